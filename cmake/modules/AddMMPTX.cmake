@@ -1,0 +1,53 @@
+#===- AddMMPTX.cmake - Project verbs ---------------------------*- cmake -*-===//
+#
+# add_mmptx_library(name src...)   static library linking LLVMSupport
+# add_mmptx_tool(name src...)      executable in bin/
+# add_mmptx_unittest(name src...)  GoogleTest binary, run by test/Unit
+#===----------------------------------------------------------------------===//
+
+llvm_map_components_to_libnames(MMPTX_LLVM_SUPPORT_LIBS support)
+
+function(add_mmptx_library name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
+  add_library(${name} STATIC ${ARG_UNPARSED_ARGUMENTS})
+  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} ${MMPTX_LLVM_SUPPORT_LIBS})
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY MMPTX_LIBS ${name})
+endfunction()
+
+function(add_mmptx_tool name)
+  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} ${MMPTX_LLVM_SUPPORT_LIBS})
+  if(ARG_DEPENDS)
+    add_dependencies(${name} ${ARG_DEPENDS})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY MMPTX_TOOLS ${name})
+endfunction()
+
+function(add_mmptx_unittest name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  set_target_properties(${name} PROPERTIES
+    RUNTIME_OUTPUT_DIRECTORY ${MMPTX_BINARY_DIR}/unittests)
+  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} GTest::gtest_main
+                        ${MMPTX_LLVM_SUPPORT_LIBS})
+  set_property(GLOBAL APPEND PROPERTY MMPTX_UNITTESTS ${name})
+endfunction()
+
+# mmptx_tablegen(<output.inc> <backend-flag> <main.td>)
+# Runs mmptx-tblgen with a depfile so edits to included .td files rebuild.
+function(mmptx_tablegen out flag td)
+  get_filename_component(outdir ${out} DIRECTORY)
+  file(MAKE_DIRECTORY ${outdir})
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND mmptx-tblgen ${flag} -I ${MMPTX_SOURCE_DIR}/td ${td}
+            -o ${out} -d ${out}.d --write-if-changed
+    DEPENDS mmptx-tblgen ${td}
+    DEPFILE ${out}.d
+    COMMENT "Building ${out}")
+endfunction()

@@ -1,0 +1,55 @@
+//===- Parser.h - PTX text to IR --------------------------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Text → IR, at two speeds:
+///  - parseStructure(): one pass over the bytes that finds statement
+///    boundaries, scopes, functions, comments and inline-asm regions. It is
+///    all that inject-site discovery and rendering need.
+///  - verifyModule(): parses the operands of every statement (see
+///    StatementParser.h) and reports the first malformed one.
+/// parsePTX() does both. Neither crashes, hangs or reads out of bounds on any
+/// byte sequence; every failure is a located DiagnosticError.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_PARSER_PARSER_H
+#define MMPTX_PARSER_PARSER_H
+
+#include "mmptx/IR/Module.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mmptx {
+
+/// Runs the structural pass over buffer \p BufferID of \p SM, which must
+/// outlive the returned module.
+llvm::Expected<std::unique_ptr<ptx::Module>>
+parseStructure(const llvm::SourceMgr &SM, unsigned BufferID);
+
+/// Parses the operands of every statement of \p M; \returns the first error.
+llvm::Error verifyModule(const ptx::Module &M);
+
+/// parseStructure() followed by verifyModule().
+llvm::Expected<std::unique_ptr<ptx::Module>>
+parsePTX(const llvm::SourceMgr &SM, unsigned BufferID);
+
+/// Parses a copy of \p Text named \p Name; the module owns its SourceMgr.
+/// \p Verify selects the full parse.
+llvm::Expected<std::unique_ptr<ptx::Module>>
+parsePTXString(llvm::StringRef Text, llvm::StringRef Name = "<string>",
+               bool Verify = true);
+
+} // namespace mmptx
+
+#endif // MMPTX_PARSER_PARSER_H

@@ -1,0 +1,66 @@
+//===- Pass.h - Pass interface and pass manager -----------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A pass is an IR → IR step that returns llvm::Error, modelled on
+/// mca::Stage/Pipeline: the manager runs passes in order and stops at the
+/// first failure. Passes edit the module through byte-range edits; when a
+/// pass has edited the module, the manager re-parses the printed text before
+/// the next pass so that every pass sees consistent statements.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_TRANSFORMS_PASS_H
+#define MMPTX_TRANSFORMS_PASS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mmptx {
+namespace ptx {
+class Module;
+} // namespace ptx
+
+class Pass {
+public:
+  virtual ~Pass();
+  /// The command-line flag, e.g. "normalize-injection-sites".
+  virtual llvm::StringRef getArgument() const = 0;
+  virtual llvm::StringRef getDescription() const = 0;
+  /// Transforms \p M in place.
+  virtual llvm::Error run(ptx::Module &M) = 0;
+};
+
+class PassManager {
+public:
+  /// \p SM owns the buffers of re-parsed modules.
+  explicit PassManager(llvm::SourceMgr &SM) : SM(SM) {}
+
+  void addPass(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
+  /// Fully re-verify the module after each pass that changed it.
+  void setVerifyEach(bool V) { VerifyEach = V; }
+  bool empty() const { return Passes.empty(); }
+
+  /// Runs every pass on \p M; \p M may be replaced by a re-parsed module.
+  llvm::Error run(std::unique_ptr<ptx::Module> &M);
+
+private:
+  llvm::SourceMgr &SM;
+  std::vector<std::unique_ptr<Pass>> Passes;
+  bool VerifyEach = false;
+};
+
+} // namespace mmptx
+
+#endif // MMPTX_TRANSFORMS_PASS_H

@@ -1,0 +1,45 @@
+//===- Passes.h - Pass factories and registry -------------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_TRANSFORMS_PASSES_H
+#define MMPTX_TRANSFORMS_PASSES_H
+
+#include "mmptx/Transforms/Pass.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <functional>
+#include <memory>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mmptx {
+
+#define MMPTX_PASS(ARG, FACTORY, DESC) std::unique_ptr<Pass> FACTORY();
+#include "mmptx/Transforms/Passes.def"
+
+/// A registered pass: its flag, description and factory.
+struct PassInfo {
+  llvm::StringRef Argument;
+  llvm::StringRef Description;
+  std::unique_ptr<Pass> (*Factory)();
+};
+
+/// \returns every registered pass, in registry order.
+llvm::ArrayRef<PassInfo> getRegisteredPasses();
+
+/// \returns the pass registered as \p Argument, or nullptr.
+const PassInfo *lookupPass(llvm::StringRef Argument);
+
+/// Prints `--flag  description` for every registered pass.
+void printPassList(llvm::raw_ostream &OS);
+
+} // namespace mmptx
+
+#endif // MMPTX_TRANSFORMS_PASSES_H

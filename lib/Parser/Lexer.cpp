@@ -1,0 +1,163 @@
+//===- Lexer.cpp - PTX tokens ---------------------------------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Parser/Lexer.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+static bool isIdentStart(char C) {
+  return isAlpha(C) || C == '_' || C == '$';
+}
+static bool isIdentChar(char C) {
+  return isAlnum(C) || C == '_' || C == '$';
+}
+
+Token Lexer::lexNumber(const char *B, bool Space) {
+  // 0f/0d: IEEE bit patterns with exactly 8 / 16 hex digits.
+  if (*Cur == '0' && Cur + 1 < End &&
+      (Cur[1] == 'f' || Cur[1] == 'F' || Cur[1] == 'd' || Cur[1] == 'D')) {
+    size_t Want = (Cur[1] == 'f' || Cur[1] == 'F') ? 8 : 16;
+    Cur += 2;
+    const char *H = Cur;
+    while (Cur < End && isHexDigit(*Cur))
+      ++Cur;
+    if (size_t(Cur - H) != Want || (Cur < End && isIdentChar(*Cur))) {
+      while (Cur < End && isIdentChar(*Cur))
+        ++Cur;
+      return error(B, Want == 8 ? "'0f' float literal needs 8 hex digits"
+                                : "'0d' float literal needs 16 hex digits",
+                   Space);
+    }
+    return make(Token::Float, B, Space);
+  }
+  if (*Cur == '0' && Cur + 1 < End &&
+      (Cur[1] == 'x' || Cur[1] == 'X' || Cur[1] == 'b' || Cur[1] == 'B')) {
+    bool Hex = Cur[1] == 'x' || Cur[1] == 'X';
+    Cur += 2;
+    const char *D = Cur;
+    while (Cur < End && (Hex ? isHexDigit(*Cur) : (*Cur == '0' || *Cur == '1')))
+      ++Cur;
+    if (Cur == D)
+      return error(B, "expected digits in integer literal", Space);
+  } else {
+    bool IsFloat = false;
+    while (Cur < End && isDigit(*Cur))
+      ++Cur;
+    if (Cur < End && *Cur == '.' && Cur + 1 < End && isDigit(Cur[1])) {
+      IsFloat = true;
+      ++Cur;
+      while (Cur < End && isDigit(*Cur))
+        ++Cur;
+    }
+    if (Cur < End && (*Cur == 'e' || *Cur == 'E')) {
+      const char *E = Cur + 1;
+      if (E < End && (*E == '+' || *E == '-'))
+        ++E;
+      if (E < End && isDigit(*E)) {
+        IsFloat = true;
+        Cur = E;
+        while (Cur < End && isDigit(*Cur))
+          ++Cur;
+      }
+    }
+    if (IsFloat) {
+      if (Cur < End && isIdentChar(*Cur)) {
+        while (Cur < End && isIdentChar(*Cur))
+          ++Cur;
+        return error(B, "invalid floating-point literal", Space);
+      }
+      return make(Token::Float, B, Space);
+    }
+  }
+  if (Cur < End && *Cur == 'U')
+    ++Cur;
+  if (Cur < End && isIdentChar(*Cur)) {
+    while (Cur < End && isIdentChar(*Cur))
+      ++Cur;
+    return error(B, "invalid integer literal", Space);
+  }
+  return make(Token::Integer, B, Space);
+}
+
+Token Lexer::next() {
+  bool Space = PrevEnd == nullptr;
+  // Skip blanks and comments.
+  while (Cur < End) {
+    char C = *Cur;
+    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+        C == '\v') {
+      ++Cur;
+      Space = true;
+      continue;
+    }
+    if (C == '/' && Cur + 1 < End && Cur[1] == '/') {
+      while (Cur < End && *Cur != '\n')
+        ++Cur;
+      Space = true;
+      continue;
+    }
+    if (C == '/' && Cur + 1 < End && Cur[1] == '*') {
+      const char *B = Cur;
+      Cur += 2;
+      while (Cur + 1 < End && !(Cur[0] == '*' && Cur[1] == '/'))
+        ++Cur;
+      if (Cur + 1 >= End) {
+        Cur = End;
+        return error(B, "unterminated block comment", true);
+      }
+      Cur += 2;
+      Space = true;
+      continue;
+    }
+    break;
+  }
+  const char *B = Cur;
+  if (Cur == End)
+    return make(Token::Eof, B, Space);
+  char C = *Cur;
+  if (isIdentStart(C)) {
+    while (Cur < End && isIdentChar(*Cur))
+      ++Cur;
+    return make(Token::Identifier, B, Space);
+  }
+  if (C == '.' || C == '%') {
+    ++Cur;
+    if (Cur == End || !isIdentStart(*Cur)) {
+      if (C == '.' && Cur < End && isDigit(*Cur))
+        return error(B, "floating-point literal needs a leading digit", Space);
+      return error(B, C == '.' ? "expected name after '.'"
+                               : "expected register name after '%'",
+                   Space);
+    }
+    while (Cur < End && isIdentChar(*Cur))
+      ++Cur;
+    return make(C == '.' ? Token::Directive : Token::Register, B, Space);
+  }
+  if (isDigit(C))
+    return lexNumber(B, Space);
+  if (C == '"') {
+    ++Cur;
+    while (Cur < End && *Cur != '"' && *Cur != '\n') {
+      if (*Cur == '\\' && Cur + 1 < End)
+        ++Cur;
+      ++Cur;
+    }
+    if (Cur >= End || *Cur != '"')
+      return error(B, "unterminated string", Space);
+    ++Cur;
+    return make(Token::String, B, Space);
+  }
+  if (StringRef(",;:{}[]()<>+-!@|=*").contains(C)) {
+    ++Cur;
+    return make(Token::Punct, B, Space);
+  }
+  ++Cur;
+  return error(B, "unexpected character", Space);
+}

@@ -1,0 +1,571 @@
+//===- StatementParser.cpp - On-demand statement parsing ------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Recursive-descent parsers for the statement forms of the PTX ISA:
+/// instructions, variable declarations and function headers. Directives the
+/// IR does not model (`.loc`, `.pragma`, `.section` data, ...) only need to
+/// lex cleanly; unknown opcodes are kept as they are.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Parser/StatementParser.h"
+#include "mmptx/Parser/Lexer.h"
+#include "mmptx/Parser/Parser.h"
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace mmptx;
+using namespace mmptx::ptx;
+
+bool mmptx::isPTXType(StringRef Name) {
+  return StringSwitch<bool>(Name)
+      .Cases(".b8", ".b16", ".b32", ".b64", ".b128", true)
+      .Cases(".u8", ".u16", ".u32", ".u64", true)
+      .Cases(".s8", ".s16", ".s32", ".s64", true)
+      .Cases(".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", true)
+      .Cases(".pred", ".tf32", ".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", true)
+      .Cases(".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".e2m1", true)
+      .Cases(".texref", ".samplerref", ".surfref", true)
+      .Default(false);
+}
+
+bool mmptx::isStateSpace(StringRef Name) {
+  return StringSwitch<bool>(Name)
+      .Cases(".reg", ".sreg", ".const", ".global", ".local", true)
+      .Cases(".param", ".shared", ".tex", ".sampler", ".surf", true)
+      .Default(false);
+}
+
+static bool isLinkageDirective(StringRef Name) {
+  return Name == ".visible" || Name == ".extern" || Name == ".weak" ||
+         Name == ".common";
+}
+
+namespace {
+
+/// Token cursor over one statement, with located errors.
+class StmtParser {
+public:
+  StmtParser(const Module &M, const Statement &S)
+      : SM(M.getSourceMgr()), Lex(M.getText(S)) {
+    Tok = Lex.next();
+  }
+
+  Error error(const Token &T, const Twine &Msg) {
+    if (T.is(Token::Error))
+      return DiagnosticError::get(SM, T.getLoc(), Lex.getErrorMessage());
+    return DiagnosticError::get(SM, T.getLoc(), Msg);
+  }
+  Error error(const Twine &Msg) { return error(Tok, Msg); }
+  /// Error for "expected X" that names what was found instead.
+  Error expected(const Twine &What) {
+    if (Tok.is(Token::Eof))
+      return error(Tok, "expected " + What + " at end of statement");
+    return error(Tok, "expected " + What + ", found '" + Tok.Text + "'");
+  }
+
+  void consume() { Tok = Lex.next(); }
+  bool consumeIf(char C) {
+    if (!Tok.isPunct(C))
+      return false;
+    consume();
+    return true;
+  }
+  Error expect(char C) {
+    if (consumeIf(C))
+      return Error::success();
+    return expected(Twine("'") + Twine(C) + "'");
+  }
+
+  Error parseInstruction(Instruction &I);
+  Error parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth);
+  Error parseOperandList(SmallVectorImpl<Operand> &Ops, char Close,
+                         Operand::Kind K, unsigned Depth);
+  Error parseDeclaration(Declaration &D, bool InParams);
+  Error parseDeclaredName(Declaration &D, bool InParams);
+  Error parseInitializer(StringRef &Out);
+  Error parseParamList(SmallVectorImpl<Declaration> &Out);
+  Error parseSignature(FunctionSignature &F);
+  Error checkTokens();
+  Error parseDirective();
+
+  Token Tok;
+
+private:
+  const SourceMgr &SM;
+  Lexer Lex;
+};
+
+} // namespace
+
+/// instruction ::= ('@' '!'? pred)? opcode ('.' modifier)* operands? ';'
+Error StmtParser::parseInstruction(Instruction &I) {
+  I.clear();
+  if (consumeIf('@')) {
+    if (consumeIf('!'))
+      I.GuardNegated = true;
+    if (!Tok.is(Token::Register) && !Tok.is(Token::Identifier))
+      return expected("predicate register after '@'");
+    I.Guard = Tok.Text;
+    consume();
+  }
+  if (!Tok.is(Token::Identifier))
+    return expected("instruction opcode");
+  const char *OpBegin = Tok.Text.data();
+  const char *OpEnd = Tok.Text.end();
+  I.Mnemonic = Tok.Text;
+  consume();
+  while (Tok.is(Token::Directive) && !Tok.SpaceBefore) {
+    I.Modifiers.push_back(Tok.Text.drop_front());
+    OpEnd = Tok.Text.end();
+    consume();
+  }
+  I.Opcode = StringRef(OpBegin, OpEnd - OpBegin);
+  if (consumeIf(';'))
+    return Tok.is(Token::Eof) ? Error::success()
+                              : expected("end of statement after ';'");
+  while (true) {
+    if (Error E = parseOperand(I.Operands, 0))
+      return E;
+    if (consumeIf(','))
+      continue;
+    if (consumeIf(';'))
+      break;
+    return expected("',' or ';' after operand");
+  }
+  if (!Tok.is(Token::Eof))
+    return expected("end of statement after ';'");
+  return Error::success();
+}
+
+Error StmtParser::parseOperandList(SmallVectorImpl<Operand> &Ops, char Close,
+                                   Operand::Kind K, unsigned Depth) {
+  const char *B = Tok.Text.data();
+  size_t Slot = Ops.size();
+  Ops.push_back(Operand{K, 0, {}});
+  consume(); // '{' or '('
+  uint32_t N = 0;
+  if (!Tok.isPunct(Close)) {
+    while (true) {
+      size_t Before = Ops.size();
+      if (Error E = parseOperand(Ops, Depth + 1))
+        return E;
+      (void)Before;
+      ++N;
+      if (consumeIf(','))
+        continue;
+      break;
+    }
+  }
+  if (!Tok.isPunct(Close))
+    return expected(Twine("',' or '") + Twine(Close) + "'");
+  Ops[Slot].NumElements = N;
+  Ops[Slot].Text = StringRef(B, Tok.Text.end() - B);
+  consume();
+  return Error::success();
+}
+
+/// operand ::= vector | list | address | '!'? register ('|' register)?
+///           | '-'? (register | immediate) | symbol ('+' integer)?
+Error StmtParser::parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth) {
+  if (Depth > 8)
+    return error("operands nested too deeply");
+  const char *B = Tok.Text.data();
+  auto Finish = [&](Operand::Kind K, const char *E) {
+    Ops.push_back(Operand{K, 0, StringRef(B, E - B)});
+    return Error::success();
+  };
+  if (Tok.isPunct('{'))
+    return parseOperandList(Ops, '}', Operand::Kind::Vector, Depth);
+  if (Tok.isPunct('('))
+    return parseOperandList(Ops, ')', Operand::Kind::List, Depth);
+  if (Tok.isPunct('[')) {
+    // Addresses: `[%rd1+8]`, `[sym]`, and texture forms `[tex, {..}]`.
+    unsigned Nest = 0;
+    consume();
+    bool Empty = true;
+    while (!(Tok.isPunct(']') && Nest == 0)) {
+      if (Tok.is(Token::Eof) || Tok.isPunct(';'))
+        return expected("']'");
+      if (Tok.is(Token::Error))
+        return error(Tok, "");
+      if (Tok.isPunct('[') || Tok.isPunct('{') || Tok.isPunct('('))
+        ++Nest;
+      else if ((Tok.isPunct('}') || Tok.isPunct(')') || Tok.isPunct(']')) &&
+               Nest)
+        --Nest;
+      Empty = false;
+      consume();
+    }
+    if (Empty)
+      return expected("address");
+    const char *E = Tok.Text.end();
+    consume();
+    return Finish(Operand::Kind::Address, E);
+  }
+  if (Tok.isPunct('!')) {
+    consume();
+    if (!Tok.is(Token::Register) && !Tok.is(Token::Identifier))
+      return expected("predicate after '!'");
+    const char *E = Tok.Text.end();
+    consume();
+    return Finish(Operand::Kind::Predicate, E);
+  }
+  bool Neg = consumeIf('-');
+  if (Tok.is(Token::Register)) {
+    const char *E = Tok.Text.end();
+    consume();
+    // `%tid.x`, `%r1|%p1` (setp/shfl pairs)
+    while (Tok.is(Token::Directive) && !Tok.SpaceBefore) {
+      E = Tok.Text.end();
+      consume();
+    }
+    if (!Neg && consumeIf('|')) {
+      if (!Tok.is(Token::Register) && !Tok.is(Token::Identifier))
+        return expected("register after '|'");
+      E = Tok.Text.end();
+      consume();
+    }
+    return Finish(Operand::Kind::Register, E);
+  }
+  if (Tok.is(Token::Integer) || Tok.is(Token::Float)) {
+    const char *E = Tok.Text.end();
+    consume();
+    return Finish(Operand::Kind::Immediate, E);
+  }
+  if (!Neg && Tok.is(Token::Identifier)) {
+    const char *E = Tok.Text.end();
+    consume();
+    // `generic(sym)` style wrappers and `sym+8` offsets.
+    if (Tok.isPunct('(') && !Tok.SpaceBefore) {
+      consume();
+      if (!Tok.is(Token::Identifier))
+        return expected("symbol");
+      consume();
+      if (!Tok.isPunct(')'))
+        return expected("')'");
+      E = Tok.Text.end();
+      consume();
+    }
+    if (Tok.isPunct('+') || Tok.isPunct('-')) {
+      consume();
+      if (!Tok.is(Token::Integer))
+        return expected("integer offset");
+      E = Tok.Text.end();
+      consume();
+    }
+    return Finish(Operand::Kind::Symbol, E);
+  }
+  return expected("operand");
+}
+
+/// initializer ::= '{' initializer (',' initializer)* '}' | expression
+Error StmtParser::parseInitializer(StringRef &Out) {
+  const char *B = Tok.Text.data();
+  const char *E = B;
+  unsigned Nest = 0;
+  bool Any = false;
+  while (true) {
+    if (Tok.is(Token::Eof))
+      return expected("';' after initializer");
+    if (Tok.is(Token::Error))
+      return error(Tok, "");
+    if (Nest == 0 && (Tok.isPunct(';') || Tok.isPunct(',')))
+      break;
+    if (Tok.isPunct('{') || Tok.isPunct('('))
+      ++Nest;
+    else if (Tok.isPunct('}') || Tok.isPunct(')')) {
+      if (Nest == 0)
+        return error("unmatched '" + Tok.Text + "' in initializer");
+      --Nest;
+    }
+    Any = true;
+    E = Tok.Text.end();
+    consume();
+  }
+  if (!Any)
+    return expected("initializer after '='");
+  Out = StringRef(B, E - B);
+  return Error::success();
+}
+
+/// name ::= (register | identifier) ('<' integer '>')? ('[' integer? ']')*
+///          ('=' initializer)?
+Error StmtParser::parseDeclaredName(Declaration &D, bool InParams) {
+  if (!Tok.is(Token::Register) && !Tok.is(Token::Identifier))
+    return expected("name in declaration");
+  DeclaredName N;
+  N.Name = Tok.Text;
+  consume();
+  if (Tok.isPunct('<')) {
+    consume();
+    if (!Tok.is(Token::Integer))
+      return expected("register count");
+    uint64_t Count;
+    if (Tok.Text.rtrim('U').getAsInteger(0, Count) || Count == 0 ||
+        Count > (uint64_t(1) << 31))
+      return error("register count must be between 1 and 2^31");
+    N.RangeCount = Count;
+    consume();
+    if (Error E = expect('>'))
+      return E;
+    if (D.StateSpace != ".reg")
+      return error(Tok, "'<N>' ranges are only allowed in .reg declarations");
+  }
+  while (Tok.isPunct('[')) {
+    consume();
+    uint64_t Dim = 0;
+    if (Tok.is(Token::Integer)) {
+      if (Tok.Text.rtrim('U').getAsInteger(0, Dim))
+        return error("array dimension out of range");
+      consume();
+    }
+    if (Error E = expect(']'))
+      return E;
+    N.Dims.push_back(Dim);
+  }
+  if (!InParams && consumeIf('=')) {
+    if (Error E = parseInitializer(N.Initializer))
+      return E;
+  }
+  D.Names.push_back(N);
+  return Error::success();
+}
+
+/// declaration ::= linkage* state-space qualifier* name (',' name)* ';'
+Error StmtParser::parseDeclaration(Declaration &D, bool InParams) {
+  while (Tok.is(Token::Directive) && isLinkageDirective(Tok.Text)) {
+    D.Linkage.push_back(Tok.Text);
+    consume();
+  }
+  if (!Tok.is(Token::Directive) || !isStateSpace(Tok.Text))
+    return expected("state space such as '.reg' or '.global'");
+  D.StateSpace = Tok.Text;
+  consume();
+  while (Tok.is(Token::Directive)) {
+    StringRef Q = Tok.Text;
+    if (Q == ".align") {
+      consume();
+      if (!Tok.is(Token::Integer) ||
+          Tok.Text.rtrim('U').getAsInteger(0, D.Alignment) ||
+          D.Alignment == 0 || (D.Alignment & (D.Alignment - 1)))
+        return expected("power-of-two alignment after '.align'");
+      D.Qualifiers.push_back(Q);
+      consume();
+      continue;
+    }
+    if (Q == ".attribute") {
+      D.Qualifiers.push_back(Q);
+      consume();
+      if (!Tok.isPunct('('))
+        return expected("'(' after '.attribute'");
+      while (!Tok.isPunct(')')) {
+        if (Tok.is(Token::Eof) || Tok.is(Token::Error))
+          return expected("')'");
+        consume();
+      }
+      consume();
+      continue;
+    }
+    D.Qualifiers.push_back(Q);
+    if (isPTXType(Q)) {
+      if (!D.Type.empty())
+        return error("more than one type in declaration");
+      D.Type = Q;
+    } else if (D.StateSpace == ".reg" && Q != ".v2" && Q != ".v4" &&
+               Q != ".v8") {
+      return error("unknown PTX type '" + Q + "'");
+    }
+    consume();
+  }
+  if (D.StateSpace == ".reg" && D.Type.empty())
+    return expected("type in register declaration");
+  if (Error E = parseDeclaredName(D, InParams))
+    return E;
+  while (!InParams && consumeIf(',')) {
+    if (Error E = parseDeclaredName(D, InParams))
+      return E;
+  }
+  return Error::success();
+}
+
+/// params ::= '(' (declaration (',' declaration)*)? ')'
+Error StmtParser::parseParamList(SmallVectorImpl<Declaration> &Out) {
+  if (Error E = expect('('))
+    return E;
+  if (consumeIf(')'))
+    return Error::success();
+  while (true) {
+    Declaration D;
+    if (Error E = parseDeclaration(D, /*InParams=*/true))
+      return E;
+    Out.push_back(std::move(D));
+    if (consumeIf(','))
+      continue;
+    return expect(')');
+  }
+}
+
+/// header ::= linkage* ('.entry' | '.func') params? name params?
+///            (directive args)* ';'?
+Error StmtParser::parseSignature(FunctionSignature &F) {
+  while (Tok.is(Token::Directive) && isLinkageDirective(Tok.Text)) {
+    F.Linkage.push_back(Tok.Text);
+    consume();
+  }
+  if (Tok.is(Token::Directive) && Tok.Text == ".entry")
+    F.IsEntry = true;
+  else if (!Tok.is(Token::Directive) || Tok.Text != ".func")
+    return expected("'.entry' or '.func'");
+  consume();
+  if (!F.IsEntry && Tok.isPunct('(')) {
+    if (Error E = parseParamList(F.Returns))
+      return E;
+  }
+  if (!Tok.is(Token::Identifier))
+    return expected("function name");
+  F.Name = Tok.Text;
+  consume();
+  if (Tok.isPunct('(')) {
+    if (Error E = parseParamList(F.Params))
+      return E;
+  }
+  while (Tok.is(Token::Directive)) {
+    StringRef Name = Tok.Text;
+    consume();
+    const char *B = Tok.Text.data();
+    const char *E = B;
+    while (!Tok.is(Token::Directive) && !Tok.is(Token::Eof) &&
+           !Tok.isPunct(';')) {
+      if (Tok.is(Token::Error))
+        return error(Tok, "");
+      E = Tok.Text.end();
+      consume();
+    }
+    F.Attributes.push_back({Name, StringRef(B, E > B ? E - B : 0)});
+  }
+  if (consumeIf(';'))
+    F.IsPrototype = true;
+  if (!Tok.is(Token::Eof))
+    return expected("end of function header");
+  return Error::success();
+}
+
+Error StmtParser::checkTokens() {
+  while (!Tok.is(Token::Eof)) {
+    if (Tok.is(Token::Error))
+      return error(Tok, "");
+    consume();
+  }
+  return Error::success();
+}
+
+/// Directives: declarations are parsed in full, the module header checked,
+/// everything else only lexed.
+Error StmtParser::parseDirective() {
+  StringRef Word = Tok.Text;
+  if (isStateSpace(Word) || isLinkageDirective(Word)) {
+    Declaration D;
+    if (Error E = parseDeclaration(D, /*InParams=*/false))
+      return E;
+    if (!consumeIf(';'))
+      return expected("';' after declaration");
+    return checkTokens();
+  }
+  if (Word == ".version") {
+    consume();
+    if (!Tok.is(Token::Float) || Tok.Text.count('.') != 1)
+      return expected("version number such as '9.0'");
+    consume();
+  } else if (Word == ".address_size") {
+    consume();
+    if (!Tok.is(Token::Integer) || (Tok.Text != "32" && Tok.Text != "64"))
+      return expected("address size 32 or 64");
+    consume();
+  } else if (Word == ".target") {
+    consume();
+    while (true) {
+      if (!Tok.is(Token::Identifier))
+        return expected("target name");
+      consume();
+      if (!consumeIf(','))
+        break;
+    }
+  }
+  return checkTokens();
+}
+
+Error mmptx::parseInstruction(const Module &M, const Statement &S,
+                              Instruction &Out) {
+  StmtParser P(M, S);
+  return P.parseInstruction(Out);
+}
+
+Error mmptx::parseDeclaration(const Module &M, const Statement &S,
+                              Declaration &Out) {
+  StmtParser P(M, S);
+  if (Error E = P.parseDeclaration(Out, /*InParams=*/false))
+    return E;
+  if (!P.consumeIf(';'))
+    return P.expected("';' after declaration");
+  return P.checkTokens();
+}
+
+Error mmptx::parseFunctionSignature(const Module &M, const Statement &S,
+                                    FunctionSignature &Out) {
+  StmtParser P(M, S);
+  return P.parseSignature(Out);
+}
+
+Error mmptx::verifyStatement(const Module &M, const Statement &S) {
+  StmtParser P(M, S);
+  switch (S.Kind) {
+  case StmtKind::Instruction: {
+    Instruction I;
+    return P.parseInstruction(I);
+  }
+  case StmtKind::FunctionHeader: {
+    FunctionSignature F;
+    return P.parseSignature(F);
+  }
+  case StmtKind::Directive:
+    return P.parseDirective();
+  case StmtKind::Label:
+    if (!P.Tok.is(Token::Identifier))
+      return P.expected("label name");
+    P.consume();
+    if (Error E = P.expect(':'))
+      return E;
+    return P.checkTokens();
+  case StmtKind::Comment:
+  case StmtKind::ScopeBegin:
+  case StmtKind::ScopeEnd:
+  case StmtKind::Empty:
+    return Error::success();
+  }
+  return Error::success();
+}
+
+Error mmptx::verifyModule(const Module &M) {
+  // One Instruction reused across statements keeps the full parse
+  // allocation-free for ordinary instructions.
+  Instruction I;
+  for (const Statement &S : M.statements()) {
+    if (S.Kind == StmtKind::Instruction) {
+      if (Error E = parseInstruction(M, S, I))
+        return E;
+      continue;
+    }
+    if (Error E = verifyStatement(M, S))
+      return E;
+  }
+  return Error::success();
+}

@@ -1,0 +1,620 @@
+//===- StructureParser.cpp - Fast structural pass over PTX ----------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// One forward pass over the bytes that splits PTX into statements.
+///
+/// 1. Reject NUL bytes up front (one memchr), so later scans can treat the
+///    buffer as text.
+/// 2. Skip blanks; classify the next statement by its first byte:
+///    `//` / `/*` comment, `{`, `}`, `;`, `.` directive, `@` or identifier
+///    (label if followed by `:`, else instruction).
+/// 3. Scan the statement's extent with a byte-class table (SSE2 for the long
+///    instruction bodies): instructions end at `;`; directives end at `;` or
+///    at the end of the line (`.version`, `.loc`, section bytes) unless a
+///    parenthesis or initializer is open; function headers end before `{` or
+///    at `;`. Comments and strings inside a statement are skipped whole.
+/// 4. Keep a stack of open scopes to link `{` with `}` and to link each
+///    `.entry`/`.func`/`.section` header with the body that follows it.
+///
+/// Every loop advances by at least one byte and checks the end of the buffer,
+/// so no input can make it hang or read out of bounds.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Parser/Parser.h"
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+using namespace llvm;
+using namespace mmptx;
+using namespace mmptx::ptx;
+
+namespace {
+
+enum CharClass : uint8_t {
+  CC_Blank = 1 << 0,     // ' ' '\t' '\r' '\f' '\v' '\n'
+  CC_Ident = 1 << 1,     // [A-Za-z0-9_$%.]
+  CC_IdentStart = 1 << 2, // [A-Za-z_$%]
+  CC_InstrStop = 1 << 3, // ; / " { }
+  CC_DirStop = 1 << 4,   // ; / " { } ( ) = \n
+};
+
+struct CharTable {
+  uint8_t Cls[256] = {};
+  constexpr CharTable() {
+    for (unsigned C : {' ', '\t', '\r', '\f', '\v', '\n'})
+      Cls[C] |= CC_Blank;
+    for (unsigned C = 'a'; C <= 'z'; ++C)
+      Cls[C] |= CC_Ident | CC_IdentStart;
+    for (unsigned C = 'A'; C <= 'Z'; ++C)
+      Cls[C] |= CC_Ident | CC_IdentStart;
+    for (unsigned C = '0'; C <= '9'; ++C)
+      Cls[C] |= CC_Ident;
+    for (unsigned C : {'_', '$', '%'})
+      Cls[C] |= CC_Ident | CC_IdentStart;
+    Cls[unsigned('.')] |= CC_Ident;
+    for (unsigned C : {';', '/', '"', '{', '}'})
+      Cls[C] |= CC_InstrStop | CC_DirStop;
+    for (unsigned C : {'(', ')', '=', '\n'})
+      Cls[C] |= CC_DirStop;
+  }
+};
+constexpr CharTable Table;
+
+inline bool is(char C, uint8_t Mask) {
+  return Table.Cls[static_cast<unsigned char>(C)] & Mask;
+}
+
+class StructureParser {
+public:
+  StructureParser(const SourceMgr &SM, Module &M)
+      : SM(SM), M(M), Stmts(M.getStatementsForBuild()) {
+    StringRef B = M.getBuffer();
+    Start = B.data();
+    P = Start;
+    End = Start + B.size();
+  }
+
+  Error run();
+
+private:
+  Error error(const char *Loc, const Twine &Msg) {
+    return DiagnosticError::get(SM, SMLoc::getFromPointer(Loc), Msg);
+  }
+  Error errorWithNote(const char *Loc, const Twine &Msg, const char *NoteLoc,
+                      const Twine &Note) {
+    return DiagnosticError::getWithNote(SM, SMLoc::getFromPointer(Loc), Msg,
+                                        SMLoc::getFromPointer(NoteLoc), Note);
+  }
+  Error unexpectedChar(const char *Loc);
+
+  void add(const char *B, const char *E, StmtKind K, uint8_t Flags = 0) {
+    Stmts.push_back(Statement{uint32_t(B - Start), uint32_t(E - Start), K,
+                              Flags, uint16_t(OpenScopes.size()),
+                              Statement::NoIndex});
+  }
+
+  /// Skips a `//` comment starting at \p Q; \returns its end (before the
+  /// newline and any carriage return).
+  const char *skipLineComment(const char *Q) const;
+  /// Skips a `/*` comment; \returns past `*/`, or nullptr if unterminated.
+  const char *skipBlockComment(const char *Q) const;
+  /// Skips a string literal starting at the quote; \returns past the closing
+  /// quote, or nullptr if the line or buffer ends first.
+  const char *skipString(const char *Q) const;
+
+  Error scanComment();
+  Error scanInstructionOrLabel();
+  Error scanDirective();
+  Error scanFunctionHeader(const char *B);
+  Error finishFunction(uint32_t HeaderIdx, const char *B);
+
+  const SourceMgr &SM;
+  Module &M;
+  std::vector<Statement> &Stmts;
+  const char *Start, *P, *End;
+  std::vector<uint32_t> OpenScopes;
+  /// A header (function or .section) still waiting for its `{`.
+  uint32_t PendingHeader = Statement::NoIndex;
+  bool InInlineAsm = false;
+};
+
+const char *StructureParser::skipLineComment(const char *Q) const {
+  const void *NL = std::memchr(Q, '\n', End - Q);
+  const char *E = NL ? static_cast<const char *>(NL) : End;
+  if (E > Q && E[-1] == '\r')
+    --E;
+  return E;
+}
+
+const char *StructureParser::skipBlockComment(const char *Q) const {
+  for (const char *S = Q + 2; S + 1 < End;) {
+    const void *Star = std::memchr(S, '*', End - S - 1);
+    if (!Star)
+      return nullptr;
+    S = static_cast<const char *>(Star);
+    if (S[1] == '/')
+      return S + 2;
+    ++S;
+  }
+  return nullptr;
+}
+
+const char *StructureParser::skipString(const char *Q) const {
+  for (const char *S = Q + 1; S < End; ++S) {
+    if (*S == '"')
+      return S + 1;
+    if (*S == '\\' && S + 1 < End && S[1] != '\n')
+      ++S;
+    else if (*S == '\n')
+      return nullptr;
+  }
+  return nullptr;
+}
+
+Error StructureParser::unexpectedChar(const char *Loc) {
+  unsigned char C = *Loc;
+  if (C >= 0x20 && C < 0x7f)
+    return error(Loc, Twine("unexpected character '") + Twine(char(C)) + "'");
+  return error(Loc, "invalid byte 0x" + utohexstr(C, /*LowerCase=*/true) +
+                        " in PTX text");
+}
+
+Error StructureParser::scanComment() {
+  const char *B = P;
+  const char *E;
+  if (P + 1 < End && P[1] == '/') {
+    E = skipLineComment(P);
+  } else if (P + 1 < End && P[1] == '*') {
+    E = skipBlockComment(P);
+    if (!E)
+      return error(B, "unterminated block comment");
+  } else {
+    return unexpectedChar(B);
+  }
+  StringRef Text(B, E - B);
+  uint8_t Flags = 0;
+  // Only short line comments can be inline-asm brackets; inject markers are
+  // confirmed later by the inject-site layer.
+  if (Text.size() <= 32) {
+    StringRef Body = Text.drop_front(2).trim();
+    if (Body == "begin inline asm") {
+      Flags |= SF_BeginInlineAsm;
+      InInlineAsm = true;
+    } else if (Body == "end inline asm") {
+      Flags |= SF_EndInlineAsm;
+      InInlineAsm = false;
+    }
+  }
+  if (Text.contains("PTX_INJECT"))
+    Flags |= SF_MaybeInjectMarker;
+  if (InInlineAsm && !(Flags & SF_BeginInlineAsm))
+    Flags |= SF_InInlineAsm;
+  add(B, E, StmtKind::Comment, Flags);
+  P = E;
+  return Error::success();
+}
+
+Error StructureParser::scanInstructionOrLabel() {
+  const char *B = P;
+  const char *Q = P;
+  if (*Q != '@') {
+    while (Q < End && is(*Q, CC_Ident))
+      ++Q;
+    const char *AfterIdent = Q;
+    while (Q < End && (*Q == ' ' || *Q == '\t'))
+      ++Q;
+    if (Q < End && *Q == ':') {
+      add(B, Q + 1, StmtKind::Label, InInlineAsm ? SF_InInlineAsm : 0);
+      P = Q + 1;
+      return Error::success();
+    }
+    Q = AfterIdent;
+  }
+  // Instruction: up to the first `;` outside comments and strings. Braces
+  // are vector operands; a `}` that closes nothing means a missing `;`.
+  unsigned Braces = 0;
+  const char *LastSig = Q;
+  while (true) {
+#if defined(__SSE2__)
+    // Skip 16 bytes at a time while none of them can stop the scan.
+    const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
+                  Quote = _mm_set1_epi8('"'), LBr = _mm_set1_epi8('{'),
+                  RBr = _mm_set1_epi8('}');
+    while (End - Q >= 16) {
+      __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Q));
+      __m128i Hit = _mm_or_si128(
+          _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
+          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote),
+                                    _mm_cmpeq_epi8(V, LBr)),
+                       _mm_cmpeq_epi8(V, RBr)));
+      int Mask = _mm_movemask_epi8(Hit);
+      if (Mask) {
+        Q += __builtin_ctz(Mask);
+        break;
+      }
+      Q += 16;
+    }
+#endif
+    while (Q < End && !is(*Q, CC_InstrStop))
+      ++Q;
+    if (Q == End) {
+      // Point just past the last non-blank byte, where `;` was expected.
+      LastSig = End;
+      while (LastSig > B && is(LastSig[-1], CC_Blank))
+        --LastSig;
+      return error(LastSig, "expected ';' at end of instruction");
+    }
+    switch (*Q) {
+    case ';':
+      if (Braces == 0) {
+        add(B, Q + 1, StmtKind::Instruction,
+            InInlineAsm ? SF_InInlineAsm : 0);
+        P = Q + 1;
+        return Error::success();
+      }
+      return error(Q, "expected '}' before ';'");
+    case '{':
+      ++Braces;
+      ++Q;
+      break;
+    case '}':
+      if (Braces == 0)
+        return error(Q, "expected ';' before '}'");
+      --Braces;
+      ++Q;
+      break;
+    case '"': {
+      const char *E = skipString(Q);
+      if (!E)
+        return error(Q, "unterminated string");
+      Q = E;
+      break;
+    }
+    case '/':
+      if (Q + 1 < End && Q[1] == '/') {
+        Q = skipLineComment(Q);
+      } else if (Q + 1 < End && Q[1] == '*') {
+        const char *E = skipBlockComment(Q);
+        if (!E)
+          return error(Q, "unterminated block comment");
+        Q = E;
+      } else {
+        ++Q;
+      }
+      break;
+    }
+  }
+}
+
+/// \returns true if \p Word is a linkage directive that may precede a
+/// function header or variable declaration.
+static bool isLinkage(StringRef Word) {
+  return Word == ".visible" || Word == ".extern" || Word == ".weak" ||
+         Word == ".common";
+}
+
+Error StructureParser::scanDirective() {
+  const char *B = P;
+  // Look past linkage words to see whether this is a function header.
+  const char *Q = P;
+  while (true) {
+    const char *W = Q;
+    ++Q; // the '.'
+    while (Q < End && is(*Q, CC_Ident) && *Q != '.')
+      ++Q;
+    StringRef Word(W, Q - W);
+    if (Word == ".entry" || Word == ".func")
+      return scanFunctionHeader(B);
+    if (!isLinkage(Word))
+      break;
+    while (Q < End && (*Q == ' ' || *Q == '\t' || *Q == '\r' || *Q == '\n'))
+      ++Q;
+    if (Q == End || *Q != '.')
+      break;
+  }
+
+  // A general directive: ends at `;`, or at the end of the line when no
+  // parenthesis or initializer brace is open.
+  unsigned Parens = 0, Braces = 0;
+  bool SeenEq = false;
+  const char *LastSig = B + 1;
+  Q = B + 1;
+  while (true) {
+    while (Q < End && !is(*Q, CC_DirStop)) {
+      if (!is(*Q, CC_Blank))
+        LastSig = Q + 1;
+      ++Q;
+    }
+    if (Q == End) {
+      if (Parens || Braces)
+        return error(LastSig, Parens ? "expected ')' in directive"
+                                     : "expected '}' in initializer");
+      break;
+    }
+    char C = *Q;
+    if (C == '\n') {
+      if (!Parens && !Braces)
+        break;
+      ++Q;
+      continue;
+    }
+    if (C == ';') {
+      if (Parens)
+        return error(Q, "expected ')' before ';'");
+      if (Braces)
+        return error(Q, "expected '}' before ';'");
+      LastSig = Q + 1;
+      break;
+    }
+    if (C == '/') {
+      if (Q + 1 < End && Q[1] == '/') {
+        if (!Parens && !Braces)
+          break; // a trailing comment is its own statement
+        Q = skipLineComment(Q);
+        continue;
+      }
+      if (Q + 1 < End && Q[1] == '*') {
+        const char *E = skipBlockComment(Q);
+        if (!E)
+          return error(Q, "unterminated block comment");
+        Q = E;
+        continue;
+      }
+      LastSig = ++Q;
+      continue;
+    }
+    if (C == '"') {
+      const char *E = skipString(Q);
+      if (!E)
+        return error(Q, "unterminated string");
+      LastSig = Q = E;
+      continue;
+    }
+    switch (C) {
+    case '(':
+      ++Parens;
+      break;
+    case ')':
+      if (!Parens)
+        return error(Q, "unmatched ')'");
+      --Parens;
+      break;
+    case '=':
+      SeenEq = true;
+      break;
+    case '{':
+      // `.section name {` opens a body; `= {` opens an initializer.
+      if (!SeenEq && !Parens && !Braces)
+        goto Done;
+      ++Braces;
+      break;
+    case '}':
+      if (!Braces)
+        goto Done;
+      --Braces;
+      break;
+    }
+    LastSig = ++Q;
+  }
+Done:
+  add(B, LastSig, StmtKind::Directive, InInlineAsm ? SF_InInlineAsm : 0);
+  P = LastSig;
+  StringRef Word = StringRef(B, LastSig - B);
+  Word = Word.take_until([](char C) { return is(C, CC_Blank); });
+  if (OpenScopes.empty()) {
+    if (Word == ".version" || Word == ".target" || Word == ".address_size")
+      M.getHeaderForBuild().push_back(Stmts.size() - 1);
+    else if (Word == ".section")
+      PendingHeader = Stmts.size() - 1;
+  }
+  return Error::success();
+}
+
+Error StructureParser::scanFunctionHeader(const char *B) {
+  // Up to the body's `{` or through a prototype's `;`, skipping parameter
+  // lists, comments and strings. Trailing comments become their own
+  // statements.
+  unsigned Parens = 0;
+  const char *Q = B;
+  const char *LastSig = B + 1;
+  while (true) {
+    if (Q == End)
+      return error(LastSig, "expected '{' or ';' after function header");
+    char C = *Q;
+    if (C == '/' && Q + 1 < End && Q[1] == '/') {
+      Q = skipLineComment(Q);
+      continue;
+    }
+    if (C == '/' && Q + 1 < End && Q[1] == '*') {
+      const char *E = skipBlockComment(Q);
+      if (!E)
+        return error(Q, "unterminated block comment");
+      Q = E;
+      continue;
+    }
+    if (C == '(') {
+      ++Parens;
+    } else if (C == ')') {
+      if (!Parens)
+        return error(Q, "unmatched ')'");
+      --Parens;
+    } else if ((C == '{' || C == '}') && Parens) {
+      return error(Q, "expected ')' in parameter list");
+    } else if (C == '{' && !Parens) {
+      break;
+    } else if (C == '}') {
+      return error(Q, "expected '{' or ';' after function header");
+    } else if (C == ';' && !Parens) {
+      LastSig = Q + 1;
+      break;
+    }
+    if (!is(C, CC_Blank))
+      LastSig = Q + 1;
+    ++Q;
+  }
+  add(B, LastSig, StmtKind::FunctionHeader);
+  P = LastSig;
+  return finishFunction(Stmts.size() - 1, B);
+}
+
+Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B) {
+  const Statement &S = Stmts[HeaderIdx];
+  StringRef Text(Start + S.Begin, S.size());
+  Function F;
+  F.Header = HeaderIdx;
+  // Name: the identifier before the first parameter list that follows the
+  // .entry/.func keyword and any return-parameter list.
+  size_t KW = Text.find(".entry");
+  F.IsEntry = KW != StringRef::npos;
+  if (!F.IsEntry)
+    KW = Text.find(".func");
+  StringRef Rest = Text.drop_front(KW).drop_until([](char C) {
+    return is(C, CC_Blank) || C == '(';
+  });
+  Rest = Rest.ltrim();
+  if (Rest.startswith("(")) {
+    // Skip the return-parameter list.
+    unsigned Depth = 0;
+    size_t I = 0;
+    for (; I < Rest.size(); ++I) {
+      if (Rest[I] == '(')
+        ++Depth;
+      else if (Rest[I] == ')' && --Depth == 0)
+        break;
+    }
+    Rest = Rest.drop_front(I + 1).ltrim();
+  }
+  F.Name = Rest.take_while([](char C) { return is(C, CC_Ident); });
+  if (F.Name.empty())
+    return error(Rest.data(), "expected function name");
+  if (OpenScopes.empty() && !Text.endswith(";"))
+    PendingHeader = HeaderIdx;
+  if (!OpenScopes.empty())
+    return error(B, "function header inside a scope");
+  M.getFunctionsForBuild().push_back(F);
+  return Error::success();
+}
+
+Error StructureParser::run() {
+  size_t Size = End - Start;
+  if (Size >= Statement::NoIndex)
+    return error(Start, "input larger than 4 GiB is not supported");
+  if (const void *Nul = std::memchr(Start, 0, Size))
+    return error(static_cast<const char *>(Nul), "invalid NUL byte in PTX text");
+  // nvcc PTX averages ~25 bytes per statement.
+  Stmts.reserve(Size / 24 + 16);
+
+  while (true) {
+    while (P < End && is(*P, CC_Blank))
+      ++P;
+    if (P == End)
+      break;
+    char C = *P;
+    // Anything but a comment or a body's `{` ends the wait for a body.
+    if (C != '{' && C != '/')
+      PendingHeader = Statement::NoIndex;
+    if (C == '/') {
+      if (Error E = scanComment())
+        return E;
+    } else if (C == '{') {
+      if (OpenScopes.size() >= 0xffff)
+        return error(P, "scopes nested too deeply");
+      add(P, P + 1, StmtKind::ScopeBegin, InInlineAsm ? SF_InInlineAsm : 0);
+      uint32_t Idx = Stmts.size() - 1;
+      if (PendingHeader != Statement::NoIndex) {
+        Stmts[PendingHeader].Link = Idx;
+        auto &Fns = M.getFunctionsForBuild();
+        if (!Fns.empty() && Fns.back().Header == PendingHeader)
+          Fns.back().BodyBegin = Idx;
+        PendingHeader = Statement::NoIndex;
+      }
+      OpenScopes.push_back(Idx);
+      ++P;
+    } else if (C == '}') {
+      if (OpenScopes.empty())
+        return error(P, "unmatched '}'");
+      uint32_t Open = OpenScopes.back();
+      OpenScopes.pop_back();
+      add(P, P + 1, StmtKind::ScopeEnd, InInlineAsm ? SF_InInlineAsm : 0);
+      uint32_t Idx = Stmts.size() - 1;
+      Stmts[Open].Link = Idx;
+      Stmts[Idx].Link = Open;
+      if (OpenScopes.empty()) {
+        auto &Fns = M.getFunctionsForBuild();
+        if (!Fns.empty() && Fns.back().BodyBegin == Open)
+          Fns.back().BodyEnd = Idx;
+      }
+      ++P;
+    } else if (C == ';') {
+      add(P, P + 1, StmtKind::Empty);
+      ++P;
+    } else if (C == '.') {
+      if (Error E = scanDirective())
+        return E;
+    } else if (C == '@' || is(C, CC_IdentStart)) {
+      if (Error E = scanInstructionOrLabel())
+        return E;
+    } else {
+      return unexpectedChar(P);
+    }
+  }
+
+  if (!OpenScopes.empty()) {
+    const char *Open = Start + Stmts[OpenScopes.back()].Begin;
+    return errorWithNote(End, "unterminated scope: expected '}' at end of input",
+                         Open, "scope opened here");
+  }
+  if (Stmts.empty())
+    return error(Start, "empty PTX module: expected a '.version' directive");
+  return Error::success();
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Module>>
+mmptx::parseStructure(const SourceMgr &SM, unsigned BufferID) {
+  auto M = std::make_unique<Module>(SM, BufferID);
+  StructureParser P(SM, *M);
+  if (Error E = P.run())
+    return E;
+  return M;
+}
+
+Expected<std::unique_ptr<Module>> mmptx::parsePTX(const SourceMgr &SM,
+                                                  unsigned BufferID) {
+  auto M = parseStructure(SM, BufferID);
+  if (!M)
+    return M.takeError();
+  if (Error E = verifyModule(**M))
+    return E;
+  return M;
+}
+
+Expected<std::unique_ptr<Module>>
+mmptx::parsePTXString(StringRef Text, StringRef Name, bool Verify) {
+  auto SM = std::make_unique<SourceMgr>();
+  unsigned ID = SM->AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
+  auto M = Verify ? parsePTX(*SM, ID) : parseStructure(*SM, ID);
+  if (!M) {
+    // The diagnostic is already formatted; the SourceMgr can go.
+    return M.takeError();
+  }
+  (*M)->adoptSourceMgr(std::move(SM));
+  return M;
+}

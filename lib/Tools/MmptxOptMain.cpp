@@ -1,0 +1,161 @@
+//===- MmptxOptMain.cpp - mmptx-opt driver --------------------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// mmptx-opt works like mlir-opt: it always parses its input and prints its
+/// output, so a test names only the passes it exercises. Every registered
+/// pass is a `--<name>` flag and flag order is pipeline order.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Tools/MmptxOptMain.h"
+#include "mmptx/IR/Module.h"
+#include "mmptx/Parser/Parser.h"
+#include "mmptx/Printer/Printer.h"
+#include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Transforms/Passes.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+namespace {
+cl::OptionCategory OptCategory("mmptx-opt Options");
+
+cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input .ptx>"),
+                                   cl::init("-"), cl::cat(OptCategory));
+cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: stdout)"),
+                                    cl::value_desc("filename"), cl::init("-"),
+                                    cl::cat(OptCategory));
+cl::opt<bool> SplitInputFile(
+    "split-input-file",
+    cl::desc("Process each chunk between '// -----' lines as its own module"),
+    cl::cat(OptCategory));
+cl::opt<bool> VerifyEach("verify-each",
+                         cl::desc("Fully re-parse the module after each pass"),
+                         cl::cat(OptCategory));
+cl::opt<bool> NoVerify(
+    "no-verify",
+    cl::desc("Only run the fast structural parse on the input (operands are "
+             "not checked)"),
+    cl::cat(OptCategory));
+
+/// Parser whose literals are the registered passes: `--strip-comments` etc.
+struct PassNameParser : public cl::parser<const PassInfo *> {
+  PassNameParser(cl::Option &O) : cl::parser<const PassInfo *>(O) {
+    for (const PassInfo &P : getRegisteredPasses())
+      addLiteralOption(P.Argument, &P, P.Description);
+  }
+};
+cl::list<const PassInfo *, bool, PassNameParser>
+    PassList(cl::desc("Passes (run in command-line order):"),
+             cl::cat(OptCategory));
+} // namespace
+
+/// Parses, transforms and prints one module held in \p Text. \p Padding
+/// leading newlines keep line numbers of split chunks absolute and are not
+/// printed.
+static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
+                           raw_ostream &OS) {
+  SourceMgr SM;
+  unsigned ID = SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
+  auto M = NoVerify ? parseStructure(SM, ID) : parsePTX(SM, ID);
+  if (!M)
+    return M.takeError();
+  PassManager PM(SM);
+  PM.setVerifyEach(VerifyEach);
+  for (const PassInfo *P : PassList)
+    PM.addPass(P->Factory());
+  if (Error E = PM.run(*M))
+    return E;
+  std::string Out = printModuleToString(**M);
+  OS << StringRef(Out).drop_front(std::min(Padding, Out.size()));
+  return Error::success();
+}
+
+int mmptx::mmptxOptMain(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(OptCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mmptx PTX optimizer driver\n\n"
+      "  Parses a PTX module, runs the given passes in order and prints the\n"
+      "  result. With no passes the output is the input, byte for byte.\n");
+
+  auto BufOrErr = MemoryBuffer::getFileOrSTDIN(InputFilename, /*IsText=*/false);
+  if (std::error_code EC = BufOrErr.getError()) {
+    reportError(makeError("cannot open '" + InputFilename + "': " +
+                          EC.message()),
+                "mmptx-opt");
+    return 1;
+  }
+  StringRef Input = (*BufOrErr)->getBuffer();
+  StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
+
+  std::error_code EC;
+  ToolOutputFile Out(OutputFilename, EC, sys::fs::OF_None);
+  if (EC) {
+    reportError(makeError("cannot open output '" + OutputFilename +
+                          "': " + EC.message()),
+                "mmptx-opt");
+    return 1;
+  }
+
+  bool Failed = false;
+  if (!SplitInputFile) {
+    if (Error E = processBuffer(Input, Name, 0, Out.os())) {
+      reportError(std::move(E), "mmptx-opt");
+      Failed = true;
+    }
+  } else {
+    // Split on lines that are exactly `// -----`; each chunk keeps its
+    // absolute line numbers. Errors in one chunk do not stop the others.
+    size_t Pos = 0, Line = 1;
+    bool First = true;
+    while (Pos <= Input.size()) {
+      size_t Sep = Pos;
+      size_t ChunkEnd = Input.size(), Next = Input.size() + 1;
+      for (size_t L = Pos; L < Input.size();) {
+        size_t NL = Input.find('\n', L);
+        size_t LE = NL == StringRef::npos ? Input.size() : NL;
+        if (Input.substr(L, LE - L).rtrim("\r \t") == "// -----") {
+          ChunkEnd = L;
+          Next = NL == StringRef::npos ? Input.size() : NL + 1;
+          break;
+        }
+        L = NL == StringRef::npos ? Input.size() : NL + 1;
+      }
+      (void)Sep;
+      StringRef Chunk = Input.substr(Pos, ChunkEnd - Pos);
+      if (!First)
+        Out.os() << "// -----\n";
+      First = false;
+      std::string Padded(Line - 1, '\n');
+      Padded += Chunk;
+      if (Error E = processBuffer(Padded, Name, Line - 1, Out.os())) {
+        reportError(std::move(E), "mmptx-opt");
+        Failed = true;
+      }
+      if (Next > Input.size())
+        break;
+      Line += Input.substr(Pos, Next - Pos).count('\n');
+      Pos = Next;
+    }
+  }
+  if (Failed)
+    return 1;
+  Out.keep();
+  return 0;
+}
