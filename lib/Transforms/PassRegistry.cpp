@@ -12,21 +12,24 @@
 using namespace llvm;
 using namespace mmptx;
 
-static const PassInfo Registry[] = {
+ArrayRef<PassInfo> mmptx::getRegisteredPasses() {
+  // Function-local so that command-line parsers built during static
+  // initialisation of other translation units see it initialised.
+  static const PassInfo Registry[] = {
 #define MMPTX_PASS(ARG, FACTORY, DESC) {ARG, DESC, &FACTORY},
 #include "mmptx/Transforms/Passes.def"
-};
-
-ArrayRef<PassInfo> mmptx::getRegisteredPasses() { return Registry; }
+  };
+  return Registry;
+}
 
 const PassInfo *mmptx::lookupPass(StringRef Argument) {
-  for (const PassInfo &P : Registry)
+  for (const PassInfo &P : getRegisteredPasses())
     if (P.Argument == Argument)
       return &P;
   return nullptr;
 }
 
 void mmptx::printPassList(raw_ostream &OS) {
-  for (const PassInfo &P : Registry)
+  for (const PassInfo &P : getRegisteredPasses())
     OS << "  --" << P.Argument << "  " << P.Description << "\n";
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what mmptx needs on a fresh Debian 12 machine (run as root), then
+# configures and builds it in ./build. Safe to run again: installs only what
+# is missing and rebuilds incrementally.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(cmake ninja-build g++ python3 llvm-14-dev llvm-14-tools clang-14
+          libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev
+          zlib1g-dev libtinfo-dev libz3-dev libxml2-dev libedit-dev libffi-dev)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "mmptx: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The CUDA toolkit is optional: tests that need nvcc/ptxas/NVRTC/nvJitLink
+# are UNSUPPORTED without it.
+if [ -d /usr/local/cuda/bin ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+fi
+
+BUILD_TYPE=${BUILD_TYPE:-Release}
+cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >build-configure.log 2>&1 ||
+  { cat build-configure.log; exit 1; }
+ninja -C build -j"${JOBS:-2}"
