@@ -61,7 +61,41 @@ struct PassNameParser : public cl::parser<const PassInfo *> {
 cl::list<const PassInfo *, bool, PassNameParser>
     PassList(cl::desc("Passes (run in command-line order):"),
              cl::cat(OptCategory));
+
+/// Test-only passes (test/lib), hidden from --help.
+std::vector<PassInfo> &testPasses() {
+  static std::vector<PassInfo> Passes;
+  return Passes;
+}
+cl::list<std::string> TestPassList("test-pass", cl::Hidden,
+                                   cl::desc("Run a test-only pass"),
+                                   cl::value_desc("name"),
+                                   cl::cat(OptCategory));
+
+/// The passes of the command line, test passes included, in flag order.
+Expected<std::vector<const PassInfo *>> getPipeline() {
+  std::vector<std::pair<unsigned, const PassInfo *>> Ordered;
+  for (unsigned I = 0; I < PassList.size(); ++I)
+    Ordered.push_back({PassList.getPosition(I), PassList[I]});
+  for (unsigned I = 0; I < TestPassList.size(); ++I) {
+    auto It = llvm::find_if(testPasses(), [&](const PassInfo &P) {
+      return P.Argument == TestPassList[I];
+    });
+    if (It == testPasses().end())
+      return makeError("unknown test pass '" + TestPassList[I] + "'");
+    Ordered.push_back({TestPassList.getPosition(I), &*It});
+  }
+  llvm::sort(Ordered);
+  std::vector<const PassInfo *> Out;
+  for (auto &P : Ordered)
+    Out.push_back(P.second);
+  return Out;
+}
 } // namespace
+
+void mmptx::registerTestPass(const PassInfo &Info) {
+  testPasses().push_back(Info);
+}
 
 /// Parses, transforms and prints one module held in \p Text. \p Padding
 /// leading newlines keep line numbers of split chunks absolute and are not
@@ -76,7 +110,10 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
     return M.takeError();
   PassManager PM(SM);
   PM.setVerifyEach(VerifyEach);
-  for (const PassInfo *P : PassList)
+  auto Pipeline = getPipeline();
+  if (!Pipeline)
+    return Pipeline.takeError();
+  for (const PassInfo *P : *Pipeline)
     PM.addPass(P->Factory());
   if (Error E = PM.run(*M))
     return E;

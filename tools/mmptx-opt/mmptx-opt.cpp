@@ -8,10 +8,20 @@
 /// \file
 /// Parses PTX, runs the passes named on the command line, prints PTX. All of
 /// the logic is in lib/Tools/MmptxOptMain.cpp so that other drivers can reuse
-/// it.
+/// it; this file only adds the test passes of test/lib.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Tools/MmptxOptMain.h"
 
-int main(int argc, char **argv) { return mmptx::mmptxOptMain(argc, argv); }
+namespace mmptx {
+namespace test {
+// Defined in test/lib; no public header, as they are not part of the library.
+void registerTestPrintStructurePass();
+} // namespace test
+} // namespace mmptx
+
+int main(int argc, char **argv) {
+  mmptx::test::registerTestPrintStructurePass();
+  return mmptx::mmptxOptMain(argc, argv);
+}

@@ -88,7 +88,8 @@ struct Statement {
   uint32_t End;
   StmtKind Kind;
   uint8_t Flags;
-  /// Brace depth the statement is at (0 = module scope).
+  /// Brace depth the statement is at (0 = module scope); a `{` and its `}`
+  /// carry the depth outside them.
   uint16_t Depth;
   /// ScopeBegin: index of the matching ScopeEnd and vice versa.
   /// FunctionHeader: index of the body's ScopeBegin, or NoIndex.

@@ -10,6 +10,12 @@
 
 namespace mmptx {
 
+struct PassInfo;
+
+/// Makes a test-only pass available as `--test-pass=<name>`. Call before
+/// mmptxOptMain(); test passes are hidden from --help.
+void registerTestPass(const PassInfo &Info);
+
 /// The whole of mmptx-opt: parses the command line, reads the input, runs
 /// the passes named on the command line in order and prints the result.
 /// \returns the process exit code.
