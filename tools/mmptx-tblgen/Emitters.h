@@ -8,8 +8,11 @@
 #ifndef MMPTX_TBLGEN_EMITTERS_H
 #define MMPTX_TBLGEN_EMITTERS_H
 
+#include <vector>
+
 namespace llvm {
 class raw_ostream;
+class Record;
 class RecordKeeper;
 } // namespace llvm
 
@@ -17,6 +20,16 @@ namespace mmptx {
 
 /// -gen-inject-types: the inject-type X-macro table.
 void emitInjectTypes(llvm::RecordKeeper &Records, llvm::raw_ostream &OS);
+
+/// -gen-inject-device-types: the type macros of the CUDA device header
+/// (mmptx/cuda/ptx_inject.h).
+void emitInjectDeviceTypes(llvm::RecordKeeper &Records,
+                           llvm::raw_ostream &OS);
+
+/// \returns the InjectType records in definition order, each validated
+/// (identifier token, known register type and mov suffix, constraint letter
+/// matching the register width, unique token); bad records are fatal errors.
+std::vector<llvm::Record *> collectInjectTypes(llvm::RecordKeeper &Records);
 
 } // namespace mmptx
 

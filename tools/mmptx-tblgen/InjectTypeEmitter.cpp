@@ -35,7 +35,6 @@ public:
   void run(raw_ostream &OS);
 
 private:
-  void check(const Record *R);
   void emitList(raw_ostream &OS, ArrayRef<Record *> Types);
 
   RecordKeeper &Records;
@@ -56,7 +55,7 @@ static bool isRegType(StringRef S) {
   return is_contained(Types, S);
 }
 
-void InjectTypeEmitter::check(const Record *R) {
+static void check(const Record *R) {
   StringRef Token = R->getValueAsString("Token");
   if (!isIdentifier(Token))
     PrintFatalError(R, "inject type token '" + Token +
@@ -101,8 +100,7 @@ void InjectTypeEmitter::emitList(raw_ostream &OS, ArrayRef<Record *> Types) {
   OS << "#undef MMPTX_INJECT_TYPE\n#undef GET_INJECT_TYPE_LIST\n#endif\n\n";
 }
 
-void InjectTypeEmitter::run(raw_ostream &OS) {
-  emitSourceFileHeader("Inject types", OS);
+std::vector<Record *> mmptx::collectInjectTypes(RecordKeeper &Records) {
   std::vector<Record *> Types = Records.getAllDerivedDefinitions("InjectType");
   llvm::sort(Types, [](const Record *A, const Record *B) {
     return A->getID() < B->getID();
@@ -114,7 +112,12 @@ void InjectTypeEmitter::run(raw_ostream &OS) {
       PrintFatalError(R, "duplicate inject type token '" +
                              R->getValueAsString("Token") + "'");
   }
-  emitList(OS, Types);
+  return Types;
+}
+
+void InjectTypeEmitter::run(raw_ostream &OS) {
+  emitSourceFileHeader("Inject types", OS);
+  emitList(OS, mmptx::collectInjectTypes(Records));
 }
 
 void mmptx::emitInjectTypes(RecordKeeper &Records, raw_ostream &OS) {

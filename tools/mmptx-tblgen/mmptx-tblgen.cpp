@@ -23,14 +23,16 @@
 using namespace llvm;
 
 namespace {
-enum ActionType { PrintRecords, GenInjectTypes };
+enum ActionType { PrintRecords, GenInjectTypes, GenInjectDeviceTypes };
 
 cl::opt<ActionType> Action(
     cl::desc("Action to perform:"),
     cl::values(clEnumValN(PrintRecords, "print-records",
                           "Print all records to stdout (default)"),
                clEnumValN(GenInjectTypes, "gen-inject-types",
-                          "Generate the inject-type table")));
+                          "Generate the inject-type table"),
+               clEnumValN(GenInjectDeviceTypes, "gen-inject-device-types",
+                          "Generate the device header's type macros")));
 
 bool mmptxTableGenMain(raw_ostream &OS, RecordKeeper &Records) {
   switch (Action) {
@@ -39,6 +41,9 @@ bool mmptxTableGenMain(raw_ostream &OS, RecordKeeper &Records) {
     break;
   case GenInjectTypes:
     mmptx::emitInjectTypes(Records, OS);
+    break;
+  case GenInjectDeviceTypes:
+    mmptx::emitInjectDeviceTypes(Records, OS);
     break;
   }
   return false;
