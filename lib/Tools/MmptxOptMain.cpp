@@ -14,6 +14,7 @@
 
 #include "mmptx/Tools/MmptxOptMain.h"
 #include "mmptx/IR/Module.h"
+#include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Printer/Printer.h"
 #include "mmptx/Support/Diagnostic.h"
@@ -50,6 +51,24 @@ cl::opt<bool> NoVerify(
     cl::desc("Only run the fast structural parse on the input (operands are "
              "not checked)"),
     cl::cat(OptCategory));
+
+cl::opt<bool> ListInjects(
+    "list-injects",
+    cl::desc("After the passes, print the injects and their variables "
+             "instead of the PTX"),
+    cl::cat(OptCategory));
+enum class ListFormat { Text, JSON };
+cl::opt<ListFormat> InjectListFormat(
+    "format", cl::desc("Output format of --list-injects"),
+    cl::values(clEnumValN(ListFormat::Text, "text", "a readable table"),
+               clEnumValN(ListFormat::JSON, "json", "one JSON object")),
+    cl::init(ListFormat::Text), cl::cat(OptCategory));
+cl::list<std::string> InjectStubs(
+    "inject",
+    cl::desc("After the passes, render the stub in FILE at every site of "
+             "inject NAME (one trailing newline of FILE is dropped); every "
+             "inject needs one"),
+    cl::value_desc("NAME=FILE"), cl::cat(OptCategory));
 
 /// Parser whose literals are the registered passes: `--strip-comments` etc.
 struct PassNameParser : public cl::parser<const PassInfo *> {
@@ -97,6 +116,42 @@ void mmptx::registerTestPass(const PassInfo &Info) {
   testPasses().push_back(Info);
 }
 
+/// --list-injects and --inject: list the injects of \p M or render the
+/// stubs of the command line into it.
+static Error processInjects(const ptx::Module &M, size_t Padding,
+                            raw_ostream &OS) {
+  auto IM = InjectModule::create(M);
+  if (!IM)
+    return IM.takeError();
+  if (ListInjects) {
+    printInjects(**IM, OS, InjectListFormat == ListFormat::JSON);
+    return Error::success();
+  }
+  std::vector<std::unique_ptr<MemoryBuffer>> Files;
+  StringMap<StringRef> Stubs;
+  for (const std::string &Arg : InjectStubs) {
+    auto [StubName, File] = StringRef(Arg).split('=');
+    if (StubName.empty() || File.empty())
+      return makeError("--inject expects NAME=FILE, got '" + Arg + "'");
+    auto Buf = MemoryBuffer::getFile(File, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return makeError("cannot open stub file '" + File +
+                       "': " + Buf.getError().message());
+    StringRef Stub = (*Buf)->getBuffer();
+    if (Stub.endswith("\n"))
+      Stub = Stub.drop_back(Stub.endswith("\r\n") ? 2 : 1);
+    if (!Stubs.try_emplace(StubName, Stub).second)
+      return makeError("more than one stub for inject '" + StubName + "'");
+    Files.push_back(std::move(*Buf));
+  }
+  std::string Out;
+  if (Error E = (*IM)->render(Stubs, Out))
+    return E;
+  OS << StringRef(Out).drop_front(std::min(Padding, Out.size()));
+  return Error::success();
+}
+
 /// Parses, transforms and prints one module held in \p Text. \p Padding
 /// leading newlines keep line numbers of split chunks absolute and are not
 /// printed.
@@ -117,6 +172,8 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
     PM.addPass(P->Factory());
   if (Error E = PM.run(*M))
     return E;
+  if (ListInjects || !InjectStubs.empty())
+    return processInjects(**M, Padding, OS);
   std::string Out = printModuleToString(**M);
   OS << StringRef(Out).drop_front(std::min(Padding, Out.size()));
   return Error::success();

@@ -1,0 +1,283 @@
+//===- InjectModule.h - Inject sites of a PTX module ------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// PTX Inject: find the inject sites of compiled PTX, describe their
+/// variables, and render the PTX with one caller-supplied stub per inject.
+///
+/// Three marker formats are read (all are PTX `//` comments):
+///  - mm-ptx 1.x: `// PTX_INJECT_START name`, `// _xN k regtype TYPE var`
+///    (k = m, o, i), `// PTX_INJECT_END`.
+///  - mmptx's own, emitted inside a normalised `{ }` inline-asm scope:
+///    `// MMPTX_INJECT_BEGIN name nargs`,
+///    `// MMPTX_INJECT_ARG index kind regtype TYPE var` (kind = in, out,
+///    mod), `// MMPTX_INJECT_END name`; the stable register is `%_x<index>`.
+///  - legacy comment form: `// PTX_INJECT_START name`,
+///    `// %f1 kind type var`, `// PTX_INJECT_END`, whose sites carry compiler
+///    registers and are normalised into stable `%_x<i>` registers here (at
+///    render time) or by the normalize-injection-sites pass.
+///
+/// Sites with one name form one inject; every later site must agree with
+/// the first. An InjectModule is read-only after creation, so any number of
+/// threads may render from one handle at once.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_INJECT_INJECTMODULE_H
+#define MMPTX_INJECT_INJECTMODULE_H
+
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mmptx {
+namespace ptx {
+class Module;
+} // namespace ptx
+
+/// How a site variable is used by the stub. The numbering is the
+/// reference's (out 0, mod 1, in 2) so that C users see the same values.
+enum class InjectArgKind : uint8_t { Out = 0, Mod = 1, In = 2 };
+
+/// \returns "out", "mod" or "in".
+llvm::StringRef getInjectArgKindName(InjectArgKind Kind);
+
+/// The marker format a site was written in.
+enum class InjectSiteFormat : uint8_t {
+  /// mm-ptx 1.x markers inside the macro's normalised scope.
+  MmPtx,
+  /// mmptx's own markers inside a normalised scope.
+  Native,
+  /// Legacy comment form with compiler registers; not normalised.
+  Legacy,
+};
+
+/// An inject type: how a C++ value reaches a PTX register. The built-in
+/// ones come from td/InjectTypes.td.
+struct InjectType {
+  llvm::StringRef token;     ///< `F32`
+  llvm::StringRef regType;   ///< `f32`: type of the stable register
+  llvm::StringRef movSuffix; ///< `f32`: suffix of the normalising `mov`
+  char constraint = 'r';     ///< inline-asm constraint letter
+  unsigned bits = 32;
+};
+
+/// \returns the inject types generated from td/InjectTypes.td.
+llvm::ArrayRef<InjectType> getBuiltinInjectTypes();
+
+/// Options for InjectModule::create.
+struct InjectOptions {
+  /// Types accepted in addition to the built-in ones; they win over a
+  /// built-in type with the same token. Only read during create.
+  llvm::ArrayRef<InjectType> extraTypes;
+  /// Accept any type token in mm-ptx and native markers, trusting the
+  /// marker's register type.
+  bool allowUnknownTypes = false;
+};
+
+/// Error categories, numbered like the reference's result codes.
+enum class InjectErrc : int {
+  Success = 0,
+  Formatting = 1,
+  InsufficientBuffer = 2,
+  Internal = 3,
+  InvalidInput = 4,
+  WrongNumStubs = 6,
+  OutOfBoundsIndex = 7,
+  InconsistentInjection = 8,
+  InjectNotFound = 9,
+  VariableNotFound = 10,
+  OutOfMemory = 11,
+  UnknownType = 12,
+  MissingStub = 13,
+};
+
+/// A located inject error: a DiagnosticError (so tools print it as one)
+/// with an error category and an optional located note.
+class InjectError : public llvm::ErrorInfo<InjectError, DiagnosticError> {
+public:
+  static char ID;
+  InjectError(InjectErrc code, llvm::SMDiagnostic diag, std::string note)
+      : ErrorInfo(std::move(diag)), code(code), note(std::move(note)) {}
+  InjectErrc getCode() const { return code; }
+  void log(llvm::raw_ostream &os) const override;
+
+private:
+  InjectErrc code;
+  std::string note;
+};
+
+/// An inject error without a source location (render and query misuse).
+class InjectUsageError : public llvm::ErrorInfo<InjectUsageError> {
+public:
+  static char ID;
+  InjectUsageError(InjectErrc code, std::string msg)
+      : code(code), msg(std::move(msg)) {}
+  InjectErrc getCode() const { return code; }
+  void log(llvm::raw_ostream &os) const override { os << msg; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  InjectErrc code;
+  std::string msg;
+};
+
+/// Consumes \p err; \returns its category (Internal for foreign errors) and
+/// stores its text in \p message when that is not null.
+InjectErrc takeInjectError(llvm::Error err, std::string *message = nullptr);
+
+/// A variable of an inject, as the stub sees it.
+struct InjectVariable {
+  llvm::StringRef name;           ///< `v_x`, `x[ 0 ]`: verbatim
+  InjectArgKind kind;
+  llvm::StringRef regType;        ///< `f32` (no dot)
+  llvm::StringRef typeToken;      ///< `F32`
+  llvm::StringRef stableRegister; ///< `_x0`: write `%_x0` in stubs
+};
+
+/// All sites with one name.
+struct Inject {
+  llvm::StringRef name;
+  uint32_t index;
+  uint32_t numSites;
+  uint32_t firstVariable;
+  uint32_t numVariables;
+  /// Byte offset of the first site's START marker in getPTX().
+  uint32_t firstSiteOffset;
+};
+
+/// One START…END block.
+struct InjectSite {
+  uint32_t inject;
+  /// Offset of the marker keyword (`PTX_INJECT_START`, ...) in getPTX().
+  uint32_t markerOffset;
+  /// The bytes the stub replaces: the marker block, from its `//` (one tab
+  /// before it included) to the end of its END line (newline excluded).
+  uint32_t removeBegin;
+  uint32_t removeEnd;
+  InjectSiteFormat format;
+  /// Legacy sites: index of the first compiler register in
+  /// getSiteRegisters().
+  uint32_t firstRegister;
+};
+
+/// The inject sites of one PTX text, ready to render.
+class InjectModule {
+public:
+  /// Parses \p ptx (copied) with the fast marker scanner. Errors are located
+  /// in a buffer named \p bufferName.
+  static llvm::Expected<std::unique_ptr<InjectModule>>
+  create(llvm::StringRef ptx, llvm::StringRef bufferName = "<ptx>",
+         const InjectOptions &options = {});
+
+  /// Finds the sites of a parsed module through its marker comments;
+  /// errors are located in \p m's SourceMgr.
+  static llvm::Expected<std::unique_ptr<InjectModule>>
+  create(const ptx::Module &m, const InjectOptions &options = {});
+
+  ~InjectModule();
+  InjectModule(const InjectModule &) = delete;
+  InjectModule &operator=(const InjectModule &) = delete;
+
+  /// The PTX the handle was created from.
+  llvm::StringRef getPTX() const { return ptx; }
+
+  size_t getNumInjects() const { return injectList.size(); }
+  llvm::ArrayRef<Inject> injects() const { return injectList; }
+  /// \returns inject \p index; asserts it is in range.
+  const Inject &getInject(size_t index) const { return injectList[index]; }
+  /// \returns the inject named \p name, or nullptr.
+  const Inject *lookupInject(llvm::StringRef name) const;
+
+  llvm::ArrayRef<InjectVariable> getVariables(const Inject &inj) const {
+    return llvm::makeArrayRef(variables).slice(inj.firstVariable,
+                                               inj.numVariables);
+  }
+  /// \returns the variable of \p inj named \p name, or nullptr.
+  const InjectVariable *lookupVariable(const Inject &inj,
+                                       llvm::StringRef name) const;
+
+  /// Every site, in file order.
+  llvm::ArrayRef<InjectSite> sites() const { return siteList; }
+  /// The compiler registers of legacy site \p site, in argument order.
+  llvm::ArrayRef<llvm::StringRef>
+  getSiteRegisters(const InjectSite &site) const;
+
+  /// \returns the exact size of render(\p stubsByInject) (no terminator).
+  llvm::Expected<size_t>
+  renderedSize(llvm::ArrayRef<llvm::StringRef> stubsByInject) const;
+
+  /// Renders with stub \p stubsByInject[i] at every site of inject i into
+  /// \p out (replaced). Needs exactly one stub per inject.
+  llvm::Error render(llvm::ArrayRef<llvm::StringRef> stubsByInject,
+                     std::string &out) const;
+
+  /// Renders into the caller's \p buf of \p bufSize bytes; no terminator is
+  /// written. \returns the number of bytes written.
+  llvm::Expected<size_t> render(llvm::ArrayRef<llvm::StringRef> stubsByInject,
+                                char *buf, size_t bufSize) const;
+
+  /// Renders with stubs given by inject name; every inject needs one and
+  /// every name must be an inject.
+  llvm::Error render(const llvm::StringMap<llvm::StringRef> &stubsByName,
+                     std::string &out) const;
+
+  /// \returns the stubs of \p stubsByName ordered by inject index.
+  llvm::Expected<std::vector<llvm::StringRef>>
+  orderStubs(const llvm::StringMap<llvm::StringRef> &stubsByName) const;
+
+  /// \returns the bytes this handle owns (PTX copy included).
+  size_t getMemoryUsage() const;
+
+private:
+  InjectModule();
+  friend class InjectSiteScanner;
+
+  /// A piece of the render template: text, or the stub of inject `inject`.
+  struct Segment {
+    const char *data;
+    uint32_t size;
+    uint32_t inject;
+  };
+  static constexpr uint32_t TextSegment = ~uint32_t(0);
+
+  llvm::Error checkStubs(llvm::ArrayRef<llvm::StringRef> stubs) const;
+  void fill(llvm::ArrayRef<llvm::StringRef> stubs, char *out) const;
+
+  std::string ptx;
+  /// Normalisation scaffolds of legacy sites.
+  std::string scaffold;
+  std::vector<Segment> segments;
+  /// Bytes of the template without stubs.
+  size_t textSize = 0;
+  std::vector<Inject> injectList;
+  std::vector<InjectVariable> variables;
+  std::vector<InjectSite> siteList;
+  std::vector<llvm::StringRef> siteRegisters;
+  llvm::StringMap<uint32_t> nameToInject;
+  llvm::BumpPtrAllocator alloc;
+};
+
+/// Prints a table of the injects of \p m (name, sites, and per variable its
+/// kind, type token, PTX register type and stable register) to \p os; as
+/// one JSON object when \p json is set.
+void printInjects(const InjectModule &m, llvm::raw_ostream &os, bool json);
+
+} // namespace mmptx
+
+#endif // MMPTX_INJECT_INJECTMODULE_H

@@ -1,0 +1,86 @@
+//===- InjectPrinter.cpp - List the injects of a module -------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The `mmptx-opt --list-injects` output: an aligned table for people and a
+/// JSON object (`--format=json`) for programs. Both list injects in index
+/// order and variables in argument order, so the output is deterministic.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Inject/InjectModule.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+static void printJSON(const InjectModule &m, raw_ostream &os) {
+  json::OStream j(os, /*IndentSize=*/2);
+  j.object([&] {
+    j.attribute("num_injects", int64_t(m.getNumInjects()));
+    j.attributeArray("injects", [&] {
+      for (const Inject &inj : m.injects()) {
+        j.object([&] {
+          j.attribute("index", int64_t(inj.index));
+          j.attribute("name", inj.name);
+          j.attribute("sites", int64_t(inj.numSites));
+          j.attributeArray("variables", [&] {
+            ArrayRef<InjectVariable> vars = m.getVariables(inj);
+            for (size_t i = 0; i != vars.size(); ++i) {
+              const InjectVariable &v = vars[i];
+              j.object([&] {
+                j.attribute("index", int64_t(i));
+                j.attribute("name", v.name);
+                j.attribute("kind", getInjectArgKindName(v.kind));
+                j.attribute("type", v.typeToken);
+                j.attribute("reg_type", v.regType);
+                j.attribute("register", v.stableRegister);
+              });
+            }
+          });
+        });
+      }
+    });
+  });
+  os << '\n';
+}
+
+void mmptx::printInjects(const InjectModule &m, raw_ostream &os, bool json) {
+  if (json)
+    return printJSON(m, os);
+  os << m.getNumInjects() << (m.getNumInjects() == 1 ? " inject" : " injects")
+     << ", " << m.sites().size() << (m.sites().size() == 1 ? " site" : " sites")
+     << '\n';
+  for (const Inject &inj : m.injects()) {
+    ArrayRef<InjectVariable> vars = m.getVariables(inj);
+    os << formatv("inject {0} '{1}': {2} site{3}, {4} variable{5}\n",
+                  inj.index, inj.name, inj.numSites,
+                  inj.numSites == 1 ? "" : "s", vars.size(),
+                  vars.size() == 1 ? "" : "s");
+    if (vars.empty())
+      continue;
+    size_t nameWidth = 4, typeWidth = 4;
+    for (const InjectVariable &v : vars) {
+      nameWidth = std::max(nameWidth, v.name.size());
+      typeWidth = std::max(typeWidth, v.typeToken.size());
+    }
+    os << formatv("  {0,-3} {1} {2,-4} {3} {4,-8} {5}\n", "#",
+                  left_justify("name", nameWidth), "kind",
+                  left_justify("type", typeWidth), "reg-type", "register");
+    for (size_t i = 0; i != vars.size(); ++i) {
+      const InjectVariable &v = vars[i];
+      os << formatv("  {0,-3} {1} {2,-4} {3} {4,-8} %{5}\n", i,
+                    left_justify(v.name, nameWidth),
+                    getInjectArgKindName(v.kind),
+                    left_justify(v.typeToken, typeWidth), "." + v.regType.str(),
+                    v.stableRegister);
+    }
+  }
+}
