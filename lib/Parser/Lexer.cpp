@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cstdio>
+
 using namespace llvm;
 using namespace mmptx;
 
@@ -158,6 +160,18 @@ Token Lexer::next() {
     ++Cur;
     return make(Token::Punct, B, Space);
   }
-  ++Cur;
-  return error(B, "unexpected character", Space);
+  return badChar(B, Space);
+}
+
+Token Lexer::badChar(const char *B, bool Space) {
+  unsigned char C = *B;
+  if (C >= 0x20 && C < 0x7f)
+    std::snprintf(ErrBuf, sizeof(ErrBuf), "unexpected character '%c'", C);
+  else
+    std::snprintf(ErrBuf, sizeof(ErrBuf), "invalid byte 0x%02x in PTX text",
+                  C);
+  Cur = B + 1;
+  Token T = make(Token::Error, B, Space);
+  ErrorMsg = nullptr;
+  return T;
 }

@@ -306,6 +306,9 @@ Error StmtParser::parseDeclaredName(Declaration &D, bool InParams) {
   N.Name = Tok.Text;
   consume();
   if (Tok.isPunct('<')) {
+    Token Open = Tok;
+    if (D.StateSpace != ".reg")
+      return error(Open, "'<N>' ranges are only allowed in .reg declarations");
     consume();
     if (!Tok.is(Token::Integer))
       return expected("register count");
@@ -317,8 +320,6 @@ Error StmtParser::parseDeclaredName(Declaration &D, bool InParams) {
     consume();
     if (Error E = expect('>'))
       return E;
-    if (D.StateSpace != ".reg")
-      return error(Tok, "'<N>' ranges are only allowed in .reg declarations");
   }
   while (Tok.isPunct('[')) {
     consume();

@@ -120,8 +120,10 @@ private:
   Error scanComment();
   Error scanInstructionOrLabel();
   Error scanDirective();
-  Error scanFunctionHeader(const char *B);
-  Error finishFunction(uint32_t HeaderIdx, const char *B);
+  /// \p KWEnd is just past the `.entry`/`.func` keyword.
+  Error scanFunctionHeader(const char *B, const char *KWEnd, bool IsEntry);
+  Error finishFunction(uint32_t HeaderIdx, const char *B, const char *KWEnd,
+                       bool IsEntry);
 
   const SourceMgr &SM;
   Module &M;
@@ -170,8 +172,9 @@ Error StructureParser::unexpectedChar(const char *Loc) {
   unsigned char C = *Loc;
   if (C >= 0x20 && C < 0x7f)
     return error(Loc, Twine("unexpected character '") + Twine(char(C)) + "'");
-  return error(Loc, "invalid byte 0x" + utohexstr(C, /*LowerCase=*/true) +
-                        " in PTX text");
+  char Hex[3] = {hexdigit(C >> 4, /*LowerCase=*/true),
+                 hexdigit(C & 15, /*LowerCase=*/true), 0};
+  return error(Loc, Twine("invalid byte 0x") + Hex + " in PTX text");
 }
 
 Error StructureParser::scanComment() {
@@ -319,7 +322,7 @@ Error StructureParser::scanDirective() {
       ++Q;
     StringRef Word(W, Q - W);
     if (Word == ".entry" || Word == ".func")
-      return scanFunctionHeader(B);
+      return scanFunctionHeader(B, Q, Word == ".entry");
     if (!isLinkage(Word))
       break;
     while (Q < End && (*Q == ' ' || *Q == '\t' || *Q == '\r' || *Q == '\n'))
@@ -425,7 +428,8 @@ Done:
   return Error::success();
 }
 
-Error StructureParser::scanFunctionHeader(const char *B) {
+Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
+                                          bool IsEntry) {
   // Up to the body's `{` or through a prototype's `;`, skipping parameter
   // lists, comments and strings. Trailing comments become their own
   // statements.
@@ -434,7 +438,9 @@ Error StructureParser::scanFunctionHeader(const char *B) {
   const char *LastSig = B + 1;
   while (true) {
     if (Q == End)
-      return error(LastSig, "expected '{' or ';' after function header");
+      return error(LastSig, Parens ? "expected ')' in parameter list"
+                                   : "expected '{' or ';' after function "
+                                     "header");
     char C = *Q;
     if (C == '/' && Q + 1 < End && Q[1] == '/') {
       Q = skipLineComment(Q);
@@ -469,26 +475,20 @@ Error StructureParser::scanFunctionHeader(const char *B) {
   }
   add(B, LastSig, StmtKind::FunctionHeader);
   P = LastSig;
-  return finishFunction(Stmts.size() - 1, B);
+  return finishFunction(Stmts.size() - 1, B, KWEnd, IsEntry);
 }
 
-Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B) {
+Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
+                                      const char *KWEnd, bool IsEntry) {
   const Statement &S = Stmts[HeaderIdx];
   StringRef Text(Start + S.Begin, S.size());
   Function F;
   F.Header = HeaderIdx;
-  // Name: the identifier before the first parameter list that follows the
-  // .entry/.func keyword and any return-parameter list.
-  size_t KW = Text.find(".entry");
-  F.IsEntry = KW != StringRef::npos;
-  if (!F.IsEntry)
-    KW = Text.find(".func");
-  StringRef Rest = Text.drop_front(KW).drop_until([](char C) {
-    return is(C, CC_Blank) || C == '(';
-  });
-  Rest = Rest.ltrim();
-  if (Rest.startswith("(")) {
-    // Skip the return-parameter list.
+  F.IsEntry = IsEntry;
+  // Name: the identifier after the keyword and, for a .func, after its
+  // return-parameter list.
+  StringRef Rest = Text.drop_front(KWEnd - B).ltrim();
+  if (!IsEntry && Rest.startswith("(")) {
     unsigned Depth = 0;
     size_t I = 0;
     for (; I < Rest.size(); ++I) {
@@ -499,13 +499,20 @@ Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B) {
     }
     Rest = Rest.drop_front(I + 1).ltrim();
   }
-  F.Name = Rest.take_while([](char C) { return is(C, CC_Ident); });
-  if (F.Name.empty())
-    return error(Rest.data(), "expected function name");
-  if (OpenScopes.empty() && !Text.endswith(";"))
-    PendingHeader = HeaderIdx;
+  if (!Rest.empty() && is(Rest[0], CC_IdentStart))
+    F.Name = Rest.take_while([](char C) { return is(C, CC_Ident); });
+  if (F.Name.empty()) {
+    if (Rest.empty())
+      return error(Text.end(), "expected function name");
+    if (!isPrint(Rest[0]))
+      return error(Rest.data(), "expected function name");
+    return error(Rest.data(), "expected function name, found '" +
+                                  Rest.take_front() + "'");
+  }
   if (!OpenScopes.empty())
     return error(B, "function header inside a scope");
+  if (!Text.endswith(";"))
+    PendingHeader = HeaderIdx;
   M.getFunctionsForBuild().push_back(F);
   return Error::success();
 }
@@ -579,8 +586,10 @@ Error StructureParser::run() {
     return errorWithNote(End, "unterminated scope: expected '}' at end of input",
                          Open, "scope opened here");
   }
+  // At the end, not the start: in a --split-input-file chunk that is the
+  // chunk's own last line.
   if (Stmts.empty())
-    return error(Start, "empty PTX module: expected a '.version' directive");
+    return error(End, "empty PTX module: expected a '.version' directive");
   return Error::success();
 }
 

@@ -63,7 +63,9 @@ public:
     return T;
   }
   /// For an Error token: what is wrong with it.
-  llvm::StringRef getErrorMessage() const { return ErrorMsg; }
+  llvm::StringRef getErrorMessage() const {
+    return ErrorMsg ? llvm::StringRef(ErrorMsg) : llvm::StringRef(ErrBuf);
+  }
   /// Current position (just past the last token).
   const char *getPos() const { return Cur; }
 
@@ -81,11 +83,15 @@ private:
     return make(Token::Error, B, Space);
   }
   Token lexNumber(const char *B, bool Space);
+  /// An Error token for the unexpected byte at \p B, naming it.
+  Token badChar(const char *B, bool Space);
 
   const char *Cur;
   const char *End;
   const char *PrevEnd = nullptr;
+  /// Static message of the last error, or nullptr when it is in ErrBuf.
   const char *ErrorMsg = "";
+  char ErrBuf[40] = {};
 };
 
 } // namespace mmptx
