@@ -1,0 +1,223 @@
+//===- InjectBench.cpp - PTX Inject create and render ---------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The hot path of PTX Inject on bench/corpus: create (scan + check + build
+/// the template) and render (one stub per inject), with memcpy of the same
+/// number of bytes as the ceiling for render; a synthetic many-site,
+/// many-name case that shows creation stays linear; and the memory a handle
+/// keeps per input byte. Run: build/bin/mmptx-bench-inject.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Inject/InjectModule.h"
+#include "mmptx/Parser/Parser.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <map>
+
+using namespace mmptx;
+
+static const char *const Files[] = {"anchor_gemm_kernel.ptx",
+                                    "anchor_gemm_many_kernels.ptx"};
+
+static const std::string &corpus(int64_t which) {
+  static std::string texts[2];
+  if (texts[which].empty()) {
+    std::string path = std::string(MMPTX_CORPUS_DIR) + "/" + Files[which];
+    auto buf = llvm::MemoryBuffer::getFile(path);
+    if (!buf) {
+      fprintf(stderr, "cannot read %s\n", path.c_str());
+      exit(1);
+    }
+    texts[which] = (*buf)->getBuffer().str();
+  }
+  return texts[which];
+}
+
+/// PTX with \p numSites sites over \p numNames injects of two f32
+/// variables, each in its normalised scope like the device header's output.
+static const std::string &synthetic(int64_t numSites, int64_t numNames) {
+  static std::map<std::pair<int64_t, int64_t>, std::string> cache;
+  std::string &s = cache[{numSites, numNames}];
+  if (!s.empty())
+    return s;
+  s = ".version 9.0\n.target sm_80\n.address_size 64\n\n"
+      ".visible .entry k()\n{\n\t.reg .f32 %f<3>;\n";
+  for (int64_t i = 0; i < numSites; ++i) {
+    std::string n = std::to_string(i % numNames);
+    s += "\t// begin inline asm\n\t{\n\t.reg .f32 %_x0;\n\t.reg .f32 %_x1;\n"
+         "\tmov.f32 %_x0, %f1;\n\tmov.f32 %_x1, %f2;\n"
+         "\t// PTX_INJECT_START site_" + n + "\n"
+         "\t// _x0 m f32 F32 acc\n\t// _x1 i f32 F32 v\n"
+         "\t// PTX_INJECT_END\n\tmov.f32 %f1, %_x0;\n\t}\n"
+         "\t// end inline asm\n";
+  }
+  s += "\tret;\n}\n";
+  return s;
+}
+
+static std::unique_ptr<InjectModule> createOrDie(const std::string &text) {
+  auto m = InjectModule::create(text, "bench");
+  if (!m) {
+    llvm::errs() << toString(m.takeError()) << '\n';
+    exit(1);
+  }
+  return std::move(*m);
+}
+
+/// Stubs shaped like Stack PTX output for the gemm injects.
+static std::vector<llvm::StringRef> stubsFor(const InjectModule &m) {
+  std::vector<llvm::StringRef> stubs;
+  for (const Inject &inj : m.injects()) {
+    if (inj.name == "mma")
+      stubs.push_back("\t{\n\t.reg .f32 %_a0;\n\tfma.rn.f32 %_a0, %_x1, %_x2, "
+                      "%_x0;\n\tmov.f32 %_x0, %_a0;\n\t}");
+    else if (inj.name == "epilogue")
+      stubs.push_back("\tadd.ftz.f32 %_x0, %_x1, %_x2;");
+    else
+      stubs.push_back("\tmul.ftz.f32 %_x0, %_x0, 0f3F800000;");
+  }
+  return stubs;
+}
+
+static void BM_Create(benchmark::State &st) {
+  const std::string &text = corpus(st.range(0));
+  size_t memory = 0, sites = 0;
+  for (auto _ : st) {
+    auto m = createOrDie(text);
+    memory = m->getMemoryUsage();
+    sites = m->sites().size();
+    benchmark::DoNotOptimize(m.get());
+  }
+  st.SetBytesProcessed(st.iterations() * text.size());
+  st.counters["sites"] = sites;
+  st.counters["handle_bytes"] = memory;
+  st.counters["handle_per_input_byte"] = double(memory) / text.size();
+  st.SetLabel(Files[st.range(0)]);
+}
+BENCHMARK(BM_Create)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+static void BM_CreateFromModule(benchmark::State &st) {
+  const std::string &text = corpus(st.range(0));
+  auto pm = parsePTXString(text, "bench", /*Verify=*/false);
+  if (!pm) {
+    llvm::consumeError(pm.takeError());
+    st.SkipWithError("parse failed");
+    return;
+  }
+  for (auto _ : st) {
+    auto m = InjectModule::create(**pm);
+    if (!m) {
+      llvm::consumeError(m.takeError());
+      st.SkipWithError("create failed");
+      return;
+    }
+    benchmark::DoNotOptimize(m->get());
+  }
+  st.SetBytesProcessed(st.iterations() * text.size());
+  st.SetLabel(Files[st.range(0)]);
+}
+BENCHMARK(BM_CreateFromModule)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+static void BM_RenderBuffer(benchmark::State &st) {
+  auto m = createOrDie(corpus(st.range(0)));
+  std::vector<llvm::StringRef> stubs = stubsFor(*m);
+  size_t size = llvm::cantFail(m->renderedSize(stubs));
+  std::vector<char> buf(size);
+  for (auto _ : st) {
+    auto n = m->render(stubs, buf.data(), buf.size());
+    if (!n) {
+      llvm::consumeError(n.takeError());
+      st.SkipWithError("render failed");
+      return;
+    }
+    benchmark::DoNotOptimize(buf.data());
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed(st.iterations() * size);
+  st.SetLabel(Files[st.range(0)]);
+}
+BENCHMARK(BM_RenderBuffer)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+static void BM_RenderString(benchmark::State &st) {
+  auto m = createOrDie(corpus(st.range(0)));
+  std::vector<llvm::StringRef> stubs = stubsFor(*m);
+  size_t size = llvm::cantFail(m->renderedSize(stubs));
+  for (auto _ : st) {
+    std::string out;
+    if (llvm::Error e = m->render(stubs, out)) {
+      llvm::consumeError(std::move(e));
+      st.SkipWithError("render failed");
+      return;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  st.SetBytesProcessed(st.iterations() * size);
+  st.SetLabel(Files[st.range(0)]);
+}
+BENCHMARK(BM_RenderString)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+/// The ceiling for render: one memcpy of the rendered size.
+static void BM_Memcpy(benchmark::State &st) {
+  auto m = createOrDie(corpus(st.range(0)));
+  size_t size = llvm::cantFail(m->renderedSize(stubsFor(*m)));
+  std::vector<char> src(size, 'x'), dst(size);
+  for (auto _ : st) {
+    memcpy(dst.data(), src.data(), size);
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed(st.iterations() * size);
+  st.SetLabel(Files[st.range(0)]);
+}
+BENCHMARK(BM_Memcpy)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+/// Sites/names: 10k/1k and 100k/10k; time per site should stay flat.
+static void BM_CreateSynthetic(benchmark::State &st) {
+  const std::string &text = synthetic(st.range(0), st.range(1));
+  size_t memory = 0;
+  for (auto _ : st) {
+    auto m = createOrDie(text);
+    memory = m->getMemoryUsage();
+    benchmark::DoNotOptimize(m.get());
+  }
+  st.SetBytesProcessed(st.iterations() * text.size());
+  // Seconds per site, printed with an SI prefix (e.g. 75n = 75 ns).
+  st.counters["time_per_site"] = benchmark::Counter(
+      double(st.range(0)), benchmark::Counter::kIsIterationInvariantRate |
+                               benchmark::Counter::kInvert);
+  st.counters["handle_bytes"] = memory;
+  st.counters["handle_per_input_byte"] = double(memory) / text.size();
+}
+BENCHMARK(BM_CreateSynthetic)
+    ->Args({10000, 1000})
+    ->Args({100000, 10000})
+    ->Unit(benchmark::kMicrosecond);
+
+static void BM_RenderSynthetic(benchmark::State &st) {
+  auto m = createOrDie(synthetic(st.range(0), st.range(1)));
+  std::vector<llvm::StringRef> stubs(m->getNumInjects(),
+                                     "\tadd.ftz.f32 %_x0, %_x0, %_x1;");
+  size_t size = llvm::cantFail(m->renderedSize(stubs));
+  std::vector<char> buf(size);
+  for (auto _ : st) {
+    llvm::cantFail(m->render(stubs, buf.data(), buf.size()));
+    benchmark::DoNotOptimize(buf.data());
+    benchmark::ClobberMemory();
+  }
+  st.SetBytesProcessed(st.iterations() * size);
+}
+BENCHMARK(BM_RenderSynthetic)
+    ->Args({100000, 10000})
+    ->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

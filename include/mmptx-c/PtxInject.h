@@ -1,0 +1,152 @@
+/*===- PtxInject.h - C API of PTX Inject --------------------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the mmptx project, under the Apache License v2.0 with LLVM         *|
+|* Exceptions.                                                                *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* C99 interface to mmptx::InjectModule: find the inject sites of compiled    *|
+|* PTX, query their variables, and render the PTX with one stub per inject.   *|
+|*                                                                            *|
+|* Conventions:                                                               *|
+|*  - Every function returns an mmptx_result_t and checks all its inputs:     *|
+|*    NULL pointers, counts and indices. Out-parameters marked "optional"     *|
+|*    may be NULL.                                                            *|
+|*  - Strings returned by queries live inside the handle and stay valid until *|
+|*    mmptx_inject_destroy.                                                   *|
+|*  - A handle is read-only after creation: any number of threads may query   *|
+|*    and render from one handle at once.                                     *|
+|*  - Sizes never include a terminating NUL.                                  *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef MMPTX_C_PTXINJECT_H
+#define MMPTX_C_PTXINJECT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Result codes; the values of the first twelve match mm-ptx's. */
+typedef enum mmptx_result {
+  MMPTX_SUCCESS = 0,
+  /** Malformed inject markers (create). */
+  MMPTX_ERROR_FORMATTING = 1,
+  /** The output buffer is smaller than the rendered size. */
+  MMPTX_ERROR_INSUFFICIENT_BUFFER = 2,
+  MMPTX_ERROR_INTERNAL = 3,
+  /** A NULL pointer or an otherwise invalid argument. */
+  MMPTX_ERROR_INVALID_INPUT = 4,
+  /** Code 5 (the reference's unique-inject limit) is never returned. */
+  MMPTX_ERROR_RESERVED_5 = 5,
+  /** The stub count differs from the number of injects. */
+  MMPTX_ERROR_WRONG_NUM_STUBS = 6,
+  /** An inject or variable index is out of range. */
+  MMPTX_ERROR_OUT_OF_BOUNDS_IDX = 7,
+  /** Two sites of one inject disagree (create). */
+  MMPTX_ERROR_INCONSISTENT_INJECTION = 8,
+  MMPTX_ERROR_INJECTION_NAME_NOT_FOUND = 9,
+  MMPTX_ERROR_INJECTION_ARG_NAME_NOT_FOUND = 10,
+  MMPTX_ERROR_OUT_OF_MEMORY = 11,
+  /** A marker names a type that is neither built in nor given (create). */
+  MMPTX_ERROR_UNKNOWN_TYPE = 12,
+  MMPTX_RESULT_NUM_CODES = 13
+} mmptx_result_t;
+
+/** How a stub uses a variable; values as mm-ptx's mutation kinds. */
+typedef enum mmptx_arg_kind {
+  MMPTX_ARG_OUT = 0,
+  MMPTX_ARG_MOD = 1,
+  MMPTX_ARG_IN = 2
+} mmptx_arg_kind_t;
+
+/** Opaque handle. */
+typedef struct mmptx_inject mmptx_inject_t;
+
+/** A user inject type, accepted in addition to the built-in ones. */
+typedef struct mmptx_inject_type {
+  const char *token;      /**< name in markers, e.g. "DOG" */
+  const char *reg_type;   /**< PTX type of the stable register, e.g. "f32" */
+  const char *mov_suffix; /**< suffix of the normalising mov, e.g. "f32" */
+} mmptx_inject_type_t;
+
+/** \returns the name of \p result ("MMPTX_SUCCESS", ...), or
+ *  "MMPTX_ERROR_INVALID_RESULT" for a value that is no result code. */
+const char *mmptx_result_to_string(mmptx_result_t result);
+
+/** Parses \p ptx (\p ptx_size bytes; need not be NUL-terminated) and creates
+ *  a handle in \p *out.
+ *  \p buffer_name names the input in error messages (optional).
+ *  \p extra_types / \p num_extra_types: user types (optional when 0).
+ *  \p error_message: optional buffer of \p error_message_size bytes that
+ *  receives a NUL-terminated, possibly truncated, located message
+ *  ("name:line:col: error: ...") when creation fails, or "" on success.
+ *  On failure \p *out is set to NULL (when \p out is not NULL). */
+mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
+                                   size_t ptx_size, const char *buffer_name,
+                                   const mmptx_inject_type_t *extra_types,
+                                   size_t num_extra_types,
+                                   char *error_message,
+                                   size_t error_message_size);
+
+/** Frees \p handle; NULL is allowed. */
+mmptx_result_t mmptx_inject_destroy(mmptx_inject_t *handle);
+
+/** Stores the number of injects (distinct site names) in \p *num_injects. */
+mmptx_result_t mmptx_inject_num_injects(const mmptx_inject_t *handle,
+                                        size_t *num_injects);
+
+/** Looks up inject \p name. Outputs (all optional): its index, number of
+ *  variables and number of sites. */
+mmptx_result_t mmptx_inject_inject_info_by_name(const mmptx_inject_t *handle,
+                                                const char *name,
+                                                size_t *inject_index,
+                                                size_t *num_variables,
+                                                size_t *num_sites);
+
+/** Inject \p inject_index (< num_injects, else OUT_OF_BOUNDS_IDX). Outputs
+ *  (all optional): name, number of variables and number of sites. */
+mmptx_result_t mmptx_inject_inject_info_by_index(const mmptx_inject_t *handle,
+                                                 size_t inject_index,
+                                                 const char **name,
+                                                 size_t *num_variables,
+                                                 size_t *num_sites);
+
+/** Looks up variable \p variable_name of inject \p inject_index. Outputs
+ *  (all optional): its index, stable register without '%' ("_x0"), kind,
+ *  PTX register type ("f32") and type token ("F32"). */
+mmptx_result_t mmptx_inject_variable_info_by_name(
+    const mmptx_inject_t *handle, size_t inject_index,
+    const char *variable_name, size_t *variable_index,
+    const char **stable_register, mmptx_arg_kind_t *kind,
+    const char **reg_type, const char **type_token);
+
+/** Variable \p variable_index of inject \p inject_index; both indices are
+ *  checked (OUT_OF_BOUNDS_IDX). Outputs (all optional): name, stable
+ *  register, kind, register type and type token. */
+mmptx_result_t mmptx_inject_variable_info_by_index(
+    const mmptx_inject_t *handle, size_t inject_index, size_t variable_index,
+    const char **variable_name, const char **stable_register,
+    mmptx_arg_kind_t *kind, const char **reg_type, const char **type_token);
+
+/** Renders the PTX with stub \p stubs[i] (NUL-terminated) at every site of
+ *  inject i. \p num_stubs is checked against the number of injects before
+ *  \p stubs is read (WRONG_NUM_STUBS), so a short array is never overrun;
+ *  \p stubs may be NULL when there are no injects.
+ *  Size query: with \p buffer NULL, stores the exact rendered size in bytes,
+ *  NOT counting a terminating NUL, in \p *written (then required).
+ *  Fill: writes the PTX and a terminating NUL into \p buffer, which must
+ *  hold size + 1 bytes (else INSUFFICIENT_BUFFER, and \p *written still
+ *  gets the size); \p *written (optional) receives the size without NUL. */
+mmptx_result_t mmptx_inject_render(const mmptx_inject_t *handle,
+                                   const char *const *stubs, size_t num_stubs,
+                                   char *buffer, size_t buffer_size,
+                                   size_t *written);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* MMPTX_C_PTXINJECT_H */
