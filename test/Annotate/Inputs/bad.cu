@@ -1,0 +1,5 @@
+__global__ void k(float *p) {
+  /* PTX_INJECT bad
+     in f33 x
+  */
+}
