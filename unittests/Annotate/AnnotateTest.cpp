@@ -1,0 +1,150 @@
+//===- AnnotateTest.cpp - Comment-form rewriter tests ---------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Annotate/Annotate.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mmptx::annotate;
+
+namespace {
+
+/// Rewrites \p src; \returns the output, or "error: <message>".
+std::string rewrite(StringRef src, unsigned *numSites = nullptr) {
+  SourceMgr sm;
+  unsigned id = sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(src, "TestBuffer"), SMLoc());
+  TypeTable types = TypeTable::getDefault();
+  std::string out;
+  raw_string_ostream os(out);
+  Expected<unsigned> n = annotateSource(sm, id, types, os);
+  if (!n)
+    return "error: " + toString(n.takeError());
+  if (numSites)
+    *numSites = *n;
+  return os.str();
+}
+
+TEST(AnnotateTest, TextWithoutSitesIsCopied) {
+  StringRef src = "int a;\r\n/* other comment */\n// /* PTX_INJECT f\nlast";
+  unsigned n = 99;
+  EXPECT_EQ(rewrite(src, &n), src);
+  EXPECT_EQ(n, 0u);
+}
+
+TEST(AnnotateTest, PrintsTheHeaderAsmExactly) {
+  unsigned n = 0;
+  EXPECT_EQ(rewrite("  /* PTX_INJECT f\n"
+                    "     out f32 z\n"
+                    "     in  f32 x\n"
+                    "     mod f32 y\n"
+                    "  */\n",
+                    &n),
+            "  asm volatile(\n"
+            "      \"{\\n\\t\"\n"
+            "      \".reg .f32 %%_x0;\\n\\t\"\n"
+            "      \".reg .f32 %%_x1;\\n\\t\"\n"
+            "      \".reg .f32 %%_x2;\\n\\t\"\n"
+            "      \"mov.f32 %%_x1, %2;\\n\\t\"\n"
+            "      \"mov.f32 %%_x2, %1;\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_BEGIN f 3\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_ARG 0 out f32 F32 z\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_ARG 1 in f32 F32 x\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_ARG 2 mod f32 F32 y\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_END f\\n\\t\"\n"
+            "      \"mov.f32 %0, %%_x0;\\n\\t\"\n"
+            "      \"mov.f32 %1, %%_x2;\\n\\t\"\n"
+            "      \"}\"\n"
+            "      : \"=f\"(z), \"+f\"(y)\n"
+            "      : \"f\"(x));\n");
+  EXPECT_EQ(n, 1u);
+}
+
+TEST(AnnotateTest, OutOnlySiteHasNoInputs) {
+  std::string out = rewrite("/* PTX_INJECT o\nout u32 r */");
+  EXPECT_NE(out.find("    : \"=r\"(r)\n    :);"), std::string::npos) << out;
+  // No terminator after `*/`, none after the asm.
+  EXPECT_EQ(StringRef(out).back(), ';');
+}
+
+TEST(AnnotateTest, WideBindings) {
+  std::string out = rewrite("/* PTX_INJECT w\n"
+                            "in f16x2 a\n"
+                            "mod bf16 b\n"
+                            "out u64 c\n"
+                            "*/\n");
+  EXPECT_NE(out.find("\"+h\"(*reinterpret_cast<unsigned short *>(&(b)))"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\"=l\"(c)"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"r\"(*reinterpret_cast<const unsigned int *>(&(a)))"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("MMPTX_INJECT_ARG 0 in b32 F16X2 a"), std::string::npos);
+  EXPECT_NE(out.find("MMPTX_INJECT_ARG 1 mod b16 BF16 b"), std::string::npos);
+}
+
+TEST(AnnotateTest, ExpressionsKeepInnerBlanksAndLoseComments) {
+  std::string out = rewrite("/* PTX_INJECT e\n"
+                            "  in f32 c(i, j)   // trailing comment\n"
+                            "  in f32 x[ 0 ]\t\n"
+                            "*/ after();\n");
+  EXPECT_NE(out.find("MMPTX_INJECT_ARG 0 in f32 F32 c(i, j)\\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("MMPTX_INJECT_ARG 1 in f32 F32 x[ 0 ]\\n"),
+            std::string::npos);
+  EXPECT_NE(out.find(": \"f\"(c(i, j)), \"f\"(x[ 0 ])); after();\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST(AnnotateTest, NamesAndLabelsAreEscaped) {
+  std::string out = rewrite("/* PTX_INJECT a%b\nin f32 s[\"%\"[0]]\n*/\n");
+  EXPECT_NE(out.find("\"// MMPTX_INJECT_BEGIN a%%b 1\\n\\t\""),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("F32 s[\\\"%%\\\"[0]]\\n\\t\""), std::string::npos)
+      << out;
+}
+
+TEST(AnnotateTest, CrlfIsKept) {
+  std::string out = rewrite("x;\r\n  /* PTX_INJECT c\r\n  in f32 x\r\n  */\r\n"
+                            "y;\r\n");
+  for (size_t pos = out.find('\n'); pos != std::string::npos;
+       pos = out.find('\n', pos + 1))
+    EXPECT_EQ(out[pos - 1], '\r') << out;
+  EXPECT_NE(out.find("\"f\"(x));\r\ny;\r\n"), std::string::npos) << out;
+}
+
+TEST(AnnotateTest, EveryBrokenSiteIsReported) {
+  std::string out = rewrite("/* PTX_INJECT a\nin f33 x\n*/\n"
+                            "/* PTX_INJECT b\nin f32 x\n*/\n"
+                            "/* PTX_INJECT c\nbad f32 x\n*/\n");
+  EXPECT_NE(out.find("TestBuffer:2:4: error: unknown inject type 'f33'"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("TestBuffer:8:1: error: unknown inject variable kind "
+                     "'bad'"),
+            std::string::npos)
+      << out;
+}
+
+TEST(AnnotateTest, MissingCloseIsLocatedAtTheHeader) {
+  EXPECT_EQ(rewrite("\n   /* PTX_INJECT open\n in f32 x\n"),
+            "error: TestBuffer:2:4: error: missing '*/' closing inject site "
+            "'open'\n"
+            "   /* PTX_INJECT open\n"
+            "   ^");
+}
+
+} // namespace
