@@ -512,7 +512,9 @@ Error InjectSiteScanner::parseArgs(const char *kw, StringRef name, bool native,
                  : kindTok[0] == 'o' ? InjectArgKind::Out
                                      : InjectArgKind::In;
         a.regType = nextToken(l);
-      } else if (kindTok == "in" || kindTok == "out" || kindTok == "mod") {
+      } else if ((kindTok == "in" || kindTok == "out" || kindTok == "mod") &&
+                 a.reg.startswith("%")) {
+        // Legacy markers carry the compiler's register (`%f1`).
         lineMode = 1;
         a.kind = kindTok == "in"    ? InjectArgKind::In
                  : kindTok == "out" ? InjectArgKind::Out
@@ -525,8 +527,8 @@ Error InjectSiteScanner::parseArgs(const char *kw, StringRef name, bool native,
       } else {
         return diag(InjectErrc::Formatting, kindTok.data(),
                     "invalid argument kind '" + kindTok +
-                        "': expected 'm', 'o' or 'i' (or 'in', 'out', 'mod' "
-                        "in legacy markers)");
+                        "': expected 'm', 'o' or 'i' (legacy markers: a "
+                        "'%register' then 'in', 'out' or 'mod')");
       }
       if (mode == -1)
         mode = lineMode;
