@@ -23,7 +23,13 @@
 using namespace llvm;
 
 namespace {
-enum ActionType { PrintRecords, GenInjectTypes, GenInjectDeviceTypes };
+enum ActionType {
+  PrintRecords,
+  GenInjectTypes,
+  GenInjectDeviceTypes,
+  GenStackTables,
+  GenStackCHeader
+};
 
 cl::opt<ActionType> Action(
     cl::desc("Action to perform:"),
@@ -32,7 +38,11 @@ cl::opt<ActionType> Action(
                clEnumValN(GenInjectTypes, "gen-inject-types",
                           "Generate the inject-type table"),
                clEnumValN(GenInjectDeviceTypes, "gen-inject-device-types",
-                          "Generate the device header's type macros")));
+                          "Generate the device header's type macros"),
+               clEnumValN(GenStackTables, "gen-stack-tables",
+                          "Generate Stack PTX C++ tables and encoders"),
+               clEnumValN(GenStackCHeader, "gen-stack-c-header",
+                          "Generate the Stack PTX C99 header")));
 
 bool mmptxTableGenMain(raw_ostream &OS, RecordKeeper &Records) {
   switch (Action) {
@@ -41,6 +51,12 @@ bool mmptxTableGenMain(raw_ostream &OS, RecordKeeper &Records) {
     break;
   case GenInjectTypes:
     mmptx::emitInjectTypes(Records, OS);
+    break;
+  case GenStackTables:
+    mmptx::emitStackTables(Records, OS);
+    break;
+  case GenStackCHeader:
+    mmptx::emitStackCHeader(Records, OS);
     break;
   case GenInjectDeviceTypes:
     mmptx::emitInjectDeviceTypes(Records, OS);

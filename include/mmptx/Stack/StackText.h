@@ -1,0 +1,119 @@
+//===- StackText.h - Text form of Stack PTX programs ------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A readable text form of Stack PTX programs that converts both ways with
+/// the 8-byte words. Example:
+/// \code
+///   // comments run to the end of the line
+///   .registers { x : F32 in; y : F32 in; z : F32 out; }
+///   .routine sq { dup(F32) mul.ftz.f32 }
+///   .program { x y mul.ftz.f32 1.0 add.ftz.f32 call sq }
+///   .requests { z }
+/// \endcode
+///
+/// Grammar (sections may repeat and come in any order; routines may be
+/// called before they are defined):
+/// \code
+///   file     ::= section*
+///   section  ::= '.registers' '{' (regdecl)* '}'
+///              | '.routine' ident '{' word* '}'
+///              | '.program' '{' word* '}'
+///              | '.requests' '{' (ident ','?)* '}'
+///   regdecl  ::= ident ':' STACK ('in' | 'out' | 'mod')? ';'   (default in)
+///   word     ::= ident                   a register (INPUT) or an instruction
+///                                        name from the tables (PTX)
+///              | '%' name                special register (SPECIAL)
+///              | literal (':' STACK)?    constant (CONSTANT)
+///              | metaop '(' STACK ')'    dup yank_dup swap swap_with replace
+///                                        drop clear rotate reverse (META)
+///              | 'meta' '(' int ')'      META_CONSTANT
+///              | 'store' '(' STACK ',' int ')' | 'load' '(' int ')'
+///              | 'call' ident            ROUTINE
+///              | 'return'                RETURN
+///              | 'input' '(' int ')'     INPUT by index
+///              | 'word' '(' hex ')'      any raw word (printed for words
+///                                        that have no other spelling)
+///   literal  ::= float | '0f' hex8       on the F32 stack: 1.0 -2.5e3
+///              | int 'u'                 on the U32 stack: 7u 0x10u
+///              | int                     on the S32 stack: -3
+///   with ':STACK' any stack: 1:PRED 0x3f800000:TF32 1.5:F64 (floats only on
+///   f32/f64 stacks, where integers mean their value: 2:F64 is 2.0).
+/// \endcode
+/// Register names are PTX identifiers and may not be instruction names.
+/// Printing is canonical: parse(print(P)) == P for every program, including
+/// programs of arbitrary (mutated) words.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_STACK_STACKTEXT_H
+#define MMPTX_STACK_STACKTEXT_H
+
+#include "mmptx/Stack/StackCompiler.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+class raw_ostream;
+} // namespace llvm
+
+namespace mmptx {
+namespace stack {
+
+/// A register declaration of a program (owning form of Register).
+struct RegisterDecl {
+  std::string name;
+  uint16_t stackIdx = 0;
+  RegKind kind = RegKind::In;
+};
+
+/// An owning Stack PTX program: words plus the registers and requests it
+/// is compiled with.
+struct StackProgram {
+  std::vector<RegisterDecl> registers;
+  std::vector<std::string> routineNames;
+  std::vector<std::vector<uint64_t>> routines;
+  std::vector<uint64_t> main;
+  std::vector<uint32_t> requests;
+
+  /// \returns a view for the compiler; valid while this object is unchanged.
+  Program getProgram() const;
+  /// \returns the registers as the compiler takes them.
+  std::vector<Register> getRegisters() const;
+
+private:
+  mutable std::vector<llvm::ArrayRef<uint64_t>> routineRefs;
+};
+
+/// Parses buffer \p bufferID of \p sm. \returns the program or a located
+/// DiagnosticError.
+llvm::Expected<StackProgram> parseStackProgram(const llvm::SourceMgr &sm,
+                                               unsigned bufferID,
+                                               const StackInfo &info);
+
+/// Parses \p text (named \p bufferName in diagnostics).
+llvm::Expected<StackProgram>
+parseStackProgram(llvm::StringRef text, const StackInfo &info,
+                  llvm::StringRef bufferName = "<stack>");
+
+/// Prints \p prog in canonical text form.
+void printStackProgram(llvm::raw_ostream &os, const StackProgram &prog,
+                       const StackInfo &info);
+
+/// Prints one word in text form (`word(0x...)` when it has no other
+/// spelling).
+void printStackWord(llvm::raw_ostream &os, uint64_t word,
+                    const StackProgram &prog, const StackInfo &info);
+
+} // namespace stack
+} // namespace mmptx
+
+#endif // MMPTX_STACK_STACKTEXT_H

@@ -1,0 +1,726 @@
+//===- StackCompiler.cpp - Stack PTX to PTX stub compiler -----------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The compiler works in three steps on buffers owned by the context:
+///
+/// 1. Execution: the words run on one value stack per stack type, a meta
+///    stack of u32 and a store of slots. Values are indices of DAG nodes
+///    (inputs, constants, special-register elements, instructions and their
+///    result elements). A PTX word pops its operands (first popped = first
+///    operand element) if every stack it needs has enough values, and pushes
+///    its results so that element 0 of return 0 ends on top.
+/// 2. Requests: each request pops, on a copy of the stack heights, the next
+///    value of its register's stack.
+/// 3. Emission: requests are visited last to first, depth first; an
+///    instruction whose operands are not yet emitted is re-pushed under them
+///    so operand 0 is emitted first. Results get per-stack register numbers
+///    in emission order; special registers are read with a `mov` just before
+///    their first use. The declarations are written last and put in front.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Stack/StackCompiler.h"
+
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <cstring>
+
+using namespace llvm;
+using namespace mmptx;
+using namespace mmptx::stack;
+
+const char *stack::getMetaOpName(uint32_t op) {
+  static const char *const names[] = {"dup",     "yank_dup", "swap",
+                                      "swap_with", "replace", "drop",
+                                      "clear",   "rotate",   "reverse"};
+  return op < NumMetaOps ? names[op] : nullptr;
+}
+
+StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
+    : info(info), opts(opts) {
+  // Derive per-instruction element layouts; an entry with a bad index stays
+  // invalid and its words are ignored, so a broken table cannot crash us.
+  auto argOk = [&](uint16_t a) {
+    return a < info.numArgTypes &&
+           info.argTypes[a].stackIdx < info.numStacks &&
+           info.argTypes[a].numVecElems <= 64;
+  };
+  instrInfo.resize(info.numInstrs);
+  for (uint32_t i = 0; i != info.numInstrs; ++i) {
+    const PtxInstrDesc &d = info.instrs[i];
+    InstrInfo &ii = instrInfo[i];
+    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2)
+      continue;
+    bool ok = true;
+    for (unsigned a = 0; a != d.numArgs; ++a)
+      ok &= argOk(d.args[a]);
+    for (unsigned r = 0; r != d.numRets; ++r)
+      ok &= argOk(d.rets[r]);
+    if (!ok)
+      continue;
+    ii.argElemBegin = elemStacks.size();
+    for (unsigned a = 0; a != d.numArgs; ++a) {
+      const ArgTypeInfo &t = info.argTypes[d.args[a]];
+      unsigned n = t.numVecElems ? t.numVecElems : 1;
+      for (unsigned e = 0; e != n; ++e)
+        elemStacks.push_back(t.stackIdx);
+      ii.numArgElems += n;
+      unsigned u = 0;
+      while (u != ii.numUnique && ii.uniqueStack[u] != t.stackIdx)
+        ++u;
+      if (u == ii.numUnique) {
+        ii.uniqueStack[u] = t.stackIdx;
+        ++ii.numUnique;
+      }
+      ii.uniqueCount[u] += n;
+    }
+    ii.retElemBegin = elemStacks.size();
+    for (unsigned r = 0; r != d.numRets; ++r) {
+      const ArgTypeInfo &t = info.argTypes[d.rets[r]];
+      unsigned n = t.numVecElems ? t.numVecElems : 1;
+      for (unsigned e = 0; e != n; ++e)
+        elemStacks.push_back(t.stackIdx);
+      ii.numRetElems += n;
+    }
+    ii.valid = true;
+  }
+  specialInfo.resize(info.numSpecials);
+  for (uint32_t i = 0; i != info.numSpecials; ++i) {
+    uint16_t a = info.specials[i].argType;
+    if (!argOk(a) || info.argTypes[a].numVecElems > 4)
+      continue;
+    specialInfo[i] = {true, info.argTypes[a].stackIdx,
+                      info.argTypes[a].numVecElems};
+  }
+  litKinds.resize(info.numStacks);
+  prefixLens.resize(info.numStacks);
+  for (uint32_t s = 0; s != info.numStacks; ++s) {
+    StringRef p = info.literalPrefixes[s];
+    prefixLens[s] = p.size();
+    litKinds[s] = p == "f32"   ? LitKind::F32
+                  : p == "u32" ? LitKind::U32
+                  : p == "f64" ? LitKind::F64
+                               : LitKind::Hex;
+  }
+  heights.resize(info.numStacks);
+  regCounts.resize(info.numStacks);
+}
+
+//===----------------------------------------------------------------------===//
+// Execution
+//===----------------------------------------------------------------------===//
+
+Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
+  if (!opts.strict) {
+    ++stats.ignoredWords;
+    return Error::success();
+  }
+  std::string where =
+      f.routine == ~0u ? std::string("the main program")
+                       : ("routine " + Twine(f.routine)).str();
+  return makeError("word " + Twine(f.pc - 1) + " of " + where + ": " + msg);
+}
+
+Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
+  stats = StackPtxStats();
+  nodes.clear();
+  operands.clear();
+  if (allocatedStackSize != opts.stackSize) {
+    stackData.assign(size_t(info.numStacks) * opts.stackSize, 0);
+    metaStack.assign(opts.stackSize, 0);
+    allocatedStackSize = opts.stackSize;
+  }
+  std::fill(heights.begin(), heights.end(), 0);
+  uint32_t metaHeight = 0;
+  store.assign(opts.storeSize, Slot{0, 0, false});
+  frames.clear();
+  uint32_t maxDepth = opts.maxFrameDepth ? opts.maxFrameDepth : 1;
+  frames.reserve(maxDepth);
+  frames.push_back({prog.main.data(), prog.main.size(), 0, ~0u});
+  const uint32_t S = opts.stackSize;
+  const uint32_t numStacks = info.numStacks;
+
+  while (!frames.empty()) {
+    Frame &f = frames.back();
+    if (f.pc >= f.size) {
+      frames.pop_back();
+      continue;
+    }
+    if (stats.executedWords >= opts.executionLimit) {
+      stats.hitExecutionLimit = true;
+      break;
+    }
+    uint64_t w = f.words[f.pc++];
+    ++stats.executedWords;
+    uint16_t aux = getWordAux(w);
+    uint32_t payload = getWordPayload(w);
+    switch (getWordType(w)) {
+    case WordType::Return:
+      frames.pop_back();
+      continue;
+
+    case WordType::Input: {
+      if (payload >= regs.size()) {
+        if (Error e = invalidWord(f, "input register index " +
+                                         Twine(payload) + " out of range (" +
+                                         Twine(regs.size()) + " registers)"))
+          return e;
+        continue;
+      }
+      uint16_t s = regs[payload].stackIdx;
+      if (s >= numStacks) {
+        if (Error e = invalidWord(f, "input register '" +
+                                         regs[payload].name +
+                                         "' has stack index " + Twine(s) +
+                                         " out of range"))
+          return e;
+        continue;
+      }
+      if (nodes.size() + 1 > opts.maxNodes) {
+        stats.hitNodeLimit = true;
+        frames.clear();
+        continue;
+      }
+      nodes.push_back({StackNode::Input, s, payload, 0, None});
+      push(s, nodes.size() - 1);
+      continue;
+    }
+
+    case WordType::Constant: {
+      if (aux >= numStacks) {
+        if (Error e = invalidWord(f, "constant stack index " + Twine(aux) +
+                                         " out of range (" +
+                                         Twine(numStacks) + " stacks)"))
+          return e;
+        continue;
+      }
+      if (nodes.size() + 1 > opts.maxNodes) {
+        stats.hitNodeLimit = true;
+        frames.clear();
+        continue;
+      }
+      nodes.push_back({StackNode::Constant, aux, payload, 0, None});
+      push(aux, nodes.size() - 1);
+      continue;
+    }
+
+    case WordType::Special: {
+      if (payload >= specialInfo.size() || !specialInfo[payload].valid) {
+        if (Error e = invalidWord(f, "special register index " +
+                                         Twine(payload) + " out of range (" +
+                                         Twine(info.numSpecials) +
+                                         " special registers)"))
+          return e;
+        continue;
+      }
+      const SpecialInfo &si = specialInfo[payload];
+      unsigned n = si.numVecElems ? si.numVecElems : 1;
+      if (nodes.size() + n > opts.maxNodes) {
+        stats.hitNodeLimit = true;
+        frames.clear();
+        continue;
+      }
+      for (unsigned e = 0; e != n; ++e) {
+        nodes.push_back({StackNode::Special, si.stack, payload,
+                         si.numVecElems ? e : None, None});
+        push(si.stack, nodes.size() - 1);
+      }
+      continue;
+    }
+
+    case WordType::Ptx: {
+      if (payload >= instrInfo.size() || !instrInfo[payload].valid) {
+        if (Error e = invalidWord(f, "PTX instruction index " +
+                                         Twine(payload) + " out of range (" +
+                                         Twine(info.numInstrs) +
+                                         " instructions)"))
+          return e;
+        continue;
+      }
+      const InstrInfo &ii = instrInfo[payload];
+      bool enough = true;
+      for (unsigned u = 0; u != ii.numUnique; ++u)
+        enough &= heights[ii.uniqueStack[u]] >= ii.uniqueCount[u];
+      if (!enough) {
+        ++stats.noOpWords;
+        continue;
+      }
+      if (nodes.size() + 1 + ii.numRetElems > opts.maxNodes) {
+        stats.hitNodeLimit = true;
+        frames.clear();
+        continue;
+      }
+      uint32_t instrNode = nodes.size();
+      nodes.push_back({StackNode::Instr, 0, payload,
+                       uint32_t(operands.size()), 0});
+      const uint16_t *argStacks = &elemStacks[ii.argElemBegin];
+      for (unsigned e = 0; e != ii.numArgElems; ++e)
+        operands.push_back(pop(argStacks[e]));
+      const uint16_t *retStacks = &elemStacks[ii.retElemBegin];
+      for (unsigned e = 0; e != ii.numRetElems; ++e)
+        nodes.push_back({StackNode::Result, retStacks[e], e, instrNode, None});
+      for (unsigned e = ii.numRetElems; e-- != 0;)
+        push(retStacks[e], instrNode + 1 + e);
+      continue;
+    }
+
+    case WordType::MetaConstant:
+      if (metaHeight == S) {
+        ++stats.droppedPushes;
+        continue;
+      }
+      metaStack[metaHeight++] = payload;
+      continue;
+
+    case WordType::Meta: {
+      if (aux >= numStacks || payload >= NumMetaOps) {
+        if (Error e = invalidWord(
+                f, aux >= numStacks
+                       ? "meta stack index " + Twine(aux) + " out of range (" +
+                             Twine(numStacks) + " stacks)"
+                       : "meta opcode " + Twine(payload) + " out of range"))
+          return e;
+        continue;
+      }
+      uint32_t *base = stackBase(aux);
+      uint32_t &sp = heights[aux];
+      MetaOp op = MetaOp(payload);
+      // Depth-taking ops consume the meta constant even when they no-op.
+      bool takesDepth = op == MetaOp::YankDup || op == MetaOp::SwapWith ||
+                        op == MetaOp::Replace || op == MetaOp::Drop;
+      uint32_t d = 0;
+      if (takesDepth) {
+        if (metaHeight == 0) {
+          ++stats.noOpWords;
+          continue;
+        }
+        d = metaStack[--metaHeight];
+      }
+      bool done = true;
+      switch (op) {
+      case MetaOp::Dup:
+        if (sp == 0 || sp == S)
+          done = false;
+        else
+          base[sp] = base[sp - 1], ++sp;
+        break;
+      case MetaOp::YankDup:
+        if (sp <= d || sp == S)
+          done = false;
+        else
+          base[sp] = base[sp - 1 - d], ++sp;
+        break;
+      case MetaOp::Swap:
+        if (sp < 2)
+          done = false;
+        else
+          std::swap(base[sp - 1], base[sp - 2]);
+        break;
+      case MetaOp::SwapWith:
+        if (sp <= d || sp == S)
+          done = false;
+        else
+          std::swap(base[sp - 1], base[sp - 1 - d]);
+        break;
+      case MetaOp::Replace:
+        if (sp <= d || sp == S)
+          done = false;
+        else
+          base[sp - 1 - d] = base[sp - 1], --sp;
+        break;
+      case MetaOp::Drop:
+        if (sp <= d)
+          done = false;
+        else
+          sp -= d;
+        break;
+      case MetaOp::Clear:
+        sp = 0;
+        break;
+      case MetaOp::Rotate:
+        if (sp < 3) {
+          done = false;
+        } else {
+          uint32_t c = base[sp - 1];
+          base[sp - 1] = base[sp - 2];
+          base[sp - 2] = base[sp - 3];
+          base[sp - 3] = c;
+        }
+        break;
+      case MetaOp::Reverse:
+        std::reverse(base, base + sp);
+        break;
+      }
+      if (!done)
+        ++stats.noOpWords;
+      continue;
+    }
+
+    case WordType::Store: {
+      if (aux >= numStacks || payload >= opts.storeSize) {
+        if (Error e = invalidWord(
+                f, aux >= numStacks
+                       ? "store stack index " + Twine(aux) +
+                             " out of range (" + Twine(numStacks) + " stacks)"
+                       : "store slot " + Twine(payload) + " out of range (" +
+                             Twine(opts.storeSize) + " slots)"))
+          return e;
+        continue;
+      }
+      if (heights[aux] == 0) {
+        ++stats.noOpWords;
+        continue;
+      }
+      store[payload] = {pop(aux), aux, true};
+      continue;
+    }
+
+    case WordType::Load: {
+      if (payload >= opts.storeSize) {
+        if (Error e = invalidWord(f, "load slot " + Twine(payload) +
+                                         " out of range (" +
+                                         Twine(opts.storeSize) + " slots)"))
+          return e;
+        continue;
+      }
+      const Slot &slot = store[payload];
+      if (!slot.valid) {
+        ++stats.noOpWords;
+        continue;
+      }
+      push(slot.stack, slot.node);
+      continue;
+    }
+
+    case WordType::Routine: {
+      if (payload >= prog.routines.size()) {
+        if (Error e = invalidWord(f, "routine index " + Twine(payload) +
+                                         " out of range (" +
+                                         Twine(prog.routines.size()) +
+                                         " routines)"))
+          return e;
+        continue;
+      }
+      if (frames.size() >= maxDepth) {
+        ++stats.refusedCalls;
+        continue;
+      }
+      ArrayRef<uint64_t> r = prog.routines[payload];
+      frames.push_back({r.data(), r.size(), 0, payload});
+      continue;
+    }
+
+    case WordType::None:
+    case WordType::ReservedRegister:
+    case WordType::ReservedAstIdx:
+    default:
+      if (Error e = invalidWord(f, "unknown word type " +
+                                       Twine(getWordTypeBits(w))))
+        return e;
+      continue;
+    }
+  }
+  stats.numNodes = nodes.size();
+  return Error::success();
+}
+
+Error StackPtxContext::resolveRequests(ArrayRef<Register> regs,
+                                       ArrayRef<uint32_t> requests) {
+  requestNodes.clear();
+  // Pops on a copy of the heights: regCounts doubles as that copy here.
+  for (uint32_t s = 0; s != info.numStacks; ++s)
+    regCounts[s] = heights[s];
+  for (uint32_t i = 0, e = requests.size(); i != e; ++i) {
+    uint32_t r = requests[i];
+    if (r >= regs.size() || regs[r].stackIdx >= info.numStacks) {
+      if (opts.strict)
+        return makeError(r >= regs.size()
+                             ? "request " + Twine(i) + ": register index " +
+                                   Twine(r) + " out of range (" +
+                                   Twine(regs.size()) + " registers)"
+                             : "request " + Twine(i) + ": register '" +
+                                   regs[r].name + "' has stack index " +
+                                   Twine(regs[r].stackIdx) + " out of range");
+      requestNodes.push_back(None);
+      ++stats.unsatisfiedRequests;
+      continue;
+    }
+    uint32_t &h = regCounts[regs[r].stackIdx];
+    if (h == 0) {
+      requestNodes.push_back(None);
+      ++stats.unsatisfiedRequests;
+      continue;
+    }
+    requestNodes.push_back(stackBase(regs[r].stackIdx)[--h]);
+  }
+  return Error::success();
+}
+
+Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
+                               ArrayRef<uint32_t> requests) {
+  if (Error e = run(prog, regs))
+    return e;
+  return resolveRequests(regs, requests);
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+static inline void appendUInt(std::string &os, uint32_t v) {
+  char buf[10];
+  char *p = buf + sizeof(buf);
+  do {
+    *--p = char('0' + v % 10);
+    v /= 10;
+  } while (v);
+  os.append(p, buf + sizeof(buf) - p);
+}
+
+static inline void appendHex(std::string &os, uint64_t v, unsigned digits) {
+  static const char hex[] = "0123456789ABCDEF";
+  char buf[16];
+  for (unsigned i = digits; i-- != 0;) {
+    buf[i] = hex[v & 15];
+    v >>= 4;
+  }
+  os.append(buf, digits);
+}
+
+void StackPtxContext::writeReg(std::string &os, uint16_t stack, uint32_t reg) {
+  os.append("%_s", 3);
+  appendUInt(os, stack);
+  os.push_back('_');
+  appendUInt(os, reg);
+}
+
+void StackPtxContext::writeLiteral(std::string &os, uint16_t stack,
+                                   uint32_t bits) {
+  switch (litKinds[stack]) {
+  case LitKind::F32:
+    os.append("0f", 2);
+    appendHex(os, bits, 8);
+    return;
+  case LitKind::U32:
+    os.append("0x", 2);
+    appendHex(os, bits, 8);
+    os.push_back('U');
+    return;
+  case LitKind::F64: {
+    // 32-bit payloads on an f64 stack are f32 values, widened exactly.
+    float f;
+    std::memcpy(&f, &bits, 4);
+    double d = f;
+    uint64_t dbits;
+    std::memcpy(&dbits, &d, 8);
+    os.append("0d", 2);
+    appendHex(os, dbits, 16);
+    return;
+  }
+  case LitKind::Hex:
+    os.append("0x", 2);
+    appendHex(os, bits, 8);
+    return;
+  }
+}
+
+void StackPtxContext::writeOperand(std::string &os, uint32_t n) {
+  ArrayRef<Register> regs = curRegs;
+  const StackNode &nd = nodes[n];
+  switch (nd.kind) {
+  case StackNode::Input:
+    os.push_back('%');
+    os.append(regs[nd.payload].name.data(), regs[nd.payload].name.size());
+    return;
+  case StackNode::Constant:
+    writeLiteral(os, nd.stack, nd.payload);
+    return;
+  case StackNode::Special:
+  case StackNode::Result:
+    writeReg(os, nd.stack, nd.reg);
+    return;
+  case StackNode::Instr:
+    llvm_unreachable("an instruction node is never an operand");
+  }
+}
+
+void StackPtxContext::emitInstr(uint32_t n) {
+  StackNode &in = nodes[n];
+  in.reg = 1;
+  ++stats.emittedInstrs;
+  const PtxInstrDesc &d = info.instrs[in.payload];
+  std::string &os = body;
+  os.push_back('\t');
+  os.append(info.instrPtx[in.payload]);
+  os.push_back(' ');
+  uint32_t elem = 0;
+  for (unsigned r = 0; r != d.numRets; ++r) {
+    if (r)
+      os.push_back('|');
+    unsigned vec = info.argTypes[d.rets[r]].numVecElems;
+    unsigned cnt = vec ? vec : 1;
+    if (vec)
+      os.append("\n\t\t{", 4);
+    for (unsigned e = 0; e != cnt; ++e, ++elem) {
+      StackNode &res = nodes[n + 1 + elem];
+      res.reg = regCounts[res.stack]++;
+      if (e)
+        os.append(", ", 2);
+      writeReg(os, res.stack, res.reg);
+    }
+    if (vec)
+      os.push_back('}');
+  }
+  const uint32_t *ops = &operands[in.aux];
+  elem = 0;
+  for (unsigned a = 0; a != d.numArgs; ++a) {
+    os.append(", ", 2);
+    unsigned vec = info.argTypes[d.args[a]].numVecElems;
+    unsigned cnt = vec ? vec : 1;
+    if (vec)
+      os.append("\n\t\t{", 4);
+    for (unsigned e = 0; e != cnt; ++e, ++elem) {
+      if (e)
+        os.append(", ", 2);
+      writeOperand(os, ops[elem]);
+    }
+    if (vec)
+      os.push_back('}');
+  }
+  os.append(";\n", 2);
+}
+
+void StackPtxContext::emit(ArrayRef<Register> regs,
+                           ArrayRef<uint32_t> requests) {
+  curRegs = regs;
+  std::fill(regCounts.begin(), regCounts.end(), 0);
+  body.clear();
+  visit.clear();
+  for (uint32_t n : requestNodes)
+    if (n != None)
+      visit.push_back(n);
+
+  auto isDone = [&](uint32_t n) {
+    const StackNode &nd = nodes[n];
+    switch (nd.kind) {
+    case StackNode::Special:
+      return nd.reg != None;
+    case StackNode::Result:
+      return nodes[nd.aux].reg != 0;
+    case StackNode::Instr:
+      return nd.reg != 0;
+    default:
+      return true;
+    }
+  };
+
+  while (!visit.empty()) {
+    uint32_t n = visit.back();
+    visit.pop_back();
+    StackNode &nd = nodes[n];
+    if (nd.kind == StackNode::Special) {
+      if (nd.reg != None)
+        continue;
+      nd.reg = regCounts[nd.stack]++;
+      body.append("\tmov.", 5);
+      body.append(info.literalPrefixes[nd.stack], prefixLens[nd.stack]);
+      body.push_back(' ');
+      writeReg(body, nd.stack, nd.reg);
+      body.append(", %", 3);
+      body.append(info.specialPtx[nd.payload]);
+      if (nd.aux != None) {
+        body.push_back('.');
+        body.push_back("xyzw"[nd.aux & 3]);
+      }
+      body.append(";\n", 2);
+      continue;
+    }
+    if (nd.kind == StackNode::Result)
+      n = nd.aux;
+    else if (nd.kind != StackNode::Instr)
+      continue;
+    if (nodes[n].reg != 0)
+      continue;
+    const InstrInfo &ii = instrInfo[nodes[n].payload];
+    const uint32_t *ops = &operands[nodes[n].aux];
+    size_t mark = visit.size();
+    visit.push_back(n);
+    bool pending = false;
+    for (unsigned e = ii.numArgElems; e-- != 0;) {
+      if (!isDone(ops[e])) {
+        visit.push_back(ops[e]);
+        pending = true;
+      }
+    }
+    if (pending)
+      continue;
+    visit.resize(mark);
+    emitInstr(n);
+  }
+
+  out.clear();
+  out.append("\t{\n", 3);
+  for (uint32_t s = 0; s != info.numStacks; ++s) {
+    if (!regCounts[s])
+      continue;
+    out.append("\t.reg .", 7);
+    out.append(info.literalPrefixes[s], prefixLens[s]);
+    out.append(" %_s", 4);
+    appendUInt(out, s);
+    out.append("_<", 2);
+    appendUInt(out, regCounts[s]);
+    out.append(">;\n", 3);
+  }
+  out.append(body);
+  for (uint32_t i = 0, e = requests.size(); i != e; ++i) {
+    uint32_t r = requests[i];
+    uint32_t n = requestNodes[i];
+    if (r >= regs.size() || regs[r].stackIdx >= info.numStacks)
+      continue;
+    if (n == None &&
+        (!opts.zeroUnsatisfied || regs[r].kind == RegKind::Mod))
+      continue;
+    uint16_t s = regs[r].stackIdx;
+    out.append("\tmov.", 5);
+    out.append(info.literalPrefixes[s], prefixLens[s]);
+    out.append(" %", 2);
+    out.append(regs[r].name.data(), regs[r].name.size());
+    out.append(", ", 2);
+    if (n == None) {
+      ++stats.zeroedRequests;
+      writeLiteral(out, s, 0);
+    } else {
+      writeOperand(out, n);
+    }
+    out.append(";\n", 2);
+  }
+  out.append("\t}", 2);
+}
+
+Expected<StringRef> StackPtxContext::compile(const Program &prog,
+                                             ArrayRef<Register> regs,
+                                             ArrayRef<uint32_t> requests) {
+  if (Error e = execute(prog, regs, requests))
+    return e;
+  emit(regs, requests);
+  return StringRef(out);
+}
+
+Expected<std::string> stack::compileStackPtx(const StackInfo &info,
+                                             const Program &prog,
+                                             ArrayRef<Register> regs,
+                                             ArrayRef<uint32_t> requests,
+                                             const StackPtxOptions &opts) {
+  StackPtxContext ctx(info, opts);
+  Expected<StringRef> text = ctx.compile(prog, regs, requests);
+  if (!text)
+    return text.takeError();
+  return text->str();
+}

@@ -1,0 +1,658 @@
+//===- StackText.cpp - Text form of Stack PTX programs --------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Parser and printer of the text form described in StackText.h.
+///
+/// The parser is a one-token-lookahead recursive descent over a lexer that
+/// splits on blanks, `//` comments and the punctuation `{ } ( ) : ; , %`.
+/// Calls name routines that may be defined later, so routine names are
+/// collected by a first scan over the `.routine` headers.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Stack/StackText.h"
+
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+using namespace llvm;
+using namespace mmptx;
+using namespace mmptx::stack;
+
+Program StackProgram::getProgram() const {
+  routineRefs.assign(routines.begin(), routines.end());
+  return Program{main, routineRefs};
+}
+
+std::vector<Register> StackProgram::getRegisters() const {
+  std::vector<Register> regs;
+  regs.reserve(registers.size());
+  for (const RegisterDecl &d : registers)
+    regs.push_back({d.name, d.stackIdx, d.kind});
+  return regs;
+}
+
+//===----------------------------------------------------------------------===//
+// Lexer
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Token {
+  enum Kind { Eof, Punct, Directive, Ident, Number } kind;
+  StringRef text;
+};
+
+static bool isPunct(char c) { return StringRef("{}():;,%").contains(c); }
+
+class Lexer {
+public:
+  explicit Lexer(StringRef buf) : cur(buf.begin()), end(buf.end()) {}
+
+  Token next() {
+    for (;;) {
+      while (cur != end && isSpace(*cur))
+        ++cur;
+      if (end - cur >= 2 && cur[0] == '/' && cur[1] == '/') {
+        while (cur != end && *cur != '\n')
+          ++cur;
+        continue;
+      }
+      break;
+    }
+    if (cur == end)
+      return {Token::Eof, StringRef(cur, 0)};
+    const char *start = cur;
+    if (isPunct(*cur))
+      return {Token::Punct, StringRef(cur++, 1)};
+    while (cur != end && !isSpace(*cur) && !isPunct(*cur) &&
+           !(end - cur >= 2 && cur[0] == '/' && cur[1] == '/'))
+      ++cur;
+    StringRef t(start, cur - start);
+    char c0 = t[0];
+    char c1 = t.size() > 1 ? t[1] : 0;
+    if (isDigit(c0) || ((c0 == '-' || c0 == '+') && (isDigit(c1) || c1 == '.')) ||
+        (c0 == '.' && isDigit(c1)))
+      return {Token::Number, t};
+    if (c0 == '.')
+      return {Token::Directive, t};
+    return {Token::Ident, t};
+  }
+
+private:
+  const char *cur, *end;
+};
+
+class Parser {
+public:
+  Parser(const SourceMgr &sm, unsigned id, const StackInfo &info)
+      : sm(sm), info(info),
+        lex(sm.getMemoryBuffer(id)->getBuffer()),
+        buf(sm.getMemoryBuffer(id)->getBuffer()) {
+    tok = lex.next();
+  }
+
+  Expected<StackProgram> parse();
+
+private:
+  Error error(StringRef at, const Twine &msg) {
+    return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
+  }
+  void consume() { tok = lex.next(); }
+  bool isPunct(char c) const {
+    return tok.kind == Token::Punct && tok.text[0] == c;
+  }
+  Error expectPunct(char c) {
+    if (!isPunct(c))
+      return error(tok.text, "expected '" + Twine(c) + "' but found " +
+                                 describe(tok));
+    consume();
+    return Error::success();
+  }
+  static std::string describe(const Token &t) {
+    if (t.kind == Token::Eof)
+      return "end of file";
+    return ("'" + t.text + "'").str();
+  }
+
+  Error scanRoutines();
+  Error parseRegisters();
+  Error parseRequests();
+  Error parseWords(std::vector<uint64_t> &words);
+  Error parseWord(std::vector<uint64_t> &words);
+  Expected<int> parseStackName();
+  Expected<uint64_t> parseInt(StringRef what, uint64_t max);
+  Error parseConstant(std::vector<uint64_t> &words);
+
+  const SourceMgr &sm;
+  const StackInfo &info;
+  Lexer lex;
+  StringRef buf;
+  Token tok;
+  StackProgram prog;
+  StringMap<unsigned> regIdx, routineIdx;
+  std::vector<bool> routineDefined;
+  bool sawProgram = false;
+};
+
+} // namespace
+
+static bool isRegisterName(StringRef s) {
+  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
+    return false;
+  return all_of(s, [](char c) { return isAlnum(c) || c == '_' || c == '$'; });
+}
+
+static int findStackByPrefix(const StackInfo &info, StringRef name,
+                             StringRef prefix) {
+  int s = info.findStack(name);
+  if (s >= 0)
+    return s;
+  for (uint32_t i = 0; i != info.numStacks; ++i)
+    if (prefix == info.literalPrefixes[i])
+      return int(i);
+  return -1;
+}
+
+Error Parser::scanRoutines() {
+  Lexer scan(buf);
+  for (Token t = scan.next(); t.kind != Token::Eof; t = scan.next()) {
+    if (t.kind != Token::Directive || t.text != ".routine")
+      continue;
+    Token name = scan.next();
+    if (name.kind != Token::Ident || !isRegisterName(name.text))
+      return error(name.text, "expected a routine name after '.routine'");
+    if (!routineIdx.try_emplace(name.text, prog.routineNames.size()).second)
+      return error(name.text, "routine '" + name.text + "' is defined twice");
+    prog.routineNames.push_back(name.text.str());
+  }
+  prog.routines.resize(prog.routineNames.size());
+  routineDefined.assign(prog.routineNames.size(), false);
+  return Error::success();
+}
+
+Expected<int> Parser::parseStackName() {
+  if (tok.kind != Token::Ident)
+    return error(tok.text, "expected a stack name but found " + describe(tok));
+  int s = info.findStack(tok.text);
+  if (s < 0)
+    return error(tok.text, "unknown stack '" + tok.text + "'");
+  consume();
+  return s;
+}
+
+Expected<uint64_t> Parser::parseInt(StringRef what, uint64_t max) {
+  uint64_t v;
+  if (tok.kind != Token::Number || tok.text.getAsInteger(0, v))
+    return error(tok.text, "expected " + what + " but found " + describe(tok));
+  if (v > max)
+    return error(tok.text, what + " " + tok.text + " is out of range");
+  consume();
+  return v;
+}
+
+Error Parser::parseRegisters() {
+  consume();
+  if (Error e = expectPunct('{'))
+    return e;
+  while (!isPunct('}')) {
+    if (tok.kind != Token::Ident || !isRegisterName(tok.text))
+      return error(tok.text,
+                   "expected a register name but found " + describe(tok));
+    StringRef name = tok.text;
+    if (info.findInstr(name) >= 0)
+      return error(name, "register '" + name +
+                             "' has the name of an instruction");
+    static const char *const keywords[] = {
+        "call", "return", "meta", "store", "load", "input", "word",
+        "dup", "yank_dup", "swap", "swap_with", "replace", "drop",
+        "clear", "rotate", "reverse"};
+    if (is_contained(keywords, name))
+      return error(name, "register '" + name + "' has the name of a keyword");
+    if (!regIdx.try_emplace(name, prog.registers.size()).second)
+      return error(name, "register '" + name + "' is declared twice");
+    consume();
+    if (Error e = expectPunct(':'))
+      return e;
+    Expected<int> s = parseStackName();
+    if (!s)
+      return s.takeError();
+    RegisterDecl d{name.str(), uint16_t(*s), RegKind::In};
+    if (tok.kind == Token::Ident) {
+      if (tok.text == "in")
+        d.kind = RegKind::In;
+      else if (tok.text == "out")
+        d.kind = RegKind::Out;
+      else if (tok.text == "mod")
+        d.kind = RegKind::Mod;
+      else
+        return error(tok.text, "expected 'in', 'out' or 'mod' but found " +
+                                   describe(tok));
+      consume();
+    }
+    prog.registers.push_back(std::move(d));
+    if (Error e = expectPunct(';'))
+      return e;
+  }
+  consume();
+  return Error::success();
+}
+
+Error Parser::parseRequests() {
+  consume();
+  if (Error e = expectPunct('{'))
+    return e;
+  while (!isPunct('}')) {
+    if (tok.kind != Token::Ident)
+      return error(tok.text,
+                   "expected a register name but found " + describe(tok));
+    auto it = regIdx.find(tok.text);
+    if (it == regIdx.end())
+      return error(tok.text, "unknown register '" + tok.text + "'");
+    prog.requests.push_back(it->second);
+    consume();
+    if (isPunct(',') || isPunct(';'))
+      consume();
+  }
+  consume();
+  return Error::success();
+}
+
+Error Parser::parseConstant(std::vector<uint64_t> &words) {
+  StringRef text = tok.text;
+  consume();
+  int stack = -1;
+  bool explicitStack = false;
+  if (isPunct(':')) {
+    consume();
+    Expected<int> s = parseStackName();
+    if (!s)
+      return s.takeError();
+    stack = *s;
+    explicitStack = true;
+  }
+  bool hasU = text.endswith("u") || text.endswith("U");
+  bool isHexF = text.startswith_insensitive("0f") && text.size() == 10;
+  bool isHex = text.startswith_insensitive("0x") ||
+               text.startswith_insensitive("-0x");
+  bool isFloat = !isHex && !isHexF &&
+                 text.find_first_of(".eEnN") != StringRef::npos;
+  if (!explicitStack) {
+    if (isFloat || isHexF)
+      stack = findStackByPrefix(info, "F32", "f32");
+    else if (hasU)
+      stack = findStackByPrefix(info, "U32", "u32");
+    else
+      stack = findStackByPrefix(info, "S32", "s32");
+    if (stack < 0)
+      return error(text, "no default stack for literal '" + text +
+                             "'; write it as value:STACK");
+  }
+  if (hasU)
+    text = text.drop_back();
+  StringRef prefix = info.literalPrefixes[stack];
+  bool floatStack = prefix == "f32" || prefix == "f64";
+  uint32_t bits = 0;
+  if (isHexF) {
+    uint64_t v;
+    if (text.drop_front(2).getAsInteger(16, v))
+      return error(text, "bad hex float literal '" + text + "'");
+    bits = uint32_t(v);
+  } else if (isFloat || floatStack) {
+    if (!floatStack)
+      return error(text, "float literal '" + text + "' on stack '" +
+                             info.stackNames[stack] + "'");
+    SmallString<32> s(text);
+    char *endp = nullptr;
+    float f = std::strtof(s.c_str(), &endp);
+    if (endp != s.c_str() + s.size())
+      return error(text, "bad literal '" + text + "'");
+    std::memcpy(&bits, &f, 4);
+  } else {
+    bool neg = text.startswith("-");
+    StringRef digits = neg || text.startswith("+") ? text.drop_front() : text;
+    uint64_t v;
+    if (digits.getAsInteger(0, v))
+      return error(text, "bad literal '" + text + "'");
+    if ((!neg && v > 0xffffffffULL) || (neg && v > 0x80000000ULL))
+      return error(text, "literal '" + text + "' does not fit in 32 bits");
+    bits = neg ? uint32_t(0u - uint32_t(v)) : uint32_t(v);
+  }
+  words.push_back(encodeConstant(uint16_t(stack), bits));
+  return Error::success();
+}
+
+Error Parser::parseWord(std::vector<uint64_t> &words) {
+  if (tok.kind == Token::Number)
+    return parseConstant(words);
+  if (isPunct('%')) {
+    consume();
+    if (tok.kind != Token::Ident)
+      return error(tok.text, "expected a special register after '%'");
+    int s = info.findSpecial(tok.text);
+    if (s < 0)
+      return error(tok.text, "unknown special register '%" + tok.text + "'");
+    words.push_back(encodeSpecial(uint32_t(s)));
+    consume();
+    return Error::success();
+  }
+  if (tok.kind != Token::Ident)
+    return error(tok.text, "expected an instruction but found " +
+                               describe(tok));
+  StringRef name = tok.text;
+  consume();
+  bool paren = isPunct('(');
+  if (name == "return") {
+    words.push_back(encodeReturn());
+    return Error::success();
+  }
+  if (name == "call") {
+    if (tok.kind != Token::Ident)
+      return error(tok.text, "expected a routine name after 'call'");
+    auto it = routineIdx.find(tok.text);
+    if (it == routineIdx.end())
+      return error(tok.text, "unknown routine '" + tok.text + "'");
+    words.push_back(encodeRoutine(it->second));
+    consume();
+    return Error::success();
+  }
+  if (paren) {
+    for (uint32_t op = 0; op != NumMetaOps; ++op) {
+      if (name != getMetaOpName(op))
+        continue;
+      consume();
+      Expected<int> s = parseStackName();
+      if (!s)
+        return s.takeError();
+      words.push_back(encodeMeta(uint16_t(*s), MetaOp(op)));
+      return expectPunct(')');
+    }
+    if (name == "meta" || name == "load" || name == "input" ||
+        name == "word" || name == "store") {
+      consume();
+      uint16_t stack = 0;
+      if (name == "store") {
+        Expected<int> s = parseStackName();
+        if (!s)
+          return s.takeError();
+        stack = *s;
+        if (Error e = expectPunct(','))
+          return e;
+      }
+      Expected<uint64_t> v =
+          parseInt(name == "word" ? "a word" : "an index",
+                   name == "word" ? ~0ULL : 0xffffffffULL);
+      if (!v)
+        return v.takeError();
+      if (name == "meta")
+        words.push_back(encodeMetaConstant(uint32_t(*v)));
+      else if (name == "load")
+        words.push_back(encodeLoad(uint32_t(*v)));
+      else if (name == "input")
+        words.push_back(encodeInput(uint32_t(*v)));
+      else if (name == "store")
+        words.push_back(encodeStore(stack, uint32_t(*v)));
+      else
+        words.push_back(*v);
+      return expectPunct(')');
+    }
+  }
+  auto it = regIdx.find(name);
+  if (it != regIdx.end()) {
+    words.push_back(encodeInput(it->second));
+    return Error::success();
+  }
+  int in = info.findInstr(name);
+  if (in >= 0) {
+    words.push_back(encodePtx(uint32_t(in)));
+    return Error::success();
+  }
+  return error(name, "unknown instruction or register '" + name + "'");
+}
+
+Error Parser::parseWords(std::vector<uint64_t> &words) {
+  if (Error e = expectPunct('{'))
+    return e;
+  while (!isPunct('}')) {
+    if (tok.kind == Token::Eof || tok.kind == Token::Directive)
+      return error(tok.text, "expected '}' but found " + describe(tok));
+    if (Error e = parseWord(words))
+      return e;
+  }
+  consume();
+  return Error::success();
+}
+
+Expected<StackProgram> Parser::parse() {
+  if (Error e = scanRoutines())
+    return e;
+  while (tok.kind != Token::Eof) {
+    if (tok.kind != Token::Directive)
+      return error(tok.text, "expected '.registers', '.routine', '.program' "
+                             "or '.requests' but found " +
+                                 describe(tok));
+    StringRef d = tok.text;
+    if (d == ".registers") {
+      if (Error e = parseRegisters())
+        return e;
+    } else if (d == ".requests") {
+      if (Error e = parseRequests())
+        return e;
+    } else if (d == ".program") {
+      if (sawProgram)
+        return error(d, "a second '.program' section");
+      sawProgram = true;
+      consume();
+      if (Error e = parseWords(prog.main))
+        return e;
+    } else if (d == ".routine") {
+      consume();
+      unsigned idx = routineIdx.lookup(tok.text);
+      consume();
+      routineDefined[idx] = true;
+      if (Error e = parseWords(prog.routines[idx]))
+        return e;
+    } else {
+      return error(d, "unknown section '" + d + "'");
+    }
+  }
+  return std::move(prog);
+}
+
+Expected<StackProgram> stack::parseStackProgram(const SourceMgr &sm,
+                                                unsigned bufferID,
+                                                const StackInfo &info) {
+  return Parser(sm, bufferID, info).parse();
+}
+
+Expected<StackProgram> stack::parseStackProgram(StringRef text,
+                                                const StackInfo &info,
+                                                StringRef bufferName) {
+  SourceMgr sm;
+  unsigned id = sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(text, bufferName), SMLoc());
+  return parseStackProgram(sm, id, info);
+}
+
+//===----------------------------------------------------------------------===//
+// Printer
+//===----------------------------------------------------------------------===//
+
+static void printFloat(raw_ostream &os, uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  if (std::isfinite(f)) {
+    char buf[48];
+    for (int prec : {6, 9}) {
+      snprintf(buf, sizeof(buf), "%.*g", prec, double(f));
+      float back = std::strtof(buf, nullptr);
+      uint32_t backBits;
+      std::memcpy(&backBits, &back, 4);
+      if (backBits != bits)
+        continue;
+      StringRef s(buf);
+      os << s;
+      if (s.find_first_of(".e") == StringRef::npos)
+        os << ".0";
+      return;
+    }
+  }
+  os << "0f" << format_hex_no_prefix(bits, 8, /*Upper=*/true);
+}
+
+static StringRef routineName(const StackProgram &prog, uint32_t i,
+                             SmallString<16> &storage) {
+  if (i < prog.routineNames.size() && !prog.routineNames[i].empty())
+    return prog.routineNames[i];
+  storage = ("routine" + Twine(i)).str();
+  return storage;
+}
+
+void stack::printStackWord(raw_ostream &os, uint64_t w,
+                           const StackProgram &prog, const StackInfo &info) {
+  uint16_t aux = getWordAux(w);
+  uint32_t payload = getWordPayload(w);
+  auto raw = [&] { os << "word(" << format_hex(w, 18) << ")"; };
+  switch (getWordType(w)) {
+  case WordType::Ptx:
+    if (aux || payload >= info.numInstrs)
+      return raw();
+    os << info.instrNames[payload];
+    return;
+  case WordType::Constant: {
+    if (aux >= info.numStacks)
+      return raw();
+    StringRef prefix = info.literalPrefixes[aux];
+    int f32 = findStackByPrefix(info, "F32", "f32");
+    int u32 = findStackByPrefix(info, "U32", "u32");
+    int s32 = findStackByPrefix(info, "S32", "s32");
+    if (int(aux) == f32) {
+      printFloat(os, payload);
+      return;
+    }
+    if (int(aux) == u32) {
+      os << payload << "u";
+      return;
+    }
+    if (int(aux) == s32) {
+      os << int32_t(payload);
+      return;
+    }
+    if (prefix == "f32" || prefix == "f64")
+      os << "0f" << format_hex_no_prefix(payload, 8, true);
+    else
+      os << payload;
+    os << ":" << info.stackNames[aux];
+    return;
+  }
+  case WordType::Input:
+    if (aux)
+      return raw();
+    if (payload < prog.registers.size())
+      os << prog.registers[payload].name;
+    else
+      os << "input(" << payload << ")";
+    return;
+  case WordType::Special:
+    if (aux || payload >= info.numSpecials)
+      return raw();
+    os << "%" << info.specialNames[payload];
+    return;
+  case WordType::Meta:
+    if (aux >= info.numStacks || payload >= NumMetaOps)
+      return raw();
+    os << getMetaOpName(payload) << "(" << info.stackNames[aux] << ")";
+    return;
+  case WordType::MetaConstant:
+    if (aux)
+      return raw();
+    os << "meta(" << payload << ")";
+    return;
+  case WordType::Routine: {
+    if (aux || payload >= prog.routines.size())
+      return raw();
+    SmallString<16> storage;
+    os << "call " << routineName(prog, payload, storage);
+    return;
+  }
+  case WordType::Return:
+    if (aux || payload)
+      return raw();
+    os << "return";
+    return;
+  case WordType::Store:
+    if (aux >= info.numStacks)
+      return raw();
+    os << "store(" << info.stackNames[aux] << ", " << payload << ")";
+    return;
+  case WordType::Load:
+    if (aux)
+      return raw();
+    os << "load(" << payload << ")";
+    return;
+  default:
+    return raw();
+  }
+}
+
+static void printWords(raw_ostream &os, ArrayRef<uint64_t> words,
+                       const StackProgram &prog, const StackInfo &info) {
+  os << "{";
+  unsigned col = 0;
+  for (uint64_t w : words) {
+    if (col == 0)
+      os << "\n  ";
+    else
+      os << " ";
+    printStackWord(os, w, prog, info);
+    col = (col + 1) % 8;
+  }
+  os << "\n}\n";
+}
+
+void stack::printStackProgram(raw_ostream &os, const StackProgram &prog,
+                              const StackInfo &info) {
+  if (!prog.registers.empty()) {
+    os << ".registers {\n";
+    for (const RegisterDecl &d : prog.registers) {
+      os << "  " << d.name << " : "
+         << (d.stackIdx < info.numStacks ? info.stackNames[d.stackIdx]
+                                         : "?")
+         << (d.kind == RegKind::In    ? " in"
+             : d.kind == RegKind::Out ? " out"
+                                      : " mod")
+         << ";\n";
+    }
+    os << "}\n";
+  }
+  for (uint32_t i = 0, e = prog.routines.size(); i != e; ++i) {
+    SmallString<16> storage;
+    os << ".routine " << routineName(prog, i, storage) << " ";
+    printWords(os, prog.routines[i], prog, info);
+  }
+  os << ".program ";
+  printWords(os, prog.main, prog, info);
+  if (!prog.requests.empty()) {
+    os << ".requests {";
+    for (uint32_t r : prog.requests)
+      os << " "
+         << (r < prog.registers.size() ? prog.registers[r].name : "?");
+    os << " }\n";
+  }
+}

@@ -1,0 +1,259 @@
+//===- mmptx-stack.cpp - Stack PTX compiler driver ------------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Compiles a Stack PTX program in text form (see mmptx/Stack/StackText.h)
+/// with the default instruction set:
+///
+///   mmptx-stack prog.stack                 the PTX stub
+///   mmptx-stack --emit=text prog.stack     canonical text (via the words)
+///   mmptx-stack --emit=words prog.stack    the words, one per line, in hex
+///   mmptx-stack --interpret x=1.5,y=2 p    run the CPU interpreter
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Stack/StackCompiler.h"
+#include "mmptx/Stack/StackInterpreter.h"
+#include "mmptx/Stack/StackText.h"
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace llvm;
+using namespace mmptx;
+using namespace mmptx::stack;
+
+static cl::OptionCategory stackCategory("mmptx-stack Options");
+
+enum class EmitKind { Stub, Text, Words };
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .stack file>"),
+                                          cl::init("-"),
+                                          cl::cat(stackCategory));
+static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                           cl::value_desc("filename"),
+                                           cl::init("-"),
+                                           cl::cat(stackCategory));
+static cl::opt<EmitKind> emitKind(
+    "emit", cl::desc("What to print"), cl::init(EmitKind::Stub),
+    cl::values(clEnumValN(EmitKind::Stub, "stub", "the PTX stub (default)"),
+               clEnumValN(EmitKind::Text, "text",
+                          "the canonical text form, converted via the words"),
+               clEnumValN(EmitKind::Words, "words",
+                          "the 8-byte words in hex, one per line")),
+    cl::cat(stackCategory));
+static cl::opt<bool> strict("strict",
+                            cl::desc("Report invalid words as errors"),
+                            cl::cat(stackCategory));
+static cl::opt<bool>
+    noZero("no-zero-fill",
+           cl::desc("Leave unsatisfied out requests unwritten"),
+           cl::cat(stackCategory));
+static cl::opt<bool> printStats("print-stats",
+                                cl::desc("Print compile statistics to stderr"),
+                                cl::cat(stackCategory));
+static cl::opt<std::string>
+    interpret("interpret",
+              cl::desc("Run the CPU interpreter with inputs name=value,..."),
+              cl::value_desc("x=1.5,y=2"),
+              cl::cat(stackCategory));
+static cl::opt<uint64_t> executionLimit("execution-limit",
+                                        cl::desc("Executed words limit"),
+                                        cl::init(1u << 20),
+                                        cl::cat(stackCategory));
+static cl::opt<unsigned> maxFrameDepth(
+    "max-frame-depth", cl::desc("Frames including the main program"),
+    cl::init(8), cl::cat(stackCategory));
+static cl::opt<unsigned> stackSize("stack-size",
+                                   cl::desc("Values per stack"),
+                                   cl::init(128), cl::cat(stackCategory));
+static cl::opt<unsigned> storeSize("store-size", cl::desc("Store slots"),
+                                   cl::init(32), cl::cat(stackCategory));
+static cl::opt<unsigned> maxNodes("max-nodes", cl::desc("DAG node limit"),
+                                  cl::init(1u << 16), cl::cat(stackCategory));
+
+/// Parses one input value for a register of stack \p prefix.
+static bool parseValue(StringRef text, StringRef prefix, uint64_t &out) {
+  std::string s = text.str();
+  char *end = nullptr;
+  if (prefix == "f32" || prefix == "f64") {
+    double d = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || s.empty())
+      return false;
+    if (prefix == "f32") {
+      out = f32Bits(float(d));
+    } else {
+      std::memcpy(&out, &d, 8);
+    }
+    return true;
+  }
+  bool neg = text.startswith("-");
+  uint64_t v;
+  if ((neg ? text.drop_front() : text).getAsInteger(0, v))
+    return false;
+  out = neg ? 0 - v : v;
+  return true;
+}
+
+static void printValue(raw_ostream &os, uint64_t v, StringRef prefix) {
+  if (prefix == "f32") {
+    os << format("%.9g", double(bitsF32(v)));
+    os << " (0f" << format_hex_no_prefix(uint32_t(v), 8, true) << ")";
+  } else if (prefix == "f64") {
+    double d;
+    std::memcpy(&d, &v, 8);
+    os << format("%.17g", d);
+  } else if (prefix == "s32") {
+    os << int32_t(v);
+  } else if (prefix == "pred") {
+    os << (v ? "true" : "false");
+  } else {
+    os << v << " (" << format_hex(v, 10) << ")";
+  }
+}
+
+int main(int argc, char **argv) {
+  InitLLVM x(argc, argv);
+  cl::HideUnrelatedOptions(stackCategory);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "Stack PTX compiler: text program -> PTX stub\n");
+  const StackInfo &info = getDefaultStackInfo();
+
+  auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
+  if (!buf) {
+    WithColor::error(errs(), "mmptx-stack")
+        << "cannot read '" << inputFilename << "': " << buf.getError().message()
+        << "\n";
+    return 1;
+  }
+  SourceMgr sm;
+  unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
+  Expected<StackProgram> prog = parseStackProgram(sm, id, info);
+  if (!prog) {
+    reportError(prog.takeError(), "mmptx-stack");
+    return 1;
+  }
+
+  std::error_code ec;
+  ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
+  if (ec) {
+    WithColor::error(errs(), "mmptx-stack")
+        << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
+    return 1;
+  }
+
+  StackPtxOptions opts;
+  opts.strict = strict;
+  opts.zeroUnsatisfied = !noZero;
+  opts.executionLimit = executionLimit;
+  opts.maxFrameDepth = maxFrameDepth;
+  opts.stackSize = stackSize;
+  opts.storeSize = storeSize;
+  opts.maxNodes = maxNodes;
+  StackPtxContext ctx(info, opts);
+  std::vector<Register> regs = prog->getRegisters();
+  Program p = prog->getProgram();
+
+  if (interpret.getNumOccurrences()) {
+    std::vector<uint64_t> inputs(regs.size(), 0);
+    SmallVector<StringRef, 8> items;
+    StringRef(interpret).split(items, ',', -1, false);
+    for (StringRef item : items) {
+      auto [name, value] = item.split('=');
+      name = name.trim();
+      auto it = llvm::find_if(prog->registers, [&](const RegisterDecl &d) {
+        return d.name == name;
+      });
+      if (it == prog->registers.end()) {
+        WithColor::error(errs(), "mmptx-stack")
+            << "--interpret: unknown register '" << name << "'\n";
+        return 1;
+      }
+      size_t idx = it - prog->registers.begin();
+      if (!parseValue(value.trim(), info.literalPrefixes[it->stackIdx],
+                      inputs[idx])) {
+        WithColor::error(errs(), "mmptx-stack")
+            << "--interpret: bad value '" << value << "' for '" << name
+            << "'\n";
+        return 1;
+      }
+    }
+    Expected<std::vector<uint64_t>> vals =
+        interpretStackPtx(ctx, p, regs, prog->requests, inputs);
+    if (!vals) {
+      reportError(vals.takeError(), "mmptx-stack");
+      return 1;
+    }
+    for (size_t i = 0, e = vals->size(); i != e; ++i) {
+      const RegisterDecl &d = prog->registers[prog->requests[i]];
+      out.os() << d.name << " = ";
+      printValue(out.os(), (*vals)[i], info.literalPrefixes[d.stackIdx]);
+      out.os() << "\n";
+    }
+    out.keep();
+    return 0;
+  }
+
+  switch (emitKind) {
+  case EmitKind::Text: {
+    // Convert through the words: what is printed is what the words say.
+    printStackProgram(out.os(), *prog, info);
+    break;
+  }
+  case EmitKind::Words: {
+    auto dump = [&](StringRef title, ArrayRef<uint64_t> words) {
+      out.os() << "// " << title << " (" << words.size() << " words)\n";
+      for (uint64_t w : words) {
+        out.os() << format_hex(w, 18) << "  // ";
+        printStackWord(out.os(), w, *prog, info);
+        out.os() << "\n";
+      }
+    };
+    for (size_t i = 0, e = prog->routines.size(); i != e; ++i)
+      dump("routine " + prog->routineNames[i], prog->routines[i]);
+    dump("program", prog->main);
+    break;
+  }
+  case EmitKind::Stub: {
+    Expected<StringRef> text = ctx.compile(p, regs, prog->requests);
+    if (!text) {
+      reportError(text.takeError(), "mmptx-stack");
+      return 1;
+    }
+    out.os() << *text << "\n";
+    break;
+  }
+  }
+  if (printStats) {
+    const StackPtxStats &s = ctx.getStats();
+    errs() << "executed words: " << s.executedWords
+           << "\nnodes: " << s.numNodes
+           << "\nemitted instructions: " << s.emittedInstrs
+           << "\nignored words: " << s.ignoredWords
+           << "\nno-op words: " << s.noOpWords
+           << "\ndropped pushes: " << s.droppedPushes
+           << "\nrefused calls: " << s.refusedCalls
+           << "\nunsatisfied requests: " << s.unsatisfiedRequests
+           << "\nzeroed requests: " << s.zeroedRequests
+           << "\nhit execution limit: " << s.hitExecutionLimit
+           << "\nhit node limit: " << s.hitNodeLimit << "\n";
+  }
+  out.keep();
+  return 0;
+}

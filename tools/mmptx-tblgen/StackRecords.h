@@ -1,0 +1,75 @@
+//===- StackRecords.h - Validated Stack PTX records -------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Collects and validates the StackType, ArgType, PtxInstr and SpecialReg
+/// records shared by the -gen-stack-tables and -gen-stack-c-header
+/// backends. Bad records are fatal errors located at the record.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_TBLGEN_STACKRECORDS_H
+#define MMPTX_TBLGEN_STACKRECORDS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Record;
+class RecordKeeper;
+} // namespace llvm
+
+namespace mmptx {
+
+/// One arg type after de-duplication.
+struct StackArgType {
+  std::string name;
+  unsigned stack;
+  unsigned numVecElems;
+};
+
+/// One PTX instruction with its operands as arg-type indices.
+struct StackInstr {
+  const llvm::Record *rec;
+  std::string ptx, name;
+  std::vector<unsigned> args, rets;
+};
+
+/// One special register.
+struct StackSpecial {
+  std::string ptx, name;
+  unsigned argType;
+};
+
+/// All Stack PTX records of a .td file, numbered in definition order.
+struct StackRecords {
+  std::vector<std::string> stackNames, literalPrefixes;
+  std::vector<StackArgType> argTypes;
+  std::vector<StackInstr> instrs;
+  std::vector<StackSpecial> specials;
+
+  /// Reads and validates; exits through PrintFatalError on bad records.
+  explicit StackRecords(llvm::RecordKeeper &records);
+
+  /// \returns \p name with every non-alphanumeric character replaced by `_`,
+  /// upper-cased if \p upper, else lower-cased.
+  static std::string mangle(llvm::StringRef name, bool upper);
+  /// \returns the C type a constant of \p stack is written in (`float`,
+  /// `int32_t` or `uint32_t`).
+  llvm::StringRef getConstantCType(unsigned stack) const;
+
+private:
+  unsigned getArgType(const llvm::Record *owner, const llvm::Record *arg);
+  llvm::DenseMap<const llvm::Record *, unsigned> stackIdx;
+};
+
+} // namespace mmptx
+
+#endif // MMPTX_TBLGEN_STACKRECORDS_H
