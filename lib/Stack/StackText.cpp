@@ -212,13 +212,13 @@ Error Parser::parseRegisters() {
   if (Error e = expectPunct('{'))
     return e;
   while (!isPunct('}')) {
+    StringRef name = tok.text;
+    if (tok.kind == Token::Ident && info.findInstr(name) >= 0)
+      return error(name, "register '" + name +
+                             "' has the name of an instruction");
     if (tok.kind != Token::Ident || !isRegisterName(tok.text))
       return error(tok.text,
                    "expected a register name but found " + describe(tok));
-    StringRef name = tok.text;
-    if (info.findInstr(name) >= 0)
-      return error(name, "register '" + name +
-                             "' has the name of an instruction");
     static const char *const keywords[] = {
         "call", "return", "meta", "store", "load", "input", "word",
         "dup", "yank_dup", "swap", "swap_with", "replace", "drop",

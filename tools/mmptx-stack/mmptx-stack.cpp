@@ -241,6 +241,7 @@ int main(int argc, char **argv) {
   }
   }
   if (printStats) {
+    out.os().flush();
     const StackPtxStats &s = ctx.getStats();
     errs() << "executed words: " << s.executedWords
            << "\nnodes: " << s.numNodes

@@ -1,0 +1,45 @@
+// RUN: mmptx-tblgen -gen-stack-tables -I %S/../../td %s | FileCheck %s
+// RUN: mmptx-tblgen -gen-stack-c-header -I %S/../../td %s | FileCheck %s --check-prefix=C
+
+// A user's own Stack PTX instruction set, described with the same
+// vocabulary: two stacks, an anonymous vector arg type, a two-return
+// instruction and a renamed duplicate opcode.
+include "StackBase.td"
+
+def Real : StackType<"REAL", "f32">;
+def Flag : StackType<"FLAG", "pred">;
+def RealArg : ArgType<Real, 0>;
+def FlagArg : ArgType<Flag, 0>;
+
+/// add.f32 d, a, b;
+def Add : PtxInstr<"add.f32", [RealArg, RealArg], [RealArg]>;
+/// setp.lt.f32 p|q, a, b;
+def Less : PtxInstr<"setp.lt.f32", [RealArg, RealArg], [FlagArg, FlagArg]>;
+/// mov.b64 {d0, d1}, a;  (a user's unpack)
+def Pair : PtxInstr<"add.f32", [ArgType<Real, 2>], [RealArg]> {
+  let Name = "pair.add";
+}
+def Lane : SpecialReg<"laneid", RealArg>;
+
+// CHECK: enum class StackType : uint16_t {
+// CHECK-NEXT:   REAL = 0,
+// CHECK-NEXT:   FLAG = 1,
+// CHECK: enum class ArgType : uint16_t {
+// CHECK-NEXT:   REAL = 0,
+// CHECK-NEXT:   FLAG = 1,
+// CHECK-NEXT:   V2_REAL = 2,
+// CHECK-NEXT:   NONE = 3,
+// CHECK: enum class PtxInstr : uint32_t {
+// CHECK-NEXT:   ADD_F32 = 0, // add.f32
+// CHECK-NEXT:   SETP_LT_F32 = 1, // setp.lt.f32
+// CHECK-NEXT:   PAIR_ADD = 2, // add.f32
+// CHECK: constexpr uint64_t encodeConstantREAL(float v) {
+// CHECK: constexpr uint64_t encodeConstantFLAG(uint32_t v) {
+// CHECK: {{[{][{]}}0, 0, 3, 3}, {1, 1}, 2, 2}, // setp.lt.f32
+// CHECK: {{[{][{]}}2, 3, 3, 3}, {0, 3}, 1, 1}, // pair.add
+// CHECK: static const char *const StackSpecialPtx[] = {
+// CHECK-NEXT:   "laneid",
+
+// C: MMPTX_STACK_TYPE_REAL = 0,
+// C: MMPTX_PTX_INSTR_PAIR_ADD = 2,
+// C: mmptx_stack_encode_special_laneid(void)
