@@ -497,7 +497,8 @@ Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
       else if (Rest[I] == ')' && --Depth == 0)
         break;
     }
-    Rest = Rest.drop_front(I + 1).ltrim();
+    // An unclosed list (its ')' hidden in a comment) leaves no name.
+    Rest = Rest.drop_front(std::min(I + 1, Rest.size())).ltrim();
   }
   if (!Rest.empty() && is(Rest[0], CC_IdentStart))
     F.Name = Rest.take_while([](char C) { return is(C, CC_Ident); });
