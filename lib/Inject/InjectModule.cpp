@@ -285,6 +285,11 @@ Error InjectSiteScanner::handleMarker(const char *j, const char *&resume) {
   if (c - base < 2 || c[-1] != '/' || c[-2] != '/')
     return Error::success();
   c -= 2;
+  // ... and that comment must not itself be inside an earlier `//` comment
+  // of its line (`// CHECK: // PTX_INJECT_START f` is no marker).
+  for (const char *l = c; l > base && l[-1] != '\n'; --l)
+    if (l - base >= 2 && l[-1] == '/' && l[-2] == '/')
+      return Error::success();
   if (which == Start)
     return parseSite(c, kw, native, resume);
   if (!native)
