@@ -46,7 +46,8 @@
 ///
 /// The `%_x<i>` registers live in the asm block's own `{ }` scope, so every
 /// copy of a site (unrolled loops, inlined functions) uses the same names and
-/// one stub fits all copies. GCC-style asm needs outputs before inputs, so
+/// one stub fits all copies. (The asm string spells them `%%_x<i>`: in an
+/// asm statement with operands, nvcc reads `%_` as an operand reference.) GCC-style asm needs outputs before inputs, so
 /// the asm operands are numbered: mod and out operands in source order, then
 /// in operands in source order; the markers keep source order.
 ///
@@ -62,6 +63,9 @@
 /// width (`*reinterpret_cast<unsigned short *>(&(expr))`, `const` for in
 /// operands), which is how __half, __half2, __nv_bfloat16 and friends reach a
 /// 16/32-bit register. Those operands must therefore be lvalues.
+///
+/// mmptx-annotate rewrites the comment form (`/* PTX_INJECT name` ... `*/`)
+/// into exactly this asm, so both forms give the same PTX.
 ///
 /// Limits, all compile-time errors: at least one operand; TYPE tokens and the
 /// names of the 2-argument form are macro-expanded before use, so they must
