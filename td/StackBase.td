@@ -26,9 +26,13 @@
 //   literalPrefix: PTX type used for `.reg` declarations, `mov.` suffixes
 //                  and literal formatting (`f32` -> 0f3F800000, `u32` ->
 //                  0x00000002U, `f64` -> 0d..., anything else 0x00000002)
+//   InlineLiterals: 0 if instructions on this stack take no immediate
+//                   operands (f16, bf16, packed x2, tf32): constants are
+//                   then moved into a register before their first use
 class StackType<string name, string literalPrefix> {
   string Name = name;
   string LiteralPrefix = literalPrefix;
+  bit InlineLiterals = 1;
 }
 
 // An operand shape: one value of `stack` (numVecElems = 0) or a PTX vector

@@ -30,14 +30,24 @@ def StackU32    : StackType<"U32", "u32">;
 def StackPHILOX : StackType<"PHILOX", "u32">;
 def StackS32    : StackType<"S32", "s32">;
 def StackPRED   : StackType<"PRED", "pred">;
-def StackTF32   : StackType<"TF32", "b32">;
-def StackF16    : StackType<"F16", "b16">;
-def StackF16X2  : StackType<"F16X2", "b32">;
+def StackTF32   : StackType<"TF32", "b32"> {
+  let InlineLiterals = 0;
+}
+def StackF16    : StackType<"F16", "b16"> {
+  let InlineLiterals = 0;
+}
+def StackF16X2  : StackType<"F16X2", "b32"> {
+  let InlineLiterals = 0;
+}
 def StackU8     : StackType<"U8", "u8">;
 def StackF64    : StackType<"F64", "f64">;
 def StackB32    : StackType<"B32", "b32">;
-def StackBF16   : StackType<"BF16", "b16">;
-def StackBF16X2 : StackType<"BF16X2", "b32">;
+def StackBF16   : StackType<"BF16", "b16"> {
+  let InlineLiterals = 0;
+}
+def StackBF16X2 : StackType<"BF16X2", "b32"> {
+  let InlineLiterals = 0;
+}
 def StackU64    : StackType<"U64", "u64">;
 
 //===----------------------------------------------------------------------===//

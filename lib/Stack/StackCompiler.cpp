@@ -101,9 +101,13 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   }
   litKinds.resize(info.numStacks);
   prefixLens.resize(info.numStacks);
+  movOps.reserve(info.numStacks);
   for (uint32_t s = 0; s != info.numStacks; ++s) {
     StringRef p = info.literalPrefixes[s];
     prefixLens[s] = p.size();
+    inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
+    movOps.push_back(p == "u8" || p == "s8" ? ("cvt." + p + "." + p).str()
+                                            : ("mov." + p).str());
     litKinds[s] = p == "f32"   ? LitKind::F32
                   : p == "u32" ? LitKind::U32
                   : p == "f64" ? LitKind::F64
@@ -540,7 +544,10 @@ void StackPtxContext::writeOperand(std::string &os, uint32_t n) {
     os.append(regs[nd.payload].name.data(), regs[nd.payload].name.size());
     return;
   case StackNode::Constant:
-    writeLiteral(os, nd.stack, nd.payload);
+    if (nd.reg != None)
+      writeReg(os, nd.stack, nd.reg);
+    else
+      writeLiteral(os, nd.stack, nd.payload);
     return;
   case StackNode::Special:
   case StackNode::Result:
@@ -612,6 +619,8 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
     switch (nd.kind) {
     case StackNode::Special:
       return nd.reg != None;
+    case StackNode::Constant:
+      return inlineLits[nd.stack] || nd.reg != None;
     case StackNode::Result:
       return nodes[nd.aux].reg != 0;
     case StackNode::Instr:
@@ -629,8 +638,8 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
       if (nd.reg != None)
         continue;
       nd.reg = regCounts[nd.stack]++;
-      body.append("\tmov.", 5);
-      body.append(info.literalPrefixes[nd.stack], prefixLens[nd.stack]);
+      body.push_back('\t');
+      body.append(movOps[nd.stack]);
       body.push_back(' ');
       writeReg(body, nd.stack, nd.reg);
       body.append(", %", 3);
@@ -639,6 +648,20 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
         body.push_back('.');
         body.push_back("xyzw"[nd.aux & 3]);
       }
+      body.append(";\n", 2);
+      continue;
+    }
+    if (nd.kind == StackNode::Constant) {
+      // Only literals that cannot be immediate operands are visited.
+      if (nd.reg != None || inlineLits[nd.stack])
+        continue;
+      nd.reg = regCounts[nd.stack]++;
+      body.push_back('\t');
+      body.append(movOps[nd.stack]);
+      body.push_back(' ');
+      writeReg(body, nd.stack, nd.reg);
+      body.append(", ", 2);
+      writeLiteral(body, nd.stack, nd.payload);
       body.append(";\n", 2);
       continue;
     }
@@ -688,8 +711,8 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
         (!opts.zeroUnsatisfied || regs[r].kind == RegKind::Mod))
       continue;
     uint16_t s = regs[r].stackIdx;
-    out.append("\tmov.", 5);
-    out.append(info.literalPrefixes[s], prefixLens[s]);
+    out.push_back('\t');
+    out.append(movOps[s]);
     out.append(" %", 2);
     out.append(regs[r].name.data(), regs[r].name.size());
     out.append(", ", 2);

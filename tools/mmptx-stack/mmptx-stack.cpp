@@ -18,6 +18,7 @@
 
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackInterpreter.h"
+#include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
 #include "mmptx/Support/Diagnostic.h"
 
@@ -88,6 +89,14 @@ static cl::opt<unsigned> storeSize("store-size", cl::desc("Store slots"),
 static cl::opt<unsigned> maxNodes("max-nodes", cl::desc("DAG node limit"),
                                   cl::init(1u << 16), cl::cat(stackCategory));
 
+static cl::opt<unsigned> randomModule(
+    "random-module",
+    cl::desc("Print a PTX module of N kernels with random programs' stubs "
+             "(for the ptxas acceptance test); ignores the input"),
+    cl::init(0), cl::cat(stackCategory));
+static cl::opt<uint64_t> randomSeed("seed", cl::desc("Seed for --random-module"),
+                                    cl::init(1), cl::cat(stackCategory));
+
 /// Parses one input value for a register of stack \p prefix.
 static bool parseValue(StringRef text, StringRef prefix, uint64_t &out) {
   std::string s = text.str();
@@ -134,6 +143,19 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Stack PTX compiler: text program -> PTX stub\n");
   const StackInfo &info = getDefaultStackInfo();
+  if (randomModule) {
+    std::error_code ec;
+    ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
+    if (ec) {
+      WithColor::error(errs(), "mmptx-stack")
+          << "cannot open '" << outputFilename << "': " << ec.message()
+          << "\n";
+      return 1;
+    }
+    out.os() << makeRandomKernelModule(info, randomSeed, randomModule);
+    out.keep();
+    return 0;
+  }
 
   auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
   if (!buf) {

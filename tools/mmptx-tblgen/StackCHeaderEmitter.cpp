@@ -110,6 +110,12 @@ void StackCHeaderEmitter::emitEncoders(raw_ostream &os) {
 void StackCHeaderEmitter::emitTables(raw_ostream &os) {
   emitStringArray(os, "mmptx_stack_type_names", recs.stackNames);
   emitStringArray(os, "mmptx_stack_literal_prefixes", recs.literalPrefixes);
+  os << "static const uint8_t mmptx_stack_inline_literals[] = {";
+  for (unsigned i = 0, e = recs.inlineLiterals.size(); i != e; ++i)
+    os << (i ? ", " : "") << unsigned(recs.inlineLiterals[i]);
+  if (recs.inlineLiterals.empty())
+    os << "1";
+  os << "};\n";
   std::vector<std::string> strs;
   os << "static const MmptxStackArgTypeInfo mmptx_stack_arg_types[] = {\n";
   for (const StackArgType &a : recs.argTypes) {
@@ -168,7 +174,7 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
         "mmptx_stack_instr_names,\n"
      << "  " << recs.specials.size()
      << ", mmptx_stack_special_descs, mmptx_stack_special_ptx, "
-        "mmptx_stack_special_names\n};\n\n";
+        "mmptx_stack_special_names,\n  mmptx_stack_inline_literals\n};\n\n";
 }
 
 void StackCHeaderEmitter::run(raw_ostream &os) {

@@ -110,6 +110,7 @@ StackRecords::StackRecords(RecordKeeper &records) {
     stackIdx[r] = stackNames.size();
     stackNames.push_back(name.str());
     literalPrefixes.push_back(prefix.str());
+    inlineLiterals.push_back(r->getValueAsBit("InlineLiterals"));
   }
   if (stackNames.size() > 65535)
     PrintFatalError("more than 65535 stacks");

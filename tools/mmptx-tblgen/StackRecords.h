@@ -51,6 +51,7 @@ struct StackSpecial {
 /// All Stack PTX records of a .td file, numbered in definition order.
 struct StackRecords {
   std::vector<std::string> stackNames, literalPrefixes;
+  std::vector<bool> inlineLiterals;
   std::vector<StackArgType> argTypes;
   std::vector<StackInstr> instrs;
   std::vector<StackSpecial> specials;

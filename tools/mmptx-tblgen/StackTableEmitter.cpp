@@ -118,6 +118,12 @@ void StackTableEmitter::emitTables(raw_ostream &os) {
   os << "#ifdef GET_STACK_TABLES\n#undef GET_STACK_TABLES\n";
   emitStringArray(os, "StackTypeNames", recs.stackNames);
   emitStringArray(os, "StackLiteralPrefixes", recs.literalPrefixes);
+  os << "static const uint8_t StackInlineLiterals[] = {";
+  for (unsigned i = 0, e = recs.inlineLiterals.size(); i != e; ++i)
+    os << (i ? ", " : "") << unsigned(recs.inlineLiterals[i]);
+  if (recs.inlineLiterals.empty())
+    os << "1";
+  os << "};\n";
 
   std::vector<std::string> strs;
   os << "static const ::mmptx::stack::ArgTypeInfo StackArgTypes[] = {\n";
@@ -178,7 +184,8 @@ void StackTableEmitter::emitTables(raw_ostream &os) {
      << "    " << recs.instrs.size()
      << ", StackInstrDescs, StackInstrPtx, StackInstrNames,\n"
      << "    " << recs.specials.size()
-     << ", StackSpecialDescs, StackSpecialPtx, StackSpecialNames};\n";
+     << ", StackSpecialDescs, StackSpecialPtx, StackSpecialNames,\n"
+     << "    StackInlineLiterals};\n";
   os << "#endif // GET_STACK_TABLES\n\n";
 }
 

@@ -23,7 +23,9 @@
 ///     (RegKind::Mod registers are left unchanged);
 ///   - one compile call, and a reusable context that does not allocate once
 ///     it has seen programs of the same size;
-///   - every limit is an option, and hitting one is counted in the stats.
+///   - every limit is an option, and hitting one is counted in the stats;
+///   - values of 8-bit stacks (u8, s8) are copied with `cvt.u8.u8` since
+///     PTX has no 8-bit `mov` (the reference prints an invalid `mov.u8`).
 ///
 /// Output (exact, as the reference 1.1 prints it):
 /// \code
@@ -223,7 +225,9 @@ private:
   std::vector<uint16_t> elemStacks;
   std::vector<SpecialInfo> specialInfo;
   std::vector<LitKind> litKinds;
+  std::vector<uint8_t> inlineLits;
   std::vector<uint16_t> prefixLens;
+  std::vector<std::string> movOps; ///< `mov.f32`; `cvt.u8.u8` for 8 bits
 
   // Per compile; cleared, never shrunk.
   uint32_t allocatedStackSize = 0;

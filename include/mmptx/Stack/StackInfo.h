@@ -158,6 +158,10 @@ struct StackInfo {
   const SpecialRegDesc *specials;
   const char *const *specialPtx;   ///< `tid.x` (printed as `%tid.x`)
   const char *const *specialNames; ///< unique name, text format keyword
+  /// Per stack, 1 if its literals may be PTX operands as they are; 0 if a
+  /// literal must first be moved into a register (f16/bf16 and packed
+  /// types have no immediate operands). Null means all 1.
+  const uint8_t *inlineLiterals;
 
   /// Checks every index in the tables. \returns an error naming the first
   /// bad entry.

@@ -1,0 +1,71 @@
+//===- StackRandom.h - Random Stack PTX programs ----------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Deterministic random programs for property tests, benchmarks and the
+/// ptxas acceptance test: arbitrary (mutated) word sequences, f32-only
+/// arithmetic programs, and PTX modules wrapping compiled stubs in kernels.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_STACK_STACKRANDOM_H
+#define MMPTX_STACK_STACKRANDOM_H
+
+#include "mmptx/Stack/StackCompiler.h"
+#include "mmptx/Stack/StackText.h"
+
+#include <string>
+#include <vector>
+
+namespace mmptx {
+namespace stack {
+
+/// SplitMix64: small, fast and the same on every platform.
+class StackRng {
+public:
+  explicit StackRng(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  /// \returns a value in [0, n) (0 when n is 0).
+  uint32_t below(uint32_t n) { return n ? uint32_t(next() % n) : 0; }
+
+private:
+  uint64_t state;
+};
+
+/// \returns \p n words of every type, mostly valid, some with out-of-range
+/// indices and some entirely random, as a mutation would produce.
+/// Special registers whose index is in \p avoidSpecials are not generated.
+std::vector<uint64_t> randomWords(StackRng &rng, size_t n,
+                                  const StackInfo &info, uint32_t numRegs,
+                                  uint32_t numRoutines,
+                                  llvm::ArrayRef<uint32_t> avoidSpecials = {});
+
+/// \returns an f32 program of \p n words: inputs 0..numInputs-1, f32
+/// constants, the f32 instructions of \p info and a few dup/swap.
+std::vector<uint64_t> randomF32Program(StackRng &rng, size_t n,
+                                       const StackInfo &info,
+                                       uint32_t numInputs);
+
+/// One register per stack, in and out: `i<s>` (In) then `o<s>` (Out).
+std::vector<RegisterDecl> makeRandomTestRegisters(const StackInfo &info);
+
+/// \returns a PTX module (`.version 9.0`, sm_80) with \p count kernels, each
+/// declaring and initialising the registers of makeRandomTestRegisters and
+/// containing the stub of one random word program of 1-256 words that
+/// requests every `o<s>`.
+std::string makeRandomKernelModule(const StackInfo &info, uint64_t seed,
+                                   unsigned count);
+
+} // namespace stack
+} // namespace mmptx
+
+#endif // MMPTX_STACK_STACKRANDOM_H

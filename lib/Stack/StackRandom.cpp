@@ -1,0 +1,171 @@
+//===- StackRandom.cpp - Random Stack PTX programs ------------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Word mix of randomWords (percent): PTX 35, input 14, constant 14, meta 10,
+/// meta constant 7, special 4, store 4, load 4, routine 3, return 1, raw
+/// random word 4. One index in twenty is out of range.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Stack/StackRandom.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace llvm;
+using namespace mmptx;
+using namespace mmptx::stack;
+
+static uint32_t pickIndex(StackRng &rng, uint32_t n) {
+  if (rng.below(20) == 0)
+    return n + rng.below(1000);
+  return rng.below(n ? n : 1);
+}
+
+std::vector<uint64_t> stack::randomWords(StackRng &rng, size_t n,
+                                         const StackInfo &info,
+                                         uint32_t numRegs,
+                                         uint32_t numRoutines,
+                                         ArrayRef<uint32_t> avoidSpecials) {
+  std::vector<uint64_t> words;
+  words.reserve(n);
+  while (words.size() < n) {
+    uint32_t r = rng.below(100);
+    uint64_t w;
+    if (r < 35) {
+      w = encodePtx(pickIndex(rng, info.numInstrs));
+    } else if (r < 49) {
+      w = encodeInput(pickIndex(rng, numRegs));
+    } else if (r < 63) {
+      uint32_t bits = rng.below(4) ? uint32_t(rng.next()) : rng.below(8);
+      w = encodeConstant(uint16_t(pickIndex(rng, info.numStacks)), bits);
+    } else if (r < 73) {
+      w = encodeMeta(uint16_t(pickIndex(rng, info.numStacks)),
+                     MetaOp(pickIndex(rng, NumMetaOps)));
+    } else if (r < 80) {
+      w = encodeMetaConstant(rng.below(6));
+    } else if (r < 84) {
+      uint32_t s = pickIndex(rng, info.numSpecials);
+      if (is_contained(avoidSpecials, s))
+        continue;
+      w = encodeSpecial(s);
+    } else if (r < 88) {
+      w = encodeStore(uint16_t(pickIndex(rng, info.numStacks)),
+                      pickIndex(rng, 32));
+    } else if (r < 92) {
+      w = encodeLoad(pickIndex(rng, 32));
+    } else if (r < 95) {
+      w = encodeRoutine(pickIndex(rng, numRoutines));
+    } else if (r < 96) {
+      w = encodeReturn();
+    } else {
+      w = rng.next();
+      if (getWordType(w) == WordType::Special)
+        continue;
+    }
+    words.push_back(w);
+  }
+  return words;
+}
+
+std::vector<uint64_t> stack::randomF32Program(StackRng &rng, size_t n,
+                                              const StackInfo &info,
+                                              uint32_t numInputs) {
+  int f32 = info.findStack("F32");
+  std::vector<uint32_t> instrs;
+  for (uint32_t i = 0; i != info.numInstrs; ++i) {
+    const PtxInstrDesc &d = info.instrs[i];
+    bool ok = d.numRets == 1;
+    for (unsigned a = 0; a != d.numArgs && ok; ++a)
+      ok = info.argTypes[d.args[a]].stackIdx == uint16_t(f32) &&
+           info.argTypes[d.args[a]].numVecElems == 0;
+    for (unsigned r = 0; r != d.numRets && ok; ++r)
+      ok = info.argTypes[d.rets[r]].stackIdx == uint16_t(f32) &&
+           info.argTypes[d.rets[r]].numVecElems == 0;
+    if (ok)
+      instrs.push_back(i);
+  }
+  std::vector<uint64_t> words;
+  words.reserve(n);
+  while (words.size() < n) {
+    uint32_t r = rng.below(100);
+    if (r < 30)
+      words.push_back(encodeInput(rng.below(numInputs)));
+    else if (r < 45)
+      words.push_back(encodeConstant(
+          uint16_t(f32), 0x3f800000u + (rng.below(64) << 18)));
+    else if (r < 92)
+      words.push_back(encodePtx(instrs[rng.below(instrs.size())]));
+    else if (r < 96)
+      words.push_back(encodeMeta(uint16_t(f32), MetaOp::Dup));
+    else
+      words.push_back(encodeMeta(uint16_t(f32), MetaOp::Swap));
+  }
+  return words;
+}
+
+std::vector<RegisterDecl> stack::makeRandomTestRegisters(const StackInfo &info) {
+  std::vector<RegisterDecl> regs;
+  for (uint32_t s = 0; s != info.numStacks; ++s)
+    regs.push_back({("i" + Twine(s)).str(), uint16_t(s), RegKind::In});
+  for (uint32_t s = 0; s != info.numStacks; ++s)
+    regs.push_back({("o" + Twine(s)).str(), uint16_t(s), RegKind::Out});
+  return regs;
+}
+
+std::string stack::makeRandomKernelModule(const StackInfo &info,
+                                          uint64_t seed, unsigned count) {
+  std::vector<uint32_t> avoid;
+  // %aggr_smem_size needs sm_90; the module targets sm_80.
+  int aggr = info.findSpecial("aggr_smem_size");
+  if (aggr >= 0)
+    avoid.push_back(uint32_t(aggr));
+  std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
+  std::vector<Register> regs;
+  for (const RegisterDecl &d : decls)
+    regs.push_back({d.name, d.stackIdx, d.kind});
+  std::vector<uint32_t> requests;
+  for (uint32_t s = 0; s != info.numStacks; ++s)
+    requests.push_back(info.numStacks + s);
+
+  StackRng rng(seed);
+  StackPtxContext ctx(info);
+  std::string out = ".version 9.0\n.target sm_80\n.address_size 64\n\n";
+  for (unsigned k = 0; k != count; ++k) {
+    std::vector<std::vector<uint64_t>> routines(3);
+    for (auto &r : routines)
+      r = randomWords(rng, 1 + rng.below(16), info, regs.size(), 3, avoid);
+    std::vector<ArrayRef<uint64_t>> refs(routines.begin(), routines.end());
+    std::vector<uint64_t> main =
+        randomWords(rng, 1 + rng.below(256), info, regs.size(), 3, avoid);
+    Expected<StringRef> stub = ctx.compile({main, refs}, regs, requests);
+    if (!stub) {
+      consumeError(stub.takeError());
+      continue;
+    }
+    out += ".visible .entry k" + std::to_string(k) + "()\n{\n";
+    for (const RegisterDecl &d : decls)
+      out += std::string("\t.reg .") + info.literalPrefixes[d.stackIdx] +
+             " %" + d.name + ";\n";
+    for (const RegisterDecl &d : decls) {
+      if (d.kind != RegKind::In)
+        continue;
+      StringRef p = info.literalPrefixes[d.stackIdx];
+      std::string op = p == "u8" || p == "s8" ? ("cvt." + p + "." + p).str()
+                                              : ("mov." + p).str();
+      std::string zero = p == "f32"   ? "0f00000000"
+                         : p == "f64" ? "0d0000000000000000"
+                                      : "0";
+      out += "\t" + op + " %" + d.name + ", " + zero + ";\n";
+    }
+    out += stub->str();
+    out += "\n\tret;\n}\n\n";
+  }
+  return out;
+}
