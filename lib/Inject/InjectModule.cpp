@@ -745,6 +745,10 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
 Expected<std::unique_ptr<InjectModule>>
 InjectModule::create(const ptx::Module &m, const InjectOptions &options) {
   StringRef text = m.getBuffer();
+  if (m.isModified())
+    return usageError(InjectErrc::InvalidInput,
+                      "the module has edits that are not applied yet; print "
+                      "and re-parse it first");
   if (text.size() >= UINT32_MAX)
     return usageError(InjectErrc::InvalidInput, "PTX too large (limit 4 GiB)");
   std::unique_ptr<InjectModule> h(new InjectModule());

@@ -186,7 +186,8 @@ public:
          const InjectOptions &options = {});
 
   /// Finds the sites of a parsed module through its marker comments;
-  /// errors are located in \p m's SourceMgr.
+  /// errors are located in \p m's SourceMgr. \p m must have no pending
+  /// edits (the PassManager re-parses after each pass that made some).
   static llvm::Expected<std::unique_ptr<InjectModule>>
   create(const ptx::Module &m, const InjectOptions &options = {});
 
