@@ -45,160 +45,160 @@ public:
   StringRef getDescription() const override {
     return "give every site of an inject the same stable registers";
   }
-  Error run(Module &M) override;
+  Error run(Module &m) override;
 
 private:
-  Error rewriteLegacySite(Module &M, const InjectModule &IM,
-                          const InjectSite &Site);
-  Error verifyScaffold(const Module &M, const InjectModule &IM,
-                       const InjectSite &Site);
+  Error rewriteLegacySite(Module &m, const InjectModule &iM,
+                          const InjectSite &site);
+  Error verifyScaffold(const Module &m, const InjectModule &iM,
+                       const InjectSite &site);
 };
 } // namespace
 
-static const InjectType *lookupBuiltinType(StringRef Token) {
-  for (const InjectType &T : getBuiltinInjectTypes())
-    if (T.token == Token)
-      return &T;
+static const InjectType *lookupBuiltinType(StringRef token) {
+  for (const InjectType &t : getBuiltinInjectTypes())
+    if (t.token == token)
+      return &t;
   return nullptr;
 }
 
-Error NormalizeInjectionSitesPass::rewriteLegacySite(Module &M,
-                                                     const InjectModule &IM,
-                                                     const InjectSite &Site) {
-  const Inject &Inj = IM.getInject(Site.inject);
-  if (Inj.name.find_first_of(" \t") != StringRef::npos)
+Error NormalizeInjectionSitesPass::rewriteLegacySite(Module &m,
+                                                     const InjectModule &iM,
+                                                     const InjectSite &site) {
+  const Inject &inj = iM.getInject(site.inject);
+  if (inj.name.find_first_of(" \t") != StringRef::npos)
     return DiagnosticError::get(
-        M.getSourceMgr(), M.getLoc(Site.markerOffset),
-        "inject name '" + Inj.name +
+        m.getSourceMgr(), m.getLoc(site.markerOffset),
+        "inject name '" + inj.name +
             "' contains blanks and cannot be written as an mmptx marker");
-  ArrayRef<InjectVariable> Vars = IM.getVariables(Inj);
-  ArrayRef<StringRef> Regs = IM.getSiteRegisters(Site);
-  std::string S;
-  if (M.getBuffer()[Site.removeBegin] == '\t')
-    S += '\t';
-  S += "{\n";
-  for (size_t I = 0; I != Vars.size(); ++I)
-    S += ("\t.reg ." + Vars[I].regType + " %" + Vars[I].stableRegister +
+  ArrayRef<InjectVariable> vars = iM.getVariables(inj);
+  ArrayRef<StringRef> regs = iM.getSiteRegisters(site);
+  std::string s;
+  if (m.getBuffer()[site.removeBegin] == '\t')
+    s += '\t';
+  s += "{\n";
+  for (size_t i = 0; i != vars.size(); ++i)
+    s += ("\t.reg ." + vars[i].regType + " %" + vars[i].stableRegister +
           ";\n")
              .str();
-  auto MovSuffix = [&](const InjectVariable &V) {
-    const InjectType *T = lookupBuiltinType(V.typeToken);
-    return T ? T->movSuffix : V.regType;
+  auto movSuffix = [&](const InjectVariable &v) {
+    const InjectType *t = lookupBuiltinType(v.typeToken);
+    return t ? t->movSuffix : v.regType;
   };
-  for (size_t I = 0; I != Vars.size(); ++I)
-    if (Vars[I].kind != InjectArgKind::Out)
-      S += ("\tmov." + MovSuffix(Vars[I]) + " %" + Vars[I].stableRegister +
-            ", " + Regs[I] + ";\n")
+  for (size_t i = 0; i != vars.size(); ++i)
+    if (vars[i].kind != InjectArgKind::Out)
+      s += ("\tmov." + movSuffix(vars[i]) + " %" + vars[i].stableRegister +
+            ", " + regs[i] + ";\n")
                .str();
-  S += ("\t// MMPTX_INJECT_BEGIN " + Inj.name + " " + Twine(Vars.size()) +
+  s += ("\t// MMPTX_INJECT_BEGIN " + inj.name + " " + Twine(vars.size()) +
         "\n")
            .str();
-  for (size_t I = 0; I != Vars.size(); ++I)
-    S += ("\t// MMPTX_INJECT_ARG " + Twine(I) + " " +
-          getInjectArgKindName(Vars[I].kind) + " " + Vars[I].regType + " " +
-          Vars[I].typeToken + " " + Vars[I].name + "\n")
+  for (size_t i = 0; i != vars.size(); ++i)
+    s += ("\t// MMPTX_INJECT_ARG " + Twine(i) + " " +
+          getInjectArgKindName(vars[i].kind) + " " + vars[i].regType + " " +
+          vars[i].typeToken + " " + vars[i].name + "\n")
              .str();
-  S += ("\t// MMPTX_INJECT_END " + Inj.name + "\n").str();
-  for (size_t I = 0; I != Vars.size(); ++I)
-    if (Vars[I].kind != InjectArgKind::In)
-      S += ("\tmov." + MovSuffix(Vars[I]) + " " + Regs[I] + ", %" +
-            Vars[I].stableRegister + ";\n")
+  s += ("\t// MMPTX_INJECT_END " + inj.name + "\n").str();
+  for (size_t i = 0; i != vars.size(); ++i)
+    if (vars[i].kind != InjectArgKind::In)
+      s += ("\tmov." + movSuffix(vars[i]) + " " + regs[i] + ", %" +
+            vars[i].stableRegister + ";\n")
                .str();
-  S += "\t}";
-  M.replaceRange(Site.removeBegin, Site.removeEnd, std::move(S));
+  s += "\t}";
+  m.replaceRange(site.removeBegin, site.removeEnd, std::move(s));
   return Error::success();
 }
 
-Error NormalizeInjectionSitesPass::verifyScaffold(const Module &M,
-                                                  const InjectModule &IM,
-                                                  const InjectSite &Site) {
-  const Inject &Inj = IM.getInject(Site.inject);
-  ArrayRef<InjectVariable> Vars = IM.getVariables(Inj);
-  if (Vars.empty())
+Error NormalizeInjectionSitesPass::verifyScaffold(const Module &m,
+                                                  const InjectModule &iM,
+                                                  const InjectSite &site) {
+  const Inject &inj = iM.getInject(site.inject);
+  ArrayRef<InjectVariable> vars = iM.getVariables(inj);
+  if (vars.empty())
     return Error::success();
   // The statement holding the START marker.
-  ArrayRef<Statement> Stmts = M.statements();
-  auto It = llvm::upper_bound(Stmts, Site.markerOffset,
-                              [](uint32_t Off, const Statement &S) {
-                                return Off < S.Begin;
+  ArrayRef<Statement> stmts = m.statements();
+  auto it = llvm::upper_bound(stmts, site.markerOffset,
+                              [](uint32_t off, const Statement &s) {
+                                return off < s.Begin;
                               });
-  if (It == Stmts.begin())
+  if (it == stmts.begin())
     return Error::success();
-  uint32_t Idx = static_cast<uint32_t>(It - Stmts.begin()) - 1;
+  uint32_t idx = static_cast<uint32_t>(it - stmts.begin()) - 1;
 
   // Walk back through the enclosing scopes (skipping closed nested ones)
   // until every stable register is found.
-  StringMap<uint32_t> Wanted; // "%_x0" -> variable index
-  for (size_t I = 0; I != Vars.size(); ++I)
-    Wanted[("%" + Vars[I].stableRegister).str()] = I;
-  SmallVector<uint32_t, 8> DeclStmt(Vars.size(), Statement::NoIndex);
-  SmallVector<StringRef, 8> DeclType(Vars.size());
-  unsigned Missing = Vars.size();
-  Declaration Decl;
-  for (uint32_t J = Idx; J-- > 0 && Missing;) {
-    const Statement &S = Stmts[J];
-    if (S.Kind == StmtKind::ScopeEnd) {
-      J = S.Link;
+  StringMap<uint32_t> wanted; // "%_x0" -> variable index
+  for (size_t i = 0; i != vars.size(); ++i)
+    wanted[("%" + vars[i].stableRegister).str()] = i;
+  SmallVector<uint32_t, 8> declStmt(vars.size(), Statement::NoIndex);
+  SmallVector<StringRef, 8> declType(vars.size());
+  unsigned missing = vars.size();
+  Declaration decl;
+  for (uint32_t j = idx; j-- > 0 && missing;) {
+    const Statement &s = stmts[j];
+    if (s.Kind == StmtKind::ScopeEnd) {
+      j = s.Link;
       continue;
     }
-    if (S.Kind == StmtKind::FunctionHeader)
+    if (s.Kind == StmtKind::FunctionHeader)
       break;
-    if (S.Kind != StmtKind::Directive)
+    if (s.Kind != StmtKind::Directive)
       continue;
-    StringRef Text = M.getText(S);
-    if (!Text.startswith(".reg") || !Text.contains("%_x"))
+    StringRef text = m.getText(s);
+    if (!text.startswith(".reg") || !text.contains("%_x"))
       continue;
-    Decl = Declaration();
-    if (Error E = parseDeclaration(M, S, Decl)) {
-      consumeError(std::move(E));
+    decl = Declaration();
+    if (Error e = parseDeclaration(m, s, decl)) {
+      consumeError(std::move(e));
       continue;
     }
-    for (const DeclaredName &N : Decl.Names) {
-      auto Record = [&](StringRef Name) {
-        auto W = Wanted.find(Name);
-        if (W == Wanted.end() || DeclStmt[W->second] != Statement::NoIndex)
+    for (const DeclaredName &n : decl.Names) {
+      auto record = [&](StringRef regName) {
+        auto w = wanted.find(regName);
+        if (w == wanted.end() || declStmt[w->second] != Statement::NoIndex)
           return;
-        DeclStmt[W->second] = J;
-        DeclType[W->second] = Decl.Type;
-        --Missing;
+        declStmt[w->second] = j;
+        declType[w->second] = decl.Type;
+        --missing;
       };
-      if (N.RangeCount < 0) {
-        Record(N.Name);
+      if (n.RangeCount < 0) {
+        record(n.Name);
         continue;
       }
-      for (int64_t K = 0; K < N.RangeCount && K < 4096; ++K)
-        Record((N.Name + Twine(K)).str());
+      for (int64_t k = 0; k < n.RangeCount && k < 4096; ++k)
+        record((n.Name + Twine(k)).str());
     }
   }
-  for (size_t I = 0; I != Vars.size(); ++I) {
-    const InjectVariable &V = Vars[I];
-    if (DeclStmt[I] == Statement::NoIndex)
+  for (size_t i = 0; i != vars.size(); ++i) {
+    const InjectVariable &v = vars[i];
+    if (declStmt[i] == Statement::NoIndex)
       return DiagnosticError::get(
-          M.getSourceMgr(), M.getLoc(Site.markerOffset),
-          "stable register '%" + V.stableRegister + "' of variable '" +
-              V.name + "' is not declared in a scope enclosing inject site '" +
-              Inj.name + "'");
-    if (DeclType[I] != ("." + V.regType).str())
+          m.getSourceMgr(), m.getLoc(site.markerOffset),
+          "stable register '%" + v.stableRegister + "' of variable '" +
+              v.name + "' is not declared in a scope enclosing inject site '" +
+              inj.name + "'");
+    if (declType[i] != ("." + v.regType).str())
       return DiagnosticError::getWithNote(
-          M.getSourceMgr(), M.getLoc(Stmts[DeclStmt[I]]),
-          "stable register '%" + V.stableRegister + "' is declared '" +
-              DeclType[I] + "' but variable '" + V.name + "' of inject '" +
-              Inj.name + "' has register type '." + V.regType + "'",
-          M.getLoc(Site.markerOffset), "inject site '" + Inj.name + "' is here");
+          m.getSourceMgr(), m.getLoc(stmts[declStmt[i]]),
+          "stable register '%" + v.stableRegister + "' is declared '" +
+              declType[i] + "' but variable '" + v.name + "' of inject '" +
+              inj.name + "' has register type '." + v.regType + "'",
+          m.getLoc(site.markerOffset), "inject site '" + inj.name + "' is here");
   }
   return Error::success();
 }
 
-Error NormalizeInjectionSitesPass::run(Module &M) {
-  auto IM = InjectModule::create(M);
-  if (!IM)
-    return IM.takeError();
-  for (const InjectSite &Site : (*IM)->sites()) {
-    Error E = Site.format == InjectSiteFormat::Legacy
-                  ? rewriteLegacySite(M, **IM, Site)
-                  : verifyScaffold(M, **IM, Site);
-    if (E)
-      return E;
+Error NormalizeInjectionSitesPass::run(Module &m) {
+  auto iM = InjectModule::create(m);
+  if (!iM)
+    return iM.takeError();
+  for (const InjectSite &site : (*iM)->sites()) {
+    Error e = site.format == InjectSiteFormat::Legacy
+                  ? rewriteLegacySite(m, **iM, site)
+                  : verifyScaffold(m, **iM, site);
+    if (e)
+      return e;
   }
   return Error::success();
 }

@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstring>
 #include <thread>
 
 using namespace llvm;
@@ -414,6 +415,54 @@ TEST(InjectModuleTest, ConcurrentRenderFromOneHandle) {
     t.join();
   for (int n : mismatches)
     EXPECT_EQ(n, 0);
+}
+
+TEST(InjectModuleTest, MutatedInputsNeverCrash) {
+  // Byte mutations and truncations of marker-dense text: create either
+  // fails cleanly or gives a handle that renders to its announced size.
+  const std::string seed =
+      "\t// PTX_INJECT_START f\r\n\t// _x0 m f32 F32 a\n"
+      "\t// %f1 in f32 b\n\t// PTX_INJECT_END\n"
+      "// MMPTX_INJECT_BEGIN g 2\n// MMPTX_INJECT_ARG 0 in f32 F32 x\n"
+      "// MMPTX_INJECT_ARG 1 out b32 B32 y\n// MMPTX_INJECT_END g\n"
+      "\t// PTX_INJECT_START f\n\t// _x0 m f32 F32 a\n\t// PTX_INJECT_END";
+  const char alphabet[] = "/ \t\n\r%_xJPTINECSARGBDMmoi0123F";
+  uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1103515245u + 12345u;
+    return state >> 8;
+  };
+  for (unsigned iter = 0; iter != 20000; ++iter) {
+    std::string text = seed;
+    unsigned edits = 1 + next() % 4;
+    for (unsigned e = 0; e != edits && !text.empty(); ++e) {
+      size_t pos = next() % text.size();
+      switch (next() % 3) {
+      case 0:
+        text[pos] = alphabet[next() % (sizeof(alphabet) - 1)];
+        break;
+      case 1:
+        text.erase(pos, 1 + next() % 8);
+        break;
+      case 2:
+        text.resize(pos);
+        break;
+      }
+    }
+    // Copy into an exactly-sized heap buffer so that sanitizers see any
+    // read past the end.
+    std::unique_ptr<char[]> exact(new char[text.size()]);
+    memcpy(exact.get(), text.data(), text.size());
+    auto m = InjectModule::create(StringRef(exact.get(), text.size()));
+    if (!m) {
+      consumeError(m.takeError());
+      continue;
+    }
+    std::vector<StringRef> stubs((*m)->getNumInjects(), "S");
+    std::string out;
+    ASSERT_FALSE(bool((*m)->render(stubs, out)));
+    ASSERT_EQ(out.size(), cantFail((*m)->renderedSize(stubs)));
+  }
 }
 
 } // namespace
