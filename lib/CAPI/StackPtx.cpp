@@ -1,0 +1,288 @@
+//===- StackPtx.cpp - C API of the Stack PTX compiler ---------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Implements mmptx-c/StackPtx.h over StackPtxContext: checks every input,
+/// converts the C tables into a StackInfo, and keeps the last output and
+/// error message in the context so a too-small buffer never needs a second
+/// compile.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx-c/StackPtx.h"
+
+#include "mmptx/Stack/StackCompiler.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <new>
+
+using namespace mmptx;
+using namespace mmptx::stack;
+
+static_assert(sizeof(MmptxStackArgTypeInfo) == sizeof(ArgTypeInfo) &&
+                  offsetof(MmptxStackArgTypeInfo, num_vec_elems) ==
+                      offsetof(ArgTypeInfo, numVecElems),
+              "arg type layout");
+static_assert(sizeof(MmptxStackInstrDesc) == sizeof(PtxInstrDesc) &&
+                  offsetof(MmptxStackInstrDesc, rets) ==
+                      offsetof(PtxInstrDesc, rets) &&
+                  offsetof(MmptxStackInstrDesc, num_rets) ==
+                      offsetof(PtxInstrDesc, numRets),
+              "instruction layout");
+static_assert(sizeof(MmptxStackSpecialDesc) == sizeof(SpecialRegDesc),
+              "special register layout");
+
+struct MmptxStackContextImpl {
+  StackInfo info;
+  std::unique_ptr<StackPtxContext> ctx;
+  std::vector<Register> regs;
+  std::vector<llvm::ArrayRef<uint64_t>> routines;
+  std::string lastError;
+  bool haveOutput = false;
+  llvm::StringRef lastOutput;
+};
+
+static MmptxStackResult fail(MmptxStackContextImpl *c, MmptxStackResult r,
+                             const llvm::Twine &msg) {
+  c->lastError = msg.str();
+  return r;
+}
+
+static bool isPtxIdentifier(const char *s) {
+  if (!s || !*s)
+    return false;
+  if (!(llvm::isAlpha(*s) || *s == '_' || *s == '$'))
+    return false;
+  for (; *s; ++s)
+    if (!(llvm::isAlnum(*s) || *s == '_' || *s == '$'))
+      return false;
+  return true;
+}
+
+extern "C" {
+
+void mmptx_stack_options_init(MmptxStackOptions *o) {
+  if (!o)
+    return;
+  StackPtxOptions d;
+  o->strict = d.strict;
+  o->zero_unsatisfied = d.zeroUnsatisfied;
+  o->stack_size = d.stackSize;
+  o->max_nodes = d.maxNodes;
+  o->max_frame_depth = d.maxFrameDepth;
+  o->store_size = d.storeSize;
+  o->execution_limit = d.executionLimit;
+}
+
+const MmptxStackTables *mmptx_stack_default_tables(void) {
+  static_assert(sizeof(MmptxStackTables) == sizeof(StackInfo), "tables");
+  static MmptxStackTables t = [] {
+    const StackInfo &i = getDefaultStackInfo();
+    MmptxStackTables r;
+    r.num_stacks = i.numStacks;
+    r.stack_names = i.stackNames;
+    r.literal_prefixes = i.literalPrefixes;
+    r.num_arg_types = i.numArgTypes;
+    r.arg_types = reinterpret_cast<const MmptxStackArgTypeInfo *>(i.argTypes);
+    r.arg_type_names = i.argTypeNames;
+    r.num_instrs = i.numInstrs;
+    r.instrs = reinterpret_cast<const MmptxStackInstrDesc *>(i.instrs);
+    r.instr_ptx = i.instrPtx;
+    r.instr_names = i.instrNames;
+    r.num_specials = i.numSpecials;
+    r.specials = reinterpret_cast<const MmptxStackSpecialDesc *>(i.specials);
+    r.special_ptx = i.specialPtx;
+    r.special_names = i.specialNames;
+    r.inline_literals = i.inlineLiterals;
+    return r;
+  }();
+  return &t;
+}
+
+MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
+                                            const MmptxStackOptions *options,
+                                            MmptxStackContext *context) {
+  if (!context)
+    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+  *context = nullptr;
+  StackPtxOptions opts;
+  if (options) {
+    if (options->stack_size == 0 || options->stack_size > (1u << 24) ||
+        options->store_size > (1u << 24) || options->max_nodes == 0)
+      return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+    opts.strict = options->strict != 0;
+    opts.zeroUnsatisfied = options->zero_unsatisfied != 0;
+    opts.stackSize = options->stack_size;
+    opts.maxNodes = options->max_nodes;
+    opts.maxFrameDepth = options->max_frame_depth;
+    opts.storeSize = options->store_size;
+    opts.executionLimit = options->execution_limit;
+  }
+  StackInfo info;
+  if (!tables) {
+    info = getDefaultStackInfo();
+  } else {
+    info.numStacks = tables->num_stacks;
+    info.stackNames = tables->stack_names;
+    info.literalPrefixes = tables->literal_prefixes;
+    info.numArgTypes = tables->num_arg_types;
+    info.argTypes = reinterpret_cast<const ArgTypeInfo *>(tables->arg_types);
+    info.argTypeNames = tables->arg_type_names;
+    info.numInstrs = tables->num_instrs;
+    info.instrs = reinterpret_cast<const PtxInstrDesc *>(tables->instrs);
+    info.instrPtx = tables->instr_ptx;
+    info.instrNames = tables->instr_names;
+    info.numSpecials = tables->num_specials;
+    info.specials =
+        reinterpret_cast<const SpecialRegDesc *>(tables->specials);
+    info.specialPtx = tables->special_ptx;
+    info.specialNames = tables->special_names;
+    info.inlineLiterals = tables->inline_literals;
+    if (llvm::Error e = info.verify()) {
+      llvm::consumeError(std::move(e));
+      return MMPTX_STACK_ERROR_INVALID_TABLES;
+    }
+  }
+  auto *c = new (std::nothrow) MmptxStackContextImpl();
+  if (!c)
+    return MMPTX_STACK_ERROR_OUT_OF_MEMORY;
+  c->info = info;
+  c->ctx = std::make_unique<StackPtxContext>(c->info, opts);
+  *context = c;
+  return MMPTX_STACK_SUCCESS;
+}
+
+void mmptx_stack_context_destroy(MmptxStackContext context) {
+  delete context;
+}
+
+MmptxStackResult
+mmptx_stack_compile(MmptxStackContext c, const uint64_t *words,
+                    size_t num_words, const MmptxStackRoutine *routines,
+                    size_t num_routines, const MmptxStackRegister *registers,
+                    size_t num_registers, const uint32_t *requests,
+                    size_t num_requests, char *buffer, size_t buffer_size,
+                    size_t *written) {
+  if (!c)
+    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+  c->haveOutput = false;
+  c->lastError.clear();
+  if (!written)
+    return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT, "written is NULL");
+  *written = 0;
+  if ((!words && num_words) || (!routines && num_routines) ||
+      (!registers && num_registers) || (!requests && num_requests))
+    return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                "NULL array with a non-zero count");
+  if (num_registers > UINT32_MAX || num_routines > UINT32_MAX)
+    return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT, "too many entries");
+  c->routines.clear();
+  for (size_t i = 0; i != num_routines; ++i) {
+    if (!routines[i].words && routines[i].num_words)
+      return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                  "routine " + llvm::Twine(i) + " has NULL words");
+    c->routines.push_back({routines[i].words, routines[i].num_words});
+  }
+  c->regs.clear();
+  for (size_t i = 0; i != num_registers; ++i) {
+    const MmptxStackRegister &r = registers[i];
+    if (!isPtxIdentifier(r.name))
+      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register " + llvm::Twine(i) +
+                      " has no name or a name that is not a PTX identifier");
+    if (r.stack_idx >= c->info.numStacks || r.kind > MMPTX_STACK_REG_MOD)
+      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register '" + llvm::Twine(r.name) +
+                      "' has a bad stack index or kind");
+    c->regs.push_back({r.name, r.stack_idx, RegKind(r.kind)});
+  }
+  for (size_t i = 0; i != num_requests; ++i)
+    if (requests[i] >= num_registers)
+      return fail(c, MMPTX_STACK_ERROR_INVALID_REQUEST,
+                  "request " + llvm::Twine(i) + " names register " +
+                      llvm::Twine(requests[i]) + " of " +
+                      llvm::Twine(num_registers));
+  llvm::Expected<llvm::StringRef> text = c->ctx->compile(
+      {llvm::ArrayRef<uint64_t>(words, num_words), c->routines}, c->regs,
+      llvm::ArrayRef<uint32_t>(requests, num_requests));
+  if (!text)
+    return fail(c, MMPTX_STACK_ERROR_INVALID_WORD,
+                llvm::toString(text.takeError()));
+  c->haveOutput = true;
+  c->lastOutput = *text;
+  *written = text->size();
+  if (!buffer || buffer_size <= text->size())
+    return MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER;
+  std::memcpy(buffer, text->data(), text->size());
+  buffer[text->size()] = '\0';
+  return MMPTX_STACK_SUCCESS;
+}
+
+MmptxStackResult mmptx_stack_last_output(MmptxStackContext c,
+                                         const char **text, size_t *length) {
+  if (!c || !text || !length)
+    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+  if (!c->haveOutput)
+    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+  // The context's buffer is a std::string: NUL-terminated.
+  *text = c->lastOutput.data();
+  *length = c->lastOutput.size();
+  return MMPTX_STACK_SUCCESS;
+}
+
+const char *mmptx_stack_last_error(MmptxStackContext c) {
+  return c ? c->lastError.c_str() : "";
+}
+
+MmptxStackResult mmptx_stack_get_stats(MmptxStackContext c,
+                                       MmptxStackStats *out) {
+  if (!c || !out)
+    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+  const StackPtxStats &s = c->ctx->getStats();
+  out->executed_words = s.executedWords;
+  out->num_nodes = s.numNodes;
+  out->emitted_instrs = s.emittedInstrs;
+  out->ignored_words = s.ignoredWords;
+  out->no_op_words = s.noOpWords;
+  out->dropped_pushes = s.droppedPushes;
+  out->refused_calls = s.refusedCalls;
+  out->unsatisfied_requests = s.unsatisfiedRequests;
+  out->zeroed_requests = s.zeroedRequests;
+  out->hit_execution_limit = s.hitExecutionLimit;
+  out->hit_node_limit = s.hitNodeLimit;
+  return MMPTX_STACK_SUCCESS;
+}
+
+const char *mmptx_stack_result_to_string(MmptxStackResult r) {
+  switch (r) {
+  case MMPTX_STACK_SUCCESS:
+    return "MMPTX_STACK_SUCCESS";
+  case MMPTX_STACK_ERROR_INVALID_ARGUMENT:
+    return "MMPTX_STACK_ERROR_INVALID_ARGUMENT";
+  case MMPTX_STACK_ERROR_INVALID_TABLES:
+    return "MMPTX_STACK_ERROR_INVALID_TABLES";
+  case MMPTX_STACK_ERROR_INVALID_REGISTER:
+    return "MMPTX_STACK_ERROR_INVALID_REGISTER";
+  case MMPTX_STACK_ERROR_INVALID_REQUEST:
+    return "MMPTX_STACK_ERROR_INVALID_REQUEST";
+  case MMPTX_STACK_ERROR_INVALID_WORD:
+    return "MMPTX_STACK_ERROR_INVALID_WORD";
+  case MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER:
+    return "MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER";
+  case MMPTX_STACK_ERROR_OUT_OF_MEMORY:
+    return "MMPTX_STACK_ERROR_OUT_OF_MEMORY";
+  case MMPTX_STACK_RESULT_NUM:
+    break;
+  }
+  return "MMPTX_STACK_ERROR_INVALID_RESULT_ENUM";
+}
+
+} // extern "C"

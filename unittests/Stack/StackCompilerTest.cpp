@@ -1,0 +1,204 @@
+//===- StackCompilerTest.cpp - Stack PTX compiler tests -------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Stack/StackCompiler.h"
+#include "mmptx/Stack/DefaultStackSet.h"
+#include "mmptx/Stack/StackRandom.h"
+
+#include "gtest/gtest.h"
+
+using namespace mmptx;
+using namespace mmptx::stack;
+namespace d = mmptx::stack::defaults;
+
+namespace {
+
+// The encoders are constexpr and follow the documented layout.
+static_assert(d::encodePtx(d::PtxInstr::ADD_U32) == 0x0000000000000001ULL,
+              "PTX word");
+static_assert(encodeInput(1) == 0x0000000100000003ULL, "INPUT word");
+static_assert(d::encodeConstantU32(2) == 0x0000000200010002ULL, "CONSTANT");
+static_assert(d::encodeConstantF32(1.0f) == 0x3F80000000000002ULL, "f32");
+static_assert(d::encodeDrop(d::StackType::F32) == 0x0000000500000005ULL,
+              "META");
+static_assert(d::encodeStore(d::StackType::PRED, 3) == 0x000000030004000BULL,
+              "STORE");
+
+std::string compile(const StackInfo &info, std::vector<uint64_t> main,
+                    std::vector<Register> regs, std::vector<uint32_t> reqs,
+                    StackPtxOptions opts = StackPtxOptions()) {
+  StackPtxContext ctx(info, opts);
+  llvm::Expected<llvm::StringRef> s = ctx.compile({main, {}}, regs, reqs);
+  if (!s)
+    return "error: " + llvm::toString(s.takeError());
+  return s->str();
+}
+
+TEST(StackCompilerTest, ExampleA) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<uint64_t> prog = {encodeInput(0), encodeInput(1),
+                                d::encodePtx(d::PtxInstr::MUL_FTZ_F32),
+                                d::encodeConstantF32(1.0f),
+                                d::encodePtx(d::PtxInstr::ADD_FTZ_F32),
+                                encodeReturn()};
+  std::vector<Register> regs = {{"x", 0, RegKind::In},
+                                {"y", 0, RegKind::In},
+                                {"z", 0, RegKind::Out}};
+  EXPECT_EQ(compile(info, prog, regs, {2}),
+            "\t{\n\t.reg .f32 %_s0_<2>;\n"
+            "\tmul.ftz.f32 %_s0_0, %y, %x;\n"
+            "\tadd.ftz.f32 %_s0_1, 0f3F800000, %_s0_0;\n"
+            "\tmov.f32 %z, %_s0_1;\n\t}");
+}
+
+// Spec §2.12 J with its own table: F32 = 0, PRED = 1, a two-return setp.
+TEST(StackCompilerTest, TwoReturnsCustomTable) {
+  static const char *const stackNames[] = {"F32", "PRED"};
+  static const char *const prefixes[] = {"f32", "pred"};
+  static const ArgTypeInfo argTypes[] = {{0, 0}, {1, 0}};
+  static const char *const argNames[] = {"F32", "PRED"};
+  static const PtxInstrDesc instrs[] = {{{0, 0, 2, 2}, {1, 1}, 2, 2},
+                                        {{0, 0, 1, 2}, {0, 2}, 3, 1}};
+  static const char *const ptx[] = {"setp.lt.f32", "selp.f32"};
+  StackInfo info = {2,       stackNames, prefixes, 2,       argTypes,
+                    argNames, 2,          instrs,   ptx,     ptx,
+                    0,       nullptr,    nullptr,  nullptr, nullptr};
+  ASSERT_FALSE(bool(info.verify()));
+  std::vector<uint64_t> prog = {encodeInput(0), encodeInput(1), encodePtx(0),
+                                encodeInput(0), encodeInput(1), encodePtx(1)};
+  std::vector<Register> regs = {{"a", 0, RegKind::In},
+                                {"b", 0, RegKind::In},
+                                {"z", 0, RegKind::Out}};
+  EXPECT_EQ(compile(info, prog, regs, {2}),
+            "\t{\n\t.reg .f32 %_s0_<1>;\n\t.reg .pred %_s1_<2>;\n"
+            "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
+            "\tselp.f32 %_s0_0, %b, %a, %_s1_0;\n"
+            "\tmov.f32 %z, %_s0_0;\n\t}");
+}
+
+TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
+  static const char *const names[] = {"F32"};
+  static const char *const prefixes[] = {"f32"};
+  static const ArgTypeInfo argTypes[] = {{7, 0}};
+  static const PtxInstrDesc instrs[] = {{{0, 0, 0, 0}, {0, 0}, 1, 1}};
+  static const char *const ptx[] = {"neg.f32"};
+  StackInfo info = {1,     names, prefixes, 1,       argTypes,
+                    names, 1,     instrs,   ptx,     ptx,
+                    0,     nullptr, nullptr, nullptr, nullptr};
+  EXPECT_EQ(llvm::toString(info.verify()),
+            "arg type 0 has stack index 7 out of range");
+  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  EXPECT_EQ(compile(info, {encodeInput(0), encodePtx(0)}, regs, {1}),
+            "\t{\n\tmov.f32 %z, %x;\n\t}");
+}
+
+TEST(StackCompilerTest, StrictErrors) {
+  const StackInfo &info = getDefaultStackInfo();
+  StackPtxOptions strict;
+  strict.strict = true;
+  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  EXPECT_EQ(compile(info, {encodeInput(0), encodeLoad(99)}, regs, {1}, strict),
+            "error: word 1 of the main program: load slot 99 out of range "
+            "(32 slots)");
+  EXPECT_EQ(compile(info, {encodeInput(0)}, regs, {5}, strict),
+            "error: request 0: register index 5 out of range (2 registers)");
+  // Non-strict: the same programs compile, the bad request is skipped.
+  EXPECT_EQ(compile(info, {encodeInput(0), encodeLoad(99)}, regs, {1, 5}),
+            "\t{\n\tmov.f32 %z, %x;\n\t}");
+}
+
+TEST(StackCompilerTest, UnsatisfiedRequests) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<Register> regs = {{"o", 1, RegKind::Out},
+                                {"m", 1, RegKind::Mod},
+                                {"p", 4, RegKind::Out},
+                                {"d", 9, RegKind::Out}};
+  EXPECT_EQ(compile(info, {}, regs, {0, 1, 2, 3}),
+            "\t{\n\tmov.u32 %o, 0x00000000U;\n\tmov.pred %p, 0x00000000;\n"
+            "\tmov.f64 %d, 0d0000000000000000;\n\t}");
+  StackPtxOptions noZero;
+  noZero.zeroUnsatisfied = false;
+  EXPECT_EQ(compile(info, {}, regs, {0, 1, 2, 3}, noZero), "\t{\n\t}");
+}
+
+TEST(StackCompilerTest, HalfLiteralsGoThroughRegisters) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<Register> regs = {{"h", uint16_t(d::StackType::F16),
+                                 RegKind::Out}};
+  std::vector<uint64_t> prog = {
+      d::encodeConstant(d::StackType::F16, 0x3C00),
+      d::encodeConstant(d::StackType::F16, 0x4000),
+      d::encodePtx(d::PtxInstr::ADD_F16)};
+  EXPECT_EQ(compile(info, prog, regs, {0}),
+            "\t{\n\t.reg .b16 %_s6_<3>;\n"
+            "\tmov.b16 %_s6_0, 0x00004000;\n"
+            "\tmov.b16 %_s6_1, 0x00003C00;\n"
+            "\tadd.f16 %_s6_2, %_s6_0, %_s6_1;\n"
+            "\tmov.b16 %h, %_s6_2;\n\t}");
+}
+
+static bool balanced(llvm::StringRef s) {
+  int depth = 0;
+  for (char c : s) {
+    depth += c == '{';
+    depth -= c == '}';
+    if (depth < 0)
+      return false;
+  }
+  return depth == 0;
+}
+
+// Property: any word sequence compiles (non-strict) to a braced stub.
+TEST(StackCompilerTest, RandomWordsAlwaysCompile) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
+  std::vector<Register> regs;
+  for (const RegisterDecl &r : decls)
+    regs.push_back({r.name, r.stackIdx, r.kind});
+  std::vector<uint32_t> reqs;
+  for (uint32_t i = 0; i != regs.size() + 3; ++i)
+    reqs.push_back(i); // includes out-of-range requests
+  StackRng rng(42);
+  StackPtxContext ctx(info);
+  for (unsigned iter = 0; iter != 10000; ++iter) {
+    std::vector<std::vector<uint64_t>> routines(2);
+    for (auto &r : routines)
+      r = randomWords(rng, 1 + rng.below(8), info, regs.size(), 2);
+    std::vector<llvm::ArrayRef<uint64_t>> refs(routines.begin(),
+                                               routines.end());
+    std::vector<uint64_t> main =
+        randomWords(rng, 1 + rng.below(256), info, regs.size(), 2);
+    llvm::Expected<llvm::StringRef> s = ctx.compile({main, refs}, regs, reqs);
+    ASSERT_TRUE(bool(s)) << llvm::toString(s.takeError());
+    ASSERT_TRUE(s->startswith("\t{\n")) << s->str();
+    ASSERT_TRUE(s->endswith("\n\t}")) << s->str();
+    ASSERT_TRUE(balanced(*s)) << s->str();
+  }
+}
+
+// After warm-up the context reuses its buffers: compiling the same program
+// again returns text in the same storage.
+TEST(StackCompilerTest, ContextReusesBuffers) {
+  const StackInfo &info = getDefaultStackInfo();
+  StackRng rng(7);
+  std::vector<uint64_t> prog = randomF32Program(rng, 64, info, 2);
+  std::vector<Register> regs = {{"x", 0, RegKind::In},
+                                {"y", 0, RegKind::In},
+                                {"z", 0, RegKind::Out}};
+  std::vector<uint32_t> reqs = {2};
+  StackPtxContext ctx(info);
+  llvm::StringRef first = cantFail(ctx.compile({prog, {}}, regs, reqs));
+  const char *data = first.data();
+  std::string copy = first.str();
+  for (int i = 0; i != 100; ++i) {
+    llvm::StringRef s = cantFail(ctx.compile({prog, {}}, regs, reqs));
+    EXPECT_EQ(s.data(), data);
+    EXPECT_EQ(s, copy);
+  }
+}
+
+} // namespace
