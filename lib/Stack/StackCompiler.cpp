@@ -134,8 +134,8 @@ Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
 
 Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   stats = StackPtxStats();
-  nodes.clear();
-  operands.clear();
+  numNodes = 0;
+  numOperands = 0;
   if (allocatedStackSize != opts.stackSize) {
     stackData.assign(size_t(info.numStacks) * opts.stackSize, 0);
     metaStack.assign(opts.stackSize, 0);
@@ -187,13 +187,14 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
           return e;
         continue;
       }
-      if (nodes.size() + 1 > opts.maxNodes) {
+      if (numNodes + 1 > opts.maxNodes) {
         stats.hitNodeLimit = true;
         frames.clear();
         continue;
       }
-      nodes.push_back({StackNode::Input, s, payload, 0, None});
-      push(s, nodes.size() - 1);
+      reserveNodes(1, 0);
+      addNode(StackNode::Input, s, payload, 0, None);
+      push(s, numNodes - 1);
       continue;
     }
 
@@ -205,13 +206,14 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
           return e;
         continue;
       }
-      if (nodes.size() + 1 > opts.maxNodes) {
+      if (numNodes + 1 > opts.maxNodes) {
         stats.hitNodeLimit = true;
         frames.clear();
         continue;
       }
-      nodes.push_back({StackNode::Constant, aux, payload, 0, None});
-      push(aux, nodes.size() - 1);
+      reserveNodes(1, 0);
+      addNode(StackNode::Constant, aux, payload, 0, None);
+      push(aux, numNodes - 1);
       continue;
     }
 
@@ -226,15 +228,16 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       const SpecialInfo &si = specialInfo[payload];
       unsigned n = si.numVecElems ? si.numVecElems : 1;
-      if (nodes.size() + n > opts.maxNodes) {
+      if (numNodes + n > opts.maxNodes) {
         stats.hitNodeLimit = true;
         frames.clear();
         continue;
       }
+      reserveNodes(n, 0);
       for (unsigned e = 0; e != n; ++e) {
-        nodes.push_back({StackNode::Special, si.stack, payload,
-                         si.numVecElems ? e : None, None});
-        push(si.stack, nodes.size() - 1);
+        addNode(StackNode::Special, si.stack, payload,
+                         si.numVecElems ? e : None, None);
+        push(si.stack, numNodes - 1);
       }
       continue;
     }
@@ -249,29 +252,59 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         continue;
       }
       const InstrInfo &ii = instrInfo[payload];
+      uint32_t *hts = heights.data();
       bool enough = true;
       for (unsigned u = 0; u != ii.numUnique; ++u)
-        enough &= heights[ii.uniqueStack[u]] >= ii.uniqueCount[u];
+        enough &= hts[ii.uniqueStack[u]] >= ii.uniqueCount[u];
       if (!enough) {
         ++stats.noOpWords;
         continue;
       }
-      if (nodes.size() + 1 + ii.numRetElems > opts.maxNodes) {
+      if (numNodes + 1 + ii.numRetElems > opts.maxNodes) {
         stats.hitNodeLimit = true;
         frames.clear();
         continue;
       }
-      uint32_t instrNode = nodes.size();
-      nodes.push_back({StackNode::Instr, 0, payload,
-                       uint32_t(operands.size()), 0});
+      reserveNodes(1 + ii.numRetElems, ii.numArgElems);
+      // Hot path: work on locals so stores through the arrays do not force
+      // reloads of the members.
+      uint32_t *sd = stackData.data();
+      StackNode *nd = nodes.data();
+      uint32_t *ops = operands.data() + numOperands;
+      uint32_t instrNode = numNodes;
+      StackNode &in = nd[instrNode];
+      in.kind = StackNode::Instr;
+      in.stack = 0;
+      in.payload = payload;
+      in.aux = numOperands;
+      in.reg = 0;
       const uint16_t *argStacks = &elemStacks[ii.argElemBegin];
-      for (unsigned e = 0; e != ii.numArgElems; ++e)
-        operands.push_back(pop(argStacks[e]));
+      for (unsigned e = 0, ne = ii.numArgElems; e != ne; ++e) {
+        uint16_t st = argStacks[e];
+        ops[e] = sd[size_t(st) * S + --hts[st]];
+      }
+      numOperands += ii.numArgElems;
       const uint16_t *retStacks = &elemStacks[ii.retElemBegin];
-      for (unsigned e = 0; e != ii.numRetElems; ++e)
-        nodes.push_back({StackNode::Result, retStacks[e], e, instrNode, None});
-      for (unsigned e = ii.numRetElems; e-- != 0;)
-        push(retStacks[e], instrNode + 1 + e);
+      unsigned nr = ii.numRetElems;
+      for (unsigned e = 0; e != nr; ++e) {
+        StackNode &r = nd[instrNode + 1 + e];
+        r.kind = StackNode::Result;
+        r.stack = retStacks[e];
+        r.payload = e;
+        r.aux = instrNode;
+        r.reg = None;
+      }
+      numNodes = instrNode + 1 + nr;
+      for (unsigned e = nr; e-- != 0;) {
+        uint16_t st = retStacks[e];
+        uint32_t h = hts[st];
+        if (h == S) {
+          ++stats.droppedPushes;
+          continue;
+        }
+        sd[size_t(st) * S + h] = instrNode + 1 + e;
+        hts[st] = h + 1;
+      }
       continue;
     }
 
@@ -431,7 +464,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       continue;
     }
   }
-  stats.numNodes = nodes.size();
+  stats.numNodes = numNodes;
   return Error::success();
 }
 
@@ -478,7 +511,7 @@ Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
 // Emission
 //===----------------------------------------------------------------------===//
 
-static inline void appendUInt(std::string &os, uint32_t v) {
+static inline void appendUInt(stack::detail::TextBuf &os, uint32_t v) {
   char buf[10];
   char *p = buf + sizeof(buf);
   do {
@@ -488,7 +521,7 @@ static inline void appendUInt(std::string &os, uint32_t v) {
   os.append(p, buf + sizeof(buf) - p);
 }
 
-static inline void appendHex(std::string &os, uint64_t v, unsigned digits) {
+static inline void appendHex(stack::detail::TextBuf &os, uint64_t v, unsigned digits) {
   static const char hex[] = "0123456789ABCDEF";
   char buf[16];
   for (unsigned i = digits; i-- != 0;) {
@@ -498,14 +531,14 @@ static inline void appendHex(std::string &os, uint64_t v, unsigned digits) {
   os.append(buf, digits);
 }
 
-void StackPtxContext::writeReg(std::string &os, uint16_t stack, uint32_t reg) {
+void StackPtxContext::writeReg(stack::detail::TextBuf &os, uint16_t stack, uint32_t reg) {
   os.append("%_s", 3);
   appendUInt(os, stack);
   os.push_back('_');
   appendUInt(os, reg);
 }
 
-void StackPtxContext::writeLiteral(std::string &os, uint16_t stack,
+void StackPtxContext::writeLiteral(stack::detail::TextBuf &os, uint16_t stack,
                                    uint32_t bits) {
   switch (litKinds[stack]) {
   case LitKind::F32:
@@ -535,7 +568,7 @@ void StackPtxContext::writeLiteral(std::string &os, uint16_t stack,
   }
 }
 
-void StackPtxContext::writeOperand(std::string &os, uint32_t n) {
+void StackPtxContext::writeOperand(stack::detail::TextBuf &os, uint32_t n) {
   ArrayRef<Register> regs = curRegs;
   const StackNode &nd = nodes[n];
   switch (nd.kind) {
@@ -563,7 +596,7 @@ void StackPtxContext::emitInstr(uint32_t n) {
   in.reg = 1;
   ++stats.emittedInstrs;
   const PtxInstrDesc &d = info.instrs[in.payload];
-  std::string &os = body;
+  stack::detail::TextBuf &os = body;
   os.push_back('\t');
   os.append(info.instrPtx[in.payload]);
   os.push_back(' ');
@@ -725,6 +758,7 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
     out.append(";\n", 2);
   }
   out.append("\t}", 2);
+  out.terminate();
 }
 
 Expected<StringRef> StackPtxContext::compile(const Program &prog,
@@ -733,7 +767,7 @@ Expected<StringRef> StackPtxContext::compile(const Program &prog,
   if (Error e = execute(prog, regs, requests))
     return e;
   emit(regs, requests);
-  return StringRef(out);
+  return StringRef(out.data(), out.size());
 }
 
 Expected<std::string> stack::compileStackPtx(const StackInfo &info,

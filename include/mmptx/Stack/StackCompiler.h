@@ -47,6 +47,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -124,6 +127,53 @@ struct StackNode {
   uint32_t reg;     ///< emitted register number, or ~0 (Instr: emitted flag)
 };
 
+namespace detail {
+/// A growable text buffer whose appends inline to a compare and a copy
+/// (std::string::append is an out-of-line call per piece).
+class TextBuf {
+public:
+  void clear() { len = 0; }
+  size_t size() const { return len; }
+  const char *data() const { return buf.get(); }
+  void push_back(char c) {
+    reserve(1);
+    buf[len++] = c;
+  }
+  void append(const char *s, size_t n) {
+    reserve(n);
+    std::memcpy(buf.get() + len, s, n);
+    len += n;
+  }
+  void append(const char *s) { append(s, std::strlen(s)); }
+  void append(const std::string &s) { append(s.data(), s.size()); }
+  void append(const TextBuf &t) { append(t.data(), t.size()); }
+  /// Writes a NUL after the text (not counted in size()).
+  void terminate() {
+    reserve(1);
+    buf[len] = '\0';
+  }
+  /// Makes room for \p n more characters.
+  void reserve(size_t n) {
+    if (len + n > cap)
+      grow(len + n);
+  }
+  char *end() { return buf.get() + len; }
+  void advance(size_t n) { len += n; }
+
+private:
+  void grow(size_t need) {
+    size_t newCap = std::max<size_t>(need, 2 * cap + 256);
+    std::unique_ptr<char[]> nb(new char[newCap]);
+    if (len)
+      std::memcpy(nb.get(), buf.get(), len);
+    buf = std::move(nb);
+    cap = newCap;
+  }
+  std::unique_ptr<char[]> buf;
+  size_t len = 0, cap = 0;
+};
+} // namespace detail
+
 /// Compiles Stack PTX programs against one instruction set. Reuse one
 /// context per thread: after warm-up, compile() does not allocate.
 class StackPtxContext {
@@ -149,8 +199,12 @@ public:
   const StackInfo &getInfo() const { return info; }
 
   /// The DAG of the last execute()/compile().
-  llvm::ArrayRef<StackNode> getNodes() const { return nodes; }
-  llvm::ArrayRef<uint32_t> getOperands() const { return operands; }
+  llvm::ArrayRef<StackNode> getNodes() const {
+    return llvm::ArrayRef<StackNode>(nodes.data(), numNodes);
+  }
+  llvm::ArrayRef<uint32_t> getOperands() const {
+    return llvm::ArrayRef<uint32_t>(operands.data(), numOperands);
+  }
   /// Per request, its node or ~0u when unsatisfied.
   llvm::ArrayRef<uint32_t> getRequestNodes() const { return requestNodes; }
   /// Flattened operand/result element stacks of instruction \p instr.
@@ -196,10 +250,29 @@ private:
   llvm::Error invalidWord(const Frame &f, const llvm::Twine &msg);
   void emit(llvm::ArrayRef<Register> regs, llvm::ArrayRef<uint32_t> requests);
   void emitInstr(uint32_t n);
-  void writeOperand(std::string &os, uint32_t n);
-  void writeReg(std::string &os, uint16_t stack, uint32_t reg);
-  void writeLiteral(std::string &os, uint16_t stack, uint32_t bits);
+  void writeOperand(detail::TextBuf &os, uint32_t n);
+  void writeReg(detail::TextBuf &os, uint16_t stack, uint32_t reg);
+  void writeLiteral(detail::TextBuf &os, uint16_t stack, uint32_t bits);
 
+  /// Appends a node, writing its fields in place (building it in a
+  /// temporary first costs a store-forwarding stall per node).
+  void addNode(StackNode::Kind kind, uint16_t stack, uint32_t payload,
+               uint32_t aux, uint32_t reg) {
+    StackNode &n = nodes[numNodes++];
+    n.kind = kind;
+    n.stack = stack;
+    n.payload = payload;
+    n.aux = aux;
+    n.reg = reg;
+  }
+  /// Makes room for \p nodes more nodes and \p ops more operands.
+  void reserveNodes(uint32_t moreNodes, uint32_t moreOps) {
+    if (numNodes + moreNodes > nodes.size())
+      nodes.resize(std::max<size_t>(2 * nodes.size(), numNodes + moreNodes));
+    if (numOperands + moreOps > operands.size())
+      operands.resize(
+          std::max<size_t>(2 * operands.size(), numOperands + moreOps));
+  }
   bool push(uint16_t stack, uint32_t node) {
     uint32_t &h = heights[stack];
     if (h == opts.stackSize) {
@@ -229,8 +302,10 @@ private:
   std::vector<uint16_t> prefixLens;
   std::vector<std::string> movOps; ///< `mov.f32`; `cvt.u8.u8` for 8 bits
 
-  // Per compile; cleared, never shrunk.
+  // Per compile; cleared, never shrunk. nodes/operands are storage of which
+  // the first numNodes/numOperands are used.
   uint32_t allocatedStackSize = 0;
+  uint32_t numNodes = 0, numOperands = 0;
   std::vector<StackNode> nodes;
   std::vector<uint32_t> operands;
   std::vector<uint32_t> stackData;
@@ -242,8 +317,8 @@ private:
   std::vector<uint32_t> visit;
   std::vector<uint32_t> regCounts;
   llvm::ArrayRef<Register> curRegs;
-  std::string body;
-  std::string out;
+  detail::TextBuf body;
+  detail::TextBuf out;
 };
 
 /// Convenience for one-off compiles (the stub-gen pass's entry point):
