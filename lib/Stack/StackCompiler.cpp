@@ -122,6 +122,7 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
 //===----------------------------------------------------------------------===//
 
 Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
+  // f.pc is the index of the word after the invalid one.
   if (!opts.strict) {
     ++stats.ignoredWords;
     return Error::success();
@@ -143,32 +144,49 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   }
   std::fill(heights.begin(), heights.end(), 0);
   uint32_t metaHeight = 0;
-  store.assign(opts.storeSize, Slot{0, 0, false});
+  // Slots are valid only if stamped with this compile's generation, so
+  // nothing is cleared per compile.
+  if (store.size() != opts.storeSize)
+    store.assign(opts.storeSize, Slot{0, 0, 0});
+  if (++storeGen == 0) {
+    for (Slot &sl : store)
+      sl.gen = 0;
+    storeGen = 1;
+  }
   frames.clear();
   uint32_t maxDepth = opts.maxFrameDepth ? opts.maxFrameDepth : 1;
   frames.reserve(maxDepth);
-  frames.push_back({prog.main.data(), prog.main.size(), 0, ~0u});
   const uint32_t S = opts.stackSize;
   const uint32_t numStacks = info.numStacks;
+  const uint64_t limit = opts.executionLimit;
+  uint64_t executed = 0;
+  // The current frame lives in locals; `frames` holds its callers.
+  Frame f = {prog.main.data(), prog.main.size(), 0, ~0u};
+  const uint64_t *pc = f.words, *end = f.words + f.size;
 
-  while (!frames.empty()) {
-    Frame &f = frames.back();
-    if (f.pc >= f.size) {
+  for (;;) {
+    if (pc == end) {
+    popFrame:
+      if (frames.empty())
+        break;
+      f = frames.back();
       frames.pop_back();
+      pc = f.words + f.pc;
+      end = f.words + f.size;
       continue;
     }
-    if (stats.executedWords >= opts.executionLimit) {
+    if (executed == limit) {
       stats.hitExecutionLimit = true;
       break;
     }
-    uint64_t w = f.words[f.pc++];
-    ++stats.executedWords;
+    uint64_t w = *pc++;
+    ++executed;
+    f.pc = pc - f.words;
     uint16_t aux = getWordAux(w);
     uint32_t payload = getWordPayload(w);
     switch (getWordType(w)) {
     case WordType::Return:
-      frames.pop_back();
-      continue;
+      goto popFrame;
 
     case WordType::Input: {
       if (payload >= regs.size()) {
@@ -189,8 +207,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       if (numNodes + 1 > opts.maxNodes) {
         stats.hitNodeLimit = true;
-        frames.clear();
-        continue;
+        goto done;
       }
       reserveNodes(1, 0);
       addNode(StackNode::Input, s, payload, 0, None);
@@ -208,8 +225,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       if (numNodes + 1 > opts.maxNodes) {
         stats.hitNodeLimit = true;
-        frames.clear();
-        continue;
+        goto done;
       }
       reserveNodes(1, 0);
       addNode(StackNode::Constant, aux, payload, 0, None);
@@ -230,8 +246,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       unsigned n = si.numVecElems ? si.numVecElems : 1;
       if (numNodes + n > opts.maxNodes) {
         stats.hitNodeLimit = true;
-        frames.clear();
-        continue;
+        goto done;
       }
       reserveNodes(n, 0);
       for (unsigned e = 0; e != n; ++e) {
@@ -262,8 +277,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       if (numNodes + 1 + ii.numRetElems > opts.maxNodes) {
         stats.hitNodeLimit = true;
-        frames.clear();
-        continue;
+        goto done;
       }
       reserveNodes(1 + ii.numRetElems, ii.numArgElems);
       // Hot path: work on locals so stores through the arrays do not force
@@ -415,7 +429,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         ++stats.noOpWords;
         continue;
       }
-      store[payload] = {pop(aux), aux, true};
+      store[payload] = {pop(aux), aux, storeGen};
       continue;
     }
 
@@ -428,7 +442,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         continue;
       }
       const Slot &slot = store[payload];
-      if (!slot.valid) {
+      if (slot.gen != storeGen) {
         ++stats.noOpWords;
         continue;
       }
@@ -445,12 +459,15 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
           return e;
         continue;
       }
-      if (frames.size() >= maxDepth) {
+      if (frames.size() + 1 >= maxDepth) {
         ++stats.refusedCalls;
         continue;
       }
       ArrayRef<uint64_t> r = prog.routines[payload];
-      frames.push_back({r.data(), r.size(), 0, payload});
+      frames.push_back(f);
+      f = {r.data(), r.size(), 0, payload};
+      pc = f.words;
+      end = f.words + f.size;
       continue;
     }
 
@@ -464,6 +481,8 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       continue;
     }
   }
+done:
+  stats.executedWords = executed;
   stats.numNodes = numNodes;
   return Error::success();
 }

@@ -240,7 +240,7 @@ private:
   struct Slot {
     uint32_t node;
     uint16_t stack;
-    bool valid;
+    uint32_t gen; ///< valid if == storeGen
   };
   enum class LitKind : uint8_t { F32, U32, F64, Hex };
 
@@ -306,6 +306,7 @@ private:
   // the first numNodes/numOperands are used.
   uint32_t allocatedStackSize = 0;
   uint32_t numNodes = 0, numOperands = 0;
+  uint32_t storeGen = 0;
   std::vector<StackNode> nodes;
   std::vector<uint32_t> operands;
   std::vector<uint32_t> stackData;
