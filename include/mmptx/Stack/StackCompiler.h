@@ -140,6 +140,8 @@ public:
     buf[len++] = c;
   }
   void append(const char *s, size_t n) {
+    if (!n)
+      return;
     reserve(n);
     std::memcpy(buf.get() + len, s, n);
     len += n;
