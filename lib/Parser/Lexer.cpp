@@ -10,16 +10,18 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstdio>
+#include <cstring>
 
 using namespace llvm;
 using namespace mmptx;
 
-static bool isIdentStart(char C) {
-  return isAlpha(C) || C == '_' || C == '$';
-}
-static bool isIdentChar(char C) {
-  return isAlnum(C) || C == '_' || C == '$';
-}
+using namespace mmptx::detail;
+
+const LexCharTable mmptx::detail::LexerChars;
+
+static inline bool is(char C, uint8_t Mask) { return LexerChars.is(C, Mask); }
+static inline bool isIdentStart(char C) { return is(C, LC_IdentStart); }
+static inline bool isIdentChar(char C) { return is(C, LC_IdentChar); }
 
 Token Lexer::lexNumber(const char *B, bool Space) {
   // 0f/0d: IEEE bit patterns with exactly 8 / 16 hex digits.
@@ -88,24 +90,24 @@ Token Lexer::lexNumber(const char *B, bool Space) {
   return make(Token::Integer, B, Space);
 }
 
-Token Lexer::next() {
-  bool Space = PrevEnd == nullptr;
+Token Lexer::nextSlow(bool Space) {
   // Skip blanks and comments.
   while (Cur < End) {
     char C = *Cur;
-    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
-        C == '\v') {
+    if (is(C, LC_Blank)) {
       ++Cur;
       Space = true;
       continue;
     }
-    if (C == '/' && Cur + 1 < End && Cur[1] == '/') {
-      while (Cur < End && *Cur != '\n')
-        ++Cur;
+    if (C != '/' || Cur + 1 == End)
+      break;
+    if (Cur[1] == '/') {
+      const void *NL = std::memchr(Cur, '\n', End - Cur);
+      Cur = NL ? static_cast<const char *>(NL) : End;
       Space = true;
       continue;
     }
-    if (C == '/' && Cur + 1 < End && Cur[1] == '*') {
+    if (Cur[1] == '*') {
       const char *B = Cur;
       Cur += 2;
       while (Cur + 1 < End && !(Cur[0] == '*' && Cur[1] == '/'))
@@ -125,6 +127,7 @@ Token Lexer::next() {
     return make(Token::Eof, B, Space);
   char C = *Cur;
   if (isIdentStart(C)) {
+    ++Cur;
     while (Cur < End && isIdentChar(*Cur))
       ++Cur;
     return make(Token::Identifier, B, Space);
@@ -138,11 +141,16 @@ Token Lexer::next() {
                                : "expected register name after '%'",
                    Space);
     }
+    ++Cur;
     while (Cur < End && isIdentChar(*Cur))
       ++Cur;
     return make(C == '.' ? Token::Directive : Token::Register, B, Space);
   }
-  if (isDigit(C))
+  if (is(C, LC_Punct)) {
+    ++Cur;
+    return make(Token::Punct, B, Space);
+  }
+  if (is(C, LC_Digit))
     return lexNumber(B, Space);
   if (C == '"') {
     ++Cur;
@@ -155,10 +163,6 @@ Token Lexer::next() {
       return error(B, "unterminated string", Space);
     ++Cur;
     return make(Token::String, B, Space);
-  }
-  if (StringRef(",;:{}[]()<>+-!@|=*").contains(C)) {
-    ++Cur;
-    return make(Token::Punct, B, Space);
   }
   return badChar(B, Space);
 }

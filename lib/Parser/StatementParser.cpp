@@ -18,30 +18,91 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ptx;
 
+// Both are called for every qualifier of every declaration: switch on the
+// length, then compare the name as one integer with each candidate.
+
+/// \returns the \p N bytes at \p S as one little-endian integer, so that a
+/// short name is compared with each candidate in one instruction.
+template <size_t N> static inline uint64_t pack(const char *S) {
+  uint64_t V = 0;
+  for (size_t I = 0; I < N; ++I)
+    V |= uint64_t(static_cast<unsigned char>(S[I])) << (8 * I);
+  return V;
+}
+template <size_t N> static constexpr uint64_t lit(const char (&S)[N]) {
+  uint64_t V = 0;
+  for (size_t I = 0; I + 1 < N; ++I)
+    V |= uint64_t(static_cast<unsigned char>(S[I])) << (8 * I);
+  return V;
+}
+
 bool mmptx::isPTXType(StringRef Name) {
-  return StringSwitch<bool>(Name)
-      .Cases(".b8", ".b16", ".b32", ".b64", ".b128", true)
-      .Cases(".u8", ".u16", ".u32", ".u64", true)
-      .Cases(".s8", ".s16", ".s32", ".s64", true)
-      .Cases(".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64", true)
-      .Cases(".pred", ".tf32", ".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", true)
-      .Cases(".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".e2m1", true)
-      .Cases(".texref", ".samplerref", ".surfref", true)
-      .Default(false);
+  const char *S = Name.data();
+  switch (Name.size()) {
+  case 3: {
+    uint64_t V = pack<3>(S);
+    return V == lit(".b8") || V == lit(".u8") || V == lit(".s8");
+  }
+  case 4: {
+    uint64_t V = pack<4>(S);
+    return V == lit(".b16") || V == lit(".b32") || V == lit(".b64") ||
+           V == lit(".u16") || V == lit(".u32") || V == lit(".u64") ||
+           V == lit(".s16") || V == lit(".s32") || V == lit(".s64") ||
+           V == lit(".f16") || V == lit(".f32") || V == lit(".f64");
+  }
+  case 5: {
+    uint64_t V = pack<5>(S);
+    return V == lit(".b128") || V == lit(".bf16") || V == lit(".pred") ||
+           V == lit(".tf32") || V == lit(".e4m3") || V == lit(".e5m2") ||
+           V == lit(".e2m1");
+  }
+  case 6:
+    return pack<6>(S) == lit(".f16x2");
+  case 7: {
+    uint64_t V = pack<7>(S);
+    return V == lit(".bf16x2") || V == lit(".e4m3x2") ||
+           V == lit(".e5m2x2") || V == lit(".e2m1x2") ||
+           V == lit(".e2m3x2") || V == lit(".e3m2x2") || V == lit(".texref");
+  }
+  case 8: {
+    uint64_t V = pack<8>(S);
+    return V == lit(".ue8m0x2") || V == lit(".surfref");
+  }
+  case 11:
+    return Name == ".samplerref";
+  }
+  return false;
 }
 
 bool mmptx::isStateSpace(StringRef Name) {
-  return StringSwitch<bool>(Name)
-      .Cases(".reg", ".sreg", ".const", ".global", ".local", true)
-      .Cases(".param", ".shared", ".tex", ".sampler", ".surf", true)
-      .Default(false);
+  const char *S = Name.data();
+  switch (Name.size()) {
+  case 4: {
+    uint64_t V = pack<4>(S);
+    return V == lit(".reg") || V == lit(".tex");
+  }
+  case 5: {
+    uint64_t V = pack<5>(S);
+    return V == lit(".sreg") || V == lit(".surf");
+  }
+  case 6: {
+    uint64_t V = pack<6>(S);
+    return V == lit(".const") || V == lit(".local") || V == lit(".param");
+  }
+  case 7: {
+    uint64_t V = pack<7>(S);
+    return V == lit(".global") || V == lit(".shared");
+  }
+  case 8:
+    return pack<8>(S) == lit(".sampler");
+  }
+  return false;
 }
 
 static bool isLinkageDirective(StringRef Name) {
@@ -56,7 +117,7 @@ class StmtParser {
 public:
   StmtParser(const Module &M, const Statement &S)
       : SM(M.getSourceMgr()), Lex(M.getText(S)) {
-    Tok = Lex.next();
+    Lex.next(Tok);
   }
 
   Error error(const Token &T, const Twine &Msg) {
@@ -72,7 +133,7 @@ public:
     return error(Tok, "expected " + What + ", found '" + Tok.Text + "'");
   }
 
-  void consume() { Tok = Lex.next(); }
+  void consume() { Lex.next(Tok); }
   bool consumeIf(char C) {
     if (!Tok.isPunct(C))
       return false;
@@ -527,6 +588,16 @@ Error mmptx::parseFunctionSignature(const Module &M, const Statement &S,
 }
 
 Error mmptx::verifyStatement(const Module &M, const Statement &S) {
+  switch (S.Kind) {
+  case StmtKind::Comment:
+  case StmtKind::ScopeBegin:
+  case StmtKind::ScopeEnd:
+  case StmtKind::Empty:
+    // Nothing to lex: the structural pass has checked them.
+    return Error::success();
+  default:
+    break;
+  }
   StmtParser P(M, S);
   switch (S.Kind) {
   case StmtKind::Instruction: {
@@ -560,13 +631,23 @@ Error mmptx::verifyModule(const Module &M) {
   // allocation-free for ordinary instructions.
   Instruction I;
   for (const Statement &S : M.statements()) {
-    if (S.Kind == StmtKind::Instruction) {
+    switch (S.Kind) {
+    case StmtKind::Instruction:
       if (Error E = parseInstruction(M, S, I))
         return E;
-      continue;
+      break;
+    case StmtKind::Directive:
+    case StmtKind::FunctionHeader:
+    case StmtKind::Label:
+      if (Error E = verifyStatement(M, S))
+        return E;
+      break;
+    case StmtKind::Comment:
+    case StmtKind::ScopeBegin:
+    case StmtKind::ScopeEnd:
+    case StmtKind::Empty:
+      break;
     }
-    if (Error E = verifyStatement(M, S))
-      return E;
   }
   return Error::success();
 }

@@ -49,7 +49,7 @@ enum CharClass : uint8_t {
   CC_Blank = 1 << 0,     // ' ' '\t' '\r' '\f' '\v' '\n'
   CC_Ident = 1 << 1,     // [A-Za-z0-9_$%.]
   CC_IdentStart = 1 << 2, // [A-Za-z_$%]
-  CC_InstrStop = 1 << 3, // ; / " { }
+  CC_InstrStop = 1 << 3, // ; / " { } :
   CC_DirStop = 1 << 4,   // ; / " { } ( ) = \n
 };
 
@@ -69,6 +69,7 @@ struct CharTable {
     Cls[unsigned('.')] |= CC_Ident;
     for (unsigned C : {';', '/', '"', '{', '}'})
       Cls[C] |= CC_InstrStop | CC_DirStop;
+    Cls[unsigned(':')] |= CC_InstrStop;
     for (unsigned C : {'(', ')', '=', '\n'})
       Cls[C] |= CC_DirStop;
   }
@@ -77,6 +78,77 @@ constexpr CharTable Table;
 
 inline bool is(char C, uint8_t Mask) {
   return Table.Cls[static_cast<unsigned char>(C)] & Mask;
+}
+
+#if defined(__SSE2__)
+/// \returns a bit mask of the 16 bytes at \p Q that equal one of \p Cs.
+template <char... Cs> inline unsigned matchAny(const char *Q) {
+  __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Q));
+  __m128i Hit = _mm_setzero_si128();
+  ((Hit = _mm_or_si128(Hit, _mm_cmpeq_epi8(V, _mm_set1_epi8(Cs)))), ...);
+  return unsigned(_mm_movemask_epi8(Hit));
+}
+#endif
+
+/// \returns the first byte of [\p Q, \p End) in class \p Mask, which must be
+/// exactly the bytes \p Cs, or \p End. Sixteen bytes at a time with SSE2.
+template <uint8_t Mask, char... Cs>
+inline const char *findFirst(const char *Q, const char *End) {
+#if defined(__SSE2__)
+  while (End - Q >= 16) {
+    if (unsigned M = matchAny<Cs...>(Q))
+      return Q + __builtin_ctz(M);
+    Q += 16;
+  }
+#endif
+  while (Q < End && !is(*Q, Mask))
+    ++Q;
+  return Q;
+}
+
+const char *findInstrStop(const char *Q, const char *End) {
+  return findFirst<CC_InstrStop, ';', '/', '"', '{', '}', ':'>(Q, End);
+}
+const char *findDirStop(const char *Q, const char *End) {
+  return findFirst<CC_DirStop, ';', '/', '"', '{', '}', '(', ')', '=', '\n'>(
+      Q, End);
+}
+
+/// The text every inject marker contains; `MMPTX_INJECT` contains it too.
+constexpr char MarkerText[] = "PTX_INJECT";
+constexpr size_t MarkerLen = sizeof(MarkerText) - 1;
+/// Offset of the 'J' in MarkerText: the rarest byte, so the one searched for.
+constexpr size_t MarkerJ = 6;
+
+/// \returns true if the 'J' at \p J, inside [\p B, \p End), is the 'J' of
+/// MarkerText.
+inline bool isMarkerAt(const char *J, const char *B, const char *End) {
+  return size_t(J - B) >= MarkerJ && size_t(End - J) >= MarkerLen - MarkerJ &&
+         std::memcmp(J - MarkerJ, MarkerText, MarkerLen) == 0;
+}
+
+/// \returns true if [\p B, \p E) contains MarkerText.
+bool containsMarker(const char *B, const char *E) {
+  for (const char *S = B; S < E;) {
+    const void *J = std::memchr(S, 'J', E - S);
+    if (!J)
+      return false;
+    S = static_cast<const char *>(J);
+    if (isMarkerAt(S, B, E))
+      return true;
+    ++S;
+  }
+  return false;
+}
+
+/// \returns true if \p Text is `//` followed by \p Word with blanks around.
+bool isLineCommentWord(StringRef Text, StringRef Word) {
+  const char *S = Text.begin() + 2, *E = Text.end();
+  while (S < E && is(*S, CC_Blank))
+    ++S;
+  while (E > S && is(E[-1], CC_Blank))
+    --E;
+  return StringRef(S, E - S) == Word;
 }
 
 class StructureParser {
@@ -111,6 +183,9 @@ private:
   /// Skips a `//` comment starting at \p Q; \returns its end (before the
   /// newline and any carriage return).
   const char *skipLineComment(const char *Q) const;
+  /// skipLineComment() that also sets \p Marker if the comment contains
+  /// MarkerText, in the same pass.
+  const char *scanLineComment(const char *Q, bool &Marker) const;
   /// Skips a `/*` comment; \returns past `*/`, or nullptr if unterminated.
   const char *skipBlockComment(const char *Q) const;
   /// Skips a string literal starting at the quote; \returns past the closing
@@ -141,6 +216,46 @@ const char *StructureParser::skipLineComment(const char *Q) const {
   if (E > Q && E[-1] == '\r')
     --E;
   return E;
+}
+
+const char *StructureParser::scanLineComment(const char *Q,
+                                             bool &Marker) const {
+  const char *S = Q + 2;
+  const char *NL = End;
+  auto CheckJs = [&](unsigned Js, const char *Base) {
+    for (; Js; Js &= Js - 1)
+      if (isMarkerAt(Base + __builtin_ctz(Js), Q, End))
+        Marker = true;
+  };
+#if defined(__SSE2__)
+  const __m128i NLs = _mm_set1_epi8('\n'), Js = _mm_set1_epi8('J');
+  while (End - S >= 16) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(S));
+    unsigned NLMask = _mm_movemask_epi8(_mm_cmpeq_epi8(V, NLs));
+    unsigned JMask = _mm_movemask_epi8(_mm_cmpeq_epi8(V, Js));
+    if (NLMask) {
+      CheckJs(JMask & ((NLMask & -NLMask) - 1), S);
+      NL = S + __builtin_ctz(NLMask);
+      goto Found;
+    }
+    CheckJs(JMask, S);
+    S += 16;
+  }
+#endif
+  for (; S < End; ++S) {
+    if (*S == '\n') {
+      NL = S;
+      break;
+    }
+    if (*S == 'J' && isMarkerAt(S, Q, End))
+      Marker = true;
+  }
+#if defined(__SSE2__)
+Found:
+#endif
+  if (NL[-1] == '\r')
+    --NL;
+  return NL;
 }
 
 const char *StructureParser::skipBlockComment(const char *Q) const {
@@ -180,30 +295,37 @@ Error StructureParser::unexpectedChar(const char *Loc) {
 Error StructureParser::scanComment() {
   const char *B = P;
   const char *E;
+  uint8_t Flags = 0;
+  bool Marker = false;
   if (P + 1 < End && P[1] == '/') {
-    E = skipLineComment(P);
+    E = scanLineComment(P, Marker);
+    // Only short line comments can be inline-asm brackets; the first
+    // non-blank byte tells which one it may be.
+    size_t Len = E - B;
+    if (Len <= 32 && Len >= 16) {
+      const char *S = B + 2;
+      while (S < E && is(*S, CC_Blank))
+        ++S;
+      StringRef Text(B, Len);
+      if (S < E && *S == 'b' && isLineCommentWord(Text, "begin inline asm")) {
+        Flags |= SF_BeginInlineAsm;
+        InInlineAsm = true;
+      } else if (S < E && *S == 'e' &&
+                 isLineCommentWord(Text, "end inline asm")) {
+        Flags |= SF_EndInlineAsm;
+        InInlineAsm = false;
+      }
+    }
   } else if (P + 1 < End && P[1] == '*') {
     E = skipBlockComment(P);
     if (!E)
       return error(B, "unterminated block comment");
+    Marker = containsMarker(B, E);
   } else {
     return unexpectedChar(B);
   }
-  StringRef Text(B, E - B);
-  uint8_t Flags = 0;
-  // Only short line comments can be inline-asm brackets; inject markers are
-  // confirmed later by the inject-site layer.
-  if (Text.size() <= 32) {
-    StringRef Body = Text.drop_front(2).trim();
-    if (Body == "begin inline asm") {
-      Flags |= SF_BeginInlineAsm;
-      InInlineAsm = true;
-    } else if (Body == "end inline asm") {
-      Flags |= SF_EndInlineAsm;
-      InInlineAsm = false;
-    }
-  }
-  if (Text.contains("PTX_INJECT"))
+  // Inject markers are confirmed later by the inject-site layer.
+  if (Marker)
     Flags |= SF_MaybeInjectMarker;
   if (InInlineAsm && !(Flags & SF_BeginInlineAsm))
     Flags |= SF_InInlineAsm;
@@ -212,57 +334,46 @@ Error StructureParser::scanComment() {
   return Error::success();
 }
 
+/// \returns true if [\p B, \p Colon) is an identifier followed by spaces
+/// or tabs, which makes the ':' at \p Colon end a label.
+static bool isLabelBefore(const char *B, const char *Colon) {
+  const char *Q = B;
+  while (Q < Colon && is(*Q, CC_Ident))
+    ++Q;
+  if (Q == B)
+    return false;
+  while (Q < Colon && (*Q == ' ' || *Q == '\t'))
+    ++Q;
+  return Q == Colon;
+}
+
 Error StructureParser::scanInstructionOrLabel() {
   const char *B = P;
   const char *Q = P;
-  if (*Q != '@') {
-    while (Q < End && is(*Q, CC_Ident))
-      ++Q;
-    const char *AfterIdent = Q;
-    while (Q < End && (*Q == ' ' || *Q == '\t'))
-      ++Q;
-    if (Q < End && *Q == ':') {
-      add(B, Q + 1, StmtKind::Label, InInlineAsm ? SF_InInlineAsm : 0);
-      P = Q + 1;
-      return Error::success();
-    }
-    Q = AfterIdent;
-  }
+  // `name:` is a label; only the first ':' can end one.
+  bool MaybeLabel = *Q != '@';
   // Instruction: up to the first `;` outside comments and strings. Braces
   // are vector operands; a `}` that closes nothing means a missing `;`.
   unsigned Braces = 0;
-  const char *LastSig = Q;
   while (true) {
-#if defined(__SSE2__)
-    // Skip 16 bytes at a time while none of them can stop the scan.
-    const __m128i Semi = _mm_set1_epi8(';'), Slash = _mm_set1_epi8('/'),
-                  Quote = _mm_set1_epi8('"'), LBr = _mm_set1_epi8('{'),
-                  RBr = _mm_set1_epi8('}');
-    while (End - Q >= 16) {
-      __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Q));
-      __m128i Hit = _mm_or_si128(
-          _mm_or_si128(_mm_cmpeq_epi8(V, Semi), _mm_cmpeq_epi8(V, Slash)),
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(V, Quote),
-                                    _mm_cmpeq_epi8(V, LBr)),
-                       _mm_cmpeq_epi8(V, RBr)));
-      int Mask = _mm_movemask_epi8(Hit);
-      if (Mask) {
-        Q += __builtin_ctz(Mask);
-        break;
-      }
-      Q += 16;
-    }
-#endif
-    while (Q < End && !is(*Q, CC_InstrStop))
-      ++Q;
+    Q = findInstrStop(Q, End);
     if (Q == End) {
       // Point just past the last non-blank byte, where `;` was expected.
-      LastSig = End;
+      const char *LastSig = End;
       while (LastSig > B && is(LastSig[-1], CC_Blank))
         --LastSig;
       return error(LastSig, "expected ';' at end of instruction");
     }
     switch (*Q) {
+    case ':':
+      if (MaybeLabel && isLabelBefore(B, Q)) {
+        add(B, Q + 1, StmtKind::Label, InInlineAsm ? SF_InInlineAsm : 0);
+        P = Q + 1;
+        return Error::success();
+      }
+      MaybeLabel = false;
+      ++Q;
+      break;
     case ';':
       if (Braces == 0) {
         add(B, Q + 1, StmtKind::Instruction,
@@ -321,6 +432,11 @@ Error StructureParser::scanDirective() {
     while (Q < End && is(*Q, CC_Ident) && *Q != '.')
       ++Q;
     StringRef Word(W, Q - W);
+    // Only .entry/.extern, .func, .visible, .weak and .common matter here;
+    // the second byte rules out the others (.reg, .loc...) cheaply.
+    char C1 = Word.size() > 1 ? Word[1] : 0;
+    if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c')
+      break;
     if (Word == ".entry" || Word == ".func")
       return scanFunctionHeader(B, Q, Word == ".entry");
     if (!isLinkage(Word))
@@ -338,11 +454,15 @@ Error StructureParser::scanDirective() {
   const char *LastSig = B + 1;
   Q = B + 1;
   while (true) {
-    while (Q < End && !is(*Q, CC_DirStop)) {
-      if (!is(*Q, CC_Blank))
-        LastSig = Q + 1;
-      ++Q;
+    const char *Stop = findDirStop(Q, End);
+    // The last non-blank byte before the stop is significant.
+    for (const char *X = Stop; X > Q; --X) {
+      if (!is(X[-1], CC_Blank)) {
+        LastSig = X;
+        break;
+      }
     }
+    Q = Stop;
     if (Q == End) {
       if (Parens || Braces)
         return error(LastSig, Parens ? "expected ')' in directive"
@@ -524,8 +644,8 @@ Error StructureParser::run() {
     return error(Start, "input larger than 4 GiB is not supported");
   if (const void *Nul = std::memchr(Start, 0, Size))
     return error(static_cast<const char *>(Nul), "invalid NUL byte in PTX text");
-  // nvcc PTX averages ~25 bytes per statement.
-  Stmts.reserve(Size / 24 + 16);
+  // nvcc PTX averages ~20 bytes per statement.
+  Stmts.reserve(Size / 16 + 16);
 
   while (true) {
     while (P < End && is(*P, CC_Blank))

@@ -17,7 +17,43 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
+#include <cstdint>
+
 namespace mmptx {
+
+namespace detail {
+/// Byte classes of the lexer, one table lookup per byte.
+enum LexCharClass : uint8_t {
+  LC_Blank = 1 << 0,      ///< ' ' '\t' '\n' '\r' '\f' '\v'
+  LC_IdentStart = 1 << 1, ///< [A-Za-z_$]
+  LC_IdentChar = 1 << 2,  ///< [A-Za-z0-9_$]
+  LC_Digit = 1 << 3,      ///< [0-9]
+  LC_Punct = 1 << 4,      ///< , ; : { } [ ] ( ) < > + - ! @ | = *
+};
+struct LexCharTable {
+  uint8_t Cls[256] = {};
+  constexpr LexCharTable() {
+    for (unsigned C : {' ', '\t', '\n', '\r', '\f', '\v'})
+      Cls[C] |= LC_Blank;
+    for (unsigned C = 'a'; C <= 'z'; ++C)
+      Cls[C] |= LC_IdentStart | LC_IdentChar;
+    for (unsigned C = 'A'; C <= 'Z'; ++C)
+      Cls[C] |= LC_IdentStart | LC_IdentChar;
+    for (unsigned C : {'_', '$'})
+      Cls[C] |= LC_IdentStart | LC_IdentChar;
+    for (unsigned C = '0'; C <= '9'; ++C)
+      Cls[C] |= LC_Digit | LC_IdentChar;
+    for (unsigned C : {',', ';', ':', '{', '}', '[', ']', '(', ')', '<', '>',
+                       '+', '-', '!', '@', '|', '=', '*'})
+      Cls[C] |= LC_Punct;
+  }
+  bool is(char C, uint8_t Mask) const {
+    return Cls[static_cast<unsigned char>(C)] & Mask;
+  }
+};
+/// Defined in Lexer.cpp; constant-initialised.
+extern const LexCharTable LexerChars;
+} // namespace detail
 
 struct Token {
   enum Kind : uint8_t {
@@ -52,7 +88,50 @@ public:
       : Cur(Text.data()), End(Text.data() + Text.size()) {}
 
   /// \returns the next token; Eof at the end, Error on a malformed token.
-  Token next();
+  /// Inline for the common tokens (names, directives, registers,
+  /// punctuation after spaces or tabs); the rest is in nextSlow().
+  Token next() {
+    Token T;
+    next(T);
+    return T;
+  }
+  /// next() into \p Out, field by field: parsers that keep their current
+  /// token in memory avoid copying the whole struct (a wide load of narrow
+  /// stores, which stalls store forwarding).
+  void next(Token &Out) {
+    const detail::LexCharTable &T = detail::LexerChars;
+    const char *P = Cur;
+    bool Space = PrevEnd == nullptr;
+    while (P < End && (*P == ' ' || *P == '\t')) {
+      ++P;
+      Space = true;
+    }
+    if (P < End) {
+      char C = *P;
+      const char *Q = P + 1;
+      if (T.is(C, detail::LC_Punct)) {
+        Cur = Q;
+        return set(Out, Token::Punct, P, Space);
+      }
+      Token::Kind K = Token::Identifier;
+      if (C == '.' || C == '%') {
+        if (Q == End || !T.is(*Q, detail::LC_IdentStart))
+          goto Slow;
+        K = C == '.' ? Token::Directive : Token::Register;
+        ++Q;
+      } else if (!T.is(C, detail::LC_IdentStart)) {
+        goto Slow;
+      }
+      while (Q < End && T.is(*Q, detail::LC_IdentChar))
+        ++Q;
+      Cur = Q;
+      return set(Out, K, P, Space);
+    }
+  Slow:
+    Cur = P;
+    Token S = nextSlow(Space);
+    set(Out, S.K, S.Text.data(), S.SpaceBefore);
+  }
   /// \returns the next token without consuming it.
   Token peek() {
     const char *Save = Cur;
@@ -70,6 +149,12 @@ public:
   const char *getPos() const { return Cur; }
 
 private:
+  void set(Token &T, Token::Kind K, const char *B, bool Space) {
+    T.K = K;
+    T.Text = llvm::StringRef(B, Cur - B);
+    T.SpaceBefore = Space;
+    PrevEnd = Cur;
+  }
   Token make(Token::Kind K, const char *B, bool Space) {
     Token T;
     T.K = K;
@@ -82,6 +167,9 @@ private:
     ErrorMsg = Msg;
     return make(Token::Error, B, Space);
   }
+  /// next() for everything but the common tokens; \p Space says whether
+  /// blanks were skipped already.
+  Token nextSlow(bool Space);
   Token lexNumber(const char *B, bool Space);
   /// An Error token for the unexpected byte at \p B, naming it.
   Token badChar(const char *B, bool Space);
