@@ -108,6 +108,18 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
     inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
     movOps.push_back(p == "u8" || p == "s8" ? ("cvt." + p + "." + p).str()
                                             : ("mov." + p).str());
+    Piece mp = {}, rp = {};
+    std::string mov = "\t" + movOps.back() + " ";
+    std::string reg = ("%_s" + Twine(s) + "_").str();
+    mp.len = std::min<size_t>(mov.size(), 16);
+    std::memcpy(mp.text, mov.data(), mp.len);
+    rp.len = std::min<size_t>(reg.size(), 16);
+    std::memcpy(rp.text, reg.data(), rp.len);
+    // Long prefixes do not fit a piece; len 0xff marks "use the string".
+    if (mov.size() > 16)
+      mp.len = 0xff;
+    movPieces.push_back(mp);
+    regPieces.push_back(rp);
     litKinds[s] = p == "f32"   ? LitKind::F32
                   : p == "u32" ? LitKind::U32
                   : p == "f64" ? LitKind::F64
@@ -115,11 +127,24 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   }
   heights.resize(info.numStacks);
   regCounts.resize(info.numStacks);
+  for (uint32_t i = 0; i != info.numInstrs; ++i)
+    instrPtxLens.push_back(uint16_t(std::min<size_t>(
+        std::strlen(info.instrPtx[i]), 0xffff)));
 }
 
 //===----------------------------------------------------------------------===//
 // Execution
 //===----------------------------------------------------------------------===//
+
+void StackPtxContext::growNodes(uint32_t moreNodes, uint32_t moreOps) {
+  if (numNodes + moreNodes > nodes.size())
+    nodes.resize(std::max<size_t>(2 * nodes.size() + 64, numNodes + moreNodes));
+  if (numOperands + moreOps > operands.size())
+    operands.resize(
+        std::max<size_t>(2 * operands.size() + 64, numOperands + moreOps));
+  nodeCap = nodes.size();
+  operandCap = operands.size();
+}
 
 Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
   // f.pc is the index of the word after the invalid one.
@@ -267,7 +292,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         continue;
       }
       const InstrInfo &ii = instrInfo[payload];
-      uint32_t *hts = heights.data();
+      uint32_t *__restrict hts = heights.data();
       bool enough = true;
       for (unsigned u = 0; u != ii.numUnique; ++u)
         enough &= hts[ii.uniqueStack[u]] >= ii.uniqueCount[u];
@@ -282,9 +307,9 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       reserveNodes(1 + ii.numRetElems, ii.numArgElems);
       // Hot path: work on locals so stores through the arrays do not force
       // reloads of the members.
-      uint32_t *sd = stackData.data();
-      StackNode *nd = nodes.data();
-      uint32_t *ops = operands.data() + numOperands;
+      uint32_t *__restrict sd = stackData.data();
+      StackNode *__restrict nd = nodes.data();
+      uint32_t *__restrict ops = operands.data() + numOperands;
       uint32_t instrNode = numNodes;
       StackNode &in = nd[instrNode];
       in.kind = StackNode::Instr;
@@ -531,13 +556,7 @@ Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
 //===----------------------------------------------------------------------===//
 
 static inline void appendUInt(stack::detail::TextBuf &os, uint32_t v) {
-  char buf[10];
-  char *p = buf + sizeof(buf);
-  do {
-    *--p = char('0' + v % 10);
-    v /= 10;
-  } while (v);
-  os.append(p, buf + sizeof(buf) - p);
+  os.appendUInt(v);
 }
 
 static inline void appendHex(stack::detail::TextBuf &os, uint64_t v, unsigned digits) {
@@ -550,11 +569,22 @@ static inline void appendHex(stack::detail::TextBuf &os, uint64_t v, unsigned di
   os.append(buf, digits);
 }
 
-void StackPtxContext::writeReg(stack::detail::TextBuf &os, uint16_t stack, uint32_t reg) {
-  os.append("%_s", 3);
-  appendUInt(os, stack);
-  os.push_back('_');
-  appendUInt(os, reg);
+void StackPtxContext::writeReg(stack::detail::TextBuf &os, uint16_t stack,
+                               uint32_t reg) {
+  const Piece &p = regPieces[stack];
+  os.append16(p.text, p.len);
+  os.appendUInt(reg);
+}
+
+void StackPtxContext::writeMov(stack::detail::TextBuf &os, uint16_t stack) {
+  const Piece &p = movPieces[stack];
+  if (p.len != 0xff) {
+    os.append16(p.text, p.len);
+    return;
+  }
+  os.push_back('\t');
+  os.append(movOps[stack]);
+  os.push_back(' ');
 }
 
 void StackPtxContext::writeLiteral(stack::detail::TextBuf &os, uint16_t stack,
@@ -617,7 +647,7 @@ void StackPtxContext::emitInstr(uint32_t n) {
   const PtxInstrDesc &d = info.instrs[in.payload];
   stack::detail::TextBuf &os = body;
   os.push_back('\t');
-  os.append(info.instrPtx[in.payload]);
+  os.append(info.instrPtx[in.payload], instrPtxLens[in.payload]);
   os.push_back(' ');
   uint32_t elem = 0;
   for (unsigned r = 0; r != d.numRets; ++r) {
@@ -690,9 +720,7 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
       if (nd.reg != None)
         continue;
       nd.reg = regCounts[nd.stack]++;
-      body.push_back('\t');
-      body.append(movOps[nd.stack]);
-      body.push_back(' ');
+      writeMov(body, nd.stack);
       writeReg(body, nd.stack, nd.reg);
       body.append(", %", 3);
       body.append(info.specialPtx[nd.payload]);
@@ -708,9 +736,7 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
       if (nd.reg != None || inlineLits[nd.stack])
         continue;
       nd.reg = regCounts[nd.stack]++;
-      body.push_back('\t');
-      body.append(movOps[nd.stack]);
-      body.push_back(' ');
+      writeMov(body, nd.stack);
       writeReg(body, nd.stack, nd.reg);
       body.append(", ", 2);
       writeLiteral(body, nd.stack, nd.payload);
@@ -763,9 +789,8 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
         (!opts.zeroUnsatisfied || regs[r].kind == RegKind::Mod))
       continue;
     uint16_t s = regs[r].stackIdx;
-    out.push_back('\t');
-    out.append(movOps[s]);
-    out.append(" %", 2);
+    writeMov(out, s);
+    out.push_back('%');
     out.append(regs[r].name.data(), regs[r].name.size());
     out.append(", ", 2);
     if (n == None) {

@@ -149,6 +149,38 @@ public:
   void append(const char *s) { append(s, std::strlen(s)); }
   void append(const std::string &s) { append(s.data(), s.size()); }
   void append(const TextBuf &t) { append(t.data(), t.size()); }
+  /// Appends the first \p n (<= 16) characters of the 16-byte array \p s
+  /// with one fixed-size copy.
+  void append16(const char *s, size_t n) {
+    reserve(16);
+    std::memcpy(buf.get() + len, s, 16);
+    len += n;
+  }
+  /// Appends \p v in decimal.
+  void appendUInt(uint32_t v) {
+    reserve(10);
+    char *p = buf.get() + len;
+    if (v < 10) {
+      p[0] = char('0' + v);
+      len += 1;
+      return;
+    }
+    if (v < 100) {
+      p[0] = char('0' + v / 10);
+      p[1] = char('0' + v % 10);
+      len += 2;
+      return;
+    }
+    char tmp[10];
+    char *t = tmp + sizeof(tmp);
+    do {
+      *--t = char('0' + v % 10);
+      v /= 10;
+    } while (v);
+    size_t n = tmp + sizeof(tmp) - t;
+    std::memcpy(p, t, n);
+    len += n;
+  }
   /// Writes a NUL after the text (not counted in size()).
   void terminate() {
     reserve(1);
@@ -254,6 +286,7 @@ private:
   void emitInstr(uint32_t n);
   void writeOperand(detail::TextBuf &os, uint32_t n);
   void writeReg(detail::TextBuf &os, uint16_t stack, uint32_t reg);
+  void writeMov(detail::TextBuf &os, uint16_t stack);
   void writeLiteral(detail::TextBuf &os, uint16_t stack, uint32_t bits);
 
   /// Appends a node, writing its fields in place (building it in a
@@ -269,12 +302,12 @@ private:
   }
   /// Makes room for \p nodes more nodes and \p ops more operands.
   void reserveNodes(uint32_t moreNodes, uint32_t moreOps) {
-    if (numNodes + moreNodes > nodes.size())
-      nodes.resize(std::max<size_t>(2 * nodes.size(), numNodes + moreNodes));
-    if (numOperands + moreOps > operands.size())
-      operands.resize(
-          std::max<size_t>(2 * operands.size(), numOperands + moreOps));
+    if (__builtin_expect(numNodes + moreNodes > nodeCap ||
+                             numOperands + moreOps > operandCap,
+                         0))
+      growNodes(moreNodes, moreOps);
   }
+  void growNodes(uint32_t moreNodes, uint32_t moreOps);
   bool push(uint16_t stack, uint32_t node) {
     uint32_t &h = heights[stack];
     if (h == opts.stackSize) {
@@ -303,11 +336,19 @@ private:
   std::vector<uint8_t> inlineLits;
   std::vector<uint16_t> prefixLens;
   std::vector<std::string> movOps; ///< `mov.f32`; `cvt.u8.u8` for 8 bits
+  /// Fixed-size pieces for append16: "\tmov.f32 " and "%_s3_" per stack.
+  struct Piece {
+    char text[16];
+    uint8_t len;
+  };
+  std::vector<Piece> movPieces, regPieces;
+  std::vector<uint16_t> instrPtxLens;
 
   // Per compile; cleared, never shrunk. nodes/operands are storage of which
   // the first numNodes/numOperands are used.
   uint32_t allocatedStackSize = 0;
   uint32_t numNodes = 0, numOperands = 0;
+  size_t nodeCap = 0, operandCap = 0; ///< sizes of nodes/operands
   uint32_t storeGen = 0;
   std::vector<StackNode> nodes;
   std::vector<uint32_t> operands;
