@@ -175,9 +175,17 @@ private:
   Error unexpectedChar(const char *Loc);
 
   void add(const char *B, const char *E, StmtKind K, uint8_t Flags = 0) {
-    Stmts.push_back(Statement{uint32_t(B - Start), uint32_t(E - Start), K,
-                              Flags, uint16_t(OpenScopes.size()),
-                              Statement::NoIndex});
+    // Field by field into the vector: building a temporary and copying it
+    // would load 12 bytes right after narrow stores (a store-forwarding
+    // stall per statement).
+    Stmts.emplace_back();
+    Statement &S = Stmts.back();
+    S.Begin = uint32_t(B - Start);
+    S.End = uint32_t(E - Start);
+    S.Kind = K;
+    S.Flags = Flags;
+    S.Depth = uint16_t(OpenScopes.size());
+    S.Link = Statement::NoIndex;
   }
 
   /// Skips a `//` comment starting at \p Q; \returns its end (before the
@@ -612,6 +620,17 @@ Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
     unsigned Depth = 0;
     size_t I = 0;
     for (; I < Rest.size(); ++I) {
+      // Parentheses in comments do not count.
+      if (Rest.substr(I).startswith("//")) {
+        size_t NL = Rest.find('\n', I);
+        I = NL == StringRef::npos ? Rest.size() - 1 : NL;
+        continue;
+      }
+      if (Rest.substr(I).startswith("/*")) {
+        size_t Close = Rest.find("*/", I + 2);
+        I = Close == StringRef::npos ? Rest.size() - 1 : Close + 1;
+        continue;
+      }
       if (Rest[I] == '(')
         ++Depth;
       else if (Rest[I] == ')' && --Depth == 0)

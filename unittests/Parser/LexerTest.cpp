@@ -78,3 +78,88 @@ TEST(LexerTest, NeverReadsPastEnd) {
   EXPECT_EQ(T.Text, "%r1");
   EXPECT_EQ(L.next().K, Token::Eof);
 }
+
+/// Lexes \p S with the by-reference next(Token &) and checks it agrees with
+/// next() token for token, including the slow paths.
+static void expectSameTokens(llvm::StringRef S) {
+  Lexer A(S), B(S);
+  for (unsigned I = 0; I < 1000; ++I) {
+    Token TA = A.next();
+    Token TB;
+    B.next(TB);
+    EXPECT_EQ(TA.K, TB.K) << S.str() << " token " << I;
+    EXPECT_EQ(TA.Text.data(), TB.Text.data()) << S.str() << " token " << I;
+    EXPECT_EQ(TA.Text.size(), TB.Text.size()) << S.str() << " token " << I;
+    EXPECT_EQ(TA.SpaceBefore, TB.SpaceBefore) << S.str() << " token " << I;
+    if (TA.is(Token::Error))
+      EXPECT_EQ(A.getErrorMessage(), B.getErrorMessage());
+    if (TA.is(Token::Eof) || TA.is(Token::Error))
+      return;
+  }
+  ADD_FAILURE() << "no end of input";
+}
+
+TEST(LexerTest, NextIntoTokenMatchesNext) {
+  for (const char *S :
+       {"add.rn.f32 %f1, %f2, 0f3F800000;", "  \t@!%p1 bra $L__BB0_1;",
+        "ld.global.v4.f32 {%f1,%f2}, [%rd1+-8]; // done\n",
+        "a /* c */ b\r\n\f\vc", "\"str\\\"ing\" 1.5e-3 0x1FU 017",
+        "mov.u32 %r1, #;", "x \x01", ".5", "%", ".", "/", "a/", "/* open",
+        "0f3F80", "\"open", "", "   "})
+    expectSameTokens(S);
+}
+
+TEST(LexerTest, NamesUnexpectedBytes) {
+  Lexer L("mov #1");
+  EXPECT_EQ(L.next().Text, "mov");
+  Token T = L.next();
+  EXPECT_EQ(T.K, Token::Error);
+  EXPECT_EQ(T.Text, "#");
+  EXPECT_EQ(L.getErrorMessage(), "unexpected character '#'");
+  // The lexer goes on after the bad byte.
+  EXPECT_EQ(L.next().K, Token::Integer);
+
+  Lexer L2(llvm::StringRef("a \x01\xff", 4));
+  L2.next();
+  EXPECT_EQ(L2.next().K, Token::Error);
+  EXPECT_EQ(L2.getErrorMessage(), "invalid byte 0x01 in PTX text");
+  EXPECT_EQ(L2.next().K, Token::Error);
+  EXPECT_EQ(L2.getErrorMessage(), "invalid byte 0xff in PTX text");
+}
+
+TEST(LexerTest, ErrorMessageSurvivesCopy) {
+  // The message of a named byte lives in the lexer; a copy keeps its own.
+  Lexer L("#");
+  L.next();
+  Lexer Copy = L;
+  EXPECT_EQ(Copy.getErrorMessage(), "unexpected character '#'");
+}
+
+TEST(LexerTest, SpaceBeforeAfterNewlinesAndComments) {
+  auto T = lexAll("a\nb/*x*/c//y\n.d%e");
+  ASSERT_EQ(T.size(), 6u);
+  EXPECT_TRUE(T[0].SpaceBefore); // the first token
+  EXPECT_TRUE(T[1].SpaceBefore);  // b after a newline
+  EXPECT_TRUE(T[2].SpaceBefore);  // c after a block comment
+  EXPECT_TRUE(T[3].SpaceBefore);  // .d after a line comment
+  EXPECT_EQ(T[3].K, Token::Directive);
+  EXPECT_FALSE(T[4].SpaceBefore); // %e right after .d
+  EXPECT_EQ(T[4].K, Token::Register);
+}
+
+TEST(LexerTest, PrefixesNeverReadPastEnd) {
+  // Every prefix of a statement lexes within its bounds.
+  std::string S = "@!%p1 ld.global.nc.v2.f32 {%f1, %f2}, [%rd1+0x10]; "
+                  "// c\n/* d */ \"s\" 0f3F800000 0d3FF0000000000000 1.5e+3";
+  for (size_t N = 0; N <= S.size(); ++N) {
+    std::string Prefix = S.substr(0, N);
+    Lexer L(Prefix);
+    for (unsigned I = 0; I < 100; ++I) {
+      Token T = L.next();
+      ASSERT_GE(T.Text.data(), Prefix.data());
+      ASSERT_LE(T.Text.end(), Prefix.data() + Prefix.size());
+      if (T.is(Token::Eof) || T.is(Token::Error))
+        break;
+    }
+  }
+}

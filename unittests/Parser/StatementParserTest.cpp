@@ -122,3 +122,90 @@ TEST(StatementParserTest, MissingComma) {
             "add.f32 %f1 %f2;\n"
             "            ^");
 }
+
+TEST(StatementParserTest, PTXTypesAndStateSpaces) {
+  for (const char *T :
+       {".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64",
+        ".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2",
+        ".f32", ".f64", ".pred", ".tf32", ".e4m3", ".e5m2", ".e4m3x2",
+        ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".e2m1",
+        ".texref", ".samplerref", ".surfref"})
+    EXPECT_TRUE(isPTXType(T)) << T;
+  for (const char *T : {"", ".", ".f", ".f33", "f32", ".F32", ".f32x", ".b1",
+                        ".b12", ".f16x4", ".reg", ".samplerre", ".samplerrefs",
+                        ".u64 ", ".e4m3x"})
+    EXPECT_FALSE(isPTXType(T)) << T;
+  // A name is compared as a whole, not as a prefix of the buffer.
+  EXPECT_FALSE(isPTXType(llvm::StringRef(".f32", 3)));
+
+  for (const char *S : {".reg", ".sreg", ".const", ".global", ".local",
+                        ".param", ".shared", ".tex", ".sampler", ".surf"})
+    EXPECT_TRUE(isStateSpace(S)) << S;
+  for (const char *S : {"", ".re", ".regs", "reg", ".Reg", ".global_",
+                        ".samplers", ".f32", ".texref"})
+    EXPECT_FALSE(isStateSpace(S)) << S;
+}
+
+TEST(StatementParserTest, RangeOutsideRegPointsAtAngle) {
+  auto M = structure(".local .f32 %f<2>;");
+  ASSERT_TRUE(M);
+  Declaration D;
+  llvm::Error E = parseDeclaration(*M, M->getStatement(0), D);
+  ASSERT_TRUE(bool(E));
+  EXPECT_EQ(llvm::toString(std::move(E)),
+            "s.ptx:1:15: error: '<N>' ranges are only allowed in .reg "
+            "declarations\n"
+            ".local .f32 %f<2>;\n"
+            "              ^");
+}
+
+TEST(StatementParserTest, ManyOperandsAndReuse) {
+  // More operands than the inline capacity, then a short instruction with
+  // the same Instruction object: nothing of the first may remain.
+  auto M = structure("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                     "{%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, "
+                     "{%f5, %f6, %f7, %f8};\n"
+                     "ret;");
+  ASSERT_TRUE(M);
+  Instruction I;
+  ASSERT_FALSE(bool(parseInstruction(*M, M->getStatement(0), I)));
+  EXPECT_EQ(I.Modifiers.size(), 9u);
+  ASSERT_EQ(I.Operands.size(), 18u);
+  EXPECT_EQ(I.Operands[0].NumElements, 4u);
+  EXPECT_EQ(I.Operands[17].Text, "%f8");
+  ASSERT_FALSE(bool(parseInstruction(*M, M->getStatement(1), I)));
+  EXPECT_EQ(I.Opcode, "ret");
+  EXPECT_TRUE(I.Modifiers.empty());
+  EXPECT_TRUE(I.Operands.empty());
+  EXPECT_TRUE(I.Guard.empty());
+}
+
+TEST(StatementParserTest, TokensAfterNewlinesAndComments) {
+  // Operands split over lines and comments (the lexer's slow path).
+  auto M = structure("add.f32\n\t%f1, /* a */ %f2,\r\n// b\n  0f3F800000;");
+  ASSERT_TRUE(M);
+  Instruction I;
+  ASSERT_FALSE(bool(parseInstruction(*M, M->getStatement(0), I)));
+  EXPECT_EQ(I.Opcode, "add.f32");
+  ASSERT_EQ(I.Operands.size(), 3u);
+  EXPECT_EQ(I.Operands[1].Text, "%f2");
+  EXPECT_EQ(I.Operands[2].Text, "0f3F800000");
+}
+
+TEST(StatementParserTest, VerifySkipsCommentsAndBraces) {
+  auto M = structure("// % not a register\n{\n;\n}\n/* # */");
+  ASSERT_TRUE(M);
+  for (const Statement &S : M->statements())
+    EXPECT_FALSE(bool(verifyStatement(*M, S)));
+  EXPECT_FALSE(bool(verifyModule(*M)));
+}
+
+TEST(StatementParserTest, NamesBadByteInOperand) {
+  auto M = structure("mov.u32 %r1, \x01;");
+  ASSERT_TRUE(M);
+  llvm::Error E = verifyModule(*M);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E))
+                .find("s.ptx:1:14: error: invalid byte 0x01 in PTX text"),
+            std::string::npos);
+}

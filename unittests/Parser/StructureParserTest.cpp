@@ -94,3 +94,154 @@ TEST(StructureParserTest, InitializerBracesAreNotScopes) {
   EXPECT_EQ((*M)->getStatement(1).Kind, StmtKind::Directive);
   EXPECT_EQ((*M)->getStatement(2).Link, 3u);
 }
+
+namespace {
+std::unique_ptr<Module> structureOf(llvm::StringRef Src) {
+  auto M = parsePTXString(Src, "t.ptx", /*Verify=*/false);
+  EXPECT_TRUE(bool(M)) << Src.str();
+  if (!M) {
+    llvm::consumeError(M.takeError());
+    return nullptr;
+  }
+  return std::move(*M);
+}
+std::string errorOf(llvm::StringRef Src, bool Verify = false) {
+  auto M = parsePTXString(Src, "t.ptx", Verify);
+  if (M)
+    return "";
+  return llvm::toString(M.takeError());
+}
+} // namespace
+
+TEST(StructureParserTest, InjectMarkerAtEveryOffset) {
+  // The marker is found whatever its position relative to the 16-byte
+  // blocks of the scan, in line and block comments; a marker broken by the
+  // end of the line, or cut short, is not.
+  for (unsigned Pad = 0; Pad < 40; ++Pad) {
+    std::string Fill(Pad, 'x');
+    for (const char *Tail : {"", " tail", "\r"}) {
+      std::string Src = "// " + Fill + "PTX_INJECT_START f" + Tail + "\nret;";
+      auto M = structureOf(Src);
+      ASSERT_TRUE(M);
+      EXPECT_TRUE(M->getStatement(0).Flags & SF_MaybeInjectMarker) << Src;
+      EXPECT_EQ(M->getStatement(1).Kind, StmtKind::Instruction);
+
+      std::string Block = "/* " + Fill + "MMPTX_INJECT */" + Tail + "\nret;";
+      auto B = structureOf(Block);
+      ASSERT_TRUE(B);
+      EXPECT_TRUE(B->getStatement(0).Flags & SF_MaybeInjectMarker) << Block;
+    }
+    for (const char *Near : {"PTX_INJEC", "PTX_INJE\nCT", "PTX_IN JECT",
+                             "ptx_inject", "JPTX_INJEC", "PTX_JNJECT"}) {
+      std::string Src = "// " + Fill + Near + "\nret;";
+      auto M = structureOf(Src);
+      ASSERT_TRUE(M);
+      EXPECT_FALSE(M->getStatement(0).Flags & SF_MaybeInjectMarker) << Src;
+    }
+  }
+  // At the very end of the input, without a newline.
+  auto M = structureOf("ret;\n// PTX_INJECT_END");
+  ASSERT_TRUE(M);
+  EXPECT_TRUE(M->getStatement(1).Flags & SF_MaybeInjectMarker);
+  EXPECT_EQ(M->getText(M->getStatement(1)), "// PTX_INJECT_END");
+}
+
+TEST(StructureParserTest, InlineAsmBrackets) {
+  auto M = structureOf("//begin inline asm\t\r\n"
+                       "{ mov.u32 %r1, 1; }\n"
+                       "//   end inline asm   \n"
+                       "// begin inline asm x\n"
+                       "ret;");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getStatement(0).Flags, SF_BeginInlineAsm);
+  EXPECT_EQ(M->getText(M->getStatement(0)), "//begin inline asm\t");
+  EXPECT_EQ(M->getStatement(2).Flags, SF_InInlineAsm);
+  EXPECT_EQ(M->getStatement(4).Flags, SF_EndInlineAsm);
+  EXPECT_EQ(M->getStatement(5).Flags, 0);
+  EXPECT_EQ(M->getStatement(6).Flags, 0);
+}
+
+TEST(StructureParserTest, LabelsAndColons) {
+  auto M = structureOf("$L1 :\ta.b:\n@%p1 bra $L1;\nfoo bar: baz;\n"
+                       "prototype_0 : .callprototype ()_ (.param .b32 _);");
+  ASSERT_TRUE(M);
+  std::vector<std::pair<StmtKind, std::string>> Got;
+  for (const Statement &S : M->statements())
+    Got.push_back({S.Kind, M->getText(S).str()});
+  std::vector<std::pair<StmtKind, std::string>> Want = {
+      {StmtKind::Label, "$L1 :"},
+      {StmtKind::Label, "a.b:"},
+      {StmtKind::Instruction, "@%p1 bra $L1;"},
+      {StmtKind::Instruction, "foo bar: baz;"},
+      {StmtKind::Label, "prototype_0 :"},
+      {StmtKind::Directive, ".callprototype ()_ (.param .b32 _);"}};
+  EXPECT_EQ(Got, Want);
+}
+
+TEST(StructureParserTest, DirectiveExtents) {
+  auto M = structureOf(".version 9.0   \t\n"
+                       ".loc 1 2 3 // where\n"
+                       ".pragma \"a;b\";\n"
+                       ".global .b8 s[4] = {1, /* } */ 2,\n 3, 4};\n"
+                       ".file 1 \"k.cu\", 1, 2");
+  ASSERT_TRUE(M);
+  std::vector<std::string> Texts;
+  for (const Statement &S : M->statements())
+    Texts.push_back(M->getText(S).str());
+  std::vector<std::string> Want = {
+      ".version 9.0", ".loc 1 2 3", "// where", ".pragma \"a;b\";",
+      ".global .b8 s[4] = {1, /* } */ 2,\n 3, 4};", ".file 1 \"k.cu\", 1, 2"};
+  EXPECT_EQ(Texts, Want);
+}
+
+TEST(StructureParserTest, LongAndShortInstructions) {
+  // Instruction extents on both sides of the 16-byte scan.
+  for (unsigned Len = 0; Len < 48; ++Len) {
+    std::string Src = "mov.u32 %r1, a" + std::string(Len, 'b') + ";";
+    auto M = structureOf(Src + "\n" + Src);
+    ASSERT_TRUE(M);
+    ASSERT_EQ(M->size(), 2u);
+    EXPECT_EQ(M->getText(M->getStatement(1)), Src);
+  }
+}
+
+TEST(StructureParserTest, FunctionNames) {
+  auto M = structureOf(".func (.param .b32 r) f(.param .b32 a) { ret; }\n"
+                       ".visible\n.entry\tk_2$x() { ret; }\n"
+                       ".func g(.param .b32 e_entry);");
+  ASSERT_TRUE(M);
+  ASSERT_EQ(M->functions().size(), 3u);
+  EXPECT_EQ(M->functions()[0].Name, "f");
+  EXPECT_FALSE(M->functions()[0].IsEntry);
+  EXPECT_EQ(M->functions()[1].Name, "k_2$x");
+  EXPECT_TRUE(M->functions()[1].IsEntry);
+  EXPECT_EQ(M->functions()[2].Name, "g");
+  EXPECT_FALSE(M->functions()[2].IsEntry);
+  EXPECT_FALSE(M->functions()[2].isDefinition());
+
+  EXPECT_EQ(errorOf(".entry (.param .u64 p) {}"),
+            "t.ptx:1:8: error: expected function name, found '('\n"
+            ".entry (.param .u64 p) {}\n"
+            "       ^");
+  EXPECT_EQ(errorOf(".func (.param .b32 r // )\n) {}").substr(0, 40),
+            "t.ptx:2:2: error: expected function name");
+}
+
+TEST(StructureParserTest, EmptyModuleIsReportedAtItsEnd) {
+  EXPECT_EQ(errorOf(""), "t.ptx:1:1: error: empty PTX module: expected a "
+                         "'.version' directive\n\n^");
+  EXPECT_EQ(errorOf("\n\n").substr(0, 11), "t.ptx:3:1: ");
+}
+
+TEST(StructureParserTest, EveryPrefixFailsCleanly) {
+  // Cutting a module anywhere gives a module or a located error.
+  std::string Src = std::string(Kernel) +
+                    ".global .b8 s[2] = {1, 2};\n.file 1 \"a.cu\"\n/* c */\n";
+  for (size_t N = 0; N <= Src.size(); ++N) {
+    auto M = parsePTXString(Src.substr(0, N), "p.ptx");
+    if (M)
+      continue;
+    std::string Msg = llvm::toString(M.takeError());
+    EXPECT_EQ(Msg.rfind("p.ptx:", 0), 0u) << N << ": " << Msg;
+  }
+}
