@@ -189,6 +189,24 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   Frame f = {prog.main.data(), prog.main.size(), 0, ~0u};
   const uint64_t *pc = f.words, *end = f.words + f.size;
 
+  uint32_t *__restrict sd = stackData.data();
+  uint32_t *__restrict hts = heights.data();
+  auto pushL = [&](uint16_t st, uint32_t node) {
+    uint32_t h = hts[st];
+    if (h == S) {
+      ++stats.droppedPushes;
+      return;
+    }
+    sd[size_t(st) * S + h] = node;
+    hts[st] = h + 1;
+  };
+  auto popL = [&](uint16_t st) { return sd[size_t(st) * S + --hts[st]]; };
+  // Invalid words: the error names the word just read.
+  auto bad = [&](const Twine &msg) {
+    f.pc = pc - f.words;
+    return invalidWord(f, msg);
+  };
+
   for (;;) {
     if (pc == end) {
     popFrame:
@@ -206,7 +224,6 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
     }
     uint64_t w = *pc++;
     ++executed;
-    f.pc = pc - f.words;
     uint16_t aux = getWordAux(w);
     uint32_t payload = getWordPayload(w);
     switch (getWordType(w)) {
@@ -215,7 +232,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Input: {
       if (payload >= regs.size()) {
-        if (Error e = invalidWord(f, "input register index " +
+        if (Error e = bad("input register index " +
                                          Twine(payload) + " out of range (" +
                                          Twine(regs.size()) + " registers)"))
           return e;
@@ -223,7 +240,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       uint16_t s = regs[payload].stackIdx;
       if (s >= numStacks) {
-        if (Error e = invalidWord(f, "input register '" +
+        if (Error e = bad("input register '" +
                                          regs[payload].name +
                                          "' has stack index " + Twine(s) +
                                          " out of range"))
@@ -236,13 +253,13 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       reserveNodes(1, 0);
       addNode(StackNode::Input, s, payload, 0, None);
-      push(s, numNodes - 1);
+      pushL(s, numNodes - 1);
       continue;
     }
 
     case WordType::Constant: {
       if (aux >= numStacks) {
-        if (Error e = invalidWord(f, "constant stack index " + Twine(aux) +
+        if (Error e = bad("constant stack index " + Twine(aux) +
                                          " out of range (" +
                                          Twine(numStacks) + " stacks)"))
           return e;
@@ -254,13 +271,13 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       reserveNodes(1, 0);
       addNode(StackNode::Constant, aux, payload, 0, None);
-      push(aux, numNodes - 1);
+      pushL(aux, numNodes - 1);
       continue;
     }
 
     case WordType::Special: {
       if (payload >= specialInfo.size() || !specialInfo[payload].valid) {
-        if (Error e = invalidWord(f, "special register index " +
+        if (Error e = bad("special register index " +
                                          Twine(payload) + " out of range (" +
                                          Twine(info.numSpecials) +
                                          " special registers)"))
@@ -277,14 +294,14 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       for (unsigned e = 0; e != n; ++e) {
         addNode(StackNode::Special, si.stack, payload,
                          si.numVecElems ? e : None, None);
-        push(si.stack, numNodes - 1);
+        pushL(si.stack, numNodes - 1);
       }
       continue;
     }
 
     case WordType::Ptx: {
       if (payload >= instrInfo.size() || !instrInfo[payload].valid) {
-        if (Error e = invalidWord(f, "PTX instruction index " +
+        if (Error e = bad("PTX instruction index " +
                                          Twine(payload) + " out of range (" +
                                          Twine(info.numInstrs) +
                                          " instructions)"))
@@ -292,7 +309,6 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         continue;
       }
       const InstrInfo &ii = instrInfo[payload];
-      uint32_t *__restrict hts = heights.data();
       bool enough = true;
       for (unsigned u = 0; u != ii.numUnique; ++u)
         enough &= hts[ii.uniqueStack[u]] >= ii.uniqueCount[u];
@@ -307,7 +323,6 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       reserveNodes(1 + ii.numRetElems, ii.numArgElems);
       // Hot path: work on locals so stores through the arrays do not force
       // reloads of the members.
-      uint32_t *__restrict sd = stackData.data();
       StackNode *__restrict nd = nodes.data();
       uint32_t *__restrict ops = operands.data() + numOperands;
       uint32_t instrNode = numNodes;
@@ -357,16 +372,16 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Meta: {
       if (aux >= numStacks || payload >= NumMetaOps) {
-        if (Error e = invalidWord(
-                f, aux >= numStacks
+        if (Error e = bad(
+                aux >= numStacks
                        ? "meta stack index " + Twine(aux) + " out of range (" +
                              Twine(numStacks) + " stacks)"
                        : "meta opcode " + Twine(payload) + " out of range"))
           return e;
         continue;
       }
-      uint32_t *base = stackBase(aux);
-      uint32_t &sp = heights[aux];
+      uint32_t *base = sd + size_t(aux) * S;
+      uint32_t &sp = hts[aux];
       MetaOp op = MetaOp(payload);
       // Depth-taking ops consume the meta constant even when they no-op.
       bool takesDepth = op == MetaOp::YankDup || op == MetaOp::SwapWith ||
@@ -441,8 +456,8 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Store: {
       if (aux >= numStacks || payload >= opts.storeSize) {
-        if (Error e = invalidWord(
-                f, aux >= numStacks
+        if (Error e = bad(
+                aux >= numStacks
                        ? "store stack index " + Twine(aux) +
                              " out of range (" + Twine(numStacks) + " stacks)"
                        : "store slot " + Twine(payload) + " out of range (" +
@@ -450,17 +465,17 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
           return e;
         continue;
       }
-      if (heights[aux] == 0) {
+      if (hts[aux] == 0) {
         ++stats.noOpWords;
         continue;
       }
-      store[payload] = {pop(aux), aux, storeGen};
+      store[payload] = {popL(aux), aux, storeGen};
       continue;
     }
 
     case WordType::Load: {
       if (payload >= opts.storeSize) {
-        if (Error e = invalidWord(f, "load slot " + Twine(payload) +
+        if (Error e = bad("load slot " + Twine(payload) +
                                          " out of range (" +
                                          Twine(opts.storeSize) + " slots)"))
           return e;
@@ -471,13 +486,13 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         ++stats.noOpWords;
         continue;
       }
-      push(slot.stack, slot.node);
+      pushL(slot.stack, slot.node);
       continue;
     }
 
     case WordType::Routine: {
       if (payload >= prog.routines.size()) {
-        if (Error e = invalidWord(f, "routine index " + Twine(payload) +
+        if (Error e = bad("routine index " + Twine(payload) +
                                          " out of range (" +
                                          Twine(prog.routines.size()) +
                                          " routines)"))
@@ -489,6 +504,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         continue;
       }
       ArrayRef<uint64_t> r = prog.routines[payload];
+      f.pc = pc - f.words;
       frames.push_back(f);
       f = {r.data(), r.size(), 0, payload};
       pc = f.words;
@@ -500,7 +516,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
     case WordType::ReservedRegister:
     case WordType::ReservedAstIdx:
     default:
-      if (Error e = invalidWord(f, "unknown word type " +
+      if (Error e = bad("unknown word type " +
                                        Twine(getWordTypeBits(w))))
         return e;
       continue;
