@@ -15,6 +15,14 @@ using namespace mmptx;
 using namespace mmptx::stack;
 namespace d = mmptx::stack::defaults;
 
+// A user's own set (UserStack.td), included the documented way.
+namespace user {
+#define GET_STACK_ENUMS
+#define GET_STACK_ENCODERS
+#define GET_STACK_TABLES
+#include "UserStack.inc"
+} // namespace user
+
 namespace {
 
 // The encoders are constexpr and follow the documented layout.
@@ -74,6 +82,24 @@ TEST(StackCompilerTest, TwoReturnsCustomTable) {
                                 {"b", 0, RegKind::In},
                                 {"z", 0, RegKind::Out}};
   EXPECT_EQ(compile(info, prog, regs, {2}),
+            "\t{\n\t.reg .f32 %_s0_<1>;\n\t.reg .pred %_s1_<2>;\n"
+            "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
+            "\tselp.f32 %_s0_0, %b, %a, %_s1_0;\n"
+            "\tmov.f32 %z, %_s0_0;\n\t}");
+}
+
+// The same, with the tables mmptx-tblgen generates from UserStack.td.
+TEST(StackCompilerTest, TwoReturnsUserTdFile) {
+  ASSERT_FALSE(bool(user::stackInfo.verify()));
+  std::vector<uint64_t> prog = {
+      encodeInput(0), encodeInput(1),
+      user::encodePtx(user::PtxInstr::SETP_LT_F32), encodeInput(0),
+      encodeInput(1), user::encodePtx(user::PtxInstr::SELP_F32)};
+  std::vector<Register> regs = {
+      {"a", uint16_t(user::StackType::F32), RegKind::In},
+      {"b", uint16_t(user::StackType::F32), RegKind::In},
+      {"z", uint16_t(user::StackType::F32), RegKind::Out}};
+  EXPECT_EQ(compile(user::stackInfo, prog, regs, {2}),
             "\t{\n\t.reg .f32 %_s0_<1>;\n\t.reg .pred %_s1_<2>;\n"
             "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
             "\tselp.f32 %_s0_0, %b, %a, %_s1_0;\n"
