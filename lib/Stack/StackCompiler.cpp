@@ -90,6 +90,9 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
       ii.numRetElems += n;
     }
     ii.valid = true;
+    ii.simple = ii.numUnique == 1 && d.numRets == 1 &&
+                ii.numArgElems == d.numArgs && ii.numRetElems == 1 &&
+                elemStacks[ii.retElemBegin] == ii.uniqueStack[0];
   }
   specialInfo.resize(info.numSpecials);
   for (uint32_t i = 0; i != info.numSpecials; ++i) {
@@ -309,6 +312,46 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         continue;
       }
       const InstrInfo &ii = instrInfo[payload];
+      if (ii.simple) {
+        // The common shape: scalars on one stack in, one scalar out.
+        uint16_t st = ii.uniqueStack[0];
+        uint32_t na = ii.numArgElems;
+        uint32_t h = hts[st];
+        if (h < na) {
+          ++stats.noOpWords;
+          continue;
+        }
+        if (numNodes + 2 > opts.maxNodes) {
+          stats.hitNodeLimit = true;
+          goto done;
+        }
+        reserveNodes(2, na);
+        uint32_t *__restrict base = sd + size_t(st) * S;
+        uint32_t *__restrict ops = operands.data() + numOperands;
+        for (uint32_t e = 0; e != na; ++e)
+          ops[e] = base[h - 1 - e];
+        h -= na;
+        StackNode *__restrict nd = nodes.data() + numNodes;
+        nd[0].kind = StackNode::Instr;
+        nd[0].stack = 0;
+        nd[0].payload = payload;
+        nd[0].aux = numOperands;
+        nd[0].reg = 0;
+        nd[1].kind = StackNode::Result;
+        nd[1].stack = st;
+        nd[1].payload = 0;
+        nd[1].aux = numNodes;
+        nd[1].reg = None;
+        numOperands += na;
+        if (h == S) { // only when na == 0 on a full stack
+          ++stats.droppedPushes;
+        } else {
+          base[h++] = numNodes + 1;
+        }
+        hts[st] = h;
+        numNodes += 2;
+        continue;
+      }
       bool enough = true;
       for (unsigned u = 0; u != ii.numUnique; ++u)
         enough &= hts[ii.uniqueStack[u]] >= ii.uniqueCount[u];

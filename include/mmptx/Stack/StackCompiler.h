@@ -254,6 +254,8 @@ public:
 private:
   struct InstrInfo {
     bool valid = false;
+    /// 1-4 scalar args and one scalar ret, all on uniqueStack[0].
+    bool simple = false;
     uint8_t numUnique = 0;
     uint16_t numArgElems = 0, numRetElems = 0;
     uint32_t argElemBegin = 0, retElemBegin = 0;
