@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// MB/s of the structural pass, the full operand parse and printing, on the
-/// files of bench/corpus. Run: build/bin/mmptx-bench-parse.
+/// MB/s of the structural pass, the full operand parse, the operand parse
+/// alone and printing, on the files of bench/corpus.
+/// Run: build/bin/mmptx-bench-parse.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +76,29 @@ static void BM_FullParse(benchmark::State &St) {
   St.SetLabel(Files[St.range(0)]);
 }
 BENCHMARK(BM_FullParse)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+/// The on-demand half alone: verifyModule() over a parsed module.
+static void BM_Verify(benchmark::State &St) {
+  unsigned ID;
+  llvm::SourceMgr &SM = corpus(ID, St.range(0));
+  auto M = parseStructure(SM, ID);
+  if (!M) {
+    llvm::consumeError(M.takeError());
+    St.SkipWithError("parse failed");
+    return;
+  }
+  for (auto _ : St) {
+    if (llvm::Error E = verifyModule(**M)) {
+      llvm::consumeError(std::move(E));
+      St.SkipWithError("verify failed");
+      return;
+    }
+  }
+  St.SetBytesProcessed(St.iterations() *
+                       SM.getMemoryBuffer(ID)->getBufferSize());
+  St.SetLabel(Files[St.range(0)]);
+}
+BENCHMARK(BM_Verify)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 static void BM_Print(benchmark::State &St) {
   unsigned ID;
