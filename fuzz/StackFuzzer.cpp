@@ -61,8 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   prog.routines.push_back({words.end() - b, words.end()});
   prog.routineNames = {"r0", "r1"};
   for (uint32_t s = 0; s != 4; ++s) {
-    prog.registers.push_back({"i" + std::to_string(s), uint16_t(s),
-                              RegKind::In});
+    prog.registers.push_back(
+        {"i" + std::to_string(s), uint16_t(s), RegKind::In});
     prog.registers.push_back({"o" + std::to_string(s), uint16_t(s),
                               s & 1 ? RegKind::Mod : RegKind::Out});
     prog.requests.push_back(2 * s + 1);

@@ -29,9 +29,8 @@ namespace {
 
 struct Corpus {
   std::vector<std::vector<uint64_t>> programs;
-  std::vector<Register> regs = {{"x", 0, RegKind::In},
-                                {"y", 0, RegKind::In},
-                                {"z", 0, RegKind::Out}};
+  std::vector<Register> regs = {
+      {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
   std::vector<uint32_t> requests = {2};
   size_t bytes = 0;
 };
@@ -61,8 +60,11 @@ void BM_StackCompile(benchmark::State &st) {
   }
   st.SetBytesProcessed(int64_t(bytes));
 }
-BENCHMARK(BM_StackCompile)->Arg(8)->Arg(32)->Arg(128)->Unit(
-    benchmark::kNanosecond);
+BENCHMARK(BM_StackCompile)
+    ->Arg(8)
+    ->Arg(32)
+    ->Arg(128)
+    ->Unit(benchmark::kNanosecond);
 
 void BM_StackCompileFresh(benchmark::State &st) {
   const Corpus &c = getCorpus(st.range(0));
@@ -75,8 +77,11 @@ void BM_StackCompileFresh(benchmark::State &st) {
     benchmark::DoNotOptimize(s->data());
   }
 }
-BENCHMARK(BM_StackCompileFresh)->Arg(8)->Arg(32)->Arg(128)->Unit(
-    benchmark::kNanosecond);
+BENCHMARK(BM_StackCompileFresh)
+    ->Arg(8)
+    ->Arg(32)
+    ->Arg(128)
+    ->Unit(benchmark::kNanosecond);
 
 } // namespace
 

@@ -141,8 +141,7 @@ MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
     info.instrPtx = tables->instr_ptx;
     info.instrNames = tables->instr_names;
     info.numSpecials = tables->num_specials;
-    info.specials =
-        reinterpret_cast<const SpecialRegDesc *>(tables->specials);
+    info.specials = reinterpret_cast<const SpecialRegDesc *>(tables->specials);
     info.specialPtx = tables->special_ptx;
     info.specialNames = tables->special_names;
     info.inlineLiterals = tables->inline_literals;
@@ -160,9 +159,7 @@ MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
   return MMPTX_STACK_SUCCESS;
 }
 
-void mmptx_stack_context_destroy(MmptxStackContext context) {
-  delete context;
-}
+void mmptx_stack_context_destroy(MmptxStackContext context) { delete context; }
 
 MmptxStackResult
 mmptx_stack_compile(MmptxStackContext c, const uint64_t *words,
@@ -226,8 +223,8 @@ mmptx_stack_compile(MmptxStackContext c, const uint64_t *words,
   return MMPTX_STACK_SUCCESS;
 }
 
-MmptxStackResult mmptx_stack_last_output(MmptxStackContext c,
-                                         const char **text, size_t *length) {
+MmptxStackResult mmptx_stack_last_output(MmptxStackContext c, const char **text,
+                                         size_t *length) {
   if (!c || !text || !length)
     return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
   if (!c->haveOutput)

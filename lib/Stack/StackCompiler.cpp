@@ -37,9 +37,9 @@ using namespace mmptx;
 using namespace mmptx::stack;
 
 const char *stack::getMetaOpName(uint32_t op) {
-  static const char *const names[] = {"dup",     "yank_dup", "swap",
-                                      "swap_with", "replace", "drop",
-                                      "clear",   "rotate",   "reverse"};
+  static const char *const names[] = {"dup",       "yank_dup", "swap",
+                                      "swap_with", "replace",  "drop",
+                                      "clear",     "rotate",   "reverse"};
   return op < NumMetaOps ? names[op] : nullptr;
 }
 
@@ -48,8 +48,7 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   // Derive per-instruction element layouts; an entry with a bad index stays
   // invalid and its words are ignored, so a broken table cannot crash us.
   auto argOk = [&](uint16_t a) {
-    return a < info.numArgTypes &&
-           info.argTypes[a].stackIdx < info.numStacks &&
+    return a < info.numArgTypes && info.argTypes[a].stackIdx < info.numStacks &&
            info.argTypes[a].numVecElems <= 64;
   };
   instrInfo.resize(info.numInstrs);
@@ -131,8 +130,8 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   heights.resize(info.numStacks);
   regCounts.resize(info.numStacks);
   for (uint32_t i = 0; i != info.numInstrs; ++i)
-    instrPtxLens.push_back(uint16_t(std::min<size_t>(
-        std::strlen(info.instrPtx[i]), 0xffff)));
+    instrPtxLens.push_back(
+        uint16_t(std::min<size_t>(std::strlen(info.instrPtx[i]), 0xffff)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -155,9 +154,8 @@ Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
     ++stats.ignoredWords;
     return Error::success();
   }
-  std::string where =
-      f.routine == ~0u ? std::string("the main program")
-                       : ("routine " + Twine(f.routine)).str();
+  std::string where = f.routine == ~0u ? std::string("the main program")
+                                       : ("routine " + Twine(f.routine)).str();
   return makeError("word " + Twine(f.pc - 1) + " of " + where + ": " + msg);
 }
 
@@ -235,18 +233,16 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Input: {
       if (payload >= regs.size()) {
-        if (Error e = bad("input register index " +
-                                         Twine(payload) + " out of range (" +
-                                         Twine(regs.size()) + " registers)"))
+        if (Error e =
+                bad("input register index " + Twine(payload) +
+                    " out of range (" + Twine(regs.size()) + " registers)"))
           return e;
         continue;
       }
       uint16_t s = regs[payload].stackIdx;
       if (s >= numStacks) {
-        if (Error e = bad("input register '" +
-                                         regs[payload].name +
-                                         "' has stack index " + Twine(s) +
-                                         " out of range"))
+        if (Error e = bad("input register '" + regs[payload].name +
+                          "' has stack index " + Twine(s) + " out of range"))
           return e;
         continue;
       }
@@ -263,8 +259,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
     case WordType::Constant: {
       if (aux >= numStacks) {
         if (Error e = bad("constant stack index " + Twine(aux) +
-                                         " out of range (" +
-                                         Twine(numStacks) + " stacks)"))
+                          " out of range (" + Twine(numStacks) + " stacks)"))
           return e;
         continue;
       }
@@ -280,10 +275,9 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Special: {
       if (payload >= specialInfo.size() || !specialInfo[payload].valid) {
-        if (Error e = bad("special register index " +
-                                         Twine(payload) + " out of range (" +
-                                         Twine(info.numSpecials) +
-                                         " special registers)"))
+        if (Error e = bad("special register index " + Twine(payload) +
+                          " out of range (" + Twine(info.numSpecials) +
+                          " special registers)"))
           return e;
         continue;
       }
@@ -296,7 +290,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       reserveNodes(n, 0);
       for (unsigned e = 0; e != n; ++e) {
         addNode(StackNode::Special, si.stack, payload,
-                         si.numVecElems ? e : None, None);
+                si.numVecElems ? e : None, None);
         pushL(si.stack, numNodes - 1);
       }
       continue;
@@ -304,10 +298,9 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Ptx: {
       if (payload >= instrInfo.size() || !instrInfo[payload].valid) {
-        if (Error e = bad("PTX instruction index " +
-                                         Twine(payload) + " out of range (" +
-                                         Twine(info.numInstrs) +
-                                         " instructions)"))
+        if (Error e = bad("PTX instruction index " + Twine(payload) +
+                          " out of range (" + Twine(info.numInstrs) +
+                          " instructions)"))
           return e;
         continue;
       }
@@ -415,11 +408,11 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Meta: {
       if (aux >= numStacks || payload >= NumMetaOps) {
-        if (Error e = bad(
-                aux >= numStacks
-                       ? "meta stack index " + Twine(aux) + " out of range (" +
-                             Twine(numStacks) + " stacks)"
-                       : "meta opcode " + Twine(payload) + " out of range"))
+        if (Error e =
+                bad(aux >= numStacks
+                        ? "meta stack index " + Twine(aux) + " out of range (" +
+                              Twine(numStacks) + " stacks)"
+                        : "meta opcode " + Twine(payload) + " out of range"))
           return e;
         continue;
       }
@@ -499,12 +492,12 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Store: {
       if (aux >= numStacks || payload >= opts.storeSize) {
-        if (Error e = bad(
-                aux >= numStacks
-                       ? "store stack index " + Twine(aux) +
-                             " out of range (" + Twine(numStacks) + " stacks)"
-                       : "store slot " + Twine(payload) + " out of range (" +
-                             Twine(opts.storeSize) + " slots)"))
+        if (Error e =
+                bad(aux >= numStacks
+                        ? "store stack index " + Twine(aux) +
+                              " out of range (" + Twine(numStacks) + " stacks)"
+                        : "store slot " + Twine(payload) + " out of range (" +
+                              Twine(opts.storeSize) + " slots)"))
           return e;
         continue;
       }
@@ -518,9 +511,8 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Load: {
       if (payload >= opts.storeSize) {
-        if (Error e = bad("load slot " + Twine(payload) +
-                                         " out of range (" +
-                                         Twine(opts.storeSize) + " slots)"))
+        if (Error e = bad("load slot " + Twine(payload) + " out of range (" +
+                          Twine(opts.storeSize) + " slots)"))
           return e;
         continue;
       }
@@ -535,10 +527,9 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 
     case WordType::Routine: {
       if (payload >= prog.routines.size()) {
-        if (Error e = bad("routine index " + Twine(payload) +
-                                         " out of range (" +
-                                         Twine(prog.routines.size()) +
-                                         " routines)"))
+        if (Error e =
+                bad("routine index " + Twine(payload) + " out of range (" +
+                    Twine(prog.routines.size()) + " routines)"))
           return e;
         continue;
       }
@@ -559,8 +550,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
     case WordType::ReservedRegister:
     case WordType::ReservedAstIdx:
     default:
-      if (Error e = bad("unknown word type " +
-                                       Twine(getWordTypeBits(w))))
+      if (Error e = bad("unknown word type " + Twine(getWordTypeBits(w))))
         return e;
       continue;
     }
@@ -618,7 +608,8 @@ static inline void appendUInt(stack::detail::TextBuf &os, uint32_t v) {
   os.appendUInt(v);
 }
 
-static inline void appendHex(stack::detail::TextBuf &os, uint64_t v, unsigned digits) {
+static inline void appendHex(stack::detail::TextBuf &os, uint64_t v,
+                             unsigned digits) {
   static const char hex[] = "0123456789ABCDEF";
   char buf[16];
   for (unsigned i = digits; i-- != 0;) {
@@ -844,8 +835,7 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
     uint32_t n = requestNodes[i];
     if (r >= regs.size() || regs[r].stackIdx >= info.numStacks)
       continue;
-    if (n == None &&
-        (!opts.zeroUnsatisfied || regs[r].kind == RegKind::Mod))
+    if (n == None && (!opts.zeroUnsatisfied || regs[r].kind == RegKind::Mod))
       continue;
     uint16_t s = regs[r].stackIdx;
     writeMov(out, s);

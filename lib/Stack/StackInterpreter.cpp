@@ -98,18 +98,51 @@ static float ftz(float f) {
 
 namespace {
 
-enum class Ty { None, F16, BF16, F16X2, BF16X2, F32, F64, TF32, U8, U16, U32,
-                U64, S8, S16, S32, S64, B16, B32, B64, Pred };
+enum class Ty {
+  None,
+  F16,
+  BF16,
+  F16X2,
+  BF16X2,
+  F32,
+  F64,
+  TF32,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  B16,
+  B32,
+  B64,
+  Pred
+};
 
 Ty parseTy(StringRef s) {
   return StringSwitch<Ty>(s)
-      .Case("f16", Ty::F16).Case("bf16", Ty::BF16).Case("f16x2", Ty::F16X2)
-      .Case("bf16x2", Ty::BF16X2).Case("f32", Ty::F32).Case("f64", Ty::F64)
-      .Case("tf32", Ty::TF32).Case("u8", Ty::U8).Case("u16", Ty::U16)
-      .Case("u32", Ty::U32).Case("u64", Ty::U64).Case("s8", Ty::S8)
-      .Case("s16", Ty::S16).Case("s32", Ty::S32).Case("s64", Ty::S64)
-      .Case("b16", Ty::B16).Case("b32", Ty::B32).Case("b64", Ty::B64)
-      .Case("pred", Ty::Pred).Default(Ty::None);
+      .Case("f16", Ty::F16)
+      .Case("bf16", Ty::BF16)
+      .Case("f16x2", Ty::F16X2)
+      .Case("bf16x2", Ty::BF16X2)
+      .Case("f32", Ty::F32)
+      .Case("f64", Ty::F64)
+      .Case("tf32", Ty::TF32)
+      .Case("u8", Ty::U8)
+      .Case("u16", Ty::U16)
+      .Case("u32", Ty::U32)
+      .Case("u64", Ty::U64)
+      .Case("s8", Ty::S8)
+      .Case("s16", Ty::S16)
+      .Case("s32", Ty::S32)
+      .Case("s64", Ty::S64)
+      .Case("b16", Ty::B16)
+      .Case("b32", Ty::B32)
+      .Case("b64", Ty::B64)
+      .Case("pred", Ty::Pred)
+      .Default(Ty::None);
 }
 
 unsigned widthOf(StringRef prefix) {
@@ -170,9 +203,7 @@ struct FloatLane {
       return f32Bits(f);
     }
   }
-  unsigned lanes() const {
-    return ty == Ty::F16X2 || ty == Ty::BF16X2 ? 2 : 1;
-  }
+  unsigned lanes() const { return ty == Ty::F16X2 || ty == Ty::BF16X2 ? 2 : 1; }
 };
 
 class Evaluator {
@@ -203,10 +234,17 @@ static bool cmp(StringRef op, double a, double b) {
 
 static bool cmpInt(StringRef op, int64_t a, int64_t b) {
   return StringSwitch<bool>(op)
-      .Case("eq", a == b).Case("ne", a != b).Case("lt", a < b)
-      .Case("le", a <= b).Case("gt", a > b).Case("ge", a >= b)
-      .Case("lo", a < b).Case("ls", a <= b).Case("hi", a > b)
-      .Case("hs", a >= b).Default(false);
+      .Case("eq", a == b)
+      .Case("ne", a != b)
+      .Case("lt", a < b)
+      .Case("le", a <= b)
+      .Case("gt", a > b)
+      .Case("ge", a >= b)
+      .Case("lo", a < b)
+      .Case("ls", a <= b)
+      .Case("hi", a > b)
+      .Case("hs", a >= b)
+      .Default(false);
 }
 
 Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
@@ -240,8 +278,8 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
                      "'");
 
   Ty ty = parseTy(parts.back());
-  if (op == "mov" && (numArgs != 1 || numRets != 1 ||
-                      parts.back() == "b32" || parts.back() == "b64")) {
+  if (op == "mov" && (numArgs != 1 || numRets != 1 || parts.back() == "b32" ||
+                      parts.back() == "b64")) {
     // Bit moves, packing and unpacking: operand elements are concatenated,
     // element 0 in the low bits, and split over the results.
     unsigned argW = numArgs > 1 ? 32 / numArgs : 32;
@@ -262,22 +300,54 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
     double x;
     bool srcFloat = true;
     switch (src) {
-    case Ty::F32: x = ftz(bitsF32(a[0])); if (!isFtz) x = bitsF32(a[0]); break;
-    case Ty::F64: x = bitsF64(a[0]); break;
-    case Ty::F16: x = halfToFloat(uint16_t(a[0])); break;
-    case Ty::BF16: x = bf16ToFloat(uint16_t(a[0])); break;
-    case Ty::U8: x = double(uint8_t(a[0])); srcFloat = false; break;
-    case Ty::U16: x = double(uint16_t(a[0])); srcFloat = false; break;
-    case Ty::U32: x = double(uint32_t(a[0])); srcFloat = false; break;
-    case Ty::U64: x = double(a[0]); srcFloat = false; break;
-    case Ty::S32: x = double(int32_t(a[0])); srcFloat = false; break;
-    case Ty::S64: x = double(int64_t(a[0])); srcFloat = false; break;
-    default: return unsupported();
+    case Ty::F32:
+      x = ftz(bitsF32(a[0]));
+      if (!isFtz)
+        x = bitsF32(a[0]);
+      break;
+    case Ty::F64:
+      x = bitsF64(a[0]);
+      break;
+    case Ty::F16:
+      x = halfToFloat(uint16_t(a[0]));
+      break;
+    case Ty::BF16:
+      x = bf16ToFloat(uint16_t(a[0]));
+      break;
+    case Ty::U8:
+      x = double(uint8_t(a[0]));
+      srcFloat = false;
+      break;
+    case Ty::U16:
+      x = double(uint16_t(a[0]));
+      srcFloat = false;
+      break;
+    case Ty::U32:
+      x = double(uint32_t(a[0]));
+      srcFloat = false;
+      break;
+    case Ty::U64:
+      x = double(a[0]);
+      srcFloat = false;
+      break;
+    case Ty::S32:
+      x = double(int32_t(a[0]));
+      srcFloat = false;
+      break;
+    case Ty::S64:
+      x = double(int64_t(a[0]));
+      srcFloat = false;
+      break;
+    default:
+      return unsupported();
     }
     auto roundInt = [&](double v) {
-      if (rnd == "rzi" || rnd == "rz") return std::trunc(v);
-      if (rnd == "rmi" || rnd == "rm") return std::floor(v);
-      if (rnd == "rpi" || rnd == "rp") return std::ceil(v);
+      if (rnd == "rzi" || rnd == "rz")
+        return std::trunc(v);
+      if (rnd == "rmi" || rnd == "rm")
+        return std::floor(v);
+      if (rnd == "rpi" || rnd == "rp")
+        return std::ceil(v);
       return std::nearbyint(v);
     };
     switch (dst) {
@@ -294,9 +364,15 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
       res[0] = f32Bits(isFtz ? ftz(f) : f);
       break;
     }
-    case Ty::F64: res[0] = f64Bits(x); break;
-    case Ty::F16: res[0] = floatToHalf(float(x)); break;
-    case Ty::BF16: res[0] = floatToBf16(float(x)); break;
+    case Ty::F64:
+      res[0] = f64Bits(x);
+      break;
+    case Ty::F16:
+      res[0] = floatToHalf(float(x));
+      break;
+    case Ty::BF16:
+      res[0] = floatToBf16(float(x));
+      break;
     case Ty::TF32: {
       uint32_t b = uint32_t(a[0]);
       if (std::isfinite(bitsF32(b)))
@@ -304,7 +380,10 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
       res[0] = b;
       break;
     }
-    case Ty::U8: case Ty::U16: case Ty::U32: case Ty::U64: {
+    case Ty::U8:
+    case Ty::U16:
+    case Ty::U32:
+    case Ty::U64: {
       if (!srcFloat) {
         res[0] = maskTo(a[0], widthOf(parts[parts.size() - 2]));
         break;
@@ -315,7 +394,8 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
       res[0] = uint64_t(v);
       break;
     }
-    case Ty::S32: case Ty::S64: {
+    case Ty::S32:
+    case Ty::S64: {
       if (!srcFloat) {
         res[0] = maskTo(a[0], widthOf(parts[parts.size() - 2]));
         break;
@@ -335,10 +415,12 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
     StringRef c = parts[1];
     bool r;
     if (ty == Ty::F32 || ty == Ty::F64) {
-      double x = ty == Ty::F32 ? double(isFtz ? ftz(bitsF32(a[0])) : bitsF32(a[0]))
-                               : bitsF64(a[0]);
-      double y = ty == Ty::F32 ? double(isFtz ? ftz(bitsF32(a[1])) : bitsF32(a[1]))
-                               : bitsF64(a[1]);
+      double x = ty == Ty::F32
+                     ? double(isFtz ? ftz(bitsF32(a[0])) : bitsF32(a[0]))
+                     : bitsF64(a[0]);
+      double y = ty == Ty::F32
+                     ? double(isFtz ? ftz(bitsF32(a[1])) : bitsF32(a[1]))
+                     : bitsF64(a[1]);
       r = cmp(c, x, y);
     } else if (ty == Ty::S32) {
       r = cmpInt(c, int32_t(a[0]), int32_t(a[1]));
@@ -365,28 +447,47 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
     res[0] = a[2] ? a[0] : a[1];
   } else if (ty == Ty::Pred) {
     bool x = a[0] != 0, y = numArgs > 1 && a[1] != 0;
-    if (op == "and") res[0] = x && y;
-    else if (op == "or") res[0] = x || y;
-    else if (op == "xor") res[0] = x != y;
-    else if (op == "not") res[0] = !x;
-    else if (op == "mov") res[0] = x;
-    else return unsupported();
+    if (op == "and")
+      res[0] = x && y;
+    else if (op == "or")
+      res[0] = x || y;
+    else if (op == "xor")
+      res[0] = x != y;
+    else if (op == "not")
+      res[0] = !x;
+    else if (op == "mov")
+      res[0] = x;
+    else
+      return unsupported();
   } else if (ty == Ty::F64) {
     double x = bitsF64(a[0]), y = numArgs > 1 ? bitsF64(a[1]) : 0,
            z = numArgs > 2 ? bitsF64(a[2]) : 0, r;
-    if (op == "add") r = x + y;
-    else if (op == "sub") r = x - y;
-    else if (op == "mul") r = x * y;
-    else if (op == "fma" || op == "mad") r = std::fma(x, y, z);
-    else if (op == "div") r = x / y;
-    else if (op == "abs") r = std::fabs(x);
-    else if (op == "neg") r = -x;
-    else if (op == "min") r = std::fmin(x, y);
-    else if (op == "max") r = std::fmax(x, y);
-    else if (op == "sqrt") r = std::sqrt(x);
-    else if (op == "rcp") r = 1.0 / x;
-    else if (op == "mov") r = x;
-    else return unsupported();
+    if (op == "add")
+      r = x + y;
+    else if (op == "sub")
+      r = x - y;
+    else if (op == "mul")
+      r = x * y;
+    else if (op == "fma" || op == "mad")
+      r = std::fma(x, y, z);
+    else if (op == "div")
+      r = x / y;
+    else if (op == "abs")
+      r = std::fabs(x);
+    else if (op == "neg")
+      r = -x;
+    else if (op == "min")
+      r = std::fmin(x, y);
+    else if (op == "max")
+      r = std::fmax(x, y);
+    else if (op == "sqrt")
+      r = std::sqrt(x);
+    else if (op == "rcp")
+      r = 1.0 / x;
+    else if (op == "mov")
+      r = x;
+    else
+      return unsupported();
     res[0] = f64Bits(r);
   } else if (ty == Ty::F32 || ty == Ty::F16 || ty == Ty::BF16 ||
              ty == Ty::F16X2 || ty == Ty::BF16X2) {
@@ -398,28 +499,47 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
         return isFtz ? ftz(v) : v;
       };
       float x = arg(0), y = arg(1), z = arg(2), r;
-      if (op == "add") r = halfTy ? float(double(x) + y) : x + y;
-      else if (op == "sub") r = halfTy ? float(double(x) - y) : x - y;
-      else if (op == "mul") r = halfTy ? float(double(x) * y) : x * y;
+      if (op == "add")
+        r = halfTy ? float(double(x) + y) : x + y;
+      else if (op == "sub")
+        r = halfTy ? float(double(x) - y) : x - y;
+      else if (op == "mul")
+        r = halfTy ? float(double(x) * y) : x * y;
       else if (op == "fma" || op == "mad")
         r = halfTy ? float(std::fma(double(x), double(y), double(z)))
                    : std::fma(x, y, z);
-      else if (op == "div") r = x / y;
-      else if (op == "abs") r = std::fabs(x);
-      else if (op == "neg") r = -x;
-      else if (op == "min") r = std::fmin(x, y);
-      else if (op == "max") r = std::fmax(x, y);
-      else if (op == "rcp") r = 1.0f / x;
-      else if (op == "sqrt") r = std::sqrt(x);
-      else if (op == "rsqrt") r = 1.0f / std::sqrt(x);
-      else if (op == "sin") r = std::sin(x);
-      else if (op == "cos") r = std::cos(x);
-      else if (op == "lg2") r = std::log2(x);
-      else if (op == "ex2") r = std::exp2(x);
-      else if (op == "tanh") r = std::tanh(x);
-      else if (op == "copysign") r = std::copysign(y, x);
-      else if (op == "mov") r = x;
-      else return unsupported();
+      else if (op == "div")
+        r = x / y;
+      else if (op == "abs")
+        r = std::fabs(x);
+      else if (op == "neg")
+        r = -x;
+      else if (op == "min")
+        r = std::fmin(x, y);
+      else if (op == "max")
+        r = std::fmax(x, y);
+      else if (op == "rcp")
+        r = 1.0f / x;
+      else if (op == "sqrt")
+        r = std::sqrt(x);
+      else if (op == "rsqrt")
+        r = 1.0f / std::sqrt(x);
+      else if (op == "sin")
+        r = std::sin(x);
+      else if (op == "cos")
+        r = std::cos(x);
+      else if (op == "lg2")
+        r = std::log2(x);
+      else if (op == "ex2")
+        r = std::exp2(x);
+      else if (op == "tanh")
+        r = std::tanh(x);
+      else if (op == "copysign")
+        r = std::copysign(y, x);
+      else if (op == "mov")
+        r = x;
+      else
+        return unsupported();
       if (isFtz)
         r = ftz(r);
       res[0] |= fl.put(r, lane);
@@ -430,8 +550,10 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
     bool sgn = ty == Ty::S32;
     int32_t sx = int32_t(x), sy = int32_t(y);
     bool lo = is_contained(parts, "lo"), hi = is_contained(parts, "hi");
-    if (op == "add") r = x + y;
-    else if (op == "sub") r = x - y;
+    if (op == "add")
+      r = x + y;
+    else if (op == "sub")
+      r = x - y;
     else if (op == "mul" || op == "mad") {
       if (hi)
         r = sgn ? uint32_t((int64_t(sx) * int64_t(sy)) >> 32)
@@ -442,36 +564,60 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
       if (op == "mad")
         r += z;
     } else if (op == "div") {
-      if (y == 0) r = sgn ? uint32_t(-1) : 0xffffffffu;
-      else if (sgn) r = (sx == INT32_MIN && sy == -1) ? x : uint32_t(sx / sy);
-      else r = x / y;
+      if (y == 0)
+        r = sgn ? uint32_t(-1) : 0xffffffffu;
+      else if (sgn)
+        r = (sx == INT32_MIN && sy == -1) ? x : uint32_t(sx / sy);
+      else
+        r = x / y;
     } else if (op == "rem") {
-      if (y == 0) r = x;
-      else if (sgn) r = (sx == INT32_MIN && sy == -1) ? 0 : uint32_t(sx % sy);
-      else r = x % y;
-    } else if (op == "min") r = sgn ? uint32_t(std::min(sx, sy)) : std::min(x, y);
-    else if (op == "max") r = sgn ? uint32_t(std::max(sx, sy)) : std::max(x, y);
-    else if (op == "abs") r = sx < 0 ? 0u - x : x;
-    else if (op == "neg") r = 0u - x;
-    else if (op == "and") r = x & y;
-    else if (op == "or") r = x | y;
-    else if (op == "xor") r = x ^ y;
-    else if (op == "not") r = ~x;
-    else if (op == "shl") r = y >= 32 ? 0 : x << y;
+      if (y == 0)
+        r = x;
+      else if (sgn)
+        r = (sx == INT32_MIN && sy == -1) ? 0 : uint32_t(sx % sy);
+      else
+        r = x % y;
+    } else if (op == "min")
+      r = sgn ? uint32_t(std::min(sx, sy)) : std::min(x, y);
+    else if (op == "max")
+      r = sgn ? uint32_t(std::max(sx, sy)) : std::max(x, y);
+    else if (op == "abs")
+      r = sx < 0 ? 0u - x : x;
+    else if (op == "neg")
+      r = 0u - x;
+    else if (op == "and")
+      r = x & y;
+    else if (op == "or")
+      r = x | y;
+    else if (op == "xor")
+      r = x ^ y;
+    else if (op == "not")
+      r = ~x;
+    else if (op == "shl")
+      r = y >= 32 ? 0 : x << y;
     else if (op == "shr")
       r = sgn ? uint32_t(sx >> std::min(y, 31u)) : (y >= 32 ? 0 : x >> y);
-    else if (op == "mov") r = x;
-    else return unsupported();
+    else if (op == "mov")
+      r = x;
+    else
+      return unsupported();
     res[0] = r;
   } else if (ty == Ty::U64 || ty == Ty::S64 || ty == Ty::B64) {
     uint64_t x = a[0], y = numArgs > 1 ? a[1] : 0, r;
-    if (op == "add") r = x + y;
-    else if (op == "sub") r = x - y;
-    else if (op == "mov") r = x;
-    else if (op == "and") r = x & y;
-    else if (op == "or") r = x | y;
-    else if (op == "xor") r = x ^ y;
-    else return unsupported();
+    if (op == "add")
+      r = x + y;
+    else if (op == "sub")
+      r = x - y;
+    else if (op == "mov")
+      r = x;
+    else if (op == "and")
+      r = x & y;
+    else if (op == "or")
+      r = x | y;
+    else if (op == "xor")
+      r = x ^ y;
+    else
+      return unsupported();
     res[0] = r;
   } else {
     return unsupported();
@@ -526,10 +672,10 @@ stack::interpretStackPtx(StackPtxContext &ctx, const Program &prog,
       break;
     }
     case StackNode::Special:
-      vals[i] = specials ? specials(nd.payload,
-                                    nd.aux == StackPtxContext::None ? 0
-                                                                    : nd.aux)
-                         : 0;
+      vals[i] = specials
+                    ? specials(nd.payload,
+                               nd.aux == StackPtxContext::None ? 0 : nd.aux)
+                    : 0;
       vals[i] = maskTo(vals[i], widthOf(info.literalPrefixes[nd.stack]));
       break;
     case StackNode::Instr:

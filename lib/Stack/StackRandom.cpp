@@ -30,8 +30,7 @@ static uint32_t pickIndex(StackRng &rng, uint32_t n) {
 
 std::vector<uint64_t> stack::randomWords(StackRng &rng, size_t n,
                                          const StackInfo &info,
-                                         uint32_t numRegs,
-                                         uint32_t numRoutines,
+                                         uint32_t numRegs, uint32_t numRoutines,
                                          ArrayRef<uint32_t> avoidSpecials) {
   std::vector<uint64_t> words;
   words.reserve(n);
@@ -98,8 +97,8 @@ std::vector<uint64_t> stack::randomF32Program(StackRng &rng, size_t n,
     if (r < 30)
       words.push_back(encodeInput(rng.below(numInputs)));
     else if (r < 45)
-      words.push_back(encodeConstant(
-          uint16_t(f32), 0x3f800000u + (rng.below(64) << 18)));
+      words.push_back(
+          encodeConstant(uint16_t(f32), 0x3f800000u + (rng.below(64) << 18)));
     else if (r < 92)
       words.push_back(encodePtx(instrs[rng.below(instrs.size())]));
     else if (r < 96)
@@ -110,7 +109,8 @@ std::vector<uint64_t> stack::randomF32Program(StackRng &rng, size_t n,
   return words;
 }
 
-std::vector<RegisterDecl> stack::makeRandomTestRegisters(const StackInfo &info) {
+std::vector<RegisterDecl>
+stack::makeRandomTestRegisters(const StackInfo &info) {
   std::vector<RegisterDecl> regs;
   for (uint32_t s = 0; s != info.numStacks; ++s)
     regs.push_back({("i" + Twine(s)).str(), uint16_t(s), RegKind::In});
@@ -119,8 +119,8 @@ std::vector<RegisterDecl> stack::makeRandomTestRegisters(const StackInfo &info) 
   return regs;
 }
 
-std::string stack::makeRandomKernelModule(const StackInfo &info,
-                                          uint64_t seed, unsigned count) {
+std::string stack::makeRandomKernelModule(const StackInfo &info, uint64_t seed,
+                                          unsigned count) {
   std::vector<uint32_t> avoid;
   // %aggr_smem_size needs sm_90; the module targets sm_80.
   int aggr = info.findSpecial("aggr_smem_size");
@@ -151,8 +151,8 @@ std::string stack::makeRandomKernelModule(const StackInfo &info,
     }
     out += ".visible .entry k" + std::to_string(k) + "()\n{\n";
     for (const RegisterDecl &d : decls)
-      out += std::string("\t.reg .") + info.literalPrefixes[d.stackIdx] +
-             " %" + d.name + ";\n";
+      out += std::string("\t.reg .") + info.literalPrefixes[d.stackIdx] + " %" +
+             d.name + ";\n";
     for (const RegisterDecl &d : decls) {
       if (d.kind != RegKind::In)
         continue;

@@ -87,7 +87,8 @@ public:
     StringRef t(start, cur - start);
     char c0 = t[0];
     char c1 = t.size() > 1 ? t[1] : 0;
-    if (isDigit(c0) || ((c0 == '-' || c0 == '+') && (isDigit(c1) || c1 == '.')) ||
+    if (isDigit(c0) ||
+        ((c0 == '-' || c0 == '+') && (isDigit(c1) || c1 == '.')) ||
         (c0 == '.' && isDigit(c1)))
       return {Token::Number, t};
     if (c0 == '.')
@@ -102,8 +103,7 @@ private:
 class Parser {
 public:
   Parser(const SourceMgr &sm, unsigned id, const StackInfo &info)
-      : sm(sm), info(info),
-        lex(sm.getMemoryBuffer(id)->getBuffer()),
+      : sm(sm), info(info), lex(sm.getMemoryBuffer(id)->getBuffer()),
         buf(sm.getMemoryBuffer(id)->getBuffer()) {
     tok = lex.next();
   }
@@ -120,8 +120,8 @@ private:
   }
   Error expectPunct(char c) {
     if (!isPunct(c))
-      return error(tok.text, "expected '" + Twine(c) + "' but found " +
-                                 describe(tok));
+      return error(tok.text,
+                   "expected '" + Twine(c) + "' but found " + describe(tok));
     consume();
     return Error::success();
   }
@@ -214,15 +214,15 @@ Error Parser::parseRegisters() {
   while (!isPunct('}')) {
     StringRef name = tok.text;
     if (tok.kind == Token::Ident && info.findInstr(name) >= 0)
-      return error(name, "register '" + name +
-                             "' has the name of an instruction");
+      return error(name,
+                   "register '" + name + "' has the name of an instruction");
     if (tok.kind != Token::Ident || !isRegisterName(tok.text))
       return error(tok.text,
                    "expected a register name but found " + describe(tok));
     static const char *const keywords[] = {
-        "call", "return", "meta", "store", "load", "input", "word",
-        "dup", "yank_dup", "swap", "swap_with", "replace", "drop",
-        "clear", "rotate", "reverse"};
+        "call", "return", "meta",     "store",  "load",      "input",
+        "word", "dup",    "yank_dup", "swap",   "swap_with", "replace",
+        "drop", "clear",  "rotate",   "reverse"};
     if (is_contained(keywords, name))
       return error(name, "register '" + name + "' has the name of a keyword");
     if (!regIdx.try_emplace(name, prog.registers.size()).second)
@@ -289,10 +289,10 @@ Error Parser::parseConstant(std::vector<uint64_t> &words) {
   }
   bool hasU = text.endswith("u") || text.endswith("U");
   bool isHexF = text.startswith_insensitive("0f") && text.size() == 10;
-  bool isHex = text.startswith_insensitive("0x") ||
-               text.startswith_insensitive("-0x");
-  bool isFloat = !isHex && !isHexF &&
-                 text.find_first_of(".eEnN") != StringRef::npos;
+  bool isHex =
+      text.startswith_insensitive("0x") || text.startswith_insensitive("-0x");
+  bool isFloat =
+      !isHex && !isHexF && text.find_first_of(".eEnN") != StringRef::npos;
   if (!explicitStack) {
     if (isFloat || isHexF)
       stack = findStackByPrefix(info, "F32", "f32");
@@ -353,8 +353,8 @@ Error Parser::parseWord(std::vector<uint64_t> &words) {
     return Error::success();
   }
   if (tok.kind != Token::Ident)
-    return error(tok.text, "expected an instruction but found " +
-                               describe(tok));
+    return error(tok.text,
+                 "expected an instruction but found " + describe(tok));
   StringRef name = tok.text;
   consume();
   bool paren = isPunct('(');
@@ -383,8 +383,8 @@ Error Parser::parseWord(std::vector<uint64_t> &words) {
       words.push_back(encodeMeta(uint16_t(*s), MetaOp(op)));
       return expectPunct(')');
     }
-    if (name == "meta" || name == "load" || name == "input" ||
-        name == "word" || name == "store") {
+    if (name == "meta" || name == "load" || name == "input" || name == "word" ||
+        name == "store") {
       consume();
       uint16_t stack = 0;
       if (name == "store") {
@@ -395,9 +395,8 @@ Error Parser::parseWord(std::vector<uint64_t> &words) {
         if (Error e = expectPunct(','))
           return e;
       }
-      Expected<uint64_t> v =
-          parseInt(name == "word" ? "a word" : "an index",
-                   name == "word" ? ~0ULL : 0xffffffffULL);
+      Expected<uint64_t> v = parseInt(name == "word" ? "a word" : "an index",
+                                      name == "word" ? ~0ULL : 0xffffffffULL);
       if (!v)
         return v.takeError();
       if (name == "meta")
@@ -632,8 +631,7 @@ void stack::printStackProgram(raw_ostream &os, const StackProgram &prog,
     os << ".registers {\n";
     for (const RegisterDecl &d : prog.registers) {
       os << "  " << d.name << " : "
-         << (d.stackIdx < info.numStacks ? info.stackNames[d.stackIdx]
-                                         : "?")
+         << (d.stackIdx < info.numStacks ? info.stackNames[d.stackIdx] : "?")
          << (d.kind == RegKind::In    ? " in"
              : d.kind == RegKind::Out ? " out"
                                       : " mod")
@@ -651,8 +649,7 @@ void stack::printStackProgram(raw_ostream &os, const StackProgram &prog,
   if (!prog.requests.empty()) {
     os << ".requests {";
     for (uint32_t r : prog.requests)
-      os << " "
-         << (r < prog.registers.size() ? prog.registers[r].name : "?");
+      os << " " << (r < prog.registers.size() ? prog.registers[r].name : "?");
     os << " }\n";
   }
 }

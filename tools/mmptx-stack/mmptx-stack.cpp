@@ -63,8 +63,7 @@ static cl::opt<bool> strict("strict",
                             cl::desc("Report invalid words as errors"),
                             cl::cat(stackCategory));
 static cl::opt<bool>
-    noZero("no-zero-fill",
-           cl::desc("Leave unsatisfied out requests unwritten"),
+    noZero("no-zero-fill", cl::desc("Leave unsatisfied out requests unwritten"),
            cl::cat(stackCategory));
 static cl::opt<bool> printStats("print-stats",
                                 cl::desc("Print compile statistics to stderr"),
@@ -72,17 +71,16 @@ static cl::opt<bool> printStats("print-stats",
 static cl::opt<std::string>
     interpret("interpret",
               cl::desc("Run the CPU interpreter with inputs name=value,..."),
-              cl::value_desc("x=1.5,y=2"),
-              cl::cat(stackCategory));
+              cl::value_desc("x=1.5,y=2"), cl::cat(stackCategory));
 static cl::opt<uint64_t> executionLimit("execution-limit",
                                         cl::desc("Executed words limit"),
                                         cl::init(1u << 20),
                                         cl::cat(stackCategory));
-static cl::opt<unsigned> maxFrameDepth(
-    "max-frame-depth", cl::desc("Frames including the main program"),
-    cl::init(8), cl::cat(stackCategory));
-static cl::opt<unsigned> stackSize("stack-size",
-                                   cl::desc("Values per stack"),
+static cl::opt<unsigned>
+    maxFrameDepth("max-frame-depth",
+                  cl::desc("Frames including the main program"), cl::init(8),
+                  cl::cat(stackCategory));
+static cl::opt<unsigned> stackSize("stack-size", cl::desc("Values per stack"),
                                    cl::init(128), cl::cat(stackCategory));
 static cl::opt<unsigned> storeSize("store-size", cl::desc("Store slots"),
                                    cl::init(32), cl::cat(stackCategory));
@@ -94,7 +92,8 @@ static cl::opt<unsigned> randomModule(
     cl::desc("Print a PTX module of N kernels with random programs' stubs "
              "(for the ptxas acceptance test); ignores the input"),
     cl::init(0), cl::cat(stackCategory));
-static cl::opt<uint64_t> randomSeed("seed", cl::desc("Seed for --random-module"),
+static cl::opt<uint64_t> randomSeed("seed",
+                                    cl::desc("Seed for --random-module"),
                                     cl::init(1), cl::cat(stackCategory));
 
 /// Parses one input value for a register of stack \p prefix.
@@ -148,8 +147,7 @@ int main(int argc, char **argv) {
     ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
     if (ec) {
       WithColor::error(errs(), "mmptx-stack")
-          << "cannot open '" << outputFilename << "': " << ec.message()
-          << "\n";
+          << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
       return 1;
     }
     out.os() << makeRandomKernelModule(info, randomSeed, randomModule);
@@ -265,8 +263,7 @@ int main(int argc, char **argv) {
   if (printStats) {
     out.os().flush();
     const StackPtxStats &s = ctx.getStats();
-    errs() << "executed words: " << s.executedWords
-           << "\nnodes: " << s.numNodes
+    errs() << "executed words: " << s.executedWords << "\nnodes: " << s.numNodes
            << "\nemitted instructions: " << s.emittedInstrs
            << "\nignored words: " << s.ignoredWords
            << "\nno-op words: " << s.noOpWords

@@ -55,20 +55,22 @@ static void emitStringArray(raw_ostream &os, StringRef name,
 void StackCHeaderEmitter::emitEnums(raw_ostream &os) {
   os << "typedef enum MmptxStackType {\n";
   for (unsigned i = 0, e = recs.stackNames.size(); i != e; ++i)
-    os << "  MMPTX_STACK_TYPE_" << StackRecords::mangle(recs.stackNames[i], true)
-       << " = " << i << ",\n";
+    os << "  MMPTX_STACK_TYPE_"
+       << StackRecords::mangle(recs.stackNames[i], true) << " = " << i << ",\n";
   os << "  MMPTX_STACK_TYPE_NUM = " << recs.stackNames.size()
      << "\n} MmptxStackType;\n\n";
   os << "typedef enum MmptxArgType {\n";
   for (unsigned i = 0, e = recs.argTypes.size(); i != e; ++i)
-    os << "  MMPTX_ARG_TYPE_" << StackRecords::mangle(recs.argTypes[i].name, true)
-       << " = " << i << ",\n";
+    os << "  MMPTX_ARG_TYPE_"
+       << StackRecords::mangle(recs.argTypes[i].name, true) << " = " << i
+       << ",\n";
   os << "  MMPTX_ARG_TYPE_NONE = " << recs.argTypes.size()
      << "\n} MmptxArgType;\n\n";
   os << "typedef enum MmptxPtxInstr {\n";
   for (unsigned i = 0, e = recs.instrs.size(); i != e; ++i)
-    os << "  MMPTX_PTX_INSTR_" << StackRecords::mangle(recs.instrs[i].name, true)
-       << " = " << i << ",\n";
+    os << "  MMPTX_PTX_INSTR_"
+       << StackRecords::mangle(recs.instrs[i].name, true) << " = " << i
+       << ",\n";
   os << "  MMPTX_PTX_INSTR_NUM = " << recs.instrs.size()
      << "\n} MmptxPtxInstr;\n\n";
   os << "typedef enum MmptxSpecialReg {\n";

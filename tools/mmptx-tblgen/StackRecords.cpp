@@ -31,15 +31,13 @@ static bool isIdentifier(StringRef s) {
 }
 
 static bool isRegType(StringRef s) {
-  static const char *const types[] = {
-      "b8",  "b16", "b32", "b64", "u8",  "u16", "u32",  "u64",
-      "s8",  "s16", "s32", "s64", "f16", "f32", "f64",  "bf16",
-      "pred"};
+  static const char *const types[] = {"b8",  "b16", "b32", "b64",  "u8",  "u16",
+                                      "u32", "u64", "s8",  "s16",  "s32", "s64",
+                                      "f16", "f32", "f64", "bf16", "pred"};
   return is_contained(types, s);
 }
 
-static std::vector<Record *> sortedDefs(RecordKeeper &records,
-                                        StringRef cls) {
+static std::vector<Record *> sortedDefs(RecordKeeper &records, StringRef cls) {
   std::vector<Record *> defs = records.getAllDerivedDefinitions(cls);
   llvm::sort(defs, [](const Record *a, const Record *b) {
     return a->getID() < b->getID();
@@ -143,8 +141,7 @@ StackRecords::StackRecords(RecordKeeper &records) {
                              Twine(args.size()) + " args; the limit is 4");
     if (rets.empty() || rets.size() > 2)
       PrintFatalError(r, "instruction '" + in.name + "' has " +
-                             Twine(rets.size()) +
-                             " rets; it must have 1 or 2");
+                             Twine(rets.size()) + " rets; it must have 1 or 2");
     for (Record *a : args)
       in.args.push_back(getArgType(r, a));
     for (Record *a : rets)

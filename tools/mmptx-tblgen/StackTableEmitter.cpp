@@ -68,8 +68,8 @@ void StackTableEmitter::emitEnums(raw_ostream &os) {
   os << "  NONE = " << recs.argTypes.size() << ",\n};\n\n";
   os << "enum class PtxInstr : uint32_t {\n";
   for (unsigned i = 0, e = recs.instrs.size(); i != e; ++i)
-    os << "  " << StackRecords::mangle(recs.instrs[i].name, true) << " = "
-       << i << ", // " << recs.instrs[i].ptx << "\n";
+    os << "  " << StackRecords::mangle(recs.instrs[i].name, true) << " = " << i
+       << ", // " << recs.instrs[i].ptx << "\n";
   os << "};\nconstexpr uint32_t NumPtxInstrs = " << recs.instrs.size()
      << ";\n\n";
   os << "enum class SpecialReg : uint32_t {\n";
@@ -94,17 +94,18 @@ void StackTableEmitter::emitEncoders(raw_ostream &os) {
         "constexpr uint64_t encodeMeta(StackType s, "
         "::mmptx::stack::MetaOp op) {\n"
         "  return ::mmptx::stack::encodeMeta(uint16_t(s), op);\n}\n";
-  static const char *const metaOps[] = {"Dup",     "YankDup", "Swap",
+  static const char *const metaOps[] = {"Dup",      "YankDup", "Swap",
                                         "SwapWith", "Replace", "Drop",
-                                        "Clear",   "Rotate",  "Reverse"};
+                                        "Clear",    "Rotate",  "Reverse"};
   for (const char *op : metaOps)
     os << "constexpr uint64_t encode" << op << "(StackType s) {\n"
        << "  return encodeMeta(s, ::mmptx::stack::MetaOp::" << op << ");\n}\n";
   for (unsigned i = 0, e = recs.stackNames.size(); i != e; ++i) {
     StringRef cty = recs.getConstantCType(i);
     os << "constexpr uint64_t encodeConstant" << recs.stackNames[i] << "("
-       << cty << " v) {\n  return encodeConstant(StackType::"
-       << recs.stackNames[i] << ", ";
+       << cty
+       << " v) {\n  return encodeConstant(StackType::" << recs.stackNames[i]
+       << ", ";
     if (cty == "float")
       os << "__builtin_bit_cast(uint32_t, v)";
     else
@@ -180,7 +181,8 @@ void StackTableEmitter::emitTables(raw_ostream &os) {
   os << "static const ::mmptx::stack::StackInfo stackInfo = {\n"
      << "    " << recs.stackNames.size()
      << ", StackTypeNames, StackLiteralPrefixes,\n"
-     << "    " << recs.argTypes.size() << ", StackArgTypes, StackArgTypeNames,\n"
+     << "    " << recs.argTypes.size()
+     << ", StackArgTypes, StackArgTypeNames,\n"
      << "    " << recs.instrs.size()
      << ", StackInstrDescs, StackInstrPtx, StackInstrNames,\n"
      << "    " << recs.specials.size()

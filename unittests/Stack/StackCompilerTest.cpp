@@ -48,14 +48,14 @@ std::string compile(const StackInfo &info, std::vector<uint64_t> main,
 
 TEST(StackCompilerTest, ExampleA) {
   const StackInfo &info = getDefaultStackInfo();
-  std::vector<uint64_t> prog = {encodeInput(0), encodeInput(1),
+  std::vector<uint64_t> prog = {encodeInput(0),
+                                encodeInput(1),
                                 d::encodePtx(d::PtxInstr::MUL_FTZ_F32),
                                 d::encodeConstantF32(1.0f),
                                 d::encodePtx(d::PtxInstr::ADD_FTZ_F32),
                                 encodeReturn()};
-  std::vector<Register> regs = {{"x", 0, RegKind::In},
-                                {"y", 0, RegKind::In},
-                                {"z", 0, RegKind::Out}};
+  std::vector<Register> regs = {
+      {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
   EXPECT_EQ(compile(info, prog, regs, {2}),
             "\t{\n\t.reg .f32 %_s0_<2>;\n"
             "\tmul.ftz.f32 %_s0_0, %y, %x;\n"
@@ -72,15 +72,14 @@ TEST(StackCompilerTest, TwoReturnsCustomTable) {
   static const PtxInstrDesc instrs[] = {{{0, 0, 2, 2}, {1, 1}, 2, 2},
                                         {{0, 0, 1, 2}, {0, 2}, 3, 1}};
   static const char *const ptx[] = {"setp.lt.f32", "selp.f32"};
-  StackInfo info = {2,       stackNames, prefixes, 2,       argTypes,
+  StackInfo info = {2,        stackNames, prefixes, 2,       argTypes,
                     argNames, 2,          instrs,   ptx,     ptx,
-                    0,       nullptr,    nullptr,  nullptr, nullptr};
+                    0,        nullptr,    nullptr,  nullptr, nullptr};
   ASSERT_FALSE(bool(info.verify()));
   std::vector<uint64_t> prog = {encodeInput(0), encodeInput(1), encodePtx(0),
                                 encodeInput(0), encodeInput(1), encodePtx(1)};
-  std::vector<Register> regs = {{"a", 0, RegKind::In},
-                                {"b", 0, RegKind::In},
-                                {"z", 0, RegKind::Out}};
+  std::vector<Register> regs = {
+      {"a", 0, RegKind::In}, {"b", 0, RegKind::In}, {"z", 0, RegKind::Out}};
   EXPECT_EQ(compile(info, prog, regs, {2}),
             "\t{\n\t.reg .f32 %_s0_<1>;\n\t.reg .pred %_s1_<2>;\n"
             "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
@@ -91,10 +90,12 @@ TEST(StackCompilerTest, TwoReturnsCustomTable) {
 // The same, with the tables mmptx-tblgen generates from UserStack.td.
 TEST(StackCompilerTest, TwoReturnsUserTdFile) {
   ASSERT_FALSE(bool(user::stackInfo.verify()));
-  std::vector<uint64_t> prog = {
-      encodeInput(0), encodeInput(1),
-      user::encodePtx(user::PtxInstr::SETP_LT_F32), encodeInput(0),
-      encodeInput(1), user::encodePtx(user::PtxInstr::SELP_F32)};
+  std::vector<uint64_t> prog = {encodeInput(0),
+                                encodeInput(1),
+                                user::encodePtx(user::PtxInstr::SETP_LT_F32),
+                                encodeInput(0),
+                                encodeInput(1),
+                                user::encodePtx(user::PtxInstr::SELP_F32)};
   std::vector<Register> regs = {
       {"a", uint16_t(user::StackType::F32), RegKind::In},
       {"b", uint16_t(user::StackType::F32), RegKind::In},
@@ -112,9 +113,9 @@ TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
   static const ArgTypeInfo argTypes[] = {{7, 0}};
   static const PtxInstrDesc instrs[] = {{{0, 0, 0, 0}, {0, 0}, 1, 1}};
   static const char *const ptx[] = {"neg.f32"};
-  StackInfo info = {1,     names, prefixes, 1,       argTypes,
-                    names, 1,     instrs,   ptx,     ptx,
-                    0,     nullptr, nullptr, nullptr, nullptr};
+  StackInfo info = {1,     names,   prefixes, 1,       argTypes,
+                    names, 1,       instrs,   ptx,     ptx,
+                    0,     nullptr, nullptr,  nullptr, nullptr};
   EXPECT_EQ(llvm::toString(info.verify()),
             "arg type 0 has stack index 7 out of range");
   std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
@@ -153,12 +154,11 @@ TEST(StackCompilerTest, UnsatisfiedRequests) {
 
 TEST(StackCompilerTest, HalfLiteralsGoThroughRegisters) {
   const StackInfo &info = getDefaultStackInfo();
-  std::vector<Register> regs = {{"h", uint16_t(d::StackType::F16),
-                                 RegKind::Out}};
-  std::vector<uint64_t> prog = {
-      d::encodeConstant(d::StackType::F16, 0x3C00),
-      d::encodeConstant(d::StackType::F16, 0x4000),
-      d::encodePtx(d::PtxInstr::ADD_F16)};
+  std::vector<Register> regs = {
+      {"h", uint16_t(d::StackType::F16), RegKind::Out}};
+  std::vector<uint64_t> prog = {d::encodeConstant(d::StackType::F16, 0x3C00),
+                                d::encodeConstant(d::StackType::F16, 0x4000),
+                                d::encodePtx(d::PtxInstr::ADD_F16)};
   EXPECT_EQ(compile(info, prog, regs, {0}),
             "\t{\n\t.reg .b16 %_s6_<3>;\n"
             "\tmov.b16 %_s6_0, 0x00004000;\n"
@@ -212,9 +212,8 @@ TEST(StackCompilerTest, ContextReusesBuffers) {
   const StackInfo &info = getDefaultStackInfo();
   StackRng rng(7);
   std::vector<uint64_t> prog = randomF32Program(rng, 64, info, 2);
-  std::vector<Register> regs = {{"x", 0, RegKind::In},
-                                {"y", 0, RegKind::In},
-                                {"z", 0, RegKind::Out}};
+  std::vector<Register> regs = {
+      {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
   std::vector<uint32_t> reqs = {2};
   StackPtxContext ctx(info);
   llvm::StringRef first = cantFail(ctx.compile({prog, {}}, regs, reqs));

@@ -19,8 +19,7 @@ using namespace mmptx::stack;
 
 namespace {
 
-std::vector<uint64_t> run(llvm::StringRef text,
-                          std::vector<uint64_t> inputs) {
+std::vector<uint64_t> run(llvm::StringRef text, std::vector<uint64_t> inputs) {
   const StackInfo &info = getDefaultStackInfo();
   llvm::Expected<StackProgram> p = parseStackProgram(text, info);
   EXPECT_TRUE(bool(p)) << llvm::toString(p.takeError());
@@ -80,8 +79,8 @@ TEST(StackInterpreterTest, HalfPacking) {
 }
 
 TEST(StackInterpreterTest, PhiloxKnownAnswers) {
-  auto buf = llvm::MemoryBuffer::getFile(MMPTX_SOURCE_DIR
-                                         "/lib/Stack/Routines/Philox4x32.stack");
+  auto buf = llvm::MemoryBuffer::getFile(
+      MMPTX_SOURCE_DIR "/lib/Stack/Routines/Philox4x32.stack");
   ASSERT_TRUE(bool(buf));
   struct Case {
     uint64_t in[6]; // key_x key_y ctr_x..ctr_w
@@ -89,13 +88,11 @@ TEST(StackInterpreterTest, PhiloxKnownAnswers) {
   } cases[] = {
       {{0, 0, 0, 0, 0, 0},
        {1, 0, 0, 0, 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
-      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff,
-        0xffffffff},
+      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
        {0, 0, 0, 0, 0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
-      {{0xa4093822, 0x299f31d0, 0x243f6a88, 0x85a308d3, 0x13198a2e,
-        0x03707344},
-       {0x243f6a89, 0x85a308d3, 0x13198a2e, 0x03707344, 0xd16cfe09,
-        0x94fdcceb, 0x5001e420, 0x24126ea1}},
+      {{0xa4093822, 0x299f31d0, 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+       {0x243f6a89, 0x85a308d3, 0x13198a2e, 0x03707344, 0xd16cfe09, 0x94fdcceb,
+        0x5001e420, 0x24126ea1}},
       // The carry stops at the first word that does not wrap.
       {{1, 2, 0xffffffff, 0xffffffff, 7, 9}, {0, 0, 8, 9}},
   };
@@ -112,8 +109,8 @@ TEST(StackInterpreterTest, PhiloxKnownAnswers) {
 }
 
 TEST(StackInterpreterTest, PhiloxUniform) {
-  auto buf = llvm::MemoryBuffer::getFile(MMPTX_SOURCE_DIR
-                                         "/lib/Stack/Routines/Philox4x32.stack");
+  auto buf = llvm::MemoryBuffer::getFile(
+      MMPTX_SOURCE_DIR "/lib/Stack/Routines/Philox4x32.stack");
   ASSERT_TRUE(bool(buf));
   std::string text = (*buf)->getBuffer().str();
   text.replace(text.find(".program { call curand }"),

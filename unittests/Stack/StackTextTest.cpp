@@ -31,7 +31,7 @@ TEST(StackTextTest, ParsesSections) {
   ASSERT_EQ(p->routines.size(), 1u);
   EXPECT_EQ(p->routines[0][0], encodeMeta(0, MetaOp::Dup));
   std::vector<uint64_t> expected = {
-      encodeInput(0),         encodeRoutine(0),     encodeConstant(1, 2),
+      encodeInput(0),         encodeRoutine(0),      encodeConstant(1, 2),
       encodeConstant(3, ~0u), encodeMetaConstant(3), encodeStore(1, 2),
       encodeLoad(2)};
   EXPECT_EQ(p->main, expected);
@@ -65,8 +65,7 @@ TEST(StackTextTest, RandomWordsRoundTrip) {
     printStackProgram(os, prog, info);
     os.flush();
     llvm::Expected<StackProgram> back = parseStackProgram(text, info);
-    ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError()) << "\n"
-                            << text;
+    ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError()) << "\n" << text;
     EXPECT_EQ(back->main, prog.main) << text;
     EXPECT_EQ(back->routines, prog.routines) << text;
     EXPECT_EQ(back->requests, prog.requests);

@@ -1,4 +1,5 @@
-//===- DefaultStackSet.h - Enums and encoders of the default set -*- C++ -*-===//
+//===- DefaultStackSet.h - Enums and encoders of the default set -*- C++
+//-*-===//
 //
 // Part of the mmptx project, under the Apache License v2.0 with LLVM
 // Exceptions.

@@ -106,10 +106,10 @@ struct StackPtxStats {
   uint64_t executedWords = 0;
   uint32_t numNodes = 0;
   uint32_t emittedInstrs = 0;
-  uint32_t ignoredWords = 0;    ///< invalid words skipped (non-strict)
-  uint32_t noOpWords = 0;       ///< valid words that had no effect
-  uint32_t droppedPushes = 0;   ///< pushes onto a full stack / meta stack
-  uint32_t refusedCalls = 0;    ///< calls beyond maxFrameDepth
+  uint32_t ignoredWords = 0;  ///< invalid words skipped (non-strict)
+  uint32_t noOpWords = 0;     ///< valid words that had no effect
+  uint32_t droppedPushes = 0; ///< pushes onto a full stack / meta stack
+  uint32_t refusedCalls = 0;  ///< calls beyond maxFrameDepth
   uint32_t unsatisfiedRequests = 0;
   uint32_t zeroedRequests = 0;
   bool hitExecutionLimit = false;
