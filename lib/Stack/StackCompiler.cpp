@@ -138,6 +138,13 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
 // Execution
 //===----------------------------------------------------------------------===//
 
+bool StackPtxContext::makeRoom(uint32_t moreNodes, uint32_t moreOps) {
+  if (uint64_t(numNodes) + moreNodes > opts.maxNodes)
+    return false;
+  growNodes(moreNodes, moreOps);
+  return true;
+}
+
 void StackPtxContext::growNodes(uint32_t moreNodes, uint32_t moreOps) {
   if (numNodes + moreNodes > nodes.size())
     nodes.resize(std::max<size_t>(2 * nodes.size() + 64, numNodes + moreNodes));
@@ -146,6 +153,7 @@ void StackPtxContext::growNodes(uint32_t moreNodes, uint32_t moreOps) {
         std::max<size_t>(2 * operands.size() + 64, numOperands + moreOps));
   nodeCap = nodes.size();
   operandCap = operands.size();
+  nodeLimit = uint32_t(std::min<size_t>(nodeCap, opts.maxNodes));
 }
 
 Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
@@ -163,6 +171,8 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   stats = StackPtxStats();
   numNodes = 0;
   numOperands = 0;
+  // Options may change between compiles.
+  nodeLimit = uint32_t(std::min<size_t>(nodeCap, opts.maxNodes));
   if (allocatedStackSize != opts.stackSize) {
     stackData.assign(size_t(info.numStacks) * opts.stackSize, 0);
     metaStack.assign(opts.stackSize, 0);
@@ -189,6 +199,16 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   // The current frame lives in locals; `frames` holds its callers.
   Frame f = {prog.main.data(), prog.main.size(), 0, ~0u};
   const uint64_t *pc = f.words, *end = f.words + f.size;
+  // Words are counted per segment: `stop` is the end of the frame or where
+  // the execution limit runs out, whichever comes first, so the loop tests
+  // one pointer per word.
+  const uint64_t *segStart = pc, *stop = end;
+  auto setStop = [&] {
+    segStart = pc;
+    uint64_t rem = limit - executed;
+    stop = uint64_t(end - pc) <= rem ? end : pc + rem;
+  };
+  setStop();
 
   uint32_t *__restrict sd = stackData.data();
   uint32_t *__restrict hts = heights.data();
@@ -209,7 +229,13 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   };
 
   for (;;) {
-    if (pc == end) {
+    if (pc == stop) {
+      executed += pc - segStart;
+      segStart = pc;
+      if (pc != end) {
+        stats.hitExecutionLimit = true;
+        break;
+      }
     popFrame:
       if (frames.empty())
         break;
@@ -217,18 +243,16 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       frames.pop_back();
       pc = f.words + f.pc;
       end = f.words + f.size;
+      setStop();
       continue;
     }
-    if (executed == limit) {
-      stats.hitExecutionLimit = true;
-      break;
-    }
     uint64_t w = *pc++;
-    ++executed;
     uint16_t aux = getWordAux(w);
     uint32_t payload = getWordPayload(w);
     switch (getWordType(w)) {
     case WordType::Return:
+      executed += pc - segStart;
+      segStart = pc;
       goto popFrame;
 
     case WordType::Input: {
@@ -246,11 +270,10 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
           return e;
         continue;
       }
-      if (numNodes + 1 > opts.maxNodes) {
+      if (!roomFor(1, 0)) {
         stats.hitNodeLimit = true;
         goto done;
       }
-      reserveNodes(1, 0);
       addNode(StackNode::Input, s, payload, 0, None);
       pushL(s, numNodes - 1);
       continue;
@@ -263,11 +286,10 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
           return e;
         continue;
       }
-      if (numNodes + 1 > opts.maxNodes) {
+      if (!roomFor(1, 0)) {
         stats.hitNodeLimit = true;
         goto done;
       }
-      reserveNodes(1, 0);
       addNode(StackNode::Constant, aux, payload, 0, None);
       pushL(aux, numNodes - 1);
       continue;
@@ -283,11 +305,10 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
       }
       const SpecialInfo &si = specialInfo[payload];
       unsigned n = si.numVecElems ? si.numVecElems : 1;
-      if (numNodes + n > opts.maxNodes) {
+      if (!roomFor(n, 0)) {
         stats.hitNodeLimit = true;
         goto done;
       }
-      reserveNodes(n, 0);
       for (unsigned e = 0; e != n; ++e) {
         addNode(StackNode::Special, si.stack, payload,
                 si.numVecElems ? e : None, None);
@@ -314,11 +335,10 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
           ++stats.noOpWords;
           continue;
         }
-        if (numNodes + 2 > opts.maxNodes) {
+        if (!roomFor(2, na)) {
           stats.hitNodeLimit = true;
           goto done;
         }
-        reserveNodes(2, na);
         uint32_t *__restrict base = sd + size_t(st) * S;
         uint32_t *__restrict ops = operands.data() + numOperands;
         for (uint32_t e = 0; e != na; ++e)
@@ -352,11 +372,10 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         ++stats.noOpWords;
         continue;
       }
-      if (numNodes + 1 + ii.numRetElems > opts.maxNodes) {
+      if (!roomFor(1 + ii.numRetElems, ii.numArgElems)) {
         stats.hitNodeLimit = true;
         goto done;
       }
-      reserveNodes(1 + ii.numRetElems, ii.numArgElems);
       // Hot path: work on locals so stores through the arrays do not force
       // reloads of the members.
       StackNode *__restrict nd = nodes.data();
@@ -538,11 +557,13 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
         continue;
       }
       ArrayRef<uint64_t> r = prog.routines[payload];
+      executed += pc - segStart;
       f.pc = pc - f.words;
       frames.push_back(f);
       f = {r.data(), r.size(), 0, payload};
       pc = f.words;
       end = f.words + f.size;
+      setStop();
       continue;
     }
 
@@ -556,6 +577,7 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
     }
   }
 done:
+  executed += pc - segStart;
   stats.executedWords = executed;
   stats.numNodes = numNodes;
   return Error::success();

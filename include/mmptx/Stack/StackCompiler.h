@@ -310,6 +310,16 @@ private:
       growNodes(moreNodes, moreOps);
   }
   void growNodes(uint32_t moreNodes, uint32_t moreOps);
+  /// \returns false if \p moreNodes more nodes would pass maxNodes; else
+  /// makes room for them and \p moreOps operands.
+  bool roomFor(uint32_t moreNodes, uint32_t moreOps) {
+    if (__builtin_expect(numNodes + moreNodes <= nodeLimit &&
+                             numOperands + moreOps <= operandCap,
+                         1))
+      return true;
+    return makeRoom(moreNodes, moreOps);
+  }
+  bool makeRoom(uint32_t moreNodes, uint32_t moreOps);
   bool push(uint16_t stack, uint32_t node) {
     uint32_t &h = heights[stack];
     if (h == opts.stackSize) {
@@ -351,6 +361,7 @@ private:
   uint32_t allocatedStackSize = 0;
   uint32_t numNodes = 0, numOperands = 0;
   size_t nodeCap = 0, operandCap = 0; ///< sizes of nodes/operands
+  uint32_t nodeLimit = 0;             ///< min(nodeCap, maxNodes)
   uint32_t storeGen = 0;
   std::vector<StackNode> nodes;
   std::vector<uint32_t> operands;
