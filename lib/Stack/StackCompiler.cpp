@@ -890,8 +890,12 @@ Expected<std::string> stack::compileStackPtx(const StackInfo &info,
                                              ArrayRef<Register> regs,
                                              ArrayRef<uint32_t> requests,
                                              const StackPtxOptions &opts) {
-  StackPtxContext ctx(info, opts);
-  Expected<StringRef> text = ctx.compile(prog, regs, requests);
+  // One context per thread and table: building one costs microseconds.
+  thread_local std::unique_ptr<StackPtxContext> ctx;
+  if (!ctx || &ctx->getInfo() != &info)
+    ctx = std::make_unique<StackPtxContext>(info, opts);
+  ctx->getOptions() = opts;
+  Expected<StringRef> text = ctx->compile(prog, regs, requests);
   if (!text)
     return text.takeError();
   return text->str();

@@ -63,6 +63,30 @@ TEST(StackCompilerTest, ExampleA) {
             "\tmov.f32 %z, %_s0_1;\n\t}");
 }
 
+// The stub-gen entry point: one call, options may change between calls.
+TEST(StackCompilerTest, CompileStackPtxConvenience) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<uint64_t> prog = {encodeInput(0), encodeLoad(77)};
+  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<uint32_t> reqs = {1};
+  llvm::Expected<std::string> a = compileStackPtx(info, {prog, {}}, regs, reqs);
+  ASSERT_TRUE(bool(a));
+  EXPECT_EQ(*a, "\t{\n\tmov.f32 %z, %x;\n\t}");
+  StackPtxOptions strict;
+  strict.strict = true;
+  llvm::Expected<std::string> b =
+      compileStackPtx(info, {prog, {}}, regs, reqs, strict);
+  EXPECT_EQ(llvm::toString(b.takeError()),
+            "word 1 of the main program: load slot 77 out of range (32 "
+            "slots)");
+  StackPtxOptions big;
+  big.storeSize = 100;
+  llvm::Expected<std::string> c =
+      compileStackPtx(info, {prog, {}}, regs, reqs, big);
+  ASSERT_TRUE(bool(c));
+  EXPECT_EQ(*c, "\t{\n\tmov.f32 %z, %x;\n\t}");
+}
+
 // Spec §2.12 J with its own table: F32 = 0, PRED = 1, a two-return setp.
 TEST(StackCompilerTest, TwoReturnsCustomTable) {
   static const char *const stackNames[] = {"F32", "PRED"};

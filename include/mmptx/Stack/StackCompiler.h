@@ -379,8 +379,9 @@ private:
 };
 
 /// Convenience for one-off compiles (the stub-gen pass's entry point):
-/// compiles \p prog with the given registers and requests. \returns the stub
-/// text or, in strict mode, an error.
+/// compiles \p prog with the given registers and requests, reusing one
+/// context per thread and table. \returns the stub text or, in strict mode,
+/// an error.
 llvm::Expected<std::string>
 compileStackPtx(const StackInfo &info, const Program &prog,
                 llvm::ArrayRef<Register> regs,
