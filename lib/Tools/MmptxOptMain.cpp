@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Tools/MmptxOptMain.h"
+#include "mmptx/Annotate/Annotate.h"
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Parser/Parser.h"
@@ -81,6 +82,17 @@ cl::list<const PassInfo *, bool, PassNameParser>
     PassList(cl::desc("Passes (run in command-line order):"),
              cl::cat(OptCategory));
 
+cl::list<std::string> InjectTypeFiles(
+    "inject-types",
+    cl::desc("Accept the inject types of a header made by 'mmptx-tblgen "
+             "-gen-inject-device-types' from a user's .td (repeatable)"),
+    cl::value_desc("header"), cl::cat(OptCategory));
+cl::opt<bool> AllowUnknownInjectTypes(
+    "allow-unknown-inject-types",
+    cl::desc("Accept any type token in mmptx and mm-ptx markers, trusting "
+             "the marker's register type"),
+    cl::cat(OptCategory));
+
 /// Test-only passes (test/lib), hidden from --help.
 std::vector<PassInfo> &testPasses() {
   static std::vector<PassInfo> Passes;
@@ -118,9 +130,9 @@ void mmptx::registerTestPass(const PassInfo &Info) {
 
 /// --list-injects and --inject: list the injects of \p M or render the
 /// stubs of the command line into it.
-static Error processInjects(const ptx::Module &M, size_t Padding,
-                            raw_ostream &OS) {
-  auto IM = InjectModule::create(M);
+static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
+                            size_t Padding, raw_ostream &OS) {
+  auto IM = InjectModule::create(M, Opts);
   if (!IM)
     return IM.takeError();
   if (ListInjects) {
@@ -156,7 +168,7 @@ static Error processInjects(const ptx::Module &M, size_t Padding,
 /// leading newlines keep line numbers of split chunks absolute and are not
 /// printed.
 static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
-                           raw_ostream &OS) {
+                           const InjectOptions &Opts, raw_ostream &OS) {
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
@@ -165,6 +177,9 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
     return M.takeError();
   PassManager PM(SM);
   PM.setVerifyEach(VerifyEach);
+  PassContext Context;
+  Context.injectOptions = &Opts;
+  PM.setContext(Context);
   auto Pipeline = getPipeline();
   if (!Pipeline)
     return Pipeline.takeError();
@@ -173,7 +188,7 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   if (Error E = PM.run(*M))
     return E;
   if (ListInjects || !InjectStubs.empty())
-    return processInjects(**M, Padding, OS);
+    return processInjects(**M, Opts, Padding, OS);
   std::string Out = printModuleToString(**M);
   OS << StringRef(Out).drop_front(std::min(Padding, Out.size()));
   return Error::success();
@@ -196,6 +211,36 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
     return 1;
   }
   StringRef Input = (*BufOrErr)->getBuffer();
+
+  // User inject types; InjectOptions refers to the strings of Types.
+  SourceMgr TypeSM;
+  annotate::TypeTable Types;
+  for (const std::string &File : InjectTypeFiles) {
+    std::string Included;
+    unsigned ID = TypeSM.AddIncludeFile(File, SMLoc(), Included);
+    if (!ID) {
+      reportError(makeError("cannot open inject types '" + File + "'"),
+                  "mmptx-opt");
+      return 1;
+    }
+    if (Error E = Types.addFromHeader(TypeSM, ID)) {
+      reportError(std::move(E), "mmptx-opt");
+      return 1;
+    }
+  }
+  std::vector<InjectType> ExtraTypes;
+  for (const annotate::TypeInfo &T : Types.getTypes()) {
+    InjectType IT;
+    IT.token = T.token;
+    IT.regType = T.regType;
+    IT.movSuffix = T.movSuffix;
+    IT.constraint = T.constraint;
+    IT.bits = T.constraint == 'h' ? 16 : StringRef("ld").contains(T.constraint) ? 64 : 32;
+    ExtraTypes.push_back(IT);
+  }
+  InjectOptions Opts;
+  Opts.extraTypes = ExtraTypes;
+  Opts.allowUnknownTypes = AllowUnknownInjectTypes;
   StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
 
   std::error_code EC;
@@ -209,7 +254,7 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
 
   bool Failed = false;
   if (!SplitInputFile) {
-    if (Error E = processBuffer(Input, Name, 0, Out.os())) {
+    if (Error E = processBuffer(Input, Name, 0, Opts, Out.os())) {
       reportError(std::move(E), "mmptx-opt");
       Failed = true;
     }
@@ -219,7 +264,6 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
     size_t Pos = 0, Line = 1;
     bool First = true;
     while (Pos <= Input.size()) {
-      size_t Sep = Pos;
       size_t ChunkEnd = Input.size(), Next = Input.size() + 1;
       for (size_t L = Pos; L < Input.size();) {
         size_t NL = Input.find('\n', L);
@@ -231,14 +275,13 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
         }
         L = NL == StringRef::npos ? Input.size() : NL + 1;
       }
-      (void)Sep;
       StringRef Chunk = Input.substr(Pos, ChunkEnd - Pos);
       if (!First)
         Out.os() << "// -----\n";
       First = false;
       std::string Padded(Line - 1, '\n');
       Padded += Chunk;
-      if (Error E = processBuffer(Padded, Name, Line - 1, Out.os())) {
+      if (Error E = processBuffer(Padded, Name, Line - 1, Opts, Out.os())) {
         reportError(std::move(E), "mmptx-opt");
         Failed = true;
       }

@@ -190,7 +190,8 @@ Error NormalizeInjectionSitesPass::verifyScaffold(const Module &m,
 }
 
 Error NormalizeInjectionSitesPass::run(Module &m) {
-  auto iM = InjectModule::create(m);
+  const InjectOptions *opts = getContext().injectOptions;
+  auto iM = InjectModule::create(m, opts ? *opts : InjectOptions());
   if (!iM)
     return iM.takeError();
   for (const InjectSite &site : (*iM)->sites()) {

@@ -19,8 +19,14 @@ using namespace mmptx;
 
 Pass::~Pass() = default;
 
+const PassContext &Pass::getContext() const {
+  static const PassContext Empty;
+  return Context ? *Context : Empty;
+}
+
 Error PassManager::run(std::unique_ptr<ptx::Module> &M) {
   for (const std::unique_ptr<Pass> &P : Passes) {
+    P->setContext(Context);
     if (Error E = P->run(*M))
       return E;
     if (!M->isModified())

@@ -11,10 +11,18 @@
 // RUN: %nvcc -ptx -arch=sm_80 %t.cu -o %t.comment.ptx
 // RUN: FileCheck %s < %t.comment.ptx
 // RUN: %ptxas -arch=sm_80 %t.comment.ptx -o %t.comment.cubin
-// Not rendered yet: mmptx-opt has no option for user inject types (the
-// library has InjectOptions::extraTypes); Inputs/dog.stub.ptx is the stub
-// for when it does:
-//   mmptx-opt <ptx> --inject dog=%S/Inputs/dog.stub.ptx | ptxas -arch=sm_80
+// mmptx-opt learns the user types from the same generated header; without it
+// the type token is an error.
+// RUN: not mmptx-opt %t.macro.ptx --list-injects 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: mmptx-opt --inject-types %t.dir/MyTypes.h %t.macro.ptx --list-injects | FileCheck %s --check-prefix=LIST
+// RUN: mmptx-opt --inject-types %t.dir/MyTypes.h --normalize-injection-sites %t.comment.ptx --inject dog=%S/Inputs/dog.stub.ptx -o %t.rendered.ptx
+// RUN: %ptxas -arch=sm_80 %t.rendered.ptx -o %t.rendered.cubin
+// RUN: mmptx-opt --allow-unknown-inject-types %t.macro.ptx --inject dog=%S/Inputs/dog.stub.ptx -o %t.trusted.ptx
+// RUN: %ptxas -arch=sm_80 %t.trusted.ptx -o %t.trusted.cubin
+// UNKNOWN: error: unknown inject type 'DOG'
+// LIST: dog
+// LIST-DAG: DOG
+// LIST-DAG: HALF_BITS
 
 #include <cuda_fp16.h>
 #ifdef MACRO_FORM

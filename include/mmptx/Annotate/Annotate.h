@@ -78,6 +78,8 @@ public:
   const TypeInfo *lookup(llvm::StringRef token) const;
 
   size_t size() const { return types.size(); }
+  /// Every type, in the order added.
+  llvm::ArrayRef<TypeInfo> getTypes() const { return types; }
 
 private:
   std::vector<TypeInfo> types;

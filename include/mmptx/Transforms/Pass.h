@@ -31,15 +31,32 @@ namespace mmptx {
 namespace ptx {
 class Module;
 } // namespace ptx
+struct InjectOptions;
+
+/// Settings that the driver gives every pass of a pipeline.
+struct PassContext {
+  /// Extra inject types (and tolerance of unknown ones) for the passes that
+  /// read inject sites; null means the built-in types only.
+  const InjectOptions *injectOptions = nullptr;
+};
 
 class Pass {
 public:
   virtual ~Pass();
+  /// Called by the PassManager before run().
+  void setContext(const PassContext &C) { Context = &C; }
   /// The command-line flag, e.g. "normalize-injection-sites".
   virtual llvm::StringRef getArgument() const = 0;
   virtual llvm::StringRef getDescription() const = 0;
   /// Transforms \p M in place.
   virtual llvm::Error run(ptx::Module &M) = 0;
+
+protected:
+  /// \returns the pipeline's context (empty when run outside a manager).
+  const PassContext &getContext() const;
+
+private:
+  const PassContext *Context = nullptr;
 };
 
 class PassManager {
@@ -50,6 +67,8 @@ public:
   void addPass(std::unique_ptr<Pass> P) { Passes.push_back(std::move(P)); }
   /// Fully re-verify the module after each pass that changed it.
   void setVerifyEach(bool V) { VerifyEach = V; }
+  /// Settings handed to every pass.
+  void setContext(const PassContext &C) { Context = C; }
   bool empty() const { return Passes.empty(); }
 
   /// Runs every pass on \p M; \p M may be replaced by a re-parsed module.
@@ -59,6 +78,7 @@ private:
   llvm::SourceMgr &SM;
   std::vector<std::unique_ptr<Pass>> Passes;
   bool VerifyEach = false;
+  PassContext Context;
 };
 
 } // namespace mmptx
