@@ -838,6 +838,38 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
     emitInstr(n);
   }
 
+  // The requests' movs are a parallel assignment: a request that reads an
+  // input register which an earlier request overwrites (a mod variable
+  // requested before the read) reads a copy taken before the first write.
+  auto writes = [&](uint32_t i) {
+    uint32_t r = requests[i];
+    if (r >= regs.size() || regs[r].stackIdx >= info.numStacks)
+      return false;
+    return requestNodes[i] != None ||
+           (opts.zeroUnsatisfied && regs[r].kind != RegKind::Mod);
+  };
+  requestCopies.assign(requests.size(), None);
+  for (uint32_t i = 1, e = requests.size(); i < e; ++i) {
+    uint32_t n = requestNodes[i];
+    if (n == None || !writes(i) || nodes[n].kind != StackNode::Input)
+      continue;
+    uint32_t src = nodes[n].payload;
+    for (uint32_t k = 0; k != i; ++k) {
+      uint32_t r = requests[k];
+      if (!writes(k) || (r != src && (src >= regs.size() ||
+                                      regs[r].name != regs[src].name)))
+        continue;
+      uint16_t st = nodes[n].stack;
+      requestCopies[i] = regCounts[st]++;
+      writeMov(body, st);
+      writeReg(body, st, requestCopies[i]);
+      body.append(", ", 2);
+      writeOperand(body, n);
+      body.append(";\n", 2);
+      break;
+    }
+  }
+
   out.clear();
   out.append("\t{\n", 3);
   for (uint32_t s = 0; s != info.numStacks; ++s) {
@@ -867,6 +899,8 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
     if (n == None) {
       ++stats.zeroedRequests;
       writeLiteral(out, s, 0);
+    } else if (requestCopies[i] != None) {
+      writeReg(out, nodes[n].stack, requestCopies[i]);
     } else {
       writeOperand(out, n);
     }

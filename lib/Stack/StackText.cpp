@@ -233,7 +233,8 @@ Error Parser::parseRegisters() {
     Expected<int> s = parseStackName();
     if (!s)
       return s.takeError();
-    RegisterDecl d{name.str(), uint16_t(*s), RegKind::In};
+    RegisterDecl d{name.str(), uint16_t(*s), RegKind::In,
+                   SMLoc::getFromPointer(name.data())};
     if (tok.kind == Token::Ident) {
       if (tok.text == "in")
         d.kind = RegKind::In;
@@ -255,6 +256,7 @@ Error Parser::parseRegisters() {
 }
 
 Error Parser::parseRequests() {
+  prog.hasRequests = true;
   consume();
   if (Error e = expectPunct('{'))
     return e;

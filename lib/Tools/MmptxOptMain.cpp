@@ -29,6 +29,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 using namespace llvm;
 using namespace mmptx;
 
@@ -103,24 +105,46 @@ cl::list<std::string> TestPassList("test-pass", cl::Hidden,
                                    cl::value_desc("name"),
                                    cl::cat(OptCategory));
 
+cl::list<std::string> StubGenSpecs(
+    "stub-gen",
+    cl::desc("Compile the Stack PTX program in FILE into a stub for inject "
+             "NAME and render it at every site of NAME (repeatable; runs as "
+             "one pass at the position of the first --stub-gen)"),
+    cl::value_desc("NAME=FILE"), cl::cat(OptCategory));
+
 /// The passes of the command line, test passes included, in flag order.
-Expected<std::vector<const PassInfo *>> getPipeline() {
-  std::vector<std::pair<unsigned, const PassInfo *>> Ordered;
+Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
+  std::vector<std::pair<unsigned, std::function<std::unique_ptr<Pass>()>>>
+      Ordered;
   for (unsigned I = 0; I < PassList.size(); ++I)
-    Ordered.push_back({PassList.getPosition(I), PassList[I]});
+    Ordered.push_back({PassList.getPosition(I), PassList[I]->Factory});
   for (unsigned I = 0; I < TestPassList.size(); ++I) {
     auto It = llvm::find_if(testPasses(), [&](const PassInfo &P) {
       return P.Argument == TestPassList[I];
     });
     if (It == testPasses().end())
       return makeError("unknown test pass '" + TestPassList[I] + "'");
-    Ordered.push_back({TestPassList.getPosition(I), &*It});
+    Ordered.push_back({TestPassList.getPosition(I), It->Factory});
   }
-  llvm::sort(Ordered);
-  std::vector<const PassInfo *> Out;
+  if (!StubGenSpecs.empty()) {
+    std::vector<StubGenSpec> Specs;
+    for (const std::string &Arg : StubGenSpecs) {
+      auto [Name, File] = StringRef(Arg).split('=');
+      if (Name.empty() || File.empty())
+        return makeError("--stub-gen expects NAME=FILE, got '" + Arg + "'");
+      Specs.push_back({Name.str(), File.str()});
+    }
+    Ordered.push_back({StubGenSpecs.getPosition(0), [Specs] {
+                         return createStubGenPass(Specs);
+                       }});
+  }
+  llvm::stable_sort(Ordered, [](const auto &A, const auto &B) {
+    return A.first < B.first;
+  });
+  std::vector<std::unique_ptr<Pass>> Out;
   for (auto &P : Ordered)
-    Out.push_back(P.second);
-  return Out;
+    Out.push_back(P.second());
+  return std::move(Out);
 }
 } // namespace
 
@@ -180,11 +204,11 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   PassContext Context;
   Context.injectOptions = &Opts;
   PM.setContext(Context);
-  auto Pipeline = getPipeline();
+  auto Pipeline = buildPipeline();
   if (!Pipeline)
     return Pipeline.takeError();
-  for (const PassInfo *P : *Pipeline)
-    PM.addPass(P->Factory());
+  for (std::unique_ptr<Pass> &P : *Pipeline)
+    PM.addPass(std::move(P));
   if (Error E = PM.run(*M))
     return E;
   if (ListInjects || !InjectStubs.empty())

@@ -371,6 +371,9 @@ private:
   std::vector<Slot> store;
   std::vector<Frame> frames;
   std::vector<uint32_t> requestNodes;
+  /// Per request, a register holding a copy of its input operand taken
+  /// before any request writes (None if no copy is needed).
+  std::vector<uint32_t> requestCopies;
   std::vector<uint32_t> visit;
   std::vector<uint32_t> regCounts;
   llvm::ArrayRef<Register> curRegs;

@@ -56,6 +56,7 @@
 #include "mmptx/Stack/StackCompiler.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/SMLoc.h"
 
 #include <string>
 #include <vector>
@@ -73,6 +74,8 @@ struct RegisterDecl {
   std::string name;
   uint16_t stackIdx = 0;
   RegKind kind = RegKind::In;
+  /// Where the name was declared; valid while the parsed SourceMgr lives.
+  llvm::SMLoc loc;
 };
 
 /// An owning Stack PTX program: words plus the registers and requests it
@@ -83,6 +86,8 @@ struct StackProgram {
   std::vector<std::vector<uint64_t>> routines;
   std::vector<uint64_t> main;
   std::vector<uint32_t> requests;
+  /// Whether the text had a `.requests` section (even an empty one).
+  bool hasRequests = false;
 
   /// \returns a view for the compiler; valid while this object is unchanged.
   Program getProgram() const;

@@ -14,6 +14,8 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace llvm {
 class raw_ostream;
@@ -23,6 +25,17 @@ namespace mmptx {
 
 #define MMPTX_PASS(ARG, FACTORY, DESC) std::unique_ptr<Pass> FACTORY();
 #include "mmptx/Transforms/Passes.def"
+
+/// One `--stub-gen NAME=PROGRAM`: a Stack PTX program (text format) for the
+/// sites of inject NAME.
+struct StubGenSpec {
+  std::string injectName;
+  std::string programFile;
+};
+
+/// Compiles each program into a stub typed against its inject and renders
+/// it at every site of that inject (see lib/Transforms/StubGen.cpp).
+std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs);
 
 /// A registered pass: its flag, description and factory.
 struct PassInfo {
