@@ -28,6 +28,7 @@ if [ -d /usr/local/cuda/bin ]; then
 fi
 
 BUILD_TYPE=${BUILD_TYPE:-Release}
-cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >build-configure.log 2>&1 ||
-  { cat build-configure.log; exit 1; }
+mkdir -p build
+cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >build/configure.log 2>&1 ||
+  { cat build/configure.log; exit 1; }
 ninja -C build -j"${JOBS:-2}"

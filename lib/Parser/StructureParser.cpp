@@ -342,8 +342,7 @@ Error StructureParser::scanComment() {
     return unexpectedChar(B);
   }
   // Inject markers are confirmed later by the inject-site layer.
-  if (Marker)
-    Flags |= SF_MaybeInjectMarker;
+  Flags |= Marker ? SF_MaybeInjectMarker : 0;
   if (InInlineAsm && !(Flags & SF_BeginInlineAsm))
     Flags |= SF_InInlineAsm;
   add(B, E, StmtKind::Comment, Flags);
@@ -554,9 +553,9 @@ Error StructureParser::scanDirective() {
 Done:
   add(B, LastSig, StmtKind::Directive, InInlineAsm ? SF_InInlineAsm : 0);
   P = LastSig;
-  StringRef Word = StringRef(B, LastSig - B);
-  Word = Word.take_until([](char C) { return is(C, CC_Blank); });
   if (OpenScopes.empty()) {
+    StringRef Word = StringRef(B, LastSig - B);
+    Word = Word.take_until([](char C) { return is(C, CC_Blank); });
     if (Word == ".version" || Word == ".target" || Word == ".address_size")
       M.getHeaderForBuild().push_back(Stmts.size() - 1);
     else if (Word == ".section")
@@ -648,8 +647,13 @@ Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
     // An unclosed list (its ')' hidden in a comment) leaves no name.
     Rest = Rest.drop_front(std::min(I + 1, Rest.size())).ltrim();
   }
+  // PTX identifiers: [A-Za-z_$%][A-Za-z0-9_$]*, as the signature parser
+  // reads them.
   if (!Rest.empty() && is(Rest[0], CC_IdentStart))
-    F.Name = Rest.take_while([](char C) { return is(C, CC_Ident); });
+    F.Name = Rest.take_front(
+        1 + Rest.drop_front().take_while([](char C) {
+              return is(C, CC_Ident) && C != '.' && C != '%';
+            }).size());
   if (F.Name.empty()) {
     if (Rest.empty())
       return error(Text.end(), "expected function name");
@@ -682,7 +686,8 @@ Error StructureParser::run() {
       break;
     char C = *P;
     // Anything but a comment or a body's `{` ends the wait for a body.
-    if (C != '{' && C != '/')
+    // (Tested in this order because a header is rarely pending.)
+    if (PendingHeader != Statement::NoIndex && C != '{' && C != '/')
       PendingHeader = Statement::NoIndex;
     if (C == '/') {
       if (Error E = scanComment())
