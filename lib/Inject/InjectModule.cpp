@@ -737,9 +737,9 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
   h->ptx.assign(ptxText.data(), ptxText.size());
   InjectSiteScanner scanner(*h, h->ptx, nullptr, bufferName, options);
   if (Error e = scanner.scanText())
-    return std::move(e);
+    return e;
   scanner.finish();
-  return std::move(h);
+  return h;
 }
 
 Expected<std::unique_ptr<InjectModule>>
@@ -756,9 +756,9 @@ InjectModule::create(const ptx::Module &m, const InjectOptions &options) {
   InjectSiteScanner scanner(*h, text, &m.getSourceMgr(),
                             m.getBufferIdentifier(), options);
   if (Error e = scanner.scanModule(m))
-    return std::move(e);
+    return e;
   scanner.finish();
-  return std::move(h);
+  return h;
 }
 
 const Inject *InjectModule::lookupInject(StringRef name) const {
@@ -811,7 +811,7 @@ Error InjectModule::checkStubs(ArrayRef<StringRef> stubs) const {
 
 Expected<size_t> InjectModule::renderedSize(ArrayRef<StringRef> stubs) const {
   if (Error e = checkStubs(stubs))
-    return std::move(e);
+    return e;
   size_t size = textSize;
   for (size_t i = 0, n = stubs.size(); i != n; ++i)
     size += stubs[i].size() * injectList[i].numSites;
@@ -896,7 +896,7 @@ InjectModule::orderStubs(const StringMap<StringRef> &stubsByName) const {
     return usageError(InjectErrc::MissingStub,
                       Twine("no stub for inject") +
                           (numMissing > 1 ? "s" : "") + missing);
-  return std::move(stubs);
+  return stubs;
 }
 
 Error InjectModule::render(const StringMap<StringRef> &stubsByName,

@@ -50,8 +50,9 @@ std::string renderOK(const InjectModule &m, ArrayRef<StringRef> stubs) {
     ADD_FAILURE() << toString(std::move(e));
   auto size = m.renderedSize(stubs);
   EXPECT_TRUE(bool(size));
-  if (size)
+  if (size) {
     EXPECT_EQ(*size, out.size());
+  }
   return out;
 }
 
