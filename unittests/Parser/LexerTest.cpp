@@ -91,8 +91,9 @@ static void expectSameTokens(llvm::StringRef S) {
     EXPECT_EQ(TA.Text.data(), TB.Text.data()) << S.str() << " token " << I;
     EXPECT_EQ(TA.Text.size(), TB.Text.size()) << S.str() << " token " << I;
     EXPECT_EQ(TA.SpaceBefore, TB.SpaceBefore) << S.str() << " token " << I;
-    if (TA.is(Token::Error))
+    if (TA.is(Token::Error)) {
       EXPECT_EQ(A.getErrorMessage(), B.getErrorMessage());
+    }
     if (TA.is(Token::Eof) || TA.is(Token::Error))
       return;
   }
