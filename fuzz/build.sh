@@ -1,29 +1,49 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for the PTX parser:
-#   fuzz/build.sh [BUILD_DIR]        (default: <repo>/build-fuzz)
-# Compiles the mmptx sources the parser needs directly with clang++ and
-# -fsanitize=fuzzer,address,undefined, against the static LLVM Support
-# library of llvm-config. CXX and LLVM_CONFIG override the tools.
+# Builds one libFuzzer target:
+#   fuzz/build.sh [TARGET] [BUILD_DIR]
+# TARGET: parser (default), annotate or stack; BUILD_DIR defaults to
+# MMPTX_FUZZ_BUILD or <repo>/build-fuzz. Compiles the mmptx sources the
+# target needs directly with clang++ and -fsanitize=fuzzer,address,undefined
+# against the static LLVM Support library of llvm-config. annotate and stack
+# include generated tables: they need a configured and built CMake tree,
+# MMPTX_BUILD (default <repo>/build). CXX and LLVM_CONFIG override the tools.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-OUT=${1:-${MMPTX_FUZZ_BUILD:-$ROOT/build-fuzz}}
+TARGET=${1:-parser}
+OUT=${2:-${MMPTX_FUZZ_BUILD:-$ROOT/build-fuzz}}
+BUILD=${MMPTX_BUILD:-$ROOT/build}
 CXX=${CXX:-clang++}
 LLVM_CONFIG=${LLVM_CONFIG:-llvm-config}
 mkdir -p "$OUT"
 
-SOURCES=(
-  "$ROOT/fuzz/ParserFuzzer.cpp"
-  "$ROOT/lib/Support/Diagnostic.cpp"
-  "$ROOT/lib/IR/Module.cpp"
-  "$ROOT"/lib/Parser/*.cpp
-  "$ROOT"/lib/Printer/*.cpp
-)
-BIN="$OUT/mmptx-parser-fuzzer"
+case "$TARGET" in
+parser)
+  SOURCES=("$ROOT/fuzz/ParserFuzzer.cpp" "$ROOT/lib/IR/Module.cpp"
+           "$ROOT"/lib/Parser/*.cpp "$ROOT"/lib/Printer/*.cpp)
+  GENERATED="" ;;
+annotate)
+  SOURCES=("$ROOT/fuzz/AnnotateFuzzer.cpp" "$ROOT"/lib/Annotate/*.cpp)
+  GENERATED=include/mmptx/IR/InjectTypes.inc ;;
+stack)
+  SOURCES=("$ROOT/fuzz/StackFuzzer.cpp" "$ROOT"/lib/Stack/*.cpp)
+  GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
+*)
+  echo "build.sh: unknown target '$TARGET' (parser, annotate or stack)" >&2
+  exit 2 ;;
+esac
+SOURCES+=("$ROOT/lib/Support/Diagnostic.cpp")
+if [[ -n "$GENERATED" && ! -f "$BUILD/$GENERATED" ]]; then
+  echo "build.sh: build $BUILD first (the $TARGET target needs $GENERATED)" >&2
+  exit 1
+fi
+BIN="$OUT/mmptx-$TARGET-fuzzer"
 
-# Rebuild only when a source or header is newer than the binary.
-if [[ -x "$BIN" ]] && [[ -z $(find "${SOURCES[@]}" "$ROOT/include/mmptx" \
-      "$ROOT/fuzz/build.sh" -newer "$BIN" -print -quit) ]]; then
+# Rebuild only when a source, header or generated table is newer.
+DEPS=("${SOURCES[@]}" "$ROOT/include/mmptx" "$ROOT/fuzz/build.sh")
+[[ -z "$GENERATED" ]] || DEPS+=("$BUILD/$GENERATED")
+if [[ -x "$BIN" ]] &&
+   [[ -z $(find "${DEPS[@]}" -newer "$BIN" -print -quit) ]]; then
   echo "build.sh: $BIN is up to date"
   exit 0
 fi
@@ -34,7 +54,7 @@ LLVM_CXXFLAGS=$("$LLVM_CONFIG" --cxxflags | sed -e 's/-std=[^ ]*//g' \
   -e 's/-fno-exceptions//g')
 FLAGS=(-std=c++17 -g -O1 -fno-omit-frame-pointer -fno-exceptions -fno-rtti
        -UNDEBUG -fsanitize=fuzzer,address,undefined
-       -fno-sanitize-recover=all -I"$ROOT/include")
+       -fno-sanitize-recover=all -I"$ROOT/include" -I"$BUILD/include")
 
 echo "build.sh: building $BIN"
 # shellcheck disable=SC2086

@@ -1,27 +1,42 @@
 #!/usr/bin/env bash
-# Builds and runs the PTX parser fuzzer for SECONDS (default 60):
-#   fuzz/run.sh [SECONDS] [extra libFuzzer flags...]
-# Seeds come from test/Parser/Inputs and the small corpus kernel; new inputs
-# are kept in <build>/corpus, crashes in <build>/artifacts. Exits non-zero
-# when the fuzzer finds a crash, a hang (-timeout) or a leak.
+# Builds and runs one libFuzzer target for SECONDS (default 60):
+#   fuzz/run.sh [TARGET] [SECONDS] [extra libFuzzer flags...]
+# TARGET: parser (default), annotate or stack (see build.sh). Seeds come
+# from the test inputs; new inputs are kept in <build>/TARGET-corpus,
+# findings in <build>/TARGET-artifacts. Exits non-zero when the fuzzer finds
+# a crash, a hang (-timeout), a leak or a failed check.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${MMPTX_FUZZ_BUILD:-$ROOT/build-fuzz}
+TARGET=parser
+case "${1:-}" in parser|annotate|stack) TARGET=$1; shift ;; esac
 SECONDS_TO_RUN=${1:-60}
 shift || true
 
-"$ROOT/fuzz/build.sh" "$OUT"
+"$ROOT/fuzz/build.sh" "$TARGET" "$OUT"
 
-SEEDS="$OUT/seeds"
+SEEDS="$OUT/$TARGET-seeds"
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS" "$OUT/corpus" "$OUT/artifacts"
-cp "$ROOT"/test/Parser/Inputs/*.ptx "$ROOT"/test/Parser/Inputs/handwritten/*.ptx \
-   "$ROOT/bench/corpus/ptx_inject_simple_kernel.ptx" "$SEEDS/"
+mkdir -p "$SEEDS" "$OUT/$TARGET-corpus" "$OUT/$TARGET-artifacts"
+FLAGS=(-max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048
+       -print_final_stats=1 -artifact_prefix="$OUT/$TARGET-artifacts/")
+case "$TARGET" in
+parser)
+  cp "$ROOT"/test/Parser/Inputs/*.ptx "$ROOT"/test/Parser/Inputs/handwritten/*.ptx \
+     "$ROOT/bench/corpus/ptx_inject_simple_kernel.ptx" "$SEEDS/"
+  FLAGS+=(-max_len=65536 -dict="$ROOT/fuzz/ptx.dict") ;;
+annotate)
+  cp "$ROOT"/test/Annotate/*.cu "$ROOT"/test/Annotate/Inputs/*.cu \
+     "$ROOT"/test/Integration/*.cu "$SEEDS/"
+  FLAGS+=(-max_len=16384) ;;
+stack)
+  # Byte 0 picks the limits, the rest is read as 8-byte words: the text
+  # programs are seeds for the text parser half.
+  cp "$ROOT"/test/Stack/Inputs/*.stack "$ROOT"/test/Transforms/Inputs/*.stack \
+     "$SEEDS/"
+  FLAGS+=(-max_len=4096) ;;
+esac
 
-exec "$OUT/mmptx-parser-fuzzer" \
-  -max_total_time="$SECONDS_TO_RUN" -timeout=5 -rss_limit_mb=2048 \
-  -max_len=65536 -print_final_stats=1 \
-  -dict="$ROOT/fuzz/ptx.dict" \
-  -artifact_prefix="$OUT/artifacts/" \
-  "$@" "$OUT/corpus" "$SEEDS"
+exec "$OUT/mmptx-$TARGET-fuzzer" "${FLAGS[@]}" "$@" \
+  "$OUT/$TARGET-corpus" "$SEEDS"

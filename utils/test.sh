@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the lit regression suite (which also
-# runs the GoogleTest unit tests) and a bounded fuzzing run of the parsers.
+# runs the GoogleTest unit tests), the ThreadSanitizer concurrency tests and
+# bounded fuzzing runs of the PTX parser, the annotate rewriter and the Stack
+# PTX compiler.
 # Prints one closing line "tests: N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,16 +18,31 @@ count() { grep -E "^\s+$1\s*:" "$log" | tail -1 | sed -E 's/.*:\s*([0-9]+).*/\1/
 passed=$(count Passed); failed=$(count Failed); unsupported=$(count Unsupported)
 passed=${passed:-0}; failed=${failed:-0}; unsupported=${unsupported:-0}
 
-fuzz_rc=0
-if [ -x fuzz/run.sh ] || [ -f fuzz/run.sh ]; then
-  echo "mmptx: fuzzing the parsers for ${FUZZ_SECONDS:-60}s each"
-  if FUZZ_BUILD=build/fuzz bash fuzz/run.sh "${FUZZ_SECONDS:-60}"; then
+# Beyond lit: the thread-safety tests under ThreadSanitizer, then bounded
+# fuzzing runs (parser FUZZ_SECONDS, default 60; the others a third of it).
+extra_rc=0
+# Each step's output goes to build/<name>.log; a failing step prints its tail.
+step() {
+  local name=$1 what=$2
+  shift 2
+  echo "mmptx: $what (log: build/$name.log)"
+  if "$@" >"build/$name.log" 2>&1; then
     passed=$((passed + 1))
   else
-    fuzz_rc=1; failed=$((failed + 1))
+    tail -n 40 "build/$name.log"
+    echo "FAIL: $what"
+    extra_rc=1; failed=$((failed + 1))
   fi
-fi
+}
+step tsan "ThreadSanitizer concurrency tests" bash utils/tsan.sh
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+step fuzz-parser "fuzzing the PTX parser for ${FUZZ_SECONDS}s" \
+  bash fuzz/run.sh parser "$FUZZ_SECONDS"
+for t in annotate stack; do
+  step "fuzz-$t" "fuzzing $t for $((FUZZ_SECONDS / 3))s" \
+    bash fuzz/run.sh "$t" "$((FUZZ_SECONDS / 3))"
+done
 rm -f "$log"
 echo
 echo "tests: $passed passed, $failed failed, $unsupported skipped"
-[ "$lit_rc" -eq 0 ] && [ "$fuzz_rc" -eq 0 ]
+[ "$lit_rc" -eq 0 ] && [ "$extra_rc" -eq 0 ]
