@@ -13,6 +13,8 @@
 ///   mmptx-stack --emit=text prog.stack     canonical text (via the words)
 ///   mmptx-stack --emit=words prog.stack    the words, one per line, in hex
 ///   mmptx-stack --interpret x=1.5,y=2 p    run the CPU interpreter
+///   mmptx-stack --randomize=N --seed=S p   the same for random words over
+///                                          p's registers and requests
 ///
 //===----------------------------------------------------------------------===//
 
@@ -92,9 +94,36 @@ static cl::opt<unsigned> randomModule(
     cl::desc("Print a PTX module of N kernels with random programs' stubs "
              "(for the ptxas acceptance test); ignores the input"),
     cl::init(0), cl::cat(stackCategory));
-static cl::opt<uint64_t> randomSeed("seed",
-                                    cl::desc("Seed for --random-module"),
-                                    cl::init(1), cl::cat(stackCategory));
+static cl::opt<unsigned> randomize(
+    "randomize",
+    cl::desc("Replace the input's routines and program with random words "
+             "(a program of 1-N words, three routines of 1-16), keeping its "
+             "registers and requests: mutation-style programs typed against "
+             "a site's variables"),
+    cl::value_desc("N"), cl::init(0), cl::cat(stackCategory));
+static cl::opt<uint64_t>
+    randomSeed("seed", cl::desc("Seed for --random-module and --randomize"),
+               cl::init(1), cl::cat(stackCategory));
+
+/// Replaces the routines and main program of \p prog with random words over
+/// its registers, as a mutation would leave them.
+static void randomizeProgram(StackProgram &prog, const StackInfo &info) {
+  std::vector<uint32_t> avoid;
+  // %aggr_smem_size needs sm_90; stubs here go into sm_80 kernels.
+  if (int aggr = info.findSpecial("aggr_smem_size"); aggr >= 0)
+    avoid.push_back(uint32_t(aggr));
+  StackRng rng(randomSeed);
+  uint32_t numRegs = prog.registers.size();
+  prog.routineNames.clear();
+  prog.routines.clear();
+  for (unsigned i = 0; i != 3; ++i) {
+    prog.routineNames.push_back("random" + std::to_string(i));
+    prog.routines.push_back(
+        randomWords(rng, 1 + rng.below(16), info, numRegs, 3, avoid));
+  }
+  prog.main = randomWords(rng, 1 + rng.below(randomize), info, numRegs, 3,
+                          avoid);
+}
 
 /// Parses one input value for a register of stack \p prefix.
 static bool parseValue(StringRef text, StringRef prefix, uint64_t &out) {
@@ -169,6 +198,8 @@ int main(int argc, char **argv) {
     reportError(prog.takeError(), "mmptx-stack");
     return 1;
   }
+  if (randomize)
+    randomizeProgram(*prog, info);
 
   std::error_code ec;
   ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
