@@ -115,6 +115,27 @@ inline const char *findFirst(const char *Q, const char *End) {
   return Q;
 }
 
+/// \returns the first byte of [\p Q, \p End) that is not CC_Blank, or \p End.
+/// Most gaps are a newline and an indent: one 16-byte block, no per-byte
+/// branches.
+inline const char *skipBlanks(const char *Q, const char *End) {
+#if defined(__SSE2__)
+  while (End - Q >= 16) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Q));
+    // '\t'..'\r' map to -128..-124, below everything else once shifted.
+    __m128i Ctl = _mm_cmplt_epi8(_mm_add_epi8(V, _mm_set1_epi8(0x80 - '\t')),
+                                 _mm_set1_epi8(-128 + 5));
+    __m128i Blank = _mm_or_si128(Ctl, _mm_cmpeq_epi8(V, _mm_set1_epi8(' ')));
+    if (unsigned NonBlank = ~unsigned(_mm_movemask_epi8(Blank)) & 0xffff)
+      return Q + __builtin_ctz(NonBlank);
+    Q += 16;
+  }
+#endif
+  while (Q < End && is(*Q, CC_Blank))
+    ++Q;
+  return Q;
+}
+
 const char *findInstrStop(const char *Q, const char *End) {
   return findFirst<CC_InstrStop, ';', '/', '"', '{', '}', ':'>(Q, End);
 }
@@ -150,14 +171,17 @@ bool containsMarker(const char *B, const char *E) {
   return false;
 }
 
-/// \returns true if \p Text is `//` followed by \p Word with blanks around.
-bool isLineCommentWord(StringRef Text, StringRef Word) {
-  const char *S = Text.begin() + 2, *E = Text.end();
-  while (S < E && is(*S, CC_Blank))
-    ++S;
-  while (E > S && is(E[-1], CC_Blank))
-    --E;
-  return StringRef(S, E - S) == Word;
+/// \returns true if [\p S, \p E) is \p Word followed only by blanks. The
+/// comparison has a constant size, so it is inlined.
+template <size_t N>
+inline bool isWordThenBlanks(const char *S, const char *E,
+                             const char (&Word)[N]) {
+  if (size_t(E - S) < N - 1 || std::memcmp(S, Word, N - 1) != 0)
+    return false;
+  for (S += N - 1; S < E; ++S)
+    if (!is(*S, CC_Blank))
+      return false;
+  return true;
 }
 
 class StructureParser {
@@ -323,12 +347,10 @@ Error StructureParser::scanComment() {
       const char *S = B + 2;
       while (S < E && is(*S, CC_Blank))
         ++S;
-      StringRef Text(B, Len);
-      if (S < E && *S == 'b' && isLineCommentWord(Text, "begin inline asm")) {
+      if (isWordThenBlanks(S, E, "begin inline asm")) {
         Flags |= SF_BeginInlineAsm;
         InInlineAsm = true;
-      } else if (S < E && *S == 'e' &&
-                 isLineCommentWord(Text, "end inline asm")) {
+      } else if (isWordThenBlanks(S, E, "end inline asm")) {
         Flags |= SF_EndInlineAsm;
         InInlineAsm = false;
       }
@@ -680,8 +702,7 @@ Error StructureParser::run() {
   Stmts.reserve(Size / 16 + 16);
 
   while (true) {
-    while (P < End && is(*P, CC_Blank))
-      ++P;
+    P = skipBlanks(P, End);
     if (P == End)
       break;
     char C = *P;
