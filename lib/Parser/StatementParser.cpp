@@ -19,6 +19,9 @@
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/SwapByteOrder.h"
+
+#include <cstring>
 
 using namespace llvm;
 using namespace mmptx;
@@ -30,9 +33,12 @@ using namespace mmptx::ptx;
 /// \returns the \p N bytes at \p S as one little-endian integer, so that a
 /// short name is compared with each candidate in one instruction.
 template <size_t N> static inline uint64_t pack(const char *S) {
+  static_assert(N <= 8, "does not fit");
+  // One load; the byte loop is not always merged into one.
   uint64_t V = 0;
-  for (size_t I = 0; I < N; ++I)
-    V |= uint64_t(static_cast<unsigned char>(S[I])) << (8 * I);
+  std::memcpy(&V, S, N);
+  if (sys::IsBigEndianHost)
+    V = sys::getSwappedBytes(V);
   return V;
 }
 template <size_t N> static constexpr uint64_t lit(const char (&S)[N]) {
@@ -398,7 +404,7 @@ Error StmtParser::parseDeclaredName(Declaration &D, bool InParams) {
     if (Error E = parseInitializer(N.Initializer))
       return E;
   }
-  D.Names.push_back(N);
+  D.Names.push_back(std::move(N));
   return Error::success();
 }
 

@@ -29,12 +29,15 @@ enum LexCharClass : uint8_t {
   LC_IdentChar = 1 << 2,  ///< [A-Za-z0-9_$]
   LC_Digit = 1 << 3,      ///< [0-9]
   LC_Punct = 1 << 4,      ///< , ; : { } [ ] ( ) < > + - ! @ | = *
+  LC_HBlank = 1 << 5,     ///< ' ' '\t'
 };
 struct LexCharTable {
   uint8_t Cls[256] = {};
   constexpr LexCharTable() {
     for (unsigned C : {' ', '\t', '\n', '\r', '\f', '\v'})
       Cls[C] |= LC_Blank;
+    for (unsigned C : {' ', '\t'})
+      Cls[C] |= LC_HBlank;
     for (unsigned C = 'a'; C <= 'z'; ++C)
       Cls[C] |= LC_IdentStart | LC_IdentChar;
     for (unsigned C = 'A'; C <= 'Z'; ++C)
@@ -73,9 +76,8 @@ struct Token {
   bool SpaceBefore = false;
 
   bool is(Kind Other) const { return K == Other; }
-  bool isPunct(char C) const {
-    return K == Punct && Text.size() == 1 && Text[0] == C;
-  }
+  /// Punct tokens are always one byte long.
+  bool isPunct(char C) const { return K == Punct && Text.data()[0] == C; }
   llvm::SMLoc getLoc() const {
     return llvm::SMLoc::getFromPointer(Text.data());
   }
@@ -101,36 +103,29 @@ public:
   void next(Token &Out) {
     const detail::LexCharTable &T = detail::LexerChars;
     const char *P = Cur;
-    bool Space = PrevEnd == nullptr;
-    while (P < End && (*P == ' ' || *P == '\t')) {
+    while (P < End && T.is(*P, detail::LC_HBlank))
       ++P;
-      Space = true;
+    // The first token of a statement counts as spaced.
+    bool Space = P != Cur || !PrevEnd;
+    if (P == End)
+      return finish(Out, Token::Eof, P, P, Space);
+    char C = *P;
+    uint8_t Cls = T.Cls[static_cast<unsigned char>(C)];
+    const char *Q = P + 1;
+    if (Cls & detail::LC_Punct)
+      return finish(Out, Token::Punct, P, Q, Space);
+    Token::Kind K = Token::Identifier;
+    if (C == '.' || C == '%') {
+      if (Q == End || !T.is(*Q, detail::LC_IdentStart))
+        return slow(Out, P, Space);
+      K = C == '.' ? Token::Directive : Token::Register;
+      ++Q;
+    } else if (!(Cls & detail::LC_IdentStart)) {
+      return slow(Out, P, Space);
     }
-    if (P < End) {
-      char C = *P;
-      const char *Q = P + 1;
-      if (T.is(C, detail::LC_Punct)) {
-        Cur = Q;
-        return set(Out, Token::Punct, P, Space);
-      }
-      Token::Kind K = Token::Identifier;
-      if (C == '.' || C == '%') {
-        if (Q == End || !T.is(*Q, detail::LC_IdentStart))
-          goto Slow;
-        K = C == '.' ? Token::Directive : Token::Register;
-        ++Q;
-      } else if (!T.is(C, detail::LC_IdentStart)) {
-        goto Slow;
-      }
-      while (Q < End && T.is(*Q, detail::LC_IdentChar))
-        ++Q;
-      Cur = Q;
-      return set(Out, K, P, Space);
-    }
-  Slow:
-    Cur = P;
-    Token S = nextSlow(Space);
-    set(Out, S.K, S.Text.data(), S.SpaceBefore);
+    while (Q < End && T.is(*Q, detail::LC_IdentChar))
+      ++Q;
+    finish(Out, K, P, Q, Space);
   }
   /// \returns the next token without consuming it.
   Token peek() {
@@ -149,11 +144,23 @@ public:
   const char *getPos() const { return Cur; }
 
 private:
-  void set(Token &T, Token::Kind K, const char *B, bool Space) {
-    T.K = K;
-    T.Text = llvm::StringRef(B, Cur - B);
-    T.SpaceBefore = Space;
-    PrevEnd = Cur;
+  /// Ends token [\p B, \p E) of next(): the cursor is updated from locals
+  /// before \p Out is written, so no store to \p Out forces a reload.
+  void finish(Token &Out, Token::Kind K, const char *B, const char *E,
+              bool Space) {
+    Cur = E;
+    PrevEnd = E;
+    Out.K = K;
+    Out.Text = llvm::StringRef(B, E - B);
+    Out.SpaceBefore = Space;
+  }
+  /// next() for everything but the common tokens, from \p P.
+  void slow(Token &Out, const char *P, bool Space) {
+    Cur = P;
+    Token S = nextSlow(Space);
+    Out.K = S.K;
+    Out.Text = S.Text;
+    Out.SpaceBefore = S.SpaceBefore;
   }
   Token make(Token::Kind K, const char *B, bool Space) {
     Token T;
