@@ -160,6 +160,7 @@ private:
     return StringRef(h.ptx.data() + (s.data() - base), s.size());
   }
   uint32_t offset(const char *p) const { return uint32_t(p - base); }
+  bool insideBlockComment(const char *p);
   void addText(const char *b, const char *e) {
     if (e <= b)
       return;
@@ -185,6 +186,14 @@ private:
   std::vector<std::pair<uint32_t, uint32_t>> firstBlock;
   std::vector<InjectSiteFormat> injectFormat;
   SmallVector<Arg, 16> args;
+  /// First site of an inject: where each variable name and mm-ptx stable
+  /// register was seen (duplicates are errors).
+  StringMap<const char *> seenNames, seenRegs;
+  /// Block-comment tracking for insideBlockComment(): only needed when the
+  /// text has a `/*` at all, which nvcc's PTX never has.
+  bool mayHaveBlockComments = false;
+  bool inBlockComment = false;
+  const char *commentScanPos = nullptr;
   std::vector<StringRef> stableNames;
   StringSaver saver{h.alloc};
 };
@@ -249,6 +258,44 @@ static StringRef nextToken(StringRef &s) {
   return tok;
 }
 
+/// \returns whether \p p lies inside a `/* */` comment. Calls come with
+/// increasing \p p, so the scan for comments and strings (whose `/*` is no
+/// comment) is linear over the whole text.
+bool InjectSiteScanner::insideBlockComment(const char *p) {
+  const char *q = std::max(commentScanPos, base);
+  while (q < p) {
+    if (inBlockComment) {
+      StringRef rest(q, end - q);
+      size_t close = rest.find("*/");
+      if (close == StringRef::npos || q + close >= p) {
+        q = p;
+        break;
+      }
+      q += close + 2;
+      inBlockComment = false;
+      continue;
+    }
+    char c = *q;
+    if (c == '"') {
+      // A string ends at its quote or, unterminated, at the line's end.
+      for (++q; q < end && *q != '"' && *q != '\n'; ++q)
+        if (*q == '\\' && q + 1 < end && q[1] != '\n')
+          ++q;
+      if (q < end && *q == '"')
+        ++q;
+    } else if (c == '/' && q + 1 < end && q[1] == '/') {
+      q = lineEnd(q);
+    } else if (c == '/' && q + 1 < end && q[1] == '*') {
+      inBlockComment = true;
+      q += 2;
+    } else {
+      ++q;
+    }
+  }
+  commentScanPos = q;
+  return inBlockComment;
+}
+
 Error InjectSiteScanner::handleMarker(const char *j, const char *&resume) {
   resume = j + 1;
   if (j - base < 6 || end - j < 4 || memcmp(j - 6, "PTX_INJECT", 10) != 0)
@@ -290,6 +337,9 @@ Error InjectSiteScanner::handleMarker(const char *j, const char *&resume) {
   for (const char *l = c; l > base && l[-1] != '\n'; --l)
     if (l - base >= 2 && l[-1] == '/' && l[-2] == '/')
       return Error::success();
+  // Nor is a `//` inside a `/* */` comment a comment of its own.
+  if (mayHaveBlockComments && insideBlockComment(c))
+    return Error::success();
   if (which == Start)
     return parseSite(c, kw, native, resume);
   if (!native)
@@ -370,6 +420,25 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
                     " 'MMPTX_INJECT_ARG' lines");
 
   if (inserted.second) {
+    // Later sites are checked against this one, so checking it suffices.
+    seenNames.clear();
+    seenRegs.clear();
+    for (const Arg &a : args) {
+      auto n = seenNames.try_emplace(a.name, a.line);
+      if (!n.second)
+        return diag(InjectErrc::Formatting, a.line,
+                    "inject site '" + name + "' declares variable '" + a.name +
+                        "' twice",
+                    n.first->second, "first declared here");
+      if (format != InjectSiteFormat::MmPtx)
+        continue;
+      auto r = seenRegs.try_emplace(a.reg, a.line);
+      if (!r.second)
+        return diag(InjectErrc::Formatting, a.reg.data(),
+                    "inject site '" + name + "' gives stable register '" +
+                        a.reg + "' to two variables",
+                    r.first->second, "first given here");
+    }
     Inject inj;
     inj.name = rebase(name);
     inj.index = index;
@@ -678,6 +747,17 @@ void InjectSiteScanner::addSite(uint32_t index, const char *kw,
 }
 
 Error InjectSiteScanner::scanText() {
+  // Look for the rare '*' (memchr speed) rather than for "/*".
+  for (const char *p = base; p < end;) {
+    const void *star = memchr(p, '*', end - p);
+    if (!star)
+      break;
+    p = static_cast<const char *>(star) + 1;
+    if (p - 1 > base && p[-2] == '/') {
+      mayHaveBlockComments = true;
+      break;
+    }
+  }
   const char *p = base;
   while (p < end) {
     const void *j = memchr(p, 'J', end - p);
@@ -696,7 +776,8 @@ Error InjectSiteScanner::scanModule(const ptx::Module &m) {
         !(s.Flags & ptx::SF_MaybeInjectMarker))
       continue;
     const char *p = base + s.Begin, *se = base + s.End;
-    if (p < resume)
+    // Markers are `//` comments; a `/* */` comment only mentions them.
+    if (p < resume || se - p < 2 || p[1] != '/')
       continue;
     while (p < se) {
       const void *j = memchr(p, 'J', se - p);

@@ -390,6 +390,45 @@ TEST(InjectModuleTest, ManySitesAndNames) {
   EXPECT_EQ(renderOK(*m, stubs).size(), numSites * 2);
 }
 
+// The text scanner agrees with the parser on what a comment is: markers
+// inside /* */ are not sites; '/*' in a string or a '//' comment opens none.
+TEST(InjectModuleTest, MarkersInBlockCommentsAreNotSites) {
+  auto m = createOK("/* old:\n\t// PTX_INJECT_START dead\n"
+                    "\t// PTX_INJECT_END\n*/\n"
+                    ".file 1 \"a/*b\"\n// see /* here\n"
+                    "\t// PTX_INJECT_START live\n\t// PTX_INJECT_END\n"
+                    "/* \t// PTX_INJECT_START dead2\n");
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->getNumInjects(), 1u);
+  EXPECT_EQ(m->getInject(0).name, "live");
+  // A string with an escaped quote still ends at its closing quote.
+  m = createOK(".file 1 \"x\\\"/*\"\n// PTX_INJECT_START s\n// PTX_INJECT_END");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->getNumInjects(), 1u);
+  // The lit test's file, through the text path (mmptx-opt takes the
+  // parsed-module path).
+  auto buf = MemoryBuffer::getFile(std::string(MMPTX_SOURCE_DIR) +
+                                   "/test/Inject/block-comments.ptx");
+  ASSERT_TRUE(bool(buf));
+  m = createOK((*buf)->getBuffer());
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->getNumInjects(), 1u);
+  EXPECT_EQ(m->getInject(0).name, "live");
+}
+
+TEST(InjectModuleTest, DuplicateVariablesInOneSite) {
+  EXPECT_EQ(createError("// PTX_INJECT_START f\n// _x0 i f32 F32 x\n"
+                        "// _x1 i f32 F32 x\n// PTX_INJECT_END\n"),
+            "test.ptx:3:1: error: inject site 'f' declares variable 'x' twice\n"
+            "// _x1 i f32 F32 x\n^\n"
+            "test.ptx:2:1: note: first declared here\n// _x0 i f32 F32 x\n^");
+  EXPECT_EQ(createError("// PTX_INJECT_START f\n// _x0 i f32 F32 x\n"
+                        "// _x0 i f32 F32 y\n// PTX_INJECT_END\n"),
+            "test.ptx:3:4: error: inject site 'f' gives stable register '_x0' "
+            "to two variables\n// _x0 i f32 F32 y\n   ^\n"
+            "test.ptx:2:1: note: first given here\n// _x0 i f32 F32 x\n^");
+}
+
 TEST(InjectModuleTest, ConcurrentRenderFromOneHandle) {
   auto m = createOK(readCorpus("anchor_gemm_kernel.ptx"));
   ASSERT_TRUE(m);
