@@ -144,12 +144,22 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
   std::vector<std::unique_ptr<Pass>> Out;
   for (auto &P : Ordered)
     Out.push_back(P.second());
-  return std::move(Out);
+  return Out;
 }
 } // namespace
 
 void mmptx::registerTestPass(const PassInfo &Info) {
   testPasses().push_back(Info);
+}
+
+/// \returns ": its injects are 'a', 'b'" (or that it has none).
+static std::string describeInjects(const InjectModule &IM) {
+  if (!IM.getNumInjects())
+    return ", which has no injects";
+  std::string S = "; its injects are";
+  for (const Inject &Inj : IM.injects())
+    S += (Inj.index ? ", '" : " '") + Inj.name.str() + "'";
+  return S;
 }
 
 /// --list-injects and --inject: list the injects of \p M or render the
@@ -163,12 +173,29 @@ static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
     printInjects(**IM, OS, InjectListFormat == ListFormat::JSON);
     return Error::success();
   }
+  // A stub renders into the site's scaffold: check it first, so that a
+  // stub never reads an unset register or writes a dropped one.
+  if (Error E = verifyNormalizedSites(M, **IM))
+    return E;
   std::vector<std::unique_ptr<MemoryBuffer>> Files;
-  StringMap<StringRef> Stubs;
+  std::vector<StringRef> Stubs((*IM)->getNumInjects());
+  std::vector<bool> Given(Stubs.size());
   for (const std::string &Arg : InjectStubs) {
     auto [StubName, File] = StringRef(Arg).split('=');
     if (StubName.empty() || File.empty())
       return makeError("--inject expects NAME=FILE, got '" + Arg + "'");
+    // By name, or by index when no inject has that name.
+    const Inject *Inj = (*IM)->lookupInject(StubName);
+    size_t Index;
+    if (Inj)
+      Index = Inj->index;
+    else if (StubName.getAsInteger(10, Index) || Index >= Stubs.size())
+      return makeError("--inject " + Arg + ": no inject named '" + StubName +
+                       "' in '" + M.getBufferIdentifier() + "'" +
+                       describeInjects(**IM));
+    if (Given[Index])
+      return makeError("more than one stub for inject '" +
+                       (*IM)->getInject(Index).name + "'");
     auto Buf = MemoryBuffer::getFile(File, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
     if (!Buf)
@@ -177,9 +204,20 @@ static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
     StringRef Stub = (*Buf)->getBuffer();
     if (Stub.endswith("\n"))
       Stub = Stub.drop_back(Stub.endswith("\r\n") ? 2 : 1);
-    if (!Stubs.try_emplace(StubName, Stub).second)
-      return makeError("more than one stub for inject '" + StubName + "'");
+    Stubs[Index] = Stub;
+    Given[Index] = true;
     Files.push_back(std::move(*Buf));
+  }
+  for (size_t I = 0; I != Stubs.size(); ++I) {
+    if (Given[I])
+      continue;
+    const Inject &Inj = (*IM)->getInject(I);
+    size_t Missing = llvm::count(Given, false);
+    return DiagnosticError::get(
+        M.getSourceMgr(), M.getLoc(Inj.firstSiteOffset),
+        "no stub for inject '" + Inj.name + "' (give one with --inject " +
+            Inj.name + "=FILE)" +
+            (Missing > 1 ? " and " + Twine(Missing - 1) + " more" : ""));
   }
   std::string Out;
   if (Error E = (*IM)->render(Stubs, Out))
@@ -227,6 +265,11 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       "  Parses a PTX module, runs the given passes in order and prints the\n"
       "  result. With no passes the output is the input, byte for byte.\n");
 
+  if (InjectListFormat.getNumOccurrences() && !ListInjects) {
+    reportError(makeError("--format applies to --list-injects only"),
+                "mmptx-opt");
+    return 1;
+  }
   auto BufOrErr = MemoryBuffer::getFileOrSTDIN(InputFilename, /*IsText=*/false);
   if (std::error_code EC = BufOrErr.getError()) {
     reportError(makeError("cannot open '" + InputFilename + "': " +

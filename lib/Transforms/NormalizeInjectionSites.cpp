@@ -17,7 +17,12 @@
 ///     arguments, `}`. Argument i of every site is `%_x<i>`.
 ///  3. mm-ptx and mmptx sites are already normalised: check that each
 ///     variable's stable register is declared by a `.reg` in an enclosing
-///     scope before the site, with the marker's register type.
+///     scope before the site, with the marker's register type, that every
+///     in and mod variable is set by a `mov %_x<i>, ...` before the site in
+///     its scope, and that every mod and out variable is read back by a
+///     `mov ..., %_x<i>` after it. Without these a stub reads garbage or its
+///     results are silently dropped. verifyNormalizedSites() runs this
+///     check alone for the tools that render.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -50,8 +55,6 @@ public:
 private:
   Error rewriteLegacySite(Module &m, const InjectModule &iM,
                           const InjectSite &site);
-  Error verifyScaffold(const Module &m, const InjectModule &iM,
-                       const InjectSite &site);
 };
 } // namespace
 
@@ -109,9 +112,85 @@ Error NormalizeInjectionSitesPass::rewriteLegacySite(Module &m,
   return Error::success();
 }
 
-Error NormalizeInjectionSitesPass::verifyScaffold(const Module &m,
-                                                  const InjectModule &iM,
-                                                  const InjectSite &site) {
+/// \returns the register \p ins moves from (\p operand 1) or into
+/// (\p operand 0) if \p ins is a two-operand `mov`, else "".
+static StringRef movOperand(const Instruction &ins, unsigned operand) {
+  if (ins.Mnemonic != "mov" || ins.Operands.size() != 2 || ins.Guard.size())
+    return "";
+  return ins.Operands[operand].Text;
+}
+
+/// Checks the movs around the site whose START marker is statement
+/// \p markerStmt: walking its scope backwards for in/mod variables and
+/// forwards from the END marker for mod/out variables.
+static Error verifyMovs(const Module &m, const InjectModule &iM,
+                        const InjectSite &site, uint32_t markerStmt) {
+  const Inject &inj = iM.getInject(site.inject);
+  ArrayRef<InjectVariable> vars = iM.getVariables(inj);
+  ArrayRef<Statement> stmts = m.statements();
+  SmallVector<bool, 8> set(vars.size()), readBack(vars.size());
+  StringMap<uint32_t> index; // "%_x0" -> variable
+  for (size_t i = 0; i != vars.size(); ++i)
+    index[("%" + vars[i].stableRegister).str()] = i;
+  Instruction ins;
+  auto visit = [&](uint32_t j, unsigned operand,
+                   SmallVectorImpl<bool> &found) {
+    if (stmts[j].Kind != StmtKind::Instruction)
+      return;
+    ins.clear();
+    if (Error e = parseInstruction(m, stmts[j], ins)) {
+      consumeError(std::move(e));
+      return;
+    }
+    auto it = index.find(movOperand(ins, operand));
+    if (it != index.end())
+      found[it->second] = true;
+  };
+  for (uint32_t j = markerStmt; j-- > 0;) {
+    if (stmts[j].Kind == StmtKind::ScopeEnd) {
+      j = stmts[j].Link; // a closed nested scope
+      continue;
+    }
+    if (stmts[j].Kind == StmtKind::ScopeBegin ||
+        stmts[j].Kind == StmtKind::FunctionHeader)
+      break;
+    visit(j, 0, set);
+  }
+  auto after = llvm::lower_bound(stmts, site.removeEnd,
+                                 [](const Statement &s, uint32_t off) {
+                                   return s.Begin < off;
+                                 });
+  for (uint32_t j = after - stmts.begin(); j < stmts.size(); ++j) {
+    if (stmts[j].Kind == StmtKind::ScopeBegin) {
+      j = stmts[j].Link;
+      continue;
+    }
+    if (stmts[j].Kind == StmtKind::ScopeEnd ||
+        stmts[j].Kind == StmtKind::FunctionHeader)
+      break;
+    visit(j, 1, readBack);
+  }
+  for (size_t i = 0; i != vars.size(); ++i) {
+    const InjectVariable &v = vars[i];
+    std::string reg = ("%" + v.stableRegister).str();
+    if (v.kind != InjectArgKind::Out && !set[i])
+      return DiagnosticError::get(
+          m.getSourceMgr(), m.getLoc(site.markerOffset),
+          getInjectArgKindName(v.kind) + " variable '" + v.name +
+              "' of inject site '" + inj.name + "' is never set: no 'mov " +
+              reg + ", ...' before the site in its scope");
+    if (v.kind != InjectArgKind::In && !readBack[i])
+      return DiagnosticError::get(
+          m.getSourceMgr(), m.getLoc(site.markerOffset),
+          getInjectArgKindName(v.kind) + " variable '" + v.name +
+              "' of inject site '" + inj.name + "' is never read back: no "
+              "'mov ..., " + reg + "' after the site in its scope");
+  }
+  return Error::success();
+}
+
+static Error verifyScaffold(const Module &m, const InjectModule &iM,
+                            const InjectSite &site) {
   const Inject &inj = iM.getInject(site.inject);
   ArrayRef<InjectVariable> vars = iM.getVariables(inj);
   if (vars.empty())
@@ -186,7 +265,7 @@ Error NormalizeInjectionSitesPass::verifyScaffold(const Module &m,
               inj.name + "' has register type '." + v.regType + "'",
           m.getLoc(site.markerOffset), "inject site '" + inj.name + "' is here");
   }
-  return Error::success();
+  return verifyMovs(m, iM, site, idx);
 }
 
 Error NormalizeInjectionSitesPass::run(Module &m) {
@@ -201,6 +280,14 @@ Error NormalizeInjectionSitesPass::run(Module &m) {
     if (e)
       return e;
   }
+  return Error::success();
+}
+
+Error mmptx::verifyNormalizedSites(const Module &m, const InjectModule &iM) {
+  for (const InjectSite &site : iM.sites())
+    if (site.format != InjectSiteFormat::Legacy)
+      if (Error e = verifyScaffold(m, iM, site))
+        return e;
   return Error::success();
 }
 

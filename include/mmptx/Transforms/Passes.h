@@ -26,6 +26,18 @@ namespace mmptx {
 #define MMPTX_PASS(ARG, FACTORY, DESC) std::unique_ptr<Pass> FACTORY();
 #include "mmptx/Transforms/Passes.def"
 
+class InjectModule;
+namespace ptx {
+class Module;
+} // namespace ptx
+
+/// Checks every already-normalised site of \p IM, found in \p M: its stable
+/// registers are declared with the marker's types in enclosing scopes, in
+/// and mod variables are set before the site and mod and out variables read
+/// back after it (the check of --normalize-injection-sites, for the tools
+/// that render). Legacy sites are not checked: normalisation writes them.
+llvm::Error verifyNormalizedSites(const ptx::Module &M, const InjectModule &IM);
+
 /// One `--stub-gen NAME=PROGRAM`: a Stack PTX program (text format) for the
 /// sites of inject NAME.
 struct StubGenSpec {
