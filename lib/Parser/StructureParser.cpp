@@ -60,6 +60,7 @@ enum CharClass : uint8_t {
   CC_IdentStart = 1 << 2, // [A-Za-z_$%]
   CC_InstrStop = 1 << 3, // ; / " { } :
   CC_DirStop = 1 << 4,   // ; / " { } ( ) = \n
+  CC_Word = 1 << 5,      // [A-Za-z0-9_$%]: CC_Ident without '.'
 };
 
 struct CharTable {
@@ -75,6 +76,9 @@ struct CharTable {
       Cls[C] |= CC_Ident;
     for (unsigned C : {'_', '$', '%'})
       Cls[C] |= CC_Ident | CC_IdentStart;
+    for (unsigned C = 0; C < 256; ++C)
+      if (Cls[C] & CC_Ident)
+        Cls[C] |= CC_Word;
     Cls[unsigned('.')] |= CC_Ident;
     for (unsigned C : {';', '/', '"', '{', '}'})
       Cls[C] |= CC_InstrStop | CC_DirStop;
@@ -347,10 +351,11 @@ Error StructureParser::scanComment() {
       const char *S = B + 2;
       while (S < E && is(*S, CC_Blank))
         ++S;
-      if (isWordThenBlanks(S, E, "begin inline asm")) {
+      if (S < E && *S == 'b' && isWordThenBlanks(S, E, "begin inline asm")) {
         Flags |= SF_BeginInlineAsm;
         InInlineAsm = true;
-      } else if (isWordThenBlanks(S, E, "end inline asm")) {
+      } else if (S < E && *S == 'e' &&
+                 isWordThenBlanks(S, E, "end inline asm")) {
         Flags |= SF_EndInlineAsm;
         InInlineAsm = false;
       }
@@ -467,7 +472,7 @@ Error StructureParser::scanDirective() {
   while (true) {
     const char *W = Q;
     ++Q; // the '.'
-    while (Q < End && is(*Q, CC_Ident) && *Q != '.')
+    while (Q < End && is(*Q, CC_Word))
       ++Q;
     StringRef Word(W, Q - W);
     // Only .entry/.extern, .func, .visible, .weak and .common matter here;
