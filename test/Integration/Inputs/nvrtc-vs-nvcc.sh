@@ -1,21 +1,47 @@
 #!/usr/bin/env bash
-# nvrtc-vs-nvcc.sh OUTDIR NVCC KERNEL.cu... : annotates each kernel, compiles
-# it with nvcc and with NVRTC in-process (mmptx-nvrtc), and fails unless both
-# PTX files list the same injects (names, sites, variables, registers).
+# nvrtc-vs-nvcc.sh OUTDIR NVCC PTXAS KERNEL.cu... : for each kernel, in both
+# annotation forms (mmptx-annotate's rewrite; the device header with
+# -DMACRO_FORM), compiles with nvcc and with NVRTC in-process (mmptx-nvrtc)
+# and fails unless NVRTC's PTX lists the same injects as nvcc's (names,
+# sites, variables, registers). Then renders a stub into every inject of
+# the NVRTC PTX and assembles the result with ptxas.
+# Environment: INCLUDES (-I flags for the device header), TYPES (optional:
+# a header from mmptx-tblgen -gen-inject-device-types for user types).
 set -euo pipefail
-out=$1 nvcc=$2
-shift 2
+out=$1 nvcc=$2 ptxas=$3
+shift 3
 mkdir -p "$out"
+read -r -a incs <<<"${INCLUDES:-}"
+annotate=() opt=()
+if [ -n "${TYPES:-}" ]; then
+  incs+=(-I"$(dirname "$TYPES")")
+  annotate=(--types "$TYPES")
+  opt=(--inject-types "$TYPES")
+fi
+echo '	// stub' >"$out/comment.stub"
 for k in "$@"; do
   b=$(basename "$k" .cu)
-  mmptx-annotate "$k" -o "$out/$b.cu"
-  "$nvcc" -ptx -arch=sm_80 "$out/$b.cu" -o "$out/$b.nvcc.ptx" 2>/dev/null
-  mmptx-nvrtc -arch=sm_80 "$out/$b.cu" -o "$out/$b.nvrtc.ptx"
-  mmptx-opt --list-injects --format=json "$out/$b.nvcc.ptx" >"$out/$b.nvcc.json"
-  mmptx-opt --list-injects --format=json "$out/$b.nvrtc.ptx" >"$out/$b.nvrtc.json"
-  if ! diff "$out/$b.nvcc.json" "$out/$b.nvrtc.json"; then
-    echo "$b: nvcc and NVRTC give different injects" >&2
-    exit 1
-  fi
-  echo "$b: $(grep -c '"register"' "$out/$b.nvrtc.json") variables, same injects"
+  mmptx-annotate "${annotate[@]}" "$k" -o "$out/$b.cu"
+  "$nvcc" -ptx -arch=sm_80 "$out/$b.cu" -o "$out/$b.comment.nvcc.ptx" 2>/dev/null
+  mmptx-nvrtc -arch=sm_80 "$out/$b.cu" -o "$out/$b.comment.nvrtc.ptx"
+  "$nvcc" -ptx -arch=sm_80 -DMACRO_FORM "${incs[@]}" "$k" -o "$out/$b.macro.nvcc.ptx" 2>/dev/null
+  mmptx-nvrtc -arch=sm_80 -DMACRO_FORM "${incs[@]}" "$k" -o "$out/$b.macro.nvrtc.ptx"
+  for f in comment macro; do
+    for c in nvcc nvrtc; do
+      mmptx-opt "${opt[@]}" --list-injects --format=json "$out/$b.$f.$c.ptx" \
+        >"$out/$b.$f.$c.json"
+    done
+    if ! diff "$out/$b.$f.nvcc.json" "$out/$b.$f.nvrtc.json"; then
+      echo "$b: the $f form gives other injects under NVRTC" >&2
+      exit 1
+    fi
+  done
+  args=()
+  while read -r name; do
+    args+=(--inject "$name=$out/comment.stub")
+  done < <(mmptx-opt "${opt[@]}" --list-injects "$out/$b.macro.nvrtc.ptx" |
+           sed -n "s/^inject [0-9]* '\(.*\)': .*/\1/p")
+  mmptx-opt "${opt[@]}" "$out/$b.macro.nvrtc.ptx" "${args[@]}" -o "$out/$b.rendered.ptx"
+  "$ptxas" -arch=sm_80 "$out/$b.rendered.ptx" -o "$out/$b.cubin"
+  echo "$b: $(grep -c '"register"' "$out/$b.macro.nvrtc.json") variables, same injects, $((${#args[@]} / 2)) injects rendered, ptxas accepts"
 done
