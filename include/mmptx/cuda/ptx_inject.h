@@ -30,7 +30,9 @@
 /// BF16X2, S32, U32, S64, U64, F32, F64, B32, B64, PHILOX) plus any header the
 /// user generates from an own .td file with
 ///   mmptx-tblgen -gen-inject-device-types -I <mmptx>/td MyTypes.td -o MyTypes.h
-/// and includes before using its tokens.
+/// and includes before using its tokens. There is no predicate type: inline
+/// asm has no predicate operands (no constraint letter), so pass a U32 0/1
+/// and let the stub `setp` it.
 ///
 /// Each site expands to one `asm volatile` statement whose text is, line by
 /// line, with i the operand's position in the source (0-based):
