@@ -30,6 +30,8 @@
 
 #include "llvm/ADT/Twine.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 using namespace llvm;
@@ -89,27 +91,40 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
       ii.numRetElems += n;
     }
     ii.valid = true;
-    ii.simple = ii.numUnique == 1 && d.numRets == 1 &&
-                ii.numArgElems == d.numArgs && ii.numRetElems == 1 &&
+    ii.scalar = ii.numArgElems == d.numArgs && ii.numRetElems == d.numRets;
+    ii.simple = ii.scalar && ii.numUnique == 1 && d.numRets == 1 &&
                 elemStacks[ii.retElemBegin] == ii.uniqueStack[0];
+    size_t len = std::strlen(info.instrPtx[i]);
+    ii.opTextBegin = opText.size();
+    ii.opTextLen = len + 2;
+    opText.push_back('\t');
+    opText.insert(opText.end(), info.instrPtx[i], info.instrPtx[i] + len);
+    opText.push_back(' ');
+    // Per element: ", " or "|", and a register or literal of at most 19
+    // characters written with a 16-byte copy; "\n\t\t{" and "}" per vector;
+    // 32 for the opcode copy, ";\n" and the final fixed-size copy.
+    ii.lineMax = ii.opTextLen + 34 * (ii.numArgElems + ii.numRetElems) +
+                 5 * (d.numArgs + d.numRets) + 64;
   }
+  opText.resize(opText.size() + 32);
   specialInfo.resize(info.numSpecials);
   for (uint32_t i = 0; i != info.numSpecials; ++i) {
     uint16_t a = info.specials[i].argType;
     if (!argOk(a) || info.argTypes[a].numVecElems > 4)
       continue;
     specialInfo[i] = {true, info.argTypes[a].stackIdx,
-                      info.argTypes[a].numVecElems};
+                      info.argTypes[a].numVecElems,
+                      uint32_t(std::strlen(info.specialPtx[i]))};
   }
   litKinds.resize(info.numStacks);
-  prefixLens.resize(info.numStacks);
   movOps.reserve(info.numStacks);
+  headerRoom = 3;
   for (uint32_t s = 0; s != info.numStacks; ++s) {
     StringRef p = info.literalPrefixes[s];
-    prefixLens[s] = p.size();
     inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
     movOps.push_back(p == "u8" || p == "s8" ? ("cvt." + p + "." + p).str()
                                             : ("mov." + p).str());
+    movMax = std::max(movMax, movOps.back().size() + 2);
     Piece mp = {}, rp = {};
     std::string mov = "\t" + movOps.back() + " ";
     std::string reg = ("%_s" + Twine(s) + "_").str();
@@ -122,6 +137,8 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
       mp.len = 0xff;
     movPieces.push_back(mp);
     regPieces.push_back(rp);
+    declHeads.push_back(("\t.reg ." + p + " " + reg + "<").str());
+    headerRoom += declHeads.back().size() + 10 + 3;
     litKinds[s] = p == "f32"   ? LitKind::F32
                   : p == "u32" ? LitKind::U32
                   : p == "f64" ? LitKind::F64
@@ -129,9 +146,11 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   }
   heights.resize(info.numStacks);
   regCounts.resize(info.numStacks);
-  for (uint32_t i = 0; i != info.numInstrs; ++i)
-    instrPtxLens.push_back(
-        uint16_t(std::min<size_t>(std::strlen(info.instrPtx[i]), 0xffff)));
+  usedStacks.resize(info.numStacks);
+  numInstrs = info.numInstrs;
+  for (const InstrInfo &ii : instrInfo)
+    simpleInstrs.push_back(
+        ii.simple ? uint32_t(ii.uniqueStack[0]) << 16 | ii.numArgElems : 0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -158,13 +177,385 @@ void StackPtxContext::growNodes(uint32_t moreNodes, uint32_t moreOps) {
 
 Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
   // f.pc is the index of the word after the invalid one.
-  if (!opts.strict) {
-    ++stats.ignoredWords;
-    return Error::success();
-  }
   std::string where = f.routine == ~0u ? std::string("the main program")
                                        : ("routine " + Twine(f.routine)).str();
   return makeError("word " + Twine(f.pc - 1) + " of " + where + ": " + msg);
+}
+
+/// Writes a node with two 8-byte stores (field by field takes five, and
+/// building it in a temporary first costs a store-forwarding stall).
+static inline void setNode(StackNode &n, StackNode::Kind kind, uint16_t stack,
+                           uint32_t payload, uint32_t aux, uint32_t reg) {
+  static_assert(sizeof(StackNode) == 16 && offsetof(StackNode, stack) == 2 &&
+                    offsetof(StackNode, payload) == 4 &&
+                    offsetof(StackNode, aux) == 8 &&
+                    offsetof(StackNode, reg) == 12,
+                "StackNode layout");
+  uint64_t lo =
+      uint64_t(kind) | uint64_t(stack) << 16 | uint64_t(payload) << 32;
+  uint64_t hi = uint64_t(aux) | uint64_t(reg) << 32;
+  char *p = reinterpret_cast<char *>(&n);
+  std::memcpy(p, &lo, 8);
+  std::memcpy(p + 8, &hi, 8);
+}
+
+Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
+                                ArrayRef<Register> regs) {
+  const uint32_t S = opts.stackSize;
+  const uint32_t numStacks = info.numStacks;
+  uint32_t *sd = stackData.data() + StackGuard;
+  uint32_t *hts = heights.data();
+  uint16_t aux = getWordAux(w);
+  uint32_t payload = getWordPayload(w);
+  auto push = [&](uint16_t st, uint32_t node) {
+    uint32_t h = hts[st];
+    if (h == S) {
+      ++stats.droppedPushes;
+      return;
+    }
+    sd[size_t(st) * S + h] = node;
+    hts[st] = h + 1;
+  };
+  // \returns false at the node limit; else there is room for k more nodes
+  // and m more operands.
+  auto room = [&](uint32_t k, uint32_t m) {
+    if (numNodes + k <= nodeLimit && numOperands + m <= operandCap)
+      return true;
+    if (makeRoom(k, m))
+      return true;
+    stats.hitNodeLimit = true;
+    return false;
+  };
+  // An invalid word is skipped, or in strict mode named in the error.
+  auto bad = [&](const Twine &msg) -> Error {
+    if (!opts.strict) {
+      ++stats.ignoredWords;
+      return Error::success();
+    }
+    return invalidWord(f, msg);
+  };
+
+  switch (getWordType(w)) {
+  case WordType::Input: {
+    if (payload >= regs.size())
+      return bad("input register index " + Twine(payload) + " out of range (" +
+                 Twine(regs.size()) + " registers)");
+    uint16_t s = regs[payload].stackIdx;
+    if (s >= numStacks)
+      return bad("input register '" + regs[payload].name +
+                 "' has stack index " + Twine(s) + " out of range");
+    if (room(1, 0)) {
+      setNode(nodes[numNodes], StackNode::Input, s, payload, 0, None);
+      push(s, numNodes++);
+    }
+    return Error::success();
+  }
+
+  case WordType::Constant:
+    if (aux >= numStacks)
+      return bad("constant stack index " + Twine(aux) + " out of range (" +
+                 Twine(numStacks) + " stacks)");
+    if (room(1, 0)) {
+      setNode(nodes[numNodes], StackNode::Constant, aux, payload, 0, None);
+      push(aux, numNodes++);
+    }
+    return Error::success();
+
+  case WordType::Special: {
+    if (payload >= specialInfo.size() || !specialInfo[payload].valid)
+      return bad("special register index " + Twine(payload) +
+                 " out of range (" + Twine(info.numSpecials) +
+                 " special registers)");
+    const SpecialInfo &si = specialInfo[payload];
+    unsigned n = si.numVecElems ? si.numVecElems : 1;
+    if (!room(n, 0))
+      return Error::success();
+    for (unsigned e = 0; e != n; ++e) {
+      setNode(nodes[numNodes], StackNode::Special, si.stack, payload,
+              si.numVecElems ? e : None, None);
+      push(si.stack, numNodes++);
+    }
+    return Error::success();
+  }
+
+  case WordType::Ptx: {
+    if (payload >= instrInfo.size() || !instrInfo[payload].valid)
+      return bad("PTX instruction index " + Twine(payload) + " out of range (" +
+                 Twine(info.numInstrs) + " instructions)");
+    const InstrInfo &ii = instrInfo[payload];
+    bool enough = true;
+    for (unsigned u = 0; u != ii.numUnique; ++u)
+      enough &= hts[ii.uniqueStack[u]] >= ii.uniqueCount[u];
+    if (!enough) {
+      ++stats.noOpWords;
+      return Error::success();
+    }
+    if (!room(1 + ii.numRetElems, ii.numArgElems))
+      return Error::success();
+    uint32_t instrNode = numNodes;
+    setNode(nodes[instrNode], StackNode::Instr, 0, payload, numOperands, 0);
+    const uint16_t *argStacks = &elemStacks[ii.argElemBegin];
+    for (unsigned e = 0, ne = ii.numArgElems; e != ne; ++e) {
+      uint16_t st = argStacks[e];
+      operands[numOperands + e] = sd[size_t(st) * S + --hts[st]];
+    }
+    numOperands += ii.numArgElems;
+    const uint16_t *retStacks = &elemStacks[ii.retElemBegin];
+    unsigned nr = ii.numRetElems;
+    for (unsigned e = 0; e != nr; ++e)
+      setNode(nodes[instrNode + 1 + e], StackNode::Result, retStacks[e], e,
+              instrNode, None);
+    numNodes = instrNode + 1 + nr;
+    for (unsigned e = nr; e-- != 0;)
+      push(retStacks[e], instrNode + 1 + e);
+    return Error::success();
+  }
+
+  case WordType::MetaConstant:
+    if (metaHeight == S)
+      ++stats.droppedPushes;
+    else
+      metaStack[metaHeight++] = payload;
+    return Error::success();
+
+  case WordType::Meta: {
+    if (aux >= numStacks || payload >= NumMetaOps)
+      return bad(aux >= numStacks
+                     ? "meta stack index " + Twine(aux) + " out of range (" +
+                           Twine(numStacks) + " stacks)"
+                     : "meta opcode " + Twine(payload) + " out of range");
+    uint32_t *base = sd + size_t(aux) * S;
+    uint32_t &sp = hts[aux];
+    MetaOp op = MetaOp(payload);
+    // Depth-taking ops consume the meta constant even when they no-op.
+    bool takesDepth = op == MetaOp::YankDup || op == MetaOp::SwapWith ||
+                      op == MetaOp::Replace || op == MetaOp::Drop;
+    uint32_t d = 0;
+    if (takesDepth) {
+      if (metaHeight == 0) {
+        ++stats.noOpWords;
+        return Error::success();
+      }
+      d = metaStack[--metaHeight];
+    }
+    bool done = true;
+    switch (op) {
+    case MetaOp::Dup:
+      if (sp == 0 || sp == S)
+        done = false;
+      else
+        base[sp] = base[sp - 1], ++sp;
+      break;
+    case MetaOp::YankDup:
+      if (sp <= d || sp == S)
+        done = false;
+      else
+        base[sp] = base[sp - 1 - d], ++sp;
+      break;
+    case MetaOp::Swap:
+      if (sp < 2)
+        done = false;
+      else
+        std::swap(base[sp - 1], base[sp - 2]);
+      break;
+    case MetaOp::SwapWith:
+      if (sp <= d || sp == S)
+        done = false;
+      else
+        std::swap(base[sp - 1], base[sp - 1 - d]);
+      break;
+    case MetaOp::Replace:
+      if (sp <= d || sp == S)
+        done = false;
+      else
+        base[sp - 1 - d] = base[sp - 1], --sp;
+      break;
+    case MetaOp::Drop:
+      if (sp <= d)
+        done = false;
+      else
+        sp -= d;
+      break;
+    case MetaOp::Clear:
+      sp = 0;
+      break;
+    case MetaOp::Rotate:
+      if (sp < 3) {
+        done = false;
+      } else {
+        uint32_t c = base[sp - 1];
+        base[sp - 1] = base[sp - 2];
+        base[sp - 2] = base[sp - 3];
+        base[sp - 3] = c;
+      }
+      break;
+    case MetaOp::Reverse:
+      std::reverse(base, base + sp);
+      break;
+    }
+    if (!done)
+      ++stats.noOpWords;
+    return Error::success();
+  }
+
+  case WordType::Store:
+    if (aux >= numStacks || payload >= opts.storeSize)
+      return bad(aux >= numStacks
+                     ? "store stack index " + Twine(aux) + " out of range (" +
+                           Twine(numStacks) + " stacks)"
+                     : "store slot " + Twine(payload) + " out of range (" +
+                           Twine(opts.storeSize) + " slots)");
+    if (hts[aux] == 0) {
+      ++stats.noOpWords;
+      return Error::success();
+    }
+    store[payload] = {sd[size_t(aux) * S + --hts[aux]], aux, storeGen};
+    return Error::success();
+
+  case WordType::Load: {
+    if (payload >= opts.storeSize)
+      return bad("load slot " + Twine(payload) + " out of range (" +
+                 Twine(opts.storeSize) + " slots)");
+    const Slot &slot = store[payload];
+    if (slot.gen != storeGen)
+      ++stats.noOpWords;
+    else
+      push(slot.stack, slot.node);
+    return Error::success();
+  }
+
+  case WordType::Routine:
+    // run() makes the calls that are allowed.
+    if (payload >= prog.routines.size())
+      return bad("routine index " + Twine(payload) + " out of range (" +
+                 Twine(prog.routines.size()) + " routines)");
+    ++stats.refusedCalls;
+    return Error::success();
+
+  case WordType::Return:
+    llvm_unreachable("run() handles RETURN");
+
+  case WordType::None:
+  case WordType::ReservedRegister:
+  case WordType::ReservedAstIdx:
+  default:
+    return bad("unknown word type " + Twine(getWordTypeBits(w)));
+  }
+}
+
+const uint64_t *StackPtxContext::runCommon(const uint64_t *pc,
+                                           const uint64_t *stop,
+                                           ArrayRef<Register> regs) {
+  // The state lives in locals: a store through the node or stack arrays
+  // could alias the members and would force reloads.
+  const uint32_t S = opts.stackSize;
+  uint32_t *sd = stackData.data() + StackGuard;
+  uint32_t *hts = heights.data();
+  StackNode *nd = nodes.data();
+  uint32_t *ops = operands.data();
+  uint32_t nn = numNodes;
+  size_t no = numOperands;
+  // Each word here takes at most two nodes and four operands: stop early
+  // enough that no word needs to check for room.
+  size_t budget = std::min<size_t>((nodeLimit - nn) / 2, (operandCap - no) / 4);
+  if (size_t(stop - pc) > budget)
+    stop = pc + budget;
+  for (; pc != stop; ++pc) {
+    uint64_t w = *pc;
+    uint32_t payload = getWordPayload(w);
+    switch (getWordType(w)) {
+    case WordType::Input: {
+      if (payload >= regs.size())
+        goto other;
+      uint16_t s = regs[payload].stackIdx;
+      if (s >= info.numStacks)
+        goto other;
+      uint32_t h = hts[s];
+      if (h == S)
+        goto other;
+      setNode(nd[nn], StackNode::Input, s, payload, 0, None);
+      sd[size_t(s) * S + h] = nn++;
+      hts[s] = h + 1;
+      continue;
+    }
+    case WordType::Constant: {
+      uint16_t s = getWordAux(w);
+      if (s >= info.numStacks)
+        goto other;
+      uint32_t h = hts[s];
+      if (h == S)
+        goto other;
+      setNode(nd[nn], StackNode::Constant, s, payload, 0, None);
+      sd[size_t(s) * S + h] = nn++;
+      hts[s] = h + 1;
+      continue;
+    }
+    case WordType::Ptx: {
+      // The common shape: 1-4 scalars on one stack in, one scalar out.
+      if (payload >= numInstrs || !simpleInstrs[payload])
+        goto other;
+      uint32_t st = simpleInstrs[payload] >> 16;
+      uint32_t na = simpleInstrs[payload] & 0xffff;
+      uint32_t *base = sd + size_t(st) * S;
+      uint32_t h = hts[st];
+      if (h < na) {
+        ++stats.noOpWords;
+        continue;
+      }
+      // Copy four values whatever na is, without branches: operands has
+      // room, and the reads below stack 0 land in the guard slots.
+      const uint32_t *top = base + h;
+      uint32_t v0 = top[-1], v1 = top[-2], v2 = top[-3], v3 = top[-4];
+      uint32_t *o = ops + no;
+      o[0] = v0;
+      o[1] = v1;
+      o[2] = v2;
+      o[3] = v3;
+      StackNode *np = nd + nn;
+      setNode(np[0], StackNode::Instr, 0, payload, uint32_t(no), 0);
+      setNode(np[1], StackNode::Result, st, 0, nn, None);
+      // Popping na >= 1 values leaves room for the result.
+      h -= na;
+      base[h] = nn + 1;
+      hts[st] = h + 1;
+      no += na;
+      nn += 2;
+      continue;
+    }
+    case WordType::Meta: {
+      // dup and swap, which take no depth from the meta stack.
+      uint16_t s = getWordAux(w);
+      if (s >= info.numStacks)
+        goto other;
+      uint32_t *base = sd + size_t(s) * S;
+      uint32_t h = hts[s];
+      if (payload == uint32_t(MetaOp::Dup)) {
+        if (h == 0 || h == S) {
+          ++stats.noOpWords;
+          continue;
+        }
+        base[h] = base[h - 1];
+        hts[s] = h + 1;
+        continue;
+      }
+      if (payload == uint32_t(MetaOp::Swap)) {
+        if (h < 2) {
+          ++stats.noOpWords;
+          continue;
+        }
+        std::swap(base[h - 1], base[h - 2]);
+        continue;
+      }
+      goto other;
+    }
+    default:
+      goto other;
+    }
+  }
+other:
+  numNodes = nn;
+  numOperands = uint32_t(no);
+  return pc;
 }
 
 Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
@@ -174,12 +565,12 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   // Options may change between compiles.
   nodeLimit = uint32_t(std::min<size_t>(nodeCap, opts.maxNodes));
   if (allocatedStackSize != opts.stackSize) {
-    stackData.assign(size_t(info.numStacks) * opts.stackSize, 0);
+    stackData.assign(StackGuard + size_t(info.numStacks) * opts.stackSize, 0);
     metaStack.assign(opts.stackSize, 0);
     allocatedStackSize = opts.stackSize;
   }
   std::fill(heights.begin(), heights.end(), 0);
-  uint32_t metaHeight = 0;
+  metaHeight = 0;
   // Slots are valid only if stamped with this compile's generation, so
   // nothing is cleared per compile.
   if (store.size() != opts.storeSize)
@@ -192,9 +583,6 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   frames.clear();
   uint32_t maxDepth = opts.maxFrameDepth ? opts.maxFrameDepth : 1;
   frames.reserve(maxDepth);
-  const uint32_t S = opts.stackSize;
-  const uint32_t numStacks = info.numStacks;
-  const uint64_t limit = opts.executionLimit;
   uint64_t executed = 0;
   // The current frame lives in locals; `frames` holds its callers.
   Frame f = {prog.main.data(), prog.main.size(), 0, ~0u};
@@ -205,378 +593,56 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   const uint64_t *segStart = pc, *stop = end;
   auto setStop = [&] {
     segStart = pc;
-    uint64_t rem = limit - executed;
+    uint64_t rem = opts.executionLimit - executed;
     stop = uint64_t(end - pc) <= rem ? end : pc + rem;
   };
   setStop();
 
-  uint32_t *__restrict sd = stackData.data();
-  uint32_t *__restrict hts = heights.data();
-  auto pushL = [&](uint16_t st, uint32_t node) {
-    uint32_t h = hts[st];
-    if (h == S) {
-      ++stats.droppedPushes;
-      return;
-    }
-    sd[size_t(st) * S + h] = node;
-    hts[st] = h + 1;
-  };
-  auto popL = [&](uint16_t st) { return sd[size_t(st) * S + --hts[st]]; };
-  // Invalid words: the error names the word just read.
-  auto bad = [&](const Twine &msg) {
-    f.pc = pc - f.words;
-    return invalidWord(f, msg);
-  };
-
+  // runCommon runs the common words; the rest, frames and limits are here.
   for (;;) {
-    if (pc == stop) {
-      executed += pc - segStart;
-      segStart = pc;
-      if (pc != end) {
-        stats.hitExecutionLimit = true;
-        break;
+    pc = runCommon(pc, stop, regs);
+    if (pc != stop) {
+      uint64_t w = *pc++;
+      uint32_t payload = getWordPayload(w);
+      if (getWordType(w) == WordType::Return) {
+        executed += pc - segStart;
+        segStart = pc;
+        goto popFrame;
       }
-    popFrame:
-      if (frames.empty())
-        break;
-      f = frames.back();
-      frames.pop_back();
-      pc = f.words + f.pc;
-      end = f.words + f.size;
-      setStop();
-      continue;
-    }
-    uint64_t w = *pc++;
-    uint16_t aux = getWordAux(w);
-    uint32_t payload = getWordPayload(w);
-    switch (getWordType(w)) {
-    case WordType::Return:
-      executed += pc - segStart;
-      segStart = pc;
-      goto popFrame;
-
-    case WordType::Input: {
-      if (payload >= regs.size()) {
-        if (Error e =
-                bad("input register index " + Twine(payload) +
-                    " out of range (" + Twine(regs.size()) + " registers)"))
-          return e;
+      if (getWordType(w) == WordType::Routine &&
+          payload < prog.routines.size() && frames.size() + 1 < maxDepth) {
+        ArrayRef<uint64_t> r = prog.routines[payload];
+        executed += pc - segStart;
+        f.pc = pc - f.words;
+        frames.push_back(f);
+        f = {r.data(), r.size(), 0, payload};
+        pc = f.words;
+        end = f.words + f.size;
+        setStop();
         continue;
       }
-      uint16_t s = regs[payload].stackIdx;
-      if (s >= numStacks) {
-        if (Error e = bad("input register '" + regs[payload].name +
-                          "' has stack index " + Twine(s) + " out of range"))
-          return e;
-        continue;
-      }
-      if (!roomFor(1, 0)) {
-        stats.hitNodeLimit = true;
-        goto done;
-      }
-      addNode(StackNode::Input, s, payload, 0, None);
-      pushL(s, numNodes - 1);
-      continue;
-    }
-
-    case WordType::Constant: {
-      if (aux >= numStacks) {
-        if (Error e = bad("constant stack index " + Twine(aux) +
-                          " out of range (" + Twine(numStacks) + " stacks)"))
-          return e;
-        continue;
-      }
-      if (!roomFor(1, 0)) {
-        stats.hitNodeLimit = true;
-        goto done;
-      }
-      addNode(StackNode::Constant, aux, payload, 0, None);
-      pushL(aux, numNodes - 1);
-      continue;
-    }
-
-    case WordType::Special: {
-      if (payload >= specialInfo.size() || !specialInfo[payload].valid) {
-        if (Error e = bad("special register index " + Twine(payload) +
-                          " out of range (" + Twine(info.numSpecials) +
-                          " special registers)"))
-          return e;
-        continue;
-      }
-      const SpecialInfo &si = specialInfo[payload];
-      unsigned n = si.numVecElems ? si.numVecElems : 1;
-      if (!roomFor(n, 0)) {
-        stats.hitNodeLimit = true;
-        goto done;
-      }
-      for (unsigned e = 0; e != n; ++e) {
-        addNode(StackNode::Special, si.stack, payload,
-                si.numVecElems ? e : None, None);
-        pushL(si.stack, numNodes - 1);
-      }
-      continue;
-    }
-
-    case WordType::Ptx: {
-      if (payload >= instrInfo.size() || !instrInfo[payload].valid) {
-        if (Error e = bad("PTX instruction index " + Twine(payload) +
-                          " out of range (" + Twine(info.numInstrs) +
-                          " instructions)"))
-          return e;
-        continue;
-      }
-      const InstrInfo &ii = instrInfo[payload];
-      if (ii.simple) {
-        // The common shape: scalars on one stack in, one scalar out.
-        uint16_t st = ii.uniqueStack[0];
-        uint32_t na = ii.numArgElems;
-        uint32_t h = hts[st];
-        if (h < na) {
-          ++stats.noOpWords;
-          continue;
-        }
-        if (!roomFor(2, na)) {
-          stats.hitNodeLimit = true;
-          goto done;
-        }
-        uint32_t *__restrict base = sd + size_t(st) * S;
-        uint32_t *__restrict ops = operands.data() + numOperands;
-        for (uint32_t e = 0; e != na; ++e)
-          ops[e] = base[h - 1 - e];
-        h -= na;
-        StackNode *__restrict nd = nodes.data() + numNodes;
-        nd[0].kind = StackNode::Instr;
-        nd[0].stack = 0;
-        nd[0].payload = payload;
-        nd[0].aux = numOperands;
-        nd[0].reg = 0;
-        nd[1].kind = StackNode::Result;
-        nd[1].stack = st;
-        nd[1].payload = 0;
-        nd[1].aux = numNodes;
-        nd[1].reg = None;
-        numOperands += na;
-        if (h == S) { // only when na == 0 on a full stack
-          ++stats.droppedPushes;
-        } else {
-          base[h++] = numNodes + 1;
-        }
-        hts[st] = h;
-        numNodes += 2;
-        continue;
-      }
-      bool enough = true;
-      for (unsigned u = 0; u != ii.numUnique; ++u)
-        enough &= hts[ii.uniqueStack[u]] >= ii.uniqueCount[u];
-      if (!enough) {
-        ++stats.noOpWords;
-        continue;
-      }
-      if (!roomFor(1 + ii.numRetElems, ii.numArgElems)) {
-        stats.hitNodeLimit = true;
-        goto done;
-      }
-      // Hot path: work on locals so stores through the arrays do not force
-      // reloads of the members.
-      StackNode *__restrict nd = nodes.data();
-      uint32_t *__restrict ops = operands.data() + numOperands;
-      uint32_t instrNode = numNodes;
-      StackNode &in = nd[instrNode];
-      in.kind = StackNode::Instr;
-      in.stack = 0;
-      in.payload = payload;
-      in.aux = numOperands;
-      in.reg = 0;
-      const uint16_t *argStacks = &elemStacks[ii.argElemBegin];
-      for (unsigned e = 0, ne = ii.numArgElems; e != ne; ++e) {
-        uint16_t st = argStacks[e];
-        ops[e] = sd[size_t(st) * S + --hts[st]];
-      }
-      numOperands += ii.numArgElems;
-      const uint16_t *retStacks = &elemStacks[ii.retElemBegin];
-      unsigned nr = ii.numRetElems;
-      for (unsigned e = 0; e != nr; ++e) {
-        StackNode &r = nd[instrNode + 1 + e];
-        r.kind = StackNode::Result;
-        r.stack = retStacks[e];
-        r.payload = e;
-        r.aux = instrNode;
-        r.reg = None;
-      }
-      numNodes = instrNode + 1 + nr;
-      for (unsigned e = nr; e-- != 0;) {
-        uint16_t st = retStacks[e];
-        uint32_t h = hts[st];
-        if (h == S) {
-          ++stats.droppedPushes;
-          continue;
-        }
-        sd[size_t(st) * S + h] = instrNode + 1 + e;
-        hts[st] = h + 1;
-      }
-      continue;
-    }
-
-    case WordType::MetaConstant:
-      if (metaHeight == S) {
-        ++stats.droppedPushes;
-        continue;
-      }
-      metaStack[metaHeight++] = payload;
-      continue;
-
-    case WordType::Meta: {
-      if (aux >= numStacks || payload >= NumMetaOps) {
-        if (Error e =
-                bad(aux >= numStacks
-                        ? "meta stack index " + Twine(aux) + " out of range (" +
-                              Twine(numStacks) + " stacks)"
-                        : "meta opcode " + Twine(payload) + " out of range"))
-          return e;
-        continue;
-      }
-      uint32_t *base = sd + size_t(aux) * S;
-      uint32_t &sp = hts[aux];
-      MetaOp op = MetaOp(payload);
-      // Depth-taking ops consume the meta constant even when they no-op.
-      bool takesDepth = op == MetaOp::YankDup || op == MetaOp::SwapWith ||
-                        op == MetaOp::Replace || op == MetaOp::Drop;
-      uint32_t d = 0;
-      if (takesDepth) {
-        if (metaHeight == 0) {
-          ++stats.noOpWords;
-          continue;
-        }
-        d = metaStack[--metaHeight];
-      }
-      bool done = true;
-      switch (op) {
-      case MetaOp::Dup:
-        if (sp == 0 || sp == S)
-          done = false;
-        else
-          base[sp] = base[sp - 1], ++sp;
-        break;
-      case MetaOp::YankDup:
-        if (sp <= d || sp == S)
-          done = false;
-        else
-          base[sp] = base[sp - 1 - d], ++sp;
-        break;
-      case MetaOp::Swap:
-        if (sp < 2)
-          done = false;
-        else
-          std::swap(base[sp - 1], base[sp - 2]);
-        break;
-      case MetaOp::SwapWith:
-        if (sp <= d || sp == S)
-          done = false;
-        else
-          std::swap(base[sp - 1], base[sp - 1 - d]);
-        break;
-      case MetaOp::Replace:
-        if (sp <= d || sp == S)
-          done = false;
-        else
-          base[sp - 1 - d] = base[sp - 1], --sp;
-        break;
-      case MetaOp::Drop:
-        if (sp <= d)
-          done = false;
-        else
-          sp -= d;
-        break;
-      case MetaOp::Clear:
-        sp = 0;
-        break;
-      case MetaOp::Rotate:
-        if (sp < 3) {
-          done = false;
-        } else {
-          uint32_t c = base[sp - 1];
-          base[sp - 1] = base[sp - 2];
-          base[sp - 2] = base[sp - 3];
-          base[sp - 3] = c;
-        }
-        break;
-      case MetaOp::Reverse:
-        std::reverse(base, base + sp);
-        break;
-      }
-      if (!done)
-        ++stats.noOpWords;
-      continue;
-    }
-
-    case WordType::Store: {
-      if (aux >= numStacks || payload >= opts.storeSize) {
-        if (Error e =
-                bad(aux >= numStacks
-                        ? "store stack index " + Twine(aux) +
-                              " out of range (" + Twine(numStacks) + " stacks)"
-                        : "store slot " + Twine(payload) + " out of range (" +
-                              Twine(opts.storeSize) + " slots)"))
-          return e;
-        continue;
-      }
-      if (hts[aux] == 0) {
-        ++stats.noOpWords;
-        continue;
-      }
-      store[payload] = {popL(aux), aux, storeGen};
-      continue;
-    }
-
-    case WordType::Load: {
-      if (payload >= opts.storeSize) {
-        if (Error e = bad("load slot " + Twine(payload) + " out of range (" +
-                          Twine(opts.storeSize) + " slots)"))
-          return e;
-        continue;
-      }
-      const Slot &slot = store[payload];
-      if (slot.gen != storeGen) {
-        ++stats.noOpWords;
-        continue;
-      }
-      pushL(slot.stack, slot.node);
-      continue;
-    }
-
-    case WordType::Routine: {
-      if (payload >= prog.routines.size()) {
-        if (Error e =
-                bad("routine index " + Twine(payload) + " out of range (" +
-                    Twine(prog.routines.size()) + " routines)"))
-          return e;
-        continue;
-      }
-      if (frames.size() + 1 >= maxDepth) {
-        ++stats.refusedCalls;
-        continue;
-      }
-      ArrayRef<uint64_t> r = prog.routines[payload];
-      executed += pc - segStart;
       f.pc = pc - f.words;
-      frames.push_back(f);
-      f = {r.data(), r.size(), 0, payload};
-      pc = f.words;
-      end = f.words + f.size;
-      setStop();
-      continue;
-    }
-
-    case WordType::None:
-    case WordType::ReservedRegister:
-    case WordType::ReservedAstIdx:
-    default:
-      if (Error e = bad("unknown word type " + Twine(getWordTypeBits(w))))
+      if (Error e = execWord(w, f, prog, regs))
         return e;
+      if (stats.hitNodeLimit)
+        break;
       continue;
     }
+    executed += pc - segStart;
+    segStart = pc;
+    if (pc != end) {
+      stats.hitExecutionLimit = true;
+      break;
+    }
+  popFrame:
+    if (frames.empty())
+      break;
+    f = frames.back();
+    frames.pop_back();
+    pc = f.words + f.pc;
+    end = f.words + f.size;
+    setStop();
   }
-done:
   executed += pc - segStart;
   stats.executedWords = executed;
   stats.numNodes = numNodes;
@@ -585,14 +651,19 @@ done:
 
 Error StackPtxContext::resolveRequests(ArrayRef<Register> regs,
                                        ArrayRef<uint32_t> requests) {
-  requestNodes.clear();
+  requestNodes.resize(requests.size());
   // Pops on a copy of the heights: regCounts doubles as that copy here.
-  for (uint32_t s = 0; s != info.numStacks; ++s)
-    regCounts[s] = heights[s];
+  uint32_t *h = regCounts.data();
+  std::copy(heights.begin(), heights.end(), h);
+  const uint32_t *sd = stackData.data() + StackGuard;
+  const uint32_t S = opts.stackSize;
+  uint32_t unsatisfied = 0;
   for (uint32_t i = 0, e = requests.size(); i != e; ++i) {
     uint32_t r = requests[i];
+    uint32_t node = None;
     if (r >= regs.size() || regs[r].stackIdx >= info.numStacks) {
-      if (opts.strict)
+      if (opts.strict) {
+        stats.unsatisfiedRequests = unsatisfied;
         return makeError(r >= regs.size()
                              ? "request " + Twine(i) + ": register index " +
                                    Twine(r) + " out of range (" +
@@ -600,18 +671,14 @@ Error StackPtxContext::resolveRequests(ArrayRef<Register> regs,
                              : "request " + Twine(i) + ": register '" +
                                    regs[r].name + "' has stack index " +
                                    Twine(regs[r].stackIdx) + " out of range");
-      requestNodes.push_back(None);
-      ++stats.unsatisfiedRequests;
-      continue;
+      }
+    } else if (uint32_t &hs = h[regs[r].stackIdx]) {
+      node = sd[size_t(regs[r].stackIdx) * S + --hs];
     }
-    uint32_t &h = regCounts[regs[r].stackIdx];
-    if (h == 0) {
-      requestNodes.push_back(None);
-      ++stats.unsatisfiedRequests;
-      continue;
-    }
-    requestNodes.push_back(stackBase(regs[r].stackIdx)[--h]);
+    unsatisfied += node == None;
+    requestNodes[i] = node;
   }
+  stats.unsatisfiedRequests = unsatisfied;
   return Error::success();
 }
 
@@ -625,52 +692,72 @@ Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
 //===----------------------------------------------------------------------===//
 // Emission
 //===----------------------------------------------------------------------===//
+//
+// Text is written through a raw cursor `p`; each line first makes room for
+// its longest possible text (TextBuf::ensure), so the writers below neither
+// check nor grow. Registers and pieces are written with fixed 16-byte copies,
+// so room includes that overshoot.
 
-static inline void appendUInt(stack::detail::TextBuf &os, uint32_t v) {
-  os.appendUInt(v);
-}
-
-static inline void appendHex(stack::detail::TextBuf &os, uint64_t v,
-                             unsigned digits) {
-  static const char hex[] = "0123456789ABCDEF";
-  char buf[16];
-  for (unsigned i = digits; i-- != 0;) {
-    buf[i] = hex[v & 15];
-    v >>= 4;
+char *StackPtxContext::writeUInt(char *p, uint32_t v) {
+  if (v < 10) {
+    *p = char('0' + v);
+    return p + 1;
   }
-  os.append(buf, digits);
-}
-
-void StackPtxContext::writeReg(stack::detail::TextBuf &os, uint16_t stack,
-                               uint32_t reg) {
-  const Piece &p = regPieces[stack];
-  os.append16(p.text, p.len);
-  os.appendUInt(reg);
-}
-
-void StackPtxContext::writeMov(stack::detail::TextBuf &os, uint16_t stack) {
-  const Piece &p = movPieces[stack];
-  if (p.len != 0xff) {
-    os.append16(p.text, p.len);
-    return;
+  if (v < 100) {
+    p[0] = char('0' + v / 10);
+    p[1] = char('0' + v % 10);
+    return p + 2;
   }
-  os.push_back('\t');
-  os.append(movOps[stack]);
-  os.push_back(' ');
+  char tmp[10];
+  char *t = tmp + sizeof(tmp);
+  do {
+    *--t = char('0' + v % 10);
+    v /= 10;
+  } while (v);
+  size_t n = tmp + sizeof(tmp) - t;
+  std::memcpy(p, t, n);
+  return p + n;
 }
 
-void StackPtxContext::writeLiteral(stack::detail::TextBuf &os, uint16_t stack,
-                                   uint32_t bits) {
+/// Writes \p v as eight upper-case hex digits: the nibbles are spread to
+/// one per byte, most significant first, and turned into digits together.
+static inline char *writeHex8(char *p, uint32_t v) {
+  uint64_t x = v;
+  x = ((x << 16) | x) & 0x0000FFFF0000FFFFull;
+  x = ((x << 8) | x) & 0x00FF00FF00FF00FFull;
+  x = ((x << 4) | x) & 0x0F0F0F0F0F0F0F0Full;
+  x = __builtin_bswap64(x);
+  uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+  x += 0x3030303030303030ull + letters * 7;
+  std::memcpy(p, &x, 8);
+  return p + 8;
+}
+
+char *StackPtxContext::writeMov(char *p, uint16_t stack) const {
+  const Piece &pc = movPieces[stack];
+  if (pc.len != 0xff) {
+    std::memcpy(p, pc.text, 16);
+    return p + pc.len;
+  }
+  const std::string &op = movOps[stack];
+  *p++ = '\t';
+  std::memcpy(p, op.data(), op.size());
+  p += op.size();
+  *p++ = ' ';
+  return p;
+}
+
+char *StackPtxContext::writeLiteral(char *p, uint16_t stack,
+                                    uint32_t bits) const {
   switch (litKinds[stack]) {
   case LitKind::F32:
-    os.append("0f", 2);
-    appendHex(os, bits, 8);
-    return;
+    std::memcpy(p, "0f", 2);
+    return writeHex8(p + 2, bits);
   case LitKind::U32:
-    os.append("0x", 2);
-    appendHex(os, bits, 8);
-    os.push_back('U');
-    return;
+    std::memcpy(p, "0x", 2);
+    p = writeHex8(p + 2, bits);
+    *p = 'U';
+    return p + 1;
   case LitKind::F64: {
     // 32-bit payloads on an f64 stack are f32 values, widened exactly.
     float f;
@@ -678,164 +765,201 @@ void StackPtxContext::writeLiteral(stack::detail::TextBuf &os, uint16_t stack,
     double d = f;
     uint64_t dbits;
     std::memcpy(&dbits, &d, 8);
-    os.append("0d", 2);
-    appendHex(os, dbits, 16);
-    return;
+    std::memcpy(p, "0d", 2);
+    p = writeHex8(p + 2, uint32_t(dbits >> 32));
+    return writeHex8(p, uint32_t(dbits));
   }
   case LitKind::Hex:
-    os.append("0x", 2);
-    appendHex(os, bits, 8);
-    return;
+    std::memcpy(p, "0x", 2);
+    return writeHex8(p + 2, bits);
   }
+  llvm_unreachable("unknown literal kind");
 }
 
-void StackPtxContext::writeOperand(stack::detail::TextBuf &os, uint32_t n) {
-  ArrayRef<Register> regs = curRegs;
+char *StackPtxContext::writeOperand(char *p, uint32_t n,
+                                    ArrayRef<Register> regs, size_t after) {
   const StackNode &nd = nodes[n];
   switch (nd.kind) {
-  case StackNode::Input:
-    os.push_back('%');
-    os.append(regs[nd.payload].name.data(), regs[nd.payload].name.size());
-    return;
+  case StackNode::Input: {
+    // Names are the only text of unbounded length.
+    StringRef name = regs[nd.payload].name;
+    p = out.ensure(p, 1 + name.size() + after);
+    *p = '%';
+    std::memcpy(p + 1, name.data(), name.size());
+    return p + 1 + name.size();
+  }
   case StackNode::Constant:
-    if (nd.reg != None)
-      writeReg(os, nd.stack, nd.reg);
-    else
-      writeLiteral(os, nd.stack, nd.payload);
-    return;
+    if (nd.reg == None)
+      return writeLiteral(p, nd.stack, nd.payload);
+    return writeReg(p, nd.stack, nd.reg);
   case StackNode::Special:
   case StackNode::Result:
-    writeReg(os, nd.stack, nd.reg);
-    return;
+    return writeReg(p, nd.stack, nd.reg);
   case StackNode::Instr:
-    llvm_unreachable("an instruction node is never an operand");
+    break;
   }
+  llvm_unreachable("an instruction node is never an operand");
 }
 
-void StackPtxContext::emitInstr(uint32_t n) {
-  StackNode &in = nodes[n];
+char *StackPtxContext::emitInstr(char *p, uint32_t n, ArrayRef<Register> regs) {
+  StackNode *nd = nodes.data();
+  StackNode &in = nd[n];
   in.reg = 1;
   ++stats.emittedInstrs;
+  const InstrInfo &ii = instrInfo[in.payload];
+  p = out.ensure(p, ii.lineMax);
+  const char *op = &opText[ii.opTextBegin];
+  std::memcpy(p, op, 32);
+  if (ii.opTextLen > 32)
+    std::memcpy(p + 32, op + 32, ii.opTextLen - 32);
+  p += ii.opTextLen;
+  const uint32_t *ops = &operands[in.aux];
+  if (ii.scalar) {
+    for (unsigned e = 0; e != ii.numRetElems; ++e) {
+      if (e)
+        *p++ = '|';
+      StackNode &res = nd[n + 1 + e];
+      res.reg = newReg(res.stack);
+      p = writeReg(p, res.stack, res.reg);
+    }
+    for (unsigned e = 0; e != ii.numArgElems; ++e) {
+      std::memcpy(p, ", ", 2);
+      p = writeOperand(p + 2, ops[e], regs, ii.lineMax);
+    }
+    std::memcpy(p, ";\n", 2);
+    return p + 2;
+  }
+  // Vector operands: `\n\t\t{e0, e1, ...}`.
   const PtxInstrDesc &d = info.instrs[in.payload];
-  stack::detail::TextBuf &os = body;
-  os.push_back('\t');
-  os.append(info.instrPtx[in.payload], instrPtxLens[in.payload]);
-  os.push_back(' ');
   uint32_t elem = 0;
   for (unsigned r = 0; r != d.numRets; ++r) {
     if (r)
-      os.push_back('|');
+      *p++ = '|';
     unsigned vec = info.argTypes[d.rets[r]].numVecElems;
     unsigned cnt = vec ? vec : 1;
-    if (vec)
-      os.append("\n\t\t{", 4);
+    if (vec) {
+      std::memcpy(p, "\n\t\t{", 4);
+      p += 4;
+    }
     for (unsigned e = 0; e != cnt; ++e, ++elem) {
-      StackNode &res = nodes[n + 1 + elem];
-      res.reg = regCounts[res.stack]++;
-      if (e)
-        os.append(", ", 2);
-      writeReg(os, res.stack, res.reg);
+      StackNode &res = nd[n + 1 + elem];
+      res.reg = newReg(res.stack);
+      if (e) {
+        std::memcpy(p, ", ", 2);
+        p += 2;
+      }
+      p = writeReg(p, res.stack, res.reg);
     }
     if (vec)
-      os.push_back('}');
+      *p++ = '}';
   }
-  const uint32_t *ops = &operands[in.aux];
   elem = 0;
   for (unsigned a = 0; a != d.numArgs; ++a) {
-    os.append(", ", 2);
+    std::memcpy(p, ", ", 2);
+    p += 2;
     unsigned vec = info.argTypes[d.args[a]].numVecElems;
     unsigned cnt = vec ? vec : 1;
-    if (vec)
-      os.append("\n\t\t{", 4);
+    if (vec) {
+      std::memcpy(p, "\n\t\t{", 4);
+      p += 4;
+    }
     for (unsigned e = 0; e != cnt; ++e, ++elem) {
-      if (e)
-        os.append(", ", 2);
-      writeOperand(os, ops[elem]);
+      if (e) {
+        std::memcpy(p, ", ", 2);
+        p += 2;
+      }
+      p = writeOperand(p, ops[elem], regs, ii.lineMax);
     }
     if (vec)
-      os.push_back('}');
+      *p++ = '}';
   }
-  os.append(";\n", 2);
+  std::memcpy(p, ";\n", 2);
+  return p + 2;
 }
 
-void StackPtxContext::emit(ArrayRef<Register> regs,
-                           ArrayRef<uint32_t> requests) {
-  curRegs = regs;
+StringRef StackPtxContext::emit(ArrayRef<Register> regs,
+                                ArrayRef<uint32_t> requests) {
   std::fill(regCounts.begin(), regCounts.end(), 0);
-  body.clear();
-  visit.clear();
+  numUsedStacks = 0;
+  // The declarations depend on the register counts, known last: the body
+  // starts after room for them, and they are written backwards in front.
+  out.clear();
+  char *p = out.ensure(out.end(), headerRoom + 256) + headerRoom;
+
+  // Every node is pushed at most once per expansion of the instruction
+  // using it, and each instruction is expanded at most once.
+  size_t maxVisit = requests.size() + numNodes + numOperands;
+  if (visit.size() < maxVisit)
+    visit.resize(maxVisit);
+  uint32_t *vis = visit.data();
+  size_t top = 0;
   for (uint32_t n : requestNodes)
     if (n != None)
-      visit.push_back(n);
-
-  auto isDone = [&](uint32_t n) {
-    const StackNode &nd = nodes[n];
-    switch (nd.kind) {
-    case StackNode::Special:
-      return nd.reg != None;
+      vis[top++] = n;
+  StackNode *nd = nodes.data();
+  const uint8_t *inl = inlineLits.data();
+  while (top) {
+    uint32_t n = vis[--top];
+    StackNode &x = nd[n];
+    switch (x.kind) {
+    case StackNode::Input:
+      continue;
+    case StackNode::Special: {
+      if (x.reg != None)
+        continue;
+      uint32_t len = specialInfo[x.payload].ptxLen;
+      p = out.ensure(p, movMax + 64 + len);
+      x.reg = newReg(x.stack);
+      p = writeMov(p, x.stack);
+      p = writeReg(p, x.stack, x.reg);
+      std::memcpy(p, ", %", 3);
+      std::memcpy(p + 3, info.specialPtx[x.payload], len);
+      p += 3 + len;
+      if (x.aux != None) {
+        p[0] = '.';
+        p[1] = "xyzw"[x.aux & 3];
+        p += 2;
+      }
+      std::memcpy(p, ";\n", 2);
+      p += 2;
+      continue;
+    }
     case StackNode::Constant:
-      return inlineLits[nd.stack] || nd.reg != None;
-    case StackNode::Result:
-      return nodes[nd.aux].reg != 0;
-    case StackNode::Instr:
-      return nd.reg != 0;
-    default:
-      return true;
-    }
-  };
-
-  while (!visit.empty()) {
-    uint32_t n = visit.back();
-    visit.pop_back();
-    StackNode &nd = nodes[n];
-    if (nd.kind == StackNode::Special) {
-      if (nd.reg != None)
-        continue;
-      nd.reg = regCounts[nd.stack]++;
-      writeMov(body, nd.stack);
-      writeReg(body, nd.stack, nd.reg);
-      body.append(", %", 3);
-      body.append(info.specialPtx[nd.payload]);
-      if (nd.aux != None) {
-        body.push_back('.');
-        body.push_back("xyzw"[nd.aux & 3]);
-      }
-      body.append(";\n", 2);
-      continue;
-    }
-    if (nd.kind == StackNode::Constant) {
       // Only literals that cannot be immediate operands are visited.
-      if (nd.reg != None || inlineLits[nd.stack])
+      if (x.reg != None || inl[x.stack])
         continue;
-      nd.reg = regCounts[nd.stack]++;
-      writeMov(body, nd.stack);
-      writeReg(body, nd.stack, nd.reg);
-      body.append(", ", 2);
-      writeLiteral(body, nd.stack, nd.payload);
-      body.append(";\n", 2);
+      p = out.ensure(p, movMax + 64);
+      x.reg = newReg(x.stack);
+      p = writeMov(p, x.stack);
+      p = writeReg(p, x.stack, x.reg);
+      std::memcpy(p, ", ", 2);
+      p = writeLiteral(p + 2, x.stack, x.payload);
+      std::memcpy(p, ";\n", 2);
+      p += 2;
       continue;
+    case StackNode::Result:
+      n = x.aux;
+      break;
+    case StackNode::Instr:
+      break;
     }
-    if (nd.kind == StackNode::Result)
-      n = nd.aux;
-    else if (nd.kind != StackNode::Instr)
+    if (nd[n].reg != 0)
       continue;
-    if (nodes[n].reg != 0)
-      continue;
-    const InstrInfo &ii = instrInfo[nodes[n].payload];
-    const uint32_t *ops = &operands[nodes[n].aux];
-    size_t mark = visit.size();
-    visit.push_back(n);
-    bool pending = false;
-    for (unsigned e = ii.numArgElems; e-- != 0;) {
-      if (!isDone(ops[e])) {
-        visit.push_back(ops[e]);
-        pending = true;
-      }
+    const uint32_t *ops = &operands[nd[n].aux];
+    size_t mark = top;
+    vis[top++] = n;
+    for (unsigned e = instrInfo[nd[n].payload].numArgElems; e-- != 0;) {
+      // A result gets its register when its instruction is emitted.
+      const StackNode &o = nd[ops[e]];
+      bool done = o.reg != None || o.kind == StackNode::Input ||
+                  (o.kind == StackNode::Constant && inl[o.stack]);
+      if (!done)
+        vis[top++] = ops[e];
     }
-    if (pending)
+    if (top != mark + 1)
       continue;
-    visit.resize(mark);
-    emitInstr(n);
+    top = mark;
+    p = emitInstr(p, n, regs);
   }
 
   // The requests' movs are a parallel assignment: a request that reads an
@@ -848,42 +972,34 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
     return requestNodes[i] != None ||
            (opts.zeroUnsatisfied && regs[r].kind != RegKind::Mod);
   };
-  requestCopies.assign(requests.size(), None);
+  bool anyCopies = false;
+  if (requests.size() > 1)
+    requestCopies.assign(requests.size(), None);
   for (uint32_t i = 1, e = requests.size(); i < e; ++i) {
     uint32_t n = requestNodes[i];
-    if (n == None || !writes(i) || nodes[n].kind != StackNode::Input)
+    if (n == None || !writes(i) || nd[n].kind != StackNode::Input)
       continue;
-    uint32_t src = nodes[n].payload;
+    uint32_t src = nd[n].payload;
     for (uint32_t k = 0; k != i; ++k) {
       uint32_t r = requests[k];
-      if (!writes(k) || (r != src && (src >= regs.size() ||
-                                      regs[r].name != regs[src].name)))
+      if (!writes(k) ||
+          (r != src && (src >= regs.size() || regs[r].name != regs[src].name)))
         continue;
-      uint16_t st = nodes[n].stack;
-      requestCopies[i] = regCounts[st]++;
-      writeMov(body, st);
-      writeReg(body, st, requestCopies[i]);
-      body.append(", ", 2);
-      writeOperand(body, n);
-      body.append(";\n", 2);
+      uint16_t st = nd[n].stack;
+      requestCopies[i] = newReg(st);
+      anyCopies = true;
+      p = out.ensure(p, movMax + 64);
+      p = writeMov(p, st);
+      p = writeReg(p, st, requestCopies[i]);
+      std::memcpy(p, ", ", 2);
+      p = writeOperand(p + 2, n, regs, 64);
+      std::memcpy(p, ";\n", 2);
+      p += 2;
       break;
     }
   }
 
-  out.clear();
-  out.append("\t{\n", 3);
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
-    if (!regCounts[s])
-      continue;
-    out.append("\t.reg .", 7);
-    out.append(info.literalPrefixes[s], prefixLens[s]);
-    out.append(" %_s", 4);
-    appendUInt(out, s);
-    out.append("_<", 2);
-    appendUInt(out, regCounts[s]);
-    out.append(">;\n", 3);
-  }
-  out.append(body);
+  uint32_t zeroed = 0;
   for (uint32_t i = 0, e = requests.size(); i != e; ++i) {
     uint32_t r = requests[i];
     uint32_t n = requestNodes[i];
@@ -892,22 +1008,50 @@ void StackPtxContext::emit(ArrayRef<Register> regs,
     if (n == None && (!opts.zeroUnsatisfied || regs[r].kind == RegKind::Mod))
       continue;
     uint16_t s = regs[r].stackIdx;
-    writeMov(out, s);
-    out.push_back('%');
-    out.append(regs[r].name.data(), regs[r].name.size());
-    out.append(", ", 2);
+    StringRef name = regs[r].name;
+    p = out.ensure(p, movMax + 64 + name.size());
+    p = writeMov(p, s);
+    *p = '%';
+    std::memcpy(p + 1, name.data(), name.size());
+    p += 1 + name.size();
+    std::memcpy(p, ", ", 2);
+    p += 2;
     if (n == None) {
-      ++stats.zeroedRequests;
-      writeLiteral(out, s, 0);
-    } else if (requestCopies[i] != None) {
-      writeReg(out, nodes[n].stack, requestCopies[i]);
+      ++zeroed;
+      p = writeLiteral(p, s, 0);
+    } else if (anyCopies && requestCopies[i] != None) {
+      p = writeReg(p, nd[n].stack, requestCopies[i]);
     } else {
-      writeOperand(out, n);
+      p = writeOperand(p, n, regs, 64);
     }
-    out.append(";\n", 2);
+    std::memcpy(p, ";\n", 2);
+    p += 2;
   }
-  out.append("\t}", 2);
-  out.terminate();
+  stats.zeroedRequests = zeroed;
+  p = out.ensure(p, 3);
+  std::memcpy(p, "\t}", 3);
+  out.setEnd(p + 2);
+
+  // Declarations in stack order; usually one or two stacks are used.
+  uint16_t *used = usedStacks.data();
+  std::sort(used, used + numUsedStacks);
+  char *q = out.begin() + headerRoom;
+  for (uint32_t i = numUsedStacks; i-- != 0;) {
+    uint16_t s = used[i];
+    uint32_t c = regCounts[s];
+    q -= 3;
+    std::memcpy(q, ">;\n", 3);
+    do {
+      *--q = char('0' + c % 10);
+      c /= 10;
+    } while (c);
+    const std::string &head = declHeads[s];
+    q -= head.size();
+    std::memcpy(q, head.data(), head.size());
+  }
+  q -= 3;
+  std::memcpy(q, "\t{\n", 3);
+  return StringRef(q, out.end() - q);
 }
 
 Expected<StringRef> StackPtxContext::compile(const Program &prog,
@@ -915,8 +1059,7 @@ Expected<StringRef> StackPtxContext::compile(const Program &prog,
                                              ArrayRef<uint32_t> requests) {
   if (Error e = execute(prog, regs, requests))
     return e;
-  emit(regs, requests);
-  return StringRef(out.data(), out.size());
+  return emit(regs, requests);
 }
 
 Expected<std::string> stack::compileStackPtx(const StackInfo &info,

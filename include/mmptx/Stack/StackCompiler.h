@@ -128,80 +128,37 @@ struct StackNode {
 };
 
 namespace detail {
-/// A growable text buffer whose appends inline to a compare and a copy
-/// (std::string::append is an out-of-line call per piece).
+/// A growable text buffer written through a raw cursor: a writer asks for
+/// room once per line (ensure), writes through the returned pointer, and
+/// commits with setEnd. Keeping the cursor in a local lets the compiler
+/// keep it in a register (a char store may alias any member).
 class TextBuf {
 public:
   void clear() { len = 0; }
   size_t size() const { return len; }
   const char *data() const { return buf.get(); }
-  void push_back(char c) {
-    reserve(1);
-    buf[len++] = c;
-  }
-  void append(const char *s, size_t n) {
-    if (!n)
-      return;
-    reserve(n);
-    std::memcpy(buf.get() + len, s, n);
-    len += n;
-  }
-  void append(const char *s) { append(s, std::strlen(s)); }
-  void append(const std::string &s) { append(s.data(), s.size()); }
-  void append(const TextBuf &t) { append(t.data(), t.size()); }
-  /// Appends the first \p n (<= 16) characters of the 16-byte array \p s
-  /// with one fixed-size copy.
-  void append16(const char *s, size_t n) {
-    reserve(16);
-    std::memcpy(buf.get() + len, s, 16);
-    len += n;
-  }
-  /// Appends \p v in decimal.
-  void appendUInt(uint32_t v) {
-    reserve(10);
-    char *p = buf.get() + len;
-    if (v < 10) {
-      p[0] = char('0' + v);
-      len += 1;
-      return;
-    }
-    if (v < 100) {
-      p[0] = char('0' + v / 10);
-      p[1] = char('0' + v % 10);
-      len += 2;
-      return;
-    }
-    char tmp[10];
-    char *t = tmp + sizeof(tmp);
-    do {
-      *--t = char('0' + v % 10);
-      v /= 10;
-    } while (v);
-    size_t n = tmp + sizeof(tmp) - t;
-    std::memcpy(p, t, n);
-    len += n;
-  }
-  /// Writes a NUL after the text (not counted in size()).
-  void terminate() {
-    reserve(1);
-    buf[len] = '\0';
-  }
-  /// Makes room for \p n more characters.
-  void reserve(size_t n) {
-    if (len + n > cap)
-      grow(len + n);
-  }
+  char *begin() { return buf.get(); }
   char *end() { return buf.get() + len; }
-  void advance(size_t n) { len += n; }
+  /// \returns \p p, or where it moved to, with room for \p n characters
+  /// after it. \p p must lie within the buffer.
+  char *ensure(char *p, size_t n) {
+    if (__builtin_expect(size_t(buf.get() + cap - p) < n, 0))
+      return growAt(p, n);
+    return p;
+  }
+  /// Makes \p p, a cursor into the buffer, its end.
+  void setEnd(char *p) { len = size_t(p - buf.get()); }
 
 private:
-  void grow(size_t need) {
-    size_t newCap = std::max<size_t>(need, 2 * cap + 256);
+  char *growAt(char *p, size_t n) {
+    len = size_t(p - buf.get());
+    size_t newCap = std::max<size_t>(len + n, 2 * cap + 256);
     std::unique_ptr<char[]> nb(new char[newCap]);
     if (len)
       std::memcpy(nb.get(), buf.get(), len);
     buf = std::move(nb);
     cap = newCap;
+    return buf.get() + len;
   }
   std::unique_ptr<char[]> buf;
   size_t len = 0, cap = 0;
@@ -256,16 +213,22 @@ private:
     bool valid = false;
     /// 1-4 scalar args and one scalar ret, all on uniqueStack[0].
     bool simple = false;
+    /// No vector args or rets.
+    bool scalar = false;
     uint8_t numUnique = 0;
     uint16_t numArgElems = 0, numRetElems = 0;
     uint32_t argElemBegin = 0, retElemBegin = 0;
     uint16_t uniqueStack[4] = {0, 0, 0, 0};
     uint16_t uniqueCount[4] = {0, 0, 0, 0};
+    /// `\t<ptx> ` at opText[opTextBegin]; lineMax bounds the line's length
+    /// without the names of input registers.
+    uint32_t opTextBegin = 0, opTextLen = 0, lineMax = 0;
   };
   struct SpecialInfo {
     bool valid = false;
     uint16_t stack = 0;
     uint16_t numVecElems = 0;
+    uint32_t ptxLen = 0;
   };
   struct Frame {
     const uint64_t *words;
@@ -279,62 +242,52 @@ private:
     uint32_t gen; ///< valid if == storeGen
   };
   enum class LitKind : uint8_t { F32, U32, F64, Hex };
+  /// A fixed-size piece of text, copied whole and then cut to len.
+  struct Piece {
+    char text[16];
+    uint8_t len;
+  };
+  /// Values per stack in stackData are preceded by this many spare slots,
+  /// so an operand copy may read a fixed number of values below any stack.
+  static constexpr uint32_t StackGuard = 4;
 
   llvm::Error run(const Program &prog, llvm::ArrayRef<Register> regs);
+  /// Runs the common words (valid INPUT and CONSTANT, simple PTX, dup and
+  /// swap; no push dropped) from \p pc on while there is room for any of
+  /// them.
+  /// \returns \p stop or the first word it left to execWord.
+  const uint64_t *runCommon(const uint64_t *pc, const uint64_t *stop,
+                            llvm::ArrayRef<Register> regs);
+  /// Executes \p w, read at \p f.pc - 1, on the member state: any word but
+  /// RETURN and a call that is made.
+  llvm::Error execWord(uint64_t w, const Frame &f, const Program &prog,
+                       llvm::ArrayRef<Register> regs);
   llvm::Error resolveRequests(llvm::ArrayRef<Register> regs,
                               llvm::ArrayRef<uint32_t> requests);
   llvm::Error invalidWord(const Frame &f, const llvm::Twine &msg);
-  void emit(llvm::ArrayRef<Register> regs, llvm::ArrayRef<uint32_t> requests);
-  void emitInstr(uint32_t n);
-  void writeOperand(detail::TextBuf &os, uint32_t n);
-  void writeReg(detail::TextBuf &os, uint16_t stack, uint32_t reg);
-  void writeMov(detail::TextBuf &os, uint16_t stack);
-  void writeLiteral(detail::TextBuf &os, uint16_t stack, uint32_t bits);
-
-  /// Appends a node, writing its fields in place (building it in a
-  /// temporary first costs a store-forwarding stall per node).
-  void addNode(StackNode::Kind kind, uint16_t stack, uint32_t payload,
-               uint32_t aux, uint32_t reg) {
-    StackNode &n = nodes[numNodes++];
-    n.kind = kind;
-    n.stack = stack;
-    n.payload = payload;
-    n.aux = aux;
-    n.reg = reg;
+  llvm::StringRef emit(llvm::ArrayRef<Register> regs,
+                       llvm::ArrayRef<uint32_t> requests);
+  inline char *emitInstr(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
+  /// Writes operand \p n; room for \p after more characters remains.
+  inline char *writeOperand(char *p, uint32_t n, llvm::ArrayRef<Register> regs,
+                            size_t after);
+  char *writeReg(char *p, uint16_t stack, uint32_t reg) const {
+    const Piece &pc = regPieces[stack];
+    std::memcpy(p, pc.text, 16);
+    return writeUInt(p + pc.len, reg);
   }
-  /// Makes room for \p nodes more nodes and \p ops more operands.
-  void reserveNodes(uint32_t moreNodes, uint32_t moreOps) {
-    if (__builtin_expect(numNodes + moreNodes > nodeCap ||
-                             numOperands + moreOps > operandCap,
-                         0))
-      growNodes(moreNodes, moreOps);
+  /// \returns the next register number of \p stack.
+  uint32_t newReg(uint16_t stack) {
+    uint32_t r = regCounts[stack]++;
+    if (r == 0)
+      usedStacks[numUsedStacks++] = stack;
+    return r;
   }
+  char *writeMov(char *p, uint16_t stack) const;
+  inline char *writeLiteral(char *p, uint16_t stack, uint32_t bits) const;
+  static char *writeUInt(char *p, uint32_t v);
   void growNodes(uint32_t moreNodes, uint32_t moreOps);
-  /// \returns false if \p moreNodes more nodes would pass maxNodes; else
-  /// makes room for them and \p moreOps operands.
-  bool roomFor(uint32_t moreNodes, uint32_t moreOps) {
-    if (__builtin_expect(numNodes + moreNodes <= nodeLimit &&
-                             numOperands + moreOps <= operandCap,
-                         1))
-      return true;
-    return makeRoom(moreNodes, moreOps);
-  }
   bool makeRoom(uint32_t moreNodes, uint32_t moreOps);
-  bool push(uint16_t stack, uint32_t node) {
-    uint32_t &h = heights[stack];
-    if (h == opts.stackSize) {
-      ++stats.droppedPushes;
-      return false;
-    }
-    stackData[size_t(stack) * opts.stackSize + h++] = node;
-    return true;
-  }
-  uint32_t pop(uint16_t stack) {
-    return stackData[size_t(stack) * opts.stackSize + --heights[stack]];
-  }
-  uint32_t *stackBase(uint16_t stack) {
-    return &stackData[size_t(stack) * opts.stackSize];
-  }
 
   const StackInfo &info;
   StackPtxOptions opts;
@@ -342,19 +295,26 @@ private:
 
   // Derived from the tables once.
   std::vector<InstrInfo> instrInfo;
+  /// Per instruction, `stack << 16 | numArgElems` if simple, else 0: the
+  /// fast path's table.
+  std::vector<uint32_t> simpleInstrs;
+  uint32_t numInstrs = 0;
   std::vector<uint16_t> elemStacks;
   std::vector<SpecialInfo> specialInfo;
   std::vector<LitKind> litKinds;
   std::vector<uint8_t> inlineLits;
-  std::vector<uint16_t> prefixLens;
   std::vector<std::string> movOps; ///< `mov.f32`; `cvt.u8.u8` for 8 bits
-  /// Fixed-size pieces for append16: "\tmov.f32 " and "%_s3_" per stack.
-  struct Piece {
-    char text[16];
-    uint8_t len;
-  };
+  /// "\tmov.f32 " (len 0xff when too long: use movOps) and "%_s3_".
   std::vector<Piece> movPieces, regPieces;
-  std::vector<uint16_t> instrPtxLens;
+  /// The opcode texts, padded so that 32 bytes can be read at any start.
+  std::vector<char> opText;
+  /// `\t.reg .f32 %_s0_<` per stack.
+  std::vector<std::string> declHeads;
+  /// Room for the longest possible declarations, which are written last
+  /// in front of the body.
+  size_t headerRoom = 0;
+  /// The longest "<movOp> " of any stack.
+  size_t movMax = 0;
 
   // Per compile; cleared, never shrunk. nodes/operands are storage of which
   // the first numNodes/numOperands are used.
@@ -363,6 +323,7 @@ private:
   size_t nodeCap = 0, operandCap = 0; ///< sizes of nodes/operands
   uint32_t nodeLimit = 0;             ///< min(nodeCap, maxNodes)
   uint32_t storeGen = 0;
+  uint32_t metaHeight = 0;
   std::vector<StackNode> nodes;
   std::vector<uint32_t> operands;
   std::vector<uint32_t> stackData;
@@ -376,8 +337,9 @@ private:
   std::vector<uint32_t> requestCopies;
   std::vector<uint32_t> visit;
   std::vector<uint32_t> regCounts;
-  llvm::ArrayRef<Register> curRegs;
-  detail::TextBuf body;
+  /// The stacks with registers, in the order of their first.
+  std::vector<uint16_t> usedStacks;
+  uint32_t numUsedStacks = 0;
   detail::TextBuf out;
 };
 
