@@ -10,6 +10,9 @@
 // RUN: %nvcc -c -arch=sm_80 -I%mmptx_include -I%mmptx_gen_include %s -o %t.o
 // RUN: not %nvcc -ptx -arch=sm_80 -DERR_TYPE -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-TYPE
 // RUN: not %nvcc -ptx -arch=sm_80 -DERR_EMPTY -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-EMPTY
+// RUN: not %nvcc -ptx -arch=sm_80 -DERR_LABEL -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-LABEL
+// RUN: not %nvcc -ptx -arch=sm_80 -DERR_NAME -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-NAME
+// RUN: not %nvcc -ptx -arch=sm_80 -DERR_NAME_EMPTY -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-NAME
 
 #include "mmptx/cuda/ptx_inject.h"
 
@@ -41,6 +44,15 @@ __global__ void forms(float *p, double *d, long long *l, unsigned long long *u,
 #endif
 #ifdef ERR_EMPTY
   PTX_INJECT("empty");
+#endif
+#ifdef ERR_LABEL
+  PTX_INJECT("label", PTX_MOD(F32, arr[s[0]%2]));
+#endif
+#ifdef ERR_NAME
+  PTX_INJECT("my site", PTX_MOD(F64, dd));
+#endif
+#ifdef ERR_NAME_EMPTY
+  PTX_INJECT("", PTX_MOD(F64, dd));
 #endif
 }
 
@@ -113,3 +125,7 @@ __global__ void callsBoth(float *p) { p[0] = both(p[0]); }
 
 // ERR-TYPE: PTX_INJECT_TYPE_F33_REG
 // ERR-EMPTY: error
+
+// A '%' or quote in a label or name would garble the asm text.
+// ERR-LABEL: error: static assertion failed with "PTX_INJECT: operand label arr[s[0]%2] contains '%' or a quote; name it with the 3-argument form PTX_IN(TYPE, label, expr)"
+// ERR-NAME: error: static assertion failed with "PTX_INJECT: the site name must not be empty or contain blanks, '%' or quotes"

@@ -890,13 +890,38 @@
 #define MMPTX_INJ_B_(name, n, nout, ...)                                       \
   MMPTX_INJ_C_(name, n, MMPTX_ENR_(n, nout, __VA_ARGS__))
 #define MMPTX_INJ_C_(name, n, ...)                                             \
-  asm volatile("{\n\t" MMPTX_FE_(n, MMPTX_DECL_, __VA_ARGS__)                  \
-                   MMPTX_FE_(n, MMPTX_MOVIN_, __VA_ARGS__)                     \
-               "// MMPTX_INJECT_BEGIN " name " " MMPTX_STR_(n) "\n\t"          \
-                   MMPTX_FE_(n, MMPTX_MARK_, __VA_ARGS__)                      \
-               "// MMPTX_INJECT_END " name "\n\t"                              \
-                   MMPTX_FE_(n, MMPTX_MOVOUT_, __VA_ARGS__) "}"                \
-               : MMPTX_FE_(n, MMPTX_OUTC_, __VA_ARGS__)                        \
-               : MMPTX_FE_(n, MMPTX_INC_OPND_, __VA_ARGS__))
+  do {                                                                         \
+    static_assert(mmptx_site_name_ok_(name),                                   \
+                  "PTX_INJECT: the site name must not be empty or contain "    \
+                  "blanks, '%' or quotes");                                    \
+    MMPTX_FE_(n, MMPTX_CHECK_, __VA_ARGS__)                                    \
+    asm volatile("{\n\t" MMPTX_FE_(n, MMPTX_DECL_, __VA_ARGS__)                \
+                     MMPTX_FE_(n, MMPTX_MOVIN_, __VA_ARGS__)                   \
+                 "// MMPTX_INJECT_BEGIN " name " " MMPTX_STR_(n) "\n\t"        \
+                     MMPTX_FE_(n, MMPTX_MARK_, __VA_ARGS__)                    \
+                 "// MMPTX_INJECT_END " name "\n\t"                            \
+                     MMPTX_FE_(n, MMPTX_MOVOUT_, __VA_ARGS__) "}"              \
+                 : MMPTX_FE_(n, MMPTX_OUTC_, __VA_ARGS__)                      \
+                 : MMPTX_FE_(n, MMPTX_INC_OPND_, __VA_ARGS__));                \
+  } while (0)
+
+// Names and labels are copied into the asm text, where '%' would start an
+// operand reference and a quote would end the string: reject them at compile
+// time instead of emitting a garbled marker. A label may contain blanks
+// (`c(i, j)`); the site name may not (it is one marker field).
+__host__ __device__ constexpr bool mmptx_marker_text_ok_(const char *s,
+                                                        bool isName) {
+  return *s == 0 ? true
+         : (*s == '%' || *s == '"' || (isName && (*s == ' ' || *s == '\t')))
+             ? false
+             : mmptx_marker_text_ok_(s + 1, isName);
+}
+__host__ __device__ constexpr bool mmptx_site_name_ok_(const char *s) {
+  return *s != 0 && mmptx_marker_text_ok_(s, true);
+}
+#define MMPTX_CHECK_(k, Ts, ls, e, reg, mov, c, bind, i, op, sep)              \
+  static_assert(mmptx_marker_text_ok_(ls, false),                              \
+                "PTX_INJECT: operand label " ls " contains '%' or a quote; "   \
+                "name it with the 3-argument form PTX_IN(TYPE, label, expr)");
 
 #endif // MMPTX_CUDA_PTX_INJECT_H
