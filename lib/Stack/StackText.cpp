@@ -22,6 +22,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -102,9 +103,12 @@ private:
 
 class Parser {
 public:
-  Parser(const SourceMgr &sm, unsigned id, const StackInfo &info)
+  Parser(const SourceMgr &sm, unsigned id, const StackInfo &info,
+         ArrayRef<RegisterDecl> predeclared)
       : sm(sm), info(info), lex(sm.getMemoryBuffer(id)->getBuffer()),
-        buf(sm.getMemoryBuffer(id)->getBuffer()) {
+        buf(sm.getMemoryBuffer(id)->getBuffer()), predeclared(predeclared) {
+    for (unsigned i = 0, e = predeclared.size(); i != e; ++i)
+      predeclaredIdx.try_emplace(predeclared[i].name, i);
     tok = lex.next();
   }
 
@@ -139,6 +143,8 @@ private:
   Expected<int> parseStackName();
   Expected<uint64_t> parseInt(StringRef what, uint64_t max);
   Error parseConstant(std::vector<uint64_t> &words);
+  int declarePredeclared(StringRef name);
+  void noteRead(uint32_t reg, StringRef at);
 
   const SourceMgr &sm;
   const StackInfo &info;
@@ -146,7 +152,10 @@ private:
   StringRef buf;
   Token tok;
   StackProgram prog;
-  StringMap<unsigned> regIdx, routineIdx;
+  ArrayRef<RegisterDecl> predeclared;
+  StringMap<unsigned> regIdx, routineIdx, predeclaredIdx;
+  /// Predeclared registers that a use has declared.
+  StringSet<> implicitRegs;
   std::vector<bool> routineDefined;
   bool sawProgram = false;
 };
@@ -207,6 +216,26 @@ Expected<uint64_t> Parser::parseInt(StringRef what, uint64_t max) {
   return v;
 }
 
+/// Declares predeclared register \p name at this use. \returns its index, or
+/// -1 if \p name is not predeclared.
+int Parser::declarePredeclared(StringRef name) {
+  auto it = predeclaredIdx.find(name);
+  if (it == predeclaredIdx.end())
+    return -1;
+  const RegisterDecl &p = predeclared[it->second];
+  unsigned idx = prog.registers.size();
+  regIdx.try_emplace(name, idx);
+  implicitRegs.insert(name);
+  prog.registers.push_back({name.str(), p.stackIdx, p.kind,
+                            SMLoc::getFromPointer(name.data()), SMLoc()});
+  return int(idx);
+}
+
+void Parser::noteRead(uint32_t reg, StringRef at) {
+  if (reg < prog.registers.size() && !prog.registers[reg].firstRead.isValid())
+    prog.registers[reg].firstRead = SMLoc::getFromPointer(at.data());
+}
+
 Error Parser::parseRegisters() {
   consume();
   if (Error e = expectPunct('{'))
@@ -226,7 +255,9 @@ Error Parser::parseRegisters() {
     if (is_contained(keywords, name))
       return error(name, "register '" + name + "' has the name of a keyword");
     if (!regIdx.try_emplace(name, prog.registers.size()).second)
-      return error(name, "register '" + name + "' is declared twice");
+      return error(name, "register '" + name + "' is declared " +
+                             (implicitRegs.count(name) ? "after its first use"
+                                                       : "twice"));
     consume();
     if (Error e = expectPunct(':'))
       return e;
@@ -234,7 +265,7 @@ Error Parser::parseRegisters() {
     if (!s)
       return s.takeError();
     RegisterDecl d{name.str(), uint16_t(*s), RegKind::In,
-                   SMLoc::getFromPointer(name.data())};
+                   SMLoc::getFromPointer(name.data()), SMLoc()};
     if (tok.kind == Token::Ident) {
       if (tok.text == "in")
         d.kind = RegKind::In;
@@ -265,9 +296,10 @@ Error Parser::parseRequests() {
       return error(tok.text,
                    "expected a register name but found " + describe(tok));
     auto it = regIdx.find(tok.text);
-    if (it == regIdx.end())
+    int r = it != regIdx.end() ? int(it->second) : declarePredeclared(tok.text);
+    if (r < 0)
       return error(tok.text, "unknown register '" + tok.text + "'");
-    prog.requests.push_back(it->second);
+    prog.requests.push_back(uint32_t(r));
     consume();
     if (isPunct(',') || isPunct(';'))
       consume();
@@ -375,6 +407,7 @@ Error Parser::parseWord(std::vector<uint64_t> &words) {
     return Error::success();
   }
   if (paren) {
+    StringRef at = name;
     for (uint32_t op = 0; op != NumMetaOps; ++op) {
       if (name != getMetaOpName(op))
         continue;
@@ -405,9 +438,10 @@ Error Parser::parseWord(std::vector<uint64_t> &words) {
         words.push_back(encodeMetaConstant(uint32_t(*v)));
       else if (name == "load")
         words.push_back(encodeLoad(uint32_t(*v)));
-      else if (name == "input")
+      else if (name == "input") {
         words.push_back(encodeInput(uint32_t(*v)));
-      else if (name == "store")
+        noteRead(uint32_t(*v), at);
+      } else if (name == "store")
         words.push_back(encodeStore(stack, uint32_t(*v)));
       else
         words.push_back(*v);
@@ -417,11 +451,19 @@ Error Parser::parseWord(std::vector<uint64_t> &words) {
   auto it = regIdx.find(name);
   if (it != regIdx.end()) {
     words.push_back(encodeInput(it->second));
+    noteRead(it->second, name);
     return Error::success();
   }
   int in = info.findInstr(name);
   if (in >= 0) {
     words.push_back(encodePtx(uint32_t(in)));
+    return Error::success();
+  }
+  // Instructions take precedence, as declared names may not be instructions.
+  int r = declarePredeclared(name);
+  if (r >= 0) {
+    words.push_back(encodeInput(uint32_t(r)));
+    noteRead(uint32_t(r), name);
     return Error::success();
   }
   return error(name, "unknown instruction or register '" + name + "'");
@@ -476,19 +518,21 @@ Expected<StackProgram> Parser::parse() {
   return std::move(prog);
 }
 
-Expected<StackProgram> stack::parseStackProgram(const SourceMgr &sm,
-                                                unsigned bufferID,
-                                                const StackInfo &info) {
-  return Parser(sm, bufferID, info).parse();
+Expected<StackProgram>
+stack::parseStackProgram(const SourceMgr &sm, unsigned bufferID,
+                         const StackInfo &info,
+                         ArrayRef<RegisterDecl> predeclared) {
+  return Parser(sm, bufferID, info, predeclared).parse();
 }
 
-Expected<StackProgram> stack::parseStackProgram(StringRef text,
-                                                const StackInfo &info,
-                                                StringRef bufferName) {
+Expected<StackProgram>
+stack::parseStackProgram(StringRef text, const StackInfo &info,
+                         StringRef bufferName,
+                         ArrayRef<RegisterDecl> predeclared) {
   SourceMgr sm;
   unsigned id = sm.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(text, bufferName), SMLoc());
-  return parseStackProgram(sm, id, info);
+  return parseStackProgram(sm, id, info, predeclared);
 }
 
 //===----------------------------------------------------------------------===//

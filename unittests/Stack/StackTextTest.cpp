@@ -48,6 +48,50 @@ TEST(StackTextTest, LocatedError) {
             "      ^");
 }
 
+// Predeclared registers are declared by their first use, word or request.
+TEST(StackTextTest, PredeclaredRegisters) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<RegisterDecl> pre = {{"a", 0, RegKind::In, {}, {}},
+                                   {"c", 0, RegKind::Mod, {}, {}},
+                                   {"z", 1, RegKind::Out, {}, {}}};
+  llvm::Expected<StackProgram> p =
+      parseStackProgram(".registers { b : F32 in; }\n"
+                        ".program { b c a input(1) fma.rn.f32 }\n"
+                        ".requests { z, c }\n",
+                        info, "t.stack", pre);
+  ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
+  ASSERT_EQ(p->registers.size(), 4u);
+  EXPECT_EQ(p->registers[1].name, "c");
+  EXPECT_EQ(p->registers[1].kind, RegKind::Mod);
+  EXPECT_EQ(p->registers[2].name, "a");
+  EXPECT_EQ(p->registers[3].name, "z");
+  EXPECT_EQ(p->registers[3].stackIdx, 1u);
+  EXPECT_TRUE(p->registers[0].firstRead.isValid());
+  EXPECT_FALSE(p->registers[3].firstRead.isValid());
+  // `input(1)` reads `c` after its first read by name.
+  EXPECT_EQ(p->registers[1].firstRead, p->registers[1].loc);
+  std::vector<uint64_t> expected = {
+      encodeInput(0), encodeInput(1), encodeInput(2), encodeInput(1),
+      encodePtx(uint32_t(info.findInstr("fma.rn.f32")))};
+  EXPECT_EQ(p->main, expected);
+  EXPECT_EQ(p->requests, (std::vector<uint32_t>{3, 1}));
+
+  // Without predeclared registers the same text is an error, as before.
+  llvm::Expected<StackProgram> q =
+      parseStackProgram(".program { a }\n", info, "t.stack");
+  ASSERT_FALSE(bool(q));
+  llvm::consumeError(q.takeError());
+
+  llvm::Expected<StackProgram> late = parseStackProgram(
+      ".program { a }\n.registers { a : F32 in; }\n", info, "t.stack", pre);
+  ASSERT_FALSE(bool(late));
+  EXPECT_EQ(llvm::toString(late.takeError()),
+            "t.stack:2:14: error: register 'a' is declared after its first "
+            "use\n"
+            ".registers { a : F32 in; }\n"
+            "             ^");
+}
+
 // Property: words -> text -> words is the identity for arbitrary words.
 TEST(StackTextTest, RandomWordsRoundTrip) {
   const StackInfo &info = getDefaultStackInfo();

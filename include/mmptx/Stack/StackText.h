@@ -45,6 +45,8 @@
 ///   f32/f64 stacks, where integers mean their value: 2:F64 is 2.0).
 /// \endcode
 /// Register names are PTX identifiers and may not be instruction names.
+/// A caller may predeclare registers (see parseStackProgram): the first use
+/// of such a name, as a word or a request, declares it.
 /// Printing is canonical: parse(print(P)) == P for every program, including
 /// programs of arbitrary (mutated) words.
 ///
@@ -74,8 +76,12 @@ struct RegisterDecl {
   std::string name;
   uint16_t stackIdx = 0;
   RegKind kind = RegKind::In;
-  /// Where the name was declared; valid while the parsed SourceMgr lives.
+  /// Where the name was declared (for a predeclared register, its first
+  /// use); valid while the parsed SourceMgr lives.
   llvm::SMLoc loc;
+  /// Where the program first reads the register (by name or `input(N)`);
+  /// invalid if it never does.
+  llvm::SMLoc firstRead;
 };
 
 /// An owning Stack PTX program: words plus the registers and requests it
@@ -100,14 +106,22 @@ private:
 
 /// Parses buffer \p bufferID of \p sm. \returns the program or a located
 /// DiagnosticError.
-llvm::Expected<StackProgram> parseStackProgram(const llvm::SourceMgr &sm,
-                                               unsigned bufferID,
-                                               const StackInfo &info);
+///
+/// A name in \p predeclared that is not declared in `.registers` (and is not
+/// an instruction) may still be used: its first use, as a word or a request,
+/// appends it to StackProgram::registers, located at that use. Declaring it
+/// after that use is an error. \p predeclared only needs name, stackIdx and
+/// kind.
+llvm::Expected<StackProgram>
+parseStackProgram(const llvm::SourceMgr &sm, unsigned bufferID,
+                  const StackInfo &info,
+                  llvm::ArrayRef<RegisterDecl> predeclared = {});
 
 /// Parses \p text (named \p bufferName in diagnostics).
 llvm::Expected<StackProgram>
 parseStackProgram(llvm::StringRef text, const StackInfo &info,
-                  llvm::StringRef bufferName = "<stack>");
+                  llvm::StringRef bufferName = "<stack>",
+                  llvm::ArrayRef<RegisterDecl> predeclared = {});
 
 /// Prints \p prog in canonical text form.
 void printStackProgram(llvm::raw_ostream &os, const StackProgram &prog,
