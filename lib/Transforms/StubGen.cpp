@@ -11,16 +11,22 @@
 ///
 ///  1. Find the injects (InjectModule); every site must be normalised, so
 ///     that its variables live in stable registers `%_x<i>`.
-///  2. Parse the program. Each register it declares must be a variable of
-///     the inject (by name, or by stable register name), declared on the
-///     stack of the variable's type token and with a compatible kind: an
-///     `in` register reads an in or mod variable, an `out` register writes
-///     an out or mod variable. Violations are located in the program.
-///  3. Compile with the registers renamed to the stable registers. Requests
-///     are the program's `.requests`, or, without that section, every out
-///     and mod variable in inject order (undeclared ones are added, so an
-///     out variable the program never computes still gets a defined zero).
-///  4. Replace each site's marker block with the stub.
+///  2. Parse the program with the inject's variables predeclared: one the
+///     program uses by name (or stable register name) without declaring it
+///     in `.registers` is declared with its type's stack and its kind.
+///  3. Check every register: it must be a variable of the inject, on the
+///     stack of the variable's type token and of a compatible kind (an `in`
+///     register reads an in or mod variable, an `out` register writes an out
+///     or mod variable). A register declared `out` (every out variable is)
+///     has no value to read, so reading it is an error. Violations are
+///     located in the program.
+///  4. Requests are the program's `.requests`, or, without that section,
+///     the registers it declares `out` or `mod`, in declaration order. Every
+///     out variable of the inject that no request writes gets the zero of
+///     its type (never an uninitialised register); a mod variable nothing
+///     writes keeps its value.
+///  5. Compile.
+///  6. Replace each site's marker block with the stub.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +60,8 @@ private:
                                    const StubGenSpec &spec);
 
   std::vector<StubGenSpec> specs;
+  stack::StackPtxOptions compilerOptions;
+  std::unique_ptr<stack::StackPtxContext> ctx;
   /// Owns the program buffers so that diagnostics can point into them.
   SourceMgr programSM;
 };
@@ -84,6 +92,11 @@ static stack::RegKind toRegKind(InjectArgKind k) {
   return stack::RegKind::In;
 }
 
+/// \returns the location of the start of buffer \p id.
+static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
+  return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
+}
+
 Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                               const Inject &inj,
                                               const StubGenSpec &spec) {
@@ -93,19 +106,29 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     return makeError("cannot open Stack PTX program '" + spec.programFile +
                      "'");
   const stack::StackInfo &info = stack::getDefaultStackInfo();
-  auto prog = stack::parseStackProgram(programSM, id, info);
-  if (!prog)
-    return prog.takeError();
-
   ArrayRef<InjectVariable> vars = im.getVariables(inj);
   auto stackOf = [&](const InjectVariable &v) {
     return info.findStack(v.typeToken);
   };
 
-  // Map every declared register onto a variable of the inject.
+  // Every variable may be used without a declaration, by name or by stable
+  // register. One whose type no stack holds gets an invalid stack, so that
+  // its use is reported below, located.
+  std::vector<stack::RegisterDecl> predeclared;
+  for (const InjectVariable &v : vars) {
+    int s = stackOf(v);
+    uint16_t stackIdx = s < 0 ? uint16_t(info.numStacks) : uint16_t(s);
+    for (StringRef name : {v.name, v.stableRegister})
+      predeclared.push_back(
+          {name.str(), stackIdx, toRegKind(v.kind), SMLoc(), SMLoc()});
+  }
+  auto prog = stack::parseStackProgram(programSM, id, info, predeclared);
+  if (!prog)
+    return prog.takeError();
+
+  // Map every register onto a variable of the inject.
   std::vector<stack::Register> regs;
   std::vector<int> varOfReg;
-  SmallVector<bool, 16> varDeclared(vars.size(), false);
   for (const stack::RegisterDecl &d : prog->registers) {
     auto it = llvm::find_if(vars, [&](const InjectVariable &v) {
       return v.name == d.name || v.stableRegister == d.name;
@@ -132,12 +155,45 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
           programSM, d.loc,
           "variable '" + v.name + "' of inject '" + inj.name + "' is '" +
               kindName(vk) + "', not '" + kindName(d.kind) + "'");
-    size_t vi = it - vars.begin();
-    varDeclared[vi] = true;
+    // An out register has no value before the stub writes it.
+    if (d.kind == stack::RegKind::Out && d.firstRead.isValid()) {
+      if (vk == stack::RegKind::Out)
+        return DiagnosticError::get(programSM, d.firstRead,
+                                    "the program reads '" + d.name +
+                                        "', an out variable of inject '" +
+                                        inj.name + "', which has no value");
+      return DiagnosticError::get(programSM, d.firstRead,
+                                  "the program reads '" + d.name +
+                                      "', which it declares 'out'; declare "
+                                      "it 'mod' to read its value");
+    }
     // A mod variable keeps its value when the program leaves it alone.
     regs.push_back({v.stableRegister, uint16_t(s), vk});
-    varOfReg.push_back(int(vi));
+    varOfReg.push_back(int(it - vars.begin()));
   }
+  // `input(N)` before the declaration of register N has no recorded read;
+  // locate it at the declaration.
+  stack::Program words = prog->getProgram();
+  auto readsOut = [&](ArrayRef<uint64_t> ws) {
+    for (uint64_t w : ws) {
+      if (stack::getWordType(w) != stack::WordType::Input)
+        continue;
+      uint32_t r = stack::getWordPayload(w);
+      if (r < regs.size() && prog->registers[r].kind == stack::RegKind::Out)
+        return int(r);
+    }
+    return -1;
+  };
+  int outRead = readsOut(words.main);
+  for (ArrayRef<uint64_t> routine : words.routines)
+    if (outRead < 0)
+      outRead = readsOut(routine);
+  if (outRead >= 0)
+    return DiagnosticError::get(programSM, prog->registers[outRead].loc,
+                                "the program reads '" +
+                                    prog->registers[outRead].name +
+                                    "', which is 'out' and has no value to "
+                                    "read");
 
   std::vector<uint32_t> requests = prog->requests;
   for (uint32_t r : requests)
@@ -147,30 +203,69 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                       "' is an in variable of inject '" +
                                       inj.name + "'");
   if (!prog->hasRequests) {
-    for (size_t vi = 0; vi < vars.size(); ++vi) {
-      const InjectVariable &v = vars[vi];
-      if (v.kind == InjectArgKind::In)
+    // What the program declares it writes; a variable it does not mention
+    // is not its to write.
+    SmallVector<bool, 16> requested(vars.size(), false);
+    for (uint32_t r = 0, e = regs.size(); r != e; ++r) {
+      if (prog->registers[r].kind == stack::RegKind::In ||
+          requested[varOfReg[r]])
         continue;
-      auto r = llvm::find(varOfReg, int(vi));
-      if (r != varOfReg.end()) {
-        requests.push_back(r - varOfReg.begin());
-        continue;
-      }
-      int s = stackOf(v);
-      if (s < 0)
-        return makeError("variable '" + v.name + "' of inject '" + inj.name +
-                         "' has inject type '" + v.typeToken +
-                         "', which no Stack PTX stack holds");
-      requests.push_back(regs.size());
-      regs.push_back({v.stableRegister, uint16_t(s), toRegKind(v.kind)});
-      varOfReg.push_back(int(vi));
+      requested[varOfReg[r]] = true;
+      requests.push_back(r);
     }
   }
 
-  auto stub = stack::compileStackPtx(info, prog->getProgram(), regs, requests);
-  if (!stub)
-    return stub.takeError();
-  return std::move(*stub);
+  // Out variables that no request writes are zeroed (DESIGN.md §6).
+  SmallVector<bool, 16> written(vars.size(), false);
+  for (uint32_t r : requests)
+    written[varOfReg[r]] = true;
+  std::vector<stack::Register> zeroRegs;
+  for (size_t vi = 0; vi < vars.size(); ++vi) {
+    const InjectVariable &v = vars[vi];
+    if (v.kind != InjectArgKind::Out || written[vi])
+      continue;
+    int s = stackOf(v);
+    if (s < 0)
+      return DiagnosticError::get(
+          programSM, bufferStart(programSM, id),
+          "out variable '" + v.name + "' of inject '" + inj.name +
+              "' has inject type '" + v.typeToken +
+              "', which no Stack PTX stack holds, so it cannot be zeroed; "
+              "request it");
+    zeroRegs.push_back({v.stableRegister, uint16_t(s), stack::RegKind::Out});
+  }
+
+  if (!ctx)
+    ctx = std::make_unique<stack::StackPtxContext>(info, compilerOptions);
+  Expected<StringRef> text = ctx->compile(words, regs, requests);
+  if (!text)
+    return DiagnosticError::get(programSM, bufferStart(programSM, id),
+                                "program for inject '" + inj.name +
+                                    "': " + toString(text.takeError()));
+  std::string stub = text->str();
+  if (zeroRegs.empty())
+    return stub;
+
+  // Nothing left on the stacks reaches these requests, so every one is
+  // unsatisfied and zeroed. They write out variables, which the stub never
+  // reads, so they may follow its own movs.
+  std::vector<uint32_t> zeroRequests;
+  for (uint32_t i = 0, e = zeroRegs.size(); i != e; ++i)
+    zeroRequests.push_back(i);
+  stack::StackPtxOptions &o = ctx->getOptions();
+  bool zeroUnsatisfied = o.zeroUnsatisfied;
+  o.zeroUnsatisfied = true;
+  Expected<StringRef> zeros =
+      ctx->compile(stack::Program(), zeroRegs, zeroRequests);
+  o.zeroUnsatisfied = zeroUnsatisfied;
+  if (!zeros)
+    return zeros.takeError();
+  // Both are `\t{\n ... \t}`: splice the zeros' body in before the close.
+  StringRef zeroBody = zeros->drop_front(3).drop_back(2);
+  assert(zeros->startswith("\t{\n") && zeros->endswith("\t}") &&
+         StringRef(stub).endswith("\t}") && "unexpected stub shape");
+  stub.insert(stub.size() - 2, zeroBody.data(), zeroBody.size());
+  return stub;
 }
 
 Error StubGenPass::run(Module &m) {

@@ -19,6 +19,10 @@ for ((seed = 1; seed <= seeds; ++seed)); do
     echo ".registers { ${vars[$inj]} }" >"$out/$inj.vars"
     mmptx-stack "$out/$inj.vars" --randomize=256 --seed=$((seed * 8 + ${#inj})) \
       --emit=text -o "$out/$seed-$inj.stack"
+    # --stub-gen rejects reading an out variable (it has no value): the
+    # random words read v_acc instead of v_d.
+    [ "$inj" != epilogue ] ||
+      sed -i '/^  v_d : /!s/\bv_d\b/v_acc/g' "$out/$seed-$inj.stack"
     args+=(--stub-gen "$inj=$out/$seed-$inj.stack")
   done
   mmptx-opt "$gemm" "${args[@]}" -o "$out/$seed.ptx"
