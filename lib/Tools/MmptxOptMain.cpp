@@ -18,6 +18,7 @@
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Printer/Printer.h"
+#include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Transforms/Passes.h"
 
@@ -112,6 +113,22 @@ cl::list<std::string> StubGenSpecs(
              "one pass at the position of the first --stub-gen)"),
     cl::value_desc("NAME=FILE"), cl::cat(OptCategory));
 
+cl::opt<bool> StackStrict(
+    "stack-strict",
+    cl::desc("Compile --stub-gen programs in strict mode: invalid words are "
+             "errors instead of no-ops"),
+    cl::cat(OptCategory));
+cl::opt<uint64_t> StackExecutionLimit(
+    "stack-execution-limit",
+    cl::desc(
+        "Words a --stub-gen program may execute (default: the compiler's)"),
+    cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackMaxFrameDepth(
+    "stack-max-frame-depth",
+    cl::desc("Frames of a --stub-gen program, the main program included "
+             "(default: the compiler's)"),
+    cl::value_desc("N"), cl::cat(OptCategory));
+
 /// The passes of the command line, test passes included, in flag order.
 Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
   std::vector<std::pair<unsigned, std::function<std::unique_ptr<Pass>()>>>
@@ -134,8 +151,15 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
         return makeError("--stub-gen expects NAME=FILE, got '" + Arg + "'");
       Specs.push_back({Name.str(), File.str()});
     }
-    Ordered.push_back({StubGenSpecs.getPosition(0), [Specs] {
-                         return createStubGenPass(Specs);
+    // Only limits given on the command line override the compiler's.
+    stack::StackPtxOptions StackOpts;
+    StackOpts.strict = StackStrict;
+    if (StackExecutionLimit.getNumOccurrences())
+      StackOpts.executionLimit = StackExecutionLimit;
+    if (StackMaxFrameDepth.getNumOccurrences())
+      StackOpts.maxFrameDepth = StackMaxFrameDepth;
+    Ordered.push_back({StubGenSpecs.getPosition(0), [Specs, StackOpts] {
+                         return createStubGenPass(Specs, StackOpts);
                        }});
   }
   llvm::stable_sort(Ordered, [](const auto &A, const auto &B) {

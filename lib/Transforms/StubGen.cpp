@@ -25,7 +25,9 @@
 ///     out variable of the inject that no request writes gets the zero of
 ///     its type (never an uninitialised register); a mod variable nothing
 ///     writes keeps its value.
-///  5. Compile.
+///  5. Compile (strict mode and limits from the command line) and warn,
+///     located at the program, about every limit execution hit: the stub of
+///     a truncated run is valid PTX but likely not what the author meant.
 ///  6. Replace each site's marker block with the stub.
 ///
 //===----------------------------------------------------------------------===//
@@ -39,6 +41,7 @@
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace mmptx;
@@ -47,8 +50,9 @@ using namespace mmptx::ptx;
 namespace {
 class StubGenPass : public Pass {
 public:
-  explicit StubGenPass(std::vector<StubGenSpec> specs)
-      : specs(std::move(specs)) {}
+  StubGenPass(std::vector<StubGenSpec> specs,
+              const stack::StackPtxOptions &opts)
+      : specs(std::move(specs)), compilerOptions(opts) {}
   StringRef getArgument() const override { return "stub-gen"; }
   StringRef getDescription() const override {
     return "compile Stack PTX programs into stubs at the sites of injects";
@@ -58,6 +62,8 @@ public:
 private:
   Expected<std::string> compileFor(const InjectModule &im, const Inject &inj,
                                    const StubGenSpec &spec);
+  void warnAboutLimits(unsigned bufferID, const Inject &inj,
+                       const stack::StackPtxStats &stats);
 
   std::vector<StubGenSpec> specs;
   stack::StackPtxOptions compilerOptions;
@@ -95,6 +101,36 @@ static stack::RegKind toRegKind(InjectArgKind k) {
 /// \returns the location of the start of buffer \p id.
 static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
   return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
+}
+
+void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
+                                  const stack::StackPtxStats &stats) {
+  const stack::StackPtxOptions &o = compilerOptions;
+  auto warn = [&](const Twine &msg) {
+    programSM.PrintMessage(errs(), bufferStart(programSM, bufferID),
+                           SourceMgr::DK_Warning,
+                           "program for inject '" + inj.name + "': " + msg);
+  };
+  if (stats.hitExecutionLimit)
+    warn("execution stopped at the execution limit of " +
+         Twine(o.executionLimit) +
+         " words (--stack-execution-limit); the stub is what was built "
+         "until then");
+  if (stats.refusedCalls)
+    warn(Twine(stats.refusedCalls) +
+         " routine call(s) beyond the frame-depth limit of " +
+         Twine(o.maxFrameDepth) +
+         " frames were skipped (--stack-max-frame-depth)");
+  if (stats.hitNodeLimit)
+    warn("execution stopped at the node limit of " + Twine(o.maxNodes) +
+         " nodes; the stub is what was built until then");
+  if (stats.droppedPushes)
+    warn(Twine(stats.droppedPushes) + " push(es) onto a full stack (" +
+         Twine(o.stackSize) + " values) were dropped");
+  if (stats.ignoredWords)
+    warn(Twine(stats.ignoredWords) +
+         " invalid word(s) were skipped (--stack-strict reports them as "
+         "errors)");
 }
 
 Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
@@ -243,6 +279,7 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                 "program for inject '" + inj.name +
                                     "': " + toString(text.takeError()));
   std::string stub = text->str();
+  warnAboutLimits(id, inj, ctx->getStats());
   if (zeroRegs.empty())
     return stub;
 
@@ -304,5 +341,11 @@ Error StubGenPass::run(Module &m) {
 
 std::unique_ptr<Pass>
 mmptx::createStubGenPass(std::vector<StubGenSpec> specs) {
-  return std::make_unique<StubGenPass>(std::move(specs));
+  return createStubGenPass(std::move(specs), stack::StackPtxOptions());
+}
+
+std::unique_ptr<Pass>
+mmptx::createStubGenPass(std::vector<StubGenSpec> specs,
+                         const stack::StackPtxOptions &opts) {
+  return std::make_unique<StubGenPass>(std::move(specs), opts);
 }

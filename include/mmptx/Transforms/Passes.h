@@ -22,6 +22,9 @@ class raw_ostream;
 } // namespace llvm
 
 namespace mmptx {
+namespace stack {
+struct StackPtxOptions;
+} // namespace stack
 
 #define MMPTX_PASS(ARG, FACTORY, DESC) std::unique_ptr<Pass> FACTORY();
 #include "mmptx/Transforms/Passes.def"
@@ -48,6 +51,9 @@ struct StubGenSpec {
 /// Compiles each program into a stub typed against its inject and renders
 /// it at every site of that inject (see lib/Transforms/StubGen.cpp).
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs);
+/// As above, compiling with \p Opts (strict mode, limits).
+std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs,
+                                        const stack::StackPtxOptions &Opts);
 
 /// A registered pass: its flag, description and factory.
 struct PassInfo {
