@@ -112,10 +112,14 @@ std::vector<uint64_t> stack::randomF32Program(StackRng &rng, size_t n,
 std::vector<RegisterDecl>
 stack::makeRandomTestRegisters(const StackInfo &info) {
   std::vector<RegisterDecl> regs;
-  for (uint32_t s = 0; s != info.numStacks; ++s)
-    regs.push_back({("i" + Twine(s)).str(), uint16_t(s), RegKind::In});
-  for (uint32_t s = 0; s != info.numStacks; ++s)
-    regs.push_back({("o" + Twine(s)).str(), uint16_t(s), RegKind::Out});
+  for (RegKind kind : {RegKind::In, RegKind::Out})
+    for (uint32_t s = 0; s != info.numStacks; ++s) {
+      RegisterDecl d;
+      d.name = ((kind == RegKind::In ? "i" : "o") + Twine(s)).str();
+      d.stackIdx = uint16_t(s);
+      d.kind = kind;
+      regs.push_back(std::move(d));
+    }
   return regs;
 }
 

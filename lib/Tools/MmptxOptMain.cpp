@@ -199,8 +199,9 @@ static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
   }
   // A stub renders into the site's scaffold: check it first, so that a
   // stub never reads an unset register or writes a dropped one.
-  if (Error E = verifyNormalizedSites(M, **IM))
-    return E;
+  for (const InjectSite &Site : (*IM)->sites())
+    if (Error E = verifyNormalizedSite(M, **IM, Site))
+      return E;
   std::vector<std::unique_ptr<MemoryBuffer>> Files;
   std::vector<StringRef> Stubs((*IM)->getNumInjects());
   std::vector<bool> Given(Stubs.size());

@@ -283,12 +283,11 @@ Error NormalizeInjectionSitesPass::run(Module &m) {
   return Error::success();
 }
 
-Error mmptx::verifyNormalizedSites(const Module &m, const InjectModule &iM) {
-  for (const InjectSite &site : iM.sites())
-    if (site.format != InjectSiteFormat::Legacy)
-      if (Error e = verifyScaffold(m, iM, site))
-        return e;
-  return Error::success();
+Error mmptx::verifyNormalizedSite(const Module &m, const InjectModule &iM,
+                                  const InjectSite &site) {
+  if (site.format == InjectSiteFormat::Legacy)
+    return Error::success();
+  return verifyScaffold(m, iM, site);
 }
 
 std::unique_ptr<Pass> mmptx::createNormalizeInjectionSitesPass() {

@@ -334,6 +334,8 @@ Error StubGenPass::run(Module &m) {
           m.getSourceMgr(), m.getLoc(site.markerOffset),
           "inject site is not normalised; run --normalize-injection-sites "
           "before --stub-gen");
+    if (Error e = verifyNormalizedSite(m, **im, site))
+      return e;
     m.replaceRange(site.removeBegin, site.removeEnd, stubs[site.inject]);
   }
   return Error::success();

@@ -34,12 +34,15 @@ namespace ptx {
 class Module;
 } // namespace ptx
 
-/// Checks every already-normalised site of \p IM, found in \p M: its stable
+struct InjectSite;
+
+/// Checks an already-normalised \p Site of \p IM, found in \p M: its stable
 /// registers are declared with the marker's types in enclosing scopes, in
 /// and mod variables are set before the site and mod and out variables read
 /// back after it (the check of --normalize-injection-sites, for the tools
-/// that render). Legacy sites are not checked: normalisation writes them.
-llvm::Error verifyNormalizedSites(const ptx::Module &M, const InjectModule &IM);
+/// that render). Legacy sites pass: normalisation writes their scaffold.
+llvm::Error verifyNormalizedSite(const ptx::Module &M, const InjectModule &IM,
+                                 const InjectSite &Site);
 
 /// One `--stub-gen NAME=PROGRAM`: a Stack PTX program (text format) for the
 /// sites of inject NAME.
