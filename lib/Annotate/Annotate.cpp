@@ -6,24 +6,29 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The rewriter works line by line, keeping each line's own terminator:
+/// The rewriter lexes the buffer as a C++ compiler does, as far as comments
+/// go: block and line comments, backslash-newline splices, string and
+/// character literals (raw strings included) and pp-numbers (for `'` digit
+/// separators). Only a real block comment can be a site, so a header inside
+/// another comment or a literal is left alone. The preprocessor is not run:
+/// a site inside `#if 0` is rewritten too, harmlessly, since the asm stays
+/// inside the disabled block.
 ///
-/// 1. Outside a site, a line whose first non-blank text is `/*`, optional
-///    blanks, then the word `PTX_INJECT` opens a site; its name is the one
-///    token that follows. Any other line is copied. A header behind `//`
-///    (`// /* PTX_INJECT f`) is an ordinary comment line and is copied; a
-///    header after code on the same line is an error, since it would
-///    otherwise silently stay a comment.
-/// 2. Inside a site, the first `*/` on a line closes the site (C rules:
-///    `//` means nothing inside a block comment). The text before it is a
-///    variable line unless blank or starting with `//`:
+/// 1. A block comment opens a site if it starts with `/*`, optional blanks,
+///    then the word `PTX_INJECT`; its name is the one token that follows on
+///    that line. The comment must be the first thing on its line: after
+///    code (or on a line spliced to the previous one) it would otherwise
+///    silently stay a comment, so that is an error.
+/// 2. The site ends where the comment does, at the first `*/`. Each line in
+///    between is a variable line unless blank or starting with `//`:
 ///      variable ::= ('in' | 'mod' | 'out') type expression ('//' comment)?
 ///    The type is looked up case-insensitively; the expression is the rest,
-///    trimmed, with inner blanks kept. Text after `*/` follows the asm.
-/// 3. A closed site becomes the inline asm of printInjectAsm, indented like
-///    its header and using the header line's terminator; the terminator of
-///    the `*/` line ends it. A broken site is reported and copied unchanged,
-///    and the scan goes on, so one run reports every broken site.
+///    trimmed, with inner blanks kept.
+/// 3. The lines of a site become the inline asm of printInjectAsm, indented
+///    like its header and using the header line's terminator; text after the
+///    `*/` follows the asm, then the terminator of the `*/` line. A broken
+///    site is reported and copied unchanged, and the scan goes on, so one
+///    run reports every broken site. Everything else is copied byte for byte.
 ///
 /// printInjectAsm produces the same asm template as ptx_inject.h: operands
 /// in source order, stable registers `%_x<i>` (written `%%_x<i>` in the asm
@@ -155,12 +160,6 @@ void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
 
 namespace {
 
-/// One source line: its text and its terminator (`\n`, `\r\n` or none).
-struct Line {
-  StringRef text;
-  StringRef eol;
-};
-
 /// The rewriter of one buffer.
 class Rewriter {
 public:
@@ -172,15 +171,32 @@ public:
   Expected<unsigned> run();
 
 private:
-  /// Splits the buffer into lines.
-  void splitLines();
-  /// If line \p idx opens a site, rewrites the site and \returns the index of
-  /// the first line after it; otherwise \returns \p idx.
-  size_t trySite(size_t idx);
-  /// Parses one variable line (the text before any `*/`) into \p vars.
+  // The lexer: just enough of translation phases 1-3 to tell comments,
+  // literals and code apart. Each function takes the position after the
+  // token's opening characters and \returns the position after the token.
+
+  /// \returns \p pos moved past any backslash-newlines (line splices).
+  size_t skipSplices(size_t pos) const;
+  /// \returns the position of the newline that ends a `//` comment.
+  size_t skipLineComment(size_t pos) const;
+  /// Sets \p close to the position of the closing `*/`, or npos if the
+  /// comment runs to the end of the buffer.
+  size_t skipBlockComment(size_t pos, size_t &close) const;
+  /// An unterminated literal ends before the newline, as compilers recover.
+  size_t skipLiteral(size_t pos, char quote) const;
+  size_t skipRawString(size_t pos) const;
+  /// A pp-number, which may hold `'` digit separators (C++14).
+  size_t skipNumber(size_t pos, char first) const;
+
+  /// Rewrites the block comment at [begin, end) if it is a site.
+  void visitComment(size_t begin, size_t close, size_t end);
+  /// Parses one variable line of a site into \p vars.
   Error parseVar(StringRef text, SmallVectorImpl<SiteVar> &vars,
                  StringMap<SMLoc> &seen);
 
+  SMLoc getLoc(size_t pos) const {
+    return SMLoc::getFromPointer(buf.data() + pos);
+  }
   Error error(StringRef at, const Twine &msg) {
     return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
   }
@@ -189,47 +205,114 @@ private:
   const TypeTable &types;
   raw_ostream &os;
   StringRef buf;
-  std::vector<Line> lines;
+  size_t copied = 0; ///< buf[0, copied) has been written
   Error errors = Error::success();
   unsigned numSites = 0;
 };
 
 } // namespace
 
-void Rewriter::splitLines() {
-  StringRef rest = buf;
-  while (!rest.empty()) {
-    size_t nl = rest.find('\n');
-    if (nl == StringRef::npos) {
-      lines.push_back({rest, StringRef()});
-      break;
-    }
-    StringRef text = rest.substr(0, nl);
-    StringRef eol = rest.substr(nl, 1);
-    if (text.endswith("\r")) {
-      eol = rest.substr(nl - 1, 2);
-      text = text.drop_back();
-    }
-    lines.push_back({text, eol});
-    rest = rest.substr(nl + 1);
-  }
-}
-
 static bool isBlank(char c) { return c == ' ' || c == '\t'; }
 
-/// \returns the position just after `PTX_INJECT` if \p s, from \p pos, is
-/// `/*`, blanks, `PTX_INJECT` and then a blank, `*/` or the end; else npos.
-static size_t matchHeader(StringRef s, size_t pos) {
-  if (!s.substr(pos).startswith("/*"))
+/// Bytes of non-ASCII characters count as identifier characters.
+static bool isIdentChar(char c) {
+  return isAlnum(c) || c == '_' || c == '$' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+size_t Rewriter::skipSplices(size_t pos) const {
+  while (pos < buf.size() && buf[pos] == '\\') {
+    size_t nl = pos + 1;
+    if (nl < buf.size() && buf[nl] == '\r')
+      ++nl;
+    if (nl == buf.size() || buf[nl] != '\n')
+      break;
+    pos = nl + 1;
+  }
+  return pos;
+}
+
+size_t Rewriter::skipLineComment(size_t pos) const {
+  while ((pos = skipSplices(pos)) < buf.size() && buf[pos] != '\n')
+    ++pos;
+  return std::min(pos, buf.size());
+}
+
+size_t Rewriter::skipBlockComment(size_t pos, size_t &close) const {
+  for (; (pos = skipSplices(pos)) < buf.size(); ++pos) {
+    if (buf[pos] != '*')
+      continue;
+    size_t slash = skipSplices(pos + 1);
+    if (slash < buf.size() && buf[slash] == '/') {
+      close = pos;
+      return slash + 1;
+    }
+  }
+  close = StringRef::npos;
+  return buf.size();
+}
+
+size_t Rewriter::skipLiteral(size_t pos, char quote) const {
+  while ((pos = skipSplices(pos)) < buf.size()) {
+    char c = buf[pos];
+    if (c == quote)
+      return pos + 1;
+    if (c == '\n')
+      return pos;
+    if (c == '\\') {
+      pos = skipSplices(pos + 1);
+      if (pos < buf.size() && buf[pos] != '\n')
+        ++pos;
+      continue;
+    }
+    ++pos;
+  }
+  return buf.size();
+}
+
+size_t Rewriter::skipRawString(size_t pos) const {
+  // Splices are undone inside raw strings, so the text is taken as it is.
+  size_t paren = buf.find_first_of("( )\\\t\v\f\r\n", pos);
+  if (paren == StringRef::npos || buf[paren] != '(' || paren - pos > 16)
+    return skipLiteral(pos, '"'); // not a raw string after all
+  std::string terminator = (")" + buf.slice(pos, paren) + "\"").str();
+  size_t end = buf.find(terminator, paren + 1);
+  return end == StringRef::npos ? buf.size() : end + terminator.size();
+}
+
+size_t Rewriter::skipNumber(size_t pos, char first) const {
+  char prev = first;
+  while ((pos = skipSplices(pos)) < buf.size()) {
+    char c = buf[pos];
+    if (c == '\'') {
+      size_t next = skipSplices(pos + 1);
+      if (next == buf.size() || !isIdentChar(buf[next]))
+        break;
+      pos = next;
+      c = buf[pos];
+    } else if (!isIdentChar(c) && c != '.' &&
+               !((c == '+' || c == '-') && StringRef("eEpP").contains(prev))) {
+      break;
+    }
+    prev = c;
+    ++pos;
+  }
+  return pos;
+}
+
+/// \returns the position just after `PTX_INJECT` if \p s is `/*`, blanks,
+/// `PTX_INJECT` and then a blank or the end; else npos.
+static size_t matchHeader(StringRef s) {
+  if (!s.startswith("/*"))
     return StringRef::npos;
-  pos += 2;
+  size_t pos = 2;
   while (pos < s.size() && isBlank(s[pos]))
     ++pos;
   StringRef kw = "PTX_INJECT";
   if (!s.substr(pos).startswith(kw))
     return StringRef::npos;
   pos += kw.size();
-  if (pos == s.size() || isBlank(s[pos]) || s.substr(pos).startswith("*/"))
+  if (pos == s.size() || isBlank(s[pos]))
     return pos;
   return StringRef::npos;
 }
@@ -278,58 +361,41 @@ Error Rewriter::parseVar(StringRef text, SmallVectorImpl<SiteVar> &vars,
   return Error::success();
 }
 
-/// \returns true if \p pos of \p line is inside a "..." literal.
-static bool isInStringLiteral(StringRef line, size_t pos) {
-  bool inString = false;
-  for (size_t i = 0; i < pos; ++i) {
-    if (line[i] == '\\')
-      ++i;
-    else if (line[i] == '"')
-      inString = !inString;
-  }
-  return inString;
+/// \returns \p text without one trailing `\r`.
+static StringRef dropCR(StringRef text) {
+  return text.endswith("\r") ? text.drop_back() : text;
 }
 
-size_t Rewriter::trySite(size_t idx) {
-  StringRef header = lines[idx].text;
-  size_t first = header.find_first_not_of(" \t");
-  size_t afterKw = StringRef::npos;
-  if (first != StringRef::npos)
-    afterKw = matchHeader(header, first);
-  if (afterKw == StringRef::npos) {
-    // A header after code on the same line (and not behind `//`) would stay
-    // an ordinary comment without anyone noticing.
-    size_t slash = header.find("//");
-    for (size_t pos = header.find("/*"); pos != StringRef::npos;
-         pos = header.find("/*", pos + 1)) {
-      if (slash != StringRef::npos && slash < pos)
-        break;
-      if (isInStringLiteral(header, pos))
-        continue;
-      if (matchHeader(header, pos) != StringRef::npos) {
-        errors = joinErrors(
-            std::move(errors),
-            error(header.substr(pos),
-                  "inject site comment must be the first thing on its line"));
-        break;
-      }
-    }
-    return idx;
-  }
-  StringRef indent = header.substr(0, first);
-  StringRef headerAt = header.substr(first);
+void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
+  size_t lineStart = buf.rfind('\n', begin) + 1; // npos + 1 == 0
+  size_t lineEnd = std::min(buf.find('\n', begin), buf.size());
+  // The comment text, without `*/`.
+  size_t textEnd = close == StringRef::npos ? buf.size() : close;
+  StringRef headerText = buf.slice(begin, std::min(lineEnd, textEnd));
+  if (lineEnd <= textEnd)
+    headerText = dropCR(headerText);
+  size_t afterKw = matchHeader(headerText);
+  if (afterKw == StringRef::npos)
+    return;
 
-  // Site name: one token; the header may also close the site.
-  StringRef rest = header.substr(afterKw);
-  bool closedOnHeader = false;
-  StringRef trailing;
-  size_t close = rest.find("*/");
-  if (close != StringRef::npos) {
-    closedOnHeader = true;
-    trailing = rest.substr(close + 2).trim(" \t");
-    rest = rest.substr(0, close);
+  // A header after code would silently stay an ordinary comment; so would
+  // one on a line spliced to the previous (a macro body, say).
+  StringRef indent = buf.slice(lineStart, begin);
+  StringRef before = buf.substr(0, lineStart);
+  bool spliced =
+      lineStart > 0 && dropCR(before.drop_back()).endswith("\\");
+  if (indent.find_first_not_of(" \t") != StringRef::npos || spliced) {
+    errors = joinErrors(
+        std::move(errors),
+        DiagnosticError::get(
+            sm, getLoc(begin),
+            spliced ? "inject site comment must be the first thing on its "
+                      "line, which continues the previous one"
+                    : "inject site comment must be the first thing on its "
+                      "line"));
+    return;
   }
-  StringRef name = rest.trim(" \t");
+
   // The first error of the site wins.
   Error err = Error::success();
   auto fail = [&](Error e) {
@@ -338,65 +404,88 @@ size_t Rewriter::trySite(size_t idx) {
     else
       consumeError(std::move(e));
   };
+  StringRef name = headerText.substr(afterKw).trim(" \t");
+  if (close == StringRef::npos)
+    fail(DiagnosticError::get(sm, getLoc(begin),
+                              "missing '*/' closing inject site '" + name +
+                                  "'"));
   if (name.empty())
-    fail(error(header.substr(afterKw), "missing inject site name"));
+    fail(error(headerText.substr(afterKw), "missing inject site name"));
   else if (name.find_first_of(" \t") != StringRef::npos)
     fail(error(name.substr(name.find_first_of(" \t")).ltrim(" \t"),
                "unexpected text after inject site name '" +
                    name.take_until(isBlank) + "'"));
 
-  // Variable lines up to the closing `*/`.
+  // Variable lines: the rest of the comment, line by line.
   SmallVector<SiteVar, 16> vars;
   StringMap<SMLoc> seen;
-  size_t end = idx; // the line holding `*/`
-  if (!closedOnHeader) {
-    for (end = idx + 1; end < lines.size(); ++end) {
-      StringRef text = lines[end].text;
-      size_t pos = text.find("*/");
-      StringRef var = pos == StringRef::npos ? text : text.substr(0, pos);
-      if (!err)
-        err = parseVar(var, vars, seen);
-      if (pos != StringRef::npos) {
-        trailing = text.substr(pos + 2).trim(" \t");
-        break;
-      }
-    }
-    if (end == lines.size()) {
-      // Running into the end of the file explains any other error.
-      consumeError(std::move(err));
-      err = error(headerAt, "missing '*/' closing inject site '" + name + "'");
-      end = lines.size() - 1;
+  if (lineEnd < textEnd) {
+    StringRef body = buf.slice(lineEnd + 1, textEnd);
+    while (!err && !body.empty()) {
+      std::pair<StringRef, StringRef> split = body.split('\n');
+      fail(parseVar(dropCR(split.first), vars, seen));
+      body = split.second;
     }
   }
-  if (!err && vars.empty())
-    err = error(headerAt, "inject site '" + name + "' has no variables");
-
+  if (vars.empty())
+    fail(DiagnosticError::get(sm, getLoc(begin),
+                              "inject site '" + name + "' has no variables"));
   if (err) {
+    // Copied unchanged, so the scan goes on and reports every broken site.
     errors = joinErrors(std::move(errors), std::move(err));
-    for (size_t i = idx; i <= end; ++i)
-      os << lines[i].text << lines[i].eol;
-    return end + 1;
+    return;
   }
-  StringRef eol = lines[idx].eol.empty() ? StringRef("\n") : lines[idx].eol;
+
+  // The asm replaces the lines from the header to the `*/`; text after the
+  // `*/` follows it, then the terminator of the `*/` line.
+  size_t closeLineEnd = std::min(buf.find('\n', end), buf.size());
+  size_t tailStart = closeLineEnd;
+  if (closeLineEnd < buf.size() && closeLineEnd > end &&
+      buf[closeLineEnd - 1] == '\r')
+    --tailStart;
+  StringRef trailing = buf.slice(end, tailStart).trim(" \t");
+  StringRef eol = buf[lineEnd - 1] == '\r' ? "\r\n" : "\n";
+  assert(lineStart >= copied && "sites start on lines of their own");
+  os << buf.slice(copied, lineStart);
   printInjectAsm(name, vars, indent, eol, os);
   if (!trailing.empty())
     os << ' ' << trailing;
-  os << lines[end].eol;
+  copied = tailStart;
   ++numSites;
-  return end + 1;
 }
 
 Expected<unsigned> Rewriter::run() {
-  splitLines();
-  for (size_t idx = 0; idx < lines.size();) {
-    size_t next = trySite(idx);
-    if (next == idx) {
-      os << lines[idx].text << lines[idx].eol;
-      ++idx;
+  size_t size = buf.size();
+  for (size_t pos = 0; (pos = skipSplices(pos)) < size;) {
+    char c = buf[pos];
+    size_t next = skipSplices(pos + 1);
+    char d = next < size ? buf[next] : '\0';
+    if (c == '/' && d == '*') {
+      size_t close;
+      size_t end = skipBlockComment(next + 1, close);
+      visitComment(pos, close, end);
+      pos = end;
+    } else if (c == '/' && d == '/') {
+      pos = skipLineComment(next + 1);
+    } else if (c == '"' || c == '\'') {
+      pos = skipLiteral(next, c);
+    } else if (isDigit(c) || (c == '.' && isDigit(d))) {
+      pos = skipNumber(next, c);
+    } else if (isIdentChar(c)) {
+      // An encoding prefix ending in `R` opens a raw string.
+      size_t start = pos;
+      while (pos < size && isIdentChar(buf[pos]))
+        pos = skipSplices(pos + 1);
+      StringRef ident = buf.slice(start, pos);
+      if (pos < size && buf[pos] == '"' &&
+          (ident == "R" || ident == "LR" || ident == "uR" || ident == "UR" ||
+           ident == "u8R"))
+        pos = skipRawString(pos + 1);
     } else {
-      idx = next;
+      pos = next;
     }
   }
+  os << buf.substr(copied);
   if (errors)
     return std::move(errors);
   return numSites;

@@ -41,6 +41,40 @@ TEST(AnnotateTest, TextWithoutSitesIsCopied) {
   EXPECT_EQ(n, 0u);
 }
 
+TEST(AnnotateTest, HeadersInCommentsAndLiteralsAreText) {
+  // Rewriting the inner header would let the outer comment swallow code.
+  StringRef nested = "/* disabled for now:\n"
+                     "/* PTX_INJECT h\n"
+                     "   in f32 x\n"
+                     "*/\n"
+                     "y = 1.0f;\n"
+                     "/* store */\n";
+  unsigned n = 99;
+  EXPECT_EQ(rewrite(nested, &n), nested);
+  EXPECT_EQ(n, 0u);
+  for (StringRef src : {
+           StringRef("// x \\\n/* PTX_INJECT f */\n"),
+           StringRef("// x \\\r\n/* PTX_INJECT f */\r\n"),
+           StringRef("s = \"\\\"/* PTX_INJECT f */\";\n"),
+           StringRef("s = \"\\\n/* PTX_INJECT f */\";\n"),
+           StringRef("s = R\"(\n/* PTX_INJECT f\nin f32 x\n*/)\";\n"),
+           StringRef("s = LR\"-(\n)\"\n/* PTX_INJECT f */)-\";\n"),
+           StringRef("c = '\"'; /* a */ s = \"/* PTX_INJECT f */\";\n"),
+       })
+    EXPECT_EQ(rewrite(src), src);
+}
+
+TEST(AnnotateTest, SitesAfterTrickyTokensAreFound) {
+  for (StringRef before : {"/* a /* b */", "s = \"*/\";", "c = '\\'';",
+                           "n = 1'0'0;", "s = R\"x()\")x\";",
+                           "s = \"a\\\nb\";", "f(R\"\" /* x */);"}) {
+    unsigned n = 0;
+    std::string out =
+        rewrite((before + "\n/* PTX_INJECT f\nin f32 x\n*/\n").str(), &n);
+    EXPECT_EQ(n, 1u) << before.str() << "\n" << out;
+  }
+}
+
 TEST(AnnotateTest, PrintsTheHeaderAsmExactly) {
   unsigned n = 0;
   EXPECT_EQ(rewrite("  /* PTX_INJECT f\n"
