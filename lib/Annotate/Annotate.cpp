@@ -19,8 +19,9 @@
 ///    that line. The comment must be the first thing on its line: after
 ///    code (or on a line spliced to the previous one) it would otherwise
 ///    silently stay a comment, so that is an error.
-/// 2. The site ends where the comment does, at the first `*/`. Each line in
-///    between is a variable line unless blank or starting with `//`:
+/// 2. The site ends where the comment does, at the first `*/`, so a `/*`
+///    inside it is an error. Each line in between is a variable line unless
+///    blank or starting with `//`:
 ///      variable ::= ('in' | 'mod' | 'out') type expression ('//' comment)?
 ///    The type is looked up case-insensitively; the expression is the rest,
 ///    trimmed, with inner blanks kept.
@@ -409,6 +410,13 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
     fail(DiagnosticError::get(sm, getLoc(begin),
                               "missing '*/' closing inject site '" + name +
                                   "'"));
+  // `in f32 x /* the input */` ends the site at its `*/`, leaving the lines
+  // after it to the compiler.
+  size_t nested = buf.slice(begin + 2, textEnd).find("/*");
+  if (nested != StringRef::npos)
+    fail(DiagnosticError::get(sm, getLoc(begin + 2 + nested),
+                              "'/*' inside a PTX_INJECT block: the block ends "
+                              "at the first '*/'"));
   if (name.empty())
     fail(error(headerText.substr(afterKw), "missing inject site name"));
   else if (name.find_first_of(" \t") != StringRef::npos)

@@ -173,6 +173,16 @@ TEST(AnnotateTest, EveryBrokenSiteIsReported) {
       << out;
 }
 
+TEST(AnnotateTest, NestedCommentIsAnError) {
+  // The site would end at the inner `*/`, so the old output held
+  // `"f"(x /* the input)`.
+  EXPECT_EQ(rewrite("/* PTX_INJECT f\n in f32 x /* the input */\n*/\n"),
+            "error: TestBuffer:2:11: error: '/*' inside a PTX_INJECT block: "
+            "the block ends at the first '*/'\n"
+            " in f32 x /* the input */\n"
+            "          ^");
+}
+
 TEST(AnnotateTest, MissingCloseIsLocatedAtTheHeader) {
   EXPECT_EQ(rewrite("\n   /* PTX_INJECT open\n in f32 x\n"),
             "error: TestBuffer:2:4: error: missing '*/' closing inject site "
