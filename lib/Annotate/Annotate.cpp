@@ -24,7 +24,8 @@
 ///    blank or starting with `//`:
 ///      variable ::= ('in' | 'mod' | 'out') type expression ('//' comment)?
 ///    The type is looked up case-insensitively; the expression is the rest,
-///    trimmed, with inner blanks kept.
+///    trimmed, with inner blanks kept. Sites of one name must agree in
+///    their variables: names, kinds and types, in order.
 /// 3. The lines of a site become the inline asm of printInjectAsm, indented
 ///    like its header and using the header line's terminator; text after the
 ///    `*/` follows the asm, then the terminator of the `*/` line. A broken
@@ -161,6 +162,18 @@ void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
 
 namespace {
 
+/// A variable of a site and where its parts are.
+struct ParsedVar {
+  SiteVar var;
+  SMLoc kindLoc, typeLoc, exprLoc;
+};
+
+/// The first well-formed site of a name, which later ones must match.
+struct FirstSite {
+  SMLoc loc;
+  SmallVector<ParsedVar, 8> vars;
+};
+
 /// The rewriter of one buffer.
 class Rewriter {
 public:
@@ -192,8 +205,12 @@ private:
   /// Rewrites the block comment at [begin, end) if it is a site.
   void visitComment(size_t begin, size_t close, size_t end);
   /// Parses one variable line of a site into \p vars.
-  Error parseVar(StringRef text, SmallVectorImpl<SiteVar> &vars,
+  Error parseVar(StringRef text, SmallVectorImpl<ParsedVar> &vars,
                  StringMap<SMLoc> &seen);
+  /// Checks site \p name at \p loc against the first site of that name, or
+  /// records it as the first.
+  Error checkAgainstFirst(StringRef name, SMLoc loc,
+                          ArrayRef<ParsedVar> vars);
 
   SMLoc getLoc(size_t pos) const {
     return SMLoc::getFromPointer(buf.data() + pos);
@@ -207,6 +224,7 @@ private:
   raw_ostream &os;
   StringRef buf;
   size_t copied = 0; ///< buf[0, copied) has been written
+  StringMap<FirstSite> firstSites;
   Error errors = Error::success();
   unsigned numSites = 0;
 };
@@ -318,7 +336,7 @@ static size_t matchHeader(StringRef s) {
   return StringRef::npos;
 }
 
-Error Rewriter::parseVar(StringRef text, SmallVectorImpl<SiteVar> &vars,
+Error Rewriter::parseVar(StringRef text, SmallVectorImpl<ParsedVar> &vars,
                          StringMap<SMLoc> &seen) {
   StringRef t = text.ltrim(" \t");
   if (t.empty() || t.startswith("//"))
@@ -358,8 +376,63 @@ Error Rewriter::parseVar(StringRef text, SmallVectorImpl<SiteVar> &vars,
     return DiagnosticError::getWithNote(
         sm, loc, "duplicate inject variable '" + expr + "'",
         inserted.first->second, "previous use of '" + expr + "' is here");
-  vars.push_back(SiteVar{kind, type, expr.str()});
+  vars.push_back({SiteVar{kind, type, expr.str()},
+                  SMLoc::getFromPointer(kindWord.data()),
+                  SMLoc::getFromPointer(typeWord.data()), loc});
   return Error::success();
+}
+
+// Same checks and wording as the PTX-level check in lib/Inject, which would
+// otherwise report the mismatch only after the CUDA compiler has run.
+Error Rewriter::checkAgainstFirst(StringRef name, SMLoc loc,
+                                  ArrayRef<ParsedVar> vars) {
+  auto inserted = firstSites.try_emplace(name);
+  FirstSite &first = inserted.first->second;
+  if (inserted.second) {
+    first.loc = loc;
+    first.vars.assign(vars.begin(), vars.end());
+    return Error::success();
+  }
+  std::string note = ("first site of inject '" + name + "' is here").str();
+  auto diag = [&](SMLoc at, const Twine &msg) {
+    return DiagnosticError::getWithNote(sm, at, msg, first.loc, note);
+  };
+  size_t numVars = vars.size(), numFirst = first.vars.size();
+  for (size_t i = 0, e = std::min(numVars, numFirst); i != e; ++i) {
+    const ParsedVar &a = vars[i];
+    const SiteVar &v = first.vars[i].var;
+    if (a.var.expr != v.expr)
+      return diag(a.exprLoc, "inconsistent inject site '" + name +
+                                 "': argument " + Twine(i) + " is variable '" +
+                                 a.var.expr + "' here, but '" + v.expr +
+                                 "' at the first site");
+    auto differs = [&](SMLoc at, StringRef what, StringRef here,
+                       StringRef there) {
+      return diag(at, "inconsistent inject site '" + name + "': variable '" +
+                          v.expr + "' (argument " + Twine(i) + ") has " +
+                          what + " '" + here + "' here, but '" + there +
+                          "' at the first site");
+    };
+    if (a.var.kind != v.kind)
+      return differs(a.kindLoc, "kind", getVarKindName(a.var.kind),
+                     getVarKindName(v.kind));
+    if (a.var.type != v.type)
+      return differs(a.typeLoc, "type", a.var.type->token, v.type->token);
+  }
+  if (numVars == numFirst)
+    return Error::success();
+  std::string count = ("inject site '" + name + "' has " + Twine(numVars) +
+                       (numVars == 1 ? " argument" : " arguments") +
+                       ", but the first site of '" + name + "' has " +
+                       Twine(numFirst))
+                          .str();
+  if (numVars > numFirst)
+    return diag(vars[numFirst].exprLoc,
+                count + ": variable '" + vars[numFirst].var.expr +
+                    "' (argument " + Twine(numFirst) +
+                    ") is not at the first site");
+  return diag(loc, count + ": variable '" + first.vars[numVars].var.expr +
+                       "' (argument " + Twine(numVars) + ") is missing here");
 }
 
 /// \returns \p text without one trailing `\r`.
@@ -425,7 +498,7 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
                    name.take_until(isBlank) + "'"));
 
   // Variable lines: the rest of the comment, line by line.
-  SmallVector<SiteVar, 16> vars;
+  SmallVector<ParsedVar, 16> vars;
   StringMap<SMLoc> seen;
   if (lineEnd < textEnd) {
     StringRef body = buf.slice(lineEnd + 1, textEnd);
@@ -438,6 +511,8 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   if (vars.empty())
     fail(DiagnosticError::get(sm, getLoc(begin),
                               "inject site '" + name + "' has no variables"));
+  if (!err)
+    err = checkAgainstFirst(name, getLoc(begin), vars);
   if (err) {
     // Copied unchanged, so the scan goes on and reports every broken site.
     errors = joinErrors(std::move(errors), std::move(err));
@@ -455,7 +530,10 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   StringRef eol = buf[lineEnd - 1] == '\r' ? "\r\n" : "\n";
   assert(lineStart >= copied && "sites start on lines of their own");
   os << buf.slice(copied, lineStart);
-  printInjectAsm(name, vars, indent, eol, os);
+  SmallVector<SiteVar, 16> siteVars;
+  for (const ParsedVar &var : vars)
+    siteVars.push_back(var.var);
+  printInjectAsm(name, siteVars, indent, eol, os);
   if (!trailing.empty())
     os << ' ' << trailing;
   copied = tailStart;

@@ -183,6 +183,25 @@ TEST(AnnotateTest, NestedCommentIsAnError) {
             "          ^");
 }
 
+TEST(AnnotateTest, SitesOfOneNameMustAgree) {
+  unsigned n = 0;
+  std::string out = rewrite("/* PTX_INJECT f\nmod f32 a\nin f16 b\n*/\n"
+                            "/* PTX_INJECT g\nin f32 b\n*/\n"
+                            "/* PTX_INJECT f\nmod F32 a\nin F16 b\n*/\n",
+                            &n);
+  EXPECT_EQ(n, 3u) << out;
+  EXPECT_EQ(rewrite("/* PTX_INJECT f\nmod f32 a\n*/\n"
+                    "/* PTX_INJECT f\nout f32 a\n*/\n"),
+            "error: TestBuffer:5:1: error: inconsistent inject site 'f': "
+            "variable 'a' (argument 0) has kind 'out' here, but 'mod' at the "
+            "first site\n"
+            "out f32 a\n"
+            "^\n"
+            "TestBuffer:1:1: note: first site of inject 'f' is here\n"
+            "/* PTX_INJECT f\n"
+            "^");
+}
+
 TEST(AnnotateTest, MissingCloseIsLocatedAtTheHeader) {
   EXPECT_EQ(rewrite("\n   /* PTX_INJECT open\n in f32 x\n"),
             "error: TestBuffer:2:4: error: missing '*/' closing inject site "
