@@ -31,6 +31,7 @@
 ///    `*/` follows the asm, then the terminator of the `*/` line. A broken
 ///    site is reported and copied unchanged, and the scan goes on, so one
 ///    run reports every broken site. Everything else is copied byte for byte.
+///    `#line` directives around the asm map the output back to the source.
 ///
 /// printInjectAsm produces the same asm template as ptx_inject.h: operands
 /// in source order, stable registers `%_x<i>` (written `%%_x<i>` in the asm
@@ -98,8 +99,8 @@ static void printBinding(const SiteVar &var, raw_ostream &os) {
 }
 
 void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
-                              StringRef indent, StringRef eol,
-                              raw_ostream &os) {
+                              StringRef indent, StringRef eol, raw_ostream &os,
+                              StringRef beforeOperands) {
   // Asm operand numbers: outputs (mod, out) in order, then inputs.
   SmallVector<unsigned, 16> opnd(vars.size());
   unsigned numOut = 0;
@@ -134,7 +135,7 @@ void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
     if (vars[i].kind != VarKind::In)
       line("mov." + vars[i].type->movSuffix + " %" + Twine(opnd[i]) +
            ", %%_x" + Twine(i) + ";");
-  os << body << "\"}\"" << eol;
+  os << body << "\"}\"" << eol << beforeOperands;
 
   auto clause = [&](bool outputs) {
     os << body << ':';
@@ -178,9 +179,10 @@ struct FirstSite {
 class Rewriter {
 public:
   Rewriter(const SourceMgr &sm, unsigned bufferID, const TypeTable &types,
-           raw_ostream &os)
-      : sm(sm), types(types), os(os),
-        buf(sm.getMemoryBuffer(bufferID)->getBuffer()) {}
+           const AnnotateOptions &opts, raw_ostream &os)
+      : sm(sm), types(types), opts(opts), os(os),
+        buf(sm.getMemoryBuffer(bufferID)->getBuffer()),
+        fileName(sm.getMemoryBuffer(bufferID)->getBufferIdentifier()) {}
 
   Expected<unsigned> run();
 
@@ -215,14 +217,19 @@ private:
   SMLoc getLoc(size_t pos) const {
     return SMLoc::getFromPointer(buf.data() + pos);
   }
+  /// \returns `#line <line> "<file name>"` and \p eol.
+  std::string getLineDirective(unsigned line, StringRef eol) const;
+
   Error error(StringRef at, const Twine &msg) {
     return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
   }
 
   const SourceMgr &sm;
   const TypeTable &types;
+  const AnnotateOptions &opts;
   raw_ostream &os;
   StringRef buf;
+  StringRef fileName;
   size_t copied = 0; ///< buf[0, copied) has been written
   StringMap<FirstSite> firstSites;
   Error errors = Error::success();
@@ -435,6 +442,23 @@ Error Rewriter::checkAgainstFirst(StringRef name, SMLoc loc,
                        "' (argument " + Twine(numVars) + ") is missing here");
 }
 
+std::string Rewriter::getLineDirective(unsigned line, StringRef eol) const {
+  std::string text;
+  raw_string_ostream dir(text);
+  dir << "#line " << line << " \"";
+  for (unsigned char c : fileName) {
+    if (c == '\\' || c == '"')
+      dir << '\\' << c;
+    else if (isPrint(c))
+      dir << c;
+    else // an octal escape keeps any byte
+      dir << '\\' << char('0' + (c >> 6)) << char('0' + ((c >> 3) & 7))
+          << char('0' + (c & 7));
+  }
+  dir << '"' << eol;
+  return dir.str();
+}
+
 /// \returns \p text without one trailing `\r`.
 static StringRef dropCR(StringRef text) {
   return text.endswith("\r") ? text.drop_back() : text;
@@ -530,13 +554,28 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   StringRef eol = buf[lineEnd - 1] == '\r' ? "\r\n" : "\n";
   assert(lineStart >= copied && "sites start on lines of their own");
   os << buf.slice(copied, lineStart);
+  // The asm is longer than the site, so its lines are numbered from the
+  // header's line and its operand lists (where an operand's errors are)
+  // as the site's last two lines; the text after `*/` keeps its own line.
+  std::string beforeOperands;
+  unsigned closeLine = sm.FindLineNumber(getLoc(end - 1));
+  if (opts.lineDirectives) {
+    assert(lineEnd < close && "a valid site spans two lines or more");
+    os << getLineDirective(sm.FindLineNumber(getLoc(begin)), eol);
+    beforeOperands = getLineDirective(closeLine - 1, eol);
+  }
   SmallVector<SiteVar, 16> siteVars;
   for (const ParsedVar &var : vars)
     siteVars.push_back(var.var);
-  printInjectAsm(name, siteVars, indent, eol, os);
+  printInjectAsm(name, siteVars, indent, eol, os, beforeOperands);
   if (!trailing.empty())
     os << ' ' << trailing;
   copied = tailStart;
+  if (opts.lineDirectives && closeLineEnd + 1 < buf.size()) {
+    StringRef closeEol = buf.slice(tailStart, closeLineEnd + 1);
+    os << closeEol << getLineDirective(closeLine + 1, closeEol);
+    copied = closeLineEnd + 1;
+  }
   ++numSites;
 }
 
@@ -580,6 +619,7 @@ Expected<unsigned> Rewriter::run() {
 Expected<unsigned> annotate::annotateSource(const SourceMgr &sm,
                                             unsigned bufferID,
                                             const TypeTable &types,
-                                            raw_ostream &os) {
-  return Rewriter(sm, bufferID, types, os).run();
+                                            raw_ostream &os,
+                                            const AnnotateOptions &opts) {
+  return Rewriter(sm, bufferID, types, opts, os).run();
 }

@@ -54,6 +54,13 @@ static cl::list<std::string> typeHeaders(
              "-gen-inject-device-types (repeatable)"),
     cl::value_desc("header"), cl::cat(annotateCategory));
 
+static cl::opt<bool> lineDirectives(
+    "line-directives",
+    cl::desc("Write #line directives around each rewritten site, so that "
+             "compiler diagnostics point into the input (default: on; "
+             "--line-directives=false turns them off)"),
+    cl::init(true), cl::cat(annotateCategory));
+
 static const char *const toolName = "mmptx-annotate";
 
 /// Rewrites \p input into \p output ("-" is stdout). \returns success.
@@ -71,7 +78,10 @@ static bool annotateFile(StringRef input, StringRef output,
   unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
   std::string text;
   raw_string_ostream os(text);
-  Expected<unsigned> numSites = annotate::annotateSource(sm, id, types, os);
+  annotate::AnnotateOptions opts;
+  opts.lineDirectives = lineDirectives;
+  Expected<unsigned> numSites =
+      annotate::annotateSource(sm, id, types, os, opts);
   if (!numSites) {
     reportError(numSites.takeError(), toolName);
     return false;

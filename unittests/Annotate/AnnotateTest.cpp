@@ -18,15 +18,20 @@ using namespace mmptx::annotate;
 
 namespace {
 
-/// Rewrites \p src; \returns the output, or "error: <message>".
-std::string rewrite(StringRef src, unsigned *numSites = nullptr) {
+/// Rewrites \p src; \returns the output, or "error: <message>". Most tests
+/// look at the asm alone, so `#line` directives are off unless asked for.
+std::string rewrite(StringRef src, unsigned *numSites = nullptr,
+                    bool lineDirectives = false,
+                    StringRef name = "TestBuffer") {
   SourceMgr sm;
   unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy(src, "TestBuffer"), SMLoc());
+      MemoryBuffer::getMemBufferCopy(src, name), SMLoc());
   TypeTable types = TypeTable::getDefault();
   std::string out;
   raw_string_ostream os(out);
-  Expected<unsigned> n = annotateSource(sm, id, types, os);
+  AnnotateOptions opts;
+  opts.lineDirectives = lineDirectives;
+  Expected<unsigned> n = annotateSource(sm, id, types, os, opts);
   if (!n)
     return "error: " + toString(n.takeError());
   if (numSites)
@@ -101,6 +106,43 @@ TEST(AnnotateTest, PrintsTheHeaderAsmExactly) {
             "      : \"=f\"(z), \"+f\"(y)\n"
             "      : \"f\"(x));\n");
   EXPECT_EQ(n, 1u);
+}
+
+TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
+  // The asm counts from the header's line, its operand lists are the last
+  // two lines of the site, and what follows the site keeps its line.
+  EXPECT_EQ(rewrite("a;\n"
+                    "  /* PTX_INJECT f\n"
+                    "     in f32 x\n"
+                    "\n"
+                    "  */ b;\n"
+                    "c;\n",
+                    nullptr, /*lineDirectives=*/true, "dir\\k \"1\".cu"),
+            "a;\n"
+            "#line 2 \"dir\\\\k \\\"1\\\".cu\"\n"
+            "  asm volatile(\n"
+            "      \"{\\n\\t\"\n"
+            "      \".reg .f32 %%_x0;\\n\\t\"\n"
+            "      \"mov.f32 %%_x0, %0;\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_BEGIN f 1\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_ARG 0 in f32 F32 x\\n\\t\"\n"
+            "      \"// MMPTX_INJECT_END f\\n\\t\"\n"
+            "      \"}\"\n"
+            "#line 4 \"dir\\\\k \\\"1\\\".cu\"\n"
+            "      :\n"
+            "      : \"f\"(x)); b;\n"
+            "#line 6 \"dir\\\\k \\\"1\\\".cu\"\n"
+            "c;\n");
+  // CRLF stays CRLF; nothing follows a site at the end of the buffer.
+  std::string out = rewrite("/* PTX_INJECT f\r\nin f32 x\r\n*/\r\n", nullptr,
+                            /*lineDirectives=*/true);
+  EXPECT_EQ(StringRef(out).take_front(25), "#line 1 \"TestBuffer\"\r\nasm");
+  EXPECT_NE(out.find("\"}\"\r\n#line 2 \"TestBuffer\"\r\n    :"),
+            std::string::npos)
+      << out;
+  EXPECT_TRUE(StringRef(out).endswith("\"f\"(x));\r\n")) << out;
+  // A buffer without sites gets no directives.
+  EXPECT_EQ(rewrite("/* other */\n", nullptr, true), "/* other */\n");
 }
 
 TEST(AnnotateTest, OutOnlySiteHasNoInputs) {

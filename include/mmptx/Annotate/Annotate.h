@@ -101,18 +101,30 @@ struct SiteVar {
 
 /// Writes the inline-asm statement of site \p name with \p vars (source
 /// order) to \p os: each line starts with \p indent and ends with \p eol, the
-/// last one without \p eol.
+/// last one without \p eol. \p beforeOperands (whole lines, such as a
+/// `#line` directive) goes just before the operand lists.
 void printInjectAsm(llvm::StringRef name, llvm::ArrayRef<SiteVar> vars,
                     llvm::StringRef indent, llvm::StringRef eol,
-                    llvm::raw_ostream &os);
+                    llvm::raw_ostream &os,
+                    llvm::StringRef beforeOperands = llvm::StringRef());
+
+/// How annotateSource writes its output.
+struct AnnotateOptions {
+  /// Brackets each rewritten site with `#line` directives naming the input
+  /// buffer, so that the compiler's diagnostics point into the original
+  /// source: the asm at the header's line, its operand lists at the last
+  /// lines of the site, and the lines after the site at their own lines.
+  bool lineDirectives = true;
+};
 
 /// Rewrites every enabled comment-form site in buffer \p bufferID of \p sm
 /// into \p os. \returns the number of sites rewritten, or every located
-/// error found (one per broken site); \p os then holds partial output.
-llvm::Expected<unsigned> annotateSource(const llvm::SourceMgr &sm,
-                                        unsigned bufferID,
-                                        const TypeTable &types,
-                                        llvm::raw_ostream &os);
+/// error found (one per broken site); \p os then holds partial output. A
+/// buffer without sites is copied byte for byte.
+llvm::Expected<unsigned>
+annotateSource(const llvm::SourceMgr &sm, unsigned bufferID,
+               const TypeTable &types, llvm::raw_ostream &os,
+               const AnnotateOptions &opts = AnnotateOptions());
 
 } // namespace annotate
 } // namespace mmptx
