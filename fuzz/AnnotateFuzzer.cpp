@@ -13,6 +13,10 @@
 ///    terminator, so AddressSanitizer sees a one-byte overread).
 /// 2. Every failure is a located diagnostic inside the input.
 /// 3. A success that rewrote no site reproduces the input byte for byte.
+/// 4. The `#line` directives map the output back to the input: one names
+///    the header's line before each asm, one goes before its operand lists,
+///    and after the site every line is the input line the last one names.
+/// 5. Without directives the output is the same, less the directive lines.
 ///
 /// Any violation aborts, which libFuzzer reports as a crash.
 ///
@@ -25,6 +29,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -40,12 +45,75 @@ static void check(bool cond, const char *what) {
   }
 }
 
+/// \returns the directive line number if \p line (terminator included) is
+/// `#line N "<name>"`, else 0.
+static unsigned getDirectiveLine(StringRef line, StringRef name) {
+  unsigned n;
+  if (line.consume_back("\n"))
+    line.consume_back("\r");
+  if (!line.consume_front("#line ") ||
+      !line.consume_back((" \"" + name + "\"").str()) ||
+      line.getAsInteger(10, n))
+    return 0;
+  return n;
+}
+
+/// Checks 4 and 5 on the output \p out (with directives naming \p name) and
+/// \p plain (without) of \p input.
+static void checkLineDirectives(StringRef input, StringRef out,
+                                StringRef plain, StringRef name) {
+  SmallVector<StringRef, 0> inLines;
+  input.split(inLines, '\n');
+  enum { Copied, Asm, Operands } state = Copied;
+  unsigned next = 1, header = 0;
+  std::string stripped;
+  for (StringRef rest = out; !rest.empty();) {
+    size_t nl = rest.find('\n');
+    StringRef line = rest.substr(0, nl == StringRef::npos ? nl : nl + 1);
+    rest = rest.drop_front(line.size());
+    unsigned n = getDirectiveLine(line, name);
+    if (!n) {
+      stripped += line;
+      if (state == Copied) {
+        check(next <= inLines.size() && line.rtrim('\n') == inLines[next - 1],
+              "a line after a site is not the input line its #line names");
+        ++next;
+      }
+      continue;
+    }
+    switch (state) {
+    case Copied:
+      check(n == next, "the #line before a site does not name its header");
+      header = n;
+      state = Asm;
+      break;
+    case Asm:
+      check(n >= header, "the operands' #line is before the header");
+      state = Operands;
+      break;
+    case Operands:
+      check(n > header + 1, "the #line after a site is inside the site");
+      next = n;
+      state = Copied;
+      break;
+    }
+  }
+  check(state != Asm, "an asm without the #line of its operands");
+  check(stripped == plain, "#line directives change the rest of the output");
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const annotate::TypeTable types = annotate::TypeTable::getDefault();
   StringRef input(reinterpret_cast<const char *>(data), size);
+  // A file name the input cannot contain, so that every `#line` naming it
+  // comes from the rewriter: more `f`s than its longest run of them.
+  size_t run = 0, longest = 0;
+  for (char c : input)
+    longest = std::max(longest, run = c == 'f' ? run + 1 : 0);
+  std::string name(longest + 1, 'f');
   SourceMgr sm;
   unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(input, "fuzz", /*RequiresNullTerminator=*/false),
+      MemoryBuffer::getMemBuffer(input, name, /*RequiresNullTerminator=*/false),
       SMLoc());
   std::string out;
   raw_string_ostream os(out);
@@ -61,5 +129,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   os.flush();
   if (*numSites == 0)
     check(out == input, "output differs from an input without sites");
+  std::string plain;
+  raw_string_ostream plainOS(plain);
+  annotate::AnnotateOptions opts;
+  opts.lineDirectives = false;
+  Expected<unsigned> numPlain =
+      annotate::annotateSource(sm, id, types, plainOS, opts);
+  check(numPlain && *numPlain == *numSites,
+        "the same input fails or succeeds differently without #line");
+  plainOS.flush();
+  checkLineDirectives(input, out, plain, name);
   return 0;
 }
