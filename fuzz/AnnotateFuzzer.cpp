@@ -15,7 +15,7 @@
 /// 3. A success that rewrote no site reproduces the input byte for byte.
 /// 4. The `#line` directives map the output back to the input: one names
 ///    the header's line before each asm, one goes before its operand lists,
-///    and after the site every line is the input line the last one names.
+///    and every line copied from the input is the line they say it is.
 /// 5. Without directives the output is the same, less the directive lines.
 ///
 /// Any violation aborts, which libFuzzer reports as a crash.
@@ -59,13 +59,16 @@ static unsigned getDirectiveLine(StringRef line, StringRef name) {
 }
 
 /// Checks 4 and 5 on the output \p out (with directives naming \p name) and
-/// \p plain (without) of \p input.
+/// \p plain (without) of \p input. Each site gives `#line <header>`, the
+/// asm, `#line <n>` and the two operand lines, which are lines n and n + 1;
+/// then, once the line of its `*/` ends, `#line <next line>` again.
 static void checkLineDirectives(StringRef input, StringRef out,
                                 StringRef plain, StringRef name) {
   SmallVector<StringRef, 0> inLines;
   input.split(inLines, '\n');
   enum { Copied, Asm, Operands } state = Copied;
-  unsigned next = 1, header = 0;
+  bool afterSite = false;
+  unsigned next = 1, header = 0, operandLines = 0;
   std::string stripped;
   for (StringRef rest = out; !rest.empty();) {
     size_t nl = rest.find('\n');
@@ -76,26 +79,27 @@ static void checkLineDirectives(StringRef input, StringRef out,
       stripped += line;
       if (state == Copied) {
         check(next <= inLines.size() && line.rtrim('\n') == inLines[next - 1],
-              "a line after a site is not the input line its #line names");
+              "an output line is not the input line #line says it is");
         ++next;
+      } else if (state == Operands && ++operandLines == 2) {
+        state = Copied;
       }
       continue;
     }
-    switch (state) {
-    case Copied:
+    check(state != Operands, "a #line among the operand lists");
+    if (state == Asm) {
+      check(n >= header, "the operands' #line is before the header");
+      next = n + 2;
+      operandLines = 0;
+      state = Operands;
+      afterSite = true;
+    } else if (afterSite) {
+      check(n == next, "the #line after a site names the wrong line");
+      afterSite = false;
+    } else {
       check(n == next, "the #line before a site does not name its header");
       header = n;
       state = Asm;
-      break;
-    case Asm:
-      check(n >= header, "the operands' #line is before the header");
-      state = Operands;
-      break;
-    case Operands:
-      check(n > header + 1, "the #line after a site is inside the site");
-      next = n;
-      state = Copied;
-      break;
     }
   }
   check(state != Asm, "an asm without the #line of its operands");

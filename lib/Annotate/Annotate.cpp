@@ -204,6 +204,9 @@ private:
   /// A pp-number, which may hold `'` digit separators (C++14).
   size_t skipNumber(size_t pos, char first) const;
 
+  /// Writes the `#line` directive that follows a site after the newline at
+  /// \p newline, unless nothing follows.
+  void writePendingDirective(size_t newline);
   /// Rewrites the block comment at [begin, end) if it is a site.
   void visitComment(size_t begin, size_t close, size_t end);
   /// Parses one variable line of a site into \p vars.
@@ -231,6 +234,7 @@ private:
   StringRef buf;
   StringRef fileName;
   size_t copied = 0; ///< buf[0, copied) has been written
+  bool directivePending = false;
   StringMap<FirstSite> firstSites;
   Error errors = Error::success();
   unsigned numSites = 0;
@@ -459,6 +463,16 @@ std::string Rewriter::getLineDirective(unsigned line, StringRef eol) const {
   return dir.str();
 }
 
+void Rewriter::writePendingDirective(size_t newline) {
+  directivePending = false;
+  if (newline + 1 == buf.size())
+    return;
+  StringRef eol = newline > 0 && buf[newline - 1] == '\r' ? "\r\n" : "\n";
+  os << buf.slice(copied, newline + 1)
+     << getLineDirective(sm.FindLineNumber(getLoc(newline)) + 1, eol);
+  copied = newline + 1;
+}
+
 /// \returns \p text without one trailing `\r`.
 static StringRef dropCR(StringRef text) {
   return text.endswith("\r") ? text.drop_back() : text;
@@ -556,13 +570,15 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   os << buf.slice(copied, lineStart);
   // The asm is longer than the site, so its lines are numbered from the
   // header's line and its operand lists (where an operand's errors are)
-  // as the site's last two lines; the text after `*/` keeps its own line.
+  // as the site's last two lines: the text after `*/` and the lines after
+  // it keep their numbers.
+  assert(!directivePending && "a code newline comes before any header");
   std::string beforeOperands;
-  unsigned closeLine = sm.FindLineNumber(getLoc(end - 1));
   if (opts.lineDirectives) {
     assert(lineEnd < close && "a valid site spans two lines or more");
     os << getLineDirective(sm.FindLineNumber(getLoc(begin)), eol);
-    beforeOperands = getLineDirective(closeLine - 1, eol);
+    beforeOperands =
+        getLineDirective(sm.FindLineNumber(getLoc(end - 1)) - 1, eol);
   }
   SmallVector<SiteVar, 16> siteVars;
   for (const ParsedVar &var : vars)
@@ -571,11 +587,9 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   if (!trailing.empty())
     os << ' ' << trailing;
   copied = tailStart;
-  if (opts.lineDirectives && closeLineEnd + 1 < buf.size()) {
-    StringRef closeEol = buf.slice(tailStart, closeLineEnd + 1);
-    os << closeEol << getLineDirective(closeLine + 1, closeEol);
-    copied = closeLineEnd + 1;
-  }
+  // The directive after the site waits for the end of the `*/` line, or of
+  // a comment, literal or splice that the text after `*/` opens.
+  directivePending = opts.lineDirectives;
   ++numSites;
 }
 
@@ -607,6 +621,8 @@ Expected<unsigned> Rewriter::run() {
            ident == "u8R"))
         pos = skipRawString(pos + 1);
     } else {
+      if (c == '\n' && directivePending)
+        writePendingDirective(pos);
       pos = next;
     }
   }

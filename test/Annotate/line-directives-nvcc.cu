@@ -17,3 +17,12 @@ __global__ void k(float *p) {
 // CHECK: line-directives-nvcc.cu(13): error: identifier "undeclared_out" is undefined
 // CHECK: line-directives-nvcc.cu(15): error: identifier "undeclared_after" is undefined
 // OFF: .off.cu({{[0-9]+}}): error: identifier "undeclared_out" is undefined
+__global__ void k2(float *p) {
+  float x = p[0];
+  /* PTX_INJECT site2
+     in  f32 x
+  */ p[1] = x; /* a comment that
+                  goes on */
+  p[0] = undeclared_after_comment;
+}
+// CHECK: line-directives-nvcc.cu(26): error: identifier "undeclared_after_comment" is undefined

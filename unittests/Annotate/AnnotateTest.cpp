@@ -141,6 +141,14 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
             std::string::npos)
       << out;
   EXPECT_TRUE(StringRef(out).endswith("\"f\"(x));\r\n")) << out;
+  // The directive after a site waits for the end of what the text after
+  // `*/` opens: it would change a raw string, and be lost in a comment.
+  out = rewrite("/* PTX_INJECT f\nin f32 x\n*/ s = R\"(\n#x\n)\"; /* a\nb */ \\\n"
+                "c;\nd;\n",
+                nullptr, /*lineDirectives=*/true);
+  EXPECT_TRUE(StringRef(out).endswith(
+      "\"f\"(x)); s = R\"(\n#x\n)\"; /* a\nb */ \\\nc;\n#line 8 \"TestBuffer\"\nd;\n"))
+      << out;
   // A buffer without sites gets no directives.
   EXPECT_EQ(rewrite("/* other */\n", nullptr, true), "/* other */\n");
 }
