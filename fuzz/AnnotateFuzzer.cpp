@@ -62,8 +62,8 @@ static unsigned getDirectiveLine(StringRef line, StringRef name) {
 /// \p plain (without) of \p input. Each site gives `#line <header>`, the
 /// asm, `#line <n>` and the two operand lines, which are lines n and n + 1;
 /// then, once the line of its `*/` ends, `#line <next line>` again.
-static void checkLineDirectives(StringRef input, StringRef out,
-                                StringRef plain, StringRef name) {
+static void checkLineDirectives(StringRef input, StringRef out, StringRef plain,
+                                StringRef name) {
   SmallVector<StringRef, 0> inLines;
   input.split(inLines, '\n');
   enum { Copied, Asm, Operands } state = Copied;

@@ -214,8 +214,7 @@ private:
                  StringMap<SMLoc> &seen);
   /// Checks site \p name at \p loc against the first site of that name, or
   /// records it as the first.
-  Error checkAgainstFirst(StringRef name, SMLoc loc,
-                          ArrayRef<ParsedVar> vars);
+  Error checkAgainstFirst(StringRef name, SMLoc loc, ArrayRef<ParsedVar> vars);
 
   SMLoc getLoc(size_t pos) const {
     return SMLoc::getFromPointer(buf.data() + pos);
@@ -420,8 +419,8 @@ Error Rewriter::checkAgainstFirst(StringRef name, SMLoc loc,
     auto differs = [&](SMLoc at, StringRef what, StringRef here,
                        StringRef there) {
       return diag(at, "inconsistent inject site '" + name + "': variable '" +
-                          v.expr + "' (argument " + Twine(i) + ") has " +
-                          what + " '" + here + "' here, but '" + there +
+                          v.expr + "' (argument " + Twine(i) + ") has " + what +
+                          " '" + here + "' here, but '" + there +
                           "' at the first site");
     };
     if (a.var.kind != v.kind)
@@ -432,16 +431,16 @@ Error Rewriter::checkAgainstFirst(StringRef name, SMLoc loc,
   }
   if (numVars == numFirst)
     return Error::success();
-  std::string count = ("inject site '" + name + "' has " + Twine(numVars) +
-                       (numVars == 1 ? " argument" : " arguments") +
-                       ", but the first site of '" + name + "' has " +
-                       Twine(numFirst))
-                          .str();
+  std::string count =
+      ("inject site '" + name + "' has " + Twine(numVars) +
+       (numVars == 1 ? " argument" : " arguments") +
+       ", but the first site of '" + name + "' has " + Twine(numFirst))
+          .str();
   if (numVars > numFirst)
-    return diag(vars[numFirst].exprLoc,
-                count + ": variable '" + vars[numFirst].var.expr +
-                    "' (argument " + Twine(numFirst) +
-                    ") is not at the first site");
+    return diag(vars[numFirst].exprLoc, count + ": variable '" +
+                                            vars[numFirst].var.expr +
+                                            "' (argument " + Twine(numFirst) +
+                                            ") is not at the first site");
   return diag(loc, count + ": variable '" + first.vars[numVars].var.expr +
                        "' (argument " + Twine(numVars) + ") is missing here");
 }
@@ -494,8 +493,7 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   // one on a line spliced to the previous (a macro body, say).
   StringRef indent = buf.slice(lineStart, begin);
   StringRef before = buf.substr(0, lineStart);
-  bool spliced =
-      lineStart > 0 && dropCR(before.drop_back()).endswith("\\");
+  bool spliced = lineStart > 0 && dropCR(before.drop_back()).endswith("\\");
   if (indent.find_first_not_of(" \t") != StringRef::npos || spliced) {
     errors = joinErrors(
         std::move(errors),
@@ -518,9 +516,8 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   };
   StringRef name = headerText.substr(afterKw).trim(" \t");
   if (close == StringRef::npos)
-    fail(DiagnosticError::get(sm, getLoc(begin),
-                              "missing '*/' closing inject site '" + name +
-                                  "'"));
+    fail(DiagnosticError::get(
+        sm, getLoc(begin), "missing '*/' closing inject site '" + name + "'"));
   // `in f32 x /* the input */` ends the site at its `*/`, leaving the lines
   // after it to the compiler.
   size_t nested = buf.slice(begin + 2, textEnd).find("/*");

@@ -24,8 +24,8 @@ std::string rewrite(StringRef src, unsigned *numSites = nullptr,
                     bool lineDirectives = false,
                     StringRef name = "TestBuffer") {
   SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy(src, name), SMLoc());
+  unsigned id =
+      sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(src, name), SMLoc());
   TypeTable types = TypeTable::getDefault();
   std::string out;
   raw_string_ostream os(out);
@@ -70,9 +70,9 @@ TEST(AnnotateTest, HeadersInCommentsAndLiteralsAreText) {
 }
 
 TEST(AnnotateTest, SitesAfterTrickyTokensAreFound) {
-  for (StringRef before : {"/* a /* b */", "s = \"*/\";", "c = '\\'';",
-                           "n = 1'0'0;", "s = R\"x()\")x\";",
-                           "s = \"a\\\nb\";", "f(R\"\" /* x */);"}) {
+  for (StringRef before :
+       {"/* a /* b */", "s = \"*/\";", "c = '\\'';", "n = 1'0'0;",
+        "s = R\"x()\")x\";", "s = \"a\\\nb\";", "f(R\"\" /* x */);"}) {
     unsigned n = 0;
     std::string out =
         rewrite((before + "\n/* PTX_INJECT f\nin f32 x\n*/\n").str(), &n);
@@ -143,11 +143,13 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
   EXPECT_TRUE(StringRef(out).endswith("\"f\"(x));\r\n")) << out;
   // The directive after a site waits for the end of what the text after
   // `*/` opens: it would change a raw string, and be lost in a comment.
-  out = rewrite("/* PTX_INJECT f\nin f32 x\n*/ s = R\"(\n#x\n)\"; /* a\nb */ \\\n"
-                "c;\nd;\n",
-                nullptr, /*lineDirectives=*/true);
-  EXPECT_TRUE(StringRef(out).endswith(
-      "\"f\"(x)); s = R\"(\n#x\n)\"; /* a\nb */ \\\nc;\n#line 8 \"TestBuffer\"\nd;\n"))
+  out =
+      rewrite("/* PTX_INJECT f\nin f32 x\n*/ s = R\"(\n#x\n)\"; /* a\nb */ \\\n"
+              "c;\nd;\n",
+              nullptr, /*lineDirectives=*/true);
+  EXPECT_TRUE(
+      StringRef(out).endswith("\"f\"(x)); s = R\"(\n#x\n)\"; /* a\nb */ "
+                              "\\\nc;\n#line 8 \"TestBuffer\"\nd;\n"))
       << out;
   // A buffer without sites gets no directives.
   EXPECT_EQ(rewrite("/* other */\n", nullptr, true), "/* other */\n");
