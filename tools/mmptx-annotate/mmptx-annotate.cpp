@@ -12,6 +12,7 @@
 ///   mmptx-annotate in.cu -o out.cu           to a file
 ///   mmptx-annotate a.cu b.cu -o outdir/      to outdir/a.cu, outdir/b.cu
 ///   mmptx-annotate --types MyTypes.h in.cu   with user inject types
+///   mmptx-annotate --line-directives=false   without #line directives
 ///
 /// Every input is processed even when an earlier one fails; the exit status
 /// is 1 if any failed, and a failed input leaves no output file behind.
