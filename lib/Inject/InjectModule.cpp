@@ -113,6 +113,11 @@ static Error usageError(InjectErrc code, const Twine &msg) {
 
 static inline bool isBlank(char c) { return c == ' ' || c == '\t'; }
 
+/// "1 argument", "2 arguments".
+static std::string plural(size_t n, StringRef noun) {
+  return (Twine(n) + " " + noun + (n == 1 ? "" : "s")).str();
+}
+
 namespace mmptx {
 /// Finds, parses and checks the sites of one buffer and fills the handle.
 class InjectSiteScanner {
@@ -415,9 +420,9 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
     return e;
   if (native && declaredArgs != args.size())
     return diag(InjectErrc::Formatting, nargsLoc,
-                "inject site '" + name + "' declares " + Twine(declaredArgs) +
-                    " arguments but has " + Twine(args.size()) +
-                    " 'MMPTX_INJECT_ARG' lines");
+                "inject site '" + name + "' declares " +
+                    plural(declaredArgs, "argument") + " but has " +
+                    plural(args.size(), "'MMPTX_INJECT_ARG' line"));
 
   if (inserted.second) {
     // Later sites are checked against this one, so checking it suffices.
@@ -652,8 +657,9 @@ Error InjectSiteScanner::checkAgainstFirst(uint32_t index, const char *kw,
   std::string note = ("first site of inject '" + name + "' is here").str();
   if (args.size() != inj.numVariables)
     return diag(InjectErrc::InconsistentInjection, kw,
-                "inject site '" + name + "' has " + Twine(args.size()) +
-                    " arguments, but the first site of '" + name + "' has " +
+                "inject site '" + name + "' has " +
+                    plural(args.size(), "argument") +
+                    ", but the first site of '" + name + "' has " +
                     Twine(inj.numVariables),
                 firstLoc, note);
   ArrayRef<InjectVariable> vars = h.getVariables(inj);
@@ -884,9 +890,8 @@ size_t InjectModule::getMemoryUsage() const {
 Error InjectModule::checkStubs(ArrayRef<StringRef> stubs) const {
   if (stubs.size() != injectList.size())
     return usageError(InjectErrc::WrongNumStubs,
-                      "expected " + Twine(injectList.size()) +
-                          " stubs (one per inject), got " +
-                          Twine(stubs.size()));
+                      "expected " + plural(injectList.size(), "stub") +
+                          " (one per inject), got " + Twine(stubs.size()));
   return Error::success();
 }
 

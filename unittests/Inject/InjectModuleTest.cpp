@@ -150,7 +150,7 @@ TEST(InjectModuleTest, NativeFormat) {
                         "// MMPTX_INJECT_END f\n",
                         &code),
             "test.ptx:1:25: error: inject site 'f' declares 2 arguments but "
-            "has 1 'MMPTX_INJECT_ARG' lines\n"
+            "has 1 'MMPTX_INJECT_ARG' line\n"
             "// MMPTX_INJECT_BEGIN f 2\n"
             "                        ^");
   EXPECT_EQ(code, InjectErrc::Formatting);
@@ -275,7 +275,7 @@ TEST(InjectModuleTest, InconsistentDuplicates) {
     const char *message;
   } cases[] = {
       {"\t// _x0 m f32 F32 acc\n",
-       "8:5: error: inject site 'f' has 1 arguments, but the first site of "
+       "8:5: error: inject site 'f' has 1 argument, but the first site of "
        "'f' has 2"},
       {"\t// _x0 m f32 F32 acc\n\t// _x1 i f32 F32 v\n\t// _x2 i f32 F32 w\n",
        "has 3 arguments, but the first site of 'f' has 2"},
@@ -321,7 +321,7 @@ TEST(InjectModuleTest, RenderErrors) {
   Error e = m->render(ArrayRef<StringRef>{"a", "b"}, out);
   std::string msg;
   EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::WrongNumStubs);
-  EXPECT_EQ(msg, "expected 1 stubs (one per inject), got 2");
+  EXPECT_EQ(msg, "expected 1 stub (one per inject), got 2");
 
   char buf[4];
   auto n = m->render(ArrayRef<StringRef>{"S"}, buf, sizeof(buf));
