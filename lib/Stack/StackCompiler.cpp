@@ -446,6 +446,14 @@ Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
 const uint64_t *StackPtxContext::runCommon(const uint64_t *pc,
                                            const uint64_t *stop,
                                            ArrayRef<Register> regs) {
+  // Make room for the next words at once: stopping where the room runs out
+  // costs a slow word and a call per doubling.
+  size_t words = std::min<size_t>(stop - pc, 4096);
+  if ((numNodes + 2 * words > nodeLimit ||
+       numOperands + 4 * words > operandCap) &&
+      numNodes < opts.maxNodes)
+    growNodes(uint32_t(std::min<size_t>(2 * words, opts.maxNodes - numNodes)),
+              uint32_t(4 * words));
   // The state lives in locals: a store through the node or stack arrays
   // could alias the members and would force reloads.
   const uint32_t S = opts.stackSize;
@@ -652,34 +660,44 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
 Error StackPtxContext::resolveRequests(ArrayRef<Register> regs,
                                        ArrayRef<uint32_t> requests) {
   requestNodes.resize(requests.size());
-  // Pops on a copy of the heights: regCounts doubles as that copy here.
-  uint32_t *h = regCounts.data();
-  std::copy(heights.begin(), heights.end(), h);
+  // The k-th request for a stack gets its k-th value from the top. regCounts,
+  // zero outside emit(), counts the values taken so far.
+  uint32_t *taken = regCounts.data();
   const uint32_t *sd = stackData.data() + StackGuard;
   const uint32_t S = opts.stackSize;
-  uint32_t unsatisfied = 0;
-  for (uint32_t i = 0, e = requests.size(); i != e; ++i) {
+  auto valid = [&](uint32_t r) {
+    return r < regs.size() && regs[r].stackIdx < info.numStacks;
+  };
+  uint32_t unsatisfied = 0, i = 0, e = requests.size();
+  for (; i != e; ++i) {
     uint32_t r = requests[i];
     uint32_t node = None;
-    if (r >= regs.size() || regs[r].stackIdx >= info.numStacks) {
-      if (opts.strict) {
-        stats.unsatisfiedRequests = unsatisfied;
-        return makeError(r >= regs.size()
-                             ? "request " + Twine(i) + ": register index " +
-                                   Twine(r) + " out of range (" +
-                                   Twine(regs.size()) + " registers)"
-                             : "request " + Twine(i) + ": register '" +
-                                   regs[r].name + "' has stack index " +
-                                   Twine(regs[r].stackIdx) + " out of range");
-      }
-    } else if (uint32_t &hs = h[regs[r].stackIdx]) {
-      node = sd[size_t(regs[r].stackIdx) * S + --hs];
+    if (!valid(r)) {
+      if (opts.strict)
+        break;
+    } else {
+      uint16_t st = regs[r].stackIdx;
+      uint32_t k = taken[st]++;
+      if (k < heights[st])
+        node = sd[size_t(st) * S + heights[st] - 1 - k];
     }
     unsatisfied += node == None;
     requestNodes[i] = node;
   }
+  for (uint32_t k = 0; k != i; ++k)
+    if (valid(requests[k]))
+      taken[regs[requests[k]].stackIdx] = 0;
   stats.unsatisfiedRequests = unsatisfied;
-  return Error::success();
+  if (i == e)
+    return Error::success();
+  uint32_t r = requests[i];
+  return makeError(r >= regs.size()
+                       ? "request " + Twine(i) + ": register index " +
+                             Twine(r) + " out of range (" + Twine(regs.size()) +
+                             " registers)"
+                       : "request " + Twine(i) + ": register '" + regs[r].name +
+                             "' has stack index " + Twine(regs[r].stackIdx) +
+                             " out of range");
 }
 
 Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
@@ -879,7 +897,7 @@ char *StackPtxContext::emitInstr(char *p, uint32_t n, ArrayRef<Register> regs) {
 
 StringRef StackPtxContext::emit(ArrayRef<Register> regs,
                                 ArrayRef<uint32_t> requests) {
-  std::fill(regCounts.begin(), regCounts.end(), 0);
+  // regCounts is all zero here and is put back so at the end.
   numUsedStacks = 0;
   // The declarations depend on the register counts, known last: the body
   // starts after room for them, and they are written backwards in front.
@@ -1034,11 +1052,13 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
 
   // Declarations in stack order; usually one or two stacks are used.
   uint16_t *used = usedStacks.data();
-  std::sort(used, used + numUsedStacks);
+  if (numUsedStacks > 1)
+    std::sort(used, used + numUsedStacks);
   char *q = out.begin() + headerRoom;
   for (uint32_t i = numUsedStacks; i-- != 0;) {
     uint16_t s = used[i];
     uint32_t c = regCounts[s];
+    regCounts[s] = 0;
     q -= 3;
     std::memcpy(q, ">;\n", 3);
     do {
