@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 bash utils/setup.sh || { echo "tests: 0 passed, 1 failed"; exit 1; }
 
-LIT=/usr/lib/llvm-14/build/utils/lit/lit.py
+# The lit that CMake found next to the LLVM it builds against.
+LIT=$(sed -n 's/^MMPTX_LIT:FILEPATH=//p' build/CMakeCache.txt)
 log=$(mktemp)
 python3 "$LIT" -sv build/test 2>&1 | tee "$log"
 lit_rc=${PIPESTATUS[0]}
