@@ -471,34 +471,9 @@ const uint64_t *StackPtxContext::runCommon(const uint64_t *pc,
   for (; pc != stop; ++pc) {
     uint64_t w = *pc;
     uint32_t payload = getWordPayload(w);
-    switch (getWordType(w)) {
-    case WordType::Input: {
-      if (payload >= regs.size())
-        goto other;
-      uint16_t s = regs[payload].stackIdx;
-      if (s >= info.numStacks)
-        goto other;
-      uint32_t h = hts[s];
-      if (h == S)
-        goto other;
-      setNode(nd[nn], StackNode::Input, s, payload, 0, None);
-      sd[size_t(s) * S + h] = nn++;
-      hts[s] = h + 1;
-      continue;
-    }
-    case WordType::Constant: {
-      uint16_t s = getWordAux(w);
-      if (s >= info.numStacks)
-        goto other;
-      uint32_t h = hts[s];
-      if (h == S)
-        goto other;
-      setNode(nd[nn], StackNode::Constant, s, payload, 0, None);
-      sd[size_t(s) * S + h] = nn++;
-      hts[s] = h + 1;
-      continue;
-    }
-    case WordType::Ptx: {
+    // By frequency in typical programs: PTX, INPUT, CONSTANT, then meta.
+    WordType type = getWordType(w);
+    if (type == WordType::Ptx) {
       // The common shape: 1-4 scalars on one stack in, one scalar out.
       if (payload >= numInstrs || !simpleInstrs[payload])
         goto other;
@@ -530,7 +505,33 @@ const uint64_t *StackPtxContext::runCommon(const uint64_t *pc,
       nn += 2;
       continue;
     }
-    case WordType::Meta: {
+    if (type == WordType::Input) {
+      if (payload >= regs.size())
+        goto other;
+      uint16_t s = regs[payload].stackIdx;
+      if (s >= info.numStacks)
+        goto other;
+      uint32_t h = hts[s];
+      if (h == S)
+        goto other;
+      setNode(nd[nn], StackNode::Input, s, payload, 0, None);
+      sd[size_t(s) * S + h] = nn++;
+      hts[s] = h + 1;
+      continue;
+    }
+    if (type == WordType::Constant) {
+      uint16_t s = getWordAux(w);
+      if (s >= info.numStacks)
+        goto other;
+      uint32_t h = hts[s];
+      if (h == S)
+        goto other;
+      setNode(nd[nn], StackNode::Constant, s, payload, 0, None);
+      sd[size_t(s) * S + h] = nn++;
+      hts[s] = h + 1;
+      continue;
+    }
+    if (type == WordType::Meta) {
       // dup and swap, which take no depth from the meta stack.
       uint16_t s = getWordAux(w);
       if (s >= info.numStacks)
@@ -556,9 +557,7 @@ const uint64_t *StackPtxContext::runCommon(const uint64_t *pc,
       }
       goto other;
     }
-    default:
-      goto other;
-    }
+    goto other;
   }
 other:
   numNodes = nn;
@@ -751,12 +750,36 @@ static inline char *writeHex8(char *p, uint32_t v) {
   return p + 8;
 }
 
-char *StackPtxContext::writeMov(char *p, uint16_t stack) const {
-  const Piece &pc = movPieces[stack];
-  if (pc.len != 0xff) {
-    std::memcpy(p, pc.text, 16);
-    return p + pc.len;
+/// Copies a register name: short ones, the usual, without a call.
+static inline char *writeName(char *p, StringRef name) {
+  const char *s = name.data();
+  size_t n = name.size();
+  if (n > 16) {
+    std::memcpy(p, s, n);
+    return p + n;
   }
+  // Two copies that overlap cover every length in a range.
+  if (n >= 8) {
+    uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(p, &a, 8);
+    std::memcpy(p + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(p, &a, 4);
+    std::memcpy(p + n - 4, &b, 4);
+  } else if (n) {
+    p[0] = s[0];
+    p[n / 2] = s[n / 2];
+    p[n - 1] = s[n - 1];
+  }
+  return p + n;
+}
+
+char *StackPtxContext::writeLongMov(char *p, uint16_t stack) const {
   const std::string &op = movOps[stack];
   *p++ = '\t';
   std::memcpy(p, op.data(), op.size());
@@ -803,8 +826,7 @@ char *StackPtxContext::writeOperand(char *p, uint32_t n,
     StringRef name = regs[nd.payload].name;
     p = out.ensure(p, 1 + name.size() + after);
     *p = '%';
-    std::memcpy(p + 1, name.data(), name.size());
-    return p + 1 + name.size();
+    return writeName(p + 1, name);
   }
   case StackNode::Constant:
     if (nd.reg == None)
@@ -831,23 +853,30 @@ char *StackPtxContext::emitInstr(char *p, uint32_t n, ArrayRef<Register> regs) {
   if (ii.opTextLen > 32)
     std::memcpy(p + 32, op + 32, ii.opTextLen - 32);
   p += ii.opTextLen;
-  const uint32_t *ops = &operands[in.aux];
-  if (ii.scalar) {
-    for (unsigned e = 0; e != ii.numRetElems; ++e) {
-      if (e)
-        *p++ = '|';
-      StackNode &res = nd[n + 1 + e];
-      res.reg = newReg(res.stack);
-      p = writeReg(p, res.stack, res.reg);
-    }
-    for (unsigned e = 0; e != ii.numArgElems; ++e) {
-      std::memcpy(p, ", ", 2);
-      p = writeOperand(p + 2, ops[e], regs, ii.lineMax);
-    }
-    std::memcpy(p, ";\n", 2);
-    return p + 2;
+  if (!ii.scalar)
+    return emitVectorOperands(p, n, regs);
+  for (unsigned e = 0; e != ii.numRetElems; ++e) {
+    if (e)
+      *p++ = '|';
+    StackNode &res = nd[n + 1 + e];
+    res.reg = newReg(res.stack);
+    p = writeReg(p, res.stack, res.reg);
   }
+  const uint32_t *ops = &operands[in.aux];
+  for (unsigned e = 0; e != ii.numArgElems; ++e) {
+    std::memcpy(p, ", ", 2);
+    p = writeOperand(p + 2, ops[e], regs, ii.lineMax);
+  }
+  std::memcpy(p, ";\n", 2);
+  return p + 2;
+}
+
+char *StackPtxContext::emitVectorOperands(char *p, uint32_t n,
+                                          ArrayRef<Register> regs) {
   // Vector operands: `\n\t\t{e0, e1, ...}`.
+  StackNode *nd = nodes.data();
+  const StackNode &in = nd[n];
+  const InstrInfo &ii = instrInfo[in.payload];
   const PtxInstrDesc &d = info.instrs[in.payload];
   uint32_t elem = 0;
   for (unsigned r = 0; r != d.numRets; ++r) {
@@ -871,6 +900,7 @@ char *StackPtxContext::emitInstr(char *p, uint32_t n, ArrayRef<Register> regs) {
     if (vec)
       *p++ = '}';
   }
+  const uint32_t *ops = &operands[in.aux];
   elem = 0;
   for (unsigned a = 0; a != d.numArgs; ++a) {
     std::memcpy(p, ", ", 2);
@@ -955,10 +985,13 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
       std::memcpy(p, ";\n", 2);
       p += 2;
       continue;
+    case StackNode::Instr:
+      // Pushed back under its operands, which are all emitted now.
+      if (x.reg == 0)
+        p = emitInstr(p, n, regs);
+      continue;
     case StackNode::Result:
       n = x.aux;
-      break;
-    case StackNode::Instr:
       break;
     }
     if (nd[n].reg != 0)
@@ -1030,8 +1063,7 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
     p = out.ensure(p, movMax + 64 + name.size());
     p = writeMov(p, s);
     *p = '%';
-    std::memcpy(p + 1, name.data(), name.size());
-    p += 1 + name.size();
+    p = writeName(p + 1, name);
     std::memcpy(p, ", ", 2);
     p += 2;
     if (n == None) {

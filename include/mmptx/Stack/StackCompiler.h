@@ -268,6 +268,8 @@ private:
   llvm::StringRef emit(llvm::ArrayRef<Register> regs,
                        llvm::ArrayRef<uint32_t> requests);
   inline char *emitInstr(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
+  /// The rets and args of instruction \p n when some are vectors.
+  char *emitVectorOperands(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
   /// Writes operand \p n; room for \p after more characters remains.
   inline char *writeOperand(char *p, uint32_t n, llvm::ArrayRef<Register> regs,
                             size_t after);
@@ -283,7 +285,14 @@ private:
       usedStacks[numUsedStacks++] = stack;
     return r;
   }
-  char *writeMov(char *p, uint16_t stack) const;
+  char *writeMov(char *p, uint16_t stack) const {
+    const Piece &pc = movPieces[stack];
+    if (pc.len == 0xff)
+      return writeLongMov(p, stack);
+    std::memcpy(p, pc.text, 16);
+    return p + pc.len;
+  }
+  char *writeLongMov(char *p, uint16_t stack) const;
   inline char *writeLiteral(char *p, uint16_t stack, uint32_t bits) const;
   static char *writeUInt(char *p, uint32_t v);
   void growNodes(uint32_t moreNodes, uint32_t moreOps);
