@@ -54,6 +54,21 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
            info.argTypes[a].numVecElems <= 64;
   };
   instrInfo.resize(info.numInstrs);
+  // `\t<ptx> ` per instruction, and padding for the fixed-size copy.
+  size_t textSize = 32;
+  for (uint32_t i = 0; i != info.numInstrs; ++i) {
+    instrInfo[i].opTextBegin = textSize - 32;
+    instrInfo[i].opTextLen = std::strlen(info.instrPtx[i]) + 2;
+    textSize += instrInfo[i].opTextLen;
+  }
+  opText.resize(textSize);
+  for (uint32_t i = 0; i != info.numInstrs; ++i) {
+    char *t = &opText[instrInfo[i].opTextBegin];
+    size_t len = instrInfo[i].opTextLen - 2;
+    t[0] = '\t';
+    std::memcpy(t + 1, info.instrPtx[i], len);
+    t[len + 1] = ' ';
+  }
   for (uint32_t i = 0; i != info.numInstrs; ++i) {
     const PtxInstrDesc &d = info.instrs[i];
     InstrInfo &ii = instrInfo[i];
@@ -94,19 +109,12 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
     ii.scalar = ii.numArgElems == d.numArgs && ii.numRetElems == d.numRets;
     ii.simple = ii.scalar && ii.numUnique == 1 && d.numRets == 1 &&
                 elemStacks[ii.retElemBegin] == ii.uniqueStack[0];
-    size_t len = std::strlen(info.instrPtx[i]);
-    ii.opTextBegin = opText.size();
-    ii.opTextLen = len + 2;
-    opText.push_back('\t');
-    opText.insert(opText.end(), info.instrPtx[i], info.instrPtx[i] + len);
-    opText.push_back(' ');
     // Per element: ", " or "|", and a register or literal of at most 19
     // characters written with a 16-byte copy; "\n\t\t{" and "}" per vector;
     // 32 for the opcode copy, ";\n" and the final fixed-size copy.
     ii.lineMax = ii.opTextLen + 34 * (ii.numArgElems + ii.numRetElems) +
                  5 * (d.numArgs + d.numRets) + 64;
   }
-  opText.resize(opText.size() + 32);
   specialInfo.resize(info.numSpecials);
   for (uint32_t i = 0; i != info.numSpecials; ++i) {
     uint16_t a = info.specials[i].argType;
@@ -120,14 +128,16 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   movOps.reserve(info.numStacks);
   headerRoom = 3;
   for (uint32_t s = 0; s != info.numStacks; ++s) {
+    // Plain string appends: Twine costs microseconds per context here.
     StringRef p = info.literalPrefixes[s];
+    std::string ps = p.str();
     inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
-    movOps.push_back(p == "u8" || p == "s8" ? ("cvt." + p + "." + p).str()
-                                            : ("mov." + p).str());
+    movOps.push_back(p == "u8" || p == "s8" ? "cvt." + ps + "." + ps
+                                            : "mov." + ps);
     movMax = std::max(movMax, movOps.back().size() + 2);
     Piece mp = {}, rp = {};
     std::string mov = "\t" + movOps.back() + " ";
-    std::string reg = ("%_s" + Twine(s) + "_").str();
+    std::string reg = "%_s" + std::to_string(s) + "_";
     mp.len = std::min<size_t>(mov.size(), 16);
     std::memcpy(mp.text, mov.data(), mp.len);
     rp.len = std::min<size_t>(reg.size(), 16);
@@ -137,7 +147,7 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
       mp.len = 0xff;
     movPieces.push_back(mp);
     regPieces.push_back(rp);
-    declHeads.push_back(("\t.reg ." + p + " " + reg + "<").str());
+    declHeads.push_back("\t.reg ." + ps + " " + reg + "<");
     headerRoom += declHeads.back().size() + 10 + 3;
     litKinds[s] = p == "f32"   ? LitKind::F32
                   : p == "u32" ? LitKind::U32
@@ -148,6 +158,7 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   regCounts.resize(info.numStacks);
   usedStacks.resize(info.numStacks);
   numInstrs = info.numInstrs;
+  simpleInstrs.reserve(numInstrs);
   for (const InstrInfo &ii : instrInfo)
     simpleInstrs.push_back(
         ii.simple ? uint32_t(ii.uniqueStack[0]) << 16 | ii.numArgElems : 0);
