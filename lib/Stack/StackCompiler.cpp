@@ -13,9 +13,11 @@
 ///    (inputs, constants, special-register elements, instructions and their
 ///    result elements). A PTX word pops its operands (first popped = first
 ///    operand element) if every stack it needs has enough values, and pushes
-///    its results so that element 0 of return 0 ends on top.
-/// 2. Requests: each request pops, on a copy of the stack heights, the next
-///    value of its register's stack.
+///    its results so that element 0 of return 0 ends on top. runCommon runs
+///    the common words (valid INPUT and CONSTANT, one-stack scalar PTX, dup,
+///    swap) without per-word room checks; execWord runs everything else.
+/// 2. Requests: the k-th request for a stack gets its k-th value from the
+///    top, without popping.
 /// 3. Emission: requests are visited last to first, depth first; an
 ///    instruction whose operands are not yet emitted is re-pushed under them
 ///    so operand 0 is emitted first. Results get per-stack register numbers
