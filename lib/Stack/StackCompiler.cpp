@@ -509,7 +509,12 @@ const uint64_t *StackPtxContext::runCommon(const uint64_t *pc,
       o[3] = v3;
       StackNode *np = nd + nn;
       setNode(np[0], StackNode::Instr, 0, payload, uint32_t(no), 0);
-      setNode(np[1], StackNode::Result, st, 0, nn, None);
+      // The Result's aux and reg as two 4-byte stores: one 8-byte store
+      // needs a 64-bit immediate in a register, which this loop lacks.
+      uint64_t resLo = uint64_t(StackNode::Result) | uint64_t(st) << 16;
+      std::memcpy(&np[1], &resLo, 8);
+      np[1].aux = nn;
+      np[1].reg = None;
       // Popping na >= 1 values leaves room for the result.
       h -= na;
       base[h] = nn + 1;
