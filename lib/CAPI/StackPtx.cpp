@@ -195,6 +195,10 @@ mmptx_stack_compile(MmptxStackContext c, const uint64_t *words,
       return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
                   "register " + llvm::Twine(i) +
                       " has no name or a name that is not a PTX identifier");
+    if (isReservedRegisterName(r.name))
+      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register name '" + llvm::Twine(r.name) +
+                      "' is reserved for the compiler's temporaries");
     if (r.stack_idx >= c->info.numStacks || r.kind > MMPTX_STACK_REG_MOD)
       return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
                   "register '" + llvm::Twine(r.name) +

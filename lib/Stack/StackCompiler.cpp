@@ -1034,12 +1034,27 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
   // The requests' movs are a parallel assignment: a request that reads an
   // input register which an earlier request overwrites (a mod variable
   // requested before the read) reads a copy taken before the first write.
+  auto sameRegister = [&](uint32_t a, uint32_t b) {
+    return a == b ||
+           (a < regs.size() && b < regs.size() && regs[a].name == regs[b].name);
+  };
+  // An unsatisfied request is zeroed unless another request of the same
+  // register gets a value (`.requests { z z }` with one value).
+  auto zeroes = [&](uint32_t i) {
+    uint32_t r = requests[i];
+    if (requestNodes[i] != None || !opts.zeroUnsatisfied ||
+        regs[r].kind == RegKind::Mod)
+      return false;
+    for (uint32_t k = 0, e = requests.size(); k != e; ++k)
+      if (requestNodes[k] != None && sameRegister(requests[k], r))
+        return false;
+    return true;
+  };
   auto writes = [&](uint32_t i) {
     uint32_t r = requests[i];
     if (r >= regs.size() || regs[r].stackIdx >= info.numStacks)
       return false;
-    return requestNodes[i] != None ||
-           (opts.zeroUnsatisfied && regs[r].kind != RegKind::Mod);
+    return requestNodes[i] != None || zeroes(i);
   };
   bool anyCopies = false;
   if (requests.size() > 1)
@@ -1051,8 +1066,7 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
     uint32_t src = nd[n].payload;
     for (uint32_t k = 0; k != i; ++k) {
       uint32_t r = requests[k];
-      if (!writes(k) ||
-          (r != src && (src >= regs.size() || regs[r].name != regs[src].name)))
+      if (!writes(k) || !sameRegister(r, src))
         continue;
       uint16_t st = nd[n].stack;
       requestCopies[i] = newReg(st);
@@ -1074,7 +1088,7 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
     uint32_t n = requestNodes[i];
     if (r >= regs.size() || regs[r].stackIdx >= info.numStacks)
       continue;
-    if (n == None && (!opts.zeroUnsatisfied || regs[r].kind == RegKind::Mod))
+    if (n == None && !zeroes(i))
       continue;
     uint16_t s = regs[r].stackIdx;
     StringRef name = regs[r].name;
@@ -1130,6 +1144,16 @@ Expected<StringRef> StackPtxContext::compile(const Program &prog,
   if (Error e = execute(prog, regs, requests))
     return e;
   return emit(regs, requests);
+}
+
+bool stack::isReservedRegisterName(StringRef name) {
+  if (!name.consume_front("_s"))
+    return false;
+  auto [stackNo, n] = name.split('_');
+  auto digits = [](StringRef d) {
+    return !d.empty() && all_of(d, [](char c) { return isDigit(c); });
+  };
+  return digits(stackNo) && digits(n);
 }
 
 Expected<std::string> stack::compileStackPtx(const StackInfo &info,

@@ -248,6 +248,10 @@ Error Parser::parseRegisters() {
     if (tok.kind != Token::Ident || !isRegisterName(tok.text))
       return error(tok.text,
                    "expected a register name but found " + describe(tok));
+    if (isReservedRegisterName(name))
+      return error(name, "register name '" + name +
+                             "' is reserved for the compiler's temporaries "
+                             "(_s<stack>_<n>)");
     static const char *const keywords[] = {
         "call", "return", "meta",     "store",  "load",      "input",
         "word", "dup",    "yank_dup", "swap",   "swap_with", "replace",

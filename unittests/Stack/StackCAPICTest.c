@@ -86,6 +86,11 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   CHECK(12, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
                                 buf, sizeof buf, &written) ==
                 MMPTX_STACK_ERROR_INVALID_REGISTER);
+  regs[1].name = "_s0_1"; /* spelled like a temporary of the stub */
+  CHECK(12, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
+                                buf, sizeof buf, &written) ==
+                MMPTX_STACK_ERROR_INVALID_REGISTER);
+  CHECK(12, strstr(mmptx_stack_last_error(ctx), "reserved") != NULL);
   regs[1].name = "y";
   regs[1].stack_idx = 999;
   CHECK(13, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,

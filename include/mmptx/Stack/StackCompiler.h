@@ -352,6 +352,11 @@ private:
   detail::TextBuf out;
 };
 
+/// \returns whether \p name is spelled like the compiler's temporaries,
+/// `_s<stack>_<n>`: a register so named would be shadowed by the stub's own
+/// declarations. The text parser and the C API reject such names.
+bool isReservedRegisterName(llvm::StringRef name);
+
 /// Convenience for one-off compiles (the stub-gen pass's entry point):
 /// compiles \p prog with the given registers and requests, reusing one
 /// context per thread and table. \returns the stub text or, in strict mode,
