@@ -16,6 +16,12 @@
 // Order matters: stacks, arg types, instructions and special registers are
 // numbered in definition order, and the numbers are what program words hold.
 //
+// MinSm (instructions and special registers) is the lowest `.target sm_XX`
+// that accepts the record, from the PTX ISA's target notes; 0 means any
+// target. A compiler given a target (StackPtxOptions::targetSm) treats a
+// word whose record needs a newer one like an out-of-range index, so random
+// and mutated programs stay valid PTX for that target.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MMPTX_STACKBASE_TD
@@ -55,6 +61,7 @@ class PtxInstr<string ptx, list<ArgType> args, list<ArgType> rets> {
   list<ArgType> Args = args;
   list<ArgType> Rets = rets;
   string Name = ptx;
+  int MinSm = 0;
 }
 
 // A special register (`%tid`, `%laneid`, ...) read with `mov`. A vector arg
@@ -63,6 +70,7 @@ class SpecialReg<string ptx, ArgType argType> {
   string Ptx = ptx;
   ArgType Type = argType;
   string Name = ptx;
+  int MinSm = 0;
 }
 
 #endif // MMPTX_STACKBASE_TD

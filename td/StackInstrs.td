@@ -10,7 +10,10 @@
 // 32 special registers) first, so that its numbering is stable, then the
 // extensions (f64, b32, bf16, u64; full f32/f64 arithmetic, integer and
 // bitwise ops, setp/selp variants, conversions, f16/bf16 x2 forms, more mma
-// shapes). Everything here assembles with `ptxas -arch=sm_80`.
+// shapes). Every record assembles for each target from its MinSm on
+// (ptxas 13 checked at sm_75, 80, 86, 89 and 90; the f16 arithmetic's
+// sm_53 and tanh's sm_75 come from the ISA's target notes, since ptxas 13
+// assembles nothing older than sm_75).
 //
 // Each instruction is preceded by a `///` line quoting its PTX ISA syntax.
 //
@@ -128,7 +131,9 @@ def Lg2ApproxFtzF32 : PtxInstr<"lg2.approx.ftz.f32", [ArgF32], [ArgF32]>;
 /// ex2.approx{.ftz}.f32 d, a;
 def Ex2ApproxFtzF32 : PtxInstr<"ex2.approx.ftz.f32", [ArgF32], [ArgF32]>;
 /// tanh.approx.f32 d, a;
-def TanhApproxF32 : PtxInstr<"tanh.approx.f32", [ArgF32], [ArgF32]>;
+def TanhApproxF32 : PtxInstr<"tanh.approx.f32", [ArgF32], [ArgF32]> {
+  let MinSm = 75;
+}
 /// setp.CmpOp{.ftz}.f32 p, a, b;
 def SetpLtFtzF32 : PtxInstr<"setp.lt.ftz.f32", [ArgF32, ArgF32], [ArgPRED]>;
 /// setp.CmpOp.u32 p, a, b;
@@ -138,12 +143,16 @@ def SetpNeU32 : PtxInstr<"setp.ne.u32", [ArgU32, ArgU32], [ArgPRED]>;
 /// selp.f32 d, a, b, c;   // d = c ? a : b
 def SelpF32 : PtxInstr<"selp.f32", [ArgF32, ArgF32, ArgPRED], [ArgF32]>;
 /// cvt.rna.tf32.f32 d, a;
-def CvtRnaTf32F32 : PtxInstr<"cvt.rna.tf32.f32", [ArgF32], [ArgTF32]>;
+def CvtRnaTf32F32 : PtxInstr<"cvt.rna.tf32.f32", [ArgF32], [ArgTF32]> {
+  let MinSm = 80;
+}
 /// cvt.rn.f32.u32 d, a;
 def CvtRnF32U32 : PtxInstr<"cvt.rn.f32.u32", [ArgU32], [ArgF32]>;
 /// mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32 d, a, b, c;
 def MmaM16N8K4Tf32 : PtxInstr<"mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32",
-                              [ArgV2TF32, ArgV1TF32, ArgV4F32], [ArgV4F32]>;
+                              [ArgV2TF32, ArgV1TF32, ArgV4F32], [ArgV4F32]> {
+  let MinSm = 80;
+}
 /// mov.b32 {d0, d1}, a;   // unpack an f16x2 into two f16
 def UnpackF16X2 : PtxInstr<"mov.b32", [ArgF16X2], [ArgV2F16]> {
   let Name = "unpack.f16x2";
@@ -430,36 +439,58 @@ def U32ToPhilox : PtxInstr<"mov.b32", [ArgU32], [ArgPHILOX]> {
 //===----------------------------------------------------------------------===//
 
 /// add{.rnd}{.ftz}{.sat}.f16 d, a, b;
-def AddF16 : PtxInstr<"add.f16", [ArgF16, ArgF16], [ArgF16]>;
+def AddF16 : PtxInstr<"add.f16", [ArgF16, ArgF16], [ArgF16]> {
+  let MinSm = 53;
+}
 /// sub{.rnd}{.ftz}{.sat}.f16 d, a, b;
-def SubF16 : PtxInstr<"sub.f16", [ArgF16, ArgF16], [ArgF16]>;
+def SubF16 : PtxInstr<"sub.f16", [ArgF16, ArgF16], [ArgF16]> {
+  let MinSm = 53;
+}
 /// mul{.rnd}{.ftz}{.sat}.f16 d, a, b;
-def MulF16 : PtxInstr<"mul.f16", [ArgF16, ArgF16], [ArgF16]>;
+def MulF16 : PtxInstr<"mul.f16", [ArgF16, ArgF16], [ArgF16]> {
+  let MinSm = 53;
+}
 /// fma.rnd{.ftz}{.sat}.f16 d, a, b, c;
-def FmaRnF16 : PtxInstr<"fma.rn.f16", [ArgF16, ArgF16, ArgF16], [ArgF16]>;
+def FmaRnF16 : PtxInstr<"fma.rn.f16", [ArgF16, ArgF16, ArgF16], [ArgF16]> {
+  let MinSm = 53;
+}
 /// neg{.ftz}.f16 d, a;
-def NegF16 : PtxInstr<"neg.f16", [ArgF16], [ArgF16]>;
+def NegF16 : PtxInstr<"neg.f16", [ArgF16], [ArgF16]> {
+  let MinSm = 53;
+}
 /// cvt.rn.f16.f32 d, a;
 def CvtRnF16F32 : PtxInstr<"cvt.rn.f16.f32", [ArgF32], [ArgF16]>;
 /// add{.rnd}{.ftz}{.sat}.f16x2 d, a, b;
-def AddF16X2 : PtxInstr<"add.f16x2", [ArgF16X2, ArgF16X2], [ArgF16X2]>;
+def AddF16X2 : PtxInstr<"add.f16x2", [ArgF16X2, ArgF16X2], [ArgF16X2]> {
+  let MinSm = 53;
+}
 /// mul{.rnd}{.ftz}{.sat}.f16x2 d, a, b;
-def MulF16X2 : PtxInstr<"mul.f16x2", [ArgF16X2, ArgF16X2], [ArgF16X2]>;
+def MulF16X2 : PtxInstr<"mul.f16x2", [ArgF16X2, ArgF16X2], [ArgF16X2]> {
+  let MinSm = 53;
+}
 /// fma.rnd{.ftz}{.sat}.f16x2 d, a, b, c;
 def FmaRnF16X2 : PtxInstr<"fma.rn.f16x2", [ArgF16X2, ArgF16X2, ArgF16X2],
-                          [ArgF16X2]>;
+                          [ArgF16X2]> {
+  let MinSm = 53;
+}
 /// mov.b32 d, {a0, a1};   // pack two f16 into an f16x2
 def PackF16X2 : PtxInstr<"mov.b32", [ArgV2F16], [ArgF16X2]> {
   let Name = "pack.f16x2";
 }
 /// fma.rn{.relu}.bf16 d, a, b, c;
 def FmaRnBF16 : PtxInstr<"fma.rn.bf16", [ArgBF16, ArgBF16, ArgBF16],
-                         [ArgBF16]>;
+                         [ArgBF16]> {
+  let MinSm = 80;
+}
 /// cvt.rn.bf16.f32 d, a;
-def CvtRnBF16F32 : PtxInstr<"cvt.rn.bf16.f32", [ArgF32], [ArgBF16]>;
+def CvtRnBF16F32 : PtxInstr<"cvt.rn.bf16.f32", [ArgF32], [ArgBF16]> {
+  let MinSm = 80;
+}
 /// fma.rn{.relu}.bf16x2 d, a, b, c;
 def FmaRnBF16X2 : PtxInstr<"fma.rn.bf16x2", [ArgBF16X2, ArgBF16X2, ArgBF16X2],
-                           [ArgBF16X2]>;
+                           [ArgBF16X2]> {
+  let MinSm = 80;
+}
 /// mov.b32 d, {a0, a1};   // pack two bf16 into a bf16x2
 def PackBF16X2 : PtxInstr<"mov.b32", [ArgV2BF16], [ArgBF16X2]> {
   let Name = "pack.bf16x2";
@@ -471,10 +502,14 @@ def PackBF16X2 : PtxInstr<"mov.b32", [ArgV2BF16], [ArgBF16X2]> {
 
 /// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 d, a, b, c;
 def MmaM16N8K8Tf32 : PtxInstr<"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
-                              [ArgV4TF32, ArgV2TF32, ArgV4F32], [ArgV4F32]>;
+                              [ArgV4TF32, ArgV2TF32, ArgV4F32], [ArgV4F32]> {
+  let MinSm = 80;
+}
 /// mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 d, a, b, c;
 def MmaM16N8K16F16 : PtxInstr<"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-                              [ArgV4F16X2, ArgV2F16X2, ArgV4F32], [ArgV4F32]>;
+                              [ArgV4F16X2, ArgV2F16X2, ArgV4F32], [ArgV4F32]> {
+  let MinSm = 80;
+}
 
 //===----------------------------------------------------------------------===//
 // Special registers
@@ -510,7 +545,9 @@ def SregLanemaskGt : SpecialReg<"lanemask_gt", ArgU32>;
 def SregClock    : SpecialReg<"clock", ArgU32>;
 def SregClockHi  : SpecialReg<"clock_hi", ArgU32>;
 def SregTotalSmem : SpecialReg<"total_smem_size", ArgU32>;
-def SregAggrSmem : SpecialReg<"aggr_smem_size", ArgU32>;
+def SregAggrSmem : SpecialReg<"aggr_smem_size", ArgU32> {
+  let MinSm = 90;
+}
 def SregDynSmem  : SpecialReg<"dynamic_smem_size", ArgU32>;
 
 #endif // MMPTX_STACKINSTRS_TD

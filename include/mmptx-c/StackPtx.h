@@ -153,6 +153,10 @@ typedef struct MmptxStackTables {
   const char *const *special_ptx;
   const char *const *special_names;
   const uint8_t *inline_literals; /* may be NULL */
+  /* Lowest sm_XX target per instruction / special register, 0 = any; NULL
+   * = all 0. Checked against MmptxStackOptions.target_sm. */
+  const uint16_t *instr_min_sm;
+  const uint16_t *special_min_sm;
 } MmptxStackTables;
 
 typedef enum MmptxStackRegKind {

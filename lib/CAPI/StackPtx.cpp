@@ -39,6 +39,14 @@ static_assert(sizeof(MmptxStackInstrDesc) == sizeof(PtxInstrDesc) &&
               "instruction layout");
 static_assert(sizeof(MmptxStackSpecialDesc) == sizeof(SpecialRegDesc),
               "special register layout");
+static_assert(sizeof(MmptxStackTables) == sizeof(StackInfo) &&
+                  offsetof(MmptxStackTables, inline_literals) ==
+                      offsetof(StackInfo, inlineLiterals) &&
+                  offsetof(MmptxStackTables, instr_min_sm) ==
+                      offsetof(StackInfo, instrMinSm) &&
+                  offsetof(MmptxStackTables, special_min_sm) ==
+                      offsetof(StackInfo, specialMinSm),
+              "tables layout");
 
 struct MmptxStackContextImpl {
   StackInfo info;
@@ -83,7 +91,6 @@ void mmptx_stack_options_init(MmptxStackOptions *o) {
 }
 
 const MmptxStackTables *mmptx_stack_default_tables(void) {
-  static_assert(sizeof(MmptxStackTables) == sizeof(StackInfo), "tables");
   static MmptxStackTables t = [] {
     const StackInfo &i = getDefaultStackInfo();
     MmptxStackTables r;
@@ -102,6 +109,8 @@ const MmptxStackTables *mmptx_stack_default_tables(void) {
     r.special_ptx = i.specialPtx;
     r.special_names = i.specialNames;
     r.inline_literals = i.inlineLiterals;
+    r.instr_min_sm = i.instrMinSm;
+    r.special_min_sm = i.specialMinSm;
     return r;
   }();
   return &t;
@@ -145,6 +154,8 @@ MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
     info.specialPtx = tables->special_ptx;
     info.specialNames = tables->special_names;
     info.inlineLiterals = tables->inline_literals;
+    info.instrMinSm = tables->instr_min_sm;
+    info.specialMinSm = tables->special_min_sm;
     if (llvm::Error e = info.verify()) {
       llvm::consumeError(std::move(e));
       return MMPTX_STACK_ERROR_INVALID_TABLES;

@@ -5,6 +5,8 @@
 // RUN: not mmptx-tblgen -gen-stack-c-header -I %S/../../td -DERR_RETS %s 2>&1 | FileCheck %s --check-prefix=RETS
 // RUN: not mmptx-tblgen -gen-stack-tables -I %S/../../td -DERR_VEC %s 2>&1 | FileCheck %s --check-prefix=VEC
 // RUN: not mmptx-tblgen -gen-stack-tables -I %S/../../td -DERR_OPCODE %s 2>&1 | FileCheck %s --check-prefix=OPCODE
+// RUN: not mmptx-tblgen -gen-stack-tables -I %S/../../td -DERR_MINSM %s 2>&1 | FileCheck %s --check-prefix=MINSM
+// RUN: not mmptx-tblgen -gen-stack-c-header -I %S/../../td -DERR_SPECIAL_MINSM %s 2>&1 | FileCheck %s --check-prefix=SPECIAL-MINSM
 // RUN: not mmptx-tblgen -gen-stack-tables -I %S/../../td -DERR_SYNTAX %s 2>&1 | FileCheck %s --check-prefix=SYNTAX
 
 include "StackBase.td"
@@ -46,6 +48,20 @@ def V : ArgType<S, 65>;
 #ifdef ERR_OPCODE
 // OPCODE: stack-invalid.td:[[@LINE+1]]:1: error: bad PTX opcode 'add f32'
 def I : PtxInstr<"add f32", [A], [A]>;
+#endif
+
+#ifdef ERR_MINSM
+// MINSM: stack-invalid.td:[[@LINE+1]]:1: error: MinSm 65536 is not in 0..65535
+def I : PtxInstr<"add.f32", [A, A], [A]> {
+  let MinSm = 65536;
+}
+#endif
+
+#ifdef ERR_SPECIAL_MINSM
+// SPECIAL-MINSM: stack-invalid.td:[[@LINE+1]]:1: error: MinSm -1 is not in 0..65535
+def R : SpecialReg<"laneid", A> {
+  let MinSm = -1;
+}
 #endif
 
 #ifdef ERR_SYNTAX

@@ -21,6 +21,15 @@
 // CHECK: #ifdef GET_STACK_TABLES
 // CHECK: static const ::mmptx::stack::PtxInstrDesc StackInstrDescs[] = {
 // CHECK-NEXT:   {{[{][{]}}1, 1, 24, 24}, {1, 24}, 2, 1}, // add.u32
+// Minimum targets: tanh.approx (21) sm_75, cvt.rna.tf32 (26) and the tf32
+// mma (28) sm_80; %aggr_smem_size (30) sm_90.
+// CHECK:      static const uint16_t StackInstrMinSm[] = {
+// CHECK-NEXT:   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+// CHECK-NEXT:   0, 0, 0, 0, 0, 75, 0, 0, 0, 0, 80, 0, 80, 0, 0, 0,
+// CHECK:      static const uint16_t StackSpecialMinSm[] = {
+// CHECK-NEXT:   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+// CHECK-NEXT:   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 0
+// CHECK-NEXT: };
 // CHECK: static const ::mmptx::stack::StackInfo stackInfo = {
 
 // C: #ifndef MMPTX_STACK_TABLES_H
@@ -29,4 +38,6 @@
 // C: MMPTX_PTX_INSTR_ADD_FTZ_F32 = {{[0-9]+}},
 // C: static inline uint64_t mmptx_stack_encode_ptx_add_ftz_f32(void) { return mmptx_stack_encode_ptx(MMPTX_PTX_INSTR_ADD_FTZ_F32); }
 // C: static inline uint64_t mmptx_stack_encode_constant_f32(float v) {
+// C: static const uint16_t mmptx_stack_special_min_sm[] = {
 // C: static const MmptxStackTables mmptx_stack_tables = {
+// C: mmptx_stack_inline_literals, mmptx_stack_instr_min_sm, mmptx_stack_special_min_sm

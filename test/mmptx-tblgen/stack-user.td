@@ -3,7 +3,7 @@
 
 // A user's own Stack PTX instruction set, described with the same
 // vocabulary: two stacks, an anonymous vector arg type, a two-return
-// instruction and a renamed duplicate opcode.
+// instruction, a renamed duplicate opcode and minimum targets.
 include "StackBase.td"
 
 def Real : StackType<"REAL", "f32">;
@@ -20,6 +20,13 @@ def Pair : PtxInstr<"add.f32", [ArgType<Real, 2>], [RealArg]> {
   let Name = "pair.add";
 }
 def Lane : SpecialReg<"laneid", RealArg>;
+def Aggr : SpecialReg<"aggr_smem_size", RealArg> {
+  let MinSm = 90;
+}
+/// tanh.approx.f32 d, a;
+def Tanh : PtxInstr<"tanh.approx.f32", [RealArg], [RealArg]> {
+  let MinSm = 75;
+}
 
 // CHECK: enum class StackType : uint16_t {
 // CHECK-NEXT:   REAL = 0,
@@ -39,7 +46,22 @@ def Lane : SpecialReg<"laneid", RealArg>;
 // CHECK: {{[{][{]}}2, 3, 3, 3}, {0, 3}, 1, 1}, // pair.add
 // CHECK: static const char *const StackSpecialPtx[] = {
 // CHECK-NEXT:   "laneid",
+// CHECK:      static const uint16_t StackInstrMinSm[] = {
+// CHECK-NEXT:   0, 0, 0, 75
+// CHECK-NEXT: };
+// CHECK-NEXT: static const uint16_t StackSpecialMinSm[] = {
+// CHECK-NEXT:   0, 90
+// CHECK-NEXT: };
+// CHECK:      StackSpecialDescs, StackSpecialPtx, StackSpecialNames,
+// CHECK-NEXT:     StackInlineLiterals, StackInstrMinSm, StackSpecialMinSm};
 
 // C: MMPTX_STACK_TYPE_REAL = 0,
 // C: MMPTX_PTX_INSTR_PAIR_ADD = 2,
 // C: mmptx_stack_encode_special_laneid(void)
+// C:      static const uint16_t mmptx_stack_instr_min_sm[] = {
+// C-NEXT:   0, 0, 0, 75
+// C-NEXT: };
+// C-NEXT: static const uint16_t mmptx_stack_special_min_sm[] = {
+// C-NEXT:   0, 90
+// C-NEXT: };
+// C:        mmptx_stack_inline_literals, mmptx_stack_instr_min_sm, mmptx_stack_special_min_sm

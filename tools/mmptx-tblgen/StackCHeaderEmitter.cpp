@@ -166,6 +166,11 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
   for (const StackSpecial &sp : recs.specials)
     strs.push_back(sp.name);
   emitStringArray(os, "mmptx_stack_special_names", strs);
+  os << "static const uint16_t mmptx_stack_instr_min_sm[] = {";
+  StackRecords::emitArrayBody(os, recs.getInstrMinSms());
+  os << "};\nstatic const uint16_t mmptx_stack_special_min_sm[] = {";
+  StackRecords::emitArrayBody(os, recs.getSpecialMinSms());
+  os << "};\n";
   os << "static const MmptxStackTables mmptx_stack_tables = {\n"
      << "  " << recs.stackNames.size()
      << ", mmptx_stack_type_names, mmptx_stack_literal_prefixes,\n"
@@ -176,7 +181,8 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
         "mmptx_stack_instr_names,\n"
      << "  " << recs.specials.size()
      << ", mmptx_stack_special_descs, mmptx_stack_special_ptx, "
-        "mmptx_stack_special_names,\n  mmptx_stack_inline_literals\n};\n\n";
+        "mmptx_stack_special_names,\n  mmptx_stack_inline_literals, "
+        "mmptx_stack_instr_min_sm, mmptx_stack_special_min_sm\n};\n\n";
 }
 
 void StackCHeaderEmitter::run(raw_ostream &os) {

@@ -10,7 +10,7 @@
 /// literal prefixes are PTX register types; vectors have at most 64
 /// elements; instructions have at most 4 args and 1 or 2 rets; instruction
 /// and special-register names are unique, also after mangling to C
-/// identifiers; opcodes contain no blanks, `,` or `;`.
+/// identifiers; opcodes contain no blanks, `,` or `;`; MinSm is 0..65535.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/TableGen/Error.h"
 #include "llvm/TableGen/Record.h"
 
@@ -35,6 +36,17 @@ static bool isRegType(StringRef s) {
                                       "u32", "u64", "s8",  "s16",  "s32", "s64",
                                       "f16", "f32", "f64", "bf16", "pred"};
   return is_contained(types, s);
+}
+
+/// \returns the MinSm of \p r, which the tables hold in 16 bits; 0 for a
+/// record from a StackBase.td older than the field.
+static unsigned getMinSm(const Record *r) {
+  if (!r->getValue("MinSm"))
+    return 0;
+  int64_t v = r->getValueAsInt("MinSm");
+  if (v < 0 || v > 65535)
+    PrintFatalError(r, "MinSm " + Twine(v) + " is not in 0..65535");
+  return unsigned(v);
 }
 
 static std::vector<Record *> sortedDefs(RecordKeeper &records, StringRef cls) {
@@ -56,6 +68,30 @@ std::string StackRecords::mangle(StringRef name, bool upper) {
   if (out.empty() || isDigit(out[0]))
     out.insert(out.begin(), '_');
   return out;
+}
+
+std::vector<unsigned> StackRecords::getInstrMinSms() const {
+  std::vector<unsigned> out;
+  for (const StackInstr &in : instrs)
+    out.push_back(in.minSm);
+  return out;
+}
+
+std::vector<unsigned> StackRecords::getSpecialMinSms() const {
+  std::vector<unsigned> out;
+  for (const StackSpecial &sp : specials)
+    out.push_back(sp.minSm);
+  return out;
+}
+
+void StackRecords::emitArrayBody(raw_ostream &os, ArrayRef<unsigned> vals) {
+  if (vals.empty()) {
+    os << "0";
+    return;
+  }
+  for (size_t i = 0, e = vals.size(); i != e; ++i)
+    os << (i == 0 ? "\n  " : i % 16 == 0 ? ",\n  " : ", ") << vals[i];
+  os << "\n";
 }
 
 StringRef StackRecords::getConstantCType(unsigned stack) const {
@@ -146,6 +182,7 @@ StackRecords::StackRecords(RecordKeeper &records) {
       in.args.push_back(getArgType(r, a));
     for (Record *a : rets)
       in.rets.push_back(getArgType(r, a));
+    in.minSm = getMinSm(r);
     instrs.push_back(std::move(in));
   }
   if (argTypes.size() > 65535)
@@ -164,6 +201,7 @@ StackRecords::StackRecords(RecordKeeper &records) {
         !mangled.insert(mangle(sp.name, true)).second)
       PrintFatalError(r, "duplicate special register name '" + sp.name + "'");
     sp.argType = getArgType(r, r->getValueAsDef("Type"));
+    sp.minSm = getMinSm(r);
     specials.push_back(std::move(sp));
   }
 }

@@ -15,6 +15,7 @@
 #ifndef MMPTX_TBLGEN_STACKRECORDS_H
 #define MMPTX_TBLGEN_STACKRECORDS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -22,6 +23,7 @@
 #include <vector>
 
 namespace llvm {
+class raw_ostream;
 class Record;
 class RecordKeeper;
 } // namespace llvm
@@ -40,12 +42,14 @@ struct StackInstr {
   const llvm::Record *rec;
   std::string ptx, name;
   std::vector<unsigned> args, rets;
+  unsigned minSm; ///< lowest sm_XX target; 0 = any
 };
 
 /// One special register.
 struct StackSpecial {
   std::string ptx, name;
   unsigned argType;
+  unsigned minSm; ///< lowest sm_XX target; 0 = any
 };
 
 /// All Stack PTX records of a .td file, numbered in definition order.
@@ -62,6 +66,13 @@ struct StackRecords {
   /// \returns \p name with every non-alphanumeric character replaced by `_`,
   /// upper-cased if \p upper, else lower-cased.
   static std::string mangle(llvm::StringRef name, bool upper);
+  /// The MinSm of every instruction, then of every special register.
+  std::vector<unsigned> getInstrMinSms() const;
+  std::vector<unsigned> getSpecialMinSms() const;
+  /// Writes \p vals as the body of a C array initialiser, 16 a line; a lone
+  /// 0 when empty (C has no empty arrays).
+  static void emitArrayBody(llvm::raw_ostream &os,
+                            llvm::ArrayRef<unsigned> vals);
   /// \returns the C type a constant of \p stack is written in (`float`,
   /// `int32_t` or `uint32_t`).
   llvm::StringRef getConstantCType(unsigned stack) const;

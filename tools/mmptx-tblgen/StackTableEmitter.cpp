@@ -177,6 +177,11 @@ void StackTableEmitter::emitTables(raw_ostream &os) {
   for (const StackSpecial &sp : recs.specials)
     strs.push_back(sp.name);
   emitStringArray(os, "StackSpecialNames", strs);
+  os << "static const uint16_t StackInstrMinSm[] = {";
+  StackRecords::emitArrayBody(os, recs.getInstrMinSms());
+  os << "};\nstatic const uint16_t StackSpecialMinSm[] = {";
+  StackRecords::emitArrayBody(os, recs.getSpecialMinSms());
+  os << "};\n";
 
   os << "static const ::mmptx::stack::StackInfo stackInfo = {\n"
      << "    " << recs.stackNames.size()
@@ -187,7 +192,7 @@ void StackTableEmitter::emitTables(raw_ostream &os) {
      << ", StackInstrDescs, StackInstrPtx, StackInstrNames,\n"
      << "    " << recs.specials.size()
      << ", StackSpecialDescs, StackSpecialPtx, StackSpecialNames,\n"
-     << "    StackInlineLiterals};\n";
+     << "    StackInlineLiterals, StackInstrMinSm, StackSpecialMinSm};\n";
   os << "#endif // GET_STACK_TABLES\n\n";
 }
 

@@ -98,7 +98,8 @@ TEST(StackCompilerTest, TwoReturnsCustomTable) {
   static const char *const ptx[] = {"setp.lt.f32", "selp.f32"};
   StackInfo info = {2,        stackNames, prefixes, 2,       argTypes,
                     argNames, 2,          instrs,   ptx,     ptx,
-                    0,        nullptr,    nullptr,  nullptr, nullptr};
+                    0,        nullptr,    nullptr,  nullptr, nullptr,
+                    nullptr,  nullptr};
   ASSERT_FALSE(bool(info.verify()));
   std::vector<uint64_t> prog = {encodeInput(0), encodeInput(1), encodePtx(0),
                                 encodeInput(0), encodeInput(1), encodePtx(1)};
@@ -139,7 +140,8 @@ TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
   static const char *const ptx[] = {"neg.f32"};
   StackInfo info = {1,     names,   prefixes, 1,       argTypes,
                     names, 1,       instrs,   ptx,     ptx,
-                    0,     nullptr, nullptr,  nullptr, nullptr};
+                    0,     nullptr, nullptr,  nullptr, nullptr,
+                    nullptr, nullptr};
   EXPECT_EQ(llvm::toString(info.verify()),
             "arg type 0 has stack index 7 out of range");
   std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};

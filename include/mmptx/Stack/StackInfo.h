@@ -162,6 +162,12 @@ struct StackInfo {
   /// literal must first be moved into a register (f16/bf16 and packed
   /// types have no immediate operands). Null means all 1.
   const uint8_t *inlineLiterals;
+  /// Per instruction / special register, the lowest `sm_XX` target that
+  /// accepts it (`MinSm` in the .td file); 0 = any. Separate arrays rather
+  /// than descriptor fields keep the descriptors' C layout, and null means
+  /// all 0, so tables written before these existed still work.
+  const uint16_t *instrMinSm;
+  const uint16_t *specialMinSm;
 
   /// Checks every index in the tables. \returns an error naming the first
   /// bad entry.
