@@ -28,8 +28,9 @@
  * Every input is checked: NULL pointers with non-zero counts, register
  * names that are not PTX identifiers, stack indices, request indices and
  * tables give an error code, never undefined behaviour. Invalid words are
- * no-ops unless options.strict is set. A context is not thread-safe; use
- * one per thread.
+ * no-ops unless options.strict is set; with options.target_sm, so are words
+ * that need a newer target. A context is not thread-safe; use one per
+ * thread.
  */
 
 #ifndef MMPTX_C_STACKPTX_H
@@ -184,6 +185,11 @@ typedef struct MmptxStackOptions {
   uint32_t max_frame_depth; /* frames incl. main (default 8) */
   uint32_t store_size;      /* store slots (default 32) */
   uint64_t execution_limit; /* executed words (default 2^20) */
+  /* The sm_XX the stub is for (80 = sm_80), 0 (default) = any: words
+   * whose instruction or special register needs a newer target are invalid
+   * (no-ops, or errors in strict mode). Last, so the other fields keep
+   * their offsets. */
+  uint32_t target_sm;
 } MmptxStackOptions;
 
 typedef struct MmptxStackStats {

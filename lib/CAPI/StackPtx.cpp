@@ -88,6 +88,7 @@ void mmptx_stack_options_init(MmptxStackOptions *o) {
   o->max_frame_depth = d.maxFrameDepth;
   o->store_size = d.storeSize;
   o->execution_limit = d.executionLimit;
+  o->target_sm = d.targetSm;
 }
 
 const MmptxStackTables *mmptx_stack_default_tables(void) {
@@ -134,6 +135,7 @@ MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
     opts.maxFrameDepth = options->max_frame_depth;
     opts.storeSize = options->store_size;
     opts.executionLimit = options->execution_limit;
+    opts.targetSm = options->target_sm;
   }
   StackInfo info;
   if (!tables) {

@@ -48,9 +48,10 @@ const char *stack::getMetaOpName(uint32_t op) {
 }
 
 StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
-    : info(info), opts(opts) {
-  // Derive per-instruction element layouts; an entry with a bad index stays
-  // invalid and its words are ignored, so a broken table cannot crash us.
+    : info(info), opts(opts), targetSm(opts.targetSm) {
+  // Derive per-instruction element layouts; an entry with a bad index, or
+  // one that needs a newer target, stays invalid and its words are ignored,
+  // so a broken table cannot crash us and the target costs nothing per word.
   auto argOk = [&](uint16_t a) {
     return a < info.numArgTypes && info.argTypes[a].stackIdx < info.numStacks &&
            info.argTypes[a].numVecElems <= 64;
@@ -74,7 +75,8 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   for (uint32_t i = 0; i != info.numInstrs; ++i) {
     const PtxInstrDesc &d = info.instrs[i];
     InstrInfo &ii = instrInfo[i];
-    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2)
+    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2 ||
+        tooNewFor(info.instrMinSm, info.numInstrs, i))
       continue;
     bool ok = true;
     for (unsigned a = 0; a != d.numArgs; ++a)
@@ -120,7 +122,8 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   specialInfo.resize(info.numSpecials);
   for (uint32_t i = 0; i != info.numSpecials; ++i) {
     uint16_t a = info.specials[i].argType;
-    if (!argOk(a) || info.argTypes[a].numVecElems > 4)
+    if (!argOk(a) || info.argTypes[a].numVecElems > 4 ||
+        tooNewFor(info.specialMinSm, info.numSpecials, i))
       continue;
     specialInfo[i] = {true, info.argTypes[a].stackIdx,
                       info.argTypes[a].numVecElems,
@@ -275,10 +278,15 @@ Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
     return Error::success();
 
   case WordType::Special: {
-    if (payload >= specialInfo.size() || !specialInfo[payload].valid)
+    if (payload >= specialInfo.size() || !specialInfo[payload].valid) {
+      if (uint32_t sm = tooNewFor(info.specialMinSm, info.numSpecials, payload))
+        return bad("special register '%" + Twine(info.specialPtx[payload]) +
+                   "' needs sm_" + Twine(sm) + ", the target is sm_" +
+                   Twine(targetSm));
       return bad("special register index " + Twine(payload) +
                  " out of range (" + Twine(info.numSpecials) +
                  " special registers)");
+    }
     const SpecialInfo &si = specialInfo[payload];
     unsigned n = si.numVecElems ? si.numVecElems : 1;
     if (!room(n, 0))
@@ -292,9 +300,14 @@ Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
   }
 
   case WordType::Ptx: {
-    if (payload >= instrInfo.size() || !instrInfo[payload].valid)
+    if (payload >= instrInfo.size() || !instrInfo[payload].valid) {
+      if (uint32_t sm = tooNewFor(info.instrMinSm, info.numInstrs, payload))
+        return bad("PTX instruction '" + Twine(info.instrPtx[payload]) +
+                   "' needs sm_" + Twine(sm) + ", the target is sm_" +
+                   Twine(targetSm));
       return bad("PTX instruction index " + Twine(payload) + " out of range (" +
                  Twine(info.numInstrs) + " instructions)");
+    }
     const InstrInfo &ii = instrInfo[payload];
     bool enough = true;
     for (unsigned u = 0; u != ii.numUnique; ++u)
@@ -1163,7 +1176,7 @@ Expected<std::string> stack::compileStackPtx(const StackInfo &info,
                                              const StackPtxOptions &opts) {
   // One context per thread and table: building one costs microseconds.
   thread_local std::unique_ptr<StackPtxContext> ctx;
-  if (!ctx || &ctx->getInfo() != &info)
+  if (!ctx || &ctx->getInfo() != &info || ctx->getTargetSm() != opts.targetSm)
     ctx = std::make_unique<StackPtxContext>(info, opts);
   ctx->getOptions() = opts;
   Expected<StringRef> text = ctx->compile(prog, regs, requests);

@@ -40,6 +40,9 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   MmptxStackOptions opts;
   MmptxStackStats stats;
   MmptxStackTables broken;
+  uint64_t aggr[1];
+  MmptxStackRegister u32_reg[1];
+  uint32_t u32_request[1] = {0};
 
   words[0] = mmptx_stack_encode_input(0);
   words[1] = mmptx_stack_encode_input(1);
@@ -123,6 +126,57 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   CHECK(20, strcmp(mmptx_stack_last_error(ctx),
                    "word 1 of the main program: load slot 1000 out of range "
                    "(32 slots)") == 0);
+  mmptx_stack_context_destroy(ctx);
+  ctx = NULL;
+
+  /* target_sm: %aggr_smem_size needs sm_90, so for sm_80 it is a no-op (the
+   * request is zeroed) or in strict mode an error. */
+  aggr[0] = mmptx_stack_encode_special_aggr_smem_size();
+  u32_reg[0].name = "z";
+  u32_reg[0].stack_idx = MMPTX_STACK_TYPE_U32;
+  u32_reg[0].kind = MMPTX_STACK_REG_OUT;
+  mmptx_stack_options_init(&opts);
+  CHECK(26, opts.target_sm == 0);
+  CHECK(27, mmptx_stack_context_create(NULL, &opts, &ctx) ==
+                MMPTX_STACK_SUCCESS);
+  CHECK(28, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
+                                u32_request, 1, buf, sizeof buf,
+                                &written) == MMPTX_STACK_SUCCESS &&
+                strstr(buf, "%aggr_smem_size") != NULL);
+  mmptx_stack_context_destroy(ctx);
+  ctx = NULL;
+  opts.target_sm = 80;
+  CHECK(29, mmptx_stack_context_create(&mmptx_stack_tables, &opts, &ctx) ==
+                MMPTX_STACK_SUCCESS);
+  CHECK(30, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
+                                u32_request, 1, buf, sizeof buf,
+                                &written) == MMPTX_STACK_SUCCESS &&
+                strcmp(buf, "\t{\n\tmov.u32 %z, 0x00000000U;\n\t}") == 0);
+  CHECK(31, mmptx_stack_get_stats(ctx, &stats) == MMPTX_STACK_SUCCESS &&
+                stats.ignored_words == 1);
+  mmptx_stack_context_destroy(ctx);
+  ctx = NULL;
+  opts.strict = 1;
+  CHECK(32, mmptx_stack_context_create(NULL, &opts, &ctx) ==
+                MMPTX_STACK_SUCCESS);
+  CHECK(33, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
+                                u32_request, 1, buf, sizeof buf,
+                                &written) == MMPTX_STACK_ERROR_INVALID_WORD);
+  CHECK(34, strcmp(mmptx_stack_last_error(ctx),
+                   "word 0 of the main program: special register "
+                   "'%aggr_smem_size' needs sm_90, the target is sm_80") == 0);
+  mmptx_stack_context_destroy(ctx);
+  ctx = NULL;
+  /* Tables without the min_sm arrays (NULL) restrict nothing. */
+  broken = mmptx_stack_tables;
+  broken.instr_min_sm = NULL;
+  broken.special_min_sm = NULL;
+  CHECK(35, mmptx_stack_context_create(&broken, &opts, &ctx) ==
+                MMPTX_STACK_SUCCESS);
+  CHECK(36, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
+                                u32_request, 1, buf, sizeof buf,
+                                &written) == MMPTX_STACK_SUCCESS &&
+                strstr(buf, "%aggr_smem_size") != NULL);
   mmptx_stack_context_destroy(ctx);
   ctx = NULL;
 

@@ -164,6 +164,87 @@ TEST(StackCompilerTest, StrictErrors) {
             "\t{\n\tmov.f32 %z, %x;\n\t}");
 }
 
+// A word that needs a newer target than StackPtxOptions::targetSm is an
+// invalid word. tanh.approx (sm_75) is a simple instruction, so this also
+// covers the fast path; %aggr_smem_size needs sm_90.
+TEST(StackCompilerTest, TargetSm) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<uint64_t> prog = {encodeInput(0),
+                                d::encodePtx(d::PtxInstr::TANH_APPROX_F32)};
+  const std::string tanh = "\t{\n\t.reg .f32 %_s0_<1>;\n"
+                           "\ttanh.approx.f32 %_s0_0, %x;\n"
+                           "\tmov.f32 %z, %_s0_0;\n\t}";
+  StackPtxOptions opts;
+  EXPECT_EQ(compile(info, prog, regs, {1}, opts), tanh);
+  opts.targetSm = 75;
+  EXPECT_EQ(compile(info, prog, regs, {1}, opts), tanh);
+  opts.targetSm = 70;
+  StackPtxContext ctx(info, opts);
+  llvm::Expected<llvm::StringRef> s = ctx.compile({prog, {}}, regs, {1});
+  ASSERT_TRUE(bool(s));
+  EXPECT_EQ(s->str(), "\t{\n\tmov.f32 %z, %x;\n\t}");
+  EXPECT_EQ(ctx.getStats().ignoredWords, 1u);
+  // Changing the option afterwards does not change the built context.
+  ctx.getOptions().targetSm = 0;
+  EXPECT_EQ(ctx.getTargetSm(), 70u);
+  opts.strict = true;
+  EXPECT_EQ(compile(info, prog, regs, {1}, opts),
+            "error: word 1 of the main program: PTX instruction "
+            "'tanh.approx.f32' needs sm_75, the target is sm_70");
+  std::vector<Register> u32 = {{"z", 1, RegKind::Out}};
+  opts.targetSm = 89;
+  EXPECT_EQ(compile(info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
+                    u32, {0}, opts),
+            "error: word 0 of the main program: special register "
+            "'%aggr_smem_size' needs sm_90, the target is sm_89");
+  opts.targetSm = 90;
+  EXPECT_EQ(compile(info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
+                    u32, {0}, opts),
+            "\t{\n\t.reg .u32 %_s1_<1>;\n"
+            "\tmov.u32 %_s1_0, %aggr_smem_size;\n"
+            "\tmov.u32 %z, %_s1_0;\n\t}");
+}
+
+// compileStackPtx keeps one context per thread: a new target rebuilds it.
+TEST(StackCompilerTest, TargetSmOneOff) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<uint64_t> prog = {encodeInput(0),
+                                d::encodePtx(d::PtxInstr::TANH_APPROX_F32)};
+  StackPtxOptions sm70;
+  sm70.targetSm = 70;
+  for (int i = 0; i != 2; ++i) {
+    llvm::Expected<std::string> a = compileStackPtx(info, {prog, {}}, regs, {1});
+    ASSERT_TRUE(bool(a));
+    EXPECT_NE(a->find("tanh"), std::string::npos);
+    llvm::Expected<std::string> b =
+        compileStackPtx(info, {prog, {}}, regs, {1}, sm70);
+    ASSERT_TRUE(bool(b));
+    EXPECT_EQ(b->find("tanh"), std::string::npos);
+  }
+}
+
+// Tables without MinSm arrays (null, as written before they existed)
+// restrict nothing, whatever the target.
+TEST(StackCompilerTest, TargetSmWithoutMinSmTables) {
+  ASSERT_NE(user::stackInfo.instrMinSm, nullptr);
+  StackInfo info = user::stackInfo;
+  info.instrMinSm = nullptr;
+  info.specialMinSm = nullptr;
+  StackPtxOptions opts;
+  opts.targetSm = 20;
+  opts.strict = true;
+  std::vector<Register> regs = {{"a", 0, RegKind::In}, {"z", 1, RegKind::Out}};
+  EXPECT_EQ(compile(info,
+                    {encodeInput(0), encodeInput(0),
+                     user::encodePtx(user::PtxInstr::SETP_LT_F32)},
+                    regs, {1}, opts),
+            "\t{\n\t.reg .pred %_s1_<2>;\n"
+            "\tsetp.lt.f32 %_s1_0|%_s1_1, %a, %a;\n"
+            "\tmov.pred %z, %_s1_0;\n\t}");
+}
+
 TEST(StackCompilerTest, UnsatisfiedRequests) {
   const StackInfo &info = getDefaultStackInfo();
   std::vector<Register> regs = {{"o", 1, RegKind::Out},

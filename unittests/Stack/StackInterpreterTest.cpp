@@ -45,6 +45,31 @@ TEST(StackInterpreterTest, F32Arithmetic) {
   EXPECT_EQ(bitsF32(v[2]), 4.0f - 3.0f);        // sub(y, x)
 }
 
+// The interpreter executes with the compiler's context, so a word its
+// target lacks is skipped in both: z gets x, as the stub would write.
+TEST(StackInterpreterTest, TargetSmAgreesWithCompiler) {
+  const StackInfo &info = getDefaultStackInfo();
+  llvm::Expected<StackProgram> p = parseStackProgram(
+      ".registers { x : F32 in; z : F32 out; }\n"
+      ".program { x tanh.approx.f32 }\n.requests { z }",
+      info);
+  ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
+  std::vector<Register> regs = p->getRegisters();
+  for (uint32_t target : {0u, 70u}) {
+    StackPtxOptions opts;
+    opts.targetSm = target;
+    StackPtxContext ctx(info, opts);
+    llvm::Expected<std::vector<uint64_t>> v = interpretStackPtx(
+        ctx, p->getProgram(), regs, p->requests, {f32Bits(0.5f)});
+    ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
+    ASSERT_EQ(v->size(), 1u);
+    if (target)
+      EXPECT_EQ(bitsF32((*v)[0]), 0.5f);
+    else
+      EXPECT_NEAR(bitsF32((*v)[0]), std::tanh(0.5), 1e-3);
+  }
+}
+
 TEST(StackInterpreterTest, ApproxWithinPtxBounds) {
   auto v = run(".registers { x : F32 in; s : F32 out; e : F32 out; }\n"
                ".program { x sin.approx.f32 x ex2.approx.ftz.f32 }\n"

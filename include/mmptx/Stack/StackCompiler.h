@@ -18,7 +18,8 @@
 ///   - total mutation safety: any word sequence compiles to valid PTX. Out
 ///     of range indices and unknown word types are no-ops (counted in
 ///     StackPtxStats::ignoredWords); StackPtxOptions::strict reports them as
-///     errors instead;
+///     errors instead. With StackPtxOptions::targetSm, so are instructions
+///     and special registers that need a newer target;
 ///   - an out request that cannot be satisfied gets the zero of its type
 ///     (RegKind::Mod registers are left unchanged);
 ///   - one compile call, and a reusable context that does not allocate once
@@ -99,6 +100,12 @@ struct StackPtxOptions {
   /// Executed words (including RETURN and calls); reaching it stops
   /// execution and compiles what has been built.
   uint64_t executionLimit = 1u << 20;
+  /// The `sm_XX` the stub is for (80 for sm_80), or 0 for no restriction.
+  /// A PTX or SPECIAL word whose instruction or register has a higher
+  /// minimum (StackInfo::instrMinSm, specialMinSm) is invalid, like an
+  /// out-of-range index. Read when a context is built: the context bakes it
+  /// into its tables, so changing it in getOptions() later has no effect.
+  uint32_t targetSm = 0;
 };
 
 /// What one compile did, including every limit it hit.
@@ -186,8 +193,11 @@ public:
 
   const StackPtxStats &getStats() const { return stats; }
   const StackPtxOptions &getOptions() const { return opts; }
+  /// Every option but targetSm may change between compiles.
   StackPtxOptions &getOptions() { return opts; }
   const StackInfo &getInfo() const { return info; }
+  /// The targetSm the context was built with.
+  uint32_t getTargetSm() const { return targetSm; }
 
   /// The DAG of the last execute()/compile().
   llvm::ArrayRef<StackNode> getNodes() const {
@@ -265,6 +275,12 @@ private:
   llvm::Error resolveRequests(llvm::ArrayRef<Register> regs,
                               llvm::ArrayRef<uint32_t> requests);
   llvm::Error invalidWord(const Frame &f, const llvm::Twine &msg);
+  /// \returns the minimum sm of entry \p idx of \p minSm (one of \p n) if
+  /// it exceeds the target, which makes the entry invalid; else 0.
+  uint32_t tooNewFor(const uint16_t *minSm, uint32_t n, uint32_t idx) const {
+    return targetSm && minSm && idx < n && minSm[idx] > targetSm ? minSm[idx]
+                                                                 : 0;
+  }
   llvm::StringRef emit(llvm::ArrayRef<Register> regs,
                        llvm::ArrayRef<uint32_t> requests);
   inline char *emitInstr(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
@@ -301,6 +317,8 @@ private:
   const StackInfo &info;
   StackPtxOptions opts;
   StackPtxStats stats;
+  /// opts.targetSm at construction, which the tables below reflect.
+  const uint32_t targetSm;
 
   // Derived from the tables once.
   std::vector<InstrInfo> instrInfo;
@@ -359,8 +377,8 @@ bool isReservedRegisterName(llvm::StringRef name);
 
 /// Convenience for one-off compiles (the stub-gen pass's entry point):
 /// compiles \p prog with the given registers and requests, reusing one
-/// context per thread and table. \returns the stub text or, in strict mode,
-/// an error.
+/// context per thread, table and target. \returns the stub text or, in
+/// strict mode, an error.
 llvm::Expected<std::string>
 compileStackPtx(const StackInfo &info, const Program &prog,
                 llvm::ArrayRef<Register> regs,
