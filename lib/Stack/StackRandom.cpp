@@ -30,8 +30,8 @@ static uint32_t pickIndex(StackRng &rng, uint32_t n) {
 
 std::vector<uint64_t> stack::randomWords(StackRng &rng, size_t n,
                                          const StackInfo &info,
-                                         uint32_t numRegs, uint32_t numRoutines,
-                                         ArrayRef<uint32_t> avoidSpecials) {
+                                         uint32_t numRegs,
+                                         uint32_t numRoutines) {
   std::vector<uint64_t> words;
   words.reserve(n);
   while (words.size() < n) {
@@ -50,10 +50,7 @@ std::vector<uint64_t> stack::randomWords(StackRng &rng, size_t n,
     } else if (r < 80) {
       w = encodeMetaConstant(rng.below(6));
     } else if (r < 84) {
-      uint32_t s = pickIndex(rng, info.numSpecials);
-      if (is_contained(avoidSpecials, s))
-        continue;
-      w = encodeSpecial(s);
+      w = encodeSpecial(pickIndex(rng, info.numSpecials));
     } else if (r < 88) {
       w = encodeStore(uint16_t(pickIndex(rng, info.numStacks)),
                       pickIndex(rng, 32));
@@ -65,8 +62,6 @@ std::vector<uint64_t> stack::randomWords(StackRng &rng, size_t n,
       w = encodeReturn();
     } else {
       w = rng.next();
-      if (getWordType(w) == WordType::Special)
-        continue;
     }
     words.push_back(w);
   }
@@ -124,12 +119,7 @@ stack::makeRandomTestRegisters(const StackInfo &info) {
 }
 
 std::string stack::makeRandomKernelModule(const StackInfo &info, uint64_t seed,
-                                          unsigned count) {
-  std::vector<uint32_t> avoid;
-  // %aggr_smem_size needs sm_90; the module targets sm_80.
-  int aggr = info.findSpecial("aggr_smem_size");
-  if (aggr >= 0)
-    avoid.push_back(uint32_t(aggr));
+                                          unsigned count, uint32_t targetSm) {
   std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
   std::vector<Register> regs;
   for (const RegisterDecl &d : decls)
@@ -139,15 +129,19 @@ std::string stack::makeRandomKernelModule(const StackInfo &info, uint64_t seed,
     requests.push_back(info.numStacks + s);
 
   StackRng rng(seed);
-  StackPtxContext ctx(info);
-  std::string out = ".version 9.0\n.target sm_80\n.address_size 64\n\n";
+  // The target, not the programs, keeps out what the module's target lacks.
+  StackPtxOptions opts;
+  opts.targetSm = targetSm;
+  StackPtxContext ctx(info, opts);
+  std::string out = ".version 9.0\n.target sm_" + std::to_string(targetSm) +
+                    "\n.address_size 64\n\n";
   for (unsigned k = 0; k != count; ++k) {
     std::vector<std::vector<uint64_t>> routines(3);
     for (auto &r : routines)
-      r = randomWords(rng, 1 + rng.below(16), info, regs.size(), 3, avoid);
+      r = randomWords(rng, 1 + rng.below(16), info, regs.size(), 3);
     std::vector<ArrayRef<uint64_t>> refs(routines.begin(), routines.end());
     std::vector<uint64_t> main =
-        randomWords(rng, 1 + rng.below(256), info, regs.size(), 3, avoid);
+        randomWords(rng, 1 + rng.below(256), info, regs.size(), 3);
     Expected<StringRef> stub = ctx.compile({main, refs}, regs, requests);
     if (!stub) {
       consumeError(stub.takeError());

@@ -15,6 +15,8 @@
 ///   mmptx-stack --interpret x=1.5,y=2 p    run the CPU interpreter
 ///   mmptx-stack --randomize=N --seed=S p   the same for random words over
 ///                                          p's registers and requests
+///   mmptx-stack --target-sm=80 p           for an sm_80 kernel: what needs
+///                                          a newer target is invalid
 ///
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +90,12 @@ static cl::opt<unsigned> storeSize("store-size", cl::desc("Store slots"),
                                    cl::init(32), cl::cat(stackCategory));
 static cl::opt<unsigned> maxNodes("max-nodes", cl::desc("DAG node limit"),
                                   cl::init(1u << 16), cl::cat(stackCategory));
+static cl::opt<unsigned> targetSm(
+    "target-sm",
+    cl::desc("The sm_XX the stub is for (80 for sm_80): instructions and "
+             "special registers that need a newer target are invalid words "
+             "(default 0: any; --random-module: 80)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(stackCategory));
 
 static cl::opt<unsigned> randomModule(
     "random-module",
@@ -108,10 +116,6 @@ static cl::opt<uint64_t>
 /// Replaces the routines and main program of \p prog with random words over
 /// its registers, as a mutation would leave them.
 static void randomizeProgram(StackProgram &prog, const StackInfo &info) {
-  std::vector<uint32_t> avoid;
-  // %aggr_smem_size needs sm_90; stubs here go into sm_80 kernels.
-  if (int aggr = info.findSpecial("aggr_smem_size"); aggr >= 0)
-    avoid.push_back(uint32_t(aggr));
   StackRng rng(randomSeed);
   uint32_t numRegs = prog.registers.size();
   prog.routineNames.clear();
@@ -119,10 +123,9 @@ static void randomizeProgram(StackProgram &prog, const StackInfo &info) {
   for (unsigned i = 0; i != 3; ++i) {
     prog.routineNames.push_back("random" + std::to_string(i));
     prog.routines.push_back(
-        randomWords(rng, 1 + rng.below(16), info, numRegs, 3, avoid));
+        randomWords(rng, 1 + rng.below(16), info, numRegs, 3));
   }
-  prog.main = randomWords(rng, 1 + rng.below(randomize), info, numRegs, 3,
-                          avoid);
+  prog.main = randomWords(rng, 1 + rng.below(randomize), info, numRegs, 3);
 }
 
 /// Parses one input value for a register of stack \p prefix.
@@ -179,7 +182,8 @@ int main(int argc, char **argv) {
           << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
       return 1;
     }
-    out.os() << makeRandomKernelModule(info, randomSeed, randomModule);
+    out.os() << makeRandomKernelModule(info, randomSeed, randomModule,
+                                       targetSm ? targetSm : 80);
     out.keep();
     return 0;
   }
@@ -217,6 +221,7 @@ int main(int argc, char **argv) {
   opts.stackSize = stackSize;
   opts.storeSize = storeSize;
   opts.maxNodes = maxNodes;
+  opts.targetSm = targetSm;
   StackPtxContext ctx(info, opts);
   std::vector<Register> regs = prog->getRegisters();
   Program p = prog->getProgram();

@@ -42,12 +42,12 @@ private:
 };
 
 /// \returns \p n words of every type, mostly valid, some with out-of-range
-/// indices and some entirely random, as a mutation would produce.
-/// Special registers whose index is in \p avoidSpecials are not generated.
+/// indices and some entirely random, as a mutation would produce. Every
+/// instruction and special register may appear: compile with
+/// StackPtxOptions::targetSm to keep out what a target lacks.
 std::vector<uint64_t> randomWords(StackRng &rng, size_t n,
                                   const StackInfo &info, uint32_t numRegs,
-                                  uint32_t numRoutines,
-                                  llvm::ArrayRef<uint32_t> avoidSpecials = {});
+                                  uint32_t numRoutines);
 
 /// \returns an f32 program of \p n words: inputs 0..numInputs-1, f32
 /// constants, the f32 instructions of \p info and a few dup/swap.
@@ -58,12 +58,13 @@ std::vector<uint64_t> randomF32Program(StackRng &rng, size_t n,
 /// One register per stack, in and out: `i<s>` (In) then `o<s>` (Out).
 std::vector<RegisterDecl> makeRandomTestRegisters(const StackInfo &info);
 
-/// \returns a PTX module (`.version 9.0`, sm_80) with \p count kernels, each
-/// declaring and initialising the registers of makeRandomTestRegisters and
-/// containing the stub of one random word program of 1-256 words that
-/// requests every `o<s>`.
+/// \returns a PTX module (`.version 9.0`, `.target sm_<targetSm>`) with
+/// \p count kernels, each declaring and initialising the registers of
+/// makeRandomTestRegisters and containing the stub of one random word
+/// program of 1-256 words, compiled for \p targetSm, that requests every
+/// `o<s>`.
 std::string makeRandomKernelModule(const StackInfo &info, uint64_t seed,
-                                   unsigned count);
+                                   unsigned count, uint32_t targetSm = 80);
 
 } // namespace stack
 } // namespace mmptx
