@@ -123,6 +123,12 @@ cl::opt<uint64_t> StackExecutionLimit(
     cl::desc(
         "Words a --stub-gen program may execute (default: the compiler's)"),
     cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackTargetSm(
+    "stack-target-sm",
+    cl::desc("Compile --stub-gen programs for sm_N: instructions and special "
+             "registers that need a newer target are invalid words "
+             "(default: the module's .target)"),
+    cl::value_desc("N"), cl::cat(OptCategory));
 cl::opt<unsigned> StackMaxFrameDepth(
     "stack-max-frame-depth",
     cl::desc("Frames of a --stub-gen program, the main program included "
@@ -158,6 +164,7 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
       StackOpts.executionLimit = StackExecutionLimit;
     if (StackMaxFrameDepth.getNumOccurrences())
       StackOpts.maxFrameDepth = StackMaxFrameDepth;
+    StackOpts.targetSm = StackTargetSm;
     Ordered.push_back({StubGenSpecs.getPosition(0), [Specs, StackOpts] {
                          return createStubGenPass(Specs, StackOpts);
                        }});

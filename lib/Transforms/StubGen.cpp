@@ -25,9 +25,12 @@
 ///     out variable of the inject that no request writes gets the zero of
 ///     its type (never an uninitialised register); a mod variable nothing
 ///     writes keeps its value.
-///  5. Compile (strict mode and limits from the command line) and warn,
-///     located at the program, about every limit execution hit: the stub of
-///     a truncated run is valid PTX but likely not what the author meant.
+///  5. Compile (strict mode and limits from the command line) for the
+///     module's target, the first `sm_XX` of its `.target` directive
+///     (sm_90a counts as 90; none, any target) unless the options name one,
+///     and warn, located at the program, about every limit execution hit:
+///     the stub of a truncated run is valid PTX but likely not what the
+///     author meant.
 ///  6. Replace each site's marker block with the stub.
 ///
 //===----------------------------------------------------------------------===//
@@ -39,6 +42,7 @@
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Transforms/Passes.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -67,6 +71,8 @@ private:
 
   std::vector<StubGenSpec> specs;
   stack::StackPtxOptions compilerOptions;
+  /// The target of the module being run on (see run()).
+  uint32_t targetSm = 0;
   std::unique_ptr<stack::StackPtxContext> ctx;
   /// Owns the program buffers so that diagnostics can point into them.
   SourceMgr programSM;
@@ -127,10 +133,40 @@ void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
   if (stats.droppedPushes)
     warn(Twine(stats.droppedPushes) + " push(es) onto a full stack (" +
          Twine(o.stackSize) + " values) were dropped");
-  if (stats.ignoredWords)
+  if (stats.ignoredWords) {
+    std::string target;
+    if (targetSm)
+      target = ("; for sm_" + Twine(targetSm) +
+                ", instructions and special registers that need a newer "
+                "target are invalid")
+                   .str();
     warn(Twine(stats.ignoredWords) +
          " invalid word(s) were skipped (--stack-strict reports them as "
-         "errors)");
+         "errors)" +
+         target);
+  }
+}
+
+/// \returns N of the first `sm_N` of the module's `.target` directive
+/// (`.target sm_90a, debug` gives 90), or 0 if there is none.
+static uint32_t getModuleTargetSm(const Module &m) {
+  for (uint32_t i : m.headerDirectives()) {
+    StringRef text = m.getText(m.getStatement(i));
+    if (!text.consume_front(".target") || text.empty() || !isSpace(text[0]))
+      continue;
+    SmallVector<StringRef, 4> items;
+    text.split(items, ',');
+    for (StringRef item : items) {
+      item = item.trim();
+      if (!item.consume_front("sm_"))
+        continue;
+      uint32_t sm = 0;
+      if (!item.take_while(isDigit).getAsInteger(10, sm))
+        return sm;
+    }
+    return 0;
+  }
+  return 0;
 }
 
 Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
@@ -271,8 +307,11 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     zeroRegs.push_back({v.stableRegister, uint16_t(s), stack::RegKind::Out});
   }
 
-  if (!ctx)
-    ctx = std::make_unique<stack::StackPtxContext>(info, compilerOptions);
+  if (!ctx || ctx->getTargetSm() != targetSm) {
+    stack::StackPtxOptions o = compilerOptions;
+    o.targetSm = targetSm;
+    ctx = std::make_unique<stack::StackPtxContext>(info, o);
+  }
   Expected<StringRef> text = ctx->compile(words, regs, requests);
   if (!text)
     return DiagnosticError::get(programSM, bufferStart(programSM, id),
@@ -306,6 +345,9 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
 }
 
 Error StubGenPass::run(Module &m) {
+  // Stubs must assemble for the module they go into.
+  targetSm = compilerOptions.targetSm ? compilerOptions.targetSm
+                                      : getModuleTargetSm(m);
   const InjectOptions *opts = getContext().injectOptions;
   auto im = InjectModule::create(m, opts ? *opts : InjectOptions());
   if (!im)

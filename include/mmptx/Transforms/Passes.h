@@ -54,7 +54,8 @@ struct StubGenSpec {
 /// Compiles each program into a stub typed against its inject and renders
 /// it at every site of that inject (see lib/Transforms/StubGen.cpp).
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs);
-/// As above, compiling with \p Opts (strict mode, limits).
+/// As above, compiling with \p Opts (strict mode, limits). Opts.targetSm 0
+/// means the module's own `.target`.
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs,
                                         const stack::StackPtxOptions &Opts);
 
