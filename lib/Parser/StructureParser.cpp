@@ -13,14 +13,17 @@
 /// 2. Skip blanks; classify the next statement by its first byte:
 ///    `//` / `/*` comment, `{`, `}`, `;`, `.` directive, `@` or identifier
 ///    (label if followed by `:`, else instruction).
-/// 3. Scan the statement's extent 16 bytes at a time (SSE2, findFirst<>;
-///    a byte-class table for the tail): instructions end at `;` (the first
-///    `:` after a bare identifier makes a label instead); directives end at
-///    `;` or at the end of the line (`.version`, `.loc`, section bytes)
-///    unless a parenthesis or initializer is open; function headers end
-///    before `{` or at `;`. Comments and strings inside a statement are
-///    skipped whole. Line comments are scanned for their newline and for the
-///    `J` of `PTX_INJECT` in the same pass.
+/// 3. Find the statement's extent by walking a bit mask of the bytes that
+///    can stop any scan (`;` `/` `"` `{` `}` `:` `(` `)` `=` `\n` and the
+///    `J` of `PTX_INJECT`), classified 64 bytes at a time (StopIndex; SSE2
+///    compares, a byte-class table elsewhere). Each scan tests only the stop
+///    bytes, so its cost is per interesting byte, not per byte: instructions
+///    end at `;` (the first `:` after a bare identifier makes a label
+///    instead); directives end at `;` or at the end of the line (`.version`,
+///    `.loc`, section bytes) unless a parenthesis or initializer is open;
+///    function headers end before `{` or at `;`. Comments and strings inside
+///    a statement are skipped whole. Line comments end at the first newline
+///    stop; their `J` stops are checked for `PTX_INJECT`.
 /// 4. Keep a stack of open scopes to link `{` with `}` and to link each
 ///    `.entry`/`.func`/`.section` header with the body that follows it.
 ///
@@ -39,6 +42,7 @@
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -61,10 +65,24 @@ enum CharClass : uint8_t {
   CC_InstrStop = 1 << 3, // ; / " { } :
   CC_DirStop = 1 << 4,   // ; / " { } ( ) = \n
   CC_Word = 1 << 5,      // [A-Za-z0-9_$%]: CC_Ident without '.'
+  CC_Stop = 1 << 6,      // CC_InstrStop | CC_DirStop | 'J' (StopIndex)
+};
+
+/// What a statement's first byte makes it; one table lookup and one switch
+/// instead of a chain of compares.
+enum StartKind : uint8_t {
+  SK_Invalid,
+  SK_Slash,
+  SK_ScopeBegin,
+  SK_ScopeEnd,
+  SK_Empty,
+  SK_Directive,
+  SK_Instruction, // '@' or CC_IdentStart
 };
 
 struct CharTable {
   uint8_t Cls[256] = {};
+  uint8_t Start[256] = {};
   constexpr CharTable() {
     for (unsigned C : {' ', '\t', '\r', '\f', '\v', '\n'})
       Cls[C] |= CC_Blank;
@@ -85,6 +103,19 @@ struct CharTable {
     Cls[unsigned(':')] |= CC_InstrStop;
     for (unsigned C : {'(', ')', '=', '\n'})
       Cls[C] |= CC_DirStop;
+    for (unsigned C = 0; C < 256; ++C)
+      if (Cls[C] & (CC_InstrStop | CC_DirStop))
+        Cls[C] |= CC_Stop;
+    Cls[unsigned('J')] |= CC_Stop;
+    for (unsigned C = 0; C < 256; ++C)
+      if (Cls[C] & CC_IdentStart)
+        Start[C] = SK_Instruction;
+    Start[unsigned('@')] = SK_Instruction;
+    Start[unsigned('/')] = SK_Slash;
+    Start[unsigned('{')] = SK_ScopeBegin;
+    Start[unsigned('}')] = SK_ScopeEnd;
+    Start[unsigned(';')] = SK_Empty;
+    Start[unsigned('.')] = SK_Directive;
   }
 };
 constexpr CharTable Table;
@@ -94,35 +125,94 @@ inline bool is(char C, uint8_t Mask) {
 }
 
 #if defined(__SSE2__)
-/// \returns a bit mask of the 16 bytes at \p Q that equal one of \p Cs.
-template <char... Cs> inline unsigned matchAny(const char *Q) {
+/// \returns a bit mask of the 16 bytes at \p Q that may be CC_Stop.
+inline unsigned stopMask16(const char *Q) {
   __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Q));
-  __m128i Hit = _mm_setzero_si128();
-  ((Hit = _mm_or_si128(Hit, _mm_cmpeq_epi8(V, _mm_set1_epi8(Cs)))), ...);
+  // Clearing bits 6 and 0 folds eight stops onto three values, for six
+  // compares in all: '\n' 'J' -> 0x0A, ':' ';' '{' -> 0x3A, '=' '}' -> 0x3C.
+  // It also lets through '\v' 'K' 'z' '<' '|', which are rare and which
+  // the scans reject by class.
+  __m128i E = _mm_and_si128(V, _mm_set1_epi8(char(0xBE)));
+  __m128i Parens = _mm_and_si128(V, _mm_set1_epi8(char(0xFE)));
+  __m128i Hit = _mm_or_si128(_mm_cmpeq_epi8(E, _mm_set1_epi8(0x0A)),
+                             _mm_cmpeq_epi8(E, _mm_set1_epi8(0x3A)));
+  Hit = _mm_or_si128(Hit, _mm_cmpeq_epi8(E, _mm_set1_epi8(0x3C)));
+  Hit = _mm_or_si128(Hit, _mm_cmpeq_epi8(Parens, _mm_set1_epi8('(')));
+  Hit = _mm_or_si128(Hit, _mm_cmpeq_epi8(V, _mm_set1_epi8('/')));
+  Hit = _mm_or_si128(Hit, _mm_cmpeq_epi8(V, _mm_set1_epi8('"')));
   return unsigned(_mm_movemask_epi8(Hit));
 }
 #endif
 
-/// \returns the first byte of [\p Q, \p End) in class \p Mask, which must be
-/// exactly the bytes \p Cs, or \p End. Sixteen bytes at a time with SSE2.
-template <uint8_t Mask, char... Cs>
-inline const char *findFirst(const char *Q, const char *End) {
-#if defined(__SSE2__)
-  while (End - Q >= 16) {
-    if (unsigned M = matchAny<Cs...>(Q))
-      return Q + __builtin_ctz(M);
-    Q += 16;
+/// A bit mask of the bytes of a buffer that may be CC_Stop, 64 bytes at a
+/// time from wherever a scan asks. Scans walk its set bits, so they pay per
+/// candidate stop rather than per byte, and the bytes of one block are
+/// classified once for all the statements in it.
+class StopIndex {
+public:
+  StopIndex(const char *Begin, const char *End) : End(End) { classify(Begin); }
+
+  /// \returns the first byte of [\p Q, End) that may be CC_Stop (a
+  /// superset: callers check the byte's class), or End.
+  const char *next(const char *Q) {
+    // Also true for a Q before Base, after a backward jump.
+    if (LLVM_UNLIKELY(size_t(Q - Base) >= 64)) {
+      if (Q >= End)
+        return End;
+      classify(Q);
+    }
+    uint64_t M = Bits & (~uint64_t(0) << (Q - Base));
+    while (!M) {
+      if (End - Base <= 64)
+        return End;
+      classify(Base + 64);
+      M = Bits;
+    }
+    return Base + countTrailingZeros(M, ZB_Undefined);
   }
+
+private:
+  /// \returns the CC_Stop mask of the 64 bytes at \p B.
+  static uint64_t stopBits(const char *B) {
+#if defined(__SSE2__)
+    return uint64_t(stopMask16(B)) | uint64_t(stopMask16(B + 16)) << 16 |
+           uint64_t(stopMask16(B + 32)) << 32 |
+           uint64_t(stopMask16(B + 48)) << 48;
+#else
+    uint64_t Bits = 0;
+    for (unsigned I = 0; I < 64; ++I)
+      Bits |= uint64_t(is(B[I], CC_Stop)) << I;
+    return Bits;
 #endif
-  while (Q < End && !is(*Q, Mask))
-    ++Q;
-  return Q;
-}
+  }
+
+  /// Classifies [\p B, \p B + 64); bytes past End are not stops.
+  void classify(const char *B) {
+    Base = B;
+    Bits = LLVM_LIKELY(End - B >= 64) ? stopBits(B) : tailBits(B);
+  }
+  /// The last block: classifies a copy padded with blanks, so that no load
+  /// goes past End.
+  LLVM_ATTRIBUTE_NOINLINE uint64_t tailBits(const char *B) const {
+    alignas(16) char Buf[64];
+    std::memset(Buf, ' ', sizeof(Buf));
+    std::memcpy(Buf, B, End - B);
+    return stopBits(Buf);
+  }
+
+  const char *Base;
+  uint64_t Bits;
+  const char *End;
+};
 
 /// \returns the first byte of [\p Q, \p End) that is not CC_Blank, or \p End.
 /// Most gaps are a newline and an indent: one 16-byte block, no per-byte
 /// branches.
 inline const char *skipBlanks(const char *Q, const char *End) {
+  // nvcc's gaps are a newline and at most one tab: test those bytes first.
+  for (unsigned I = 0; I < 3; ++I, ++Q)
+    if (Q == End || !is(*Q, CC_Blank))
+      return Q;
 #if defined(__SSE2__)
   while (End - Q >= 16) {
     __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(Q));
@@ -138,14 +228,6 @@ inline const char *skipBlanks(const char *Q, const char *End) {
   while (Q < End && is(*Q, CC_Blank))
     ++Q;
   return Q;
-}
-
-const char *findInstrStop(const char *Q, const char *End) {
-  return findFirst<CC_InstrStop, ';', '/', '"', '{', '}', ':'>(Q, End);
-}
-const char *findDirStop(const char *Q, const char *End) {
-  return findFirst<CC_DirStop, ';', '/', '"', '{', '}', '(', ')', '=', '\n'>(
-      Q, End);
 }
 
 /// The text every inject marker contains; `MMPTX_INJECT` contains it too.
@@ -191,12 +273,9 @@ inline bool isWordThenBlanks(const char *S, const char *E,
 class StructureParser {
 public:
   StructureParser(const SourceMgr &SM, Module &M)
-      : SM(SM), M(M), Stmts(M.getStatementsForBuild()) {
-    StringRef B = M.getBuffer();
-    Start = B.data();
-    P = Start;
-    End = Start + B.size();
-  }
+      : SM(SM), M(M), Stmts(M.getStatementsForBuild()),
+        Start(M.getBuffer().begin()), P(Start), End(M.getBuffer().end()),
+        Stops(Start, End) {}
 
   Error run();
 
@@ -230,7 +309,17 @@ private:
   const char *skipLineComment(const char *Q) const;
   /// skipLineComment() that also sets \p Marker if the comment contains
   /// MarkerText, in the same pass.
-  const char *scanLineComment(const char *Q, bool &Marker) const;
+  const char *scanLineComment(const char *Q, bool &Marker);
+  /// \returns the first byte of [\p Q, End) in class \p Mask, a subset of
+  /// CC_Stop, or End.
+  const char *findStop(const char *Q, uint8_t Mask) {
+    while (true) {
+      Q = Stops.next(Q);
+      if (Q == End || is(*Q, Mask))
+        return Q;
+      ++Q;
+    }
+  }
   /// Skips a `/*` comment; \returns past `*/`, or nullptr if unterminated.
   const char *skipBlockComment(const char *Q) const;
   /// Skips a string literal starting at the quote; \returns past the closing
@@ -249,6 +338,7 @@ private:
   Module &M;
   std::vector<Statement> &Stmts;
   const char *Start, *P, *End;
+  StopIndex Stops;
   std::vector<uint32_t> OpenScopes;
   /// A header (function or .section) still waiting for its `{`.
   uint32_t PendingHeader = Statement::NoIndex;
@@ -263,44 +353,20 @@ const char *StructureParser::skipLineComment(const char *Q) const {
   return E;
 }
 
-const char *StructureParser::scanLineComment(const char *Q,
-                                             bool &Marker) const {
+const char *StructureParser::scanLineComment(const char *Q, bool &Marker) {
+  // 'J' and '\n' are both stops: one walk finds the end and the markers.
   const char *S = Q + 2;
-  const char *NL = End;
-  auto CheckJs = [&](unsigned Js, const char *Base) {
-    for (; Js; Js &= Js - 1)
-      if (isMarkerAt(Base + __builtin_ctz(Js), Q, End))
-        Marker = true;
-  };
-#if defined(__SSE2__)
-  const __m128i NLs = _mm_set1_epi8('\n'), Js = _mm_set1_epi8('J');
-  while (End - S >= 16) {
-    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(S));
-    unsigned NLMask = _mm_movemask_epi8(_mm_cmpeq_epi8(V, NLs));
-    unsigned JMask = _mm_movemask_epi8(_mm_cmpeq_epi8(V, Js));
-    if (NLMask) {
-      CheckJs(JMask & ((NLMask & -NLMask) - 1), S);
-      NL = S + __builtin_ctz(NLMask);
-      goto Found;
-    }
-    CheckJs(JMask, S);
-    S += 16;
-  }
-#endif
-  for (; S < End; ++S) {
-    if (*S == '\n') {
-      NL = S;
+  while (true) {
+    S = Stops.next(S);
+    if (S == End || *S == '\n')
       break;
-    }
     if (*S == 'J' && isMarkerAt(S, Q, End))
       Marker = true;
+    ++S;
   }
-#if defined(__SSE2__)
-Found:
-#endif
-  if (NL[-1] == '\r')
-    --NL;
-  return NL;
+  if (S[-1] == '\r')
+    --S;
+  return S;
 }
 
 const char *StructureParser::skipBlockComment(const char *Q) const {
@@ -399,7 +465,7 @@ Error StructureParser::scanInstructionOrLabel() {
   // are vector operands; a `}` that closes nothing means a missing `;`.
   unsigned Braces = 0;
   while (true) {
-    Q = findInstrStop(Q, End);
+    Q = findStop(Q, CC_InstrStop);
     if (Q == End) {
       // Point just past the last non-blank byte, where `;` was expected.
       const char *LastSig = End;
@@ -470,16 +536,17 @@ Error StructureParser::scanDirective() {
   // Look past linkage words to see whether this is a function header.
   const char *Q = P;
   while (true) {
+    // Only .entry/.extern, .func, .visible, .weak and .common matter here;
+    // the byte after the '.' rules out the others (.reg, .loc...) before
+    // the word is scanned.
+    char C1 = Q + 1 < End ? Q[1] : 0;
+    if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c')
+      break;
     const char *W = Q;
     ++Q; // the '.'
     while (Q < End && is(*Q, CC_Word))
       ++Q;
     StringRef Word(W, Q - W);
-    // Only .entry/.extern, .func, .visible, .weak and .common matter here;
-    // the second byte rules out the others (.reg, .loc...) cheaply.
-    char C1 = Word.size() > 1 ? Word[1] : 0;
-    if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c')
-      break;
     if (Word == ".entry" || Word == ".func")
       return scanFunctionHeader(B, Q, Word == ".entry");
     if (!isLinkage(Word))
@@ -497,7 +564,7 @@ Error StructureParser::scanDirective() {
   const char *LastSig = B + 1;
   Q = B + 1;
   while (true) {
-    const char *Stop = findDirStop(Q, End);
+    const char *Stop = findStop(Q, CC_DirStop);
     // The last non-blank byte before the stop is significant.
     for (const char *X = Stop; X > Q; --X) {
       if (!is(X[-1], CC_Blank)) {
@@ -710,15 +777,12 @@ Error StructureParser::run() {
     P = skipBlanks(P, End);
     if (P == End)
       break;
-    char C = *P;
-    // Anything but a comment or a body's `{` ends the wait for a body.
-    // (Tested in this order because a header is rarely pending.)
-    if (PendingHeader != Statement::NoIndex && C != '{' && C != '/')
-      PendingHeader = Statement::NoIndex;
-    if (C == '/') {
+    switch (Table.Start[static_cast<unsigned char>(*P)]) {
+    case SK_Slash:
       if (Error E = scanComment())
         return E;
-    } else if (C == '{') {
+      break;
+    case SK_ScopeBegin: {
       if (OpenScopes.size() >= 0xffff)
         return error(P, "scopes nested too deeply");
       add(P, P + 1, StmtKind::ScopeBegin, InInlineAsm ? SF_InInlineAsm : 0);
@@ -732,7 +796,11 @@ Error StructureParser::run() {
       }
       OpenScopes.push_back(Idx);
       ++P;
-    } else if (C == '}') {
+      break;
+    }
+    // Anything but a comment or a body's `{` ends the wait for a body.
+    case SK_ScopeEnd: {
+      PendingHeader = Statement::NoIndex;
       if (OpenScopes.empty())
         return error(P, "unmatched '}'");
       uint32_t Open = OpenScopes.back();
@@ -747,16 +815,24 @@ Error StructureParser::run() {
           Fns.back().BodyEnd = Idx;
       }
       ++P;
-    } else if (C == ';') {
+      break;
+    }
+    case SK_Empty:
+      PendingHeader = Statement::NoIndex;
       add(P, P + 1, StmtKind::Empty);
       ++P;
-    } else if (C == '.') {
+      break;
+    case SK_Directive:
+      PendingHeader = Statement::NoIndex;
       if (Error E = scanDirective())
         return E;
-    } else if (C == '@' || is(C, CC_IdentStart)) {
+      break;
+    case SK_Instruction:
+      PendingHeader = Statement::NoIndex;
       if (Error E = scanInstructionOrLabel())
         return E;
-    } else {
+      break;
+    default:
       return unexpectedChar(P);
     }
   }
