@@ -45,11 +45,20 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/SwapByteOrder.h"
 
+#include <cstddef>
 #include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+// AVX2 halves the cost of StopIndex's classification (three-operand
+// compares, 32 bytes at a time); chosen at run time, so the build still
+// targets baseline x86-64.
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(MMPTX_NO_AVX2)
+#include <immintrin.h>
+#define MMPTX_STOP_AVX2 1
+#endif
 #endif
 
 using namespace llvm;
@@ -144,65 +153,119 @@ inline unsigned stopMask16(const char *Q) {
 }
 #endif
 
-/// A bit mask of the bytes of a buffer that may be CC_Stop, 64 bytes at a
-/// time from wherever a scan asks. Scans walk its set bits, so they pay per
-/// candidate stop rather than per byte, and the bytes of one block are
+// stopBitsAVX2() and stopBitsBaseline() fill Out[0, N) with the stop masks
+// of the N 64-byte blocks at B: a bit per byte that may be CC_Stop.
+#if defined(MMPTX_STOP_AVX2)
+/// stopMask16() for the 32 bytes at \p Q.
+__attribute__((target("avx2"))) inline uint64_t stopMask32(const char *Q) {
+  __m256i V = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Q));
+  __m256i E = _mm256_and_si256(V, _mm256_set1_epi8(char(0xBE)));
+  __m256i Parens = _mm256_and_si256(V, _mm256_set1_epi8(char(0xFE)));
+  __m256i Hit = _mm256_or_si256(_mm256_cmpeq_epi8(E, _mm256_set1_epi8(0x0A)),
+                                _mm256_cmpeq_epi8(E, _mm256_set1_epi8(0x3A)));
+  Hit = _mm256_or_si256(Hit, _mm256_cmpeq_epi8(E, _mm256_set1_epi8(0x3C)));
+  Hit = _mm256_or_si256(Hit,
+                        _mm256_cmpeq_epi8(Parens, _mm256_set1_epi8('(')));
+  Hit = _mm256_or_si256(Hit, _mm256_cmpeq_epi8(V, _mm256_set1_epi8('/')));
+  Hit = _mm256_or_si256(Hit, _mm256_cmpeq_epi8(V, _mm256_set1_epi8('"')));
+  return uint32_t(_mm256_movemask_epi8(Hit));
+}
+
+// Out of line (it cannot be inlined into code for baseline x86-64), and
+// over several blocks, so that the constants are set up once.
+__attribute__((target("avx2"), noinline)) void
+stopBitsAVX2(const char *B, uint64_t *Out, unsigned N) {
+  for (unsigned I = 0; I < N; ++I, B += 64)
+    Out[I] = stopMask32(B) | stopMask32(B + 32) << 32;
+}
+#endif
+
+inline void stopBitsBaseline(const char *B, uint64_t *Out, unsigned N) {
+  for (unsigned I = 0; I < N; ++I, B += 64) {
+#if defined(__SSE2__)
+    Out[I] = uint64_t(stopMask16(B)) | uint64_t(stopMask16(B + 16)) << 16 |
+             uint64_t(stopMask16(B + 32)) << 32 |
+             uint64_t(stopMask16(B + 48)) << 48;
+#else
+    uint64_t Bits = 0;
+    for (unsigned J = 0; J < 64; ++J)
+      Bits |= uint64_t(is(B[J], CC_Stop)) << J;
+    Out[I] = Bits;
+#endif
+  }
+}
+
+/// A bit mask of the bytes of a buffer that may be CC_Stop, for a window of
+/// 512 bytes from wherever a scan asks. Scans walk its set bits, so they pay
+/// per candidate stop rather than per byte, and the bytes of a window are
 /// classified once for all the statements in it.
 class StopIndex {
 public:
-  StopIndex(const char *Begin, const char *End) : End(End) { classify(Begin); }
+  StopIndex(const char *Begin, const char *End) : End(End) {
+#if defined(MMPTX_STOP_AVX2)
+    UseAVX2 = __builtin_cpu_supports("avx2");
+#endif
+    fill(Begin);
+  }
 
   /// \returns the first byte of [\p Q, End) that may be CC_Stop (a
   /// superset: callers check the byte's class), or End.
-  const char *next(const char *Q) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *next(const char *Q) {
+    size_t Off = Q - Base;
     // Also true for a Q before Base, after a backward jump.
-    if (LLVM_UNLIKELY(size_t(Q - Base) >= 64)) {
+    if (LLVM_UNLIKELY(Off >= WindowSize)) {
       if (Q >= End)
         return End;
-      classify(Q);
+      fill(Q);
+      Off = 0;
     }
-    uint64_t M = Bits & (~uint64_t(0) << (Q - Base));
+    size_t W = Off / 64;
+    uint64_t M = Bits[W] & (~uint64_t(0) << (Off % 64));
     while (!M) {
-      if (End - Base <= 64)
-        return End;
-      classify(Base + 64);
-      M = Bits;
+      if (++W == NumWords) {
+        // The window covers everything up to End.
+        if (End - Base <= ptrdiff_t(WindowSize))
+          return End;
+        fill(Base + WindowSize);
+        W = 0;
+      }
+      M = Bits[W];
     }
-    return Base + countTrailingZeros(M, ZB_Undefined);
+    return Base + W * 64 + countTrailingZeros(M, ZB_Undefined);
   }
 
 private:
-  /// \returns the CC_Stop mask of the 64 bytes at \p B.
-  static uint64_t stopBits(const char *B) {
-#if defined(__SSE2__)
-    return uint64_t(stopMask16(B)) | uint64_t(stopMask16(B + 16)) << 16 |
-           uint64_t(stopMask16(B + 32)) << 32 |
-           uint64_t(stopMask16(B + 48)) << 48;
-#else
-    uint64_t Bits = 0;
-    for (unsigned I = 0; I < 64; ++I)
-      Bits |= uint64_t(is(B[I], CC_Stop)) << I;
-    return Bits;
-#endif
-  }
+  static constexpr unsigned NumWords = 8;
+  static constexpr size_t WindowSize = 64 * NumWords;
 
-  /// Classifies [\p B, \p B + 64); bytes past End are not stops.
-  void classify(const char *B) {
+  /// Classifies [\p B, \p B + WindowSize); bytes past End are not stops.
+  LLVM_ATTRIBUTE_NOINLINE void fill(const char *B) {
     Base = B;
-    Bits = LLVM_LIKELY(End - B >= 64) ? stopBits(B) : tailBits(B);
-  }
-  /// The last block: classifies a copy padded with blanks, so that no load
-  /// goes past End.
-  LLVM_ATTRIBUTE_NOINLINE uint64_t tailBits(const char *B) const {
+    size_t Full = std::min<size_t>(NumWords, (End - B) / 64);
+#if defined(MMPTX_STOP_AVX2)
+    if (LLVM_LIKELY(UseAVX2))
+      stopBitsAVX2(B, Bits, Full);
+    else
+#endif
+      stopBitsBaseline(B, Bits, Full);
+    if (Full == NumWords)
+      return;
+    // The last block: classify a copy padded with blanks, so that no load
+    // goes past End.
     alignas(16) char Buf[64];
     std::memset(Buf, ' ', sizeof(Buf));
-    std::memcpy(Buf, B, End - B);
-    return stopBits(Buf);
+    std::memcpy(Buf, B + Full * 64, End - (B + Full * 64));
+    stopBitsBaseline(Buf, Bits + Full, 1);
+    for (size_t I = Full + 1; I < NumWords; ++I)
+      Bits[I] = 0;
   }
 
   const char *Base;
-  uint64_t Bits;
   const char *End;
+  uint64_t Bits[NumWords];
+#if defined(MMPTX_STOP_AVX2)
+  bool UseAVX2;
+#endif
 };
 
 /// \returns the first byte of [\p Q, \p End) that is not CC_Blank, or \p End.
@@ -257,17 +320,54 @@ bool containsMarker(const char *B, const char *E) {
   return false;
 }
 
-/// \returns true if [\p S, \p E) is \p Word followed only by blanks. The
-/// comparison has a constant size, so it is inlined.
+/// \returns true if the \p N - 1 bytes at \p S are \p Word, for a Word of
+/// 8 to 16 bytes: two overlapping 8-byte compares, where GCC would call
+/// memcmp.
+template <size_t N>
+inline bool equals8To16(const char *S, const char (&Word)[N]) {
+  static_assert(N - 1 >= 8 && N - 1 <= 16, "two 8-byte loads");
+  uint64_t A, B, X, Y;
+  std::memcpy(&A, S, 8);
+  std::memcpy(&B, S + N - 1 - 8, 8);
+  std::memcpy(&X, Word, 8);
+  std::memcpy(&Y, Word + N - 1 - 8, 8);
+  return ((A ^ X) | (B ^ Y)) == 0;
+}
+
+/// \returns true if [\p S, \p E) is \p Word followed only by blanks.
 template <size_t N>
 inline bool isWordThenBlanks(const char *S, const char *E,
                              const char (&Word)[N]) {
-  if (size_t(E - S) < N - 1 || std::memcmp(S, Word, N - 1) != 0)
+  if (size_t(E - S) < N - 1 || !equals8To16(S, Word))
     return false;
   for (S += N - 1; S < E; ++S)
     if (!is(*S, CC_Blank))
       return false;
   return true;
+}
+
+static_assert(sizeof(Statement) == 16 && offsetof(Statement, End) == 4 &&
+                  offsetof(Statement, Kind) == 8 &&
+                  offsetof(Statement, Flags) == 9 &&
+                  offsetof(Statement, Depth) == 10 &&
+                  offsetof(Statement, Link) == 12,
+              "writeStatement() writes the fields as two words");
+
+/// Writes \p S from its two words: \p Lo is Begin and End, \p Hi is Kind,
+/// Flags, Depth and Link, in the order of the fields. Two 8-byte stores,
+/// where field by field takes six.
+inline void writeStatement(Statement &S, uint64_t Lo, uint64_t Hi) {
+  if (sys::IsLittleEndianHost) {
+    std::memcpy(reinterpret_cast<char *>(&S), &Lo, 8);
+    std::memcpy(reinterpret_cast<char *>(&S) + 8, &Hi, 8);
+  } else {
+    S.Begin = uint32_t(Lo);
+    S.End = uint32_t(Lo >> 32);
+    S.Kind = StmtKind(uint8_t(Hi));
+    S.Flags = uint8_t(Hi >> 8);
+    S.Depth = uint16_t(Hi >> 16);
+    S.Link = uint32_t(Hi >> 32);
+  }
 }
 
 class StructureParser {
@@ -291,17 +391,12 @@ private:
   Error unexpectedChar(const char *Loc);
 
   void add(const char *B, const char *E, StmtKind K, uint8_t Flags = 0) {
-    // Field by field into the vector: building a temporary and copying it
-    // would load 12 bytes right after narrow stores (a store-forwarding
-    // stall per statement).
-    Stmts.emplace_back();
-    Statement &S = Stmts.back();
-    S.Begin = uint32_t(B - Start);
-    S.End = uint32_t(E - Start);
-    S.Kind = K;
-    S.Flags = Flags;
-    S.Depth = uint16_t(OpenScopes.size());
-    S.Link = Statement::NoIndex;
+    // Not a temporary to copy: that would load 16 bytes right after narrow
+    // stores (a store-forwarding stall per statement).
+    writeStatement(Stmts.emplace_back(),
+                   uint32_t(B - Start) | uint64_t(E - Start) << 32,
+                   uint64_t(K) | Flags << 8 | OpenScopes.size() << 16 |
+                       uint64_t(Statement::NoIndex) << 32);
   }
 
   /// Skips a `//` comment starting at \p Q; \returns its end (before the
@@ -312,9 +407,14 @@ private:
   const char *scanLineComment(const char *Q, bool &Marker);
   /// \returns the first byte of [\p Q, End) in class \p Mask, a subset of
   /// CC_Stop, or End.
-  const char *findStop(const char *Q, uint8_t Mask) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *findStop(const char *Q,
+                                                    uint8_t Mask) {
+    return findStop(Stops, Q, Mask);
+  }
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *
+  findStop(StopIndex &Index, const char *Q, uint8_t Mask) const {
     while (true) {
-      Q = Stops.next(Q);
+      Q = Index.next(Q);
       if (Q == End || is(*Q, Mask))
         return Q;
       ++Q;
@@ -329,6 +429,10 @@ private:
   Error scanComment();
   Error scanInstructionOrLabel();
   Error scanDirective();
+  /// Records the module-scope directive [\p B, \p E), the last statement:
+  /// a header directive, or a `.section` that makes \p Pending wait for its
+  /// body.
+  void noteModuleDirective(const char *B, const char *E, uint32_t &Pending);
   /// \p KWEnd is just past the `.entry`/`.func` keyword.
   Error scanFunctionHeader(const char *B, const char *KWEnd, bool IsEntry);
   Error finishFunction(uint32_t HeaderIdx, const char *B, const char *KWEnd,
@@ -647,15 +751,19 @@ Error StructureParser::scanDirective() {
 Done:
   add(B, LastSig, StmtKind::Directive, InInlineAsm ? SF_InInlineAsm : 0);
   P = LastSig;
-  if (OpenScopes.empty()) {
-    StringRef Word = StringRef(B, LastSig - B);
-    Word = Word.take_until([](char C) { return is(C, CC_Blank); });
-    if (Word == ".version" || Word == ".target" || Word == ".address_size")
-      M.getHeaderForBuild().push_back(Stmts.size() - 1);
-    else if (Word == ".section")
-      PendingHeader = Stmts.size() - 1;
-  }
+  if (OpenScopes.empty())
+    noteModuleDirective(B, LastSig, PendingHeader);
   return Error::success();
+}
+
+void StructureParser::noteModuleDirective(const char *B, const char *E,
+                                          uint32_t &Pending) {
+  StringRef Word = StringRef(B, E - B);
+  Word = Word.take_until([](char C) { return is(C, CC_Blank); });
+  if (Word == ".version" || Word == ".target" || Word == ".address_size")
+    M.getHeaderForBuild().push_back(Stmts.size() - 1);
+  else if (Word == ".section")
+    Pending = Stmts.size() - 1;
 }
 
 Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
@@ -773,69 +881,209 @@ Error StructureParser::run() {
   // nvcc PTX averages ~20 bytes per statement.
   Stmts.reserve(Size / 16 + 16);
 
+  // The loop keeps its state in locals, and its own StopIndex and a batch
+  // of statements on the stack: nothing it stores can alias them, so they
+  // stay in registers. The common shapes of nvcc output (line comments,
+  // `opcode operands;`, `.reg ...;`, braces) are handled here; anything else
+  // starts over in a scan*() function, which sees the state in the members.
+  const char *Cur = P;
+  StopIndex Index(Start, End);
+  uint32_t Pending = Statement::NoIndex;
+  uint32_t Depth = 0; // OpenScopes.size()
+  uint8_t AsmFlag = 0; // SF_InInlineAsm inside a begin/end inline asm region
+  // The upper word of a statement with no flags and no link, at Depth.
+  uint64_t DepthBits = uint64_t(Statement::NoIndex) << 32;
+  constexpr unsigned BatchSize = 256;
+  Statement Batch[BatchSize];
+  Statement *Out = Batch;
+  uint32_t Flushed = Stmts.size(); // index of Batch[0]
+  auto Flush = [&] {
+    Stmts.insert(Stmts.end(), Batch, Out);
+    Out = Batch;
+    Flushed = Stmts.size();
+  };
+  auto Emit = [&](const char *B, const char *E, uint64_t Hi) {
+    writeStatement(*Out, uint32_t(B - Start) | uint64_t(E - Start) << 32, Hi);
+    if (LLVM_UNLIKELY(++Out == Batch + BatchSize))
+      Flush();
+  };
+  auto StmtAt = [&](uint32_t I) -> Statement & {
+    return I >= Flushed ? Batch[I - Flushed] : Stmts[I];
+  };
+  auto Generic = [&](Error (StructureParser::*Scan)()) {
+    Flush();
+    P = Cur;
+    PendingHeader = Pending;
+    InInlineAsm = AsmFlag != 0;
+    Error E = (this->*Scan)();
+    Cur = P;
+    Pending = PendingHeader;
+    AsmFlag = InInlineAsm ? SF_InInlineAsm : 0;
+    Flushed = Stmts.size();
+    return E;
+  };
+
   while (true) {
-    P = skipBlanks(P, End);
-    if (P == End)
+    // Most gaps are a newline and a tab.
+    if (LLVM_LIKELY(End - Cur >= 3) && Cur[0] == '\n' && Cur[1] == '\t' &&
+        !is(Cur[2], CC_Blank)) {
+      Cur += 2;
+    } else {
+      Cur = skipBlanks(Cur, End);
+      if (Cur == End)
+        break;
+    }
+    const char *B = Cur;
+    switch (Table.Start[static_cast<unsigned char>(*B)]) {
+    case SK_Slash: {
+      if (LLVM_UNLIKELY(End - B < 2 || B[1] != '/')) {
+        if (Error E = Generic(&StructureParser::scanComment))
+          return E;
+        break;
+      }
+      // A line comment: 'J' and '\n' are both stops, so one walk finds its
+      // end and its markers (confirmed later by the inject-site layer).
+      uint8_t Flags = 0;
+      const char *S = B + 2;
+      while (true) {
+        S = Index.next(S);
+        if (S == End || *S == '\n')
+          break;
+        if (*S == 'J' && isMarkerAt(S, B, End))
+          Flags = SF_MaybeInjectMarker;
+        ++S;
+      }
+      if (S[-1] == '\r')
+        --S;
+      // Only short line comments can be inline-asm brackets; the first
+      // non-blank byte tells which one it may be.
+      size_t Len = S - B;
+      if (Len <= 32 && Len >= 16) {
+        const char *W = B + 2;
+        while (W < S && is(*W, CC_Blank))
+          ++W;
+        if (W < S && *W == 'b' && isWordThenBlanks(W, S, "begin inline asm")) {
+          Flags |= SF_BeginInlineAsm;
+          AsmFlag = SF_InInlineAsm;
+          Emit(B, S, DepthBits | Flags << 8 | uint64_t(StmtKind::Comment));
+          Cur = S;
+          break;
+        }
+        if (W < S && *W == 'e' && isWordThenBlanks(W, S, "end inline asm")) {
+          Flags |= SF_EndInlineAsm;
+          AsmFlag = 0;
+        }
+      }
+      Emit(B, S,
+           DepthBits | (Flags | AsmFlag) << 8 | uint64_t(StmtKind::Comment));
+      Cur = S;
       break;
-    switch (Table.Start[static_cast<unsigned char>(*P)]) {
-    case SK_Slash:
-      if (Error E = scanComment())
+    }
+    case SK_Instruction: {
+      Pending = Statement::NoIndex;
+      // `opcode operands;` or `name:`; anything else (strings, comments,
+      // vector braces, a `:` that is no label's) is scanned in full.
+      const char *S = findStop(Index, B, CC_InstrStop);
+      if (LLVM_LIKELY(S != End && *S == ';')) {
+        Emit(B, S + 1,
+             DepthBits | AsmFlag << 8 | uint64_t(StmtKind::Instruction));
+        Cur = S + 1;
+        break;
+      }
+      if (S != End && *S == ':' && *B != '@' && isLabelBefore(B, S)) {
+        Emit(B, S + 1, DepthBits | AsmFlag << 8 | uint64_t(StmtKind::Label));
+        Cur = S + 1;
+        break;
+      }
+      if (Error E = Generic(&StructureParser::scanInstructionOrLabel))
         return E;
       break;
+    }
+    case SK_Directive: {
+      Pending = Statement::NoIndex;
+      // The byte after the '.' rules out function headers and linkage
+      // words (see scanDirective()); `.reg .f32 %r;` or a line such as
+      // `.loc 1 2 3` then ends at its first stop.
+      char C1 = End - B >= 2 ? B[1] : 0;
+      const char *S = End;
+      if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c')
+        S = findStop(Index, B + 1, CC_DirStop);
+      const char *LastSig;
+      if (S != End && *S == ';') {
+        LastSig = S + 1;
+      } else if (S != End && *S == '\n') {
+        LastSig = B + 1;
+        for (const char *X = S; X > B + 1; --X) {
+          if (!is(X[-1], CC_Blank)) {
+            LastSig = X;
+            break;
+          }
+        }
+      } else {
+        if (Error E = Generic(&StructureParser::scanDirective))
+          return E;
+        break;
+      }
+      Emit(B, LastSig,
+           DepthBits | AsmFlag << 8 | uint64_t(StmtKind::Directive));
+      if (Depth == 0) {
+        Flush();
+        noteModuleDirective(B, LastSig, Pending);
+      }
+      Cur = LastSig;
+      break;
+    }
     case SK_ScopeBegin: {
-      if (OpenScopes.size() >= 0xffff)
-        return error(P, "scopes nested too deeply");
-      add(P, P + 1, StmtKind::ScopeBegin, InInlineAsm ? SF_InInlineAsm : 0);
-      uint32_t Idx = Stmts.size() - 1;
-      if (PendingHeader != Statement::NoIndex) {
-        Stmts[PendingHeader].Link = Idx;
+      if (Depth >= 0xffff)
+        return error(B, "scopes nested too deeply");
+      uint32_t Idx = Flushed + (Out - Batch);
+      Emit(B, B + 1,
+           DepthBits | AsmFlag << 8 | uint64_t(StmtKind::ScopeBegin));
+      if (Pending != Statement::NoIndex) {
+        StmtAt(Pending).Link = Idx;
         auto &Fns = M.getFunctionsForBuild();
-        if (!Fns.empty() && Fns.back().Header == PendingHeader)
+        if (!Fns.empty() && Fns.back().Header == Pending)
           Fns.back().BodyBegin = Idx;
-        PendingHeader = Statement::NoIndex;
+        Pending = Statement::NoIndex;
       }
       OpenScopes.push_back(Idx);
-      ++P;
+      ++Depth;
+      DepthBits += 1 << 16;
+      ++Cur;
       break;
     }
     // Anything but a comment or a body's `{` ends the wait for a body.
     case SK_ScopeEnd: {
-      PendingHeader = Statement::NoIndex;
-      if (OpenScopes.empty())
-        return error(P, "unmatched '}'");
+      Pending = Statement::NoIndex;
+      if (Depth == 0)
+        return error(B, "unmatched '}'");
       uint32_t Open = OpenScopes.back();
       OpenScopes.pop_back();
-      add(P, P + 1, StmtKind::ScopeEnd, InInlineAsm ? SF_InInlineAsm : 0);
-      uint32_t Idx = Stmts.size() - 1;
-      Stmts[Open].Link = Idx;
-      Stmts[Idx].Link = Open;
-      if (OpenScopes.empty()) {
+      --Depth;
+      DepthBits -= 1 << 16;
+      uint32_t Idx = Flushed + (Out - Batch);
+      Emit(B, B + 1,
+           uint64_t(Open) << 32 | Depth << 16 | AsmFlag << 8 |
+               uint64_t(StmtKind::ScopeEnd));
+      StmtAt(Open).Link = Idx;
+      if (Depth == 0) {
         auto &Fns = M.getFunctionsForBuild();
         if (!Fns.empty() && Fns.back().BodyBegin == Open)
           Fns.back().BodyEnd = Idx;
       }
-      ++P;
+      ++Cur;
       break;
     }
     case SK_Empty:
-      PendingHeader = Statement::NoIndex;
-      add(P, P + 1, StmtKind::Empty);
-      ++P;
-      break;
-    case SK_Directive:
-      PendingHeader = Statement::NoIndex;
-      if (Error E = scanDirective())
-        return E;
-      break;
-    case SK_Instruction:
-      PendingHeader = Statement::NoIndex;
-      if (Error E = scanInstructionOrLabel())
-        return E;
+      Pending = Statement::NoIndex;
+      Emit(B, B + 1, DepthBits | uint64_t(StmtKind::Empty));
+      ++Cur;
       break;
     default:
-      return unexpectedChar(P);
+      return unexpectedChar(B);
     }
   }
+  Flush();
 
   if (!OpenScopes.empty()) {
     const char *Open = Start + Stmts[OpenScopes.back()].Begin;
