@@ -125,7 +125,8 @@ public:
   InjectSiteScanner(InjectModule &h, StringRef buf, const SourceMgr *sm,
                     StringRef bufferName, const InjectOptions &opts)
       : h(h), base(buf.data()), end(buf.data() + buf.size()), buf(buf),
-        sm(sm), bufferName(bufferName), opts(opts), segStart(base) {
+        sm(sm), bufferName(bufferName), opts(opts), segStart(base),
+        commentScanPos(base) {
     size_t guess = buf.size() / 512 + 8;
     h.segments.reserve(2 * guess);
     h.siteList.reserve(guess);
@@ -198,7 +199,7 @@ private:
   /// text has a `/*` at all, which nvcc's PTX never has.
   bool mayHaveBlockComments = false;
   bool inBlockComment = false;
-  const char *commentScanPos = nullptr;
+  const char *commentScanPos;
   std::vector<StringRef> stableNames;
   StringSaver saver{h.alloc};
 };
@@ -267,7 +268,7 @@ static StringRef nextToken(StringRef &s) {
 /// increasing \p p, so the scan for comments and strings (whose `/*` is no
 /// comment) is linear over the whole text.
 bool InjectSiteScanner::insideBlockComment(const char *p) {
-  const char *q = std::max(commentScanPos, base);
+  const char *q = commentScanPos;
   while (q < p) {
     if (inBlockComment) {
       StringRef rest(q, end - q);

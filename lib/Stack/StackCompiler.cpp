@@ -30,6 +30,7 @@
 
 #include "mmptx/Support/Diagnostic.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
@@ -1052,16 +1053,20 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
            (a < regs.size() && b < regs.size() && regs[a].name == regs[b].name);
   };
   // An unsatisfied request is zeroed unless another request of the same
-  // register gets a value (`.requests { z z }` with one value).
+  // register gets a value (`.requests { z z }` with one value). The names
+  // with a value are collected only when some request has none.
+  StringSet<> valued;
+  if (opts.zeroUnsatisfied &&
+      llvm::is_contained(ArrayRef<uint32_t>(requestNodes.data(),
+                                            requests.size()),
+                         None))
+    for (uint32_t k = 0, e = requests.size(); k != e; ++k)
+      if (requestNodes[k] != None && requests[k] < regs.size())
+        valued.insert(regs[requests[k]].name);
   auto zeroes = [&](uint32_t i) {
     uint32_t r = requests[i];
-    if (requestNodes[i] != None || !opts.zeroUnsatisfied ||
-        regs[r].kind == RegKind::Mod)
-      return false;
-    for (uint32_t k = 0, e = requests.size(); k != e; ++k)
-      if (requestNodes[k] != None && sameRegister(requests[k], r))
-        return false;
-    return true;
+    return requestNodes[i] == None && opts.zeroUnsatisfied &&
+           regs[r].kind != RegKind::Mod && !valued.count(regs[r].name);
   };
   auto writes = [&](uint32_t i) {
     uint32_t r = requests[i];

@@ -70,8 +70,9 @@ cl::opt<ListFormat> InjectListFormat(
 cl::list<std::string> InjectStubs(
     "inject",
     cl::desc("After the passes, render the stub in FILE at every site of "
-             "inject NAME (one trailing newline of FILE is dropped); every "
-             "inject needs one"),
+             "inject NAME, or of the inject with index NAME when none is so "
+             "named (one trailing newline of FILE is dropped); every inject "
+             "needs one"),
     cl::value_desc("NAME=FILE"), cl::cat(OptCategory));
 
 /// Parser whose literals are the registered passes: `--strip-comments` etc.
@@ -183,7 +184,7 @@ void mmptx::registerTestPass(const PassInfo &Info) {
   testPasses().push_back(Info);
 }
 
-/// \returns ": its injects are 'a', 'b'" (or that it has none).
+/// \returns "; its injects are 'a', 'b'" or ", which has no injects".
 static std::string describeInjects(const InjectModule &IM) {
   if (!IM.getNumInjects())
     return ", which has no injects";

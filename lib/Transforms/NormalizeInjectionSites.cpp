@@ -21,7 +21,7 @@
 ///     in and mod variable is set by a `mov %_x<i>, ...` before the site in
 ///     its scope, and that every mod and out variable is read back by a
 ///     `mov ..., %_x<i>` after it. Without these a stub reads garbage or its
-///     results are silently dropped. verifyNormalizedSites() runs this
+///     results are silently dropped. verifyNormalizedSite() runs this
 ///     check alone for the tools that render.
 ///
 //===----------------------------------------------------------------------===//

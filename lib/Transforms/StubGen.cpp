@@ -287,7 +287,8 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     }
   }
 
-  // Out variables that no request writes are zeroed (DESIGN.md §6).
+  // Out variables that no request writes are zeroed: a site never reads an
+  // uninitialised register.
   SmallVector<bool, 16> written(vars.size(), false);
   for (uint32_t r : requests)
     written[varOfReg[r]] = true;

@@ -226,8 +226,8 @@ TEST(AnnotateTest, EveryBrokenSiteIsReported) {
 }
 
 TEST(AnnotateTest, NestedCommentIsAnError) {
-  // The site would end at the inner `*/`, so the old output held
-  // `"f"(x /* the input)`.
+  // The site ends at the inner `*/`; rewriting it would paste the comment
+  // into the asm operand, `"f"(x /* the input)`.
   EXPECT_EQ(rewrite("/* PTX_INJECT f\n in f32 x /* the input */\n*/\n"),
             "error: TestBuffer:2:11: error: '/*' inside a PTX_INJECT block: "
             "the block ends at the first '*/'\n"

@@ -44,7 +44,8 @@
 ///   with ':STACK' any stack: 1:PRED 0x3f800000:TF32 1.5:F64 (floats only on
 ///   f32/f64 stacks, where integers mean their value: 2:F64 is 2.0).
 /// \endcode
-/// Register names are PTX identifiers and may not be instruction names.
+/// Register names are PTX identifiers and may not be instruction names or
+/// spelled like the stub's temporaries, `_s<stack>_<n>`.
 /// A caller may predeclare registers (see parseStackProgram): the first use
 /// of such a name, as a word or a request, declares it.
 /// Printing is canonical: parse(print(P)) == P for every program, including
