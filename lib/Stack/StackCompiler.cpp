@@ -1159,6 +1159,8 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
 Expected<StringRef> StackPtxContext::compile(const Program &prog,
                                              ArrayRef<Register> regs,
                                              ArrayRef<uint32_t> requests) {
+  assert(opts.targetSm == targetSm &&
+         "the target is baked into the context's tables at construction");
   if (Error e = execute(prog, regs, requests))
     return e;
   return emit(regs, requests);
