@@ -8,8 +8,9 @@
 /// \file
 /// One forward pass over the bytes that splits PTX into statements.
 ///
-/// 1. Reject NUL bytes up front (one memchr), so later scans can treat the
-///    buffer as text.
+/// 1. Classify every byte into a bit mask of stops (StopIndex, below) and
+///    reject NUL bytes in the same pass, so later scans can treat the buffer
+///    as text.
 /// 2. Skip blanks; classify the next statement by its first byte:
 ///    `//` / `/*` comment, `{`, `}`, `;`, `.` directive, `@` or identifier
 ///    (label if followed by `:`, else instruction).
@@ -49,6 +50,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -59,6 +61,14 @@
 #include <immintrin.h>
 #define MMPTX_STOP_AVX2 1
 #endif
+#endif
+
+// LLVM_ATTRIBUTE_ALWAYS_INLINE includes `inline`, which a lambda cannot
+// take.
+#if defined(__GNUC__) || defined(__clang__)
+#define MMPTX_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define MMPTX_LAMBDA_INLINE
 #endif
 
 using namespace llvm;
@@ -155,10 +165,15 @@ inline unsigned stopMask16(const char *Q) {
 
 // stopBitsAVX2() and stopBitsBaseline() fill Out[0, N) with the stop masks
 // of the N 64-byte blocks at B: a bit per byte that may be CC_Stop.
+// \returns true if a block contains a NUL byte: the pass that classifies
+// every byte is also the NUL check, where a memchr would read the buffer
+// once more.
 #if defined(MMPTX_STOP_AVX2)
-/// stopMask16() for the 32 bytes at \p Q.
-__attribute__((target("avx2"))) inline uint64_t stopMask32(const char *Q) {
+/// stopMask16() for the 32 bytes at \p Q; also folds them into \p Min.
+__attribute__((target("avx2"))) inline uint64_t stopMask32(const char *Q,
+                                                           __m256i &Min) {
   __m256i V = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Q));
+  Min = _mm256_min_epu8(Min, V);
   __m256i E = _mm256_and_si256(V, _mm256_set1_epi8(char(0xBE)));
   __m256i Parens = _mm256_and_si256(V, _mm256_set1_epi8(char(0xFE)));
   __m256i Hit = _mm256_or_si256(_mm256_cmpeq_epi8(E, _mm256_set1_epi8(0x0A)),
@@ -171,101 +186,107 @@ __attribute__((target("avx2"))) inline uint64_t stopMask32(const char *Q) {
   return uint32_t(_mm256_movemask_epi8(Hit));
 }
 
-// Out of line (it cannot be inlined into code for baseline x86-64), and
-// over several blocks, so that the constants are set up once.
-__attribute__((target("avx2"), noinline)) void
-stopBitsAVX2(const char *B, uint64_t *Out, unsigned N) {
-  for (unsigned I = 0; I < N; ++I, B += 64)
-    Out[I] = stopMask32(B) | stopMask32(B + 32) << 32;
+// Out of line: it cannot be inlined into code for baseline x86-64.
+__attribute__((target("avx2"), noinline)) bool
+stopBitsAVX2(const char *B, uint64_t *Out, size_t N) {
+  __m256i Min = _mm256_set1_epi8(-1);
+  for (size_t I = 0; I < N; ++I, B += 64)
+    Out[I] = stopMask32(B, Min) | stopMask32(B + 32, Min) << 32;
+  return !_mm256_testz_si256(_mm256_cmpeq_epi8(Min, _mm256_setzero_si256()),
+                             _mm256_set1_epi8(-1));
 }
 #endif
 
-inline void stopBitsBaseline(const char *B, uint64_t *Out, unsigned N) {
-  for (unsigned I = 0; I < N; ++I, B += 64) {
+bool stopBitsBaseline(const char *B, uint64_t *Out, size_t N) {
 #if defined(__SSE2__)
-    Out[I] = uint64_t(stopMask16(B)) | uint64_t(stopMask16(B + 16)) << 16 |
-             uint64_t(stopMask16(B + 32)) << 32 |
-             uint64_t(stopMask16(B + 48)) << 48;
-#else
+  __m128i Min = _mm_set1_epi8(-1);
+  for (size_t I = 0; I < N; ++I, B += 64) {
     uint64_t Bits = 0;
-    for (unsigned J = 0; J < 64; ++J)
-      Bits |= uint64_t(is(B[J], CC_Stop)) << J;
+    for (unsigned J = 0; J < 64; J += 16) {
+      Min = _mm_min_epu8(
+          Min, _mm_loadu_si128(reinterpret_cast<const __m128i *>(B + J)));
+      Bits |= uint64_t(stopMask16(B + J)) << J;
+    }
     Out[I] = Bits;
-#endif
   }
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(Min, _mm_setzero_si128())) != 0;
+#else
+  bool Nul = false;
+  for (size_t I = 0; I < N; ++I, B += 64) {
+    uint64_t Bits = 0;
+    for (unsigned J = 0; J < 64; ++J) {
+      Bits |= uint64_t(is(B[J], CC_Stop)) << J;
+      Nul |= B[J] == 0;
+    }
+    Out[I] = Bits;
+  }
+  return Nul;
+#endif
 }
 
-/// A bit mask of the bytes of a buffer that may be CC_Stop, for a window of
-/// 512 bytes from wherever a scan asks. Scans walk its set bits, so they pay
-/// per candidate stop rather than per byte, and the bytes of a window are
-/// classified once for all the statements in it.
+/// A bit mask of the bytes of a buffer that may be CC_Stop, built in one
+/// pass before the statements are split. Scans walk its set bits, so they
+/// pay per candidate stop rather than per byte, and need no call to find
+/// one (a call in a scan loop makes GCC move its state to callee-saved
+/// registers and the stack around every statement).
 class StopIndex {
 public:
-  StopIndex(const char *Begin, const char *End) : End(End) {
+  /// Classifies [\p Begin, \p End); \returns true if it contains a NUL.
+  bool build(const char *Begin, const char *End) {
+    this->Begin = Begin;
+    this->End = End;
+    size_t Size = End - Begin;
+    NumWords = (Size + 63) / 64;
+    // One more word, always 0, for a scan from End.
+    Bits.reset(new uint64_t[NumWords + 1]);
+    size_t Full = Size / 64;
+    bool Nul;
 #if defined(MMPTX_STOP_AVX2)
-    UseAVX2 = __builtin_cpu_supports("avx2");
+    if (__builtin_cpu_supports("avx2"))
+      Nul = stopBitsAVX2(Begin, Bits.get(), Full);
+    else
 #endif
-    fill(Begin);
+      Nul = stopBitsBaseline(Begin, Bits.get(), Full);
+    // The last block: classify a copy padded with blanks, so that no load
+    // goes past End and no bit is set past it.
+    if (size_t Tail = Size % 64) {
+      alignas(16) char Buf[64];
+      std::memset(Buf, ' ', sizeof(Buf));
+      std::memcpy(Buf, Begin + Full * 64, Tail);
+      Nul |= stopBitsBaseline(Buf, Bits.get() + Full, 1);
+    }
+    Bits[NumWords] = 0;
+    return Nul;
   }
 
-  /// \returns the first byte of [\p Q, End) that may be CC_Stop (a
+  const uint64_t *bits() const { return Bits.get(); }
+  size_t numWords() const { return NumWords; }
+
+  /// \returns the first byte of [\p Q, End] that may be CC_Stop (a
   /// superset: callers check the byte's class), or End.
-  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *next(const char *Q) {
-    size_t Off = Q - Base;
-    // Also true for a Q before Base, after a backward jump.
-    if (LLVM_UNLIKELY(Off >= WindowSize)) {
-      if (Q >= End)
-        return End;
-      fill(Q);
-      Off = 0;
-    }
+  LLVM_ATTRIBUTE_ALWAYS_INLINE const char *next(const char *Q) const {
+    return next(Q, Begin, End, Bits.get(), NumWords);
+  }
+  /// next() from copies of the members that the caller keeps in registers.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE static const char *
+  next(const char *Q, const char *Begin, const char *End, const uint64_t *Bits,
+       size_t NumWords) {
+    size_t Off = Q - Begin;
     size_t W = Off / 64;
     uint64_t M = Bits[W] & (~uint64_t(0) << (Off % 64));
-    while (!M) {
-      if (++W == NumWords) {
-        // The window covers everything up to End.
-        if (End - Base <= ptrdiff_t(WindowSize))
-          return End;
-        fill(Base + WindowSize);
-        W = 0;
-      }
+    while (LLVM_UNLIKELY(!M)) {
+      if (++W >= NumWords)
+        return End;
       M = Bits[W];
     }
-    return Base + W * 64 + countTrailingZeros(M, ZB_Undefined);
+    return Begin + W * 64 + countTrailingZeros(M, ZB_Undefined);
   }
 
 private:
-  static constexpr unsigned NumWords = 8;
-  static constexpr size_t WindowSize = 64 * NumWords;
-
-  /// Classifies [\p B, \p B + WindowSize); bytes past End are not stops.
-  LLVM_ATTRIBUTE_NOINLINE void fill(const char *B) {
-    Base = B;
-    size_t Full = std::min<size_t>(NumWords, (End - B) / 64);
-#if defined(MMPTX_STOP_AVX2)
-    if (LLVM_LIKELY(UseAVX2))
-      stopBitsAVX2(B, Bits, Full);
-    else
-#endif
-      stopBitsBaseline(B, Bits, Full);
-    if (Full == NumWords)
-      return;
-    // The last block: classify a copy padded with blanks, so that no load
-    // goes past End.
-    alignas(16) char Buf[64];
-    std::memset(Buf, ' ', sizeof(Buf));
-    std::memcpy(Buf, B + Full * 64, End - (B + Full * 64));
-    stopBitsBaseline(Buf, Bits + Full, 1);
-    for (size_t I = Full + 1; I < NumWords; ++I)
-      Bits[I] = 0;
-  }
-
-  const char *Base;
-  const char *End;
-  uint64_t Bits[NumWords];
-#if defined(MMPTX_STOP_AVX2)
-  bool UseAVX2;
-#endif
+  const char *Begin = nullptr;
+  const char *End = nullptr;
+  std::unique_ptr<uint64_t[]> Bits;
+  size_t NumWords = 0;
 };
 
 /// \returns the first byte of [\p Q, \p End) that is not CC_Blank, or \p End.
@@ -374,8 +395,7 @@ class StructureParser {
 public:
   StructureParser(const SourceMgr &SM, Module &M)
       : SM(SM), M(M), Stmts(M.getStatementsForBuild()),
-        Start(M.getBuffer().begin()), P(Start), End(M.getBuffer().end()),
-        Stops(Start, End) {}
+        Start(M.getBuffer().begin()), P(Start), End(M.getBuffer().end()) {}
 
   Error run();
 
@@ -876,85 +896,97 @@ Error StructureParser::run() {
   size_t Size = End - Start;
   if (Size >= Statement::NoIndex)
     return error(Start, "input larger than 4 GiB is not supported");
-  if (const void *Nul = std::memchr(Start, 0, Size))
-    return error(static_cast<const char *>(Nul), "invalid NUL byte in PTX text");
+  if (Stops.build(Start, End))
+    return error(static_cast<const char *>(std::memchr(Start, 0, Size)),
+                 "invalid NUL byte in PTX text");
   // nvcc PTX averages ~20 bytes per statement.
   Stmts.reserve(Size / 16 + 16);
 
-  // The loop keeps its state in locals, and its own StopIndex and a batch
-  // of statements on the stack: nothing it stores can alias them, so they
-  // stay in registers. The common shapes of nvcc output (line comments,
-  // `opcode operands;`, `.reg ...;`, braces) are handled here; anything else
-  // starts over in a scan*() function, which sees the state in the members.
+  // The loop keeps its state in locals and a batch of statements on the
+  // stack: nothing it stores can alias them, so they stay in registers (the
+  // statement stores are char stores, which GCC assumes may alias any
+  // memory, members included), and its scans make no calls. The common
+  // shapes of nvcc output (line comments, `opcode operands;`, `.reg ...;`,
+  // braces) are handled here; anything else starts over in a scan*()
+  // function, which sees the state in the members.
+  const char *const BufBegin = Start, *const BufEnd = End;
   const char *Cur = P;
-  StopIndex Index(Start, End);
+  const uint64_t *const StopBits = Stops.bits();
+  const size_t NumStopWords = Stops.numWords();
+  auto NextStop = [&](const char *Q) MMPTX_LAMBDA_INLINE {
+    return StopIndex::next(Q, BufBegin, BufEnd, StopBits, NumStopWords);
+  };
   uint32_t Pending = Statement::NoIndex;
-  uint32_t Depth = 0; // OpenScopes.size()
-  uint8_t AsmFlag = 0; // SF_InInlineAsm inside a begin/end inline asm region
-  // The upper word of a statement with no flags and no link, at Depth.
-  uint64_t DepthBits = uint64_t(Statement::NoIndex) << 32;
+  // The upper word of a statement with no link at the current depth: Kind
+  // 0, SF_InInlineAsm inside a begin/end inline asm region, the depth, and
+  // Statement::NoIndex.
+  uint64_t Hi = uint64_t(Statement::NoIndex) << 32;
+  constexpr uint64_t AsmBit = uint64_t(SF_InInlineAsm) << 8;
   constexpr unsigned BatchSize = 256;
   Statement Batch[BatchSize];
   Statement *Out = Batch;
   uint32_t Flushed = Stmts.size(); // index of Batch[0]
-  auto Flush = [&] {
+  auto Flush = [&]() MMPTX_LAMBDA_INLINE {
     Stmts.insert(Stmts.end(), Batch, Out);
     Out = Batch;
     Flushed = Stmts.size();
   };
-  auto Emit = [&](const char *B, const char *E, uint64_t Hi) {
-    writeStatement(*Out, uint32_t(B - Start) | uint64_t(E - Start) << 32, Hi);
+  auto Emit = [&](const char *B, const char *E,
+                  uint64_t Upper) MMPTX_LAMBDA_INLINE {
+    writeStatement(*Out, uint32_t(B - BufBegin) | uint64_t(E - BufBegin) << 32,
+                   Upper);
     if (LLVM_UNLIKELY(++Out == Batch + BatchSize))
       Flush();
   };
   auto StmtAt = [&](uint32_t I) -> Statement & {
     return I >= Flushed ? Batch[I - Flushed] : Stmts[I];
   };
-  auto Generic = [&](Error (StructureParser::*Scan)()) {
+  auto Generic = [&](Error (StructureParser::*Scan)()) MMPTX_LAMBDA_INLINE {
     Flush();
     P = Cur;
     PendingHeader = Pending;
-    InInlineAsm = AsmFlag != 0;
+    InInlineAsm = Hi & AsmBit;
     Error E = (this->*Scan)();
     Cur = P;
     Pending = PendingHeader;
-    AsmFlag = InInlineAsm ? SF_InInlineAsm : 0;
+    Hi = (Hi & ~AsmBit) | (InInlineAsm ? AsmBit : 0);
     Flushed = Stmts.size();
     return E;
   };
 
   while (true) {
     // Most gaps are a newline and a tab.
-    if (LLVM_LIKELY(End - Cur >= 3) && Cur[0] == '\n' && Cur[1] == '\t' &&
+    if (LLVM_LIKELY(BufEnd - Cur >= 3) && Cur[0] == '\n' && Cur[1] == '\t' &&
         !is(Cur[2], CC_Blank)) {
       Cur += 2;
     } else {
-      Cur = skipBlanks(Cur, End);
-      if (Cur == End)
+      Cur = skipBlanks(Cur, BufEnd);
+      if (Cur == BufEnd)
         break;
     }
     const char *B = Cur;
     switch (Table.Start[static_cast<unsigned char>(*B)]) {
     case SK_Slash: {
-      if (LLVM_UNLIKELY(End - B < 2 || B[1] != '/')) {
+      if (LLVM_UNLIKELY(BufEnd - B < 2 || B[1] != '/')) {
         if (Error E = Generic(&StructureParser::scanComment))
           return E;
         break;
       }
       // A line comment: 'J' and '\n' are both stops, so one walk finds its
       // end and its markers (confirmed later by the inject-site layer).
-      uint8_t Flags = 0;
+      uint64_t Flags = 0;
       const char *S = B + 2;
       while (true) {
-        S = Index.next(S);
-        if (S == End || *S == '\n')
+        S = NextStop(S);
+        if (S == BufEnd || *S == '\n')
           break;
-        if (*S == 'J' && isMarkerAt(S, B, End))
+        if (*S == 'J' && isMarkerAt(S, B, BufEnd))
           Flags = SF_MaybeInjectMarker;
         ++S;
       }
       if (S[-1] == '\r')
         --S;
+      Cur = S;
       // Only short line comments can be inline-asm brackets; the first
       // non-blank byte tells which one it may be.
       size_t Len = S - B;
@@ -963,35 +995,41 @@ Error StructureParser::run() {
         while (W < S && is(*W, CC_Blank))
           ++W;
         if (W < S && *W == 'b' && isWordThenBlanks(W, S, "begin inline asm")) {
-          Flags |= SF_BeginInlineAsm;
-          AsmFlag = SF_InInlineAsm;
-          Emit(B, S, DepthBits | Flags << 8 | uint64_t(StmtKind::Comment));
-          Cur = S;
+          Emit(B, S,
+               (Hi & ~AsmBit) | (Flags | SF_BeginInlineAsm) << 8 |
+                   uint64_t(StmtKind::Comment));
+          Hi |= AsmBit;
           break;
         }
         if (W < S && *W == 'e' && isWordThenBlanks(W, S, "end inline asm")) {
-          Flags |= SF_EndInlineAsm;
-          AsmFlag = 0;
+          Emit(B, S,
+               (Hi & ~AsmBit) | (Flags | SF_EndInlineAsm) << 8 |
+                   uint64_t(StmtKind::Comment));
+          Hi &= ~AsmBit;
+          break;
         }
       }
-      Emit(B, S,
-           DepthBits | (Flags | AsmFlag) << 8 | uint64_t(StmtKind::Comment));
-      Cur = S;
+      Emit(B, S, Hi | Flags << 8 | uint64_t(StmtKind::Comment));
       break;
     }
     case SK_Instruction: {
       Pending = Statement::NoIndex;
       // `opcode operands;` or `name:`; anything else (strings, comments,
       // vector braces, a `:` that is no label's) is scanned in full.
-      const char *S = findStop(Index, B, CC_InstrStop);
-      if (LLVM_LIKELY(S != End && *S == ';')) {
-        Emit(B, S + 1,
-             DepthBits | AsmFlag << 8 | uint64_t(StmtKind::Instruction));
+      const char *S = B;
+      while (true) {
+        S = NextStop(S);
+        if (S == BufEnd || is(*S, CC_InstrStop))
+          break;
+        ++S;
+      }
+      if (LLVM_LIKELY(S != BufEnd && *S == ';')) {
+        Emit(B, S + 1, Hi | uint64_t(StmtKind::Instruction));
         Cur = S + 1;
         break;
       }
-      if (S != End && *S == ':' && *B != '@' && isLabelBefore(B, S)) {
-        Emit(B, S + 1, DepthBits | AsmFlag << 8 | uint64_t(StmtKind::Label));
+      if (S != BufEnd && *S == ':' && *B != '@' && isLabelBefore(B, S)) {
+        Emit(B, S + 1, Hi | uint64_t(StmtKind::Label));
         Cur = S + 1;
         break;
       }
@@ -1004,14 +1042,21 @@ Error StructureParser::run() {
       // The byte after the '.' rules out function headers and linkage
       // words (see scanDirective()); `.reg .f32 %r;` or a line such as
       // `.loc 1 2 3` then ends at its first stop.
-      char C1 = End - B >= 2 ? B[1] : 0;
-      const char *S = End;
-      if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c')
-        S = findStop(Index, B + 1, CC_DirStop);
+      char C1 = BufEnd - B >= 2 ? B[1] : 0;
+      const char *S = BufEnd;
+      if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c') {
+        S = B + 1;
+        while (true) {
+          S = NextStop(S);
+          if (S == BufEnd || is(*S, CC_DirStop))
+            break;
+          ++S;
+        }
+      }
       const char *LastSig;
-      if (S != End && *S == ';') {
+      if (S != BufEnd && *S == ';') {
         LastSig = S + 1;
-      } else if (S != End && *S == '\n') {
+      } else if (S != BufEnd && *S == '\n') {
         LastSig = B + 1;
         for (const char *X = S; X > B + 1; --X) {
           if (!is(X[-1], CC_Blank)) {
@@ -1024,21 +1069,19 @@ Error StructureParser::run() {
           return E;
         break;
       }
-      Emit(B, LastSig,
-           DepthBits | AsmFlag << 8 | uint64_t(StmtKind::Directive));
-      if (Depth == 0) {
+      Emit(B, LastSig, Hi | uint64_t(StmtKind::Directive));
+      Cur = LastSig;
+      if ((Hi & 0xffff0000) == 0) {
         Flush();
         noteModuleDirective(B, LastSig, Pending);
       }
-      Cur = LastSig;
       break;
     }
     case SK_ScopeBegin: {
-      if (Depth >= 0xffff)
+      if ((Hi & 0xffff0000) == 0xffff0000)
         return error(B, "scopes nested too deeply");
       uint32_t Idx = Flushed + (Out - Batch);
-      Emit(B, B + 1,
-           DepthBits | AsmFlag << 8 | uint64_t(StmtKind::ScopeBegin));
+      Emit(B, B + 1, Hi | uint64_t(StmtKind::ScopeBegin));
       if (Pending != Statement::NoIndex) {
         StmtAt(Pending).Link = Idx;
         auto &Fns = M.getFunctionsForBuild();
@@ -1047,26 +1090,24 @@ Error StructureParser::run() {
         Pending = Statement::NoIndex;
       }
       OpenScopes.push_back(Idx);
-      ++Depth;
-      DepthBits += 1 << 16;
+      Hi += 1 << 16;
       ++Cur;
       break;
     }
     // Anything but a comment or a body's `{` ends the wait for a body.
     case SK_ScopeEnd: {
       Pending = Statement::NoIndex;
-      if (Depth == 0)
+      if ((Hi & 0xffff0000) == 0)
         return error(B, "unmatched '}'");
       uint32_t Open = OpenScopes.back();
       OpenScopes.pop_back();
-      --Depth;
-      DepthBits -= 1 << 16;
+      Hi -= 1 << 16;
       uint32_t Idx = Flushed + (Out - Batch);
       Emit(B, B + 1,
-           uint64_t(Open) << 32 | Depth << 16 | AsmFlag << 8 |
+           (Hi & 0xffffffff) | uint64_t(Open) << 32 |
                uint64_t(StmtKind::ScopeEnd));
       StmtAt(Open).Link = Idx;
-      if (Depth == 0) {
+      if ((Hi & 0xffff0000) == 0) {
         auto &Fns = M.getFunctionsForBuild();
         if (!Fns.empty() && Fns.back().BodyBegin == Open)
           Fns.back().BodyEnd = Idx;
@@ -1076,7 +1117,7 @@ Error StructureParser::run() {
     }
     case SK_Empty:
       Pending = Statement::NoIndex;
-      Emit(B, B + 1, DepthBits | uint64_t(StmtKind::Empty));
+      Emit(B, B + 1, (Hi & ~AsmBit) | uint64_t(StmtKind::Empty));
       ++Cur;
       break;
     default:
