@@ -16,15 +16,16 @@
 ///    (label if followed by `:`, else instruction).
 /// 3. Find the statement's extent by walking a bit mask of the bytes that
 ///    can stop any scan (`;` `/` `"` `{` `}` `:` `(` `)` `=` `\n` and the
-///    `J` of `PTX_INJECT`), classified 64 bytes at a time (StopIndex; SSE2
-///    compares, a byte-class table elsewhere). Each scan tests only the stop
-///    bytes, so its cost is per interesting byte, not per byte: instructions
-///    end at `;` (the first `:` after a bare identifier makes a label
-///    instead); directives end at `;` or at the end of the line (`.version`,
-///    `.loc`, section bytes) unless a parenthesis or initializer is open;
-///    function headers end before `{` or at `;`. Comments and strings inside
-///    a statement are skipped whole. Line comments end at the first newline
-///    stop; their `J` stops are checked for `PTX_INJECT`.
+///    `J` of `PTX_INJECT`), classified 64 bytes at a time (StopIndex; AVX2
+///    nibble lookups, SSE2 compares, a byte-class table elsewhere). Each
+///    scan tests only the stop bytes, so its cost is per interesting byte,
+///    not per byte: instructions end at `;` (the first `:` after a bare
+///    identifier makes a label instead); directives end at `;` or at the
+///    end of the line (`.version`, `.loc`, section bytes) unless a
+///    parenthesis or initializer is open; function headers end before `{`
+///    or at `;`. Comments and strings inside a statement are skipped whole.
+///    Line comments end at the first newline stop; their `J` stops are
+///    checked for `PTX_INJECT`.
 /// 4. Keep a stack of open scopes to link `{` with `}` and to link each
 ///    `.entry`/`.func`/`.section` header with the body that follows it.
 ///
@@ -43,6 +44,7 @@
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -97,6 +99,7 @@ enum StartKind : uint8_t {
   SK_Empty,
   SK_Directive,
   SK_Instruction, // '@' or CC_IdentStart
+  SK_Blank,
 };
 
 struct CharTable {
@@ -135,6 +138,9 @@ struct CharTable {
     Start[unsigned('}')] = SK_ScopeEnd;
     Start[unsigned(';')] = SK_Empty;
     Start[unsigned('.')] = SK_Directive;
+    for (unsigned C = 0; C < 256; ++C)
+      if (Cls[C] & CC_Blank)
+        Start[C] = SK_Blank;
   }
 };
 constexpr CharTable Table;
@@ -169,29 +175,38 @@ inline unsigned stopMask16(const char *Q) {
 // every byte is also the NUL check, where a memchr would read the buffer
 // once more.
 #if defined(MMPTX_STOP_AVX2)
-/// stopMask16() for the 32 bytes at \p Q; also folds them into \p Min.
-__attribute__((target("avx2"))) inline uint64_t stopMask32(const char *Q,
-                                                           __m256i &Min) {
+/// The exact CC_Stop bits of the 32 bytes at \p Q, from two nibble
+/// lookups (four instructions where stopMask16()'s compares take eleven);
+/// also folds the bytes into \p Min.
+__attribute__((target("avx2"))) inline uint64_t
+stopMask32(const char *Q, __m256i &Min, __m256i LoTable, __m256i HiTable) {
   __m256i V = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(Q));
   Min = _mm256_min_epu8(Min, V);
-  __m256i E = _mm256_and_si256(V, _mm256_set1_epi8(char(0xBE)));
-  __m256i Parens = _mm256_and_si256(V, _mm256_set1_epi8(char(0xFE)));
-  __m256i Hit = _mm256_or_si256(_mm256_cmpeq_epi8(E, _mm256_set1_epi8(0x0A)),
-                                _mm256_cmpeq_epi8(E, _mm256_set1_epi8(0x3A)));
-  Hit = _mm256_or_si256(Hit, _mm256_cmpeq_epi8(E, _mm256_set1_epi8(0x3C)));
-  Hit = _mm256_or_si256(Hit,
-                        _mm256_cmpeq_epi8(Parens, _mm256_set1_epi8('(')));
-  Hit = _mm256_or_si256(Hit, _mm256_cmpeq_epi8(V, _mm256_set1_epi8('/')));
-  Hit = _mm256_or_si256(Hit, _mm256_cmpeq_epi8(V, _mm256_set1_epi8('"')));
-  return uint32_t(_mm256_movemask_epi8(Hit));
+  // A byte of 0x80 or above looks up 0: no stop.
+  __m256i Lo = _mm256_shuffle_epi8(LoTable, V);
+  __m256i Hi =
+      _mm256_shuffle_epi8(HiTable, _mm256_and_si256(_mm256_srli_epi16(V, 4),
+                                                    _mm256_set1_epi8(0x0F)));
+  __m256i Miss =
+      _mm256_cmpeq_epi8(_mm256_and_si256(Lo, Hi), _mm256_setzero_si256());
+  return ~uint32_t(_mm256_movemask_epi8(Miss));
 }
 
 // Out of line: it cannot be inlined into code for baseline x86-64.
 __attribute__((target("avx2"), noinline)) bool
 stopBitsAVX2(const char *B, uint64_t *Out, size_t N) {
+  // Each high nibble of a stop has a bit, set in the entries of its low
+  // nibbles: 1 for 0x0A '\n' and 0x4A 'J'; 2 for 0x22 '"', 0x28 '(',
+  // 0x29 ')' and 0x2F '/'; 4 for 0x3A ':', 0x3B ';' and 0x3D '='; 8 for
+  // 0x7B '{' and 0x7D '}'.
+  const __m256i LoTable = _mm256_broadcastsi128_si256(_mm_setr_epi8(
+      0, 0, 2, 0, 0, 0, 0, 0, 2, 2, 1 | 4, 4 | 8, 0, 4 | 8, 0, 2));
+  const __m256i HiTable = _mm256_broadcastsi128_si256(
+      _mm_setr_epi8(1, 0, 2, 4, 1, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0));
   __m256i Min = _mm256_set1_epi8(-1);
   for (size_t I = 0; I < N; ++I, B += 64)
-    Out[I] = stopMask32(B, Min) | stopMask32(B + 32, Min) << 32;
+    Out[I] = stopMask32(B, Min, LoTable, HiTable) |
+             stopMask32(B + 32, Min, LoTable, HiTable) << 32;
   return !_mm256_testz_si256(_mm256_cmpeq_epi8(Min, _mm256_setzero_si256()),
                              _mm256_set1_epi8(-1));
 }
@@ -236,9 +251,10 @@ public:
     this->Begin = Begin;
     this->End = End;
     size_t Size = End - Begin;
-    NumWords = (Size + 63) / 64;
-    // One more word, always 0, for a scan from End.
-    Bits.reset(new uint64_t[NumWords + 1]);
+    size_t NumWords = (Size + 63) / 64;
+    // Two more words: 0 for a scan from End, then a stop past End, so that
+    // a scan ends with no count of words.
+    Bits.reset(new uint64_t[NumWords + 2]);
     size_t Full = Size / 64;
     bool Nul;
 #if defined(MMPTX_STOP_AVX2)
@@ -256,37 +272,53 @@ public:
       Nul |= stopBitsBaseline(Buf, Bits.get() + Full, 1);
     }
     Bits[NumWords] = 0;
+    Bits[NumWords + 1] = 1;
     return Nul;
   }
 
   const uint64_t *bits() const { return Bits.get(); }
-  size_t numWords() const { return NumWords; }
 
   /// \returns the first byte of [\p Q, End] that may be CC_Stop (a
   /// superset: callers check the byte's class), or End.
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *next(const char *Q) const {
-    return next(Q, Begin, End, Bits.get(), NumWords);
+    return find(Q, Begin, End, Bits.get(), [](const char *) { return true; });
   }
-  /// next() from copies of the members that the caller keeps in registers.
+  /// \returns the first byte of [\p Q, End) that may be CC_Stop and
+  /// satisfies \p IsStop (called with a pointer to it), or End; from copies of
+  /// the members that the caller keeps in registers.
+  template <typename Pred>
   LLVM_ATTRIBUTE_ALWAYS_INLINE static const char *
-  next(const char *Q, const char *Begin, const char *End, const uint64_t *Bits,
-       size_t NumWords) {
-    size_t Off = Q - Begin;
-    size_t W = Off / 64;
-    uint64_t M = Bits[W] & (~uint64_t(0) << (Off % 64));
-    while (LLVM_UNLIKELY(!M)) {
-      if (++W >= NumWords)
-        return End;
-      M = Bits[W];
+  find(const char *Q, const char *Begin, const char *End, const uint64_t *Bits,
+       Pred IsStop) {
+    while (true) {
+      // Shifting the word down to Q (the shift count is taken mod 64) leaves
+      // the distance to the stop, with no word base to add.
+      size_t Off = Q - Begin;
+      size_t W = Off / 64;
+      if (uint64_t M = Bits[W] >> (Off % 64)) {
+        Q += countTrailingZeros(M, ZB_Undefined);
+      } else {
+        do
+          M = Bits[++W];
+        while (!M);
+        // Bits past End are clear but for the last word's, so only this
+        // path can reach End. (Integers: the stop may lie past End.)
+        uintptr_t Stop = reinterpret_cast<uintptr_t>(Begin) + W * 64 +
+                         countTrailingZeros(M, ZB_Undefined);
+        if (LLVM_UNLIKELY(Stop >= reinterpret_cast<uintptr_t>(End)))
+          return End;
+        Q = reinterpret_cast<const char *>(Stop);
+      }
+      if (IsStop(Q))
+        return Q;
+      ++Q;
     }
-    return Begin + W * 64 + countTrailingZeros(M, ZB_Undefined);
   }
 
 private:
   const char *Begin = nullptr;
   const char *End = nullptr;
   std::unique_ptr<uint64_t[]> Bits;
-  size_t NumWords = 0;
 };
 
 /// \returns the first byte of [\p Q, \p End) that is not CC_Blank, or \p End.
@@ -912,10 +944,11 @@ Error StructureParser::run() {
   const char *const BufBegin = Start, *const BufEnd = End;
   const char *Cur = P;
   const uint64_t *const StopBits = Stops.bits();
-  const size_t NumStopWords = Stops.numWords();
-  auto NextStop = [&](const char *Q) MMPTX_LAMBDA_INLINE {
-    return StopIndex::next(Q, BufBegin, BufEnd, StopBits, NumStopWords);
+  auto FindStop = [&](const char *Q, auto IsStop) MMPTX_LAMBDA_INLINE {
+    return StopIndex::find(Q, BufBegin, BufEnd, StopBits, IsStop);
   };
+  // Cur < GapEnd if three bytes are left: a newline, a tab and a statement.
+  const char *const GapEnd = Size >= 3 ? BufEnd - 2 : BufBegin;
   uint32_t Pending = Statement::NoIndex;
   // The upper word of a statement with no link at the current depth: Kind
   // 0, SF_InInlineAsm inside a begin/end inline asm region, the depth, and
@@ -955,17 +988,17 @@ Error StructureParser::run() {
   };
 
   while (true) {
-    // Most gaps are a newline and a tab.
-    if (LLVM_LIKELY(BufEnd - Cur >= 3) && Cur[0] == '\n' && Cur[1] == '\t' &&
-        !is(Cur[2], CC_Blank)) {
+    // Most gaps are a newline and a tab; other blanks are SK_Blank.
+    if (LLVM_LIKELY(Cur < GapEnd) &&
+        support::endian::read16le(Cur) == ('\n' | '\t' << 8))
       Cur += 2;
-    } else {
-      Cur = skipBlanks(Cur, BufEnd);
-      if (Cur == BufEnd)
-        break;
-    }
+    else if (Cur == BufEnd)
+      break;
     const char *B = Cur;
     switch (Table.Start[static_cast<unsigned char>(*B)]) {
+    case SK_Blank:
+      Cur = skipBlanks(Cur, BufEnd);
+      break;
     case SK_Slash: {
       if (LLVM_UNLIKELY(BufEnd - B < 2 || B[1] != '/')) {
         if (Error E = Generic(&StructureParser::scanComment))
@@ -975,15 +1008,13 @@ Error StructureParser::run() {
       // A line comment: 'J' and '\n' are both stops, so one walk finds its
       // end and its markers (confirmed later by the inject-site layer).
       uint64_t Flags = 0;
-      const char *S = B + 2;
-      while (true) {
-        S = NextStop(S);
-        if (S == BufEnd || *S == '\n')
-          break;
-        if (*S == 'J' && isMarkerAt(S, B, BufEnd))
+      const char *S = FindStop(B + 2, [&](const char *Q) MMPTX_LAMBDA_INLINE {
+        if (*Q == '\n')
+          return true;
+        if (*Q == 'J' && isMarkerAt(Q, B, BufEnd))
           Flags = SF_MaybeInjectMarker;
-        ++S;
-      }
+        return false;
+      });
       if (S[-1] == '\r')
         --S;
       Cur = S;
@@ -1016,13 +1047,9 @@ Error StructureParser::run() {
       Pending = Statement::NoIndex;
       // `opcode operands;` or `name:`; anything else (strings, comments,
       // vector braces, a `:` that is no label's) is scanned in full.
-      const char *S = B;
-      while (true) {
-        S = NextStop(S);
-        if (S == BufEnd || is(*S, CC_InstrStop))
-          break;
-        ++S;
-      }
+      const char *S = FindStop(B, [](const char *Q) MMPTX_LAMBDA_INLINE {
+        return is(*Q, CC_InstrStop);
+      });
       if (LLVM_LIKELY(S != BufEnd && *S == ';')) {
         Emit(B, S + 1, Hi | uint64_t(StmtKind::Instruction));
         Cur = S + 1;
@@ -1045,13 +1072,9 @@ Error StructureParser::run() {
       char C1 = BufEnd - B >= 2 ? B[1] : 0;
       const char *S = BufEnd;
       if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c') {
-        S = B + 1;
-        while (true) {
-          S = NextStop(S);
-          if (S == BufEnd || is(*S, CC_DirStop))
-            break;
-          ++S;
-        }
+        S = FindStop(B + 1, [](const char *Q) MMPTX_LAMBDA_INLINE {
+          return is(*Q, CC_DirStop);
+        });
       }
       const char *LastSig;
       if (S != BufEnd && *S == ';') {
@@ -1120,8 +1143,10 @@ Error StructureParser::run() {
       Emit(B, B + 1, (Hi & ~AsmBit) | uint64_t(StmtKind::Empty));
       ++Cur;
       break;
-    default:
+    case SK_Invalid:
       return unexpectedChar(B);
+    default:
+      LLVM_BUILTIN_UNREACHABLE;
     }
   }
   Flush();
