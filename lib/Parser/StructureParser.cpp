@@ -838,6 +838,15 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
   const char *Q = B;
   const char *LastSig = B + 1;
   while (true) {
+    // Only stops matter; the last non-blank byte before one is significant.
+    const char *Stop = Stops.next(Q);
+    for (const char *X = Stop; X > Q; --X) {
+      if (!is(X[-1], CC_Blank)) {
+        LastSig = X;
+        break;
+      }
+    }
+    Q = Stop;
     if (Q == End)
       return error(LastSig, Parens ? "expected ')' in parameter list"
                                    : "expected '{' or ';' after function "
