@@ -250,6 +250,20 @@ bool stopBitsBaseline(const char *B, uint64_t *Out, size_t N) {
 #endif
 }
 
+/// \returns the index of the lowest set bit of \p M, which is not 0. Every
+/// stop found costs one: GCC's __builtin_ctzll also clears the output
+/// register first and widens its int result, two more instructions.
+inline size_t lowestBit(uint64_t M) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  // tzcnt where BMI1 is supported, bsf elsewhere: equal for M != 0.
+  uint64_t R;
+  __asm__("rep bsfq %1, %0" : "=r"(R) : "rm"(M) : "cc");
+  return R;
+#else
+  return countTrailingZeros(M, ZB_Undefined);
+#endif
+}
+
 /// A bit mask of the bytes of a buffer that may be CC_Stop, built in one
 /// pass before the statements are split. Scans walk its set bits, so they
 /// pay per candidate stop rather than per byte, and need no call to find
@@ -307,15 +321,15 @@ public:
       size_t Off = Q - Begin;
       size_t W = Off / 64;
       if (uint64_t M = Bits[W] >> (Off % 64)) {
-        Q += countTrailingZeros(M, ZB_Undefined);
+        Q += lowestBit(M);
       } else {
         do
           M = Bits[++W];
         while (!M);
         // Bits past End are clear but for the last word's, so only this
         // path can reach End. (Integers: the stop may lie past End.)
-        uintptr_t Stop = reinterpret_cast<uintptr_t>(Begin) + W * 64 +
-                         countTrailingZeros(M, ZB_Undefined);
+        uintptr_t Stop =
+            reinterpret_cast<uintptr_t>(Begin) + W * 64 + lowestBit(M);
         if (LLVM_UNLIKELY(Stop >= reinterpret_cast<uintptr_t>(End)))
           return End;
         Q = reinterpret_cast<const char *>(Stop);
