@@ -481,7 +481,6 @@ private:
   const char *skipLineComment(const char *Q) const;
   /// skipLineComment() that also sets \p Marker if the comment contains
   /// MarkerText, in the same pass.
-  const char *scanLineComment(const char *Q, bool &Marker);
   /// \returns the first byte of [\p Q, End) in class \p Mask, a subset of
   /// CC_Stop, or End.
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *findStop(const char *Q,
@@ -534,22 +533,6 @@ const char *StructureParser::skipLineComment(const char *Q) const {
   return E;
 }
 
-const char *StructureParser::scanLineComment(const char *Q, bool &Marker) {
-  // 'J' and '\n' are both stops: one walk finds the end and the markers.
-  const char *S = Q + 2;
-  while (true) {
-    S = Stops.next(S);
-    if (S == End || *S == '\n')
-      break;
-    if (*S == 'J' && isMarkerAt(S, Q, End))
-      Marker = true;
-    ++S;
-  }
-  if (S[-1] == '\r')
-    --S;
-  return S;
-}
-
 const char *StructureParser::skipBlockComment(const char *Q) const {
   for (const char *S = Q + 2; S + 1 < End;) {
     const void *Star = std::memchr(S, '*', End - S - 1);
@@ -585,39 +568,17 @@ Error StructureParser::unexpectedChar(const char *Loc) {
 }
 
 Error StructureParser::scanComment() {
+  // Line comments take the main loop's fast path; only `/*` and a stray
+  // '/' come here.
   const char *B = P;
-  const char *E;
-  uint8_t Flags = 0;
-  bool Marker = false;
-  if (P + 1 < End && P[1] == '/') {
-    E = scanLineComment(P, Marker);
-    // Only short line comments can be inline-asm brackets; the first
-    // non-blank byte tells which one it may be.
-    size_t Len = E - B;
-    if (Len <= 32 && Len >= 16) {
-      const char *S = B + 2;
-      while (S < E && is(*S, CC_Blank))
-        ++S;
-      if (S < E && *S == 'b' && isWordThenBlanks(S, E, "begin inline asm")) {
-        Flags |= SF_BeginInlineAsm;
-        InInlineAsm = true;
-      } else if (S < E && *S == 'e' &&
-                 isWordThenBlanks(S, E, "end inline asm")) {
-        Flags |= SF_EndInlineAsm;
-        InInlineAsm = false;
-      }
-    }
-  } else if (P + 1 < End && P[1] == '*') {
-    E = skipBlockComment(P);
-    if (!E)
-      return error(B, "unterminated block comment");
-    Marker = containsMarker(B, E);
-  } else {
+  if (P + 1 == End || P[1] != '*')
     return unexpectedChar(B);
-  }
+  const char *E = skipBlockComment(P);
+  if (!E)
+    return error(B, "unterminated block comment");
   // Inject markers are confirmed later by the inject-site layer.
-  Flags |= Marker ? SF_MaybeInjectMarker : 0;
-  if (InInlineAsm && !(Flags & SF_BeginInlineAsm))
+  uint8_t Flags = containsMarker(B, E) ? SF_MaybeInjectMarker : 0;
+  if (InInlineAsm)
     Flags |= SF_InInlineAsm;
   add(B, E, StmtKind::Comment, Flags);
   P = E;
