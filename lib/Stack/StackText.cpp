@@ -358,9 +358,28 @@ Error Parser::parseConstant(std::vector<uint64_t> &words) {
                              info.stackNames[stack] + "'");
     SmallString<32> s(text);
     char *endp = nullptr;
-    float f = std::strtof(s.c_str(), &endp);
+    double d = std::strtod(s.c_str(), &endp);
     if (endp != s.c_str() + s.size())
       return error(text, "bad literal '" + text + "'");
+    // A constant carries 32 bits: an f32 (widened on the f64 stack). Say so
+    // rather than silently round a value the program did not write.
+    float f = float(d);
+    if (std::isfinite(d) && !std::isfinite(f))
+      return error(text, "literal '" + text +
+                             "' is out of range for the 32-bit float a "
+                             "constant carries");
+    if (d != 0 && f == 0)
+      return error(text, "literal '" + text +
+                             "' underflows to 0 in the 32-bit float a "
+                             "constant carries");
+    if (prefix == "f64" && std::isfinite(d) && double(f) != d) {
+      char nearest[32];
+      snprintf(nearest, sizeof(nearest), "%.9g", double(f));
+      return error(text, "literal '" + text + "' on stack '" +
+                             info.stackNames[stack] +
+                             "' is not exact: a constant carries a 32-bit "
+                             "float; the nearest is " + nearest);
+    }
     std::memcpy(&bits, &f, 4);
   } else {
     bool neg = text.startswith("-");

@@ -42,7 +42,10 @@
 ///              | int 'u'                 on the U32 stack: 7u 0x10u
 ///              | int                     on the S32 stack: -3
 ///   with ':STACK' any stack: 1:PRED 0x3f800000:TF32 1.5:F64 (floats only on
-///   f32/f64 stacks, where integers mean their value: 2:F64 is 2.0).
+///   f32/f64 stacks, where integers mean their value: 2:F64 is 2.0). A
+///   constant carries 32 bits, an f32 on both float stacks: a value out of
+///   its range, one that underflows to 0, and on F64 one that is not exact
+///   in an f32 (0.1:F64) are errors.
 /// \endcode
 /// Register names are PTX identifiers and may not be instruction names or
 /// spelled like the stub's temporaries, `_s<stack>_<n>`.
