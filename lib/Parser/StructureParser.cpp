@@ -58,7 +58,8 @@
 #include <emmintrin.h>
 // AVX2 halves the cost of StopIndex's classification (three-operand
 // compares, 32 bytes at a time); chosen at run time, so the build still
-// targets baseline x86-64.
+// targets baseline x86-64. -DMMPTX_NO_AVX2 forces the SSE2 path (for
+// testing it on AVX2 machines).
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(MMPTX_NO_AVX2)
 #include <immintrin.h>
 #define MMPTX_STOP_AVX2 1

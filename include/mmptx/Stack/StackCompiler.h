@@ -375,7 +375,7 @@ private:
 /// declarations. The text parser and the C API reject such names.
 bool isReservedRegisterName(llvm::StringRef name);
 
-/// Convenience for one-off compiles (the stub-gen pass's entry point):
+/// Convenience for one-off compiles:
 /// compiles \p prog with the given registers and requests, reusing one
 /// context per thread, table and target. \returns the stub text or, in
 /// strict mode, an error.
