@@ -958,7 +958,8 @@ char *StackPtxContext::emitVectorOperands(char *p, uint32_t n,
 }
 
 StringRef StackPtxContext::emit(ArrayRef<Register> regs,
-                                ArrayRef<uint32_t> requests) {
+                                ArrayRef<uint32_t> requests,
+                                ArrayRef<Register> zeroRegs) {
   // regCounts is all zero here and is put back so at the end.
   numUsedStacks = 0;
   // The declarations depend on the register counts, known last: the body
@@ -1100,6 +1101,15 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
     }
   }
 
+  // `mov.<type> %name, ` with room for the source operand after it.
+  auto writeMovTo = [&](char *p, uint16_t s, StringRef name) {
+    p = out.ensure(p, movMax + 64 + name.size());
+    p = writeMov(p, s);
+    *p = '%';
+    p = writeName(p + 1, name);
+    std::memcpy(p, ", ", 2);
+    return p + 2;
+  };
   uint32_t zeroed = 0;
   for (uint32_t i = 0, e = requests.size(); i != e; ++i) {
     uint32_t r = requests[i];
@@ -1109,13 +1119,7 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
     if (n == None && !zeroes(i))
       continue;
     uint16_t s = regs[r].stackIdx;
-    StringRef name = regs[r].name;
-    p = out.ensure(p, movMax + 64 + name.size());
-    p = writeMov(p, s);
-    *p = '%';
-    p = writeName(p + 1, name);
-    std::memcpy(p, ", ", 2);
-    p += 2;
+    p = writeMovTo(p, s, regs[r].name);
     if (n == None) {
       ++zeroed;
       p = writeLiteral(p, s, 0);
@@ -1128,6 +1132,13 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
     p += 2;
   }
   stats.zeroedRequests = zeroed;
+  for (const Register &z : zeroRegs) {
+    if (z.stackIdx >= info.numStacks)
+      continue;
+    p = writeLiteral(writeMovTo(p, z.stackIdx, z.name), z.stackIdx, 0);
+    std::memcpy(p, ";\n", 2);
+    p += 2;
+  }
   p = out.ensure(p, 3);
   std::memcpy(p, "\t}", 3);
   out.setEnd(p + 2);
@@ -1158,12 +1169,13 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
 
 Expected<StringRef> StackPtxContext::compile(const Program &prog,
                                              ArrayRef<Register> regs,
-                                             ArrayRef<uint32_t> requests) {
+                                             ArrayRef<uint32_t> requests,
+                                             ArrayRef<Register> zeroRegs) {
   assert(opts.targetSm == targetSm &&
          "the target is baked into the context's tables at construction");
   if (Error e = execute(prog, regs, requests))
     return e;
-  return emit(regs, requests);
+  return emit(regs, requests, zeroRegs);
 }
 
 bool stack::isReservedRegisterName(StringRef name) {

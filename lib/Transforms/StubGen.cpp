@@ -313,36 +313,13 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     o.targetSm = targetSm;
     ctx = std::make_unique<stack::StackPtxContext>(info, o);
   }
-  Expected<StringRef> text = ctx->compile(words, regs, requests);
+  Expected<StringRef> text = ctx->compile(words, regs, requests, zeroRegs);
   if (!text)
     return DiagnosticError::get(programSM, bufferStart(programSM, id),
                                 "program for inject '" + inj.name +
                                     "': " + toString(text.takeError()));
-  std::string stub = text->str();
   warnAboutLimits(id, inj, ctx->getStats());
-  if (zeroRegs.empty())
-    return stub;
-
-  // Nothing left on the stacks reaches these requests, so every one is
-  // unsatisfied and zeroed. They write out variables, which the stub never
-  // reads, so they may follow its own movs.
-  std::vector<uint32_t> zeroRequests;
-  for (uint32_t i = 0, e = zeroRegs.size(); i != e; ++i)
-    zeroRequests.push_back(i);
-  stack::StackPtxOptions &o = ctx->getOptions();
-  bool zeroUnsatisfied = o.zeroUnsatisfied;
-  o.zeroUnsatisfied = true;
-  Expected<StringRef> zeros =
-      ctx->compile(stack::Program(), zeroRegs, zeroRequests);
-  o.zeroUnsatisfied = zeroUnsatisfied;
-  if (!zeros)
-    return zeros.takeError();
-  // Both are `\t{\n ... \t}`: splice the zeros' body in before the close.
-  StringRef zeroBody = zeros->drop_front(3).drop_back(2);
-  assert(zeros->startswith("\t{\n") && zeros->endswith("\t}") &&
-         StringRef(stub).endswith("\t}") && "unexpected stub shape");
-  stub.insert(stub.size() - 2, zeroBody.data(), zeroBody.size());
-  return stub;
+  return text->str();
 }
 
 Error StubGenPass::run(Module &m) {

@@ -313,6 +313,23 @@ TEST(StackCompilerTest, RandomWordsAlwaysCompile) {
   }
 }
 
+// Zero registers are written after the requests, whatever the program
+// leaves on the stacks; an 8-bit one goes through cvt.
+TEST(StackCompilerTest, ZeroRegistersFollowTheRequests) {
+  const StackInfo &info = getDefaultStackInfo();
+  uint16_t u8 = uint16_t(info.findStack("U8"));
+  std::vector<uint64_t> prog = {encodeInput(0), encodeInput(0)};
+  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<Register> zeros = {{"w", 0, RegKind::Out},
+                                 {"b", u8, RegKind::Out}};
+  StackPtxContext ctx(info);
+  llvm::Expected<llvm::StringRef> s =
+      ctx.compile({prog, {}}, regs, {1}, zeros);
+  ASSERT_TRUE(bool(s)) << llvm::toString(s.takeError());
+  EXPECT_EQ(s->str(), "\t{\n\tmov.f32 %z, %x;\n\tmov.f32 %w, 0f00000000;\n"
+                "\tcvt.u8.u8 %b, 0x00000000;\n\t}");
+}
+
 // After warm-up the context reuses its buffers: compiling the same program
 // again returns text in the same storage.
 TEST(StackCompilerTest, ContextReusesBuffers) {

@@ -180,11 +180,14 @@ public:
                            StackPtxOptions opts = StackPtxOptions());
 
   /// Compiles \p prog. Requests are indices into \p regs, in order.
+  /// \p zeroRegs, which the program cannot read, are set to the zero of
+  /// their stack after the requests (out variables no request writes).
   /// \returns the stub text, valid until the next call, or (strict mode
   /// only) an error naming the first invalid word.
-  llvm::Expected<llvm::StringRef> compile(const Program &prog,
-                                          llvm::ArrayRef<Register> regs,
-                                          llvm::ArrayRef<uint32_t> requests);
+  llvm::Expected<llvm::StringRef>
+  compile(const Program &prog, llvm::ArrayRef<Register> regs,
+          llvm::ArrayRef<uint32_t> requests,
+          llvm::ArrayRef<Register> zeroRegs = {});
 
   /// Runs \p prog and resolves the requests without emitting text (the
   /// interpreter's entry point); see getNodes() and getRequestNodes().
@@ -282,7 +285,8 @@ private:
                                                                  : 0;
   }
   llvm::StringRef emit(llvm::ArrayRef<Register> regs,
-                       llvm::ArrayRef<uint32_t> requests);
+                       llvm::ArrayRef<uint32_t> requests,
+                       llvm::ArrayRef<Register> zeroRegs);
   inline char *emitInstr(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
   /// The rets and args of instruction \p n when some are vectors.
   char *emitVectorOperands(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
