@@ -8,10 +8,10 @@
  * C99 interface to the Stack PTX compiler (mmptx/Stack/StackCompiler.h) for
  * embedding in other compilers and languages. Link with MMPTXStackCAPI.
  *
- *   MmptxStackContext ctx;
+ *   mmptx_stack_context_t *ctx;
  *   mmptx_stack_context_create(NULL, NULL, &ctx);      default tables/options
  *   size_t n;
- *   MmptxStackResult r = mmptx_stack_compile(ctx, words, nwords, NULL, 0,
+ *   mmptx_stack_result_t r = mmptx_stack_compile(ctx, words, nwords, NULL, 0,
  *                                            regs, nregs, reqs, nreqs,
  *                                            buf, sizeof buf, &n);
  *   if (r == MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER)     n is the exact size
@@ -43,7 +43,7 @@
 extern "C" {
 #endif
 
-typedef enum MmptxStackResult {
+typedef enum mmptx_stack_result {
   MMPTX_STACK_SUCCESS = 0,
   MMPTX_STACK_ERROR_INVALID_ARGUMENT = 1, /* NULL pointer, bad count/option */
   MMPTX_STACK_ERROR_INVALID_TABLES = 2,   /* the tables fail verification */
@@ -53,7 +53,7 @@ typedef enum MmptxStackResult {
   MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER = 6,
   MMPTX_STACK_ERROR_OUT_OF_MEMORY = 7,
   MMPTX_STACK_RESULT_NUM = 8
-} MmptxStackResult;
+} mmptx_stack_result_t;
 
 /* Word types (bits 0..15 of a word). */
 enum {
@@ -71,7 +71,7 @@ enum {
 };
 
 /* Meta opcodes (payload of a META word). */
-typedef enum MmptxStackMetaOp {
+typedef enum mmptx_stack_meta_op {
   MMPTX_STACK_META_DUP = 0,
   MMPTX_STACK_META_YANK_DUP = 1,
   MMPTX_STACK_META_SWAP = 2,
@@ -81,7 +81,7 @@ typedef enum MmptxStackMetaOp {
   MMPTX_STACK_META_CLEAR = 6,
   MMPTX_STACK_META_ROTATE = 7,
   MMPTX_STACK_META_REVERSE = 8
-} MmptxStackMetaOp;
+} mmptx_stack_meta_op_t;
 
 static inline uint64_t mmptx_stack_make_word(uint16_t type, uint16_t aux,
                                              uint32_t payload) {
@@ -101,7 +101,7 @@ static inline uint64_t mmptx_stack_encode_input(uint32_t reg) {
   return mmptx_stack_make_word(MMPTX_STACK_WORD_INPUT, 0, reg);
 }
 static inline uint64_t mmptx_stack_encode_meta(uint16_t stack,
-                                               MmptxStackMetaOp op) {
+                                               mmptx_stack_meta_op_t op) {
   return mmptx_stack_make_word(MMPTX_STACK_WORD_META, stack, (uint32_t)op);
 }
 static inline uint64_t mmptx_stack_encode_meta_constant(uint32_t value) {
@@ -122,62 +122,62 @@ static inline uint64_t mmptx_stack_encode_return(void) {
 }
 
 /* Tables (layouts match mmptx::stack::StackInfo). */
-typedef struct MmptxStackArgTypeInfo {
+typedef struct mmptx_stack_arg_type_info {
   uint16_t stack_idx;
   uint16_t num_vec_elems; /* 0 = scalar */
-} MmptxStackArgTypeInfo;
+} mmptx_stack_arg_type_info_t;
 
-typedef struct MmptxStackInstrDesc {
+typedef struct mmptx_stack_instr_desc {
   uint16_t args[4];
   uint16_t rets[2];
   uint16_t num_args;
   uint16_t num_rets;
-} MmptxStackInstrDesc;
+} mmptx_stack_instr_desc_t;
 
-typedef struct MmptxStackSpecialDesc {
+typedef struct mmptx_stack_special_desc {
   uint16_t arg_type;
-} MmptxStackSpecialDesc;
+} mmptx_stack_special_desc_t;
 
-typedef struct MmptxStackTables {
+typedef struct mmptx_stack_tables {
   uint32_t num_stacks;
   const char *const *stack_names;
   const char *const *literal_prefixes;
   uint32_t num_arg_types;
-  const MmptxStackArgTypeInfo *arg_types;
+  const mmptx_stack_arg_type_info_t *arg_types;
   const char *const *arg_type_names;
   uint32_t num_instrs;
-  const MmptxStackInstrDesc *instrs;
+  const mmptx_stack_instr_desc_t *instrs;
   const char *const *instr_ptx;
   const char *const *instr_names;
   uint32_t num_specials;
-  const MmptxStackSpecialDesc *specials;
+  const mmptx_stack_special_desc_t *specials;
   const char *const *special_ptx;
   const char *const *special_names;
   const uint8_t *inline_literals; /* may be NULL */
   /* Lowest sm_XX target per instruction / special register, 0 = any; NULL
-   * = all 0. Checked against MmptxStackOptions.target_sm. */
+   * = all 0. Checked against mmptx_stack_options_t.target_sm. */
   const uint16_t *instr_min_sm;
   const uint16_t *special_min_sm;
-} MmptxStackTables;
+} mmptx_stack_tables_t;
 
-typedef enum MmptxStackRegKind {
+typedef enum mmptx_stack_reg_kind {
   MMPTX_STACK_REG_IN = 0,
   MMPTX_STACK_REG_OUT = 1, /* zero when its request cannot be satisfied */
   MMPTX_STACK_REG_MOD = 2  /* unchanged when its request cannot be met */
-} MmptxStackRegKind;
+} mmptx_stack_reg_kind_t;
 
-typedef struct MmptxStackRegister {
+typedef struct mmptx_stack_register {
   const char *name; /* bare PTX identifier, printed as %name */
   uint16_t stack_idx;
-  uint16_t kind; /* MmptxStackRegKind */
-} MmptxStackRegister;
+  uint16_t kind; /* mmptx_stack_reg_kind_t */
+} mmptx_stack_register_t;
 
-typedef struct MmptxStackRoutine {
+typedef struct mmptx_stack_routine {
   const uint64_t *words;
   size_t num_words;
-} MmptxStackRoutine;
+} mmptx_stack_routine_t;
 
-typedef struct MmptxStackOptions {
+typedef struct mmptx_stack_options {
   int strict;           /* invalid words are errors, not no-ops */
   int zero_unsatisfied; /* zero unsatisfied OUT requests (default 1) */
   uint32_t stack_size;  /* values per stack (default 128) */
@@ -190,9 +190,9 @@ typedef struct MmptxStackOptions {
    * (no-ops, or errors in strict mode). Last, so the other fields keep
    * their offsets. */
   uint32_t target_sm;
-} MmptxStackOptions;
+} mmptx_stack_options_t;
 
-typedef struct MmptxStackStats {
+typedef struct mmptx_stack_stats {
   uint64_t executed_words;
   uint32_t num_nodes;
   uint32_t emitted_instrs;
@@ -204,50 +204,50 @@ typedef struct MmptxStackStats {
   uint32_t zeroed_requests;
   int hit_execution_limit;
   int hit_node_limit;
-} MmptxStackStats;
+} mmptx_stack_stats_t;
 
-typedef struct MmptxStackContextImpl *MmptxStackContext;
+typedef struct mmptx_stack_context mmptx_stack_context_t;
 
 /* Fills *options with the defaults. */
-void mmptx_stack_options_init(MmptxStackOptions *options);
+void mmptx_stack_options_init(mmptx_stack_options_t *options);
 
 /* The tables of the default instruction set (td/StackInstrs.td). */
-const MmptxStackTables *mmptx_stack_default_tables(void);
+const mmptx_stack_tables_t *mmptx_stack_default_tables(void);
 
 /* Creates a context. tables NULL = default tables (which must outlive the
  * context otherwise); options NULL = defaults. */
-MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
-                                            const MmptxStackOptions *options,
-                                            MmptxStackContext *context);
-void mmptx_stack_context_destroy(MmptxStackContext context);
+mmptx_stack_result_t
+mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
+                           const mmptx_stack_options_t *options,
+                           mmptx_stack_context_t **context);
+void mmptx_stack_context_destroy(mmptx_stack_context_t *context);
 
 /* Compiles once. On SUCCESS the NUL-terminated stub is in buffer and
  * *written is its length without the NUL. If buffer is NULL or
  * buffer_size <= *written, returns INSUFFICIENT_BUFFER with the exact
  * length in *written; the text stays available through
  * mmptx_stack_last_output until the next compile. */
-MmptxStackResult
-mmptx_stack_compile(MmptxStackContext context, const uint64_t *words,
-                    size_t num_words, const MmptxStackRoutine *routines,
-                    size_t num_routines, const MmptxStackRegister *registers,
-                    size_t num_registers, const uint32_t *requests,
-                    size_t num_requests, char *buffer, size_t buffer_size,
-                    size_t *written);
+mmptx_stack_result_t mmptx_stack_compile(
+    mmptx_stack_context_t *context, const uint64_t *words, size_t num_words,
+    const mmptx_stack_routine_t *routines, size_t num_routines,
+    const mmptx_stack_register_t *registers, size_t num_registers,
+    const uint32_t *requests, size_t num_requests, char *buffer,
+    size_t buffer_size, size_t *written);
 
 /* The text of the last successful compile (NUL-terminated). */
-MmptxStackResult mmptx_stack_last_output(MmptxStackContext context,
-                                         const char **text, size_t *length);
+mmptx_stack_result_t mmptx_stack_last_output(mmptx_stack_context_t *context,
+                                             const char **text, size_t *length);
 
 /* The message of the last error of this context ("" if none). */
-const char *mmptx_stack_last_error(MmptxStackContext context);
+const char *mmptx_stack_last_error(mmptx_stack_context_t *context);
 
 /* The statistics of the last compile. */
-MmptxStackResult mmptx_stack_get_stats(MmptxStackContext context,
-                                       MmptxStackStats *stats);
+mmptx_stack_result_t mmptx_stack_get_stats(mmptx_stack_context_t *context,
+                                           mmptx_stack_stats_t *stats);
 
 /* "MMPTX_STACK_SUCCESS", ...; "MMPTX_STACK_ERROR_INVALID_RESULT_ENUM" for
  * values out of range. */
-const char *mmptx_stack_result_to_string(MmptxStackResult result);
+const char *mmptx_stack_result_to_string(mmptx_stack_result_t result);
 
 #ifdef __cplusplus
 }

@@ -27,28 +27,28 @@
 using namespace mmptx;
 using namespace mmptx::stack;
 
-static_assert(sizeof(MmptxStackArgTypeInfo) == sizeof(ArgTypeInfo) &&
-                  offsetof(MmptxStackArgTypeInfo, num_vec_elems) ==
+static_assert(sizeof(mmptx_stack_arg_type_info_t) == sizeof(ArgTypeInfo) &&
+                  offsetof(mmptx_stack_arg_type_info_t, num_vec_elems) ==
                       offsetof(ArgTypeInfo, numVecElems),
               "arg type layout");
-static_assert(sizeof(MmptxStackInstrDesc) == sizeof(PtxInstrDesc) &&
-                  offsetof(MmptxStackInstrDesc, rets) ==
+static_assert(sizeof(mmptx_stack_instr_desc_t) == sizeof(PtxInstrDesc) &&
+                  offsetof(mmptx_stack_instr_desc_t, rets) ==
                       offsetof(PtxInstrDesc, rets) &&
-                  offsetof(MmptxStackInstrDesc, num_rets) ==
+                  offsetof(mmptx_stack_instr_desc_t, num_rets) ==
                       offsetof(PtxInstrDesc, numRets),
               "instruction layout");
-static_assert(sizeof(MmptxStackSpecialDesc) == sizeof(SpecialRegDesc),
+static_assert(sizeof(mmptx_stack_special_desc_t) == sizeof(SpecialRegDesc),
               "special register layout");
-static_assert(sizeof(MmptxStackTables) == sizeof(StackInfo) &&
-                  offsetof(MmptxStackTables, inline_literals) ==
+static_assert(sizeof(mmptx_stack_tables_t) == sizeof(StackInfo) &&
+                  offsetof(mmptx_stack_tables_t, inline_literals) ==
                       offsetof(StackInfo, inlineLiterals) &&
-                  offsetof(MmptxStackTables, instr_min_sm) ==
+                  offsetof(mmptx_stack_tables_t, instr_min_sm) ==
                       offsetof(StackInfo, instrMinSm) &&
-                  offsetof(MmptxStackTables, special_min_sm) ==
+                  offsetof(mmptx_stack_tables_t, special_min_sm) ==
                       offsetof(StackInfo, specialMinSm),
               "tables layout");
 
-struct MmptxStackContextImpl {
+struct mmptx_stack_context {
   StackInfo info;
   std::unique_ptr<StackPtxContext> ctx;
   std::vector<Register> regs;
@@ -58,8 +58,8 @@ struct MmptxStackContextImpl {
   llvm::StringRef lastOutput;
 };
 
-static MmptxStackResult fail(MmptxStackContextImpl *c, MmptxStackResult r,
-                             const llvm::Twine &msg) {
+static mmptx_stack_result_t fail(mmptx_stack_context *c, mmptx_stack_result_t r,
+                                 const llvm::Twine &msg) {
   c->lastError = msg.str();
   return r;
 }
@@ -77,7 +77,7 @@ static bool isPtxIdentifier(const char *s) {
 
 extern "C" {
 
-void mmptx_stack_options_init(MmptxStackOptions *o) {
+void mmptx_stack_options_init(mmptx_stack_options_t *o) {
   if (!o)
     return;
   StackPtxOptions d;
@@ -91,22 +91,24 @@ void mmptx_stack_options_init(MmptxStackOptions *o) {
   o->target_sm = d.targetSm;
 }
 
-const MmptxStackTables *mmptx_stack_default_tables(void) {
-  static MmptxStackTables t = [] {
+const mmptx_stack_tables_t *mmptx_stack_default_tables(void) {
+  static mmptx_stack_tables_t t = [] {
     const StackInfo &i = getDefaultStackInfo();
-    MmptxStackTables r;
+    mmptx_stack_tables_t r;
     r.num_stacks = i.numStacks;
     r.stack_names = i.stackNames;
     r.literal_prefixes = i.literalPrefixes;
     r.num_arg_types = i.numArgTypes;
-    r.arg_types = reinterpret_cast<const MmptxStackArgTypeInfo *>(i.argTypes);
+    r.arg_types =
+        reinterpret_cast<const mmptx_stack_arg_type_info_t *>(i.argTypes);
     r.arg_type_names = i.argTypeNames;
     r.num_instrs = i.numInstrs;
-    r.instrs = reinterpret_cast<const MmptxStackInstrDesc *>(i.instrs);
+    r.instrs = reinterpret_cast<const mmptx_stack_instr_desc_t *>(i.instrs);
     r.instr_ptx = i.instrPtx;
     r.instr_names = i.instrNames;
     r.num_specials = i.numSpecials;
-    r.specials = reinterpret_cast<const MmptxStackSpecialDesc *>(i.specials);
+    r.specials =
+        reinterpret_cast<const mmptx_stack_special_desc_t *>(i.specials);
     r.special_ptx = i.specialPtx;
     r.special_names = i.specialNames;
     r.inline_literals = i.inlineLiterals;
@@ -117,9 +119,10 @@ const MmptxStackTables *mmptx_stack_default_tables(void) {
   return &t;
 }
 
-MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
-                                            const MmptxStackOptions *options,
-                                            MmptxStackContext *context) {
+mmptx_stack_result_t
+mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
+                           const mmptx_stack_options_t *options,
+                           mmptx_stack_context_t **context) {
   if (!context)
     return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
   *context = nullptr;
@@ -163,7 +166,7 @@ MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
       return MMPTX_STACK_ERROR_INVALID_TABLES;
     }
   }
-  auto *c = new (std::nothrow) MmptxStackContextImpl();
+  auto *c = new (std::nothrow) mmptx_stack_context();
   if (!c)
     return MMPTX_STACK_ERROR_OUT_OF_MEMORY;
   c->info = info;
@@ -172,15 +175,16 @@ MmptxStackResult mmptx_stack_context_create(const MmptxStackTables *tables,
   return MMPTX_STACK_SUCCESS;
 }
 
-void mmptx_stack_context_destroy(MmptxStackContext context) { delete context; }
+void mmptx_stack_context_destroy(mmptx_stack_context_t *context) {
+  delete context;
+}
 
-MmptxStackResult
-mmptx_stack_compile(MmptxStackContext c, const uint64_t *words,
-                    size_t num_words, const MmptxStackRoutine *routines,
-                    size_t num_routines, const MmptxStackRegister *registers,
-                    size_t num_registers, const uint32_t *requests,
-                    size_t num_requests, char *buffer, size_t buffer_size,
-                    size_t *written) {
+mmptx_stack_result_t mmptx_stack_compile(
+    mmptx_stack_context_t *c, const uint64_t *words, size_t num_words,
+    const mmptx_stack_routine_t *routines, size_t num_routines,
+    const mmptx_stack_register_t *registers, size_t num_registers,
+    const uint32_t *requests, size_t num_requests, char *buffer,
+    size_t buffer_size, size_t *written) {
   if (!c)
     return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
   c->haveOutput = false;
@@ -203,7 +207,7 @@ mmptx_stack_compile(MmptxStackContext c, const uint64_t *words,
   }
   c->regs.clear();
   for (size_t i = 0; i != num_registers; ++i) {
-    const MmptxStackRegister &r = registers[i];
+    const mmptx_stack_register_t &r = registers[i];
     if (!isPtxIdentifier(r.name))
       return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
                   "register " + llvm::Twine(i) +
@@ -240,8 +244,9 @@ mmptx_stack_compile(MmptxStackContext c, const uint64_t *words,
   return MMPTX_STACK_SUCCESS;
 }
 
-MmptxStackResult mmptx_stack_last_output(MmptxStackContext c, const char **text,
-                                         size_t *length) {
+mmptx_stack_result_t mmptx_stack_last_output(mmptx_stack_context_t *c,
+                                             const char **text,
+                                             size_t *length) {
   if (!c || !text || !length)
     return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
   if (!c->haveOutput)
@@ -252,12 +257,12 @@ MmptxStackResult mmptx_stack_last_output(MmptxStackContext c, const char **text,
   return MMPTX_STACK_SUCCESS;
 }
 
-const char *mmptx_stack_last_error(MmptxStackContext c) {
+const char *mmptx_stack_last_error(mmptx_stack_context_t *c) {
   return c ? c->lastError.c_str() : "";
 }
 
-MmptxStackResult mmptx_stack_get_stats(MmptxStackContext c,
-                                       MmptxStackStats *out) {
+mmptx_stack_result_t mmptx_stack_get_stats(mmptx_stack_context_t *c,
+                                           mmptx_stack_stats_t *out) {
   if (!c || !out)
     return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
   const StackPtxStats &s = c->ctx->getStats();
@@ -275,7 +280,7 @@ MmptxStackResult mmptx_stack_get_stats(MmptxStackContext c,
   return MMPTX_STACK_SUCCESS;
 }
 
-const char *mmptx_stack_result_to_string(MmptxStackResult r) {
+const char *mmptx_stack_result_to_string(mmptx_stack_result_t r) {
   switch (r) {
   case MMPTX_STACK_SUCCESS:
     return "MMPTX_STACK_SUCCESS";

@@ -39,5 +39,5 @@
 // C: static inline uint64_t mmptx_stack_encode_ptx_add_ftz_f32(void) { return mmptx_stack_encode_ptx(MMPTX_PTX_INSTR_ADD_FTZ_F32); }
 // C: static inline uint64_t mmptx_stack_encode_constant_f32(float v) {
 // C: static const uint16_t mmptx_stack_special_min_sm[] = {
-// C: static const MmptxStackTables mmptx_stack_tables = {
+// C: static const mmptx_stack_tables_t mmptx_stack_tables = {
 // C: mmptx_stack_inline_literals, mmptx_stack_instr_min_sm, mmptx_stack_special_min_sm

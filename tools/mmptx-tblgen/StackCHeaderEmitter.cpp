@@ -11,7 +11,7 @@
 /// (MMPTX_STACK_TYPE_*, MMPTX_ARG_TYPE_*, MMPTX_PTX_INSTR_*,
 /// MMPTX_SPECIAL_REG_*), `static inline` word encoders per instruction,
 /// special register and stack, the name and descriptor arrays and one
-/// `MmptxStackTables mmptx_stack_tables` to pass to mmptx_stack_compile. No
+/// `mmptx_stack_tables_t mmptx_stack_tables` to pass to mmptx_stack_compile. No
 /// designated initialisers or compiler extensions are used.
 ///
 //===----------------------------------------------------------------------===//
@@ -53,33 +53,33 @@ static void emitStringArray(raw_ostream &os, StringRef name,
 }
 
 void StackCHeaderEmitter::emitEnums(raw_ostream &os) {
-  os << "typedef enum MmptxStackType {\n";
+  os << "typedef enum mmptx_stack_type {\n";
   for (unsigned i = 0, e = recs.stackNames.size(); i != e; ++i)
     os << "  MMPTX_STACK_TYPE_"
        << StackRecords::mangle(recs.stackNames[i], true) << " = " << i << ",\n";
   os << "  MMPTX_STACK_TYPE_NUM = " << recs.stackNames.size()
-     << "\n} MmptxStackType;\n\n";
-  os << "typedef enum MmptxArgType {\n";
+     << "\n} mmptx_stack_type_t;\n\n";
+  os << "typedef enum mmptx_stack_arg_type {\n";
   for (unsigned i = 0, e = recs.argTypes.size(); i != e; ++i)
     os << "  MMPTX_ARG_TYPE_"
        << StackRecords::mangle(recs.argTypes[i].name, true) << " = " << i
        << ",\n";
   os << "  MMPTX_ARG_TYPE_NONE = " << recs.argTypes.size()
-     << "\n} MmptxArgType;\n\n";
-  os << "typedef enum MmptxPtxInstr {\n";
+     << "\n} mmptx_stack_arg_type_t;\n\n";
+  os << "typedef enum mmptx_stack_ptx_instr {\n";
   for (unsigned i = 0, e = recs.instrs.size(); i != e; ++i)
     os << "  MMPTX_PTX_INSTR_"
        << StackRecords::mangle(recs.instrs[i].name, true) << " = " << i
        << ",\n";
   os << "  MMPTX_PTX_INSTR_NUM = " << recs.instrs.size()
-     << "\n} MmptxPtxInstr;\n\n";
-  os << "typedef enum MmptxSpecialReg {\n";
+     << "\n} mmptx_stack_ptx_instr_t;\n\n";
+  os << "typedef enum mmptx_stack_special_reg {\n";
   for (unsigned i = 0, e = recs.specials.size(); i != e; ++i)
     os << "  MMPTX_SPECIAL_REG_"
        << StackRecords::mangle(recs.specials[i].name, true) << " = " << i
        << ",\n";
   os << "  MMPTX_SPECIAL_REG_NUM = " << recs.specials.size()
-     << "\n} MmptxSpecialReg;\n\n";
+     << "\n} mmptx_stack_special_reg_t;\n\n";
 }
 
 void StackCHeaderEmitter::emitEncoders(raw_ostream &os) {
@@ -119,7 +119,8 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
     os << "1";
   os << "};\n";
   std::vector<std::string> strs;
-  os << "static const MmptxStackArgTypeInfo mmptx_stack_arg_types[] = {\n";
+  os << "static const mmptx_stack_arg_type_info_t mmptx_stack_arg_types[] = "
+        "{\n";
   for (const StackArgType &a : recs.argTypes) {
     os << "  {" << a.stack << ", " << a.numVecElems << "}, /* " << a.name
        << " */\n";
@@ -130,7 +131,7 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
   os << "};\n";
   emitStringArray(os, "mmptx_stack_arg_type_names", strs);
   unsigned none = recs.argTypes.size();
-  os << "static const MmptxStackInstrDesc mmptx_stack_instr_descs[] = {\n";
+  os << "static const mmptx_stack_instr_desc_t mmptx_stack_instr_descs[] = {\n";
   for (const StackInstr &in : recs.instrs) {
     os << "  {{";
     for (unsigned i = 0; i != 4; ++i)
@@ -152,7 +153,8 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
   for (const StackInstr &in : recs.instrs)
     strs.push_back(in.name);
   emitStringArray(os, "mmptx_stack_instr_names", strs);
-  os << "static const MmptxStackSpecialDesc mmptx_stack_special_descs[] = {\n";
+  os << "static const mmptx_stack_special_desc_t mmptx_stack_special_descs[] = "
+        "{\n";
   for (const StackSpecial &sp : recs.specials)
     os << "  {" << sp.argType << "}, /* " << sp.name << " */\n";
   if (recs.specials.empty())
@@ -171,7 +173,7 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
   os << "};\nstatic const uint16_t mmptx_stack_special_min_sm[] = {";
   StackRecords::emitArrayBody(os, recs.getSpecialMinSms());
   os << "};\n";
-  os << "static const MmptxStackTables mmptx_stack_tables = {\n"
+  os << "static const mmptx_stack_tables_t mmptx_stack_tables = {\n"
      << "  " << recs.stackNames.size()
      << ", mmptx_stack_type_names, mmptx_stack_literal_prefixes,\n"
      << "  " << recs.argTypes.size()

@@ -27,9 +27,9 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
                                  "\tmul.ftz.f32 %_s0_0, %y, %x;\n"
                                  "\tadd.ftz.f32 %_s0_1, 0f3F800000, %_s0_0;\n"
                                  "\tmov.f32 %z, %_s0_1;\n\t}";
-  MmptxStackContext ctx = NULL;
+  mmptx_stack_context_t *ctx = NULL;
   uint64_t words[6];
-  MmptxStackRegister regs[3];
+  mmptx_stack_register_t regs[3];
   uint32_t requests[1] = {2};
   uint32_t bad_requests[1] = {3};
   char buf[512];
@@ -37,11 +37,11 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   size_t written = 0;
   const char *text = NULL;
   size_t len = 0;
-  MmptxStackOptions opts;
-  MmptxStackStats stats;
-  MmptxStackTables broken;
+  mmptx_stack_options_t opts;
+  mmptx_stack_stats_t stats;
+  mmptx_stack_tables_t broken;
   uint64_t aggr[1];
-  MmptxStackRegister u32_reg[1];
+  mmptx_stack_register_t u32_reg[1];
   uint32_t u32_request[1] = {0};
 
   words[0] = mmptx_stack_encode_input(0);
@@ -189,7 +189,7 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
                 MMPTX_STACK_ERROR_INVALID_ARGUMENT);
   CHECK(23, strcmp(mmptx_stack_result_to_string(MMPTX_STACK_SUCCESS),
                    "MMPTX_STACK_SUCCESS") == 0);
-  CHECK(24, strcmp(mmptx_stack_result_to_string((MmptxStackResult)99),
+  CHECK(24, strcmp(mmptx_stack_result_to_string((mmptx_stack_result_t)99),
                    "MMPTX_STACK_ERROR_INVALID_RESULT_ENUM") == 0);
   CHECK(25, mmptx_stack_default_tables()->num_instrs ==
                 mmptx_stack_tables.num_instrs);
