@@ -21,7 +21,22 @@
 using namespace llvm;
 using namespace mmptx;
 
+/// \returns, per inject, the 1-based line of each of its sites' marker.
+static std::vector<std::vector<uint32_t>>
+getSiteLines(const InjectModule &m) {
+  std::vector<std::vector<uint32_t>> lines(m.getNumInjects());
+  StringRef ptx = m.getPTX();
+  uint32_t line = 1, counted = 0;
+  for (const InjectSite &site : m.sites()) { // in file order
+    line += ptx.slice(counted, site.markerOffset).count('\n');
+    counted = site.markerOffset;
+    lines[site.inject].push_back(line);
+  }
+  return lines;
+}
+
 static void printJSON(const InjectModule &m, raw_ostream &os) {
+  std::vector<std::vector<uint32_t>> siteLines = getSiteLines(m);
   json::OStream j(os, /*IndentSize=*/2);
   j.object([&] {
     j.attribute("num_injects", int64_t(m.getNumInjects()));
@@ -31,6 +46,10 @@ static void printJSON(const InjectModule &m, raw_ostream &os) {
           j.attribute("index", int64_t(inj.index));
           j.attribute("name", inj.name);
           j.attribute("sites", int64_t(inj.numSites));
+          j.attributeArray("site_lines", [&] {
+            for (uint32_t line : siteLines[inj.index])
+              j.value(int64_t(line));
+          });
           j.attributeArray("variables", [&] {
             ArrayRef<InjectVariable> vars = m.getVariables(inj);
             for (size_t i = 0; i != vars.size(); ++i) {
@@ -60,10 +79,9 @@ void mmptx::printInjects(const InjectModule &m, raw_ostream &os, bool json) {
      << '\n';
   for (const Inject &inj : m.injects()) {
     ArrayRef<InjectVariable> vars = m.getVariables(inj);
-    os << formatv("inject {0} '{1}': {2} site{3}, {4} variable{5}\n",
-                  inj.index, inj.name, inj.numSites,
-                  inj.numSites == 1 ? "" : "s", vars.size(),
-                  vars.size() == 1 ? "" : "s");
+    os << "inject " << inj.index << " '" << inj.name << "': " << inj.numSites
+       << (inj.numSites == 1 ? " site, " : " sites, ") << vars.size()
+       << (vars.size() == 1 ? " variable\n" : " variables\n");
     if (vars.empty())
       continue;
     size_t nameWidth = 4, typeWidth = 4;
@@ -76,11 +94,12 @@ void mmptx::printInjects(const InjectModule &m, raw_ostream &os, bool json) {
                   left_justify("type", typeWidth), "reg-type", "register");
     for (size_t i = 0; i != vars.size(); ++i) {
       const InjectVariable &v = vars[i];
-      os << formatv("  {0,-3} {1} {2,-4} {3} {4,-8} %{5}\n", i,
-                    left_justify(v.name, nameWidth),
-                    getInjectArgKindName(v.kind),
-                    left_justify(v.typeToken, typeWidth), "." + v.regType.str(),
-                    v.stableRegister);
+      os << "  " << left_justify(std::to_string(i), 3) << ' '
+         << left_justify(v.name, nameWidth) << ' '
+         << left_justify(getInjectArgKindName(v.kind), 4) << ' '
+         << left_justify(v.typeToken, typeWidth) << ' '
+         << left_justify("." + v.regType.str(), 8) << " %" << v.stableRegister
+         << '\n';
     }
   }
 }
