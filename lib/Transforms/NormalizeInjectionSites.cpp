@@ -122,16 +122,15 @@ static StringRef movOperand(const Instruction &ins, unsigned operand) {
 
 /// Checks the movs around the site whose START marker is statement
 /// \p markerStmt: walking its scope backwards for in/mod variables and
-/// forwards from the END marker for mod/out variables.
+/// forwards from the END marker for mod/out variables. \p index maps each
+/// stable register, `%_x0`, to its variable.
 static Error verifyMovs(const Module &m, const InjectModule &iM,
-                        const InjectSite &site, uint32_t markerStmt) {
+                        const InjectSite &site, uint32_t markerStmt,
+                        const StringMap<uint32_t> &index) {
   const Inject &inj = iM.getInject(site.inject);
   ArrayRef<InjectVariable> vars = iM.getVariables(inj);
   ArrayRef<Statement> stmts = m.statements();
   SmallVector<bool, 8> set(vars.size()), readBack(vars.size());
-  StringMap<uint32_t> index; // "%_x0" -> variable
-  for (size_t i = 0; i != vars.size(); ++i)
-    index[("%" + vars[i].stableRegister).str()] = i;
   Instruction ins;
   auto visit = [&](uint32_t j, unsigned operand,
                    SmallVectorImpl<bool> &found) {
@@ -265,7 +264,7 @@ static Error verifyScaffold(const Module &m, const InjectModule &iM,
               inj.name + "' has register type '." + v.regType + "'",
           m.getLoc(site.markerOffset), "inject site '" + inj.name + "' is here");
   }
-  return verifyMovs(m, iM, site, idx);
+  return verifyMovs(m, iM, site, idx, wanted);
 }
 
 Error NormalizeInjectionSitesPass::run(Module &m) {

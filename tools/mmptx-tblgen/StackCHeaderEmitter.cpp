@@ -168,11 +168,8 @@ void StackCHeaderEmitter::emitTables(raw_ostream &os) {
   for (const StackSpecial &sp : recs.specials)
     strs.push_back(sp.name);
   emitStringArray(os, "mmptx_stack_special_names", strs);
-  os << "static const uint16_t mmptx_stack_instr_min_sm[] = {";
-  StackRecords::emitArrayBody(os, recs.getInstrMinSms());
-  os << "};\nstatic const uint16_t mmptx_stack_special_min_sm[] = {";
-  StackRecords::emitArrayBody(os, recs.getSpecialMinSms());
-  os << "};\n";
+  recs.emitMinSmArrays(os, "mmptx_stack_instr_min_sm",
+                       "mmptx_stack_special_min_sm");
   os << "static const mmptx_stack_tables_t mmptx_stack_tables = {\n"
      << "  " << recs.stackNames.size()
      << ", mmptx_stack_type_names, mmptx_stack_literal_prefixes,\n"

@@ -70,18 +70,19 @@ std::string StackRecords::mangle(StringRef name, bool upper) {
   return out;
 }
 
-std::vector<unsigned> StackRecords::getInstrMinSms() const {
-  std::vector<unsigned> out;
+void StackRecords::emitMinSmArrays(raw_ostream &os, StringRef instrArray,
+                                   StringRef specialArray) const {
+  std::vector<unsigned> minSm;
   for (const StackInstr &in : instrs)
-    out.push_back(in.minSm);
-  return out;
-}
-
-std::vector<unsigned> StackRecords::getSpecialMinSms() const {
-  std::vector<unsigned> out;
+    minSm.push_back(in.minSm);
+  os << "static const uint16_t " << instrArray << "[] = {";
+  emitArrayBody(os, minSm);
+  minSm.clear();
   for (const StackSpecial &sp : specials)
-    out.push_back(sp.minSm);
-  return out;
+    minSm.push_back(sp.minSm);
+  os << "};\nstatic const uint16_t " << specialArray << "[] = {";
+  emitArrayBody(os, minSm);
+  os << "};\n";
 }
 
 void StackRecords::emitArrayBody(raw_ostream &os, ArrayRef<unsigned> vals) {

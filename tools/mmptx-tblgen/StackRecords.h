@@ -66,9 +66,10 @@ struct StackRecords {
   /// \returns \p name with every non-alphanumeric character replaced by `_`,
   /// upper-cased if \p upper, else lower-cased.
   static std::string mangle(llvm::StringRef name, bool upper);
-  /// The MinSm of every instruction, then of every special register.
-  std::vector<unsigned> getInstrMinSms() const;
-  std::vector<unsigned> getSpecialMinSms() const;
+  /// Writes the `static const uint16_t` MinSm arrays of the instructions
+  /// and of the special registers, named \p instrArray and \p specialArray.
+  void emitMinSmArrays(llvm::raw_ostream &os, llvm::StringRef instrArray,
+                       llvm::StringRef specialArray) const;
   /// Writes \p vals as the body of a C array initialiser, 16 a line; a lone
   /// 0 when empty (C has no empty arrays).
   static void emitArrayBody(llvm::raw_ostream &os,

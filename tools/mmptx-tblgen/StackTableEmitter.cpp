@@ -177,11 +177,7 @@ void StackTableEmitter::emitTables(raw_ostream &os) {
   for (const StackSpecial &sp : recs.specials)
     strs.push_back(sp.name);
   emitStringArray(os, "StackSpecialNames", strs);
-  os << "static const uint16_t StackInstrMinSm[] = {";
-  StackRecords::emitArrayBody(os, recs.getInstrMinSms());
-  os << "};\nstatic const uint16_t StackSpecialMinSm[] = {";
-  StackRecords::emitArrayBody(os, recs.getSpecialMinSms());
-  os << "};\n";
+  recs.emitMinSmArrays(os, "StackInstrMinSm", "StackSpecialMinSm");
 
   os << "static const ::mmptx::stack::StackInfo stackInfo = {\n"
      << "    " << recs.stackNames.size()
