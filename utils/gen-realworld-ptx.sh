@@ -15,6 +15,11 @@
 # --failures skip compiling; write FAILURES.txt from the files mmptx-opt
 #            (build/bin) rejects: every rejected line, with its message
 #
+# Compiled files are cached in build/realworld-ptx, keyed by the job, the
+# source file and the nvcc version, so a second run only compiles what
+# changed. `touch build/realworld-ptx/stop` makes a running generation skip
+# the jobs it has not started and write the corpus from what it has.
+#
 # Needs nvcc/ptxas (CUDA 12.8 or newer for sm_100a) and the CUTLASS headers
 # of the nvidia-cutlass pip package (utils/setup.sh installs it). The output
 # is deterministic for one toolkit and one CUTLASS version: paths in .file
@@ -82,13 +87,8 @@ if [ "$FAILURES_ONLY" = 1 ]; then
   exit 0
 fi
 
-CUTLASS=${CUTLASS_DIR:-$(python3 - <<'EOF'
-import importlib.util, os
-spec = importlib.util.find_spec('cutlass_library')
-print(os.path.join(spec.submodule_search_locations[0], 'source') if spec else '')
-EOF
-)}
-if [ ! -d "$CUTLASS/include/cute" ]; then
+CUTLASS=$(bash utils/find-cutlass.sh || true)
+if [ -z "$CUTLASS" ]; then
   echo "gen-realworld-ptx: CUTLASS headers not found; pip install nvidia-cutlass (utils/setup.sh)" >&2
   exit 1
 fi
@@ -174,42 +174,53 @@ cutlass_fp4_gemv|cutlass/examples/91_fp4_gemv/91_fp4_gemv.cu|sm_100a|
 EOF
 )
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+WORK=${GEN_CACHE:-$ROOT/build/realworld-ptx}
+mkdir -p "$WORK"
+rm -f "$WORK/stop"
+NVCC_VERSION=$("$NVCC" --version | tail -1)
 
 # One nvcc -ptx + ptxas job; prints nothing, leaves $WORK/<name>.ptx and
 # $WORK/<name>.meta (or $WORK/<name>.skip with the reason).
 compile_one() {
-  local name=$1 src=$2 arch=$3 flags=$4 path incs=""
+  local name=$1 src=$2 arch=$3 flags=$4 path incs="" key
   case "$src" in
     cutlass/*) path=$CUTLASS/${src#cutlass/}; incs="$CUT_FLAGS -I$(dirname "$path")" ;;
     examples/cute-gemm/*) path=$src; incs="$CUT_FLAGS" ;;
     *) path=$src; incs="-std=c++17 --expt-relaxed-constexpr" ;;
   esac
+  key=$( { echo "$name|$src|$arch|$flags|$NVCC_VERSION|$MAX_BYTES"; cat "$path"; } | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$WORK/$name.key" 2>/dev/null)" = "$key" ]; then
+    return 0
+  fi
+  rm -f "$WORK/$name".{ptx,meta,skip,key,log,ptxas}
+  if [ -e "$WORK/stop" ]; then
+    return 0
+  fi
   # shellcheck disable=SC2086
   if ! timeout "${NVCC_TIMEOUT:-900}" "$NVCC" -ptx -w -arch="$arch" $incs $flags "$path" -o "$WORK/$name.ptx" \
       >"$WORK/$name.log" 2>&1; then
     echo "nvcc failed: $(grep -m1 -i error "$WORK/$name.log")" >"$WORK/$name.skip"
-    rm -f "$WORK/$name.ptx"; return 0
+    rm -f "$WORK/$name.ptx"; echo "$key" >"$WORK/$name.key"; return 0
   fi
   # Machine-independent paths in .file directives.
   sed -i -e "s|$CUTLASS/|cutlass/|g" -e "s|$ROOT/||g" -e "s|$CUDA/targets/[^/]*/include/|cuda/include/|g" \
     -e "s|$CUDA/include/|cuda/include/|g" "$WORK/$name.ptx"
   if [ "$(wc -c <"$WORK/$name.ptx")" -gt "$MAX_BYTES" ]; then
     echo "over $MAX_BYTES bytes ($(wc -c <"$WORK/$name.ptx"))" >"$WORK/$name.skip"
-    rm -f "$WORK/$name.ptx"; return 0
+    rm -f "$WORK/$name.ptx"; echo "$key" >"$WORK/$name.key"; return 0
   fi
   if ! grep -q '^\.\(visible \)\?\.entry\|^\.entry\|\.entry ' "$WORK/$name.ptx"; then
-    echo "no kernels" >"$WORK/$name.skip"; rm -f "$WORK/$name.ptx"; return 0
+    echo "no kernels" >"$WORK/$name.skip"; rm -f "$WORK/$name.ptx"; echo "$key" >"$WORK/$name.key"; return 0
   fi
   if ! "$PTXAS" -arch="$arch" "$WORK/$name.ptx" -o /dev/null >"$WORK/$name.ptxas" 2>&1; then
     echo "ptxas failed: $(head -1 "$WORK/$name.ptxas")" >"$WORK/$name.skip"
-    rm -f "$WORK/$name.ptx"; return 0
+    rm -f "$WORK/$name.ptx"; echo "$key" >"$WORK/$name.key"; return 0
   fi
   printf '%s\t%s\t%s\t%s\n' "$name.ptx" "$src" "${flags:--}" "$arch" >"$WORK/$name.meta"
+  echo "$key" >"$WORK/$name.key"
 }
 export -f compile_one
-export NVCC PTXAS CUTLASS CUT_FLAGS ROOT CUDA MAX_BYTES WORK
+export NVCC PTXAS CUTLASS CUT_FLAGS ROOT CUDA MAX_BYTES WORK NVCC_VERSION
 
 # Expand the job list to one line per output file.
 echo "$JOBLIST" | while IFS='|' read -r name src arches flags; do
@@ -223,7 +234,8 @@ echo "$JOBLIST" | while IFS='|' read -r name src arches flags; do
       printf '%s\0%s\0%s\0%s\0' "$out" "$src" "$arch" "$flags"
     fi
   done
-done >"$WORK/jobs"
+done >"$WORK/jobs.new"
+mv "$WORK/jobs.new" "$WORK/jobs"
 total=$(tr -cd '\0' <"$WORK/jobs" | wc -c)
 echo "gen-realworld-ptx: $((total / 4)) files, $JOBS at a time, into $OUT"
 xargs -0 -n4 -P"$JOBS" bash -c 'compile_one "$@"' _ <"$WORK/jobs"
@@ -239,8 +251,10 @@ else
   : >"$WORK/old.tsv"
 fi
 : >"$WORK/new.tsv"
-for meta in $(ls "$WORK"/*.meta 2>/dev/null | sort); do
-  name=$(basename "$meta" .meta)
+tr '\0' '\n' <"$WORK/jobs" | awk 'NR % 4 == 1' | sort >"$WORK/wanted"
+for name in $(cat "$WORK/wanted"); do
+  meta=$WORK/$name.meta
+  [ -f "$meta" ] || continue
   sum=$(sha256sum "$WORK/$name.ptx" | cut -d' ' -f1)
   if [ -n "${seen[$sum]:-}" ]; then
     echo "  $name.ptx: same as ${seen[$sum]}, dropped"; continue
@@ -249,8 +263,12 @@ for meta in $(ls "$WORK"/*.meta 2>/dev/null | sort); do
   cp "$WORK/$name.ptx" "$OUT/$name.ptx"
   printf '%s\t%s\n' "$(cat "$meta")" "$sum" >>"$WORK/new.tsv"
 done
-for skip in $(ls "$WORK"/*.skip 2>/dev/null | sort); do
-  echo "  $(basename "$skip" .skip).ptx: skipped, $(cat "$skip")"
+for name in $(cat "$WORK/wanted"); do
+  if [ -f "$WORK/$name.skip" ]; then
+    echo "  $name.ptx: skipped, $(cat "$WORK/$name.skip")"
+  elif [ ! -f "$WORK/$name.meta" ]; then
+    echo "  $name.ptx: not compiled (stopped)"
+  fi
 done
 {
   echo "# file	source	flags	arch	sha256 (utils/gen-realworld-ptx.sh)"
