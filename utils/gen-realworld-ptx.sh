@@ -12,8 +12,9 @@
 # -j N       nvcc jobs at once (default 2)
 # --only RE  compile only the jobs whose output name matches RE (the other
 #            files of OUTDIR are kept)
-# --failures skip compiling; write FAILURES.txt from the files mmptx-opt
-#            (build/bin) rejects: every rejected line, with its message
+# --failures skip compiling; write build/realworld-ptx/FAILURES.txt (or
+#            $FAILURES_FILE) from the files mmptx-opt (build/bin) rejects:
+#            the first error of each, and every rejected line shape
 #
 # Compiled files are cached in build/realworld-ptx, keyed by the job, the
 # source file and the nvcc version, so a second run only compiles what
@@ -46,42 +47,58 @@ CUDA=${CUDA_HOME:-/usr/local/cuda}
 NVCC=${NVCC:-$CUDA/bin/nvcc}
 PTXAS=${PTXAS:-$CUDA/bin/ptxas}
 MMPTX_OPT=${MMPTX_OPT:-$ROOT/build/bin/mmptx-opt}
+FAILURES_FILE=${FAILURES_FILE:-$ROOT/build/realworld-ptx/FAILURES.txt}
 MAX_BYTES=${MAX_BYTES:-2000000}   # per file; keeps the corpus under ~30 MB
-mkdir -p "$OUT"
+mkdir -p "$OUT" "$(dirname "$FAILURES_FILE")"
 
 # Writes FAILURES.txt: for every corpus file mmptx-opt rejects, each
 # rejected line. mmptx-opt stops at its first error, so the reported line is
 # commented out and the file parsed again, up to 40 times a file.
 write_failures() {
-  local f tmp err n line text
+  local f tmp err n line shape
   tmp=$(mktemp -d)
   : >"$tmp/all"
   for f in "$OUT"/*.ptx; do
     cp "$f" "$tmp/cur.ptx"
-    for n in $(seq 40); do
+    for n in $(seq 100); do
       err=$("$MMPTX_OPT" "$tmp/cur.ptx" -o /dev/null 2>&1 | grep -m1 'error:' || true)
       [ -n "$err" ] || break
       line=$(echo "$err" | sed -n 's/^[^:]*:\([0-9]*\):[0-9]*: error: .*/\1/p')
-      [ -n "$line" ] || { printf '%s\t%s\t%s\n' "$(basename "$f")" "-" "$err" >>"$tmp/all"; break; }
-      text=$(sed -n "${line}p" "$tmp/cur.ptx")
-      printf '%s\t%s\t%s\n' "$(basename "$f")" "${err#*error: }" "$text" >>"$tmp/all"
-      # Replace the line by a comment of the same length: later errors keep
-      # their line numbers.
-      sed -i "${line}s|.*|// rejected line|" "$tmp/cur.ptx"
+      if [ -z "$line" ]; then
+        printf '%s\t%s\t-\t1\n' "$(basename "$f")" "${err#*error: }" >>"$tmp/all"
+        break
+      fi
+      # Comment out every line of the same shape (registers and numbers
+      # aside) and count them; later errors keep their line numbers.
+      shape=$(sed -n "${line}p" "$tmp/cur.ptx" | awk "$SHAPE_AWK")
+      awk -v shape="$shape" -v count="$tmp/count" "$SHAPE_AWK_FN"'
+        { if (lineShape($0) == shape) { print "// rejected line"; n++ } else print }
+        END { print n + 0 > count }' "$tmp/cur.ptx" >"$tmp/next.ptx"
+      mv "$tmp/next.ptx" "$tmp/cur.ptx"
+      printf '%s\t%s\t%s\t%s\n' "$(basename "$f")" "${err#*error: }" "$shape" "$(cat "$tmp/count")" >>"$tmp/all"
     done
   done
   {
-    echo "# Lines of test/RealWorld/Inputs that mmptx-opt rejects (utils/gen-realworld-ptx.sh --failures)."
+    echo "# Lines of $OUT that mmptx-opt rejects (utils/gen-realworld-ptx.sh --failures)."
     echo "# $(cut -f1 "$tmp/all" | sort -u | grep -c . || true) of $(ls "$OUT"/*.ptx | wc -l) files rejected."
-    echo "# file<TAB>first message<TAB>line; then every distinct rejected line (whitespace squeezed) with its count."
+    echo "# First the first error of each rejected file (file, message, line shape); then"
+    echo "# every rejected line shape (registers %R, numbers N), with the number of lines"
+    echo "# of that shape in all files, the message and the first file that has it."
     echo "## first error per file"
-    sort -t$'\t' -k1,1 -s "$tmp/all" | awk -F'\t' '!seen[$1]++'
-    echo "## distinct rejected lines"
-    cut -f2,3 "$tmp/all" | sed 's/[[:space:]]\+/ /g' | sort | uniq -c | sort -rn
-  } >FAILURES.txt
+    sort -t$'\t' -k1,1 -s "$tmp/all" | awk -F'\t' '!seen[$1]++ { print $1 "\t" $2 "\t" $3 }'
+    echo "## rejected line shapes"
+    awk -F'\t' '{ key = $2 "\t" $3; n[key] += $4; if (!(key in f)) f[key] = $1 }
+      END { for (k in n) printf "%6d\t%s\t%s\n", n[k], k, f[k] }' "$tmp/all" | sort -t$'\t' -k1,1nr -k2
+  } >"$FAILURES_FILE"
   rm -rf "$tmp"
-  echo "gen-realworld-ptx: wrote FAILURES.txt"
+  echo "gen-realworld-ptx: wrote $FAILURES_FILE"
 }
+# A line's shape: whitespace squeezed, registers and numbers replaced.
+SHAPE_AWK_FN='function lineShape(s) {
+  sub(/^[ \t]+/, "", s); sub(/[ \t\r]+$/, "", s); gsub(/[ \t]+/, " ", s)
+  gsub(/%[A-Za-z_]+[0-9]+/, "%R", s); gsub(/(^|[^A-Za-z_0-9.%])[0-9]+/, "&@", s)
+  gsub(/[0-9]+@/, "N", s); return s }'
+SHAPE_AWK="$SHAPE_AWK_FN"' { print lineShape($0) }'
 if [ "$FAILURES_ONLY" = 1 ]; then
   write_failures
   exit 0
@@ -202,9 +219,6 @@ compile_one() {
     echo "nvcc failed: $(grep -m1 -i error "$WORK/$name.log")" >"$WORK/$name.skip"
     rm -f "$WORK/$name.ptx"; echo "$key" >"$WORK/$name.key"; return 0
   fi
-  # Machine-independent paths in .file directives.
-  sed -i -e "s|$CUTLASS/|cutlass/|g" -e "s|$ROOT/||g" -e "s|$CUDA/targets/[^/]*/include/|cuda/include/|g" \
-    -e "s|$CUDA/include/|cuda/include/|g" "$WORK/$name.ptx"
   if [ "$(wc -c <"$WORK/$name.ptx")" -gt "$MAX_BYTES" ]; then
     echo "over $MAX_BYTES bytes ($(wc -c <"$WORK/$name.ptx"))" >"$WORK/$name.skip"
     rm -f "$WORK/$name.ptx"; echo "$key" >"$WORK/$name.key"; return 0
@@ -240,6 +254,15 @@ total=$(tr -cd '\0' <"$WORK/jobs" | wc -c)
 echo "gen-realworld-ptx: $((total / 4)) files, $JOBS at a time, into $OUT"
 xargs -0 -n4 -P"$JOBS" bash -c 'compile_one "$@"' _ <"$WORK/jobs"
 
+# Machine-independent paths in .file directives: the toolkit's headers
+# become cuda/include/..., CUTLASS's cutlass/..., ours relative to the root.
+CUDA_REAL=$(readlink -f "$CUDA")
+normalize_paths() {
+  sed -E -e "s#\"[^\"]*/targets/[^/\"]*/include/#\"cuda/include/#g" \
+    -e "s#\"($CUDA|$CUDA_REAL)/include/#\"cuda/include/#g" \
+    -e "s#\"$CUTLASS/#\"cutlass/#g" -e "s#\"$ROOT/#\"#g"
+}
+
 # Keep the new files; drop exact duplicates (first name in order wins).
 if [ -z "$ONLY" ]; then
   rm -f "$OUT"/*.ptx
@@ -255,12 +278,13 @@ tr '\0' '\n' <"$WORK/jobs" | awk 'NR % 4 == 1' | sort >"$WORK/wanted"
 for name in $(cat "$WORK/wanted"); do
   meta=$WORK/$name.meta
   [ -f "$meta" ] || continue
-  sum=$(sha256sum "$WORK/$name.ptx" | cut -d' ' -f1)
+  normalize_paths <"$WORK/$name.ptx" >"$WORK/$name.norm"
+  sum=$(sha256sum "$WORK/$name.norm" | cut -d' ' -f1)
   if [ -n "${seen[$sum]:-}" ]; then
     echo "  $name.ptx: same as ${seen[$sum]}, dropped"; continue
   fi
   seen[$sum]=$name.ptx
-  cp "$WORK/$name.ptx" "$OUT/$name.ptx"
+  mv "$WORK/$name.norm" "$OUT/$name.ptx"
   printf '%s\t%s\n' "$(cat "$meta")" "$sum" >>"$WORK/new.tsv"
 done
 for name in $(cat "$WORK/wanted"); do
