@@ -1,0 +1,319 @@
+//===- mmptx-compile.cpp - PTX to cubin, in parallel, cached --------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `mmptx-compile a.ptx b.ptx --arch sm_80 -j N -o outdir/
+/// [--backend=nvptxcompiler|nvjitlink|ptxas] [--cache-dir=dir]
+/// [--format=json]`: a thin driver over compileBatch() (mmptx/Backend/
+/// Batch.h). Writes outdir/<stem>.cubin per input, then a summary.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Backend/Batch.h"
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+static cl::OptionCategory Category("mmptx-compile Options");
+
+static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
+                                    cl::desc("<input .ptx files>"),
+                                    cl::cat(Category));
+static cl::opt<std::string> OutDir("o", cl::desc("Output directory (created "
+                                                 "if missing); writes "
+                                                 "<stem>.cubin per input"),
+                                   cl::value_desc("dir"), cl::init("."),
+                                   cl::cat(Category));
+static cl::opt<std::string> Arch("arch", cl::desc("GPU architecture"),
+                                 cl::value_desc("sm_N"), cl::init("sm_80"),
+                                 cl::cat(Category));
+static cl::opt<unsigned> Jobs("j", cl::desc("Threads (0: one per core)"),
+                              cl::value_desc("N"), cl::init(0), cl::Prefix,
+                              cl::cat(Category));
+static cl::opt<std::string>
+    BackendName("backend",
+                cl::desc("nvptxcompiler, nvjitlink or ptxas (default: the "
+                         "first available in that order)"),
+                cl::value_desc("name"), cl::cat(Category));
+static cl::opt<std::string>
+    CacheDir("cache-dir",
+             cl::desc("PTX -> cubin cache directory (default: "
+                      "$MMPTX_CACHE_DIR; none if unset)"),
+             cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<unsigned> CacheSizeMB("cache-size-mb",
+                                     cl::desc("Cache size limit in MiB "
+                                              "(least recently used entries "
+                                              "go first)"),
+                                     cl::init(1024), cl::cat(Category));
+static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
+                             cl::cat(Category));
+static cl::opt<bool> NoDedup("no-dedup",
+                             cl::desc("Compile identical inputs separately"),
+                             cl::cat(Category));
+static cl::opt<unsigned> OptLevel("O", cl::desc("Optimization level (0-3)"),
+                                  cl::value_desc("N"), cl::init(3),
+                                  cl::Prefix, cl::cat(Category));
+static cl::opt<bool> LineInfo("lineinfo", cl::desc("Generate line info"),
+                              cl::cat(Category));
+static cl::opt<unsigned> MaxRegCount("maxrregcount",
+                                     cl::desc("Register limit per thread"),
+                                     cl::value_desc("N"), cl::init(0),
+                                     cl::cat(Category));
+static cl::list<std::string>
+    ExtraOptions("X", cl::desc("Pass an option to the backend as it is"),
+                 cl::value_desc("option"), cl::cat(Category));
+static cl::opt<bool> Verbose("v",
+                             cl::desc("Print each module's info log "
+                                      "(registers, spills)"),
+                             cl::cat(Category));
+enum class Format { Text, Json };
+static cl::opt<Format> OutputFormat(
+    "format", cl::desc("Summary format"),
+    cl::values(clEnumValN(Format::Text, "text", "a few lines (default)"),
+               clEnumValN(Format::Json, "json", "one JSON object")),
+    cl::init(Format::Text), cl::cat(Category));
+static cl::opt<bool> ListBackends("list-backends",
+                                  cl::desc("Print the available backends and "
+                                           "their versions, then exit"),
+                                  cl::cat(Category));
+
+static const char *const ToolName = "mmptx-compile";
+
+static int fail(Error E) {
+  reportError(std::move(E), ToolName);
+  return 1;
+}
+
+/// The one place this tool writes an output file: a temporary beside it,
+/// renamed over it on success.
+static Error writeOutput(StringRef Path, StringRef Bytes) {
+  int FD;
+  SmallString<256> Tmp;
+  if (std::error_code EC = sys::fs::createUniqueFile(Twine(Path) + ".tmp-%%%%%%",
+                                                     FD, Tmp))
+    return makeError("cannot write '" + Path + "': " + EC.message());
+  raw_fd_ostream OS(FD, /*shouldClose=*/true);
+  OS << Bytes;
+  OS.close();
+  std::error_code EC = OS.error();
+  OS.clear_error();
+  if (!EC)
+    EC = sys::fs::rename(Tmp, Path);
+  if (EC) {
+    sys::fs::remove(Tmp);
+    return makeError("cannot write '" + Path + "': " + EC.message());
+  }
+  return Error::success();
+}
+
+static int listBackends() {
+  for (BackendKind K : getAllBackends()) {
+    Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
+    if (C)
+      outs() << (*C)->getName() << ' ' << (*C)->getVersion() << '\n';
+    else
+      outs() << getBackendName(K) << " unavailable: "
+             << toString(C.takeError()) << '\n';
+  }
+  return 0;
+}
+
+/// `[#####.....] done/total` on stderr, redrawn in place.
+static void drawProgress(size_t Done, size_t Total) {
+  const unsigned Width = 30;
+  unsigned Filled = Total ? unsigned(Done * Width / Total) : Width;
+  errs() << "\r[" << std::string(Filled, '#')
+         << std::string(Width - Filled, '.') << "] " << Done << '/' << Total;
+  if (Done == Total)
+    errs() << '\n';
+}
+
+static StringRef sourceName(ModuleResult::SourceKind S) {
+  switch (S) {
+  case ModuleResult::Compiled:
+    return "compiled";
+  case ModuleResult::Cached:
+    return "cached";
+  case ModuleResult::Duplicate:
+    return "duplicate";
+  }
+  return "";
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mmptx-compile: PTX to cubin, in parallel, cached and deduplicated\n");
+
+  if (ListBackends)
+    return listBackends();
+  if (Inputs.empty())
+    return fail(makeError("no input files (see --help)"));
+
+  CompileOptions Opts;
+  Opts.Arch = Arch;
+  Opts.OptLevel = OptLevel;
+  Opts.LineInfo = LineInfo;
+  Opts.MaxRegCount = MaxRegCount;
+  Opts.Verbose = Verbose;
+  Opts.ExtraOptions = ExtraOptions;
+  if (Error E = Opts.validate())
+    return fail(std::move(E));
+
+  std::unique_ptr<PTXCompiler> Compiler;
+  {
+    Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
+    if (!BackendName.empty()) {
+      Optional<BackendKind> K = parseBackendName(BackendName);
+      consumeError(C.takeError());
+      if (!K)
+        return fail(makeError("unknown backend '" + BackendName +
+                              "' (expected nvptxcompiler, nvjitlink or "
+                              "ptxas)"));
+      C = createPTXCompiler(*K);
+    }
+    if (!C)
+      return fail(C.takeError());
+    Compiler = std::move(*C);
+  }
+
+  // Read every input before compiling any: a missing file is reported now.
+  std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
+  std::vector<BatchModule> Modules;
+  std::vector<std::string> Outputs;
+  StringMap<std::string> Stems;
+  for (const std::string &In : Inputs) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(In);
+    if (!B)
+      return fail(makeError("cannot read '" + In +
+                            "': " + B.getError().message()));
+    SmallString<256> Out(OutDir);
+    sys::path::append(Out, sys::path::stem(In) + ".cubin");
+    auto Ins = Stems.try_emplace(Out, In);
+    if (!Ins.second)
+      return fail(makeError("'" + In + "' and '" + Ins.first->second +
+                            "' would both be written to '" + Out + "'"));
+    BatchModule M;
+    M.Name = In;
+    M.Ptx = (*B)->getBuffer();
+    Modules.push_back(std::move(M));
+    Outputs.push_back(std::string(Out));
+    Buffers.push_back(std::move(*B));
+  }
+  if (std::error_code EC = sys::fs::create_directories(OutDir))
+    return fail(makeError("cannot create '" + OutDir + "': " + EC.message()));
+
+  std::unique_ptr<ContentCache> Cache;
+  std::string Dir = CacheDir;
+  if (Dir.empty())
+    if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
+      Dir = *Env;
+  if (!NoCache && !Dir.empty()) {
+    Expected<std::unique_ptr<ContentCache>> C =
+        ContentCache::open(Dir, uint64_t(CacheSizeMB) << 20);
+    if (!C)
+      return fail(C.takeError());
+    Cache = std::move(*C);
+  }
+
+  BatchOptions BOpts;
+  BOpts.Threads = Jobs;
+  BOpts.Cache = Cache.get();
+  BOpts.Deduplicate = !NoDedup;
+  // A progress bar only for a person watching.
+  if (Modules.size() > 1 && sys::Process::StandardErrIsDisplayed())
+    BOpts.OnProgress = drawProgress;
+  BatchResult R = compileBatch(*Compiler, Modules, Opts, BOpts);
+
+  bool Failed = false;
+  for (size_t I = 0; I < Modules.size(); ++I) {
+    const ModuleResult &M = R.Modules[I];
+    if (!M.Ok) {
+      // Each module's error is its own; the others still get written.
+      errs() << M.Error << '\n';
+      Failed = true;
+      continue;
+    }
+    if (Verbose && !M.Result.InfoLog.empty() &&
+        M.Source != ModuleResult::Duplicate)
+      errs() << Modules[I].Name << ":\n" << M.Result.InfoLog;
+    if (Error E = writeOutput(Outputs[I], M.Result.Cubin)) {
+      reportError(std::move(E), ToolName);
+      Failed = true;
+    }
+  }
+
+  const BatchSummary &S = R.Summary;
+  double Rate = S.WallSeconds > 0 ? double(S.Modules) / S.WallSeconds : 0;
+  if (OutputFormat == Format::Json) {
+    json::OStream J(outs(), 2);
+    J.object([&] {
+      J.attribute("backend", Compiler->getIdentity());
+      J.attribute("arch", Opts.Arch);
+      J.attribute("threads", int64_t(S.Threads));
+      J.attribute("cache", Cache ? json::Value(Cache->getDirectory())
+                                 : json::Value(nullptr));
+      J.attributeArray("modules", [&] {
+        for (size_t I = 0; I < Modules.size(); ++I) {
+          const ModuleResult &M = R.Modules[I];
+          J.object([&] {
+            J.attribute("input", Modules[I].Name);
+            J.attribute("output", M.Ok ? json::Value(Outputs[I])
+                                       : json::Value(nullptr));
+            J.attribute("status", M.Ok ? sourceName(M.Source) : "failed");
+            if (M.Source == ModuleResult::Duplicate)
+              J.attribute("duplicate_of", Modules[M.DuplicateOf].Name);
+            J.attribute("seconds", M.Seconds);
+            if (M.Ok)
+              J.attribute("cubin_bytes", int64_t(M.Result.Cubin.size()));
+            else
+              J.attribute("error", M.Error);
+          });
+        }
+      });
+      J.attributeObject("summary", [&] {
+        J.attribute("modules", int64_t(S.Modules));
+        J.attribute("unique", int64_t(S.Unique));
+        J.attribute("compiled", int64_t(S.Compiled));
+        J.attribute("cache_hits", int64_t(S.CacheHits));
+        J.attribute("duplicates", int64_t(S.Duplicates));
+        J.attribute("failed", int64_t(S.Failed));
+        J.attribute("wall_seconds", S.WallSeconds);
+        J.attribute("busy_seconds", S.BusySeconds);
+        J.attribute("modules_per_second", Rate);
+      });
+    });
+    outs() << '\n';
+  } else {
+    outs() << ToolName << ": " << S.Modules << " modules, " << S.Unique
+           << " unique (" << S.Duplicates << " duplicates), " << S.Compiled
+           << " compiled, " << S.CacheHits << " from cache, " << S.Failed
+           << " failed\n";
+    outs() << "backend " << Compiler->getIdentity() << ", " << Opts.Arch
+           << ", " << S.Threads << (S.Threads == 1 ? " thread" : " threads")
+           << (Cache ? ", cache " + Cache->getDirectory().str() : "") << '\n';
+    outs() << "time " << format("%.3f", S.WallSeconds) << " s wall, "
+           << format("%.3f", S.BusySeconds) << " s busy, "
+           << format("%.1f", Rate) << " modules/s\n";
+  }
+  return Failed ? 1 : 0;
+}
