@@ -45,6 +45,8 @@ if config.have_nvrtc:
     config.available_features.add('nvrtc')
 if config.have_nvjitlink:
     config.available_features.add('nvjitlink')
+if config.have_nvptxcompiler:
+    config.available_features.add('nvptxcompiler')
 # A usable GPU needs the driver library, not just a device node.
 if (os.path.exists('/dev/nvidiactl') or shutil.which('nvidia-smi')) and \
         any(os.path.exists(os.path.join(d, 'libcuda.so.1'))
