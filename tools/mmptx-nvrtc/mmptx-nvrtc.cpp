@@ -60,6 +60,11 @@ static cl::opt<bool>
                            "directory (and its cccl/) after the -I ones"),
                   cl::cat(nvrtcCategory));
 
+static cl::opt<bool> verbose("v",
+                             cl::desc("Say whether the PTX came from the "
+                                      "cache"),
+                             cl::cat(nvrtcCategory));
+
 static const char *const toolName = "mmptx-nvrtc";
 
 static int fail(Error E) {
@@ -109,6 +114,10 @@ int main(int argc, char **argv) {
   if (!R)
     return fail(R.takeError());
   errs() << R->Log;
+  if (verbose)
+    errs() << toolName << ": " << inputFilename << ": "
+           << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
+           << getNvrtcIdentity() << ")\n";
   if (Error E = writeOutput(outputFilename, R->Ptx))
     return fail(std::move(E));
   return 0;
