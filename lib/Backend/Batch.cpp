@@ -31,12 +31,10 @@ std::string mmptx::getCubinCacheKey(const PTXCompiler &Compiler, StringRef Ptx,
       .final();
 }
 
-Expected<CompileResult> mmptx::compileCached(PTXCompiler &Compiler,
-                                             ContentCache *Cache, StringRef Ptx,
-                                             const CompileOptions &Opts,
-                                             StringRef Name,
-                                             const StubLineMap *Map,
-                                             bool *FromCache) {
+Expected<CompileResult>
+mmptx::compileCached(PTXCompiler &Compiler, ContentCache *Cache, StringRef Ptx,
+                     const CompileOptions &Opts, StringRef Name,
+                     const StubLineMap *Map, bool *FromCache) {
   if (FromCache)
     *FromCache = false;
   std::string Key;
@@ -89,8 +87,9 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
   }
   S.Unique = Unique.size();
 
-  unsigned Threads = BOpts.Threads ? BOpts.Threads
-                                   : hardware_concurrency().compute_thread_count();
+  unsigned Threads = BOpts.Threads
+                         ? BOpts.Threads
+                         : hardware_concurrency().compute_thread_count();
   Threads = std::max(1u, std::min<unsigned>(Threads, Unique.size()));
   S.Threads = Threads;
 

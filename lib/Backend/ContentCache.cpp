@@ -55,6 +55,14 @@ CacheKey &CacheKey::add(uint64_t Value) {
 
 std::string CacheKey::final() { return toHex(Hasher.final(), true); }
 
+std::string mmptx::getExactVersion(unsigned Major, unsigned Minor,
+                                   StringRef BuildVersion) {
+  std::string Version = std::to_string(Major) + "." + std::to_string(Minor);
+  if (BuildVersion.startswith(Version + "."))
+    return BuildVersion.str();
+  return Version;
+}
+
 std::string mmptx::sha256Hex(StringRef Data) {
   return toHex(SHA256::hash(arrayRefFromStringRef(Data)), true);
 }
@@ -64,8 +72,9 @@ std::string mmptx::sha256Hex(StringRef Data) {
 //===----------------------------------------------------------------------===//
 
 static bool isEntryName(StringRef Name) {
-  return Name.size() == KeySize &&
-         all_of(Name, [](char C) { return isDigit(C) || (C >= 'a' && C <= 'f'); });
+  return Name.size() == KeySize && all_of(Name, [](char C) {
+           return isDigit(C) || (C >= 'a' && C <= 'f');
+         });
 }
 
 namespace {
@@ -85,14 +94,16 @@ static std::vector<EntryInfo> listEntries(StringRef Dir) {
     if (sys::path::filename(Sub->path()).size() != 2)
       continue;
     std::error_code SubEC;
-    for (sys::fs::directory_iterator It(Sub->path(), SubEC); It != End && !SubEC;
-         It.increment(SubEC)) {
+    for (sys::fs::directory_iterator It(Sub->path(), SubEC);
+         It != End && !SubEC; It.increment(SubEC)) {
       if (!isEntryName(sys::path::filename(It->path())))
         continue;
       sys::fs::file_status St;
-      if (sys::fs::status(It->path(), St) || St.type() != sys::fs::file_type::regular_file)
+      if (sys::fs::status(It->path(), St) ||
+          St.type() != sys::fs::file_type::regular_file)
         continue;
-      Entries.push_back({It->path(), St.getSize(), St.getLastModificationTime()});
+      Entries.push_back(
+          {It->path(), St.getSize(), St.getLastModificationTime()});
     }
   }
   return Entries;
@@ -162,7 +173,8 @@ Optional<std::vector<std::string>> ContentCache::lookup(StringRef Key) {
   int FD;
   if (!sys::fs::openFileForReadWrite(Path, FD, sys::fs::CD_OpenExisting,
                                      sys::fs::OF_None)) {
-    sys::fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+    sys::fs::setLastAccessAndModificationTime(FD,
+                                              std::chrono::system_clock::now());
     sys::Process::SafelyCloseFileDescriptor(FD);
   }
   ++Stats.Hits;
@@ -211,12 +223,14 @@ Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
       std::error_code EC = OS.error();
       OS.clear_error();
       sys::fs::remove(Tmp);
-      return makeError("cannot write cache entry '" + Tmp + "': " + EC.message());
+      return makeError("cannot write cache entry '" + Tmp +
+                       "': " + EC.message());
     }
   }
   if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
     sys::fs::remove(Tmp);
-    return makeError("cannot write cache entry '" + Path + "': " + EC.message());
+    return makeError("cannot write cache entry '" + Path +
+                     "': " + EC.message());
   }
   ++Stats.Stores;
   uint64_t Size = ApproxBytes += Header.size() + Payload.size();

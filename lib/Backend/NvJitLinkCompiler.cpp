@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Backend/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
 
@@ -31,18 +32,9 @@ public:
 
   Expected<RawResult> compileImpl(StringRef Ptx,
                                   const CompileOptions &Opts) override {
-    std::vector<std::string> Args = {"-arch=" + Opts.Arch,
-                                     "-O" + std::to_string(Opts.OptLevel)};
-    if (Opts.LineInfo)
-      Args.push_back("-lineinfo");
-    if (Opts.MaxRegCount)
-      Args.push_back("-maxrregcount=" + std::to_string(Opts.MaxRegCount));
-    if (Opts.Verbose)
-      Args.push_back("-verbose");
-    Args.insert(Args.end(), Opts.ExtraOptions.begin(), Opts.ExtraOptions.end());
-    std::vector<const char *> Argv;
-    for (const std::string &A : Args)
-      Argv.push_back(A.c_str());
+    std::vector<std::string> Args =
+        Opts.getArgs({"-arch=", "-lineinfo", "-maxrregcount=", "-verbose"});
+    std::vector<const char *> Argv = getArgv(Args);
 
     RawResult Out;
     nvJitLinkHandle H = nullptr;
@@ -57,8 +49,7 @@ public:
       }
       return Out;
     }
-    R = nvJitLinkAddData(H, NVJITLINK_INPUT_PTX, Ptx.data(), Ptx.size(),
-                         "ptx");
+    R = nvJitLinkAddData(H, NVJITLINK_INPUT_PTX, Ptx.data(), Ptx.size(), "ptx");
     if (R == NVJITLINK_SUCCESS)
       R = nvJitLinkComplete(H);
     if (R != NVJITLINK_SUCCESS) {
@@ -117,12 +108,8 @@ Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvJitLinkBackend() {
   unsigned Major = 0, Minor = 0;
   if (nvJitLinkVersion(&Major, &Minor) != NVJITLINK_SUCCESS)
     return makeError("nvjitlink: cannot query the library's version");
-  // The library reports major.minor; the toolkit it was found in gives the
-  // patch level where the two agree.
-  std::string Version = std::to_string(Major) + "." + std::to_string(Minor);
-  StringRef Full = MMPTX_CUDA_TOOLKIT_VERSION;
-  if (Full.startswith(Version + "."))
-    Version = Full.str();
+  std::string Version =
+      getExactVersion(Major, Minor, MMPTX_CUDA_TOOLKIT_VERSION);
   return std::unique_ptr<PTXCompiler>(new NvJitLinkBackend(Version));
 }
 #else

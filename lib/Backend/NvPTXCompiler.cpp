@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Backend/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
 
@@ -32,24 +33,18 @@ public:
 
   Expected<RawResult> compileImpl(StringRef Ptx,
                                   const CompileOptions &Opts) override {
-    std::vector<std::string> Args = {"--gpu-name=" + Opts.Arch,
-                                     "-O" + std::to_string(Opts.OptLevel)};
-    if (Opts.LineInfo)
-      Args.push_back("--generate-line-info");
-    if (Opts.MaxRegCount)
-      Args.push_back("--maxrregcount=" + std::to_string(Opts.MaxRegCount));
-    if (Opts.Verbose)
-      Args.push_back("--verbose");
-    Args.insert(Args.end(), Opts.ExtraOptions.begin(), Opts.ExtraOptions.end());
-    std::vector<const char *> Argv;
-    for (const std::string &A : Args)
-      Argv.push_back(A.c_str());
+    std::vector<std::string> Args =
+        Opts.getArgs({"--gpu-name=", "--generate-line-info",
+                      "--maxrregcount=", "--verbose"});
+    std::vector<const char *> Argv = getArgv(Args);
 
     nvPTXCompilerHandle H = nullptr;
     if (nvPTXCompileResult R = nvPTXCompilerCreate(&H, Ptx.size(), Ptx.data()))
-      return makeError("nvPTXCompilerCreate failed (code " + Twine(int(R)) + ")");
+      return makeError("nvPTXCompilerCreate failed (code " + Twine(int(R)) +
+                       ")");
     RawResult Out;
-    nvPTXCompileResult R = nvPTXCompilerCompile(H, int(Argv.size()), Argv.data());
+    nvPTXCompileResult R =
+        nvPTXCompilerCompile(H, int(Argv.size()), Argv.data());
     auto GetLog = [&](auto SizeFn, auto LogFn) {
       size_t N = 0;
       if (SizeFn(H, &N) || N <= 1)
@@ -100,12 +95,8 @@ Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvPTXCompilerBackend() {
   unsigned Major = 0, Minor = 0;
   if (nvPTXCompilerGetVersion(&Major, &Minor) != NVPTXCOMPILE_SUCCESS)
     return makeError("nvptxcompiler: cannot query the library's version");
-  // The library reports major.minor; the exact version is the wheel's,
-  // recorded by CMake where the two agree.
-  std::string Version = std::to_string(Major) + "." + std::to_string(Minor);
-  StringRef Full = MMPTX_NVPTXCOMPILER_VERSION;
-  if (Full.startswith(Version + "."))
-    Version = Full.str();
+  std::string Version =
+      getExactVersion(Major, Minor, MMPTX_NVPTXCOMPILER_VERSION);
   return std::unique_ptr<PTXCompiler>(new NvPTXCompilerBackend(Version));
 }
 #else

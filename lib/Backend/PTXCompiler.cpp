@@ -48,9 +48,9 @@ ArrayRef<BackendKind> mmptx::getAllBackends() {
 
 // Architectures some CUDA release has assembled for; which of them this
 // backend accepts is for it to say.
-static const unsigned KnownSmList[] = {50, 52, 53, 60, 61, 62, 70, 72, 75,
-                                    80, 86, 87, 88, 89, 90, 100, 101, 103,
-                                    110, 120, 121};
+static const unsigned KnownSmList[] = {50, 52,  53,  60,  61,  62,  70,
+                                       72, 75,  80,  86,  87,  88,  89,
+                                       90, 100, 101, 103, 110, 120, 121};
 static const ArrayRef<unsigned> KnownSms(KnownSmList);
 
 Error CompileOptions::validate() const {
@@ -63,7 +63,8 @@ Error CompileOptions::validate() const {
   if (!Ok) {
     std::string List;
     raw_string_ostream OS(List);
-    interleave(KnownSms, OS, [&](unsigned N) { OS << "sm_" << N; }, ", ");
+    interleave(
+        KnownSms, OS, [&](unsigned N) { OS << "sm_" << N; }, ", ");
     return makeError("unknown architecture '" + Arch + "' (expected sm_<N>, " +
                      "sm_<N>a or sm_<N>f with N one of " + OS.str() + ")");
   }
@@ -81,6 +82,26 @@ std::string CompileOptions::getKeyText() const {
   for (const std::string &X : ExtraOptions)
     OS << ";x=" << X.size() << ':' << X;
   return OS.str();
+}
+
+std::vector<std::string> CompileOptions::getArgs(const Spelling &S) const {
+  std::vector<std::string> Args = {S.Arch + Arch,
+                                   "-O" + std::to_string(OptLevel)};
+  if (LineInfo)
+    Args.push_back(S.LineInfo);
+  if (MaxRegCount)
+    Args.push_back(S.MaxRegCount + std::to_string(MaxRegCount));
+  if (Verbose)
+    Args.push_back(S.Verbose);
+  Args.insert(Args.end(), ExtraOptions.begin(), ExtraOptions.end());
+  return Args;
+}
+
+std::vector<const char *> mmptx::getArgv(const std::vector<std::string> &Args) {
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  return Argv;
 }
 
 //===----------------------------------------------------------------------===//
@@ -177,7 +198,8 @@ Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
   return R;
 }
 
-Expected<std::unique_ptr<PTXCompiler>> mmptx::createPTXCompiler(BackendKind Kind) {
+Expected<std::unique_ptr<PTXCompiler>>
+mmptx::createPTXCompiler(BackendKind Kind) {
   switch (Kind) {
   case BackendKind::NvPTXCompiler:
     return createNvPTXCompilerBackend();

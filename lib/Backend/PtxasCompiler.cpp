@@ -78,24 +78,18 @@ public:
       if (EC)
         return makeError("cannot write '" + *In + "': " + EC.message());
     }
-    std::vector<std::string> Args = {Program, "-arch=" + Opts.Arch,
-                                     "-O" + std::to_string(Opts.OptLevel)};
-    if (Opts.LineInfo)
-      Args.push_back("-lineinfo");
-    if (Opts.MaxRegCount)
-      Args.push_back("-maxrregcount=" + std::to_string(Opts.MaxRegCount));
-    if (Opts.Verbose)
-      Args.push_back("-v");
-    Args.insert(Args.end(), Opts.ExtraOptions.begin(), Opts.ExtraOptions.end());
+    std::vector<std::string> Args =
+        Opts.getArgs({"-arch=", "-lineinfo", "-maxrregcount=", "-v"});
+    Args.insert(Args.begin(), Program);
     Args.insert(Args.end(), {"-o", Cubin->str(), In->str()});
     SmallVector<StringRef, 16> Argv(Args.begin(), Args.end());
 
     // ptxas writes messages to both streams; one file keeps their order.
     Optional<StringRef> Redirects[] = {StringRef(""), *Log, *Log};
     std::string ErrMsg;
-    int RC = sys::ExecuteAndWait(Program, Argv, None, Redirects,
-                                 /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                 &ErrMsg);
+    int RC =
+        sys::ExecuteAndWait(Program, Argv, None, Redirects,
+                            /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
     RawResult Out;
     Out.Log = readOrEmpty(*Log);
     if (RC != 0) {
@@ -129,7 +123,8 @@ static std::string findPtxas() {
   return "";
 }
 
-Expected<std::unique_ptr<PTXCompiler>> mmptx::createPtxasBackend(StringRef Path) {
+Expected<std::unique_ptr<PTXCompiler>>
+mmptx::createPtxasBackend(StringRef Path) {
   std::string Program = Path.empty() ? findPtxas() : Path.str();
   if (Program.empty())
     return makeError("the ptxas backend is not available: no ptxas on PATH, "
@@ -153,6 +148,5 @@ Expected<std::unique_ptr<PTXCompiler>> mmptx::createPtxasBackend(StringRef Path)
                      (ErrMsg.empty() ? "" : ": " + ErrMsg));
   StringRef Version = StringRef(Text).drop_front(V + 3);
   Version = Version.take_while([](char C) { return isDigit(C) || C == '.'; });
-  return std::unique_ptr<PTXCompiler>(
-      new PtxasBackend(Program, Version.str()));
+  return std::unique_ptr<PTXCompiler>(new PtxasBackend(Program, Version.str()));
 }

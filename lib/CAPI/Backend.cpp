@@ -82,9 +82,8 @@ mmptx_backend_result_t mmptx_compiler_create(mmptx_backend_kind_t kind,
   if (kind < MMPTX_BACKEND_NVPTXCOMPILER || kind > MMPTX_BACKEND_DEFAULT)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
                 "unknown backend kind " + Twine(int(kind)));
-  static const BackendKind kinds[] = {BackendKind::NvPTXCompiler,
-                                      BackendKind::NvJitLink,
-                                      BackendKind::Ptxas};
+  static const BackendKind kinds[] = {
+      BackendKind::NvPTXCompiler, BackendKind::NvJitLink, BackendKind::Ptxas};
   Expected<std::unique_ptr<PTXCompiler>> c =
       kind == MMPTX_BACKEND_DEFAULT ? createDefaultPTXCompiler()
                                     : createPTXCompiler(kinds[kind]);
@@ -96,7 +95,8 @@ mmptx_backend_result_t mmptx_compiler_create(mmptx_backend_kind_t kind,
   h->compiler = std::move(*c);
   h->identity = h->compiler->getIdentity();
   if (cache_dir) {
-    Expected<std::unique_ptr<ContentCache>> cache = ContentCache::open(cache_dir);
+    Expected<std::unique_ptr<ContentCache>> cache =
+        ContentCache::open(cache_dir);
     if (!cache)
       return fail(MMPTX_BACKEND_ERROR_CACHE, toString(cache.takeError()));
     h->cache = std::move(*cache);
@@ -178,8 +178,7 @@ mmptx_backend_result_t mmptx_batch_destroy(mmptx_batch_t *batch) {
   return ok();
 }
 
-mmptx_backend_result_t mmptx_batch_size(const mmptx_batch_t *batch,
-                                        size_t *n) {
+mmptx_backend_result_t mmptx_batch_size(const mmptx_batch_t *batch, size_t *n) {
   if (!batch || !n)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "batch or n is NULL");
   *n = batch->result.Modules.size();

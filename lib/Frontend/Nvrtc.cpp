@@ -37,13 +37,8 @@ std::string mmptx::getNvrtcIdentity() {
   int Major = 0, Minor = 0;
   if (nvrtcVersion(&Major, &Minor) != NVRTC_SUCCESS)
     return "nvrtc unknown";
-  // NVRTC reports major.minor; the toolkit gives the patch level where the
-  // two agree.
-  std::string Version = std::to_string(Major) + "." + std::to_string(Minor);
-  StringRef Full = MMPTX_CUDA_TOOLKIT_VERSION;
-  if (Full.startswith(Version + "."))
-    Version = Full.str();
-  return "nvrtc " + Version;
+  return "nvrtc " + getExactVersion(unsigned(Major), unsigned(Minor),
+                                    MMPTX_CUDA_TOOLKIT_VERSION);
 #else
   return "";
 #endif
@@ -150,16 +145,15 @@ std::string mmptx::getPtxCacheKey(StringRef Source, StringRef Name,
   return Key.final();
 }
 
-Expected<CudaCompileResult> mmptx::compileCudaToPtx(StringRef Source,
-                                                    StringRef Name,
-                                                    const CudaCompileOptions &Opts,
-                                                    ContentCache *Cache) {
+Expected<CudaCompileResult>
+mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
+                        const CudaCompileOptions &Opts, ContentCache *Cache) {
   size_t Nul = Source.find('\0');
   if (Nul != StringRef::npos) {
     SourceMgr SM;
-    SM.AddNewSourceBuffer(
-        MemoryBuffer::getMemBuffer(Source, Name, /*RequiresNullTerminator=*/false),
-        SMLoc());
+    SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(
+                              Source, Name, /*RequiresNullTerminator=*/false),
+                          SMLoc());
     return DiagnosticError::get(SM, SMLoc::getFromPointer(Source.data() + Nul),
                                 "source contains a NUL byte (NVRTC would "
                                 "stop reading there)");
@@ -203,9 +197,9 @@ Expected<CudaCompileResult> mmptx::compileCudaToPtx(StringRef Source,
   }
   if (Compiled != NVRTC_SUCCESS) {
     nvrtcDestroyProgram(&Prog);
-    std::string Msg = ("compiling '" + Name + "' failed: " +
-                       nvrtcGetErrorString(Compiled))
-                          .str();
+    std::string Msg =
+        ("compiling '" + Name + "' failed: " + nvrtcGetErrorString(Compiled))
+            .str();
     if (!Out.Log.empty())
       Msg += "\n" + StringRef(Out.Log).rtrim().str();
     return makeError(Msg);

@@ -36,9 +36,10 @@ static cl::OptionCategory Category("mmptx-compile Options");
 static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
                                     cl::desc("<input .ptx files>"),
                                     cl::cat(Category));
-static cl::opt<std::string> OutDir("o", cl::desc("Output directory (created "
-                                                 "if missing); writes "
-                                                 "<stem>.cubin per input"),
+static cl::opt<std::string> OutDir("o",
+                                   cl::desc("Output directory (created "
+                                            "if missing); writes "
+                                            "<stem>.cubin per input"),
                                    cl::value_desc("dir"), cl::init("."),
                                    cl::cat(Category));
 static cl::opt<std::string> Arch("arch", cl::desc("GPU architecture"),
@@ -68,8 +69,8 @@ static cl::opt<bool> NoDedup("no-dedup",
                              cl::desc("Compile identical inputs separately"),
                              cl::cat(Category));
 static cl::opt<unsigned> OptLevel("O", cl::desc("Optimization level (0-3)"),
-                                  cl::value_desc("N"), cl::init(3),
-                                  cl::Prefix, cl::cat(Category));
+                                  cl::value_desc("N"), cl::init(3), cl::Prefix,
+                                  cl::cat(Category));
 static cl::opt<bool> LineInfo("lineinfo", cl::desc("Generate line info"),
                               cl::cat(Category));
 static cl::opt<unsigned> MaxRegCount("maxrregcount",
@@ -106,8 +107,8 @@ static int fail(Error E) {
 static Error writeOutput(StringRef Path, StringRef Bytes) {
   int FD;
   SmallString<256> Tmp;
-  if (std::error_code EC = sys::fs::createUniqueFile(Twine(Path) + ".tmp-%%%%%%",
-                                                     FD, Tmp))
+  if (std::error_code EC =
+          sys::fs::createUniqueFile(Twine(Path) + ".tmp-%%%%%%", FD, Tmp))
     return makeError("cannot write '" + Path + "': " + EC.message());
   raw_fd_ostream OS(FD, /*shouldClose=*/true);
   OS << Bytes;
@@ -129,8 +130,8 @@ static int listBackends() {
     if (C)
       outs() << (*C)->getName() << ' ' << (*C)->getVersion() << '\n';
     else
-      outs() << getBackendName(K) << " unavailable: "
-             << toString(C.takeError()) << '\n';
+      outs() << getBackendName(K) << " unavailable: " << toString(C.takeError())
+             << '\n';
   }
   return 0;
 }
@@ -204,8 +205,8 @@ int main(int argc, char **argv) {
   for (const std::string &In : Inputs) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(In);
     if (!B)
-      return fail(makeError("cannot read '" + In +
-                            "': " + B.getError().message()));
+      return fail(
+          makeError("cannot read '" + In + "': " + B.getError().message()));
     SmallString<256> Out(OutDir);
     sys::path::append(Out, sys::path::stem(In) + ".cubin");
     auto Ins = Stems.try_emplace(Out, In);
@@ -277,8 +278,8 @@ int main(int argc, char **argv) {
           const ModuleResult &M = R.Modules[I];
           J.object([&] {
             J.attribute("input", Modules[I].Name);
-            J.attribute("output", M.Ok ? json::Value(Outputs[I])
-                                       : json::Value(nullptr));
+            J.attribute("output",
+                        M.Ok ? json::Value(Outputs[I]) : json::Value(nullptr));
             J.attribute("status", M.Ok ? sourceName(M.Source) : "failed");
             if (M.Source == ModuleResult::Duplicate)
               J.attribute("duplicate_of", Modules[M.DuplicateOf].Name);
@@ -308,8 +309,8 @@ int main(int argc, char **argv) {
            << " unique (" << S.Duplicates << " duplicates), " << S.Compiled
            << " compiled, " << S.CacheHits << " from cache, " << S.Failed
            << " failed\n";
-    outs() << "backend " << Compiler->getIdentity() << ", " << Opts.Arch
-           << ", " << S.Threads << (S.Threads == 1 ? " thread" : " threads")
+    outs() << "backend " << Compiler->getIdentity() << ", " << Opts.Arch << ", "
+           << S.Threads << (S.Threads == 1 ? " thread" : " threads")
            << (Cache ? ", cache " + Cache->getDirectory().str() : "") << '\n';
     outs() << "time " << format("%.3f", S.WallSeconds) << " s wall, "
            << format("%.3f", S.BusySeconds) << " s busy, "

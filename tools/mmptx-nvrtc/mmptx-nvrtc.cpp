@@ -42,8 +42,8 @@ static cl::list<std::string> includeDirs("I", cl::desc("Include directory"),
                                          cl::value_desc("dir"), cl::Prefix,
                                          cl::cat(nvrtcCategory));
 static cl::list<std::string> defines("D", cl::desc("Define a macro"),
-                                     cl::value_desc("name[=value]"),
-                                     cl::Prefix, cl::cat(nvrtcCategory));
+                                     cl::value_desc("name[=value]"), cl::Prefix,
+                                     cl::cat(nvrtcCategory));
 static cl::list<std::string>
     extraOptions("Xnvrtc",
                  cl::desc("Pass an option to NVRTC as it is (-G, -lineinfo, "

@@ -33,7 +33,8 @@ TEST(BackendCAPITest, ChecksEveryInput) {
             MMPTX_BACKEND_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(mmptx_batch_destroy(nullptr), MMPTX_BACKEND_ERROR_INVALID_ARGUMENT);
   size_t n;
-  EXPECT_EQ(mmptx_batch_size(nullptr, &n), MMPTX_BACKEND_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(mmptx_batch_size(nullptr, &n),
+            MMPTX_BACKEND_ERROR_INVALID_ARGUMENT);
   mmptx_batch_summary_t s;
   EXPECT_EQ(mmptx_batch_summary(nullptr, &s),
             MMPTX_BACKEND_ERROR_INVALID_ARGUMENT);
@@ -81,7 +82,11 @@ TEST(BackendCAPITest, CompilesABatch) {
   size_t size = 0;
   EXPECT_EQ(mmptx_batch_cubin(b, 0, &data, &size), MMPTX_BACKEND_SUCCESS);
   EXPECT_GT(size, 4u);
-  EXPECT_EQ(std::memcmp(data, "\x7f" "ELF", 4), 0);
+  EXPECT_EQ(std::memcmp(data,
+                        "\x7f"
+                        "ELF",
+                        4),
+            0);
   EXPECT_EQ(mmptx_batch_cubin(b, 1, &data, &size),
             MMPTX_BACKEND_ERROR_COMPILATION);
   EXPECT_NE(std::strstr(mmptx_backend_last_error(), "Unknown modifier '.f33'"),

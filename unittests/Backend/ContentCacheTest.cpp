@@ -33,7 +33,9 @@ protected:
     return C ? std::move(*C) : nullptr;
   }
 
-  static std::string key(StringRef S) { return CacheKey("test").add(S).final(); }
+  static std::string key(StringRef S) {
+    return CacheKey("test").add(S).final();
+  }
 
   SmallString<128> Dir;
 };
@@ -105,11 +107,11 @@ TEST_F(ContentCacheTest, EvictsLeastRecentlyUsed) {
   std::string Big(900, 'x');
   auto Touch = [&](StringRef K, int SecondsAgo) {
     int FD;
-    ASSERT_FALSE(sys::fs::openFileForReadWrite(C->getEntryPath(K), FD,
-                                               sys::fs::CD_OpenExisting,
-                                               sys::fs::OF_None));
+    ASSERT_FALSE(sys::fs::openFileForReadWrite(
+        C->getEntryPath(K), FD, sys::fs::CD_OpenExisting, sys::fs::OF_None));
     sys::fs::setLastAccessAndModificationTime(
-        FD, std::chrono::system_clock::now() - std::chrono::seconds(SecondsAgo));
+        FD,
+        std::chrono::system_clock::now() - std::chrono::seconds(SecondsAgo));
     close(FD);
   };
   ASSERT_FALSE(bool(C->store(key("1"), {Big})));

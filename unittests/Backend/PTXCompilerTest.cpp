@@ -69,11 +69,12 @@ TEST(MapCompilerLogTest, LinesAndStubs) {
   R.Stub = "mul.stack";
   R.StubFirstLine = 1;
   Map.push_back(R);
-  std::string Out = mapCompilerLog(
-      "ptxas application ptx input, line 32; error   : Unknown modifier '.f33'\n"
-      "ptxas /tmp/x.ptx, line 12; warning : something\n"
-      "ptxas fatal   : Ptx assembly aborted due to errors\n",
-      "k.ptx", &Map);
+  std::string Out =
+      mapCompilerLog("ptxas application ptx input, line 32; error   : Unknown "
+                     "modifier '.f33'\n"
+                     "ptxas /tmp/x.ptx, line 12; warning : something\n"
+                     "ptxas fatal   : Ptx assembly aborted due to errors\n",
+                     "k.ptx", &Map);
   EXPECT_EQ(Out, "k.ptx:32: error: Unknown modifier '.f33'\n"
                  "mul.stack:3: note: line 32 comes from this stub, spliced "
                  "into inject site 'gemm#2'\n"
@@ -108,7 +109,8 @@ TEST_P(BackendTest, CompilesTheTinyKernel) {
       Compiler->compile(readCorpus("ptx_inject_simple_kernel.ptx"), O, "tiny");
   ASSERT_TRUE(bool(R)) << toString(R.takeError());
   ASSERT_GE(R->Cubin.size(), 4u);
-  EXPECT_EQ(StringRef(R->Cubin).take_front(4), "\x7f" "ELF");
+  EXPECT_EQ(StringRef(R->Cubin).take_front(4), "\x7f"
+                                               "ELF");
   EXPECT_EQ(R->Backend, Compiler->getIdentity());
   EXPECT_NE(R->InfoLog.find("registers"), std::string::npos) << R->InfoLog;
 }

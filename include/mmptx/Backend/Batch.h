@@ -56,14 +56,14 @@ struct ModuleResult {
   bool Ok = false;
   SourceKind Source = Compiled;
   CompileResult Result;
-  std::string Error;       ///< When !Ok: the formatted error.
-  size_t DuplicateOf = 0;  ///< When Source == Duplicate: the first module.
-  double Seconds = 0;      ///< Time of its compile or cache lookup.
+  std::string Error;      ///< When !Ok: the formatted error.
+  size_t DuplicateOf = 0; ///< When Source == Duplicate: the first module.
+  double Seconds = 0;     ///< Time of its compile or cache lookup.
 };
 
 struct BatchSummary {
-  size_t Modules = 0, Unique = 0, Compiled = 0, CacheHits = 0,
-         Duplicates = 0, Failed = 0;
+  size_t Modules = 0, Unique = 0, Compiled = 0, CacheHits = 0, Duplicates = 0,
+         Failed = 0;
   unsigned Threads = 1;
   double WallSeconds = 0;
   /// Sum of the per-module times (compile or lookup).

@@ -55,12 +55,17 @@ private:
   llvm::SHA256 Hasher;
 };
 
+/// The version a library reports (\p Major.\p Minor), refined to
+/// \p BuildVersion (e.g. the toolkit's `13.0.88`, known at build time) where
+/// the two agree: cache keys need the exact version.
+std::string getExactVersion(unsigned Major, unsigned Minor,
+                            llvm::StringRef BuildVersion);
+
 /// Hex SHA-256 of \p Data.
 std::string sha256Hex(llvm::StringRef Data);
 
 struct CacheStats {
-  std::atomic<uint64_t> Hits{0}, Misses{0}, Stores{0}, Corrupt{0},
-      Evicted{0};
+  std::atomic<uint64_t> Hits{0}, Misses{0}, Stores{0}, Corrupt{0}, Evicted{0};
 };
 
 class ContentCache {
@@ -76,7 +81,8 @@ public:
   /// which is removed).
   llvm::Optional<std::vector<std::string>> lookup(llvm::StringRef Key);
   /// Stores \p Fields under \p Key atomically; then evicts if over the limit.
-  llvm::Error store(llvm::StringRef Key, llvm::ArrayRef<llvm::StringRef> Fields);
+  llvm::Error store(llvm::StringRef Key,
+                    llvm::ArrayRef<llvm::StringRef> Fields);
 
   /// Removes least recently used entries until the directory holds at most
   /// \p TargetBytes.

@@ -60,7 +60,18 @@ struct CompileOptions {
   llvm::Error validate() const;
   /// A canonical text of every option, for cache keys.
   std::string getKeyText() const;
+
+  /// How one backend spells the common options.
+  struct Spelling {
+    const char *Arch, *LineInfo, *MaxRegCount, *Verbose;
+  };
+  /// The backend's arguments: `<Arch><arch> -O<n>`, then the flags that are
+  /// set, then ExtraOptions.
+  std::vector<std::string> getArgs(const Spelling &S) const;
 };
+
+/// Pointers to \p Args' strings, for C interfaces (valid while Args lives).
+std::vector<const char *> getArgv(const std::vector<std::string> &Args);
 
 /// One range of rendered PTX lines that came from a spliced stub. The render
 /// step knows these; given them, a compiler message about PTX line L in
@@ -69,8 +80,8 @@ struct CompileOptions {
 struct StubLineRange {
   unsigned FirstLine = 0; ///< 1-based line of the rendered PTX.
   unsigned NumLines = 0;
-  std::string Site;       ///< Inject site, e.g. `gemm` or `gemm#3`.
-  std::string Stub;       ///< Where the stub came from (a file name).
+  std::string Site; ///< Inject site, e.g. `gemm` or `gemm#3`.
+  std::string Stub; ///< Where the stub came from (a file name).
   unsigned StubFirstLine = 1;
 };
 using StubLineMap = std::vector<StubLineRange>;

@@ -59,8 +59,7 @@ std::string getNvrtcIdentity();
 /// compile is an error holding NVRTC's log.
 llvm::Expected<CudaCompileResult>
 compileCudaToPtx(llvm::StringRef Source, llvm::StringRef Name,
-                 const CudaCompileOptions &Opts,
-                 ContentCache *Cache = nullptr);
+                 const CudaCompileOptions &Opts, ContentCache *Cache = nullptr);
 
 /// The cache key of that compile (exposed for tests).
 std::string getPtxCacheKey(llvm::StringRef Source, llvm::StringRef Name,
