@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/Batch.h"
+#include "mmptx/Backend/PackedModule.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -94,6 +95,22 @@ static cl::opt<bool> ListBackends("list-backends",
                                   cl::desc("Print the available backends and "
                                            "their versions, then exit"),
                                   cl::cat(Category));
+
+static cl::opt<bool>
+    Pack("pack",
+         cl::desc("Inputs are PTX stubs (reading %x0.. and writing %y, "
+                  "f32): pack them into one module of kernels x sites, "
+                  "written as <dir>/packed.ptx and compiled to "
+                  "<dir>/packed.cubin"),
+         cl::cat(Category));
+static cl::opt<unsigned> SitesPerKernel("sites-per-kernel",
+                                        cl::desc("With --pack: sites per "
+                                                 "kernel"),
+                                        cl::init(128), cl::cat(Category));
+static cl::opt<unsigned> PackInputs("pack-inputs",
+                                    cl::desc("With --pack: f32 inputs per "
+                                             "element (%x0..)"),
+                                    cl::init(2), cl::cat(Category));
 
 static const char *const ToolName = "mmptx-compile";
 
@@ -210,7 +227,7 @@ int main(int argc, char **argv) {
     SmallString<256> Out(OutDir);
     sys::path::append(Out, sys::path::stem(In) + ".cubin");
     auto Ins = Stems.try_emplace(Out, In);
-    if (!Ins.second)
+    if (!Ins.second && !Pack)
       return fail(makeError("'" + In + "' and '" + Ins.first->second +
                             "' would both be written to '" + Out + "'"));
     BatchModule M;
@@ -222,6 +239,29 @@ int main(int argc, char **argv) {
   }
   if (std::error_code EC = sys::fs::create_directories(OutDir))
     return fail(makeError("cannot create '" + OutDir + "': " + EC.message()));
+
+  // Packed injects: the stubs become one module, compiled as the only input.
+  std::string PackedPtx;
+  if (Pack) {
+    std::vector<StringRef> Stubs;
+    for (const BatchModule &M : Modules)
+      Stubs.push_back(M.Ptx);
+    PackedModuleSpec Spec;
+    Spec.NumInputs = PackInputs;
+    Spec.SitesPerKernel = SitesPerKernel;
+    Spec.Arch = Opts.Arch;
+    Expected<std::string> Ptx = buildPackedModule(Stubs, Spec);
+    if (!Ptx)
+      return fail(Ptx.takeError());
+    PackedPtx = std::move(*Ptx);
+    SmallString<256> Path(OutDir);
+    sys::path::append(Path, "packed.ptx");
+    if (Error E = writeOutput(Path, PackedPtx))
+      return fail(std::move(E));
+    Modules.assign(1, BatchModule{std::string(Path), PackedPtx, nullptr});
+    sys::path::replace_extension(Path, "cubin");
+    Outputs.assign(1, std::string(Path));
+  }
 
   std::unique_ptr<ContentCache> Cache;
   std::string Dir = CacheDir;
