@@ -110,3 +110,39 @@ TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
 }
 
 } // namespace
+
+namespace {
+// Run under ThreadSanitizer by utils/tsan.sh: the pool, the deduplication
+// and the cache, with the ptxas backend (a process per module, so no
+// uninstrumented library code runs on the pool's threads).
+TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
+  Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend();
+  if (!C) {
+    std::string Why = toString(C.takeError());
+    GTEST_SKIP() << Why;
+  }
+  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
+                                   "/ptx_inject_simple_kernel.ptx");
+  ASSERT_TRUE(bool(Buf));
+  std::vector<std::string> Texts;
+  for (int I = 0; I < 6; ++I)
+    Texts.push_back("// " + std::to_string(I % 3) + "\n" +
+                    (*Buf)->getBuffer().str());
+  std::vector<BatchModule> Mods;
+  for (size_t I = 0; I < Texts.size(); ++I)
+    Mods.push_back({"m" + std::to_string(I), Texts[I], nullptr});
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-batch-tsan", Dir));
+  auto Cache = ContentCache::open(Dir);
+  ASSERT_TRUE(bool(Cache));
+  BatchOptions BO;
+  BO.Threads = 3;
+  BO.Cache = Cache->get();
+  BatchResult R = compileBatch(**C, Mods, {}, BO);
+  EXPECT_EQ(R.Summary.Unique, 3u);
+  EXPECT_EQ(R.Summary.Failed, 0u);
+  BatchResult R2 = compileBatch(**C, Mods, {}, BO);
+  EXPECT_EQ(R2.Summary.CacheHits, 3u);
+  sys::fs::remove_directories(Dir);
+}
+} // namespace
