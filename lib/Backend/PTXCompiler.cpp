@@ -128,6 +128,29 @@ static bool parseLineMessage(StringRef Line, unsigned &LineNo,
   return !Severity.empty() && !Severity.contains(' ');
 }
 
+StubLineMap mmptx::computeStubLineMap(StringRef Original,
+                                     ArrayRef<Splice> Splices) {
+  StubLineMap Map;
+  // Line of the output at the current position, walking the original.
+  unsigned Line = 1;
+  size_t Pos = 0;
+  for (const Splice &S : Splices) {
+    assert(S.Begin >= Pos && S.End >= S.Begin && S.End <= Original.size() &&
+           "splices must be sorted and disjoint");
+    Line += Original.slice(Pos, S.Begin).count('\n');
+    StubLineRange R;
+    R.FirstLine = Line;
+    R.NumLines = S.Stub.count('\n') + 1;
+    R.Site = S.Site;
+    R.Stub = S.StubName;
+    R.StubFirstLine = S.StubFirstLine;
+    Map.push_back(std::move(R));
+    Line += S.Stub.count('\n');
+    Pos = S.End;
+  }
+  return Map;
+}
+
 std::string mmptx::mapCompilerLog(StringRef Log, StringRef Name,
                                   const StubLineMap *Map) {
   std::string Out;

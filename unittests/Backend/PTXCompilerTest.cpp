@@ -87,6 +87,30 @@ TEST(MapCompilerLogTest, LinesAndStubs) {
   EXPECT_EQ(Out, "k.ptx:29: error: e\n");
 }
 
+TEST(StubLineMapTest, FromSplices) {
+  //                  line 1     line 2          line 3
+  StringRef Original = "a\nSITE1 b\nc SITE2\nd\n";
+  size_t S1 = Original.find("SITE1"), S2 = Original.find("SITE2");
+  Splice Splices[2];
+  Splices[0] = {S1, S1 + 5, "{\n x\n y\n}", "f#0", "one.stack", 1};
+  Splices[1] = {S2, S2 + 5, "{ z }", "g#0", "two.stack", 4};
+  StubLineMap Map = computeStubLineMap(Original, Splices);
+  ASSERT_EQ(Map.size(), 2u);
+  // Rendered: a / {  / x / y / } b / c { z } / d
+  EXPECT_EQ(Map[0].FirstLine, 2u);
+  EXPECT_EQ(Map[0].NumLines, 4u);
+  EXPECT_EQ(Map[0].Site, "f#0");
+  EXPECT_EQ(Map[1].FirstLine, 6u);
+  EXPECT_EQ(Map[1].NumLines, 1u);
+  EXPECT_EQ(Map[1].StubFirstLine, 4u);
+  EXPECT_EQ(mapCompilerLog("x, line 4; error : bad", "r.ptx", &Map),
+            "r.ptx:4: error: bad\none.stack:3: note: line 4 comes from this "
+            "stub, spliced into inject site 'f#0'\n");
+  EXPECT_EQ(mapCompilerLog("x, line 6; error : bad", "r.ptx", &Map),
+            "r.ptx:6: error: bad\ntwo.stack:4: note: line 6 comes from this "
+            "stub, spliced into inject site 'g#0'\n");
+}
+
 class BackendTest : public ::testing::TestWithParam<BackendKind> {
 protected:
   void SetUp() override {

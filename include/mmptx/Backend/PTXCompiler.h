@@ -86,6 +86,23 @@ struct StubLineRange {
 };
 using StubLineMap = std::vector<StubLineRange>;
 
+/// One splice of a render: bytes [Begin, End) of the original PTX replaced
+/// by Stub (what an InjectSite's removeBegin/removeEnd and its inject's stub
+/// give).
+struct Splice {
+  size_t Begin = 0, End = 0;
+  llvm::StringRef Stub;
+  std::string Site;     ///< For messages, e.g. `mma#17`.
+  std::string StubName; ///< Where the stub came from, e.g. `l1.stack`.
+  /// The stub's first line in StubName (1 for a stub file of its own).
+  unsigned StubFirstLine = 1;
+};
+
+/// The line map of the PTX that splicing \p Splices (sorted by Begin, not
+/// overlapping) into \p Original gives.
+StubLineMap computeStubLineMap(llvm::StringRef Original,
+                               llvm::ArrayRef<Splice> Splices);
+
 /// The cubin of one module and what produced it.
 struct CompileResult {
   std::string Cubin;
