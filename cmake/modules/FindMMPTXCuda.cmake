@@ -41,8 +41,9 @@ else()
 endif()
 
 #===- nvPTXCompiler (static library from the nvidia-nvptxcompiler wheel) --===//
-# utils/setup.sh installs the wheel into <build>/deps/nvptxcompiler with
-# `pip install --target`; a wheel installed into Python's site-packages, or
+# utils/setup.sh installs the wheel into build/deps/nvptxcompiler with
+# `pip install --target` (other build trees of the checkout find it there
+# too); a wheel installed into Python's site-packages, or
 # any directory given as MMPTX_NVPTXCOMPILER_ROOT, works as well. Sets
 # MMPTX_HAVE_NVPTXCOMPILER, MMPTX_NVPTXCOMPILER_VERSION (the wheel's) and the
 # imported target MMPTX::nvptxcompiler_static. Link it into MMPTXBackendNvPtx
@@ -51,7 +52,8 @@ set(MMPTX_NVPTXCOMPILER_ROOT "" CACHE PATH
     "Directory holding nvidia/cu*/lib/libnvptxcompiler_static.a")
 set(MMPTX_HAVE_NVPTXCOMPILER OFF)
 set(MMPTX_NVPTXCOMPILER_VERSION "")
-set(_mmptx_nvptx_roots ${MMPTX_NVPTXCOMPILER_ROOT} ${CMAKE_BINARY_DIR}/deps/nvptxcompiler)
+set(_mmptx_nvptx_roots ${MMPTX_NVPTXCOMPILER_ROOT} ${CMAKE_BINARY_DIR}/deps/nvptxcompiler
+    ${CMAKE_SOURCE_DIR}/build/deps/nvptxcompiler)
 find_package(Python3 QUIET COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   execute_process(
