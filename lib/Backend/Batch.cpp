@@ -8,6 +8,8 @@
 #include "mmptx/Backend/Batch.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -148,4 +150,86 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
   }
   S.WallSeconds = secondsSince(Start);
   return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+static StringRef getStatusName(const ModuleResult &M) {
+  if (!M.Ok)
+    return "failed";
+  switch (M.Source) {
+  case ModuleResult::Compiled:
+    return "compiled";
+  case ModuleResult::Cached:
+    return "cached";
+  case ModuleResult::Duplicate:
+    return "duplicate";
+  }
+  llvm_unreachable("unknown source");
+}
+
+static double getRate(const BatchSummary &S) {
+  return S.WallSeconds > 0 ? double(S.Modules) / S.WallSeconds : 0;
+}
+
+void mmptx::printBatchSummary(raw_ostream &OS, const BatchResult &R,
+                              const BatchReportContext &Ctx) {
+  const BatchSummary &S = R.Summary;
+  OS << Ctx.Tool << ": " << S.Modules << " modules, " << S.Unique << " unique ("
+     << S.Duplicates << " duplicates), " << S.Compiled << " compiled, "
+     << S.CacheHits << " from cache, " << S.Failed << " failed\n";
+  OS << "backend " << Ctx.Backend << ", " << Ctx.Arch << ", " << S.Threads
+     << (S.Threads == 1 ? " thread" : " threads");
+  if (!Ctx.CacheDir.empty())
+    OS << ", cache " << Ctx.CacheDir;
+  OS << "\ntime " << format("%.3f", S.WallSeconds) << " s wall, "
+     << format("%.3f", S.BusySeconds) << " s busy, "
+     << format("%.1f", getRate(S)) << " modules/s\n";
+}
+
+void mmptx::printBatchJSON(raw_ostream &OS, const BatchResult &R,
+                           ArrayRef<BatchModule> Modules,
+                           const BatchReportContext &Ctx) {
+  const BatchSummary &S = R.Summary;
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("backend", Ctx.Backend);
+    J.attribute("arch", Ctx.Arch);
+    J.attribute("threads", int64_t(S.Threads));
+    J.attribute("cache", Ctx.CacheDir.empty() ? json::Value(nullptr)
+                                              : json::Value(Ctx.CacheDir));
+    J.attributeArray("modules", [&] {
+      for (size_t I = 0; I < R.Modules.size(); ++I) {
+        const ModuleResult &M = R.Modules[I];
+        J.object([&] {
+          J.attribute("input", Modules[I].Name);
+          bool HasOutput = M.Ok && I < Ctx.Outputs.size();
+          J.attribute("output", HasOutput ? json::Value(Ctx.Outputs[I])
+                                          : json::Value(nullptr));
+          J.attribute("status", getStatusName(M));
+          if (M.Source == ModuleResult::Duplicate)
+            J.attribute("duplicate_of", Modules[M.DuplicateOf].Name);
+          J.attribute("seconds", M.Seconds);
+          if (M.Ok)
+            J.attribute("cubin_bytes", int64_t(M.Result.Cubin.size()));
+          else
+            J.attribute("error", M.Error);
+        });
+      }
+    });
+    J.attributeObject("summary", [&] {
+      J.attribute("modules", int64_t(S.Modules));
+      J.attribute("unique", int64_t(S.Unique));
+      J.attribute("compiled", int64_t(S.Compiled));
+      J.attribute("cache_hits", int64_t(S.CacheHits));
+      J.attribute("duplicates", int64_t(S.Duplicates));
+      J.attribute("failed", int64_t(S.Failed));
+      J.attribute("wall_seconds", S.WallSeconds);
+      J.attribute("busy_seconds", S.BusySeconds);
+      J.attribute("modules_per_second", getRate(S));
+    });
+  });
+  OS << '\n';
 }

@@ -20,9 +20,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -163,18 +161,6 @@ static void drawProgress(size_t Done, size_t Total) {
     errs() << '\n';
 }
 
-static StringRef sourceName(ModuleResult::SourceKind S) {
-  switch (S) {
-  case ModuleResult::Compiled:
-    return "compiled";
-  case ModuleResult::Cached:
-    return "cached";
-  case ModuleResult::Duplicate:
-    return "duplicate";
-  }
-  return "";
-}
-
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(Category);
@@ -303,58 +289,15 @@ int main(int argc, char **argv) {
     }
   }
 
-  const BatchSummary &S = R.Summary;
-  double Rate = S.WallSeconds > 0 ? double(S.Modules) / S.WallSeconds : 0;
-  if (OutputFormat == Format::Json) {
-    json::OStream J(outs(), 2);
-    J.object([&] {
-      J.attribute("backend", Compiler->getIdentity());
-      J.attribute("arch", Opts.Arch);
-      J.attribute("threads", int64_t(S.Threads));
-      J.attribute("cache", Cache ? json::Value(Cache->getDirectory())
-                                 : json::Value(nullptr));
-      J.attributeArray("modules", [&] {
-        for (size_t I = 0; I < Modules.size(); ++I) {
-          const ModuleResult &M = R.Modules[I];
-          J.object([&] {
-            J.attribute("input", Modules[I].Name);
-            J.attribute("output",
-                        M.Ok ? json::Value(Outputs[I]) : json::Value(nullptr));
-            J.attribute("status", M.Ok ? sourceName(M.Source) : "failed");
-            if (M.Source == ModuleResult::Duplicate)
-              J.attribute("duplicate_of", Modules[M.DuplicateOf].Name);
-            J.attribute("seconds", M.Seconds);
-            if (M.Ok)
-              J.attribute("cubin_bytes", int64_t(M.Result.Cubin.size()));
-            else
-              J.attribute("error", M.Error);
-          });
-        }
-      });
-      J.attributeObject("summary", [&] {
-        J.attribute("modules", int64_t(S.Modules));
-        J.attribute("unique", int64_t(S.Unique));
-        J.attribute("compiled", int64_t(S.Compiled));
-        J.attribute("cache_hits", int64_t(S.CacheHits));
-        J.attribute("duplicates", int64_t(S.Duplicates));
-        J.attribute("failed", int64_t(S.Failed));
-        J.attribute("wall_seconds", S.WallSeconds);
-        J.attribute("busy_seconds", S.BusySeconds);
-        J.attribute("modules_per_second", Rate);
-      });
-    });
-    outs() << '\n';
-  } else {
-    outs() << ToolName << ": " << S.Modules << " modules, " << S.Unique
-           << " unique (" << S.Duplicates << " duplicates), " << S.Compiled
-           << " compiled, " << S.CacheHits << " from cache, " << S.Failed
-           << " failed\n";
-    outs() << "backend " << Compiler->getIdentity() << ", " << Opts.Arch << ", "
-           << S.Threads << (S.Threads == 1 ? " thread" : " threads")
-           << (Cache ? ", cache " + Cache->getDirectory().str() : "") << '\n';
-    outs() << "time " << format("%.3f", S.WallSeconds) << " s wall, "
-           << format("%.3f", S.BusySeconds) << " s busy, "
-           << format("%.1f", Rate) << " modules/s\n";
-  }
+  BatchReportContext Ctx;
+  Ctx.Tool = ToolName;
+  Ctx.Backend = Compiler->getIdentity();
+  Ctx.Arch = Opts.Arch;
+  Ctx.CacheDir = Cache ? Cache->getDirectory().str() : "";
+  Ctx.Outputs = Outputs;
+  if (OutputFormat == Format::Json)
+    printBatchJSON(outs(), R, Modules, Ctx);
+  else
+    printBatchSummary(outs(), R, Ctx);
   return Failed ? 1 : 0;
 }

@@ -20,6 +20,8 @@
 #include "mmptx/Backend/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <functional>
 
 namespace mmptx {
@@ -79,6 +81,27 @@ BatchResult compileBatch(PTXCompiler &Compiler,
                          llvm::ArrayRef<BatchModule> Modules,
                          const CompileOptions &Opts,
                          const BatchOptions &BOpts = {});
+
+/// What a batch report says besides the results.
+struct BatchReportContext {
+  std::string Tool = "mmptx-compile";
+  std::string Backend; ///< PTXCompiler::getIdentity()
+  std::string Arch;
+  std::string CacheDir; ///< Empty: no cache.
+  /// Where each module's cubin was written (empty: none).
+  llvm::ArrayRef<std::string> Outputs;
+};
+
+/// Three lines: counts (modules, unique, duplicates, compiled, from cache,
+/// failed), the backend, architecture, threads and cache, and the times.
+void printBatchSummary(llvm::raw_ostream &OS, const BatchResult &R,
+                       const BatchReportContext &Ctx);
+/// One JSON object: the context, one entry per module (input, output,
+/// status compiled|cached|duplicate|failed, seconds, cubin size or error)
+/// and the summary.
+void printBatchJSON(llvm::raw_ostream &OS, const BatchResult &R,
+                    llvm::ArrayRef<BatchModule> Modules,
+                    const BatchReportContext &Ctx);
 
 } // namespace mmptx
 
