@@ -154,7 +154,7 @@ TEST_F(ContentCacheTest, ConcurrentWritersAndReaders) {
   std::error_code EC;
   for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
        It.increment(EC))
-    EXPECT_EQ(sys::path::filename(It->path()).find(".tmp"), StringRef::npos);
+    EXPECT_FALSE(sys::path::filename(It->path()).contains(".tmp"));
 }
 
 } // namespace
