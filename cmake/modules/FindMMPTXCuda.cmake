@@ -4,7 +4,8 @@
 # and pass without it; lit marks the tests that need a piece UNSUPPORTED.
 # Sets MMPTX_NVCC, MMPTX_PTXAS, MMPTX_HAVE_NVRTC, MMPTX_HAVE_NVJITLINK,
 # MMPTX_HAVE_CUDA_H (the driver API header, used only to check lib/Runtime's
-# declarations; the driver itself is opened at run time) and the imported
+# declarations; the driver itself is opened at run time),
+# MMPTX_CUDA_STUB_LIBCUDA (the toolkit's stub driver, for tests) and the imported
 # targets CUDA::nvrtc / CUDA::nvJitLink when found.
 #===----------------------------------------------------------------------===//
 find_package(CUDAToolkit QUIET)
@@ -13,6 +14,7 @@ set(MMPTX_HAVE_NVJITLINK OFF)
 set(MMPTX_NVCC "")
 set(MMPTX_PTXAS "")
 set(MMPTX_HAVE_CUDA_H OFF)
+set(MMPTX_CUDA_STUB_LIBCUDA "")
 if(CUDAToolkit_FOUND)
   find_program(MMPTX_NVCC_PROG nvcc HINTS ${CUDAToolkit_BIN_DIR})
   find_program(MMPTX_PTXAS_PROG ptxas HINTS ${CUDAToolkit_BIN_DIR})
@@ -27,6 +29,11 @@ if(CUDAToolkit_FOUND)
       set(MMPTX_HAVE_CUDA_H ON)
     endif()
   endforeach()
+  # The toolkit's stub driver (every call answers CUDA_ERROR_STUB_LIBRARY):
+  # the runtime tests check that it is told apart from a real driver.
+  if(EXISTS ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so)
+    set(MMPTX_CUDA_STUB_LIBCUDA ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so)
+  endif()
   if(TARGET CUDA::nvrtc)
     set(MMPTX_HAVE_NVRTC ON)
   endif()
