@@ -1,6 +1,7 @@
 # -*- Python -*-
 # lit configuration for the mmptx regression suite.
 import os
+import shutil
 import subprocess
 
 import lit.formats
@@ -58,6 +59,10 @@ if os.path.exists(fake_libcuda):
 if config.cuda_stub_libcuda and os.path.exists(config.cuda_stub_libcuda):
     config.available_features.add('cuda-stub')
     config.substitutions.append(('%cuda_stub_libcuda', config.cuda_stub_libcuda))
+config.substitutions.append(('%cc', config.c_compiler))
+config.substitutions.append(('%cxx', config.cxx_compiler))
+if shutil.which('pkg-config'):
+    config.available_features.add('pkg-config')
 for var in ['LD_LIBRARY_PATH']:
     if var in os.environ:
         config.environment[var] = os.environ[var]
