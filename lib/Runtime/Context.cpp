@@ -19,7 +19,13 @@ static CUstream toStream(void *H) { return static_cast<CUstream>(H); }
 
 // Destructors cannot report errors; a failed release at teardown is not
 // actionable, so it is dropped (as the CUDA runtime does).
-static void ignoreResult(CUresult) {}
+void Context::release(function_ref<int(const CudaDriverApi &)> Fn) const {
+  if (Error E = makeCurrent()) {
+    consumeError(std::move(E));
+    return;
+  }
+  (void)Fn(Driver.api());
+}
 
 //===----------------------------------------------------------------------===//
 // Context
@@ -45,7 +51,7 @@ Expected<std::unique_ptr<Context>> Context::create(CudaDriver &Driver,
 }
 
 Context::~Context() {
-  ignoreResult(Driver.api().DevicePrimaryCtxRelease(Device));
+  (void)Driver.api().DevicePrimaryCtxRelease(Device);
 }
 
 Error Context::makeCurrent() const {
@@ -128,13 +134,10 @@ Module &Module::operator=(Module &&Other) {
 }
 
 Module::~Module() {
-  if (!Handle)
-    return;
-  if (Error E = Ctx->makeCurrent()) {
-    consumeError(std::move(E));
-    return;
-  }
-  ignoreResult(Ctx->Driver.api().ModuleUnload(toModule(Handle)));
+  if (Handle)
+    Ctx->release([&](const CudaDriverApi &Api) {
+      return Api.ModuleUnload(toModule(Handle));
+    });
 }
 
 Expected<Kernel> Module::getKernel(StringRef Name) const {
@@ -165,13 +168,9 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&Other) {
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (!Address)
-    return;
-  if (Error E = Ctx->makeCurrent()) {
-    consumeError(std::move(E));
-    return;
-  }
-  ignoreResult(Ctx->Driver.api().MemFree(Address));
+  if (Address)
+    Ctx->release(
+        [&](const CudaDriverApi &Api) { return Api.MemFree(Address); });
 }
 
 static Error checkCopySize(const CudaDriver &D, StringRef Call, size_t Bytes,
@@ -232,13 +231,10 @@ Stream &Stream::operator=(Stream &&Other) {
 }
 
 Stream::~Stream() {
-  if (!Handle)
-    return;
-  if (Error E = Ctx->makeCurrent()) {
-    consumeError(std::move(E));
-    return;
-  }
-  ignoreResult(Ctx->Driver.api().StreamDestroy(toStream(Handle)));
+  if (Handle)
+    Ctx->release([&](const CudaDriverApi &Api) {
+      return Api.StreamDestroy(toStream(Handle));
+    });
 }
 
 Error Stream::synchronize() const {

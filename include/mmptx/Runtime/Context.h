@@ -30,6 +30,7 @@
 #include "mmptx/Runtime/CudaDriver.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 
@@ -173,6 +174,9 @@ private:
   friend class Module;
   friend class DeviceBuffer;
   friend class Stream;
+
+  /// Calls \p Fn with this context current, for a destructor's release.
+  void release(llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
 
   CudaDriver &Driver;
   DeviceInfo Info;

@@ -120,26 +120,25 @@ static int numDevices(void) {
   return E ? atoi(E) : 1;
 }
 
-EXPORT CUresult cuGetErrorName(CUresult R, const char **Out) {
+/* The entry of Codes for R, or NULL. */
+static const struct Code *findCode(CUresult R) {
   size_t I;
   for (I = 0; I != sizeof(Codes) / sizeof(Codes[0]); ++I)
-    if (Codes[I].Value == R) {
-      *Out = Codes[I].Name;
-      return SUCCESS;
-    }
-  *Out = NULL;
-  return INVALID_VALUE;
+    if (Codes[I].Value == R)
+      return &Codes[I];
+  return NULL;
+}
+
+EXPORT CUresult cuGetErrorName(CUresult R, const char **Out) {
+  const struct Code *C = findCode(R);
+  *Out = C ? C->Name : NULL;
+  return C ? SUCCESS : INVALID_VALUE;
 }
 
 EXPORT CUresult cuGetErrorString(CUresult R, const char **Out) {
-  size_t I;
-  for (I = 0; I != sizeof(Codes) / sizeof(Codes[0]); ++I)
-    if (Codes[I].Value == R) {
-      *Out = Codes[I].Text;
-      return SUCCESS;
-    }
-  *Out = NULL;
-  return INVALID_VALUE;
+  const struct Code *C = findCode(R);
+  *Out = C ? C->Text : NULL;
+  return C ? SUCCESS : INVALID_VALUE;
 }
 
 EXPORT CUresult cuInit(unsigned Flags) {
