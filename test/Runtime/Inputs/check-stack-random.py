@@ -135,80 +135,206 @@ def interpret(prog, row, target_sm):
     return [values[n] for n in RESULTS], None
 
 
-def check_seed(args, seed):
-    """Returns (status, detail, gpu_times): status is 'exact', 'approx',
-    'skip-special', 'skip-unsupported' or 'error'; detail lists the
-    mismatches."""
-    stem = os.path.join(args.work, 's%d' % seed)
-    prog = stem + '.stack'
+def prepare(args, seed, zero_specials):
+    """Makes the program of \p seed and runs it on the CPU. Returns a dict:
+    status ('exact', 'approx', 'skip-special', 'skip-unsupported' or
+    'error'), prog (its file), cpu (per row, the results' bits), bad
+    (messages)."""
+    prog = os.path.join(args.work, 's%d.stack' % seed)
+    res = {'seed': seed, 'prog': prog, 'cpu': None, 'bad': []}
+
+    def fail(what, err):
+        res.update(status='error', bad=['seed %d: %s: %s' % (seed, what, err)])
+        return res
+
     rc, _, err = run(['mmptx-stack', args.base, '--randomize=%d' % args.words,
                       '--seed=%d' % seed, '--emit=text', '-o', prog])
     if rc != 0:
-        return 'error', ['seed %d: mmptx-stack --randomize: %s' % (seed, err)], None
+        return fail('mmptx-stack --randomize', err)
     # Classify by the stub, which holds only what the results depend on.
     rc, stub, err = run(['mmptx-stack', prog,
                          '--target-sm=%d' % args.target_sm])
     if rc != 0:
-        return 'error', ['seed %d: mmptx-stack: %s' % (seed, err)], None
+        return fail('mmptx-stack', err)
     names = set(re.findall(r'%([a-z_]+(?:\.[a-z])?)', stub))
-    specials = {n for n in names if not n.startswith('_')} - set(TYPES) - \
-        ZERO_SPECIALS
-    if specials:
-        return 'skip-special', [], None
-    approx = bool(APPROX.search(stub))
-
+    if {n for n in names if not n.startswith('_')} - set(TYPES) - \
+            zero_specials:
+        res['status'] = 'skip-special'
+        return res
+    res['status'] = 'approx' if APPROX.search(stub) else 'exact'
     cpu = []
     for row in range(NUM_ROWS):
         values, err = interpret(prog, row, args.target_sm)
         if values is None:
             if 'does not support' in err:
-                return 'skip-unsupported', [], None
-            return 'error', ['seed %d: interpreter: %s' % (seed, err)], None
+                res['status'] = 'skip-unsupported'
+                return res
+            return fail('interpreter', err)
         cpu.append(values)
+    res['cpu'] = cpu
+    return res
 
-    rc, _, err = run(['mmptx-opt', args.ptx, '--stub-gen', 'stack=' + prog,
-                      '-o', stem + '.ptx'])
-    if rc != 0:
-        return 'error', ['seed %d: stub-gen: %s' % (seed, err)], None
-    rc, _, err = run(['ptxas', '-arch=' + args.arch, stem + '.ptx', '-o',
-                      stem + '.cubin'])
-    if rc != 0:
-        return 'error', ['seed %d: ptxas: %s' % (seed, err)], None
 
-    times = None
-    if args.no_gpu:
-        gpu = cpu
-    else:
-        cmd = ['mmptx-run', stem + '.cubin', '--kernel=stack_kernel', '--time']
-        for name, typ, kind in VARIABLES:
-            cmd.append('--arg=%s:%s:%s' % ('in' if kind == 'in' else 'inout',
-                                           typ, ','.join(ROWS[name])))
-        cmd.append('--arg=s32:%d' % NUM_ROWS)
-        rc, out, err = run(cmd)
-        if rc != 0:
-            return 'error', ['seed %d: mmptx-run: %s' % (seed, err)], None
-        times = [float(t) for t in re.findall(r'([0-9.]+) ms', err)]
-        read = {}
-        for line in out.splitlines():
-            m = re.match(r'arg(\d+)\[(\d+)\] = (.*)', line)
-            name, typ, _ = VARIABLES[int(m.group(1))]
-            read[(name, int(m.group(2)))] = bits(typ, m.group(3))
-        gpu = [[read[(n, row)] for n in RESULTS] for row in range(NUM_ROWS)]
-
-    bad = []
+def compare(res, gpu):
+    """Adds to res['bad'] every result of \p gpu (per row, the results'
+    bits) that disagrees with the CPU's."""
+    approx = res['status'] == 'approx'
     for row in range(NUM_ROWS):
         for i, name in enumerate(RESULTS):
-            typ = TYPES[name]
-            if not agree(typ, gpu[row][i], cpu[row][i], approx):
-                bad.append('seed %d (%s) row %d: %s = %#x on the GPU, %#x on '
-                           'the CPU' % (seed, prog, row, name, gpu[row][i],
-                                        cpu[row][i]))
-    return ('approx' if approx else 'exact'), bad, times
+            g, c = gpu[row][i], res['cpu'][row][i]
+            if not agree(TYPES[name], g, c, approx):
+                res['bad'].append(
+                    'seed %d (%s) row %d: %s = %#x on the GPU, %#x on the CPU'
+                    % (res['seed'], res['prog'], row, name, g, c))
+
+
+def read_buffers(out):
+    """mmptx-run's output as {(argument index, element): text}."""
+    read = {}
+    for line in out.splitlines():
+        m = re.match(r'arg(\d+)\[(\d+)\] = (.*)', line)
+        if m:
+            read[(int(m.group(1)), int(m.group(2)))] = m.group(3)
+    return read
+
+
+def check_single(args, seed):
+    """One program in stack_kernel, one cubin, one launch."""
+    res = prepare(args, seed, ZERO_SPECIALS)
+    res['times'] = None
+    if res['cpu'] is None:
+        return res
+    stem = res['prog'][:-len('.stack')]
+    for cmd in (['mmptx-opt', args.ptx, '--stub-gen', 'stack=' + res['prog'],
+                 '-o', stem + '.ptx'],
+                ['ptxas', '-arch=' + args.arch, stem + '.ptx', '-o',
+                 stem + '.cubin']):
+        rc, _, err = run(cmd)
+        if rc != 0:
+            res.update(status='error', bad=['seed %d: %s: %s' %
+                                            (seed, cmd[0], err)])
+            return res
+    if args.no_gpu:
+        compare(res, res['cpu'])
+        return res
+    cmd = ['mmptx-run', stem + '.cubin', '--kernel=stack_kernel', '--time']
+    for name, typ, kind in VARIABLES:
+        cmd.append('--arg=%s:%s:%s' % ('in' if kind == 'in' else 'inout',
+                                       typ, ','.join(ROWS[name])))
+    cmd.append('--arg=s32:%d' % NUM_ROWS)
+    rc, out, err = run(cmd)
+    if rc != 0:
+        res.update(status='error', bad=['seed %d: mmptx-run: %s' %
+                                        (seed, err)])
+        return res
+    res['times'] = [float(t) for t in re.findall(r'([0-9.]+) ms', err)]
+    read = read_buffers(out)
+    index = {n: i for i, (n, _, _) in enumerate(VARIABLES)}
+    compare(res, [[bits(TYPES[n], read[(index[n], row)]) for n in RESULTS]
+                  for row in range(NUM_ROWS)])
+    return res
+
+
+PACKED_HEADER = """// Generated by check-stack-random.py --packed: block p runs site "p<p>".
+#include "mmptx/cuda/ptx_inject.h"
+#define SITE(K)                                                               \\
+  case K:                                                                     \\
+    PTX_INJECT("p" #K, PTX_IN(F32, x), PTX_IN(F32, y), PTX_IN(U32, a),        \\
+               PTX_IN(U32, b), PTX_IN(S32, c), PTX_IN(S32, d),                \\
+               PTX_IN(F64, w), PTX_IN(U64, v), PTX_MOD(F32, f),               \\
+               PTX_MOD(U32, u), PTX_MOD(S32, s), PTX_MOD(F64, g),             \\
+               PTX_MOD(U64, h));                                              \\
+    break;
+extern "C" __global__ void packed_kernel(
+    const float *xs, const float *ys, const unsigned *as, const unsigned *bs,
+    const int *cs, const int *ds, const double *ws,
+    const unsigned long long *vs, const float *f0, const unsigned *u0,
+    const int *s0, const double *g0, const unsigned long long *h0, float *fo,
+    unsigned *uo, int *so, double *go, unsigned long long *ho, int n) {
+  const int p = blockIdx.x;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) {
+    float x = xs[i], y = ys[i], f = f0[i];
+    unsigned a = as[i], b = bs[i], u = u0[i];
+    int c = cs[i], d = ds[i], s = s0[i];
+    double w = ws[i], g = g0[i];
+    unsigned long long v = vs[i], h = h0[i];
+    switch (p) {
+"""
+PACKED_FOOTER = """    }
+    fo[p * n + i] = f;
+    uo[p * n + i] = u;
+    so[p * n + i] = s;
+    go[p * n + i] = g;
+    ho[p * n + i] = h;
+  }
+}
+"""
+
+
+def check_packed(args, seeds, pool):
+    """Every program in one kernel of one cubin (a site per program, block p
+    runs site p), one launch; each program checked on its own."""
+    # %ctaid is the program's index here, not 0.
+    zero = ZERO_SPECIALS - {'ctaid', 'ctaid.x'}
+    results = list(pool.map(lambda s: prepare(args, s, zero), seeds))
+    stem = os.path.join(args.work, 'packed')
+    with open(stem + '.cu', 'w') as f:
+        f.write(PACKED_HEADER)
+        for k in range(len(results)):
+            f.write('      SITE(%d)\n' % k)
+        f.write(PACKED_FOOTER)
+    # A program the interpreter cannot check still needs a stub; one that
+    # must not run in a one-thread block (mma) gets the empty base program.
+    stubs = []
+    for k, res in enumerate(results):
+        prog = res['prog'] if res['status'] != 'skip-unsupported' and \
+            os.path.exists(res['prog']) else args.base
+        stubs += ['--stub-gen', 'p%d=%s' % (k, prog)]
+    start = time.monotonic()
+    steps = [['nvcc', '-ptx', '-arch=sm_%d' % args.target_sm] +
+             ['-I' + d for d in args.include] + [stem + '.cu', '-o',
+                                                  stem + '.base.ptx'],
+             ['mmptx-opt', stem + '.base.ptx'] + stubs + ['-o', stem + '.ptx'],
+             ['ptxas', '-arch=' + args.arch, stem + '.ptx', '-o',
+              stem + '.cubin']]
+    for cmd in steps:
+        rc, _, err = run(cmd)
+        if rc != 0:
+            sys.exit('error: %s failed:\n%s' % (cmd[0], err))
+    print('packed: %d sites, nvcc + stub-gen + ptxas %.1f s' %
+          (len(results), time.monotonic() - start))
+    n = len(results) * NUM_ROWS
+    if args.no_gpu:
+        for res in results:
+            if res['cpu'] is not None:
+                compare(res, res['cpu'])
+        return results, None
+    cmd = ['mmptx-run', stem + '.cubin', '--kernel=packed_kernel', '--time',
+           '--grid=%d' % len(results)]
+    for name, typ, _ in VARIABLES:
+        cmd.append('--arg=in:%s:%s' % (typ, ','.join(ROWS[name])))
+    for name in RESULTS:
+        cmd.append('--arg=out:%s:%d' % (TYPES[name], n))
+    cmd.append('--arg=s32:%d' % NUM_ROWS)
+    rc, out, err = run(cmd)
+    if rc != 0:
+        sys.exit('error: mmptx-run failed:\n' + err)
+    read = read_buffers(out)
+    first_out = len(VARIABLES)
+    for k, res in enumerate(results):
+        if res['cpu'] is None:
+            continue
+        compare(res, [[bits(TYPES[name],
+                            read[(first_out + i, k * NUM_ROWS + row)])
+                       for i, name in enumerate(RESULTS)]
+                      for row in range(NUM_ROWS)])
+    return results, [float(t) for t in re.findall(r'([0-9.]+) ms', err)]
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('--ptx', required=True, help="stack_kernel.cu's PTX")
+    p.add_argument('--ptx', help="stack_kernel.cu's PTX (not with --packed)")
     p.add_argument('--base', required=True, help='stack_kernel.stack')
     p.add_argument('--arch', required=True, help='ptxas -arch (sm_XY)')
     p.add_argument('--target-sm', type=int, default=80,
@@ -216,29 +342,37 @@ def main():
     p.add_argument('--seeds', default='1-40', help='FIRST-LAST')
     p.add_argument('--words', type=int, default=48)
     p.add_argument('--work', required=True, help='a scratch directory')
+    p.add_argument('--packed', action='store_true',
+                   help='all programs in one generated kernel, one launch')
+    p.add_argument('--include', action='append', default=[],
+                   help='with --packed: nvcc include directories')
     p.add_argument('--no-gpu', action='store_true')
     args = p.parse_args()
+    if not args.packed and not args.ptx:
+        p.error('--ptx is needed without --packed')
     first, _, last = args.seeds.partition('-')
     seeds = range(int(first), int(last or first) + 1)
     os.makedirs(args.work, exist_ok=True)
 
     start = time.monotonic()
-    counts = {}
-    failures, approx_bad, load_ms, launch_ms = [], 0, [], []
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for status, bad, times in pool.map(lambda s: check_seed(args, s),
-                                           seeds):
-            counts[status] = counts.get(status, 0) + 1
-            if status == 'approx' and bad:
-                approx_bad += 1
-                print('diverged (approximate):\n  ' + '\n  '.join(bad))
-            elif bad:
-                failures += bad
-            if times and len(times) == 2:
-                load_ms.append(times[0])
-                launch_ms.append(times[1])
+        if args.packed:
+            results, packed_times = check_packed(args, seeds, pool)
+            times = [packed_times] if packed_times else []
+        else:
+            results = list(pool.map(lambda s: check_single(args, s), seeds))
+            times = [r['times'] for r in results if r['times']]
     elapsed = time.monotonic() - start
 
+    counts = {}
+    failures, approx_bad = [], 0
+    for res in results:
+        counts[res['status']] = counts.get(res['status'], 0) + 1
+        if res['status'] == 'approx' and res['bad']:
+            approx_bad += 1
+            print('diverged (approximate):\n  ' + '\n  '.join(res['bad']))
+        else:
+            failures += res['bad']
     checked = counts.get('exact', 0) + counts.get('approx', 0)
     print('checked %d programs (%d exact, %d approximate, %d diverged within '
           'the approximate allowance) on %d rows each' %
@@ -247,11 +381,12 @@ def main():
     print('skipped %d (special registers) and %d (unsupported by the '
           'interpreter)' % (counts.get('skip-special', 0),
                             counts.get('skip-unsupported', 0)))
-    if load_ms:
-        print('GPU: module load %.3f ms, launch %.3f ms (medians); %.1f '
+    if times:
+        median = lambda v: sorted(v)[len(v) // 2]
+        print('GPU: module load %.3f ms, launch %.3f ms (medians of %d); %.1f '
               'programs checked per second end to end' %
-              (sorted(load_ms)[len(load_ms) // 2],
-               sorted(launch_ms)[len(launch_ms) // 2], checked / elapsed))
+              (median([t[0] for t in times]), median([t[1] for t in times]),
+               len(times), checked / elapsed))
     for f in failures:
         print('MISMATCH ' + f)
     if failures or counts.get('error', 0) or \
