@@ -61,6 +61,9 @@ if config.cuda_stub_libcuda and os.path.exists(config.cuda_stub_libcuda):
     config.substitutions.append(('%cuda_stub_libcuda', config.cuda_stub_libcuda))
 config.substitutions.append(('%cc', config.c_compiler))
 config.substitutions.append(('%cxx', config.cxx_compiler))
+# A sanitizer build's libraries need the sanitizer runtime to link.
+if config.sanitizer:
+    config.available_features.add('sanitizer')
 if shutil.which('pkg-config'):
     config.available_features.add('pkg-config')
 for var in ['LD_LIBRARY_PATH']:
