@@ -52,6 +52,10 @@ StringRef runtime::getArgTypeName(ArgType T) {
   llvm_unreachable("bad ArgType");
 }
 
+// The most elements one argument may have (a host copy of 2^26 8-byte slots
+// is 512 MiB): a mistyped count must be an error, not an allocation failure.
+static constexpr uint64_t MaxElements = 1ull << 26;
+
 static Error argError(StringRef Text, const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(),
                            "bad kernel argument '" + Text + "': " + Msg);
@@ -139,8 +143,8 @@ Expected<KernelArg> runtime::parseKernelArg(StringRef Text) {
   StringRef Rest = Parts[1];
   if (A.Kind == KernelArg::Out) {
     uint64_t N;
-    if (Rest.getAsInteger(10, N) || N == 0 || N > (1ull << 32))
-      return argError(Text, "expected an element count from 1 to 2^32, got '" +
+    if (Rest.getAsInteger(10, N) || N == 0 || N > MaxElements)
+      return argError(Text, "expected an element count from 1 to 2^26, got '" +
                                 Rest + "'");
     A.Values.assign(N, 0);
     return A;
@@ -151,9 +155,10 @@ Expected<KernelArg> runtime::parseKernelArg(StringRef Text) {
     auto [ValueText, RepeatText] = Item.split('*');
     uint64_t Repeat = 1;
     if (Item.contains('*') &&
-        (RepeatText.trim().getAsInteger(10, Repeat) || Repeat == 0 ||
-         Repeat > (1ull << 32)))
+        (RepeatText.trim().getAsInteger(10, Repeat) || Repeat == 0))
       return argError(Text, "bad repeat count '" + RepeatText + "'");
+    if (Repeat > MaxElements - A.Values.size())
+      return argError(Text, "more than 2^26 elements");
     uint64_t Bits;
     if (!parseValue(ValueText, A.Type, Bits))
       return argError(Text, "'" + ValueText.trim() + "' is not a " +

@@ -86,7 +86,13 @@ TEST(KernelArgTest, Errors) {
             "bad kernel argument 'f32:0f3FC0': '0f3FC0' is not a f32 value");
   EXPECT_EQ(parseError("out:f32:0"),
             "bad kernel argument 'out:f32:0': expected an element count from "
-            "1 to 2^32, got '0'");
+            "1 to 2^26, got '0'");
+  EXPECT_EQ(parseError("out:u32:67108865"),
+            "bad kernel argument 'out:u32:67108865': expected an element count "
+            "from 1 to 2^26, got '67108865'");
+  EXPECT_EQ(parseError("in:u32:1*67108865"),
+            "bad kernel argument 'in:u32:1*67108865': more than 2^26 "
+            "elements");
   EXPECT_EQ(parseError("in:u32:1*x"),
             "bad kernel argument 'in:u32:1*x': bad repeat count 'x'");
   EXPECT_EQ(parseError("in:u32:1,,2"),
