@@ -64,6 +64,6 @@ if [ -n "$VARIANTS" ] && command -v ptxas >/dev/null &&
   python3 utils/check-semiring-gemm.py --ptx "$BASE" --examples "$EX" --arch "$arch" \
     --work "$W/gpu" | sed 's/^/   /'
 else
-  echo "== 5. no usable GPU: the variants are not run ($(mmptx-run --probe 2>&1 | sed 's/^mmptx-run: error: //'))"
+  echo "== 5. no usable GPU: the variants are not run ($(mmptx-run --probe 2>&1 | sed 's/^mmptx-run: error: no usable GPU: //'))"
 fi
 echo "== done"
