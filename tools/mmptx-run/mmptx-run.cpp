@@ -111,6 +111,11 @@ int main(int argc, char **argv) {
     return report(Ctx.takeError());
   const DeviceInfo &Info = (*Ctx)->getDeviceInfo();
   if (probe) {
+    // Usable means more than a context: memory can be allocated too (an
+    // exclusive-process device held by another process fails here).
+    Expected<DeviceBuffer> Probe = (*Ctx)->allocate(256);
+    if (!Probe)
+      return report(Probe.takeError());
     if (printArch)
       outs() << Info.getArch() << "\n";
     else
