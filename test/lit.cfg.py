@@ -71,8 +71,8 @@ for var in ['LD_LIBRARY_PATH']:
         config.environment[var] = os.environ[var]
 
 # `cuda-gpu`: the runtime itself says a device is usable (the real driver
-# loads, cuInit succeeds, device 0 has a primary context). %gpu_arch is its
-# sm_XY, for ptxas.
+# loads, cuInit succeeds, device 0 gives a primary context and memory).
+# %gpu_arch is its sm_XY, for ptxas.
 def probe_gpu():
     run = os.path.join(config.mmptx_tools_dir, 'mmptx-run')
     if not os.path.exists(run):
