@@ -50,9 +50,7 @@ Expected<std::unique_ptr<Context>> Context::create(CudaDriver &Driver,
   return C;
 }
 
-Context::~Context() {
-  (void)Driver.api().DevicePrimaryCtxRelease(Device);
-}
+Context::~Context() { (void)Driver.api().DevicePrimaryCtxRelease(Device); }
 
 Error Context::makeCurrent() const {
   return Driver.check(Driver.api().CtxSetCurrent(toCtx(Handle)),
@@ -61,10 +59,9 @@ Error Context::makeCurrent() const {
 
 Expected<Module> Context::loadModule(ArrayRef<char> Image) {
   if (Image.empty())
-    return make_error<CudaError>(CudaErrorKind::Call, "cuModuleLoadData",
-                                 CudaErrorInvalidValue,
-                                 Driver.getErrorName(CudaErrorInvalidValue),
-                                 "empty module image");
+    return make_error<CudaError>(
+        CudaErrorKind::Call, "cuModuleLoadData", CudaErrorInvalidValue,
+        Driver.getErrorName(CudaErrorInvalidValue), "empty module image");
   if (Error E = makeCurrent())
     return E;
   CUmodule M = nullptr;
@@ -90,7 +87,8 @@ Expected<Stream> Context::createStream() {
   if (Error E = makeCurrent())
     return E;
   CUstream S = nullptr;
-  if (Error E = Driver.check(Driver.api().StreamCreate(&S, 0), "cuStreamCreate"))
+  if (Error E =
+          Driver.check(Driver.api().StreamCreate(&S, 0), "cuStreamCreate"))
     return E;
   return Stream(*this, S);
 }
@@ -177,12 +175,11 @@ static Error checkCopySize(const CudaDriver &D, StringRef Call, size_t Bytes,
                            size_t Size) {
   if (Bytes <= Size)
     return Error::success();
-  return make_error<CudaError>(CudaErrorKind::Call, Call.str(),
-                               CudaErrorInvalidValue,
-                               D.getErrorName(CudaErrorInvalidValue),
-                               std::to_string(Bytes) +
-                                   " bytes exceed the buffer's " +
-                                   std::to_string(Size));
+  return make_error<CudaError>(
+      CudaErrorKind::Call, Call.str(), CudaErrorInvalidValue,
+      D.getErrorName(CudaErrorInvalidValue),
+      std::to_string(Bytes) + " bytes exceed the buffer's " +
+          std::to_string(Size));
 }
 
 Error DeviceBuffer::copyFromHost(const void *Src, size_t Bytes) {
@@ -240,6 +237,7 @@ Stream::~Stream() {
 Error Stream::synchronize() const {
   if (Error E = Ctx->makeCurrent())
     return E;
-  return Ctx->Driver.check(Ctx->Driver.api().StreamSynchronize(toStream(Handle)),
-                           "cuStreamSynchronize");
+  return Ctx->Driver.check(
+      Ctx->Driver.api().StreamSynchronize(toStream(Handle)),
+      "cuStreamSynchronize");
 }

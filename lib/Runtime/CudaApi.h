@@ -54,11 +54,10 @@ constexpr int AttrComputeCapabilityMinor = 76;
 /// cuGetProcAddress_v2 (CUDA 12.0) and its CUDA 11.3 predecessor.
 using GetProcAddressV2Fn = CUresult (*)(const char *, void **, int, cuuint64_t,
                                         CUdriverProcAddressQueryResult *);
-using GetProcAddressV1Fn = CUresult (*)(const char *, void **, int,
-                                        cuuint64_t);
+using GetProcAddressV1Fn = CUresult (*)(const char *, void **, int, cuuint64_t);
 
 struct CudaDriverApi {
-#define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)              \
+#define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)                \
   CUresult(*Member) Params = nullptr;
 #include "CudaEntryPoints.def"
 };

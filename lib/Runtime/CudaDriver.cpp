@@ -23,14 +23,14 @@ using namespace mmptx::runtime;
 // Every declared signature must be the one cuda.h gives the symbol it is
 // fetched as (`cu##Member` expands to cuda.h's versioned name, e.g.
 // cuMemAlloc -> cuMemAlloc_v2).
-#define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)              \
-  static_assert(std::is_same<decltype(CudaDriverApi::Member),                \
-                             decltype(&::cu##Member)>::value,                \
+#define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)                \
+  static_assert(std::is_same<decltype(CudaDriverApi::Member),                  \
+                             decltype(&::cu##Member)>::value,                  \
                 "signature of " Name " differs from cuda.h");
 #include "CudaEntryPoints.def"
-static_assert(std::is_same<GetProcAddressV2Fn,
-                           decltype(&::cuGetProcAddress_v2)>::value,
-              "cuGetProcAddress_v2 differs from cuda.h");
+static_assert(
+    std::is_same<GetProcAddressV2Fn, decltype(&::cuGetProcAddress_v2)>::value,
+    "cuGetProcAddress_v2 differs from cuda.h");
 static_assert(CUDA_ERROR_STUB_LIBRARY == CudaErrorStubLibrary &&
                   CUDA_ERROR_NO_DEVICE == CudaErrorNoDevice &&
                   CUDA_ERROR_NOT_FOUND == CudaErrorNotFound &&
@@ -86,7 +86,8 @@ CudaDriver::~CudaDriver() {
 std::string CudaDriver::getErrorName(int Result) const {
   const char *Name = nullptr;
   if (Api && Api->GetErrorName &&
-      int(Api->GetErrorName(static_cast<CUresult>(Result), &Name)) == CudaSuccess &&
+      int(Api->GetErrorName(static_cast<CUresult>(Result), &Name)) ==
+          CudaSuccess &&
       Name)
     return Name;
   // The stub library answers 34 to everything, cuGetErrorName included.
@@ -101,7 +102,8 @@ Error CudaDriver::check(int Result, const Twine &Call) const {
   std::string Detail;
   const char *Str = nullptr;
   if (Api && Api->GetErrorString &&
-      int(Api->GetErrorString(static_cast<CUresult>(Result), &Str)) == CudaSuccess &&
+      int(Api->GetErrorString(static_cast<CUresult>(Result), &Str)) ==
+          CudaSuccess &&
       Str)
     Detail = Str;
   CudaErrorKind Kind = CudaErrorKind::Call;
@@ -122,10 +124,9 @@ Expected<std::unique_ptr<CudaDriver>> CudaDriver::load(StringRef Path) {
   D->Handle = ::dlopen(D->Path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!D->Handle) {
     const char *Msg = ::dlerror();
-    return make_error<CudaError>(
-        CudaErrorKind::NoDriver, "dlopen", 0, "",
-        "cannot load the CUDA driver '" + D->Path +
-            "': " + (Msg ? Msg : "unknown error"));
+    return make_error<CudaError>(CudaErrorKind::NoDriver, "dlopen", 0, "",
+                                 "cannot load the CUDA driver '" + D->Path +
+                                     "': " + (Msg ? Msg : "unknown error"));
   }
   D->Api = std::make_unique<CudaDriverApi>();
 
@@ -150,14 +151,14 @@ Expected<std::unique_ptr<CudaDriver>> CudaDriver::load(StringRef Path) {
     ++D->NumDlsymFallbacks;
     return ::dlsym(D->Handle, Symbol);
   };
-#define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)              \
-  D->Api->Member = reinterpret_cast<decltype(D->Api->Member)>(               \
-      resolve(Name, Version, Symbol));                                       \
-  if (!D->Api->Member)                                                       \
-    return make_error<CudaError>(                                            \
-        CudaErrorKind::NoDriver, "cuGetProcAddress", 0, "",                  \
-        "the CUDA driver '" + D->Path + "' has no entry point '" Name        \
-        "' (version " #Version ")");
+#define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)                \
+  D->Api->Member = reinterpret_cast<decltype(D->Api->Member)>(                 \
+      resolve(Name, Version, Symbol));                                         \
+  if (!D->Api->Member)                                                         \
+    return make_error<CudaError>(                                              \
+        CudaErrorKind::NoDriver, "cuGetProcAddress", 0, "",                    \
+        "the CUDA driver '" + D->Path +                                        \
+            "' has no entry point '" Name "' (version " #Version ")");
 #include "CudaEntryPoints.def"
 
   if (Error E = D->check(D->Api->Init(0), "cuInit"))
@@ -221,9 +222,10 @@ Expected<DeviceInfo> CudaDriver::getDeviceInfo(int Ordinal) const {
                {&Info.ComputeMinor, AttrComputeCapabilityMinor},
                {&Info.MultiProcessors, AttrMultiProcessorCount}};
   for (auto &A : Attrs)
-    if (Error E = check(Api->DeviceGetAttribute(
-                            A.Out, static_cast<CUdevice_attribute>(A.Attr), Dev),
-                        "cuDeviceGetAttribute"))
+    if (Error E =
+            check(Api->DeviceGetAttribute(
+                      A.Out, static_cast<CUdevice_attribute>(A.Attr), Dev),
+                  "cuDeviceGetAttribute"))
       return E;
   size_t Mem = 0;
   if (Error E = check(Api->DeviceTotalMem(&Mem, Dev), "cuDeviceTotalMem"))

@@ -176,8 +176,8 @@ void runtime::printArgValue(raw_ostream &OS, ArgType T, uint64_t Bits) {
     float F;
     uint32_t B = uint32_t(Bits);
     std::memcpy(&F, &B, 4);
-    OS << format("%.9g", double(F)) << " (0f" << format_hex_no_prefix(B, 8, true)
-       << ")";
+    OS << format("%.9g", double(F)) << " (0f"
+       << format_hex_no_prefix(B, 8, true) << ")";
     return;
   }
   case ArgType::F64: {

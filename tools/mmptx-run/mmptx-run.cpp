@@ -43,8 +43,7 @@ static cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run"),
                                        cl::cat(runCategory));
 static cl::opt<std::string> gridText("grid", cl::desc("Grid size X[,Y[,Z]]"),
                                      cl::init("1"), cl::cat(runCategory));
-static cl::opt<std::string> blockText("block",
-                                      cl::desc("Block size X[,Y[,Z]]"),
+static cl::opt<std::string> blockText("block", cl::desc("Block size X[,Y[,Z]]"),
                                       cl::init("1"), cl::cat(runCategory));
 static cl::opt<unsigned> sharedBytes("shared",
                                      cl::desc("Dynamic shared memory bytes"),
@@ -132,7 +131,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   LaunchConfig Config;
-  if (!parseDim3(gridText, Config.Grid) || !parseDim3(blockText, Config.Block)) {
+  if (!parseDim3(gridText, Config.Grid) ||
+      !parseDim3(blockText, Config.Block)) {
     WithColor::error(errs(), "mmptx-run")
         << "bad --grid/--block: expected X[,Y[,Z]] with positive numbers\n";
     return 1;
@@ -150,8 +150,8 @@ int main(int argc, char **argv) {
                                    /*RequiresNullTerminator=*/true);
   if (!Buf) {
     WithColor::error(errs(), "mmptx-run")
-        << "cannot read '" << inputFilename
-        << "': " << Buf.getError().message() << "\n";
+        << "cannot read '" << inputFilename << "': " << Buf.getError().message()
+        << "\n";
     return 1;
   }
   StringRef Bytes = (*Buf)->getBuffer();

@@ -87,7 +87,8 @@ TEST(CudaDriverTest, InitFailure) {
   auto D = CudaDriver::load(MMPTX_FAKE_CUDA);
   auto [Kind, Msg] = describe(D);
   EXPECT_EQ(Kind, CudaErrorKind::Call);
-  EXPECT_EQ(Msg, "cuInit: CUDA_ERROR_NOT_INITIALIZED (3): initialization error");
+  EXPECT_EQ(Msg,
+            "cuInit: CUDA_ERROR_NOT_INITIALIZED (3): initialization error");
 }
 
 TEST(CudaDriverTest, StubLibraryFromFake) {
@@ -105,8 +106,7 @@ TEST(CudaDriverTest, ToolkitStubLibrary) {
   auto D = CudaDriver::load(MMPTX_CUDA_STUB);
   auto [Kind, Msg] = describe(D);
   EXPECT_EQ(Kind, CudaErrorKind::StubLibrary) << Msg;
-  EXPECT_NE(Msg.find("CUDA_ERROR_STUB_LIBRARY (34)"), std::string::npos)
-      << Msg;
+  EXPECT_NE(Msg.find("CUDA_ERROR_STUB_LIBRARY (34)"), std::string::npos) << Msg;
 }
 
 TEST(CudaDriverTest, NoDevice) {
@@ -187,8 +187,8 @@ TEST_F(ContextTest, LoadLaunchCopy) {
   Config.Stream = S->getHandle();
   float A = 2;
   int N = 4;
-  ASSERT_FALSE(
-      bool(Ctx->launchWith(*K, Config, A, XB->getAddress(), YB->getAddress(), N)));
+  ASSERT_FALSE(bool(
+      Ctx->launchWith(*K, Config, A, XB->getAddress(), YB->getAddress(), N)));
   ASSERT_FALSE(bool(S->synchronize()));
   ASSERT_FALSE(bool(Ctx->synchronize()));
   ASSERT_FALSE(bool(YB->copyToHost(Y.data(), 16)));
@@ -255,8 +255,9 @@ TEST_F(ContextTest, LaunchAndCopyErrors) {
 
   ScopedEnv Fail("MMPTX_FAKE_CUDA_FAIL", "cuMemAlloc=2");
   auto Big = Ctx->allocate(1 << 20);
-  EXPECT_EQ(describe(Big).second, "cuMemAlloc(1048576 bytes): "
-                                  "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
+  EXPECT_EQ(describe(Big).second,
+            "cuMemAlloc(1048576 bytes): "
+            "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory");
 }
 
 } // namespace

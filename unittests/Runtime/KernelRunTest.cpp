@@ -129,8 +129,8 @@ TEST(KernelRunTest, RunsOnTheFakeDriver) {
               (std::vector<uint64_t>{0x40400000, 0x40A00000, 0x40E00000}));
     EXPECT_GE(Times.ModuleLoad, 0.0);
 
-    Error Missing = runKernel(**Ctx, makeFakeCubin({"fake_axpy"}), "nope",
-                              Config, Args);
+    Error Missing =
+        runKernel(**Ctx, makeFakeCubin({"fake_axpy"}), "nope", Config, Args);
     EXPECT_EQ(toString(std::move(Missing)),
               "cuModuleGetFunction('nope'): CUDA_ERROR_NOT_FOUND (500): named "
               "symbol not found");

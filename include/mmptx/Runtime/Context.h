@@ -8,11 +8,11 @@
 /// \file
 /// Running cubins through the driver loaded by CudaDriver:
 ///
-///   auto Drv = CudaDriver::get();                 // NoDriver/StubLibrary/...
-///   auto Ctx = Context::create(*Drv, 0);          // device 0's primary context
-///   auto Mod = (*Ctx)->loadModule(Cubin);         // cubin (or PTX) bytes
+///   auto Drv = CudaDriver::get();          // NoDriver/StubLibrary/...
+///   auto Ctx = Context::create(*Drv, 0);   // device 0's primary context
+///   auto Mod = (*Ctx)->loadModule(Cubin);  // cubin (or PTX) bytes
 ///   auto K = Mod->getKernel("saxpy");
-///   auto X = (*Ctx)->allocate(N * 4);             // freed by its destructor
+///   auto X = (*Ctx)->allocate(N * 4);      // freed by its destructor
 ///   X->copyFromHost(Host.data(), N * 4);
 ///   (*Ctx)->launchWith(*K, {Grid, Block}, A, X->getAddress(), N);
 ///   (*Ctx)->synchronize();
@@ -169,8 +169,7 @@ public:
 
 private:
   Context(CudaDriver &Driver, DeviceInfo Info, int Device, void *Handle)
-      : Driver(Driver), Info(std::move(Info)), Device(Device),
-        Handle(Handle) {}
+      : Driver(Driver), Info(std::move(Info)), Device(Device), Handle(Handle) {}
   friend class Module;
   friend class DeviceBuffer;
   friend class Stream;

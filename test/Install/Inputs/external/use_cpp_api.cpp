@@ -46,7 +46,8 @@ int main() {
   auto D = runtime::CudaDriver::load("/nonexistent/libcuda.so.1");
   llvm::Error E = D ? llvm::Error::success() : D.takeError();
   llvm::outs() << "runtime: "
-               << (runtime::getCudaErrorKind(E) == runtime::CudaErrorKind::NoDriver
+               << (runtime::getCudaErrorKind(E) ==
+                           runtime::CudaErrorKind::NoDriver
                        ? "no driver"
                        : "?")
                << "\n";
