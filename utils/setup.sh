@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake ninja-build g++ python3 llvm-14-dev llvm-14-tools clang-14
           libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev
-          zlib1g-dev libz3-dev libxml2-dev libffi-dev)
+          zlib1g-dev libz3-dev libxml2-dev libffi-dev pkg-config)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -46,7 +46,7 @@ if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/d
   fi
   # --target installs outside any Python environment (no PEP 668 refusal).
   rm -rf "$NVPTX_DIR"
-  if [ -n "$PY" ] && "$PY" -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps \
+  if [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check --no-deps \
       --target "$NVPTX_DIR" "nvidia-nvptxcompiler==$NVPTXCOMPILER_VERSION"; then
     echo "mmptx: nvPTXCompiler $NVPTXCOMPILER_VERSION in $NVPTX_DIR"
   else
