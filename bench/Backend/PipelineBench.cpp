@@ -29,6 +29,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "CpuTime.h"
 #include "mmptx/Backend/Batch.h"
 #include "mmptx/Backend/PackedModule.h"
 #include "mmptx/Inject/InjectModule.h"
@@ -41,26 +42,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
 
 #include <thread>
 
 using namespace llvm;
 using namespace mmptx;
-
-/// User + system time of this process (every thread) and of the ptxas
-/// processes it waited for, in seconds: on a shared machine, work per CPU
-/// second is steadier than wall time.
-static double processCpuSeconds() {
-  double Sum = 0;
-  for (int Who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
-    struct rusage U;
-    getrusage(Who, &U);
-    Sum += U.ru_utime.tv_sec + U.ru_stime.tv_sec +
-           1e-6 * (U.ru_utime.tv_usec + U.ru_stime.tv_usec);
-  }
-  return Sum;
-}
 using namespace mmptx::stack;
 
 // The semiring programs of examples/semiring-gemm, over the stable

@@ -16,16 +16,20 @@ using namespace mmptx;
 
 namespace {
 
+std::string readTinyKernel() {
+  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
+                                   "/ptx_inject_simple_kernel.ptx");
+  EXPECT_TRUE(bool(Buf));
+  return Buf ? (*Buf)->getBuffer().str() : "";
+}
+
 TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
   Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
   if (!C) {
     std::string Why = toString(C.takeError());
     GTEST_SKIP() << Why;
   }
-  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
-                                   "/ptx_inject_simple_kernel.ptx");
-  ASSERT_TRUE(bool(Buf));
-  std::string Good = (*Buf)->getBuffer().str();
+  std::string Good = readTinyKernel();
   // Same program, another comment: different text, compiled separately.
   std::string Other = "// variant\n" + Good;
   std::string Bad = Good;
@@ -109,9 +113,6 @@ TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
   }
 }
 
-} // namespace
-
-namespace {
 // Run under ThreadSanitizer by utils/tsan.sh: the pool, the deduplication
 // and the cache, with the ptxas backend (a process per module, so no
 // uninstrumented library code runs on the pool's threads).
@@ -121,13 +122,10 @@ TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
     std::string Why = toString(C.takeError());
     GTEST_SKIP() << Why;
   }
-  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
-                                   "/ptx_inject_simple_kernel.ptx");
-  ASSERT_TRUE(bool(Buf));
+  std::string Tiny = readTinyKernel();
   std::vector<std::string> Texts;
   for (int I = 0; I < 6; ++I)
-    Texts.push_back("// " + std::to_string(I % 3) + "\n" +
-                    (*Buf)->getBuffer().str());
+    Texts.push_back("// " + std::to_string(I % 3) + "\n" + Tiny);
   std::vector<BatchModule> Mods;
   for (size_t I = 0; I < Texts.size(); ++I)
     Mods.push_back({"m" + std::to_string(I), Texts[I], nullptr});
