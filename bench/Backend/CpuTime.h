@@ -1,4 +1,4 @@
-//===- CpuTime.h - CPU time of the benchmark process -------------*- C++ -*-===//
+//===- CpuTime.h - CPU time of the benchmark process ------------*- C++ -*-===//
 //
 // Part of the mmptx project, under the Apache License v2.0 with LLVM
 // Exceptions.

@@ -42,7 +42,6 @@
 
 #include <benchmark/benchmark.h>
 
-
 #include <thread>
 
 using namespace llvm;
@@ -52,10 +51,10 @@ using namespace mmptx::stack;
 // The semiring programs of examples/semiring-gemm, over the stable
 // registers of the corpus GEMM's `mma` inject (c: %_x0, a: %_x1, b: %_x2).
 static const char *const Semirings[] = {
-    ".program { _x0 _x2 _x1 fma.rn.f32 }",                  // c += a * b
-    ".program { _x2 _x1 sub.f32 abs.f32 _x0 add.f32 }",     // c += |a - b|
+    ".program { _x0 _x2 _x1 fma.rn.f32 }",                       // c += a * b
+    ".program { _x2 _x1 sub.f32 abs.f32 _x0 add.f32 }",          // c += |a - b|
     ".program { _x2 _x1 sub.f32 dup(F32) mul.f32 _x0 add.f32 }", // (a-b)^2
-    ".program { _x2 _x1 add.f32 _x0 max.f32 }",             // max(c, a + b)
+    ".program { _x2 _x1 add.f32 _x0 max.f32 }", // max(c, a + b)
 };
 static const char *const Registers =
     ".registers { _x0 : F32 mod; _x1 : F32 in; _x2 : F32 in; }\n"
@@ -94,15 +93,14 @@ struct Pipeline {
     }
     StackRng Rng(1);
     P.Vocabulary = randomF32Program(Rng, 256, Info, 2);
-    auto Epi = parseStackProgram(
-        ".registers { _x0 : F32 out; _x1 : F32 in; }\n"
-        ".program { _x1 } .requests { _x0 }",
-        Info);
+    auto Epi = parseStackProgram(".registers { _x0 : F32 out; _x1 : F32 in; }\n"
+                                 ".program { _x1 } .requests { _x0 }",
+                                 Info);
     if (!Epi)
       report_fatal_error(toString(Epi.takeError()).c_str());
     StackPtxContext Ctx(Info);
-    auto Stub = Ctx.compile(Epi->getProgram(), Epi->getRegisters(),
-                            Epi->requests);
+    auto Stub =
+        Ctx.compile(Epi->getProgram(), Epi->getRegisters(), Epi->requests);
     if (!Stub)
       report_fatal_error(toString(Stub.takeError()).c_str());
     P.EpilogueStub = Stub->str();
@@ -110,7 +108,8 @@ struct Pipeline {
   }
 
   /// Renders \p N mutated variants into \p Out (seeded by \p Seed).
-  void renderVariants(unsigned N, uint64_t Seed, std::vector<std::string> &Out) {
+  void renderVariants(unsigned N, uint64_t Seed,
+                      std::vector<std::string> &Out) {
     const StackInfo &Info = getDefaultStackInfo();
     StackPtxContext Ctx(Info);
     StackRng Rng(Seed);
@@ -201,9 +200,8 @@ static void BM_EndToEnd(benchmark::State &State) {
   State.counters["unique"] = double(Last.Unique);
   State.counters["dedup_rate"] = 1.0 - double(Last.Unique) / N;
   State.counters["threads"] = Last.Threads;
-  State.counters["variants_per_s"] =
-      benchmark::Counter(double(State.iterations()) * N,
-                         benchmark::Counter::kIsRate);
+  State.counters["variants_per_s"] = benchmark::Counter(
+      double(State.iterations()) * N, benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_EndToEnd)
     ->ArgsProduct({{0, 1, 2}, {64}})

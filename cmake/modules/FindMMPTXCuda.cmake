@@ -68,13 +68,16 @@ set(MMPTX_NVPTXCOMPILER_ROOT "" CACHE PATH
     "Directory holding nvidia/cu*/lib/libnvptxcompiler_static.a")
 set(MMPTX_HAVE_NVPTXCOMPILER OFF)
 set(MMPTX_NVPTXCOMPILER_VERSION "")
-set(_mmptx_nvptx_roots ${MMPTX_NVPTXCOMPILER_ROOT} ${CMAKE_BINARY_DIR}/deps/nvptxcompiler
+set(_mmptx_nvptx_roots ${MMPTX_NVPTXCOMPILER_ROOT}
+    ${CMAKE_BINARY_DIR}/deps/nvptxcompiler
     ${CMAKE_SOURCE_DIR}/build/deps/nvptxcompiler)
 find_package(Python3 QUIET COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   execute_process(
     COMMAND ${Python3_EXECUTABLE} -c
-      "import site,sysconfig;p=sysconfig.get_paths();print(';'.join([p['purelib'],p['platlib']]+site.getsitepackages()+[site.getusersitepackages()]))"
+      "import site, sysconfig; p = sysconfig.get_paths(); \
+print(';'.join([p['purelib'], p['platlib']] + site.getsitepackages() + \
+[site.getusersitepackages()]))"
     OUTPUT_VARIABLE _mmptx_site OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   list(APPEND _mmptx_nvptx_roots ${_mmptx_site})
 endif()
@@ -90,7 +93,8 @@ foreach(root ${_mmptx_nvptx_roots})
       if(_mmptx_nvptx_info)
         list(GET _mmptx_nvptx_info 0 _mmptx_nvptx_info)
         get_filename_component(_mmptx_nvptx_info ${_mmptx_nvptx_info} NAME)
-        string(REGEX REPLACE "^nvidia_nvptxcompiler[^-]*-([0-9.]+)\\.dist-info$" "\\1"
+        string(REGEX REPLACE
+               "^nvidia_nvptxcompiler[^-]*-([0-9.]+)\\.dist-info$" "\\1"
                MMPTX_NVPTXCOMPILER_VERSION ${_mmptx_nvptx_info})
       endif()
       if(NOT TARGET MMPTX::nvptxcompiler_static)
@@ -105,4 +109,5 @@ foreach(root ${_mmptx_nvptx_roots})
   endif()
 endforeach()
 find_package(Threads REQUIRED)
-message(STATUS "nvPTXCompiler: ${MMPTX_HAVE_NVPTXCOMPILER} ${MMPTX_NVPTXCOMPILER_VERSION} ${_mmptx_nvptx_lib}")
+message(STATUS "nvPTXCompiler: ${MMPTX_HAVE_NVPTXCOMPILER} "
+               "${MMPTX_NVPTXCOMPILER_VERSION} ${_mmptx_nvptx_lib}")

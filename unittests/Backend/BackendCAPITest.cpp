@@ -13,7 +13,22 @@
 #include <cstring>
 #include <string>
 
+extern "C" int mmptx_backend_c_test(const char *ptx, char *failure,
+                                    size_t failure_size);
+
 namespace {
+
+TEST(BackendCAPITest, FromC99) {
+  auto buf = llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
+                                         "/ptx_inject_simple_kernel.ptx");
+  ASSERT_TRUE(bool(buf));
+  std::string ptx = (*buf)->getBuffer().str();
+  char failure[512] = "";
+  int rc = mmptx_backend_c_test(ptx.c_str(), failure, sizeof(failure));
+  if (rc == 1)
+    GTEST_SKIP() << "no PTX compiler backend";
+  EXPECT_EQ(rc, 0) << failure;
+}
 
 TEST(BackendCAPITest, ChecksEveryInput) {
   EXPECT_STREQ(mmptx_backend_result_to_string(MMPTX_BACKEND_ERROR_COMPILATION),
