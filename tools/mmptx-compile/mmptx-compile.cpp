@@ -38,7 +38,9 @@ static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
 static cl::opt<std::string> OutDir("o",
                                    cl::desc("Output directory (created "
                                             "if missing); writes "
-                                            "<stem>.cubin per input"),
+                                            "<stem>.cubin per input. A name "
+                                            "ending in .cubin is the output "
+                                            "file of a single input"),
                                    cl::value_desc("dir"), cl::init("."),
                                    cl::cat(Category));
 static cl::opt<std::string> Arch("arch", cl::desc("GPU architecture"),
@@ -205,13 +207,25 @@ int main(int argc, char **argv) {
   std::vector<BatchModule> Modules;
   std::vector<std::string> Outputs;
   StringMap<std::string> Stems;
+  // `-o k.cubin` names the output of a single input; otherwise -o is a
+  // directory.
+  bool OutIsFile = StringRef(OutDir).endswith(".cubin") && !Pack;
+  if (OutIsFile && Inputs.size() != 1)
+    return fail(makeError("-o '" + OutDir +
+                          "' names one cubin, but there "
+                          "are " +
+                          Twine(Inputs.size()) +
+                          " inputs; give a "
+                          "directory"));
+  StringRef Dir = OutIsFile ? sys::path::parent_path(OutDir) : OutDir;
   for (const std::string &In : Inputs) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(In);
     if (!B)
       return fail(
           makeError("cannot read '" + In + "': " + B.getError().message()));
-    SmallString<256> Out(OutDir);
-    sys::path::append(Out, sys::path::stem(In) + ".cubin");
+    SmallString<256> Out(OutIsFile ? StringRef(OutDir) : StringRef());
+    if (!OutIsFile)
+      sys::path::append(Out, OutDir, sys::path::stem(In) + ".cubin");
     auto Ins = Stems.try_emplace(Out, In);
     if (!Ins.second && !Pack)
       return fail(makeError("'" + In + "' and '" + Ins.first->second +
@@ -223,8 +237,9 @@ int main(int argc, char **argv) {
     Outputs.push_back(std::string(Out));
     Buffers.push_back(std::move(*B));
   }
-  if (std::error_code EC = sys::fs::create_directories(OutDir))
-    return fail(makeError("cannot create '" + OutDir + "': " + EC.message()));
+  if (!Dir.empty())
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return fail(makeError("cannot create '" + Dir + "': " + EC.message()));
 
   // Packed injects: the stubs become one module, compiled as the only input.
   std::string PackedPtx;
@@ -250,13 +265,13 @@ int main(int argc, char **argv) {
   }
 
   std::unique_ptr<ContentCache> Cache;
-  std::string Dir = CacheDir;
-  if (Dir.empty())
+  std::string CachePath = CacheDir;
+  if (CachePath.empty())
     if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
-      Dir = *Env;
-  if (!NoCache && !Dir.empty()) {
+      CachePath = *Env;
+  if (!NoCache && !CachePath.empty()) {
     Expected<std::unique_ptr<ContentCache>> C =
-        ContentCache::open(Dir, uint64_t(CacheSizeMB) << 20);
+        ContentCache::open(CachePath, uint64_t(CacheSizeMB) << 20);
     if (!C)
       return fail(C.takeError());
     Cache = std::move(*C);
