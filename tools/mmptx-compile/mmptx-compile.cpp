@@ -9,17 +9,21 @@
 /// `mmptx-compile a.ptx b.ptx --arch sm_80 -j N -o outdir/
 /// [--backend=nvptxcompiler|nvjitlink|ptxas] [--cache-dir=dir]
 /// [--format=json]`: a thin driver over compileBatch() (mmptx/Backend/
-/// Batch.h). Writes outdir/<stem>.cubin per input, then a summary.
+/// Batch.h). Writes outdir/<stem>.cubin per input, then a summary. A .cu
+/// input is first compiled to PTX by NVRTC in process (mmptx/Frontend/
+/// Nvrtc.h), through the same cache.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/Batch.h"
 #include "mmptx/Backend/PackedModule.h"
+#include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -33,7 +37,7 @@ using namespace mmptx;
 static cl::OptionCategory Category("mmptx-compile Options");
 
 static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
-                                    cl::desc("<input .ptx files>"),
+                                    cl::desc("<input .ptx (or .cu) files>"),
                                     cl::cat(Category));
 static cl::opt<std::string> OutDir("o",
                                    cl::desc("Output directory (created "
@@ -111,6 +115,30 @@ static cl::opt<unsigned> PackInputs("pack-inputs",
                                     cl::desc("With --pack: f32 inputs per "
                                              "element (%x0..)"),
                                     cl::init(2), cl::cat(Category));
+
+static cl::list<std::string> IncludeDirs("I",
+                                         cl::desc("For .cu inputs: include "
+                                                  "directory"),
+                                         cl::value_desc("dir"), cl::Prefix,
+                                         cl::cat(Category));
+static cl::list<std::string> Defines("D",
+                                     cl::desc("For .cu inputs: define a macro"),
+                                     cl::value_desc("name[=value]"), cl::Prefix,
+                                     cl::cat(Category));
+static cl::list<std::string>
+    NvrtcOptions("Xnvrtc",
+                 cl::desc("For .cu inputs: pass an option to NVRTC (-G, "
+                          "-lineinfo, -std=c++17, ...)"),
+                 cl::value_desc("option"), cl::cat(Category));
+
+static CudaCompileOptions getCudaOptions(StringRef Arch) {
+  CudaCompileOptions O;
+  O.Arch = Arch.str();
+  O.IncludeDirs = IncludeDirs;
+  O.Defines = Defines;
+  O.ExtraOptions = NvrtcOptions;
+  return O;
+}
 
 static const char *const ToolName = "mmptx-compile";
 
@@ -202,11 +230,27 @@ int main(int argc, char **argv) {
     Compiler = std::move(*C);
   }
 
+  std::unique_ptr<ContentCache> Cache;
+  std::string CachePath = CacheDir;
+  if (CachePath.empty())
+    if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
+      CachePath = *Env;
+  if (!NoCache && !CachePath.empty()) {
+    Expected<std::unique_ptr<ContentCache>> C =
+        ContentCache::open(CachePath, uint64_t(CacheSizeMB) << 20);
+    if (!C)
+      return fail(C.takeError());
+    Cache = std::move(*C);
+  }
+
   // Read every input before compiling any: a missing file is reported now.
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   std::vector<BatchModule> Modules;
   std::vector<std::string> Outputs;
   StringMap<std::string> Stems;
+  std::vector<std::unique_ptr<std::string>> CudaPtx;
+  unsigned NumCuda = 0, NumCudaCached = 0;
+  auto CudaStart = std::chrono::steady_clock::now();
   // `-o k.cubin` names the output of a single input; otherwise -o is a
   // directory.
   bool OutIsFile = StringRef(OutDir).endswith(".cubin") && !Pack;
@@ -233,6 +277,18 @@ int main(int argc, char **argv) {
     BatchModule M;
     M.Name = In;
     M.Ptx = (*B)->getBuffer();
+    if (sys::path::extension(In) == ".cu") {
+      // CUDA -> PTX through NVRTC in process, through the same cache.
+      Expected<CudaCompileResult> R =
+          compileCudaToPtx(M.Ptx, In, getCudaOptions(Opts.Arch), Cache.get());
+      if (!R)
+        return fail(R.takeError());
+      errs() << R->Log;
+      ++NumCuda;
+      NumCudaCached += R->FromCache;
+      CudaPtx.push_back(std::make_unique<std::string>(std::move(R->Ptx)));
+      M.Ptx = *CudaPtx.back();
+    }
     Modules.push_back(std::move(M));
     Outputs.push_back(std::string(Out));
     Buffers.push_back(std::move(*B));
@@ -264,18 +320,9 @@ int main(int argc, char **argv) {
     Outputs.assign(1, std::string(Path));
   }
 
-  std::unique_ptr<ContentCache> Cache;
-  std::string CachePath = CacheDir;
-  if (CachePath.empty())
-    if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
-      CachePath = *Env;
-  if (!NoCache && !CachePath.empty()) {
-    Expected<std::unique_ptr<ContentCache>> C =
-        ContentCache::open(CachePath, uint64_t(CacheSizeMB) << 20);
-    if (!C)
-      return fail(C.takeError());
-    Cache = std::move(*C);
-  }
+  double CudaSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - CudaStart)
+                           .count();
 
   BatchOptions BOpts;
   BOpts.Threads = Jobs;
@@ -310,9 +357,14 @@ int main(int argc, char **argv) {
   Ctx.Arch = Opts.Arch;
   Ctx.CacheDir = Cache ? Cache->getDirectory().str() : "";
   Ctx.Outputs = Outputs;
-  if (OutputFormat == Format::Json)
+  if (OutputFormat == Format::Json) {
     printBatchJSON(outs(), R, Modules, Ctx);
-  else
+  } else {
     printBatchSummary(outs(), R, Ctx);
+    if (NumCuda)
+      outs() << getNvrtcIdentity() << ": " << NumCuda << " CUDA sources, "
+             << NumCudaCached << " from cache, " << format("%.3f", CudaSeconds)
+             << " s\n";
+  }
   return Failed ? 1 : 0;
 }
