@@ -116,10 +116,7 @@ Expected<std::unique_ptr<ContentCache>> ContentCache::open(StringRef Dir,
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return makeError("cannot create cache directory '" + Dir +
                      "': " + EC.message());
-  uint64_t Size = 0;
-  for (const EntryInfo &E : listEntries(Dir))
-    Size += E.Size;
-  return std::unique_ptr<ContentCache>(new ContentCache(Dir, MaxBytes, Size));
+  return std::unique_ptr<ContentCache>(new ContentCache(Dir, MaxBytes));
 }
 
 std::string ContentCache::getEntryPath(StringRef Key) const {
@@ -202,6 +199,17 @@ Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
        << StringRef(reinterpret_cast<const char *>(Sum.data()), 32);
   }
 
+  // The directory is measured at the first store of this process (before
+  // its entry is written, so it is counted once), not at open: a run that
+  // only hits never lists it.
+  if (MaxBytes)
+    std::call_once(SizeKnown, [&] {
+      uint64_t Size = 0;
+      for (const EntryInfo &E : listEntries(Dir))
+        Size += E.Size;
+      ApproxBytes = Size;
+    });
+
   std::string Path = getEntryPath(Key);
   StringRef SubDir = sys::path::parent_path(Path);
   if (std::error_code EC = sys::fs::create_directories(SubDir))
@@ -233,8 +241,10 @@ Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
                      "': " + EC.message());
   }
   ++Stats.Stores;
+  if (!MaxBytes)
+    return Error::success();
   uint64_t Size = ApproxBytes += Header.size() + Payload.size();
-  if (MaxBytes && Size > MaxBytes)
+  if (Size > MaxBytes)
     prune(MaxBytes - MaxBytes / 4);
   return Error::success();
 }

@@ -94,13 +94,15 @@ public:
   const CacheStats &getStats() const { return Stats; }
 
 private:
-  ContentCache(llvm::StringRef Dir, uint64_t MaxBytes, uint64_t Size)
-      : Dir(Dir.str()), MaxBytes(MaxBytes), ApproxBytes(Size) {}
+  ContentCache(llvm::StringRef Dir, uint64_t MaxBytes)
+      : Dir(Dir.str()), MaxBytes(MaxBytes) {}
 
   std::string Dir;
   uint64_t MaxBytes;
-  /// This process's estimate of the directory's size; a prune rescans.
-  std::atomic<uint64_t> ApproxBytes;
+  /// This process's estimate of the directory's size, measured at the
+  /// first store; a prune rescans.
+  std::atomic<uint64_t> ApproxBytes{0};
+  std::once_flag SizeKnown;
   std::mutex PruneMutex;
   CacheStats Stats;
 };
