@@ -158,8 +158,13 @@ public:
 
   Error parseInstruction(Instruction &I);
   Error parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth);
-  /// A name and its `.x` components.
-  void parseName();
+  /// name ::= (register | identifier) ('.' component)*: `%tid.x`,
+  /// `input.x`, `%r1.b0`. Inline: it is most operands.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void parseName() {
+    consume();
+    while (Tok.is(Token::Directive) && !Tok.SpaceBefore)
+      consume();
+  }
   /// One operand of a constant expression, with its prefix operators.
   Error parseAtom();
   /// Consumes the current token, and the balanced group it opens if any.
@@ -309,14 +314,6 @@ Error StmtParser::skipGroup() {
   return Error::success();
 }
 
-/// name ::= (register | identifier) ('.' component)*
-void StmtParser::parseName() {
-  consume();
-  // `%tid.x`, `input.x`, `%r1.b0`
-  while (Tok.is(Token::Directive) && !Tok.SpaceBefore)
-    consume();
-}
-
 Error StmtParser::parseAtom() {
   // Prefix operators, then one primary; no structure is kept.
   while (Tok.isPunct('-') || Tok.isPunct('!') || Tok.isPunct('~') ||
@@ -357,7 +354,29 @@ Error StmtParser::parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth) {
   const char *B = Tok.Text.data();
   size_t Slot = Ops.size();
   Operand::Kind K;
-  if (Tok.isPunct('{')) {
+  // Most operands are a register or a number; test those first.
+  bool Neg = consumeIf('-');
+  if (Tok.is(Token::Register)) {
+    parseName();
+    K = Operand::Kind::Register;
+  } else if (Tok.is(Token::Integer) || Tok.is(Token::Float)) {
+    if (Tok.is(Token::Integer))
+      if (Error E = checkInteger())
+        return E;
+    consume();
+    K = Operand::Kind::Immediate;
+  } else if (Neg) {
+    // `-(3)`: a constant expression.
+    if (Error E = parseAtom())
+      return E;
+    K = Operand::Kind::Opaque;
+  } else if (Tok.is(Token::Identifier)) {
+    parseName();
+    if (Tok.isPunct('(') && !Tok.SpaceBefore)
+      if (Error E = skipGroup())
+        return E;
+    K = Operand::Kind::Symbol;
+  } else if (Tok.isPunct('{')) {
     if (Error E = parseOperandList(Ops, '}', Operand::Kind::Vector, Depth))
       return E;
     K = Operand::Kind::Vector;
@@ -372,6 +391,12 @@ Error StmtParser::parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth) {
     if (Tok.isPunct(']'))
       return expected("address");
     while (!Tok.isPunct(']')) {
+      // Names and `+` inline; groups, numbers and errors in skipGroup().
+      if (Tok.is(Token::Register) || Tok.is(Token::Identifier) ||
+          Tok.isPunct('+')) {
+        consume();
+        continue;
+      }
       if (Tok.is(Token::Eof) || Tok.isPunct(';') || Tok.isPunct('}') ||
           Tok.isPunct(')'))
         return expected("']'");
@@ -380,37 +405,21 @@ Error StmtParser::parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth) {
     }
     consume();
     K = Operand::Kind::Address;
-  } else if (Tok.isPunct('!') && (Lex.peek().is(Token::Register) ||
-                                  Lex.peek().is(Token::Identifier))) {
-    consume();
-    parseName();
-    K = Operand::Kind::Predicate;
-  } else {
-    bool Neg = Tok.isPunct('-');
-    Token::Kind Next = Neg ? Lex.peek().K : Tok.K;
-    if (Next == Token::Register) {
-      consumeIf('-');
+  } else if (consumeIf('!')) {
+    if (Tok.is(Token::Register) || Tok.is(Token::Identifier)) {
       parseName();
-      K = Operand::Kind::Register;
-    } else if (Next == Token::Integer || Next == Token::Float) {
-      consumeIf('-');
-      if (Tok.is(Token::Integer))
-        if (Error E = checkInteger())
-          return E;
-      consume();
-      K = Operand::Kind::Immediate;
-    } else if (!Neg && Next == Token::Identifier) {
-      parseName();
-      if (Tok.isPunct('(') && !Tok.SpaceBefore)
-        if (Error E = skipGroup())
-          return E;
-      K = Operand::Kind::Symbol;
+      K = Operand::Kind::Predicate;
     } else {
-      // `-(3)`, `~0`, `!0`, `(1 << 4) | 3`: a constant expression.
+      // `!0`
       if (Error E = parseAtom())
         return E;
       K = Operand::Kind::Opaque;
     }
+  } else {
+    // `~0`, or an error.
+    if (Error E = parseAtom())
+      return E;
+    K = Operand::Kind::Opaque;
   }
   // Predicate-pair destinations: `%r1|%p1`, `r0|p`, `{%f1, %f2}|%p`.
   if (Tok.isPunct('|') &&
@@ -670,6 +679,22 @@ Error StmtParser::checkTokens() {
 /// everything else only lexed.
 Error StmtParser::parseDirective() {
   StringRef Word = Tok.Text;
+  if (Word == "#") {
+    // `# 1 "k.cu" 2` or `#line 1 "k.cu"`: a C preprocessor line marker.
+    consume();
+    if (Tok.is(Token::Identifier) && Tok.Text == "line" && !Tok.SpaceBefore)
+      consume();
+    if (!Tok.is(Token::Integer))
+      return expected("line number after '#'");
+    consume();
+    if (Tok.is(Token::String))
+      consume();
+    while (Tok.is(Token::Integer))
+      consume();
+    if (!Tok.is(Token::Eof))
+      return expected("end of line marker");
+    return Error::success();
+  }
   if (isStateSpace(Word) || isLinkageDirective(Word)) {
     Declaration D;
     if (Error E = parseDeclaration(D, /*InParams=*/false))

@@ -380,6 +380,17 @@ inline const char *lastSignificant(const char *B, const char *E) {
   return E;
 }
 
+/// \returns true if the bytes after a '#' at \p Q make it a line marker:
+/// blanks and a digit, or `line` and a blank.
+inline bool isLineMarker(const char *Q, const char *End) {
+  if (End - Q >= 5 && std::memcmp(Q, "line", 4) == 0 &&
+      (Q[4] == ' ' || Q[4] == '\t'))
+    return true;
+  while (Q < End && (*Q == ' ' || *Q == '\t'))
+    ++Q;
+  return Q < End && isDigit(*Q);
+}
+
 /// The text every inject marker contains; `MMPTX_INJECT` contains it too.
 constexpr char MarkerText[] = "PTX_INJECT";
 constexpr size_t MarkerLen = sizeof(MarkerText) - 1;
@@ -1238,8 +1249,19 @@ Error StructureParser::run() {
       Emit(B, B + 1, (Hi & ~AsmBit) | uint64_t(StmtKind::Empty));
       ++Cur;
       break;
-    case SK_Invalid:
-      return unexpectedChar(B);
+    case SK_Invalid: {
+      // `# 1 "k.cu"` and `#line 1 "k.cu"`, from a C preprocessor run over
+      // PTX: a directive up to the end of its line.
+      if (*B != '#' || !isLineMarker(B + 1, BufEnd))
+        return unexpectedChar(B);
+      Pending = Statement::NoIndex;
+      const char *NL = static_cast<const char *>(
+          std::memchr(B, '\n', BufEnd - B));
+      const char *E = lastSignificant(B + 1, NL ? NL : BufEnd);
+      Emit(B, E, Hi | uint64_t(StmtKind::Directive));
+      Cur = E;
+      break;
+    }
     default:
       LLVM_BUILTIN_UNREACHABLE;
     }
@@ -1253,11 +1275,12 @@ Error StructureParser::run() {
   }
   // At the end, not the start: in a --split-input-file chunk that is the
   // chunk's own last line.
-  // A module starts with `.version`; one of comments and blanks only is as
-  // empty as an empty file.
+  // A module starts with `.version` (after comments and line markers); one
+  // of comments and blanks only is as empty as an empty file.
   const Statement *First = nullptr;
   for (const Statement &S : Stmts)
-    if (S.Kind != StmtKind::Comment && S.Kind != StmtKind::Empty) {
+    if (S.Kind != StmtKind::Comment && S.Kind != StmtKind::Empty &&
+        Start[S.Begin] != '#') {
       First = &S;
       break;
     }

@@ -451,6 +451,8 @@ TEST(StatementParserTest, ModuleDirectives) {
                    ".global .align 8 .u64 n[2][2] = {{1, 2}, {3, 0x4}};\n"
                    ".global .align 8 .u64 p = generic(table);\n"
                    ".global .align 8 .u64 q = table+8;\n"
+                   ".global .u8 b[3] = {0xff(t), 0xff00(generic(t)+4), "
+                   "mask(0xff, t)};\n"
                    ".global .align 4 .f32 f[4] = {0f3F800000, 1.5, .5, 1.};\n"
                    ".global .texref t;\n.global .surfref s;\n"
                    ".section .debug_str\n{\n$L__info_string0:\n"

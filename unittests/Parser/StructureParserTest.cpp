@@ -257,6 +257,11 @@ TEST(StructureParserTest, ModuleWithoutVersion) {
   EXPECT_EQ(errorOf(".versions 9.0\n").substr(0, 35),
             "t.ptx:1:1: error: expected a '.vers");
   EXPECT_EQ(errorOf("// c\n.version 9.0\n"), "");
+  // C preprocessor output starts with line markers.
+  EXPECT_EQ(errorOf("# 1 \"k.ptx\"\n#line 1 \"k.ptx\"\n.version 9.0\n", true),
+            "");
+  EXPECT_EQ(errorOf("# 1 \"k.ptx\"\n").substr(0, 62),
+            "t.ptx:2:1: error: empty PTX module: expected a '.version' dire");
 }
 
 TEST(StructureParserTest, RealWorldStatementExtents) {
