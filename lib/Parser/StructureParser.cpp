@@ -521,6 +521,16 @@ private:
   /// Skips a string literal starting at the quote; \returns past the closing
   /// quote, or nullptr if the line or buffer ends first.
   const char *skipString(const char *Q) const;
+  /// skipString() that moves \p Q past the string, or reports it
+  /// unterminated.
+  Error skipStringOrFail(const char *&Q) const {
+    const char *E = skipString(Q);
+    if (!E)
+      return DiagnosticError::get(SM, SMLoc::getFromPointer(Q),
+                                  "unterminated string");
+    Q = E;
+    return Error::success();
+  }
 
   Error scanComment();
   Error scanInstructionOrLabel();
@@ -668,13 +678,10 @@ Error StructureParser::scanInstructionOrLabel() {
       --Braces;
       ++Q;
       break;
-    case '"': {
-      const char *E = skipString(Q);
-      if (!E)
-        return error(Q, "unterminated string");
-      Q = E;
+    case '"':
+      if (Error E = skipStringOrFail(Q))
+        return E;
       break;
-    }
     case '/':
       if (Q + 1 < End && Q[1] == '/') {
         Q = skipLineComment(Q);
@@ -764,12 +771,8 @@ Error StructureParser::scanDirective() {
   while (true) {
     const char *Stop = findStop(Q, CC_DirStop);
     // The last non-blank byte before the stop is significant.
-    for (const char *X = Stop; X > Q; --X) {
-      if (!is(X[-1], CC_Blank)) {
-        LastSig = X;
-        break;
-      }
-    }
+    if (const char *X = lastSignificant(Q, Stop); X > Q)
+      LastSig = X;
     Q = Stop;
     if (Q == End) {
       if (Parens || Braces)
@@ -811,10 +814,9 @@ Error StructureParser::scanDirective() {
       continue;
     }
     if (C == '"') {
-      const char *E = skipString(Q);
-      if (!E)
-        return error(Q, "unterminated string");
-      LastSig = Q = E;
+      if (Error E = skipStringOrFail(Q))
+        return E;
+      LastSig = Q;
       continue;
     }
     switch (C) {
@@ -915,12 +917,8 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
   while (true) {
     // Only stops matter; the last non-blank byte before one is significant.
     const char *Stop = Stops.next(Q);
-    for (const char *X = Stop; X > Q; --X) {
-      if (!is(X[-1], CC_Blank)) {
-        LastSig = X;
-        break;
-      }
-    }
+    if (const char *X = lastSignificant(Q, Stop); X > Q)
+      LastSig = X;
     Q = Stop;
     if (Q == End)
       return error(LastSig, Parens ? "expected ')' in parameter list"
@@ -939,10 +937,9 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
       continue;
     }
     if (C == '"') {
-      const char *E = skipString(Q);
-      if (!E)
-        return error(Q, "unterminated string");
-      LastSig = Q = E;
+      if (Error E = skipStringOrFail(Q))
+        return E;
+      LastSig = Q;
       continue;
     }
     if (C == '(') {
