@@ -169,8 +169,14 @@ public:
   Error parseAtom();
   /// Consumes the current token, and the balanced group it opens if any.
   Error skipGroup();
-  /// Checks that the current Integer token fits in 64 bits.
-  Error checkInteger();
+  /// Checks that the current Integer token fits in 64 bits. Up to 18 bytes
+  /// always do (`0x` and 16 digits), so only longer ones are parsed.
+  Error checkInteger() {
+    if (LLVM_LIKELY(Tok.Text.size() <= 18))
+      return Error::success();
+    return checkLongInteger();
+  }
+  Error checkLongInteger();
   Error parseOperandList(SmallVectorImpl<Operand> &Ops, char Close,
                          Operand::Kind K, unsigned Depth);
   Error parseDeclaration(Declaration &D, bool InParams);
@@ -270,11 +276,8 @@ static bool isBinaryOperator(const Token &T) {
   return false;
 }
 
-Error StmtParser::checkInteger() {
-  // Up to 18 bytes fits in 64 bits in every radix (`0x` and 16 digits).
+Error StmtParser::checkLongInteger() {
   StringRef Digits = Tok.Text;
-  if (Digits.size() <= 18)
-    return Error::success();
   uint64_t V;
   if (Digits.drop_back(Digits.back() == 'U').getAsInteger(0, V))
     return error("integer literal does not fit in 64 bits");
@@ -391,9 +394,11 @@ Error StmtParser::parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth) {
     if (Tok.isPunct(']'))
       return expected("address");
     while (!Tok.isPunct(']')) {
-      // Names and `+` inline; groups, numbers and errors in skipGroup().
+      // Names, `+` and short numbers inline; groups, long numbers and
+      // errors in skipGroup().
       if (Tok.is(Token::Register) || Tok.is(Token::Identifier) ||
-          Tok.isPunct('+')) {
+          Tok.isPunct('+') ||
+          (Tok.is(Token::Integer) && Tok.Text.size() <= 18)) {
         consume();
         continue;
       }
