@@ -723,8 +723,7 @@ static bool isDeclarationAt(const char *B, const char *E) {
   case 't':
     return Word == ".reg" || Word == ".local" || Word == ".shared" ||
            Word == ".global" || Word == ".param" || Word == ".tex" ||
-           Word == ".sreg" || Word == ".surf" || Word == ".sampler" ||
-           Word == ".const";
+           Word == ".sreg" || Word == ".surf" || Word == ".sampler";
   case 'c':
     return Word == ".const" || Word == ".common";
   case 'v':
