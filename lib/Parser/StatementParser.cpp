@@ -269,8 +269,20 @@ static bool isBinaryOperator(const Token &T) {
   if (!T.is(Token::Punct))
     return false;
   switch (T.Text[0]) {
-  case '+': case '-': case '*': case '/': case '%': case '&': case '|':
-  case '^': case '<': case '>': case '=': case '!': case '?': case ':':
+  case '+':
+  case '-':
+  case '*':
+  case '/':
+  case '%':
+  case '&':
+  case '|':
+  case '^':
+  case '<':
+  case '>':
+  case '=':
+  case '!':
+  case '?':
+  case ':':
     return true;
   }
   return false;
@@ -439,14 +451,14 @@ Error StmtParser::parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth) {
   // Constant-expression operators after the primary.
   if (isBinaryOperator(Tok)) {
     // `sym+8`, `sym-8` stay Symbols.
-    bool Offset = K == Operand::Kind::Symbol &&
-                  (Tok.isPunct('+') || Tok.isPunct('-'));
+    bool Offset =
+        K == Operand::Kind::Symbol && (Tok.isPunct('+') || Tok.isPunct('-'));
     unsigned Atoms = 0;
     while (isBinaryOperator(Tok)) {
       consume();
       // Two-byte operators: `<<`, `>=`, `&&`, `||`, `==`, `!=`.
-      while (isBinaryOperator(Tok) && !Tok.SpaceBefore &&
-             !Tok.isPunct('-') && !Tok.isPunct('!'))
+      while (isBinaryOperator(Tok) && !Tok.SpaceBefore && !Tok.isPunct('-') &&
+             !Tok.isPunct('!'))
         consume();
       const char *IntEnd = Tok.is(Token::Integer) ? Tok.Text.end() : nullptr;
       if (Error E = parseAtom())
@@ -586,8 +598,7 @@ Error StmtParser::parseDeclaration(Declaration &D, bool InParams) {
       D.Type = Q;
     } else if (Q != ".v2" && Q != ".v4" && Q != ".v8" &&
                // `.param .u64 .ptr .global .align 16 p`
-               (D.StateSpace == ".reg" ||
-                (Q != ".ptr" && !isStateSpace(Q)))) {
+               (D.StateSpace == ".reg" || (Q != ".ptr" && !isStateSpace(Q)))) {
       return error("unknown PTX type '" + Q + "'");
     }
     consume();

@@ -1251,8 +1251,8 @@ Error StructureParser::run() {
       if (*B != '#' || !isLineMarker(B + 1, BufEnd))
         return unexpectedChar(B);
       Pending = Statement::NoIndex;
-      const char *NL = static_cast<const char *>(
-          std::memchr(B, '\n', BufEnd - B));
+      const char *NL =
+          static_cast<const char *>(std::memchr(B, '\n', BufEnd - B));
       const char *E = lastSignificant(B + 1, NL ? NL : BufEnd);
       Emit(B, E, Hi | uint64_t(StmtKind::Directive));
       Cur = E;

@@ -194,13 +194,20 @@ TEST(LexerTest, DotDigitIsAModifierAfterANameElseANumber) {
   for (const Token &Tk : T)
     Got.push_back({Tk.K, Tk.Text.str()});
   std::vector<std::pair<Token::Kind, std::string>> Want = {
-      {Token::Identifier, "tex"},    {Token::Directive, ".2d"},
-      {Token::Identifier, "tcgen05"}, {Token::Directive, ".ld"},
-      {Token::Directive, ".32x32b"}, {Token::Punct, "{"},
-      {Token::Float, ".5"},          {Token::Punct, ","},
-      {Token::Float, "1."},          {Token::Punct, ","},
-      {Token::Float, ".5e2"},        {Token::Punct, "}"},
-      {Token::Identifier, "x"},      {Token::Float, ".5"},
+      {Token::Identifier, "tex"},
+      {Token::Directive, ".2d"},
+      {Token::Identifier, "tcgen05"},
+      {Token::Directive, ".ld"},
+      {Token::Directive, ".32x32b"},
+      {Token::Punct, "{"},
+      {Token::Float, ".5"},
+      {Token::Punct, ","},
+      {Token::Float, "1."},
+      {Token::Punct, ","},
+      {Token::Float, ".5e2"},
+      {Token::Punct, "}"},
+      {Token::Identifier, "x"},
+      {Token::Float, ".5"},
       {Token::Eof, ""}};
   EXPECT_EQ(Got, Want);
 }
@@ -211,7 +218,7 @@ TEST(LexerTest, ExpressionOperators) {
   std::vector<std::string> Texts;
   for (const Token &Tk : T)
     Texts.push_back(Tk.Text.str());
-  std::vector<std::string> Want = {"10", "%", "3", "/", "2",   "~",
+  std::vector<std::string> Want = {"10", "%", "3", "/",   "2", "~",
                                    "^",  "&", "?", "%r1", ""};
   EXPECT_EQ(Texts, Want);
   EXPECT_EQ(T[1].K, Token::Punct);

@@ -246,9 +246,9 @@ TEST(StatementParserTest, SubQualifiers) {
   ASSERT_EQ(parseOne("fence.proxy.async.shared::cta;", I), "");
   EXPECT_EQ(I.Modifiers.back(), "shared::cta");
   EXPECT_TRUE(I.Operands.empty());
-  ASSERT_EQ(parseOne("mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;",
-                     I),
-            "");
+  ASSERT_EQ(
+      parseOne("mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;", I),
+      "");
   EXPECT_EQ(I.Operands.size(), 3u);
   ASSERT_EQ(parseOne("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
                      "complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];",
@@ -258,14 +258,14 @@ TEST(StatementParserTest, SubQualifiers) {
   ASSERT_EQ(I.Operands.size(), 3u);
   EXPECT_EQ(I.Operands[1].K, Operand::Kind::Address);
   EXPECT_EQ(I.Operands[1].Text, "[%rd1, {%r2, %r3}]");
-  ASSERT_EQ(parseOne("createpolicy.fractional.L2::evict_last.b64 policy, 1.0;",
-                     I),
-            "");
+  ASSERT_EQ(
+      parseOne("createpolicy.fractional.L2::evict_last.b64 policy, 1.0;", I),
+      "");
   EXPECT_EQ(I.Operands[0].K, Operand::Kind::Symbol);
   EXPECT_EQ(I.Operands[1].K, Operand::Kind::Immediate);
-  ASSERT_EQ(parseOne("cp.async.ca.shared.global.L2::128B [%r24], [%rd5], 16;",
-                     I),
-            "");
+  ASSERT_EQ(
+      parseOne("cp.async.ca.shared.global.L2::128B [%r24], [%rd5], 16;", I),
+      "");
   ASSERT_EQ(parseOne("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 "
                      "[%r1], 32;",
                      I),
@@ -284,12 +284,12 @@ TEST(StatementParserTest, ModifiersStartingWithADigit) {
   EXPECT_EQ(I.Modifiers[0], "2d");
   ASSERT_EQ(I.Operands.size(), 6u);
   EXPECT_EQ(I.Operands[5].Text, "[%rd1, {%f5, %f6}]");
-  ASSERT_EQ(parseOne("suld.b.2d.v2.b32.trap {%r1, %r2}, [%rd1, {%r3, %r4}];", I),
-            "");
+  ASSERT_EQ(
+      parseOne("suld.b.2d.v2.b32.trap {%r1, %r2}, [%rd1, {%r3, %r4}];", I), "");
   EXPECT_EQ(I.Opcode, "suld.b.2d.v2.b32.trap");
-  ASSERT_EQ(parseOne("tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r5, %r6}, [%r3];",
-                     I),
-            "");
+  ASSERT_EQ(
+      parseOne("tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r5, %r6}, [%r3];", I),
+      "");
   EXPECT_EQ(I.Modifiers[3], "32x32b");
 }
 
@@ -344,22 +344,42 @@ TEST(StatementParserTest, NamesThatLookLikeLiterals) {
 
 TEST(StatementParserTest, ImmediateForms) {
   Instruction I;
-  for (llvm::StringRef Imm :
-       {"42", "-1", "0x1F", "0X1f", "017", "0b101", "0B11", "42U", "0x1FU",
-        "18446744073709551615", "0xFFFFFFFFFFFFFFFF",
-        "01777777777777777777777", "0x0000000000000000001", "1.5", "-1.5",
-        "1.", ".5", "1e3", "1.e3", "1.5E+3", "0f3F800000", "0F3F800000",
-        "0d3FF0000000000000", "0D3FF0000000000000"}) {
-    ASSERT_EQ(parseOne(("mov.b64 %rd1, " + Imm + ";").str(), I), "") << Imm.str();
+  for (llvm::StringRef Imm : {"42",
+                              "-1",
+                              "0x1F",
+                              "0X1f",
+                              "017",
+                              "0b101",
+                              "0B11",
+                              "42U",
+                              "0x1FU",
+                              "18446744073709551615",
+                              "0xFFFFFFFFFFFFFFFF",
+                              "01777777777777777777777",
+                              "0x0000000000000000001",
+                              "1.5",
+                              "-1.5",
+                              "1.",
+                              ".5",
+                              "1e3",
+                              "1.e3",
+                              "1.5E+3",
+                              "0f3F800000",
+                              "0F3F800000",
+                              "0d3FF0000000000000",
+                              "0D3FF0000000000000"}) {
+    ASSERT_EQ(parseOne(("mov.b64 %rd1, " + Imm + ";").str(), I), "")
+        << Imm.str();
     ASSERT_EQ(I.Operands.size(), 2u) << Imm.str();
     EXPECT_EQ(I.Operands[1].K, Operand::Kind::Immediate) << Imm.str();
     EXPECT_EQ(I.Operands[1].Text, Imm);
   }
   // Constant expressions are kept whole.
-  for (llvm::StringRef Expr : {"(1 << 4) | 3", "~0", "10 % 3", "10/3",
-                               "1 ? 2 : 3", "-(3)", "!0", "3 >= 1",
-                               "3&&1", "2*(3+4)"}) {
-    ASSERT_EQ(parseOne(("mov.u32 %r1, " + Expr + ";").str(), I), "") << Expr.str();
+  for (llvm::StringRef Expr :
+       {"(1 << 4) | 3", "~0", "10 % 3", "10/3", "1 ? 2 : 3", "-(3)", "!0",
+        "3 >= 1", "3&&1", "2*(3+4)"}) {
+    ASSERT_EQ(parseOne(("mov.u32 %r1, " + Expr + ";").str(), I), "")
+        << Expr.str();
     ASSERT_EQ(I.Operands.size(), 2u) << Expr.str();
     EXPECT_EQ(I.Operands[1].K, Operand::Kind::Opaque) << Expr.str();
     EXPECT_EQ(I.Operands[1].Text, Expr);
@@ -368,14 +388,18 @@ TEST(StatementParserTest, ImmediateForms) {
 
 TEST(StatementParserTest, IntegerTooLargeForSixtyFourBits) {
   Instruction I;
-  for (llvm::StringRef Imm : {"18446744073709551616", "0x10000000000000000",
-                              "0b1" "0000000000000000000000000000000000000000"
-                              "000000000000000000000000",
-                              "02000000000000000000000", "99999999999999999999U"}) {
+  for (llvm::StringRef Imm :
+       {"18446744073709551616", "0x10000000000000000",
+        "0b1"
+        "0000000000000000000000000000000000000000"
+        "000000000000000000000000",
+        "02000000000000000000000", "99999999999999999999U"}) {
     EXPECT_EQ(parseOne(("mov.u64 %rd1, " + Imm + ";").str(), I),
               "s.ptx:2:15: error: integer literal does not fit in 64 bits\n"
-              "mov.u64 %rd1, " + Imm.str() + ";\n"
-              "              ^")
+              "mov.u64 %rd1, " +
+                  Imm.str() +
+                  ";\n"
+                  "              ^")
         << Imm.str();
   }
   EXPECT_NE(verify(".global .u64 g = 18446744073709551616;")
@@ -461,19 +485,19 @@ TEST(StatementParserTest, ModuleDirectives) {
 }
 
 TEST(StatementParserTest, ClusterAndAbiHeaderDirectives) {
-  auto M = structure(".visible .entry k(.param .u64 .ptr .global .align 16 a)"
-                     " .maxntid 128, 1, 1 .explicitcluster "
-                     ".reqnctapercluster 2, 1, 1\n{\nret;\n}\n"
-                     ".entry c .maxclusterrank 8\n{\nret;\n}\n"
-                     ".func abi .abi_preserve 8 .abi_preserve_control 4\n"
-                     "{\nret;\n}\n"
-                     ".entry p .pragma \"nounroll\"; .maxntid 32\n{\nret;\n}\n");
+  auto M =
+      structure(".visible .entry k(.param .u64 .ptr .global .align 16 a)"
+                " .maxntid 128, 1, 1 .explicitcluster "
+                ".reqnctapercluster 2, 1, 1\n{\nret;\n}\n"
+                ".entry c .maxclusterrank 8\n{\nret;\n}\n"
+                ".func abi .abi_preserve 8 .abi_preserve_control 4\n"
+                "{\nret;\n}\n"
+                ".entry p .pragma \"nounroll\"; .maxntid 32\n{\nret;\n}\n");
   ASSERT_TRUE(M);
   ASSERT_EQ(M->functions().size(), 4u);
   FunctionSignature F;
-  ASSERT_FALSE(
-      bool(parseFunctionSignature(*M, M->getStatement(M->functions()[0].Header),
-                                  F)));
+  ASSERT_FALSE(bool(parseFunctionSignature(
+      *M, M->getStatement(M->functions()[0].Header), F)));
   ASSERT_EQ(F.Attributes.size(), 3u);
   EXPECT_EQ(F.Attributes[1].first, ".explicitcluster");
   EXPECT_EQ(F.Attributes[2].second, "2, 1, 1");
@@ -482,9 +506,8 @@ TEST(StatementParserTest, ClusterAndAbiHeaderDirectives) {
   for (const Function &Fn : M->functions())
     EXPECT_NE(Fn.BodyBegin, Statement::NoIndex);
   FunctionSignature P;
-  ASSERT_FALSE(
-      bool(parseFunctionSignature(*M, M->getStatement(M->functions()[3].Header),
-                                  P)));
+  ASSERT_FALSE(bool(parseFunctionSignature(
+      *M, M->getStatement(M->functions()[3].Header), P)));
   EXPECT_FALSE(P.IsPrototype);
   ASSERT_EQ(P.Attributes.size(), 2u);
   EXPECT_EQ(P.Attributes[0].first, ".pragma");

@@ -99,8 +99,8 @@ namespace {
 /// Parses \p Src structurally, after a `.version` line unless it starts
 /// with one: then the statements of \p Src start at index 1.
 std::unique_ptr<Module> structureOf(llvm::StringRef Src) {
-  std::string Text = Src.startswith(".version") ? Src.str()
-                                                : ".version 9.0\n" + Src.str();
+  std::string Text =
+      Src.startswith(".version") ? Src.str() : ".version 9.0\n" + Src.str();
   auto M = parsePTXString(Text, "t.ptx", /*Verify=*/false);
   EXPECT_TRUE(bool(M)) << Src.str();
   if (!M) {
@@ -293,9 +293,10 @@ TEST(StructureParserTest, RealWorldStatementExtents) {
 TEST(StructureParserTest, PragmaInFunctionHeader) {
   // `;` ends a `.pragma` of a header that goes on; a prototype still ends
   // at its `;`.
-  auto M = structureOf(".entry p .pragma \"nounroll\"; .maxntid 32\n{\nret;\n}\n"
-                       ".entry q .pragma \"a;b\";\n// c\n{\nret;\n}\n"
-                       ".func r .pragma \"nounroll\";\n.global .u32 g;\n");
+  auto M =
+      structureOf(".entry p .pragma \"nounroll\"; .maxntid 32\n{\nret;\n}\n"
+                  ".entry q .pragma \"a;b\";\n// c\n{\nret;\n}\n"
+                  ".func r .pragma \"nounroll\";\n.global .u32 g;\n");
   ASSERT_TRUE(M);
   ASSERT_EQ(M->functions().size(), 3u);
   EXPECT_EQ(M->getText(M->getStatement(M->functions()[0].Header)),

@@ -35,9 +35,9 @@ struct Operand {
     /// A name without `%`, which may also be a register: `$L__BB0_1`,
     /// `func`, `param0`, `sym+8`, `_`, `r0|p`, `input.x`, `generic(sym)`
     Symbol,
-    Address,   ///< `[%rd1+8]`, `[sym]`, `[tex, {%f1, %f2}]`
-    Vector,    ///< `{%f1, %f2}`, `{%f1, %f2}|%p`; elements follow
-    List,      ///< `(%r1, %r2)` in `call`; elements follow
+    Address, ///< `[%rd1+8]`, `[sym]`, `[tex, {%f1, %f2}]`
+    Vector,  ///< `{%f1, %f2}`, `{%f1, %f2}|%p`; elements follow
+    List,    ///< `(%r1, %r2)` in `call`; elements follow
     /// Anything else that is well formed, kept as its text: constant
     /// expressions such as `%r+1`, `(1<<4)|3`, `~0`, `a ? b : c`.
     Opaque,

@@ -66,11 +66,11 @@ struct Token {
     /// `.f32`, `.reg`, `.x`, `.2d` (right after a name), and sub-qualified
     /// `.L2::128B`, `.shared::cta`, `.mbarrier::complete_tx::bytes`
     Directive,
-    Register,   ///< `%r1`, `%tid` (a following `.x` is a Directive token)
-    Integer,    ///< `42`, `0x1F`, `0b101`, `017`, with optional `U`
+    Register, ///< `%r1`, `%tid` (a following `.x` is a Directive token)
+    Integer,  ///< `42`, `0x1F`, `0b101`, `017`, with optional `U`
     /// `1.5`, `1.`, `.5`, `1e-3`, `0f3F800000`, `0d3FF0000000000000`
     Float,
-    String,     ///< `"..."` including the quotes
+    String, ///< `"..."` including the quotes
     /// one of `,;:{}[]()<>+-!@|=*~^&?`, and `/` `%` where they start no
     /// comment or register (constant expressions)
     Punct,
