@@ -797,8 +797,10 @@ Error StructureParser::scanDirective() {
     }
     if (C == '/') {
       if (Q + 1 < End && Q[1] == '/') {
-        if (!Parens && !Braces && !NeedSemi)
-          break; // a trailing comment is its own statement
+        // A trailing comment is its own statement, unless the directive
+        // goes on after it (`.b8 1, // c`).
+        if (!Parens && !Braces && !NeedSemi && LastSig[-1] != ',')
+          break;
         Q = skipLineComment(Q);
         continue;
       }

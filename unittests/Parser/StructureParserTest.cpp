@@ -270,6 +270,7 @@ TEST(StructureParserTest, RealWorldStatementExtents) {
       "$L1:\n"
       ".reg .b32 %r1,\n\t%r2; // two lines\n"
       ".b8 1,\n2\n"
+      ".b8 3, // more\n4 // last\n"
       ".loc 1 2 3, function_name $L__info_string0, inlined_at 1 4 5\n"
       "x: .branchtargets $L1, $L2;\n");
   ASSERT_TRUE(M);
@@ -283,6 +284,8 @@ TEST(StructureParserTest, RealWorldStatementExtents) {
       {StmtKind::Directive, ".reg .b32 %r1,\n\t%r2;"},
       {StmtKind::Comment, "// two lines"},
       {StmtKind::Directive, ".b8 1,\n2"},
+      {StmtKind::Directive, ".b8 3, // more\n4"},
+      {StmtKind::Comment, "// last"},
       {StmtKind::Directive,
        ".loc 1 2 3, function_name $L__info_string0, inlined_at 1 4 5"},
       {StmtKind::Label, "x:"},
