@@ -15,13 +15,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nvrtc.h>
@@ -118,11 +118,12 @@ int main(int argc, char **argv) {
   nvrtcGetPTX(prog, &ptx[0]);
   nvrtcDestroyProgram(&prog);
 
-  std::error_code ec;
-  ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write '" + outputFilename + "': " + ec.message());
-  out.os() << StringRef(ptx.c_str());
-  out.keep();
+  if (Error err = writeToolOutput(outputFilename, [&](raw_ostream &out) {
+        out << StringRef(ptx.c_str());
+        return Error::success();
+      })) {
+    reportError(std::move(err), toolName);
+    return 1;
+  }
   return 0;
 }
