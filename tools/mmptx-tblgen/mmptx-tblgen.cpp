@@ -20,6 +20,7 @@
 #include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/TableGen/Error.h"
@@ -68,7 +69,7 @@ template <typename T> cl::opt<T> *getTableGenOption(StringRef Name) {
 bool writeOutputs(StringRef Text) {
   const char *ToolName = "mmptx-tblgen";
   bool Unchanged = false;
-  if (Outputs.WriteIfChanged && Outputs.Output != "-")
+  if (Outputs.WriteIfChanged && sys::fs::is_regular_file(Outputs.Output))
     if (auto Existing = MemoryBuffer::getFile(Outputs.Output))
       Unchanged = (*Existing)->getBuffer() == Text;
   if (!Unchanged)
