@@ -4,7 +4,8 @@
 #   per variant: Stack PTX program --stub-gen--> stub spliced into every
 #   site (milliseconds) --ptxas--> cubin
 # on examples/cute-gemm (one GEMM, four semirings), with the time of each
-# step. Without the CUTLASS headers, the annotated examples/semiring-gemm
+# step; on a GPU, the variants of examples/semiring-gemm are then run and
+# checked against a CPU reference. Without the CUTLASS headers, the annotated examples/semiring-gemm
 # kernel is compiled instead; without the CUDA toolkit, the precompiled
 # corpus GEMM stands in for the nvcc step and the cubins are skipped.
 set -euo pipefail
@@ -31,10 +32,10 @@ if command -v nvcc >/dev/null && [ -n "$CUTLASS" ]; then
 elif command -v nvcc >/dev/null; then
   echo "== 1. no CUTLASS headers: annotate + nvcc -ptx, once, on examples/semiring-gemm"
   mmptx-annotate "$SR/semiring_gemm.cu" -o "$W/semiring_gemm.cu"
-  t0=$(now); nvcc -ptx -arch=$ARCH "$W/semiring_gemm.cu" -o "$W/base.ptx"; t1=$(now)
+  t0=$(now); nvcc -ptx -arch=$ARCH "$W/semiring_gemm.cu" -o "$W/semiring.ptx"; t1=$(now)
   NVCC_MS=$(ms "$t0" "$t1")
   echo "   nvcc: $NVCC_MS ms"
-  BASE="$W/base.ptx"; VARIANTS="gemm l1 l2 maxplus"
+  BASE="$W/semiring.ptx"; VARIANTS="gemm l1 l2 maxplus"
 else
   echo "== 1. no nvcc: using the precompiled corpus GEMM instead"
   BASE=bench/corpus/anchor_gemm_kernel.ptx
@@ -70,5 +71,17 @@ else
   mmptx-opt "$BASE" --stub-gen mma=$C/gemm-mma.stack --stub-gen epilogue=$C/gemm-epilogue.stack \
     --stub-gen load_a=$C/gemm-identity.stack --stub-gen load_b=$C/gemm-identity.stack -o "$W/gemm.ptx"
   echo "   rendered $(grep -c 'fma.rn.f32' "$W/gemm.ptx") fma stubs"
+fi
+if [ -n "$VARIANTS" ] && command -v ptxas >/dev/null &&
+   arch=$(mmptx-run --probe --print-arch 2>/dev/null); then
+  echo "== 4. on the GPU ($arch): the semiring-gemm variants run and checked against a CPU reference"
+  if [ ! -f "$W/semiring.ptx" ]; then
+    mmptx-annotate "$SR/semiring_gemm.cu" -o "$W/semiring_gemm.cu"
+    nvcc -ptx -arch=$ARCH "$W/semiring_gemm.cu" -o "$W/semiring.ptx"
+  fi
+  python3 utils/check-semiring-gemm.py --ptx "$W/semiring.ptx" --examples "$SR" --arch "$arch" \
+    --work "$W/gpu" | sed 's/^/   /'
+else
+  echo "== 4. no usable GPU: the variants are not run ($(mmptx-run --probe 2>&1 | sed 's/^mmptx-run: error: no usable GPU: //'))"
 fi
 echo "== done"
