@@ -313,6 +313,89 @@ TEST(StackCompilerTest, RandomWordsAlwaysCompile) {
   }
 }
 
+// The end of a routine counts against the execution limit like an explicit
+// RETURN word (the reference's routines always end in one): under any
+// limit, a program compiles the same with or without the explicit returns.
+TEST(StackCompilerTest, RoutineEndCountsLikeReturn) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
+  std::vector<Register> regs;
+  std::vector<uint32_t> reqs;
+  for (const RegisterDecl &r : decls) {
+    if (r.kind != RegKind::In)
+      reqs.push_back(regs.size());
+    regs.push_back({r.name, r.stackIdx, r.kind});
+  }
+  StackRng rng(7);
+  StackPtxContext plain(info), explicitReturns(info);
+  for (unsigned iter = 0; iter != 3000; ++iter) {
+    std::vector<std::vector<uint64_t>> routines(3), withReturn(3);
+    for (unsigned i = 0; i != 3; ++i) {
+      routines[i] = randomWords(rng, 1 + rng.below(8), info, regs.size(), 3);
+      withReturn[i] = routines[i];
+      withReturn[i].push_back(encodeReturn());
+    }
+    std::vector<llvm::ArrayRef<uint64_t>> refs(routines.begin(),
+                                               routines.end());
+    std::vector<llvm::ArrayRef<uint64_t>> refsR(withReturn.begin(),
+                                                withReturn.end());
+    std::vector<uint64_t> main =
+        randomWords(rng, 1 + rng.below(32), info, regs.size(), 3);
+    uint64_t limit = 1 + rng.below(48);
+    plain.getOptions().executionLimit = limit;
+    explicitReturns.getOptions().executionLimit = limit;
+    llvm::Expected<llvm::StringRef> a = plain.compile({main, refs}, regs, reqs);
+    ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+    llvm::Expected<llvm::StringRef> b =
+        explicitReturns.compile({main, refsR}, regs, reqs);
+    ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
+    ASSERT_EQ(a->str(), b->str()) << "iteration " << iter << ", limit " << limit;
+    ASSERT_EQ(plain.getStats().executedWords,
+              explicitReturns.getStats().executedWords);
+    ASSERT_EQ(plain.getStats().hitExecutionLimit,
+              explicitReturns.getStats().hitExecutionLimit);
+  }
+}
+
+// A size option beyond its bound is an error of the compile, not an
+// allocation failure.
+TEST(StackCompilerTest, OptionsAreBounded) {
+  const StackInfo &info = getDefaultStackInfo();
+  Register z{"z", 0, RegKind::Out};
+  uint32_t req = 0;
+  uint64_t w = encodeConstant(0, 0x3f800000);
+  StackPtxContext ctx(info);
+  auto compileWith = [&](auto set) {
+    ctx.getOptions() = StackPtxOptions();
+    set(ctx.getOptions());
+    llvm::Expected<llvm::StringRef> s = ctx.compile({w, {}}, z, req);
+    return s ? std::string("ok") : llvm::toString(s.takeError());
+  };
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.maxFrameDepth = ~0u; }),
+            "maxFrameDepth = 4294967295 is too large (at most 1048576)");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.stackSize = ~0u; }),
+            "stackSize = 4294967295 is too large (at most 1048576)");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.stackSize = 0; }),
+            "stackSize must be at least 1");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.storeSize = ~0u; }),
+            "storeSize = 4294967295 is too large (at most 1048576)");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.maxNodes = ~0u; }),
+            "maxNodes = 4294967295 is too large (at most 16777216)");
+  EXPECT_EQ(
+      compileWith([](StackPtxOptions &o) { o.executionLimit = ~uint64_t(0); }),
+      "executionLimit = 18446744073709551615 is too large (at most "
+      "4294967296)");
+  // The bounds themselves work, and the context is still usable.
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) {
+              o.maxFrameDepth = StackPtxBounds::MaxFrameDepth;
+              o.storeSize = StackPtxBounds::MaxStoreSize;
+              o.maxNodes = StackPtxBounds::MaxNodes;
+              o.executionLimit = StackPtxBounds::MaxExecutionLimit;
+            }),
+            "ok");
+  EXPECT_EQ(compileWith([](StackPtxOptions &) {}), "ok");
+}
+
 // Zero registers are written after the requests, whatever the program
 // leaves on the stacks; an 8-bit one goes through cvt.
 TEST(StackCompilerTest, ZeroRegistersFollowTheRequests) {
