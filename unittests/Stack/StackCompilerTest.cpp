@@ -23,6 +23,15 @@ namespace user {
 #include "UserStack.inc"
 } // namespace user
 
+// A description in the reference's JSON format (ImportedStack.json),
+// through mmptx-stack-import and mmptx-tblgen.
+namespace imported {
+#define GET_STACK_ENUMS
+#define GET_STACK_ENCODERS
+#define GET_STACK_TABLES
+#include "ImportedStack.inc"
+} // namespace imported
+
 namespace {
 
 // The encoders are constexpr and follow the documented layout.
@@ -130,6 +139,37 @@ TEST(StackCompilerTest, TwoReturnsUserTdFile) {
             "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
             "\tselp.f32 %_s0_0, %b, %a, %_s1_0;\n"
             "\tmov.f32 %z, %_s0_0;\n\t}");
+}
+
+// The imported set numbers everything as the JSON lists it: raw words
+// written against the description decode to its instructions.
+TEST(StackCompilerTest, ImportedJsonKeepsItsNumbering) {
+  ASSERT_FALSE(bool(imported::stackInfo.verify()));
+  static_assert(uint16_t(imported::StackType::F32) == 1, "stack order");
+  static_assert(uint32_t(imported::PtxInstr::F32_BITS_TO_U32) == 3,
+                "instruction order");
+  std::vector<uint64_t> prog = {
+      0x0000000000000003, // INPUT 0: a
+      0x0000000100000003, // INPUT 1: b
+      0x0000000000000001, // PTX 0: mul.f32
+      0x0000000000000004, // SPECIAL 0: %laneid
+      0x0000000200000004, // SPECIAL 2: %tid.x (tid_x)
+      0x0000000200000001, // PTX 2: add.u32
+      0x0000000100000001, // PTX 1: mov.b32 U32 -> F32 (u32_bits_to_f32)
+      0x0000000000000001, // PTX 0: mul.f32
+  };
+  std::vector<Register> regs = {{"a", 1, RegKind::In},
+                                {"b", 1, RegKind::In},
+                                {"z", 1, RegKind::Out}};
+  EXPECT_EQ(compile(imported::stackInfo, prog, regs, {2}),
+            "\t{\n\t.reg .u32 %_s0_<3>;\n\t.reg .f32 %_s1_<3>;\n"
+            "\tmov.u32 %_s0_0, %tid.x;\n"
+            "\tmov.u32 %_s0_1, %laneid;\n"
+            "\tadd.u32 %_s0_2, %_s0_0, %_s0_1;\n"
+            "\tmov.b32 %_s1_0, %_s0_2;\n"
+            "\tmul.f32 %_s1_1, %b, %a;\n"
+            "\tmul.f32 %_s1_2, %_s1_0, %_s1_1;\n"
+            "\tmov.f32 %z, %_s1_2;\n\t}");
 }
 
 TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
