@@ -657,8 +657,13 @@ other:
 Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   stats = StackPtxStats();
   // Options may change between compiles; nothing is sized before this.
-  if (Error e = checkStackPtxOptions(opts))
-    return e;
+  using B = StackPtxBounds;
+  if (LLVM_UNLIKELY(opts.stackSize - 1 >= B::MaxStackSize ||
+                    opts.maxNodes - 1 >= B::MaxNodes ||
+                    opts.maxFrameDepth > B::MaxFrameDepth ||
+                    opts.storeSize > B::MaxStoreSize ||
+                    opts.executionLimit > B::MaxExecutionLimit))
+    return checkStackPtxOptions(opts);
   numNodes = 0;
   numOperands = 0;
   // Options may change between compiles.
