@@ -48,6 +48,12 @@ private:
   Expected<StringRef> getString(const json::Object &o, StringRef key,
                                 const Twine &path, bool required = true);
   Expected<unsigned> getArgType(const json::Value &v, const Twine &path);
+  /// Reads the `ptx` of an instruction or special register at \p path and
+  /// its name (`name` if \p hasName, else `display`, else `ptx`), unique
+  /// in \p names also once mangled; \p what names the kind in errors.
+  Expected<std::pair<StringRef, StringRef>>
+  getPtxAndName(const json::Object &o, const std::string &path, bool hasName,
+                StringSet<> &names, StringRef what, StringRef hint);
 
   Error stacks(const json::Array &a, raw_ostream &os);
   Error argTypes(const json::Array &a, raw_ostream &os);
@@ -138,6 +144,46 @@ Expected<unsigned> Importer::getArgType(const json::Value &v,
   return it->second;
 }
 
+Expected<std::pair<StringRef, StringRef>>
+Importer::getPtxAndName(const json::Object &o, const std::string &path,
+                        bool hasName, StringSet<> &names, StringRef what,
+                        StringRef hint) {
+  Expected<StringRef> ptx = getString(o, "ptx", path);
+  if (!ptx)
+    return ptx.takeError();
+  Expected<StringRef> display = getString(o, "display", path, false);
+  if (!display)
+    return display.takeError();
+  Expected<StringRef> nameField =
+      hasName ? getString(o, "name", path, false) : StringRef();
+  if (!nameField)
+    return nameField.takeError();
+  StringRef name = !nameField->empty() ? *nameField
+                   : !display->empty() ? *display
+                                       : *ptx;
+  if (ptx->empty() || ptx->find_first_of(" \t\n,;{}%") != StringRef::npos)
+    return error(path + ".ptx", "'" + *ptx + "' is not PTX");
+  if (name.find_first_of(" \t\n,;{}()%:/") != StringRef::npos)
+    return error(path, "name '" + name +
+                           "' has a character the text form cannot spell");
+  // Generated identifiers are the mangled, upper-cased names.
+  if (!names.insert(name).second ||
+      !names.insert("\1" + StringRef(identifier(name)).upper()).second)
+    return error(path, what + " name '" + name + "' is used twice; " + hint);
+  return std::make_pair(*ptx, name);
+}
+
+/// Writes record \p def of class instance \p body, with `let Name` when
+/// \p name is not \p ptx.
+static void writeRecord(raw_ostream &os, const Twine &def, const Twine &body,
+                        StringRef name, StringRef ptx) {
+  os << "def " << def << " : " << body;
+  if (name != ptx)
+    os << " {\n  let Name = " << quote(name) << ";\n}\n";
+  else
+    os << ";\n";
+}
+
 Error Importer::stacks(const json::Array &a, raw_ostream &os) {
   if (a.size() > 65535)
     return error("stack_types", "more than 65535 stack types");
@@ -215,33 +261,17 @@ Error Importer::argTypes(const json::Array &a, raw_ostream &os) {
 
 Error Importer::instructions(const json::Array &a, raw_ostream &os) {
   os << "\n// Instructions\n";
-  StringSet<> names, mangled;
+  StringSet<> names;
   for (size_t i = 0; i != a.size(); ++i) {
     std::string path = ("instructions[" + Twine(i) + "]").str();
     const json::Object *o = a[i].getAsObject();
     if (!o)
       return error(path, "must be an object");
-    Expected<StringRef> ptx = getString(*o, "ptx", path);
-    if (!ptx)
-      return ptx.takeError();
-    Expected<StringRef> display = getString(*o, "display", path, false);
-    if (!display)
-      return display.takeError();
-    Expected<StringRef> nameField = getString(*o, "name", path, false);
-    if (!nameField)
-      return nameField.takeError();
-    StringRef name = !nameField->empty() ? *nameField
-                     : !display->empty() ? *display
-                                         : *ptx;
-    if (ptx->empty() || ptx->find_first_of(" \t\n,;{}%") != StringRef::npos)
-      return error(path + ".ptx", "'" + *ptx + "' is not a PTX opcode");
-    if (name.find_first_of(" \t\n,;{}()%:/") != StringRef::npos)
-      return error(path, "name '" + name +
-                             "' has a character the text form cannot spell");
-    if (!names.insert(name).second ||
-        !mangled.insert(StringRef(identifier(name)).upper()).second)
-      return error(path, "instruction name '" + name +
-                             "' is used twice; give one a unique \"name\"");
+    auto pn = getPtxAndName(*o, path, /*hasName=*/true, names,
+                            "instruction", "give one a unique \"name\"");
+    if (!pn)
+      return pn.takeError();
+    auto [ptx, name] = *pn;
     if (const json::Value *al = o->get("aligned")) {
       Optional<bool> b = al->getAsBoolean();
       Optional<StringRef> s = al->getAsString();
@@ -271,12 +301,10 @@ Error Importer::instructions(const json::Array &a, raw_ostream &os) {
         lists[k] += (j ? ", " : "") + argDefs[*t];
       }
     }
-    os << "def Instr" << i << "_" << identifier(name) << " : PtxInstr<"
-       << quote(*ptx) << ", [" << lists[0] << "], [" << lists[1] << "]>";
-    if (name != *ptx)
-      os << " {\n  let Name = " << quote(name) << ";\n}\n";
-    else
-      os << ";\n";
+    writeRecord(os, "Instr" + Twine(i) + "_" + identifier(name),
+                "PtxInstr<" + quote(ptx) + ", [" + lists[0] + "], [" +
+                    lists[1] + "]>",
+                name, ptx);
   }
   if (a.size() > 65535)
     return error("instructions", "more than 65535 instructions");
@@ -285,38 +313,28 @@ Error Importer::instructions(const json::Array &a, raw_ostream &os) {
 
 Error Importer::specials(const json::Array &a, raw_ostream &os) {
   os << "\n// Special registers\n";
-  StringSet<> names, mangled;
+  StringSet<> names;
   for (size_t i = 0; i != a.size(); ++i) {
     std::string path = ("special_registers[" + Twine(i) + "]").str();
     const json::Object *o = a[i].getAsObject();
     if (!o)
       return error(path, "must be an object");
-    Expected<StringRef> ptx = getString(*o, "ptx", path);
-    if (!ptx)
-      return ptx.takeError();
-    Expected<StringRef> display = getString(*o, "display", path, false);
-    if (!display)
-      return display.takeError();
-    StringRef name = display->empty() ? *ptx : *display;
-    if (ptx->empty() || ptx->find_first_of(" \t\n,;{}%") != StringRef::npos)
-      return error(path + ".ptx", "'" + *ptx + "' is not a special register");
-    if (!names.insert(name).second ||
-        !mangled.insert(StringRef(identifier(name)).upper()).second)
-      return error(path, "special register name '" + name +
-                             "' is used twice; mmptx needs unique names "
-                             "(give one a \"display\")");
+    auto pn = getPtxAndName(*o, path, /*hasName=*/false, names,
+                            "special register",
+                            "mmptx needs unique names (give one a "
+                            "\"display\")");
+    if (!pn)
+      return pn.takeError();
+    auto [ptx, name] = *pn;
     const json::Value *t = o->get("arg_type");
     if (!t)
       return error(path, "has no 'arg_type'");
     Expected<unsigned> arg = getArgType(*t, path + ".arg_type");
     if (!arg)
       return arg.takeError();
-    os << "def Sreg" << i << "_" << identifier(name) << " : SpecialReg<"
-       << quote(*ptx) << ", " << argDefs[*arg] << ">";
-    if (name != *ptx)
-      os << " {\n  let Name = " << quote(name) << ";\n}\n";
-    else
-      os << ";\n";
+    writeRecord(os, "Sreg" + Twine(i) + "_" + identifier(name),
+                "SpecialReg<" + quote(ptx) + ", " + argDefs[*arg] + ">", name,
+                ptx);
   }
   return Error::success();
 }
