@@ -14,6 +14,8 @@
 ///  2. Parse the program with the inject's variables predeclared: one the
 ///     program uses by name (or stable register name) without declaring it
 ///     in `.registers` is declared with its type's stack and its kind.
+///     `.include` files are searched in the program's directory, then in
+///     the spec's include directories (--stack-include-dir).
 ///  3. Check every register: it must be a variable of the inject, on the
 ///     stack of the variable's type token and of a compatible kind (an `in`
 ///     register reads an in or mod variable, an `out` register writes an out
@@ -25,12 +27,12 @@
 ///     out variable of the inject that no request writes gets the zero of
 ///     its type (never an uninitialised register); a mod variable nothing
 ///     writes keeps its value.
-///  5. Compile (strict mode and limits from the command line) for the
-///     module's target, the first `sm_XX` of its `.target` directive
-///     (sm_90a counts as 90; none, any target) unless the options name one,
-///     and warn, located at the program, about every limit execution hit:
-///     the stub of a truncated run is valid PTX but likely not what the
-///     author meant.
+///  5. Compile (strict mode and limits from the command line, checked
+///     against StackPtxBounds first) for the module's target, the first
+///     `sm_XX` of its `.target` directive (sm_90a counts as 90; none, any
+///     target) unless the options name one, and warn, located at the
+///     program, about every limit execution hit: the stub of a truncated
+///     run is valid PTX but likely not what the author meant.
 ///  6. Replace each site's marker block with the stub.
 ///
 //===----------------------------------------------------------------------===//
