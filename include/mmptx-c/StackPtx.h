@@ -177,11 +177,19 @@ typedef struct mmptx_stack_routine {
   size_t num_words;
 } mmptx_stack_routine_t;
 
+/* The bounds of the size options (mmptx::stack::StackPtxBounds). */
+#define MMPTX_STACK_MAX_STACK_SIZE (1u << 20)
+#define MMPTX_STACK_MAX_NODES (1u << 24)
+#define MMPTX_STACK_MAX_FRAME_DEPTH (1u << 20)
+#define MMPTX_STACK_MAX_STORE_SIZE (1u << 20)
+#define MMPTX_STACK_MAX_EXECUTION_LIMIT ((uint64_t)1 << 32)
+
 typedef struct mmptx_stack_options {
   int strict;           /* invalid words are errors, not no-ops */
   int zero_unsatisfied; /* zero unsatisfied OUT requests (default 1) */
   /* Size limits; mmptx_stack_context_create refuses (INVALID_ARGUMENT) a
-   * value above its bound, before allocating anything for it. */
+   * value above its bound (MMPTX_STACK_MAX_*), before allocating anything
+   * for it. */
   uint32_t stack_size;  /* values per stack (default 128; 1 .. 2^20) */
   uint32_t max_nodes;   /* DAG nodes (default 65536; 1 .. 2^24) */
   uint32_t max_frame_depth; /* frames incl. main (default 8; 0 .. 2^20) */

@@ -49,6 +49,15 @@ static_assert(sizeof(mmptx_stack_tables_t) == sizeof(StackInfo) &&
                       offsetof(StackInfo, specialMinSm),
               "tables layout");
 
+static_assert(MMPTX_STACK_MAX_STACK_SIZE == StackPtxBounds::MaxStackSize &&
+                  MMPTX_STACK_MAX_NODES == StackPtxBounds::MaxNodes &&
+                  MMPTX_STACK_MAX_FRAME_DEPTH ==
+                      StackPtxBounds::MaxFrameDepth &&
+                  MMPTX_STACK_MAX_STORE_SIZE == StackPtxBounds::MaxStoreSize &&
+                  MMPTX_STACK_MAX_EXECUTION_LIMIT ==
+                      StackPtxBounds::MaxExecutionLimit,
+              "option bounds");
+
 struct mmptx_stack_context {
   StackInfo info;
   std::unique_ptr<StackPtxContext> ctx;

@@ -126,8 +126,16 @@ public:
   Expected<StackProgram> parse();
 
 private:
+  /// An error at \p at; in an included file, with a note at the
+  /// `.include` that brought it in.
   Error error(StringRef at, const Twine &msg) {
-    return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
+    SMLoc loc = SMLoc::getFromPointer(at.data());
+    unsigned id = sm.FindBufferContainingLoc(loc);
+    SMLoc from = id ? sm.getParentIncludeLoc(id) : SMLoc();
+    if (from.isValid())
+      return DiagnosticError::getWithNote(sm, loc, msg, from,
+                                          "included from here");
+    return DiagnosticError::get(sm, loc, msg);
   }
   void consume() { tok = lex.next(); }
   bool isPunct(char c) const {

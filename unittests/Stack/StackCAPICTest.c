@@ -218,9 +218,9 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
                 MMPTX_STACK_ERROR_INVALID_ARGUMENT && ctx == NULL);
   /* The largest values are accepted. */
   mmptx_stack_options_init(&opts);
-  opts.max_frame_depth = 1u << 20;
-  opts.store_size = 1u << 20;
-  opts.execution_limit = (uint64_t)1 << 32;
+  opts.max_frame_depth = MMPTX_STACK_MAX_FRAME_DEPTH;
+  opts.store_size = MMPTX_STACK_MAX_STORE_SIZE;
+  opts.execution_limit = MMPTX_STACK_MAX_EXECUTION_LIMIT;
   CHECK(45, mmptx_stack_context_create(NULL, &opts, &ctx) ==
                 MMPTX_STACK_SUCCESS);
   CHECK(46, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
