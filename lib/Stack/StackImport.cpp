@@ -48,6 +48,13 @@ private:
   Expected<StringRef> getString(const json::Object &o, StringRef key,
                                 const Twine &path, bool required = true);
   Expected<unsigned> getArgType(const json::Value &v, const Twine &path);
+  /// \returns entry \p i of array \p key, which must be an object, and
+  /// sets \p path to its JSON path.
+  Expected<const json::Object *> getEntry(const json::Array &a, StringRef key,
+                                          size_t i, std::string &path);
+  /// Records \p name, a C identifier unique in \p map, as entry \p i.
+  Error claimIdentifier(StringMap<unsigned> &map, StringRef name, size_t i,
+                        const std::string &path, StringRef what);
   /// Reads the `ptx` of an instruction or special register at \p path and
   /// its name (`name` if \p hasName, else `display`, else `ptx`), unique
   /// in \p names also once mangled; \p what names the kind in errors.
@@ -144,6 +151,26 @@ Expected<unsigned> Importer::getArgType(const json::Value &v,
   return it->second;
 }
 
+Expected<const json::Object *> Importer::getEntry(const json::Array &a,
+                                                  StringRef key, size_t i,
+                                                  std::string &path) {
+  path = (key + "[" + Twine(i) + "]").str();
+  const json::Object *o = a[i].getAsObject();
+  if (!o)
+    return error(path, "must be an object");
+  return o;
+}
+
+Error Importer::claimIdentifier(StringMap<unsigned> &map, StringRef name,
+                                size_t i, const std::string &path,
+                                StringRef what) {
+  if (!isCIdentifier(name))
+    return error(path + ".name", "'" + name + "' is not a C identifier");
+  if (!map.try_emplace(name, i).second)
+    return error(path + ".name", what + " '" + name + "' is defined twice");
+  return Error::success();
+}
+
 Expected<std::pair<StringRef, StringRef>>
 Importer::getPtxAndName(const json::Object &o, const std::string &path,
                         bool hasName, StringSet<> &names, StringRef what,
@@ -189,10 +216,11 @@ Error Importer::stacks(const json::Array &a, raw_ostream &os) {
     return error("stack_types", "more than 65535 stack types");
   os << "// Stacks\n";
   for (size_t i = 0; i != a.size(); ++i) {
-    std::string path = ("stack_types[" + Twine(i) + "]").str();
-    const json::Object *o = a[i].getAsObject();
-    if (!o)
-      return error(path, "must be an object");
+    std::string path;
+    Expected<const json::Object *> entry = getEntry(a, "stack_types", i, path);
+    if (!entry)
+      return entry.takeError();
+    const json::Object *o = *entry;
     Expected<StringRef> name = getString(*o, "name", path);
     if (!name)
       return name.takeError();
@@ -212,10 +240,8 @@ Error Importer::stacks(const json::Array &a, raw_ostream &os) {
         !constant->equals_insensitive("u32"))
       return error(path + ".constant_type",
                    "'" + *constant + "' is not f32, s32 or u32");
-    if (!isCIdentifier(*name))
-      return error(path + ".name", "'" + *name + "' is not a C identifier");
-    if (!stackIdx.try_emplace(*name, i).second)
-      return error(path + ".name", "stack type '" + *name + "' is defined twice");
+    if (Error e = claimIdentifier(stackIdx, *name, i, path, "stack type"))
+      return e;
     os << "def Stack_" << *name << " : StackType<" << quote(*name) << ", "
        << quote(*prefix) << ">;\n";
   }
@@ -227,10 +253,11 @@ Error Importer::argTypes(const json::Array &a, raw_ostream &os) {
     return error("arg_types", "more than 65535 arg types");
   os << "\n// Arg types\n";
   for (size_t i = 0; i != a.size(); ++i) {
-    std::string path = ("arg_types[" + Twine(i) + "]").str();
-    const json::Object *o = a[i].getAsObject();
-    if (!o)
-      return error(path, "must be an object");
+    std::string path;
+    Expected<const json::Object *> entry = getEntry(a, "arg_types", i, path);
+    if (!entry)
+      return entry.takeError();
+    const json::Object *o = *entry;
     Expected<StringRef> name = getString(*o, "name", path);
     if (!name)
       return name.takeError();
@@ -248,10 +275,8 @@ Error Importer::argTypes(const json::Array &a, raw_ostream &os) {
     if (*vec > 64)
       return error(path + ".num_vec_elems",
                    Twine(*vec) + " vector elements; mmptx allows at most 64");
-    if (!isCIdentifier(*name))
-      return error(path + ".name", "'" + *name + "' is not a C identifier");
-    if (!argIdx.try_emplace(*name, i).second)
-      return error(path + ".name", "arg type '" + *name + "' is defined twice");
+    if (Error e = claimIdentifier(argIdx, *name, i, path, "arg type"))
+      return e;
     argDefs.push_back("Arg_" + name->str());
     os << "def Arg_" << *name << " : ArgType<Stack_" << *stack << ", " << *vec
        << "> {\n  let Name = " << quote(*name) << ";\n}\n";
@@ -263,10 +288,11 @@ Error Importer::instructions(const json::Array &a, raw_ostream &os) {
   os << "\n// Instructions\n";
   StringSet<> names;
   for (size_t i = 0; i != a.size(); ++i) {
-    std::string path = ("instructions[" + Twine(i) + "]").str();
-    const json::Object *o = a[i].getAsObject();
-    if (!o)
-      return error(path, "must be an object");
+    std::string path;
+    Expected<const json::Object *> entry = getEntry(a, "instructions", i, path);
+    if (!entry)
+      return entry.takeError();
+    const json::Object *o = *entry;
     auto pn = getPtxAndName(*o, path, /*hasName=*/true, names,
                             "instruction", "give one a unique \"name\"");
     if (!pn)
@@ -315,10 +341,11 @@ Error Importer::specials(const json::Array &a, raw_ostream &os) {
   os << "\n// Special registers\n";
   StringSet<> names;
   for (size_t i = 0; i != a.size(); ++i) {
-    std::string path = ("special_registers[" + Twine(i) + "]").str();
-    const json::Object *o = a[i].getAsObject();
-    if (!o)
-      return error(path, "must be an object");
+    std::string path;
+    Expected<const json::Object *> entry = getEntry(a, "special_registers", i, path);
+    if (!entry)
+      return entry.takeError();
+    const json::Object *o = *entry;
     auto pn = getPtxAndName(*o, path, /*hasName=*/false, names,
                             "special register",
                             "mmptx needs unique names (give one a "
