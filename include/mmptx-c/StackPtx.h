@@ -47,7 +47,7 @@ typedef enum mmptx_stack_result {
   MMPTX_STACK_SUCCESS = 0,
   MMPTX_STACK_ERROR_INVALID_ARGUMENT = 1, /* NULL pointer, bad count/option */
   MMPTX_STACK_ERROR_INVALID_TABLES = 2,   /* the tables fail verification */
-  MMPTX_STACK_ERROR_INVALID_REGISTER = 3, /* bad or repeated name, stack, kind */
+  MMPTX_STACK_ERROR_INVALID_REGISTER = 3, /* bad/repeated name, stack, kind */
   MMPTX_STACK_ERROR_INVALID_REQUEST = 4,  /* out of range, or an IN register */
   MMPTX_STACK_ERROR_INVALID_WORD = 5,     /* strict mode only */
   MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER = 6,
@@ -190,8 +190,8 @@ typedef struct mmptx_stack_options {
   /* Size limits; mmptx_stack_context_create refuses (INVALID_ARGUMENT) a
    * value above its bound (MMPTX_STACK_MAX_*), before allocating anything
    * for it. */
-  uint32_t stack_size;  /* values per stack (default 128; 1 .. 2^20) */
-  uint32_t max_nodes;   /* DAG nodes (default 65536; 1 .. 2^24) */
+  uint32_t stack_size;      /* values per stack (default 128; 1 .. 2^20) */
+  uint32_t max_nodes;       /* DAG nodes (default 65536; 1 .. 2^24) */
   uint32_t max_frame_depth; /* frames incl. main (default 8; 0 .. 2^20) */
   uint32_t store_size;      /* store slots (default 32; 0 .. 2^20) */
   uint64_t execution_limit; /* executed words (default 2^20; 0 .. 2^32) */

@@ -106,8 +106,8 @@ Error Importer::parseError(Error e) {
   SmallVector<StringRef, 4> m;
   Regex re("^\\[([0-9]+):([0-9]+), byte=([0-9]+)\\]: (.*)$");
   if (!re.match(msg, &m))
-    return make_error<DiagnosticError>(SMDiagnostic(
-        bufferName, SourceMgr::DK_Error, "invalid JSON: " + msg));
+    return make_error<DiagnosticError>(
+        SMDiagnostic(bufferName, SourceMgr::DK_Error, "invalid JSON: " + msg));
   unsigned line = 0, col = 0;
   m[1].getAsInteger(10, line);
   m[2].getAsInteger(10, col);
@@ -293,16 +293,16 @@ Error Importer::instructions(const json::Array &a, raw_ostream &os) {
     if (!entry)
       return entry.takeError();
     const json::Object *o = *entry;
-    auto pn = getPtxAndName(*o, path, /*hasName=*/true, names,
-                            "instruction", "give one a unique \"name\"");
+    auto pn = getPtxAndName(*o, path, /*hasName=*/true, names, "instruction",
+                            "give one a unique \"name\"");
     if (!pn)
       return pn.takeError();
     auto [ptx, name] = *pn;
     if (const json::Value *al = o->get("aligned")) {
       Optional<bool> b = al->getAsBoolean();
       Optional<StringRef> s = al->getAsString();
-      static const char *const words[] = {"true", "false", "1",  "0",
-                                          "yes",  "no"};
+      static const char *const words[] = {"true", "false", "1",
+                                          "0",    "yes",   "no"};
       if (!b && !(s && is_contained(words, s->lower())))
         return error(path + ".aligned", "must be a boolean");
     }
@@ -317,8 +317,8 @@ Error Importer::instructions(const json::Array &a, raw_ostream &os) {
         return error(path + ".args",
                      Twine(l->size()) + " arguments; at most 4");
       if (k == 1 && (l->empty() || l->size() > 2))
-        return error(path + ".rets", Twine(l->size()) +
-                                         " returns; mmptx needs 1 or 2");
+        return error(path + ".rets",
+                     Twine(l->size()) + " returns; mmptx needs 1 or 2");
       for (size_t j = 0; j != l->size(); ++j) {
         Expected<unsigned> t =
             getArgType((*l)[j], path + "." + key + "[" + Twine(j) + "]");
@@ -342,14 +342,15 @@ Error Importer::specials(const json::Array &a, raw_ostream &os) {
   StringSet<> names;
   for (size_t i = 0; i != a.size(); ++i) {
     std::string path;
-    Expected<const json::Object *> entry = getEntry(a, "special_registers", i, path);
+    Expected<const json::Object *> entry =
+        getEntry(a, "special_registers", i, path);
     if (!entry)
       return entry.takeError();
     const json::Object *o = *entry;
-    auto pn = getPtxAndName(*o, path, /*hasName=*/false, names,
-                            "special register",
-                            "mmptx needs unique names (give one a "
-                            "\"display\")");
+    auto pn =
+        getPtxAndName(*o, path, /*hasName=*/false, names, "special register",
+                      "mmptx needs unique names (give one a "
+                      "\"display\")");
     if (!pn)
       return pn.takeError();
     auto [ptx, name] = *pn;

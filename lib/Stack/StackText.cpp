@@ -24,8 +24,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -299,8 +299,8 @@ Error Parser::scanRoutines(unsigned bufID) {
         std::string chain;
         for (auto it = find(activeFiles, *path); it != activeFiles.end(); ++it)
           chain += sys::path::filename(*it).str() + " -> ";
-        return error(file.text, "include cycle: " + chain +
-                                    sys::path::filename(*path));
+        return error(file.text,
+                     "include cycle: " + chain + sys::path::filename(*path));
       }
       // A file included again (say, by two libraries) is skipped.
       if (!includedFiles.insert(*path).second) {
@@ -311,8 +311,8 @@ Error Parser::scanRoutines(unsigned bufID) {
       if (!mb)
         return error(file.text, "cannot read include file '" + name +
                                     "': " + mb.getError().message());
-      unsigned id = sm.AddNewSourceBuffer(
-          std::move(*mb), SMLoc::getFromPointer(t.text.data()));
+      unsigned id = sm.AddNewSourceBuffer(std::move(*mb),
+                                          SMLoc::getFromPointer(t.text.data()));
       includeBuffer[file.text.data()] = id;
       activeFiles.push_back(*path);
       if (Error e = scanRoutines(id))
@@ -444,7 +444,8 @@ Error Parser::parseRequests() {
                    "request '" + tok.text +
                        "' is an in register, which the stub may not write" +
                        (implicitRegs.count(tok.text)
-                            ? "" : "; declare it 'out' or 'mod'"));
+                            ? ""
+                            : "; declare it 'out' or 'mod'"));
     prog.requests.push_back(uint32_t(r));
     consume();
     if (isPunct(',') || isPunct(';'))
@@ -721,11 +722,9 @@ Expected<StackProgram> Parser::parse() {
   return std::move(prog);
 }
 
-Expected<StackProgram>
-stack::parseStackProgram(SourceMgr &sm, unsigned bufferID,
-                         const StackInfo &info,
-                         ArrayRef<RegisterDecl> predeclared,
-                         ArrayRef<std::string> includeDirs) {
+Expected<StackProgram> stack::parseStackProgram(
+    SourceMgr &sm, unsigned bufferID, const StackInfo &info,
+    ArrayRef<RegisterDecl> predeclared, ArrayRef<std::string> includeDirs) {
   return Parser(sm, bufferID, info, predeclared, includeDirs).parse();
 }
 

@@ -127,12 +127,11 @@ void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
                                   const stack::StackPtxStats &stats) {
   stack::StackPtxOptions o = compilerOptions;
   o.targetSm = targetSm;
-  stack::describeLimitsHit(
-      stats, o, stackOptionFlag, [&](const Twine &msg) {
-        programSM.PrintMessage(errs(), bufferStart(programSM, bufferID),
-                               SourceMgr::DK_Warning,
-                               "program for inject '" + inj.name + "': " + msg);
-      });
+  stack::describeLimitsHit(stats, o, stackOptionFlag, [&](const Twine &msg) {
+    programSM.PrintMessage(errs(), bufferStart(programSM, bufferID),
+                           SourceMgr::DK_Warning,
+                           "program for inject '" + inj.name + "': " + msg);
+  });
 }
 
 /// \returns N of the first `sm_N` of the module's `.target` directive

@@ -44,7 +44,8 @@ static Error writeOutput(StringRef path, StringRef text) {
     outs() << text;
     return Error::success();
   }
-  Expected<sys::fs::TempFile> tmp = sys::fs::TempFile::create(path + ".tmp%%%%%%");
+  Expected<sys::fs::TempFile> tmp =
+      sys::fs::TempFile::create(path + ".tmp%%%%%%");
   if (!tmp)
     return makeError("cannot write '" + path +
                      "': " + toString(tmp.takeError()));

@@ -337,11 +337,9 @@ int main(int argc, char **argv) {
       return 1;
     }
     out.os() << *text << "\n";
-    describeLimitsHit(ctx.getStats(), opts, optionFlag,
-                      [&](const Twine &msg) {
-                        sm.PrintMessage(errs(), bufferStart(sm, id),
-                                        SourceMgr::DK_Warning, msg);
-                      });
+    describeLimitsHit(ctx.getStats(), opts, optionFlag, [&](const Twine &msg) {
+      sm.PrintMessage(errs(), bufferStart(sm, id), SourceMgr::DK_Warning, msg);
+    });
     break;
   }
   }

@@ -158,9 +158,8 @@ TEST(StackCompilerTest, ImportedJsonKeepsItsNumbering) {
       0x0000000100000001, // PTX 1: mov.b32 U32 -> F32 (u32_bits_to_f32)
       0x0000000000000001, // PTX 0: mul.f32
   };
-  std::vector<Register> regs = {{"a", 1, RegKind::In},
-                                {"b", 1, RegKind::In},
-                                {"z", 1, RegKind::Out}};
+  std::vector<Register> regs = {
+      {"a", 1, RegKind::In}, {"b", 1, RegKind::In}, {"z", 1, RegKind::Out}};
   EXPECT_EQ(compile(imported::stackInfo, prog, regs, {2}),
             "\t{\n\t.reg .u32 %_s0_<3>;\n\t.reg .f32 %_s1_<3>;\n"
             "\tmov.u32 %_s0_0, %tid.x;\n"
@@ -389,7 +388,8 @@ TEST(StackCompilerTest, RoutineEndCountsLikeReturn) {
     llvm::Expected<llvm::StringRef> b =
         explicitReturns.compile({main, refsR}, regs, reqs);
     ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
-    ASSERT_EQ(a->str(), b->str()) << "iteration " << iter << ", limit " << limit;
+    ASSERT_EQ(a->str(), b->str())
+        << "iteration " << iter << ", limit " << limit;
     ASSERT_EQ(plain.getStats().executedWords,
               explicitReturns.getStats().executedWords);
     ASSERT_EQ(plain.getStats().hitExecutionLimit,

@@ -149,9 +149,10 @@ struct StackPtxStats {
 /// skipped invalid words), naming the option that sets it as \p flag(field)
 /// spells it: the stub of a truncated run is valid PTX but likely not what
 /// the author meant, so the tools warn about each.
-void describeLimitsHit(const StackPtxStats &stats, const StackPtxOptions &opts,
-                       llvm::function_ref<llvm::StringRef(llvm::StringRef)> flag,
-                       llvm::function_ref<void(const llvm::Twine &)> report);
+void describeLimitsHit(
+    const StackPtxStats &stats, const StackPtxOptions &opts,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> flag,
+    llvm::function_ref<void(const llvm::Twine &)> report);
 
 /// A node of the DAG built by execution (exposed for the interpreter).
 struct StackNode {

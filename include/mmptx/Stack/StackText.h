@@ -130,8 +130,7 @@ private:
 /// skipped; a file that includes itself, directly or not, and a missing
 /// file are located errors.
 llvm::Expected<StackProgram>
-parseStackProgram(llvm::SourceMgr &sm, unsigned bufferID,
-                  const StackInfo &info,
+parseStackProgram(llvm::SourceMgr &sm, unsigned bufferID, const StackInfo &info,
                   llvm::ArrayRef<RegisterDecl> predeclared = {},
                   llvm::ArrayRef<std::string> includeDirs = {});
 
