@@ -340,6 +340,14 @@ class Compiler:
         return self._c.compile_batch(programs, offsets, regs._native,
                                      regs.requests(requests))
 
+    def measure_batch(self, programs, registers, requests, offsets=None):
+        """Compiles like :meth:`compile_batch` but builds no strings;
+        returns the total stub size in bytes (the C++ cost of a batch, for
+        overhead measurements)."""
+        regs = self._regs(registers)
+        return self._c.measure_batch(programs, offsets, regs._native,
+                                     regs.requests(requests))
+
     def interpret(self, words, registers, requests, inputs, routines=None,
                   raw=False):
         """Runs the program on the CPU with one input per register (floats

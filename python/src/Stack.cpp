@@ -326,49 +326,10 @@ public:
   nb::list compileBatch(nb::handle programs, nb::handle offsets,
                         const PyRegisters &regs,
                         const std::vector<uint32_t> &requests) {
-    std::vector<Words> owned;
-    std::vector<llvm::ArrayRef<uint64_t>> progs;
-    if (offsets.is_none()) {
-      size_t n = nb::len(programs);
-      owned.reserve(n);
-      for (nb::handle h : nb::iter(programs))
-        owned.emplace_back(h);
-      for (const Words &w : owned)
-        progs.push_back(w.ref);
-    } else {
-      Words all(programs);
-      std::vector<uint64_t> offs;
-      if (!nb::try_cast(offsets, offs))
-        throw nb::type_error("offsets must be a sequence of ints");
-      for (size_t i = 0; i + 1 < offs.size(); ++i) {
-        if (offs[i] > offs[i + 1] || offs[i + 1] > all.ref.size())
-          throwStack(InvalidArgument, "offsets must be non-decreasing and "
-                                      "at most len(words)");
-        progs.push_back(all.ref.slice(offs[i], offs[i + 1] - offs[i]));
-      }
-      owned.push_back(std::move(all));
-    }
+    Batch b(programs, offsets);
     std::string text;
     std::vector<size_t> ends;
-    ends.reserve(progs.size());
-    std::string error;
-    {
-      nb::gil_scoped_release release;
-      std::lock_guard<std::mutex> lock(mu);
-      for (size_t i = 0; i != progs.size(); ++i) {
-        llvm::Expected<llvm::StringRef> s =
-            ctx.compile(Program{progs[i], {}}, regs.regs, requests);
-        if (!s) {
-          error = "program " + std::to_string(i) + ": " +
-                  llvm::toString(s.takeError());
-          break;
-        }
-        text.append(s->data(), s->size());
-        ends.push_back(text.size());
-      }
-    }
-    if (!error.empty())
-      throwStack(InvalidWord, error);
+    runBatch(b, regs, requests, &text, ends);
     nb::list out = nb::steal<nb::list>(PyList_New(Py_ssize_t(ends.size())));
     size_t begin = 0;
     for (size_t i = 0; i != ends.size(); ++i) {
@@ -380,6 +341,20 @@ public:
       begin = ends[i];
     }
     return out;
+  }
+
+  /// Compiles like compileBatch but keeps no text: \returns the total stub
+  /// size. The C++ cost of a batch, for overhead measurements.
+  size_t measureBatch(nb::handle programs, nb::handle offsets,
+                      const PyRegisters &regs,
+                      const std::vector<uint32_t> &requests) {
+    Batch b(programs, offsets);
+    std::vector<size_t> sizes;
+    runBatch(b, regs, requests, nullptr, sizes);
+    size_t total = 0;
+    for (size_t n : sizes)
+      total += n;
+    return total;
   }
 
   std::vector<uint64_t> interpret(nb::handle words, const PyRegisters &regs,
@@ -450,6 +425,65 @@ public:
   std::mutex mu;
 
 private:
+  /// The programs of a batch, borrowed or copied like Words.
+  struct Batch {
+    std::vector<Words> owned;
+    std::vector<llvm::ArrayRef<uint64_t>> progs;
+
+    Batch(nb::handle programs, nb::handle offsets) {
+      if (offsets.is_none()) {
+        owned.reserve(nb::len(programs));
+        for (nb::handle h : nb::iter(programs))
+          owned.emplace_back(h);
+        for (const Words &w : owned)
+          progs.push_back(w.ref);
+        return;
+      }
+      owned.emplace_back(programs);
+      llvm::ArrayRef<uint64_t> all = owned.back().ref;
+      std::vector<uint64_t> offs;
+      if (!nb::try_cast(offsets, offs))
+        throw nb::type_error("offsets must be a sequence of ints");
+      for (size_t i = 0; i + 1 < offs.size(); ++i) {
+        if (offs[i] > offs[i + 1] || offs[i + 1] > all.size())
+          throwStack(InvalidArgument, "offsets must be non-decreasing and "
+                                      "at most len(words)");
+        progs.push_back(all.slice(offs[i], offs[i + 1] - offs[i]));
+      }
+    }
+  };
+
+  /// Compiles every program of \p b without the GIL, appending the stubs
+  /// to \p text (when not null) and their ends (else their sizes) to
+  /// \p ends.
+  void runBatch(const Batch &b, const PyRegisters &regs,
+                const std::vector<uint32_t> &requests, std::string *text,
+                std::vector<size_t> &ends) {
+    ends.reserve(b.progs.size());
+    std::string error;
+    {
+      nb::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mu);
+      for (size_t i = 0; i != b.progs.size(); ++i) {
+        llvm::Expected<llvm::StringRef> s =
+            ctx.compile(Program{b.progs[i], {}}, regs.regs, requests);
+        if (!s) {
+          error = "program " + std::to_string(i) + ": " +
+                  llvm::toString(s.takeError());
+          break;
+        }
+        if (text) {
+          text->append(s->data(), s->size());
+          ends.push_back(text->size());
+        } else {
+          ends.push_back(s->size());
+        }
+      }
+    }
+    if (!error.empty())
+      throwStack(InvalidWord, error);
+  }
+
   static nb::str toStr(llvm::Expected<llvm::StringRef> s) {
     if (!s)
       throwError("StackError", InvalidWord, s.takeError());
@@ -557,6 +591,9 @@ void mmptx::python::bindStack(nb::module_ &m) {
            nb::arg("zero_registers").none() = nb::none())
       .def("compile_program", &PyCompiler::compileProgram, nb::arg("program"))
       .def("compile_batch", &PyCompiler::compileBatch, nb::arg("programs"),
+           nb::arg("offsets").none(), nb::arg("registers"),
+           nb::arg("requests"))
+      .def("measure_batch", &PyCompiler::measureBatch, nb::arg("programs"),
            nb::arg("offsets").none(), nb::arg("registers"),
            nb::arg("requests"))
       .def("interpret", &PyCompiler::interpret, nb::arg("words"),
