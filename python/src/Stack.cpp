@@ -22,7 +22,6 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackText.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -237,14 +236,6 @@ const char *kindName(RegKind k) {
   return k == RegKind::In ? "in" : k == RegKind::Out ? "out" : "mod";
 }
 
-bool isPtxIdentifier(llvm::StringRef s) {
-  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
-    return false;
-  return llvm::all_of(s, [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '$';
-  });
-}
-
 /// The registers a stub reads and writes: (name, stack index, kind).
 class PyRegisters {
 public:
@@ -253,9 +244,13 @@ public:
   PyRegisters(const PyInstructionSet &set, const std::vector<Decl> &decls) {
     names.reserve(decls.size());
     for (const auto &[name, stack, kind] : decls) {
-      if (!isPtxIdentifier(name))
+      if (!isRegisterName(name))
         throwStack(InvalidRegister,
                    "register name '" + name + "' is not a PTX identifier");
+      if (isReservedRegisterName(name))
+        throwStack(InvalidRegister,
+                   "register name '" + name + "' is reserved for the "
+                   "compiler's temporaries (_s<stack>_<n>)");
       if (stack >= set.info.numStacks)
         throwStack(InvalidRegister, "register '" + name + "': stack " +
                                         std::to_string(stack) +

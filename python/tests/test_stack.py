@@ -173,6 +173,8 @@ def test_parse_errors_are_located():
 def test_register_errors(iset):
     with pytest.raises(mmptx.StackError, match="not a PTX identifier"):
         iset.registers([("1x", "F32")])
+    with pytest.raises(mmptx.StackError, match="reserved"):
+        iset.registers([("_s0_1", "F32")])
     with pytest.raises(mmptx.StackError, match="unknown stack"):
         iset.registers([("x", "NOPE")])
     with pytest.raises(mmptx.StackError, match="out of range"):
