@@ -19,3 +19,26 @@ def test_include_paths():
     assert mmptx.get_nvrtc_options() == ["-I" + inc]
     with open(mmptx.get_device_header()) as f:
         assert '#include "mmptx/cuda/PtxInjectTypes.h"' in f.read()
+
+
+def test_device_header_compiles_with_nvcc(tmp_path):
+    """The installed headers are all nvcc needs: CUDA -> PTX -> injects."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    nvcc = shutil.which("nvcc")
+    if not nvcc:
+        pytest.skip("nvcc not found")
+    cu = tmp_path / "k.cu"
+    cu.write_text('#include "mmptx/cuda/ptx_inject.h"\n'
+                  'extern "C" __global__ void k(float *p) {\n'
+                  '  float x = p[0], y;\n'
+                  '  PTX_INJECT("f", PTX_IN(F32, x), PTX_OUT(F32, y));\n'
+                  '  p[1] = y;\n}\n')
+    ptx = tmp_path / "k.ptx"
+    subprocess.run([nvcc, "-ptx", "-arch=sm_80", *mmptx.get_nvrtc_options(),
+                    str(cu), "-o", str(ptx)], check=True)
+    m = mmptx.inject.Module(ptx.read_text())
+    assert [(v.name, v.kind) for v in m["f"]] == [("x", "in"), ("y", "out")]

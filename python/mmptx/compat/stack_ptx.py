@@ -28,6 +28,13 @@ def _sequential(cls):
     return len(cls.__members__)
 
 
+def _check_arg_types(ptx, types, arg_type_enum):
+    for a in types:
+        if not isinstance(a, arg_type_enum):
+            raise ValueError(f"{ptx}: {a!r} is not a "
+                             f"{arg_type_enum.__name__}")
+
+
 class StackTypeEnum(Enum):
     """Members ``name = (auto(), "f32")``: a stack and its literal prefix."""
 
@@ -90,10 +97,7 @@ def create_instruction_enum(arg_type_enum):
         def __new__(cls, _auto, ptx, args, rets, aligned=False):
             if len(args) > 4 or len(rets) > 2:
                 raise ValueError(f"{ptx}: at most 4 args and 2 rets")
-            for a in list(args) + list(rets):
-                if not isinstance(a, arg_type_enum):
-                    raise ValueError(f"{ptx}: {a!r} is not a "
-                                     f"{arg_type_enum.__name__}")
+            _check_arg_types(ptx, list(args) + list(rets), arg_type_enum)
             obj = object.__new__(cls)
             obj._value_ = _sequential(cls)
             obj.ptx = ptx
@@ -111,9 +115,7 @@ def create_special_register_enum(arg_type_enum):
 
     class SpecialRegisterEnum(Enum):
         def __new__(cls, _auto, ptx, arg):
-            if not isinstance(arg, arg_type_enum):
-                raise ValueError(f"{ptx}: {arg!r} is not a "
-                                 f"{arg_type_enum.__name__}")
+            _check_arg_types(ptx, [arg], arg_type_enum)
             obj = object.__new__(cls)
             obj._value_ = _sequential(cls)
             obj.ptx = ptx
