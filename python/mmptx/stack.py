@@ -168,6 +168,22 @@ class InstructionSet:
         self._special = {s[0]: k for k, s in enumerate(self.specials)}
         self._stack = {s: k for k, s in enumerate(self.stacks)}
 
+    @property
+    def instr(self):
+        """Instruction words by name, dots as underscores:
+        ``iset.instr.add_ftz_f32``."""
+        return _Names({n: ptx(k) for n, k in self._instr.items()})
+
+    @property
+    def sreg(self):
+        """Special register words by name: ``iset.sreg.tid_x``."""
+        return _Names({n: special(k) for n, k in self._special.items()})
+
+    @property
+    def stack(self):
+        """Stack indices by name: ``iset.stack.F32``."""
+        return _Names(dict(self._stack))
+
     def stack_index(self, stack):
         if isinstance(stack, int):
             return stack
@@ -213,6 +229,18 @@ class InstructionSet:
     def registers(self, regs):
         """A :class:`Registers` from (name, stack name or index, kind)."""
         return Registers(self, regs)
+
+
+class _Names:
+    """Attribute access to a table's entries; names are made identifiers
+    (``add.ftz.f32`` -> ``add_ftz_f32``)."""
+
+    def __init__(self, entries):
+        self.__dict__.update({n.replace(".", "_"): v
+                              for n, v in entries.items()})
+
+    def __repr__(self):
+        return f"<{len(self.__dict__)} names: {', '.join(self.__dict__)}>"
 
 
 @functools.lru_cache(maxsize=None)

@@ -229,3 +229,12 @@ def test_compile_from_many_threads(iset):
     for t in threads:
         t.join()
     assert not bad
+
+
+def test_named_encoders(iset):
+    assert iset.instr.add_ftz_f32 == iset.ptx("add.ftz.f32")
+    assert iset.sreg.tid_x == iset.special("tid.x")
+    assert iset.stack.F32 == iset.stack_index("F32") == 0
+    assert "fma_rn_f32" in dir(iset.instr)
+    with pytest.raises(AttributeError):
+        iset.instr.no_such_op
