@@ -145,3 +145,24 @@ def test_user_defined_instruction_set():
                       [registry.out, registry.t], execution_limit=100)
     assert "fma.rn.ftz.f32" in stub and "neg.ftz.f32" in stub
     assert "%tid.x" in stub and "0f40000000" in stub
+
+
+def test_routines_and_store():
+    from mmptx.compat import RoutineEnum
+
+    class Routine(RoutineEnum):
+        square = (auto(), [])
+        quad = (auto(), [])
+
+    # Assigned after the members exist, so routines can call each other.
+    Routine.square.instructions = [Stack.f32.dup, PtxInstruction.mul_ftz_f32]
+    Routine.quad.instructions = [Routine.square, Routine.square]
+    registry = RegisterRegistry()
+    registry.add("a", Stack.f32)
+    registry.add("b", Stack.f32)
+    stub = compiler.compile(registry,
+                            [registry.a, Routine.quad, Stack.f32.store(0),
+                             Stack.load(0)],
+                            [registry.b], execution_limit=100,
+                            routine_enum=Routine)
+    assert stub.count("mul.ftz.f32") == 2 and "mov.f32 %b" in stub
