@@ -54,8 +54,8 @@ llvm::StringRef textOf(nb::handle o, const char *what) {
 }
 
 nb::str toStr(const std::string &s) {
-  return nb::steal<nb::str>(PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()),
-                                                 "surrogateescape"));
+  return nb::steal<nb::str>(
+      PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "surrogateescape"));
 }
 
 /// The Python-visible module: a shared handle so that a render running
@@ -65,10 +65,11 @@ public:
   explicit PyInjectModule(std::shared_ptr<const InjectModule> m)
       : mod(std::move(m)) {}
 
-  static PyInjectModule create(nb::handle ptx, const std::string &name,
-                               const std::vector<std::tuple<std::string,
-                                   std::string, std::string>> &extraTypes,
-                               bool allowUnknownTypes) {
+  static PyInjectModule
+  create(nb::handle ptx, const std::string &name,
+         const std::vector<std::tuple<std::string, std::string, std::string>>
+             &extraTypes,
+         bool allowUnknownTypes) {
     llvm::StringRef text = textOf(ptx, "ptx");
     std::vector<InjectType> types;
     for (const auto &t : extraTypes) {
@@ -161,11 +162,12 @@ void mmptx::python::bindInject(nb::module_ &m) {
   nb::class_<PyInjectModule>(m, "Module",
                              "The inject sites of one PTX text (native "
                              "handle; see mmptx.inject.Module)")
-      .def_static("create", &PyInjectModule::create, nb::arg("ptx"),
-                  nb::arg("name") = "<ptx>",
-                  nb::arg("extra_types") = std::vector<std::tuple<
-                      std::string, std::string, std::string>>(),
-                  nb::arg("allow_unknown_types") = false)
+      .def_static(
+          "create", &PyInjectModule::create, nb::arg("ptx"),
+          nb::arg("name") = "<ptx>",
+          nb::arg("extra_types") =
+              std::vector<std::tuple<std::string, std::string, std::string>>(),
+          nb::arg("allow_unknown_types") = false)
       .def("describe", &PyInjectModule::describe)
       .def("render", &PyInjectModule::render, nb::arg("stubs"))
       .def("render_by_name", &PyInjectModule::renderByName, nb::arg("stubs"))
@@ -175,10 +177,9 @@ void mmptx::python::bindInject(nb::module_ &m) {
                      llvm::StringRef p = m.get().getPTX();
                      return toStr(std::string(p));
                    })
-      .def_prop_ro("num_injects",
-                   [](const PyInjectModule &m) {
-                     return m.get().getNumInjects();
-                   })
+      .def_prop_ro(
+          "num_injects",
+          [](const PyInjectModule &m) { return m.get().getNumInjects(); })
       .def_prop_ro("memory_usage", [](const PyInjectModule &m) {
         return m.get().getMemoryUsage();
       });

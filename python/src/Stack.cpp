@@ -125,8 +125,8 @@ public:
     }
     for (const auto &[name, ptx, ins, outs, minSm] : instrs) {
       if (ins.size() > 4 || outs.size() > 2)
-        throwStack(InvalidTables, "instruction '" + name +
-                                      "': at most 4 args and 2 rets");
+        throwStack(InvalidTables,
+                   "instruction '" + name + "': at most 4 args and 2 rets");
       PtxInstrDesc d = {};
       for (size_t i = 0; i != ins.size(); ++i)
         d.args[i] = ins[i];
@@ -169,9 +169,9 @@ public:
   nb::list stacks() const {
     nb::list l;
     for (uint32_t i = 0; i != info.numStacks; ++i)
-      l.append(nb::make_tuple(info.stackNames[i], info.literalPrefixes[i],
-                              !info.inlineLiterals ||
-                                  info.inlineLiterals[i] != 0));
+      l.append(
+          nb::make_tuple(info.stackNames[i], info.literalPrefixes[i],
+                         !info.inlineLiterals || info.inlineLiterals[i] != 0));
     return l;
   }
   nb::list argTypeList() const {
@@ -249,8 +249,9 @@ public:
                    "register name '" + name + "' is not a PTX identifier");
       if (isReservedRegisterName(name))
         throwStack(InvalidRegister,
-                   "register name '" + name + "' is reserved for the "
-                   "compiler's temporaries (_s<stack>_<n>)");
+                   "register name '" + name +
+                       "' is reserved for the "
+                       "compiler's temporaries (_s<stack>_<n>)");
       if (stack >= set.info.numStacks)
         throwStack(InvalidRegister, "register '" + name + "': stack " +
                                         std::to_string(stack) +
@@ -265,8 +266,8 @@ public:
   nb::list list() const {
     nb::list l;
     for (const Register &r : regs)
-      l.append(nb::make_tuple(std::string(r.name), r.stackIdx,
-                              kindName(r.kind)));
+      l.append(
+          nb::make_tuple(std::string(r.name), r.stackIdx, kindName(r.kind)));
     return l;
   }
 
@@ -363,8 +364,8 @@ public:
                                    requests, inputs));
   }
 
-  using InputRows = nb::ndarray<const uint64_t, nb::ndim<2>, nb::c_contig,
-                                nb::device::cpu>;
+  using InputRows =
+      nb::ndarray<const uint64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
   using OutputRows = nb::ndarray<nb::numpy, uint64_t, nb::ndim<2>>;
 
   /// Interprets the program once per row of \p inputs (rows x registers,
@@ -376,7 +377,7 @@ public:
     Routines r(routines);
     size_t rows = inputs.shape(0), cols = inputs.shape(1);
     auto *out = new uint64_t[rows * requests.size()];
-    nb::capsule owner(out, [](void *p) noexcept { delete[] (uint64_t *)p; });
+    nb::capsule owner(out, [](void *p) noexcept { delete[](uint64_t *) p; });
     std::string error;
     {
       nb::gil_scoped_release release;
@@ -534,8 +535,7 @@ void mmptx::python::bindStack(nb::module_ &m) {
       .def("__len__", [](const PyRegisters &r) { return r.regs.size(); });
 
   nb::class_<PyProgram>(m, "Program")
-      .def_prop_ro("main",
-                   [](const PyProgram &p) { return p.prog.main; })
+      .def_prop_ro("main", [](const PyProgram &p) { return p.prog.main; })
       .def_prop_ro("routines",
                    [](const PyProgram &p) { return p.prog.routines; })
       .def_prop_ro("routine_names",
@@ -586,11 +586,9 @@ void mmptx::python::bindStack(nb::module_ &m) {
            nb::arg("zero_registers").none() = nb::none())
       .def("compile_program", &PyCompiler::compileProgram, nb::arg("program"))
       .def("compile_batch", &PyCompiler::compileBatch, nb::arg("programs"),
-           nb::arg("offsets").none(), nb::arg("registers"),
-           nb::arg("requests"))
+           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
       .def("measure_batch", &PyCompiler::measureBatch, nb::arg("programs"),
-           nb::arg("offsets").none(), nb::arg("registers"),
-           nb::arg("requests"))
+           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
       .def("interpret", &PyCompiler::interpret, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
            nb::arg("routines") = nb::none())
