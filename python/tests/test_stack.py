@@ -41,6 +41,8 @@ def test_compile_words_all_forms(cc, iset):
     words = [S.input_(0), S.input_(1), iset.ptx("add.ftz.f32")]
     as_numpy = np.array(words, dtype=np.uint64)
     assert cc.compile(as_numpy, regs, ["z"]) == ADD_STUB
+    as_numpy.flags.writeable = False  # read in place: read-only is enough
+    assert cc.compile(as_numpy, regs, ["z"]) == ADD_STUB
     assert cc.compile(words, regs, [2]) == ADD_STUB
     assert cc.compile(array.array("Q", words), XYZ, [2]) == ADD_STUB
     # A strided view or another dtype is copied, not refused.
