@@ -205,12 +205,10 @@ static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
     printInjects(**IM, OS, InjectListFormat == ListFormat::JSON);
     return Error::success();
   }
-  // A stub renders into the site's scaffold: check it first, so that a
-  // stub never reads an unset register or writes a dropped one.
-  for (const InjectSite &Site : (*IM)->sites())
-    if (Error E = verifyNormalizedSite(M, **IM, Site))
-      return E;
+  // Creation checked every site's scaffold, so that a stub never reads an
+  // unset register or writes a dropped one; render checks the stubs.
   std::vector<std::unique_ptr<MemoryBuffer>> Files;
+  std::vector<std::string> StubNames((*IM)->getNumInjects());
   std::vector<StringRef> Stubs((*IM)->getNumInjects());
   std::vector<bool> Given(Stubs.size());
   for (const std::string &Arg : InjectStubs) {
@@ -238,6 +236,7 @@ static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
     if (Stub.endswith("\n"))
       Stub = Stub.drop_back(Stub.endswith("\r\n") ? 2 : 1);
     Stubs[Index] = Stub;
+    StubNames[Index] = File.str();
     Given[Index] = true;
     Files.push_back(std::move(*Buf));
   }
@@ -253,7 +252,10 @@ static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
             (Missing > 1 ? " and " + Twine(Missing - 1) + " more" : ""));
   }
   std::string Out;
-  if (Error E = (*IM)->render(Stubs, Out))
+  RenderOptions RO;
+  RO.stubNames = StubNames;
+  RO.onWarning = [](const SMDiagnostic &D) { D.print(nullptr, errs()); };
+  if (Error E = (*IM)->render(Stubs, Out, RO))
     return E;
   OS << StringRef(Out).drop_front(std::min(Padding, Out.size()));
   return Error::success();
@@ -298,6 +300,13 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       "  Parses a PTX module, runs the given passes in order and prints the\n"
       "  result. With no passes the output is the input, byte for byte.\n");
 
+  if (ListInjects && !InjectStubs.empty()) {
+    reportError(makeError("--list-injects and --inject exclude each other: "
+                          "the one lists the injects, the other renders "
+                          "stubs into them"),
+                "mmptx-opt");
+    return 1;
+  }
   if (InjectListFormat.getNumOccurrences() && !ListInjects) {
     reportError(makeError("--format applies to --list-injects only"),
                 "mmptx-opt");

@@ -9,8 +9,8 @@
 /// `--stub-gen NAME=PROGRAM` compiles a Stack PTX program (text format) into
 /// a stub typed against inject NAME and renders it at every site of NAME.
 ///
-///  1. Find the injects (InjectModule); every site must be normalised, so
-///     that its variables live in stable registers `%_x<i>`.
+///  1. Find and check the injects (InjectModule); a legacy comment-form
+///     site is normalised around its stub, like render does.
 ///  2. Parse the program with the inject's variables predeclared: one the
 ///     program uses by name (or stable register name) without declaring it
 ///     in `.registers` is declared with its type's stack and its kind.
@@ -346,17 +346,24 @@ Error StubGenPass::run(Module &m) {
     stubs[inj->index] = std::move(*stub);
     have[inj->index] = true;
   }
+  // Creation checked every site. Stubs of the Stack PTX compiler are valid
+  // by construction, so they are spliced unchecked; a legacy site gets its
+  // normalised scaffold around the stub, as render gives it.
   for (const InjectSite &site : (*im)->sites()) {
     if (!have[site.inject])
       continue;
-    if (site.format == InjectSiteFormat::Legacy)
-      return DiagnosticError::get(
-          m.getSourceMgr(), m.getLoc(site.markerOffset),
-          "inject site is not normalised; run --normalize-injection-sites "
-          "before --stub-gen");
-    if (Error e = verifyNormalizedSite(m, **im, site))
-      return e;
-    m.replaceRange(site.removeBegin, site.removeEnd, stubs[site.inject]);
+    if (site.format != InjectSiteFormat::Legacy) {
+      m.replaceRange(site.removeBegin, site.removeEnd, stubs[site.inject]);
+      continue;
+    }
+    const Inject &inj = (*im)->getInject(site.inject);
+    std::string text;
+    size_t pos = writeNormalizedSite(
+        text, inj, (*im)->getVariables(inj), (*im)->getSiteRegisters(site),
+        /*leadingTab=*/m.getBuffer()[site.removeBegin] == '\t',
+        /*withMarkers=*/false);
+    text.insert(pos, stubs[site.inject]);
+    m.replaceRange(site.removeBegin, site.removeEnd, std::move(text));
   }
   return Error::success();
 }

@@ -29,21 +29,6 @@ struct StackPtxOptions;
 #define MMPTX_PASS(ARG, FACTORY, DESC) std::unique_ptr<Pass> FACTORY();
 #include "mmptx/Transforms/Passes.def"
 
-class InjectModule;
-namespace ptx {
-class Module;
-} // namespace ptx
-
-struct InjectSite;
-
-/// Checks an already-normalised \p Site of \p IM, found in \p M: its stable
-/// registers are declared with the marker's types in enclosing scopes, in
-/// and mod variables are set before the site and mod and out variables read
-/// back after it (the check of --normalize-injection-sites, for the tools
-/// that render). Legacy sites pass: normalisation writes their scaffold.
-llvm::Error verifyNormalizedSite(const ptx::Module &M, const InjectModule &IM,
-                                 const InjectSite &Site);
-
 /// One `--stub-gen NAME=PROGRAM`: a Stack PTX program (text format) for the
 /// sites of inject NAME.
 struct StubGenSpec {
