@@ -65,8 +65,12 @@ static const std::string &synthetic(int64_t numSites, int64_t numNames) {
   return s;
 }
 
-static std::unique_ptr<InjectModule> createOrDie(const std::string &text) {
-  auto m = InjectModule::create(text, "bench");
+/// \p trusted skips the structural parse and the site checks.
+static std::unique_ptr<InjectModule> createOrDie(const std::string &text,
+                                                 bool trusted = false) {
+  InjectOptions opts;
+  opts.trusted = trusted;
+  auto m = InjectModule::create(text, "bench", opts);
   if (!m) {
     llvm::errs() << toString(m.takeError()) << '\n';
     exit(1);
@@ -89,11 +93,13 @@ static std::vector<llvm::StringRef> stubsFor(const InjectModule &m) {
   return stubs;
 }
 
+/// Args: the corpus file, and 1 for the default checked create or 0 for
+/// trusted input (markers only).
 static void BM_Create(benchmark::State &st) {
   const std::string &text = corpus(st.range(0));
   size_t memory = 0, sites = 0;
   for (auto _ : st) {
-    auto m = createOrDie(text);
+    auto m = createOrDie(text, /*trusted=*/!st.range(1));
     memory = m->getMemoryUsage();
     sites = m->sites().size();
     benchmark::DoNotOptimize(m.get());
@@ -102,9 +108,15 @@ static void BM_Create(benchmark::State &st) {
   st.counters["sites"] = sites;
   st.counters["handle_bytes"] = memory;
   st.counters["handle_per_input_byte"] = double(memory) / text.size();
-  st.SetLabel(Files[st.range(0)]);
+  st.SetLabel(std::string(Files[st.range(0)]) +
+              (st.range(1) ? " checked" : " trusted"));
 }
-BENCHMARK(BM_Create)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Create)
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 static void BM_CreateFromModule(benchmark::State &st) {
   const std::string &text = corpus(st.range(0));
@@ -128,13 +140,17 @@ static void BM_CreateFromModule(benchmark::State &st) {
 }
 BENCHMARK(BM_CreateFromModule)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
+/// Args: the corpus file, and 1 to check the stubs (the default) or 0 for
+/// trusted stubs.
 static void BM_RenderBuffer(benchmark::State &st) {
   auto m = createOrDie(corpus(st.range(0)));
   std::vector<llvm::StringRef> stubs = stubsFor(*m);
   size_t size = llvm::cantFail(m->renderedSize(stubs));
   std::vector<char> buf(size);
+  RenderOptions opts;
+  opts.checkStubs = st.range(1);
   for (auto _ : st) {
-    auto n = m->render(stubs, buf.data(), buf.size());
+    auto n = m->render(stubs, buf.data(), buf.size(), opts);
     if (!n) {
       llvm::consumeError(n.takeError());
       st.SkipWithError("render failed");
@@ -144,9 +160,15 @@ static void BM_RenderBuffer(benchmark::State &st) {
     benchmark::ClobberMemory();
   }
   st.SetBytesProcessed(st.iterations() * size);
-  st.SetLabel(Files[st.range(0)]);
+  st.SetLabel(std::string(Files[st.range(0)]) +
+              (st.range(1) ? " checked" : " unchecked"));
 }
-BENCHMARK(BM_RenderBuffer)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RenderBuffer)
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 static void BM_RenderString(benchmark::State &st) {
   auto m = createOrDie(corpus(st.range(0)));
@@ -214,8 +236,10 @@ static void BM_RenderSynthetic(benchmark::State &st) {
                                      "\tadd.ftz.f32 %_x0, %_x0, %_x1;");
   size_t size = llvm::cantFail(m->renderedSize(stubs));
   std::vector<char> buf(size);
+  RenderOptions unchecked;
+  unchecked.checkStubs = false;
   for (auto _ : st) {
-    llvm::cantFail(m->render(stubs, buf.data(), buf.size()));
+    llvm::cantFail(m->render(stubs, buf.data(), buf.size(), unchecked));
     benchmark::DoNotOptimize(buf.data());
     benchmark::ClobberMemory();
   }

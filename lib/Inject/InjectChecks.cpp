@@ -38,6 +38,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cstring>
+
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ptx;
@@ -55,28 +57,126 @@ static uint32_t statementAt(const Module &m, uint32_t offset) {
   return it == stmts.begin() ? 0 : uint32_t(it - stmts.begin()) - 1;
 }
 
-/// \returns whether register \p reg is named by \p n (`%r7` by `%r<10>`).
-static bool declares(const DeclaredName &n, StringRef reg) {
-  if (n.RangeCount < 0)
-    return n.Name == reg;
+/// \returns whether register \p reg, without its '%', is named by
+/// declared name \p name (`r7` by `%r` with \p rangeCount 10, `%r<10>`;
+/// \p rangeCount is -1 for a single register).
+static bool declares(StringRef name, int64_t rangeCount, StringRef reg) {
+  if (!name.consume_front("%"))
+    return false;
+  if (rangeCount < 0)
+    return name == reg;
   uint64_t k;
   StringRef digits = reg;
-  if (!digits.consume_front(n.Name) || digits.empty() ||
+  if (!digits.consume_front(name) || digits.empty() ||
       (digits.size() > 1 && digits[0] == '0') || digits.getAsInteger(10, k))
     return false;
-  return k < uint64_t(n.RangeCount);
+  return k < uint64_t(rangeCount);
+}
+
+// The two parsers below handle the text that nvcc and mmptx's own writers
+// produce for scaffolds with plain loops (StringRef::trim builds a table per
+// call) and give up on anything else, which the full statement parser then
+// handles. They make the site checks a small part of create.
+
+static inline bool isBlankChar(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/// Drops the blanks at both ends of [\p b, \p e).
+static StringRef trimmed(const char *b, const char *e) {
+  while (b < e && isBlankChar(*b))
+    ++b;
+  while (e > b && isBlankChar(e[-1]))
+    --e;
+  return StringRef(b, e - b);
+}
+
+/// The common `.reg .f32 %a, %b<4>;`: \returns false for anything else
+/// (vectors, alignment, arrays), which parseDeclaration() handles.
+static bool parseSimpleRegDecl(StringRef text, StringRef &type,
+                               SmallVectorImpl<std::pair<StringRef, int64_t>>
+                                   &names) {
+  const char *p = text.begin(), *e = text.end();
+  if (text.size() < 6 || memcmp(p, ".reg", 4) != 0 || !isBlankChar(p[4]) ||
+      e[-1] != ';')
+    return false;
+  --e;
+  p += 4;
+  while (p < e && isBlankChar(*p))
+    ++p;
+  const char *t = p;
+  while (p < e && !isBlankChar(*p))
+    ++p;
+  type = StringRef(t, p - t);
+  if (type.size() < 2 || type[0] != '.')
+    return false;
+  while (p < e) {
+    const char *c = p;
+    while (c < e && *c != ',')
+      ++c;
+    StringRef item = trimmed(p, c);
+    p = c < e ? c + 1 : e;
+    if (item.size() < 2 || item[0] != '%')
+      return false;
+    int64_t count = -1;
+    if (item.back() == '>') {
+      size_t lt = item.find('<');
+      if (lt == StringRef::npos ||
+          item.slice(lt + 1, item.size() - 1).getAsInteger(10, count))
+        return false;
+      item = item.take_front(lt);
+    }
+    for (char ch : item)
+      if (isBlankChar(ch) || ch == '[' || ch == '<' || ch == '=' || ch == '.')
+        return false;
+    names.push_back({item, count});
+  }
+  return !names.empty();
+}
+
+/// Splits the common unguarded `mov.t a, b;` into its operands; \returns
+/// false for anything else, which parseInstruction() handles. \p isMov says
+/// whether the statement is such a mov (false: surely no mov at all).
+static bool parseSimpleMov(StringRef text, StringRef &dst, StringRef &src,
+                           bool &isMov) {
+  isMov = false;
+  const char *p = text.begin(), *e = text.end();
+  if (text.size() < 4 || memcmp(p, "mov", 3) != 0)
+    return *p != '@'; // a guard needs the full parser
+  if (p[3] != '.' && !isBlankChar(p[3]))
+    return true; // `movmatrix`
+  if (e[-1] != ';')
+    return false;
+  --e;
+  while (p < e && !isBlankChar(*p))
+    ++p;
+  const char *comma = nullptr;
+  for (const char *q = p; q < e; ++q) {
+    char c = *q;
+    if (c == '{' || c == '[' || c == '}' || c == ']')
+      return false;
+    if (c == ',') {
+      if (comma)
+        return false;
+      comma = q;
+    }
+  }
+  if (!comma)
+    return false;
+  dst = trimmed(p, comma);
+  src = trimmed(comma + 1, e);
+  isMov = true;
+  return true;
 }
 
 namespace {
 /// Finds the `.reg` declarations of a set of registers, walking back from a
 /// statement through its enclosing scopes.
 struct RegisterFinder {
-  /// The registers sought, with '%'.
+  /// The registers sought, without their '%'.
   SmallVector<StringRef, 8> regs;
   SmallVector<uint32_t, 8> declStmt;
   SmallVector<StringRef, 8> declType; ///< with the dot
-  /// Only `.reg` statements whose text contains this are parsed.
-  StringRef filter;
 
   void find(const Module &m, uint32_t from) {
     declStmt.assign(regs.size(), Statement::NoIndex);
@@ -84,14 +184,20 @@ struct RegisterFinder {
     unsigned missing = regs.size();
     ArrayRef<Statement> stmts = m.statements();
     Declaration decl;
+    SmallVector<std::pair<StringRef, int64_t>, 4> simple;
+    auto recordName = [&](StringRef name, int64_t count, StringRef type,
+                          uint32_t j) {
+      for (size_t i = 0; i != regs.size(); ++i)
+        if (declStmt[i] == Statement::NoIndex &&
+            declares(name, count, regs[i])) {
+          declStmt[i] = j;
+          declType[i] = type;
+          --missing;
+        }
+    };
     auto record = [&](const Declaration &d, uint32_t j) {
       for (const DeclaredName &n : d.Names)
-        for (size_t i = 0; i != regs.size(); ++i)
-          if (declStmt[i] == Statement::NoIndex && declares(n, regs[i])) {
-            declStmt[i] = j;
-            declType[i] = d.Type;
-            --missing;
-          }
+        recordName(n.Name, n.RangeCount, d.Type, j);
     };
     for (uint32_t j = from; j-- > 0 && missing;) {
       const Statement &s = stmts[j];
@@ -117,8 +223,15 @@ struct RegisterFinder {
       if (s.Kind != StmtKind::Directive)
         continue;
       StringRef text = m.getText(s);
-      if (!text.startswith(".reg") || !text.contains(filter))
+      if (!text.startswith(".reg"))
         continue;
+      StringRef type;
+      simple.clear();
+      if (parseSimpleRegDecl(text, type, simple)) {
+        for (auto &n : simple)
+          recordName(n.first, n.second, type, j);
+        continue;
+      }
       decl = Declaration();
       if (Error e = parseDeclaration(m, s, decl)) {
         consumeError(std::move(e));
@@ -153,12 +266,22 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
                    SmallVectorImpl<bool> &found) {
     if (stmts[j].Kind != StmtKind::Instruction)
       return;
-    ins.clear();
-    if (Error e = parseInstruction(m, stmts[j], ins)) {
-      consumeError(std::move(e));
-      return;
+    StringRef dst, src, r;
+    bool isMov;
+    if (parseSimpleMov(m.getText(stmts[j]), dst, src, isMov)) {
+      if (!isMov)
+        return;
+      r = operand ? src : dst;
+    } else {
+      ins.clear();
+      if (Error e = parseInstruction(m, stmts[j], ins)) {
+        consumeError(std::move(e));
+        return;
+      }
+      r = movOperand(ins, operand);
     }
-    StringRef r = movOperand(ins, operand);
+    if (!r.consume_front("%"))
+      return;
     for (size_t i = 0; i != regs.size(); ++i)
       if (regs[i] == r)
         found[i] = true;
@@ -193,13 +316,13 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
       return siteError(m, m.getLoc(site.markerOffset),
                        getInjectArgKindName(v.kind) + " variable '" + v.name +
                            "' of inject site '" + inj.name +
-                           "' is never set: no 'mov " + regs[i] +
+                           "' is never set: no 'mov %" + regs[i] +
                            ", ...' before the site in its scope");
     if (v.kind != InjectArgKind::In && !readBack[i])
       return siteError(m, m.getLoc(site.markerOffset),
                        getInjectArgKindName(v.kind) + " variable '" + v.name +
                            "' of inject site '" + inj.name +
-                           "' is never read back: no 'mov ..., " + regs[i] +
+                           "' is never read back: no 'mov ..., %" + regs[i] +
                            "' after the site in its scope");
   }
   return Error::success();
@@ -228,13 +351,9 @@ Error mmptx::verifyNormalizedSite(const Module &m, const InjectModule &im,
   ArrayRef<InjectVariable> vars = im.getVariables(inj);
   if (vars.empty())
     return Error::success();
-  SmallVector<std::string, 8> names;
   RegisterFinder finder;
-  finder.filter = "%_x";
   for (const InjectVariable &v : vars)
-    names.push_back(("%" + v.stableRegister).str());
-  for (const std::string &n : names)
-    finder.regs.push_back(n);
+    finder.regs.push_back(v.stableRegister);
   finder.find(m, idx);
   for (size_t i = 0; i != vars.size(); ++i) {
     const InjectVariable &v = vars[i];
@@ -245,7 +364,8 @@ Error mmptx::verifyNormalizedSite(const Module &m, const InjectModule &im,
                            "' is not declared in a scope enclosing inject "
                            "site '" +
                            inj.name + "'");
-    if (finder.declType[i] != ("." + v.regType).str())
+    StringRef declType = finder.declType[i];
+    if (!declType.consume_front(".") || declType != v.regType)
       return withInjectCode(
           DiagnosticError::getWithNote(
               m.getSourceMgr(), m.getLoc(m.getStatement(finder.declStmt[i])),
@@ -317,8 +437,9 @@ Error mmptx::verifyLegacySite(const Module &m, const InjectModule &im,
                 regLoc(k), "first given here"),
             InjectErrc::InvalidSite);
   RegisterFinder finder;
-  finder.filter = "%";
-  finder.regs.assign(regs.begin(), regs.end());
+  for (StringRef r : regs)
+    finder.regs.push_back(r.drop_front()); // legacy registers start with '%'
+
   finder.find(m, idx);
   for (size_t i = 0; i != vars.size(); ++i) {
     const InjectVariable &v = vars[i];
