@@ -296,11 +296,11 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
       break;
     visit(j, 0, set);
   }
-  auto after = llvm::lower_bound(stmts, site.removeEnd,
-                                 [](const Statement &s, uint32_t off) {
-                                   return s.Begin < off;
-                                 });
-  for (uint32_t j = after - stmts.begin(); j < stmts.size(); ++j) {
+  // The marker block is a few comments: step over them.
+  uint32_t after = markerStmt;
+  while (after < stmts.size() && stmts[after].Begin < site.removeEnd)
+    ++after;
+  for (uint32_t j = after; j < stmts.size(); ++j) {
     if (stmts[j].Kind == StmtKind::ScopeBegin) {
       j = stmts[j].Link;
       continue;
@@ -341,8 +341,9 @@ static Error verifyInFunction(const Module &m, const InjectModule &im,
 }
 
 Error mmptx::verifyNormalizedSite(const Module &m, const InjectModule &im,
-                                  const InjectSite &site) {
-  uint32_t idx = statementAt(m, site.markerOffset);
+                                  const InjectSite &site, uint32_t idx) {
+  if (idx == Statement::NoIndex)
+    idx = statementAt(m, site.markerOffset);
   if (Error e = verifyInFunction(m, im, site, idx))
     return e;
   if (site.format == InjectSiteFormat::Legacy)
@@ -406,8 +407,9 @@ bool mmptx::isMovCompatible(StringRef declared, StringRef movSuffix) {
 }
 
 Error mmptx::verifyLegacySite(const Module &m, const InjectModule &im,
-                              const InjectSite &site) {
-  uint32_t idx = statementAt(m, site.markerOffset);
+                              const InjectSite &site, uint32_t idx) {
+  if (idx == Statement::NoIndex)
+    idx = statementAt(m, site.markerOffset);
   if (Error e = verifyInFunction(m, im, site, idx))
     return e;
   if (site.format != InjectSiteFormat::Legacy)

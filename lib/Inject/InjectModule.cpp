@@ -859,10 +859,15 @@ InjectModule::~InjectModule() = default;
 
 /// Runs the site checks of InjectChecks.h on every site of \p h.
 static Error checkSites(const ptx::Module &m, const InjectModule &h) {
+  // Sites come in file order: one cursor finds every marker's statement.
+  ArrayRef<ptx::Statement> stmts = m.statements();
+  uint32_t j = 0;
   for (const InjectSite &site : h.sites()) {
+    while (j + 1 < stmts.size() && stmts[j + 1].Begin <= site.markerOffset)
+      ++j;
     Error e = site.format == InjectSiteFormat::Legacy
-                  ? verifyLegacySite(m, h, site)
-                  : verifyNormalizedSite(m, h, site);
+                  ? verifyLegacySite(m, h, site, j)
+                  : verifyNormalizedSite(m, h, site, j);
     if (e)
       return e;
   }

@@ -104,6 +104,51 @@ static stack::RegKind toRegKind(InjectArgKind k) {
   return stack::RegKind::In;
 }
 
+/// \returns the PTX register type of the values of stack \p s: that of the
+/// built-in inject type of the same name (`F16` holds `b16`), else the
+/// stack's literal prefix.
+static StringRef getStackRegType(const stack::StackInfo &info, unsigned s) {
+  StringRef name = info.stackNames[s];
+  for (const InjectType &t : getBuiltinInjectTypes())
+    if (t.token == name)
+      return t.regType;
+  return info.literalPrefixes[s];
+}
+
+/// \returns the stack of inject type \p token in \p regType registers:
+/// the stack of that name when it holds \p regType (every built-in type),
+/// else the one stack that holds \p regType (a user type: `DOG` in f32
+/// registers lives on F32); -1 when none does and -2 when several do (the
+/// program must restate the variable in `.registers`).
+static int findStackForType(const stack::StackInfo &info, StringRef token,
+                            StringRef regType) {
+  int s = info.findStack(token);
+  if (s >= 0 && getStackRegType(info, s) == regType)
+    return s;
+  int found = -1;
+  for (unsigned i = 0; i != info.numStacks; ++i)
+    if (getStackRegType(info, i) == regType)
+      found = found == -1 ? int(i) : -2;
+  return found;
+}
+
+/// \returns why variable \p v has no stack of its own.
+static std::string describeMissingStack(const stack::StackInfo &info,
+                                        const InjectVariable &v) {
+  std::string candidates;
+  for (unsigned i = 0; i != info.numStacks; ++i)
+    if (getStackRegType(info, i) == v.regType)
+      candidates += (candidates.empty() ? "" : ", ") +
+                    std::string(info.stackNames[i]);
+  std::string what = ("variable '" + v.name + "' has inject type '" +
+                      v.typeToken + "' in a ." + v.regType + " register")
+                         .str();
+  if (candidates.empty())
+    return what + ", which no Stack PTX stack holds";
+  return what + ", which stacks " + candidates +
+         " all hold: declare it in '.registers' on one of them";
+}
+
 /// \returns the location of the start of buffer \p id.
 static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
   return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
@@ -180,11 +225,11 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
   const stack::StackInfo &info = stack::getDefaultStackInfo();
   ArrayRef<InjectVariable> vars = im.getVariables(inj);
   auto stackOf = [&](const InjectVariable &v) {
-    return info.findStack(v.typeToken);
+    return findStackForType(info, v.typeToken, v.regType);
   };
 
   // Every variable may be used without a declaration, by name or by stable
-  // register. One whose type no stack holds gets an invalid stack, so that
+  // register. One whose type has no one stack gets an invalid stack, so that
   // its use is reported below, located.
   std::vector<stack::RegisterDecl> predeclared;
   for (const InjectVariable &v : vars) {
@@ -211,16 +256,24 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                       "' has no variable '" + d.name + "'");
     const InjectVariable &v = *it;
     int s = stackOf(v);
-    if (s < 0)
-      return DiagnosticError::get(
-          programSM, d.loc,
-          "variable '" + v.name + "' has inject type '" + v.typeToken +
-              "', which no Stack PTX stack holds");
-    if (s != d.stackIdx)
+    if (d.stackIdx >= info.numStacks) // used without a declaration
+      return DiagnosticError::get(programSM, d.loc,
+                                  describeMissingStack(info, v));
+    if (s >= 0 && s != d.stackIdx &&
+        info.findStack(v.typeToken) == s) // a type with a stack of its own
       return DiagnosticError::get(
           programSM, d.loc,
           "variable '" + v.name + "' of inject '" + inj.name + "' is " +
               v.typeToken + ", not " + info.stackNames[d.stackIdx]);
+    // A user type may be restated on any stack of its register type.
+    if (s != d.stackIdx && getStackRegType(info, d.stackIdx) != v.regType)
+      return DiagnosticError::get(
+          programSM, d.loc,
+          "variable '" + v.name + "' of inject '" + inj.name +
+              "' has inject type '" + v.typeToken + "' in a ." + v.regType +
+              " register, but stack " + info.stackNames[d.stackIdx] +
+              " holds ." + getStackRegType(info, d.stackIdx));
+    s = d.stackIdx;
     stack::RegKind vk = toRegKind(v.kind);
     if (d.kind != vk && !(vk == stack::RegKind::Mod))
       return DiagnosticError::get(
@@ -298,13 +351,15 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     if (v.kind != InjectArgKind::Out || written[vi])
       continue;
     int s = stackOf(v);
+    for (size_t r = 0; r != regs.size(); ++r)
+      if (varOfReg[r] == int(vi))
+        s = regs[r].stackIdx; // the program's own statement of it
     if (s < 0)
       return DiagnosticError::get(
           programSM, bufferStart(programSM, id),
           "out variable '" + v.name + "' of inject '" + inj.name +
-              "' has inject type '" + v.typeToken +
-              "', which no Stack PTX stack holds, so it cannot be zeroed; "
-              "request it");
+              "' cannot be zeroed: " + describeMissingStack(info, v) +
+              "; or request it");
     zeroRegs.push_back({v.stableRegister, uint16_t(s), stack::RegKind::Out});
   }
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Inject/InjectModule.h"
+#include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Parser.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -516,6 +517,85 @@ TEST(InjectModuleTest, MutatedInputsNeverCrash) {
     ASSERT_FALSE(bool((*m)->render(stubs, out)));
     ASSERT_EQ(out.size(), cantFail((*m)->renderedSize(stubs)));
   }
+}
+
+} // namespace
+
+namespace {
+
+const char *const CheckedModule = ".version 9.0\n"
+                                  ".entry k()\n"
+                                  "{\n"
+                                  "\t.reg .b32 %r<2>;\n"
+                                  "\t// PTX_INJECT_START f\n"
+                                  "\t// %r1 mod WORD w\n"
+                                  "\t// PTX_INJECT_END\n"
+                                  "\tret;\n"
+                                  "}\n";
+
+TEST(InjectChecksTest, UserTypeMovSuffixInTheScaffold) {
+  InjectType word;
+  word.token = "WORD";
+  word.regType = "b32";
+  word.movSuffix = "u32";
+  InjectOptions opts;
+  opts.extraTypes = makeArrayRef(word);
+  auto m = InjectModule::create(CheckedModule, "k.ptx", opts);
+  ASSERT_TRUE(bool(m)) << toString(m.takeError());
+  EXPECT_EQ((*m)->getVariables((*m)->getInject(0))[0].movSuffix, "u32");
+  std::string out;
+  ASSERT_FALSE(bool((*m)->render({"\tadd.u32 %_x0, %_x0, 1;"}, out)));
+  EXPECT_NE(out.find("\tmov.u32 %_x0, %r1;\n\tadd.u32 %_x0, %_x0, 1;\n"
+                     "\tmov.u32 %r1, %_x0;\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST(InjectChecksTest, StubsAreCheckedAndWarningsGoToTheHandler) {
+  InjectType word{"WORD", "b32", "u32", 'r', 32};
+  InjectOptions opts;
+  opts.extraTypes = makeArrayRef(word);
+  auto m = InjectModule::create(CheckedModule, "k.ptx", opts);
+  ASSERT_TRUE(bool(m)) << toString(m.takeError());
+  std::string out, msg;
+  RenderOptions ro;
+  std::vector<std::string> names = {"my.stub"};
+  ro.stubNames = names;
+  Error e = (*m)->render({"\t}\n\t{"}, out, ro);
+  EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::InvalidStub);
+  EXPECT_EQ(StringRef(msg).take_until([](char c) { return c == '\n'; }),
+            "my.stub:1:2: error: unmatched '}'");
+  // The unchecked path splices it as it is.
+  ro.checkStubs = false;
+  EXPECT_FALSE(bool((*m)->render({"\t}\n\t{"}, out, ro)));
+
+  // An in variable written by the stub: a warning, through the handler.
+  const char *const inSite = ".version 9.0\n.entry k()\n{\n"
+                             "\t.reg .f32 %f<2>;\n"
+                             "\t// PTX_INJECT_START g\n"
+                             "\t// %f1 in f32 x\n"
+                             "\t// PTX_INJECT_END\n\tret;\n}\n";
+  auto g = InjectModule::create(inSite, "g.ptx");
+  ASSERT_TRUE(bool(g)) << toString(g.takeError());
+  std::vector<std::string> warnings;
+  RenderOptions wo;
+  wo.onWarning = [&](const SMDiagnostic &d) {
+    warnings.push_back(d.getMessage().str());
+  };
+  EXPECT_FALSE(bool((*g)->render({"\tmov.f32 %_x0, 0f00000000;"}, out, wo)));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "the stub writes '%_x0', the register of in variable "
+                         "'x' of inject 'g'; the value does not leave the "
+                         "site");
+}
+
+TEST(InjectChecksTest, MovCompatibility) {
+  EXPECT_TRUE(isMovCompatible("b32", "u32"));
+  EXPECT_TRUE(isMovCompatible("u32", "s32"));
+  EXPECT_TRUE(isMovCompatible("f32", "b32"));
+  EXPECT_FALSE(isMovCompatible("f32", "u32"));
+  EXPECT_FALSE(isMovCompatible("b64", "f32"));
+  EXPECT_TRUE(isMovCompatible("b32", "f16x2"));
 }
 
 } // namespace

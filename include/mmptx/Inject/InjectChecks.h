@@ -33,19 +33,25 @@ namespace ptx {
 class Module;
 } // namespace ptx
 
+/// Both site checks first check that the site lies inside a function body.
+///
 /// Checks already-normalised \p site of \p im, found in \p m: its stable
 /// registers are declared with the marker's types in enclosing scopes, in
 /// and mod variables are set by a `mov` before the site and mod and out
 /// variables read back by a `mov` after it. Legacy sites pass.
+/// \p markerStmt is the index of the statement holding the site's START
+/// marker when the caller knows it (saves a search).
 llvm::Error verifyNormalizedSite(const ptx::Module &m, const InjectModule &im,
-                                 const InjectSite &site);
+                                 const InjectSite &site,
+                                 uint32_t markerStmt = ~uint32_t(0));
 
 /// Checks the compiler registers of legacy \p site of \p im, found in
 /// \p m: each is declared in a scope enclosing the site, with a type that
 /// its variable's `mov` accepts, and no register belongs to two variables
 /// when one of them is written. Other sites pass.
 llvm::Error verifyLegacySite(const ptx::Module &m, const InjectModule &im,
-                             const InjectSite &site);
+                             const InjectSite &site,
+                             uint32_t markerStmt = ~uint32_t(0));
 
 /// Checks \p stub, named \p bufferName in errors, before it is spliced at
 /// the sites of inject \p inj of \p im. Errors are located in the stub and
