@@ -59,18 +59,6 @@ static const InjectType BuiltinTypes[] = {
 
 ArrayRef<InjectType> mmptx::getBuiltinInjectTypes() { return BuiltinTypes; }
 
-StringRef mmptx::getInjectArgKindName(InjectArgKind kind) {
-  switch (kind) {
-  case InjectArgKind::Out:
-    return "out";
-  case InjectArgKind::Mod:
-    return "mod";
-  case InjectArgKind::In:
-    return "in";
-  }
-  return "?";
-}
-
 char InjectError::ID = 0;
 char InjectUsageError::ID = 0;
 
@@ -127,34 +115,26 @@ size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
                                   ArrayRef<InjectVariable> vars,
                                   ArrayRef<StringRef> regs, bool leadingTab,
                                   bool withMarkers) {
-  raw_string_ostream os(out);
+  SmallVector<ScaffoldVar, 8> sv;
+  for (size_t i = 0, n = vars.size(); i != n; ++i)
+    sv.push_back({vars[i].kind, vars[i].regType, vars[i].movSuffix,
+                  vars[i].typeToken, vars[i].name, regs[i]});
   if (leadingTab)
-    os << '\t';
-  os << "{\n";
-  for (const InjectVariable &v : vars)
-    os << "\t.reg ." << v.regType << " %" << v.stableRegister << ";\n";
-  for (size_t i = 0, n = vars.size(); i != n; ++i)
-    if (vars[i].kind != InjectArgKind::Out)
-      os << "\tmov." << vars[i].movSuffix << " %" << vars[i].stableRegister
-         << ", " << regs[i] << ";\n";
-  if (withMarkers) {
-    os << "\t// MMPTX_INJECT_BEGIN " << inj.name << " " << vars.size()
-       << "\n";
-    for (size_t i = 0, n = vars.size(); i != n; ++i)
-      os << "\t// MMPTX_INJECT_ARG " << i << " "
-         << getInjectArgKindName(vars[i].kind) << " " << vars[i].regType << " "
-         << vars[i].typeToken << " " << vars[i].name << "\n";
-    os << "\t// MMPTX_INJECT_END " << inj.name;
-  }
-  os.flush();
-  size_t stubPos = out.size();
-  os << "\n";
-  for (size_t i = 0, n = vars.size(); i != n; ++i)
-    if (vars[i].kind != InjectArgKind::In)
-      os << "\tmov." << vars[i].movSuffix << " " << regs[i] << ", %"
-         << vars[i].stableRegister << ";\n";
-  os << "\t}";
-  os.flush();
+    out += '\t';
+  out += "{\n";
+  size_t stubPos = 0;
+  raw_string_ostream os(out); // unbuffered: writes go straight to out
+  writeSiteScaffold(
+      inj.name, sv, "%_x", withMarkers,
+      [&](const Twine &l) { os << '\t' << l << '\n'; },
+      [&] {
+        // The markers' last newline comes after the stub.
+        if (withMarkers)
+          out.pop_back();
+        stubPos = out.size();
+        out += '\n';
+      });
+  out += "\t}";
   return stubPos;
 }
 

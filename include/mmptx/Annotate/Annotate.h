@@ -37,6 +37,8 @@ class raw_ostream;
 class SourceMgr;
 } // namespace llvm
 
+#include "mmptx/Inject/InjectFormat.h"
+
 namespace mmptx {
 namespace annotate {
 
@@ -86,11 +88,8 @@ private:
   llvm::StringMap<unsigned> byLowerToken;
 };
 
-/// The direction of a site variable.
-enum class VarKind : uint8_t { In, Mod, Out };
-
-/// \returns `in`, `mod` or `out`.
-llvm::StringRef getVarKindName(VarKind kind);
+/// The direction of a site variable: the inject layer's kind.
+using VarKind = InjectArgKind;
 
 /// One variable of a site: what the marker calls it and how it is bound.
 struct SiteVar {

@@ -30,6 +30,7 @@
 #ifndef MMPTX_INJECT_INJECTMODULE_H
 #define MMPTX_INJECT_INJECTMODULE_H
 
+#include "mmptx/Inject/InjectFormat.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -48,13 +49,6 @@ namespace mmptx {
 namespace ptx {
 class Module;
 } // namespace ptx
-
-/// How a site variable is used by the stub. The numbering is the
-/// reference's (out 0, mod 1, in 2) so that C users see the same values.
-enum class InjectArgKind : uint8_t { Out = 0, Mod = 1, In = 2 };
-
-/// \returns "out", "mod" or "in".
-llvm::StringRef getInjectArgKindName(InjectArgKind Kind);
 
 /// The marker format a site was written in.
 enum class InjectSiteFormat : uint8_t {
