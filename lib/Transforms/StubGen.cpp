@@ -31,7 +31,7 @@
 ///     and warn, located at the program, about every limit execution hit:
 ///     the stub of a truncated run is valid PTX but likely not what the
 ///     author meant.
-///  6. Replace each site's marker block with the stub.
+///  6. Splice the stubs (spliceStubs, the render step --inject uses too).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +57,9 @@ public:
   StubGenPass(std::vector<StubGenSpec> specs,
               const stack::StackPtxOptions &opts)
       : specs(std::move(specs)), compilerOptions(opts) {}
+  /// Compiles with the pipeline's Stack PTX options.
+  explicit StubGenPass(std::vector<StubGenSpec> specs)
+      : specs(std::move(specs)), fromContext(true) {}
   StringRef getArgument() const override { return "stub-gen"; }
   StringRef getDescription() const override {
     return "compile Stack PTX programs into stubs at the sites of injects";
@@ -71,6 +74,8 @@ private:
 
   std::vector<StubGenSpec> specs;
   stack::StackPtxOptions compilerOptions;
+  /// Take compilerOptions from the PassContext when run.
+  bool fromContext = false;
   /// The target of the module being run on (see run()).
   uint32_t targetSm = 0;
   std::unique_ptr<stack::StackPtxContext> ctx;
@@ -158,9 +163,11 @@ void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
                                   const stack::StackPtxStats &stats) {
   const stack::StackPtxOptions &o = compilerOptions;
   auto warn = [&](const Twine &msg) {
-    programSM.PrintMessage(errs(), bufferStart(programSM, bufferID),
-                           SourceMgr::DK_Warning,
-                           "program for inject '" + inj.name + "': " + msg);
+    if (const auto &handler = getContext().onWarning)
+      handler(programSM.GetMessage(bufferStart(programSM, bufferID),
+                                   SourceMgr::DK_Warning,
+                                   "program for inject '" + inj.name +
+                                       "': " + msg));
   };
   if (stats.hitExecutionLimit)
     warn("execution stopped at the execution limit of " +
@@ -378,6 +385,9 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
 }
 
 Error StubGenPass::run(Module &m) {
+  if (fromContext)
+    compilerOptions = getContext().stackOptions ? *getContext().stackOptions
+                                                : stack::StackPtxOptions();
   // Stubs must assemble for the module they go into.
   targetSm = compilerOptions.targetSm ? compilerOptions.targetSm
                                       : getModuleTargetSm(m);
@@ -401,31 +411,31 @@ Error StubGenPass::run(Module &m) {
     stubs[inj->index] = std::move(*stub);
     have[inj->index] = true;
   }
-  // Creation checked every site. Stubs of the Stack PTX compiler are valid
-  // by construction, so they are spliced unchecked; a legacy site gets its
-  // normalised scaffold around the stub, as render gives it.
-  for (const InjectSite &site : (*im)->sites()) {
-    if (!have[site.inject])
-      continue;
-    if (site.format != InjectSiteFormat::Legacy) {
-      m.replaceRange(site.removeBegin, site.removeEnd, stubs[site.inject]);
-      continue;
-    }
-    const Inject &inj = (*im)->getInject(site.inject);
-    std::string text;
-    size_t pos = writeNormalizedSite(
-        text, inj, (*im)->getVariables(inj), (*im)->getSiteRegisters(site),
-        /*leadingTab=*/m.getBuffer()[site.removeBegin] == '\t',
-        /*withMarkers=*/false);
-    text.insert(pos, stubs[site.inject]);
-    m.replaceRange(site.removeBegin, site.removeEnd, std::move(text));
-  }
+  // Creation checked every site; stubs of the Stack PTX compiler are valid
+  // by construction, so they are spliced unchecked.
+  std::vector<Optional<StringRef>> toSplice((*im)->getNumInjects());
+  for (size_t i = 0; i != stubs.size(); ++i)
+    if (have[i])
+      toSplice[i] = StringRef(stubs[i]);
+  spliceStubs(m, **im, toSplice);
   return Error::success();
 }
 
 std::unique_ptr<Pass>
 mmptx::createStubGenPass(std::vector<StubGenSpec> specs) {
-  return createStubGenPass(std::move(specs), stack::StackPtxOptions());
+  return std::make_unique<StubGenPass>(std::move(specs));
+}
+
+Expected<std::unique_ptr<Pass>>
+mmptx::createStubGenPassFromValues(ArrayRef<std::string> values) {
+  std::vector<StubGenSpec> specs;
+  for (const std::string &v : values) {
+    auto [name, file] = StringRef(v).split('=');
+    if (name.empty() || file.empty())
+      return makeError("--stub-gen expects NAME=FILE, got '" + v + "'");
+    specs.push_back({name.str(), file.str()});
+  }
+  return createStubGenPass(std::move(specs));
 }
 
 std::unique_ptr<Pass>
