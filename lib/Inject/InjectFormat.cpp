@@ -10,6 +10,16 @@
 using namespace llvm;
 using namespace mmptx;
 
+static const InjectType BuiltinTypes[] = {
+#define GET_INJECT_TYPE_LIST
+#define MMPTX_INJECT_TYPE(ID, TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BIND,     \
+                          BITS)                                                \
+  {TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BITS, InjectBind::BIND},
+#include "mmptx/Inject/InjectTypes.inc"
+};
+
+ArrayRef<InjectType> mmptx::getBuiltinInjectTypes() { return BuiltinTypes; }
+
 StringRef mmptx::getInjectArgKindName(InjectArgKind kind) {
   switch (kind) {
   case InjectArgKind::Out:

@@ -49,15 +49,6 @@ using namespace mmptx;
 // Types and errors
 //===----------------------------------------------------------------------===//
 
-static const InjectType BuiltinTypes[] = {
-#define GET_INJECT_TYPE_LIST
-#define MMPTX_INJECT_TYPE(ID, TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BIND,     \
-                          BITS)                                                \
-  {TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BITS},
-#include "mmptx/IR/InjectTypes.inc"
-};
-
-ArrayRef<InjectType> mmptx::getBuiltinInjectTypes() { return BuiltinTypes; }
 
 char InjectError::ID = 0;
 char InjectUsageError::ID = 0;
@@ -271,7 +262,7 @@ const InjectType *InjectSiteScanner::lookupType(StringRef token,
   for (const InjectType &t : opts.extraTypes)
     if (matches(t))
       return &t;
-  for (const InjectType &t : BuiltinTypes)
+  for (const InjectType &t : getBuiltinInjectTypes())
     if (matches(t))
       return &t;
   return nullptr;

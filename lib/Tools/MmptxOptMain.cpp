@@ -297,18 +297,8 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       return 1;
     }
   }
-  std::vector<InjectType> ExtraTypes;
-  for (const annotate::TypeInfo &T : Types.getTypes()) {
-    InjectType IT;
-    IT.token = T.token;
-    IT.regType = T.regType;
-    IT.movSuffix = T.movSuffix;
-    IT.constraint = T.constraint;
-    IT.bits = T.constraint == 'h' ? 16 : StringRef("ld").contains(T.constraint) ? 64 : 32;
-    ExtraTypes.push_back(IT);
-  }
   InjectOptions Opts;
-  Opts.extraTypes = ExtraTypes;
+  Opts.extraTypes = Types.getTypes();
   Opts.allowUnknownTypes = AllowUnknownInjectTypes;
   StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
 

@@ -40,6 +40,31 @@ enum class InjectArgKind : uint8_t { Out = 0, Mod = 1, In = 2 };
 /// \returns "out", "mod" or "in": the spelling in markers and messages.
 llvm::StringRef getInjectArgKindName(InjectArgKind kind);
 
+/// How the device header and the annotate rewriter bind a C++ expression to
+/// its asm operand.
+enum class InjectBind : uint8_t {
+  Value, ///< `(expr)`
+  U16,   ///< storage reinterpreted as unsigned short
+  U32,   ///< storage reinterpreted as unsigned int
+  U64,   ///< storage reinterpreted as unsigned long long
+};
+
+/// An inject type: how a C++ value reaches a PTX register. The one model of
+/// a type for every layer: the built-in ones come from td/InjectTypes.td
+/// (getBuiltinInjectTypes), a user's from their own .td through the header
+/// mmptx-tblgen makes of it, or from the C API.
+struct InjectType {
+  llvm::StringRef token;     ///< `F32`: the name in markers and annotations
+  llvm::StringRef regType;   ///< `f32`: type of the stable register
+  llvm::StringRef movSuffix; ///< `f32`: suffix of the scaffold's `mov`s
+  char constraint = 'r';     ///< inline-asm constraint letter
+  unsigned bits = 32;        ///< size of the register
+  InjectBind bind = InjectBind::Value;
+};
+
+/// \returns the inject types generated from td/InjectTypes.td.
+llvm::ArrayRef<InjectType> getBuiltinInjectTypes();
+
 /// One variable of a site, as a scaffold writer needs it.
 struct ScaffoldVar {
   InjectArgKind kind;

@@ -60,19 +60,6 @@ enum class InjectSiteFormat : uint8_t {
   Legacy,
 };
 
-/// An inject type: how a C++ value reaches a PTX register. The built-in
-/// ones come from td/InjectTypes.td.
-struct InjectType {
-  llvm::StringRef token;     ///< `F32`
-  llvm::StringRef regType;   ///< `f32`: type of the stable register
-  llvm::StringRef movSuffix; ///< `f32`: suffix of the normalising `mov`
-  char constraint = 'r';     ///< inline-asm constraint letter
-  unsigned bits = 32;
-};
-
-/// \returns the inject types generated from td/InjectTypes.td.
-llvm::ArrayRef<InjectType> getBuiltinInjectTypes();
-
 /// Receives the warnings of the inject layer (located diagnostics); the
 /// library never prints.
 using WarningHandler = std::function<void(const llvm::SMDiagnostic &)>;
