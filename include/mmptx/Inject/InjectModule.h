@@ -19,11 +19,13 @@
 ///  - legacy comment form: `// PTX_INJECT_START name`,
 ///    `// %f1 kind type var`, `// PTX_INJECT_END`, whose sites carry compiler
 ///    registers and are normalised into stable `%_x<i>` registers here (at
-///    render time) or by the normalize-injection-sites pass.
+///    render time) or by the normalize-injection-sites pass, with the one
+///    scaffold of InjectFormat.h.
 ///
 /// Sites with one name form one inject; every later site must agree with
-/// the first. An InjectModule is read-only after creation, so any number of
-/// threads may render from one handle at once.
+/// the first. Creation checks every site and render every stub unless told
+/// they are trusted (InjectChecks.h). An InjectModule is read-only after
+/// creation, so any number of threads may render from one handle at once.
 ///
 //===----------------------------------------------------------------------===//
 
