@@ -52,8 +52,10 @@ static Error siteError(const Module &m, SMLoc loc, const Twine &msg) {
 /// \returns the index of the statement holding \p offset's marker.
 static uint32_t statementAt(const Module &m, uint32_t offset) {
   ArrayRef<Statement> stmts = m.statements();
-  auto it = llvm::upper_bound(
-      stmts, offset, [](uint32_t off, const Statement &s) { return off < s.Begin; });
+  auto it =
+      llvm::upper_bound(stmts, offset, [](uint32_t off, const Statement &s) {
+        return off < s.Begin;
+      });
   return it == stmts.begin() ? 0 : uint32_t(it - stmts.begin()) - 1;
 }
 
@@ -93,9 +95,9 @@ static StringRef trimmed(const char *b, const char *e) {
 
 /// The common `.reg .f32 %a, %b<4>;`: \returns false for anything else
 /// (vectors, alignment, arrays), which parseDeclaration() handles.
-static bool parseSimpleRegDecl(StringRef text, StringRef &type,
-                               SmallVectorImpl<std::pair<StringRef, int64_t>>
-                                   &names) {
+static bool
+parseSimpleRegDecl(StringRef text, StringRef &type,
+                   SmallVectorImpl<std::pair<StringRef, int64_t>> &names) {
   const char *p = text.begin(), *e = text.end();
   if (text.size() < 6 || memcmp(p, ".reg", 4) != 0 || !isBlankChar(p[4]) ||
       e[-1] != ';')
@@ -262,8 +264,7 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
   ArrayRef<Statement> stmts = m.statements();
   SmallVector<bool, 8> set(vars.size()), readBack(vars.size());
   Instruction ins;
-  auto visit = [&](uint32_t j, unsigned operand,
-                   SmallVectorImpl<bool> &found) {
+  auto visit = [&](uint32_t j, unsigned operand, SmallVectorImpl<bool> &found) {
     if (stmts[j].Kind != StmtKind::Instruction)
       return;
     StringRef dst, src, r;
@@ -432,8 +433,8 @@ Error mmptx::verifyLegacySite(const Module &m, const InjectModule &im,
                 "register '" + regs[i] + "' is given to variables '" +
                     vars[k].name + "' (" + getInjectArgKindName(vars[k].kind) +
                     ") and '" + vars[i].name + "' (" +
-                    getInjectArgKindName(vars[i].kind) +
-                    ") of inject site '" + inj.name +
+                    getInjectArgKindName(vars[i].kind) + ") of inject site '" +
+                    inj.name +
                     "'; a register that the stub writes must belong to one "
                     "variable",
                 regLoc(k), "first given here"),
@@ -454,16 +455,17 @@ Error mmptx::verifyLegacySite(const Module &m, const InjectModule &im,
     StringRef declared = finder.declType[i].drop_front();
     StringRef mov = v.movSuffix;
     if (!isMovCompatible(declared, mov))
-      return withInjectCode(
-          DiagnosticError::getWithNote(
-              m.getSourceMgr(), regLoc(i),
-              "register '" + regs[i] + "' is declared '." + declared +
-                  "', which 'mov." + mov + "' cannot move to or from, but "
-                  "variable '" + v.name + "' of inject site '" + inj.name +
-                  "' has type '" + v.typeToken + "'",
-              m.getLoc(m.getStatement(finder.declStmt[i])),
-              "'" + regs[i] + "' is declared here"),
-          InjectErrc::InvalidSite);
+      return withInjectCode(DiagnosticError::getWithNote(
+                                m.getSourceMgr(), regLoc(i),
+                                "register '" + regs[i] + "' is declared '." +
+                                    declared + "', which 'mov." + mov +
+                                    "' cannot move to or from, but "
+                                    "variable '" +
+                                    v.name + "' of inject site '" + inj.name +
+                                    "' has type '" + v.typeToken + "'",
+                                m.getLoc(m.getStatement(finder.declStmt[i])),
+                                "'" + regs[i] + "' is declared here"),
+                            InjectErrc::InvalidSite);
   }
   return Error::success();
 }
@@ -477,8 +479,8 @@ static bool hasNoDestination(StringRef mnemonic) {
   return StringSwitch<bool>(mnemonic)
       .Cases("st", "red", "bra", "brx", "bar", "barrier", "membar", "fence",
              true)
-      .Cases("ret", "exit", "trap", "prefetch", "prefetchu", "stmatrix",
-             "cp", "mbarrier", true)
+      .Cases("ret", "exit", "trap", "prefetch", "prefetchu", "stmatrix", "cp",
+             "mbarrier", true)
       .Default(false);
 }
 
@@ -547,10 +549,10 @@ Error mmptx::checkStub(StringRef stub, StringRef bufferName,
     case StmtKind::Directive: {
       StringRef word = text.take_until([](char c) { return isSpace(c); });
       if (word != ".reg" && word != ".local")
-        return error(text.data(),
-                     "directive '" + word + "' in the stub of inject '" +
-                         inj.name + "': only '.reg' and '.local' "
-                         "declarations may appear in a stub");
+        return error(text.data(), "directive '" + word +
+                                      "' in the stub of inject '" + inj.name +
+                                      "': only '.reg' and '.local' "
+                                      "declarations may appear in a stub");
       decl = Declaration();
       if (Error e = parseDeclaration(m, s, decl))
         return withInjectCode(std::move(e), InjectErrc::InvalidStub);
