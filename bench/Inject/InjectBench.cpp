@@ -21,6 +21,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstring>
 #include <map>
 
@@ -250,4 +251,41 @@ BENCHMARK(BM_RenderSynthetic)
     ->Args({100000, 10000})
     ->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();
+/// `--cold=checked|trusted`: times the first create of this process on
+/// anchor_gemm_kernel.ptx (page faults and cold caches included, as a
+/// program that makes one handle sees them), prints it with the handle's
+/// bytes and exits. Run it a few times; each run is one sample.
+static int coldCreate(llvm::StringRef mode) {
+  auto buf = llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
+                                         "/anchor_gemm_kernel.ptx");
+  if (!buf || (mode != "checked" && mode != "trusted")) {
+    fprintf(stderr, "usage: mmptx-bench-inject --cold=checked|trusted\n");
+    return 1;
+  }
+  InjectOptions opts;
+  opts.trusted = mode == "trusted";
+  auto start = std::chrono::steady_clock::now();
+  auto m = InjectModule::create((*buf)->getBuffer(), "gemm", opts);
+  auto end = std::chrono::steady_clock::now();
+  if (!m) {
+    llvm::errs() << toString(m.takeError()) << '\n';
+    return 1;
+  }
+  printf("cold %s create: %.1f us, handle %zu bytes (%.2f x input)\n",
+         mode.str().c_str(),
+         std::chrono::duration<double, std::micro>(end - start).count(),
+         (*m)->getMemoryUsage(),
+         double((*m)->getMemoryUsage()) / (*buf)->getBufferSize());
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && llvm::StringRef(argv[1]).startswith("--cold="))
+    return coldCreate(llvm::StringRef(argv[1]).drop_front(strlen("--cold=")));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
