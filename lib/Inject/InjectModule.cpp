@@ -53,30 +53,13 @@ using namespace mmptx;
 char InjectError::ID = 0;
 char InjectUsageError::ID = 0;
 
-void InjectError::log(raw_ostream &os) const {
-  std::string text;
-  raw_string_ostream s(text);
-  getDiagnostic().print(nullptr, s, /*ShowColors=*/false);
-  s << note;
-  s.flush();
-  os << StringRef(text).rtrim('\n');
-}
-
 Error mmptx::withInjectCode(Error err, InjectErrc code) {
   return handleErrors(
       std::move(err), [&](std::unique_ptr<DiagnosticError> d) -> Error {
         if (d->isA(InjectError::classID()))
           return Error(std::move(d));
-        // Keep the note: it follows the diagnostic in the full text.
-        std::string diagText, full = d->message();
-        raw_string_ostream os(diagText);
-        d->getDiagnostic().print(nullptr, os, /*ShowColors=*/false);
-        os.flush();
-        std::string note = full.size() > diagText.size()
-                               ? full.substr(diagText.size())
-                               : std::string();
         return make_error<InjectError>(code, d->getDiagnostic(),
-                                       std::move(note));
+                                       d->getNoteText());
       });
 }
 

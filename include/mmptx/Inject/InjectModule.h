@@ -116,19 +116,17 @@ enum class InjectErrc : int {
   InvalidStub = 16,
 };
 
-/// A located inject error: a DiagnosticError (so tools print it as one)
-/// with an error category and an optional located note.
+/// A located inject error: a DiagnosticError (so tools print it as one, with
+/// its notes) with an error category.
 class InjectError : public llvm::ErrorInfo<InjectError, DiagnosticError> {
 public:
   static char ID;
-  InjectError(InjectErrc code, llvm::SMDiagnostic diag, std::string note)
-      : ErrorInfo(std::move(diag)), code(code), note(std::move(note)) {}
+  InjectError(InjectErrc code, llvm::SMDiagnostic diag, std::string noteText)
+      : ErrorInfo(std::move(diag), std::move(noteText)), code(code) {}
   InjectErrc getCode() const { return code; }
-  void log(llvm::raw_ostream &os) const override;
 
 private:
   InjectErrc code;
-  std::string note;
 };
 
 /// An inject error without a source location (render and query misuse).
