@@ -92,28 +92,31 @@ struct RenderOptions {
   WarningHandler onWarning;
 };
 
-/// Error categories, numbered like the reference's result codes.
-enum class InjectErrc : int {
-  Success = 0,
-  Formatting = 1,
-  InsufficientBuffer = 2,
-  Internal = 3,
-  InvalidInput = 4,
-  WrongNumStubs = 6,
-  OutOfBoundsIndex = 7,
-  InconsistentInjection = 8,
-  InjectNotFound = 9,
-  VariableNotFound = 10,
-  OutOfMemory = 11,
-  UnknownType = 12,
-  MissingStub = 13,
+/// Error categories. The C API maps them onto its own result codes
+/// (lib/CAPI/PtxInject.cpp), which keep the reference's numbers.
+enum class InjectErrc : uint8_t {
+  Success,
+  /// Malformed inject markers.
+  Formatting,
+  InsufficientBuffer,
+  Internal,
+  InvalidInput,
+  WrongNumStubs,
+  OutOfBoundsIndex,
+  /// Two sites of one inject disagree.
+  InconsistentInjection,
+  InjectNotFound,
+  VariableNotFound,
+  OutOfMemory,
+  UnknownType,
+  MissingStub,
   /// The text is not well-formed PTX (structural parse).
-  InvalidPTX = 14,
+  InvalidPTX,
   /// A site's scaffold or compiler registers are wrong, or it is outside
   /// any function.
-  InvalidSite = 15,
+  InvalidSite,
   /// A stub cannot be spliced (see checkStub).
-  InvalidStub = 16,
+  InvalidStub,
 };
 
 /// A located inject error: a DiagnosticError (so tools print it as one, with
