@@ -514,9 +514,52 @@ Error mmptx::checkStub(StringRef stub, StringRef bufferName,
                           " in the stub of inject '" + inj.name +
                           "': stubs are ASCII PTX");
   }
-  auto parsed = parseStructure(sm, id);
+  // The parser takes whole modules, which start with `.version`: parse the
+  // stub behind one, and move every location back into the stub's own
+  // buffer (one line up in notes).
+  static constexpr StringRef Prefix = ".version 9.0\n";
+  std::string text = (Prefix + stub).str();
+  SourceMgr psm;
+  unsigned pid = psm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(text, bufferName,
+                                 /*RequiresNullTerminator=*/false),
+      SMLoc());
+  auto toStub = [&](const char *p) {
+    size_t off = p - text.data();
+    return stub.data() + (off < Prefix.size() ? 0 : off - Prefix.size());
+  };
+  auto relocate = [&](Error e) {
+    return handleErrors(std::move(e), [&](const DiagnosticError &d) -> Error {
+      const SMDiagnostic &diag = d.getDiagnostic();
+      const char *p = diag.getLoc().getPointer();
+      SMLoc loc;
+      if (p >= text.data() && p <= text.data() + text.size())
+        loc = SMLoc::getFromPointer(toStub(p));
+      SMDiagnostic moved =
+          sm.GetMessage(loc, diag.getKind(), diag.getMessage());
+      std::string notes;
+      StringRef rest = d.getNoteText();
+      std::string head = (bufferName + ":").str();
+      while (!rest.empty()) {
+        StringRef line;
+        std::tie(line, rest) = rest.split('\n');
+        unsigned lineNo;
+        StringRef tail = line;
+        if (tail.consume_front(head) && !tail.consumeInteger(10, lineNo) &&
+            lineNo > 1)
+          notes += head + std::to_string(lineNo - 1) + tail.str();
+        else
+          notes += line.str();
+        notes += '\n';
+      }
+      return withInjectCode(
+          make_error<DiagnosticError>(std::move(moved), std::move(notes)),
+          InjectErrc::InvalidStub);
+    });
+  };
+  auto parsed = parseStructure(psm, pid);
   if (!parsed)
-    return withInjectCode(parsed.takeError(), InjectErrc::InvalidStub);
+    return relocate(parsed.takeError());
   const Module &m = **parsed;
 
   // `%_x0` of every in variable, for the warning.
@@ -530,38 +573,42 @@ Error mmptx::checkStub(StringRef stub, StringRef bufferName,
   Instruction ins;
   Declaration decl;
   for (const Statement &s : m.statements()) {
-    StringRef text = m.getText(s);
+    if (s.Begin < Prefix.size())
+      continue; // the `.version` in front
+    StringRef stmtText = m.getText(s);
     switch (s.Kind) {
     case StmtKind::Comment: {
-      size_t k = text.find("PTX_INJECT");
+      size_t k = stmtText.find("PTX_INJECT");
       if (k == StringRef::npos)
         break;
-      if (k >= 2 && text.substr(k - 2, 2) == "MM")
+      if (k >= 2 && stmtText.substr(k - 2, 2) == "MM")
         k -= 2;
-      return error(text.data() + k,
+      return error(toStub(stmtText.data() + k),
                    "inject marker text in the stub of inject '" + inj.name +
                        "': a stub cannot open or close an inject site");
     }
     case StmtKind::FunctionHeader:
-      return error(text.data(), "the stub of inject '" + inj.name +
-                                    "' declares a function: a stub goes "
-                                    "inside a function body");
+      return error(toStub(stmtText.data()),
+                   "the stub of inject '" + inj.name +
+                       "' declares a function: a stub goes "
+                       "inside a function body");
     case StmtKind::Directive: {
-      StringRef word = text.take_until([](char c) { return isSpace(c); });
+      StringRef word = stmtText.take_until([](char c) { return isSpace(c); });
       if (word != ".reg" && word != ".local")
-        return error(text.data(), "directive '" + word +
-                                      "' in the stub of inject '" + inj.name +
-                                      "': only '.reg' and '.local' "
-                                      "declarations may appear in a stub");
+        return error(toStub(stmtText.data()),
+                     "directive '" + word + "' in the stub of inject '" +
+                         inj.name +
+                         "': only '.reg' and '.local' "
+                         "declarations may appear in a stub");
       decl = Declaration();
       if (Error e = parseDeclaration(m, s, decl))
-        return withInjectCode(std::move(e), InjectErrc::InvalidStub);
+        return relocate(std::move(e));
       break;
     }
     case StmtKind::Instruction: {
       ins.clear();
       if (Error e = parseInstruction(m, s, ins))
-        return withInjectCode(std::move(e), InjectErrc::InvalidStub);
+        return relocate(std::move(e));
       if (inRegs.empty() || ins.Operands.empty() ||
           hasNoDestination(ins.Mnemonic))
         break;
@@ -576,7 +623,8 @@ Error mmptx::checkStub(StringRef stub, StringRef bufferName,
           if (warned[r] || op.Text != inRegs[r].first)
             continue;
           warned[r] = true;
-          warn(sm.GetMessage(op.getLoc(), SourceMgr::DK_Warning,
+          warn(sm.GetMessage(SMLoc::getFromPointer(toStub(op.Text.data())),
+                             SourceMgr::DK_Warning,
                              "the stub writes '" + inRegs[r].first +
                                  "', the register of in variable '" +
                                  inRegs[r].second->name + "' of inject '" +
