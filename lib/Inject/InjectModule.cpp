@@ -32,6 +32,7 @@
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Parser.h"
+#include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -231,8 +232,9 @@ Error InjectSiteScanner::diag(InjectErrc code, const char *loc,
   std::string noteText;
   if (noteLoc) {
     raw_string_ostream os(noteText);
-    s->GetMessage(SMLoc::getFromPointer(noteLoc), SourceMgr::DK_Note, note)
-        .print(nullptr, os, /*ShowColors=*/false);
+    printDiagnostic(
+        s->GetMessage(SMLoc::getFromPointer(noteLoc), SourceMgr::DK_Note, note),
+        os);
   }
   return make_error<InjectError>(code, std::move(d), std::move(noteText));
 }

@@ -20,14 +20,13 @@
 #include "mmptx/Printer/Printer.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Transforms/Passes.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -149,6 +148,24 @@ cl::opt<unsigned> StackMaxFrameDepth(
     cl::desc("Frames of a --stub-gen program, the main program included "
              "(default: the compiler's)"),
     cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackSize("stack-size",
+                            cl::desc("Values per stack of a --stub-gen "
+                                     "program (default: the compiler's)"),
+                            cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackStoreSize(
+    "stack-store-size",
+    cl::desc("Store slots of a --stub-gen program (default: the compiler's)"),
+    cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackNodeLimit(
+    "stack-node-limit",
+    cl::desc("DAG nodes a --stub-gen program may build (default: the "
+             "compiler's)"),
+    cl::value_desc("N"), cl::cat(OptCategory));
+cl::list<std::string> StackIncludeDirs(
+    "stack-include-dir",
+    cl::desc("Search DIR for a --stub-gen program's .include files, after "
+             "the including file's directory (repeatable)"),
+    cl::value_desc("DIR"), cl::cat(OptCategory));
 
 /// The passes of the command line, test passes included, in flag order.
 Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
@@ -217,7 +234,12 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   PassContext Context;
   Context.injectOptions = &Opts;
   Context.stackOptions = &StackOpts;
-  Context.onWarning = [](const SMDiagnostic &D) { D.print(nullptr, errs()); };
+  std::vector<std::string> IncludeDirs(StackIncludeDirs.begin(),
+                                       StackIncludeDirs.end());
+  Context.stackIncludeDirs = &IncludeDirs;
+  Context.onWarning = [](const SMDiagnostic &D) {
+    printDiagnostic(D, errs());
+  };
   PM.setContext(Context);
   auto Pipeline = buildPipeline();
   if (!Pipeline)
@@ -257,10 +279,20 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
     StackOpts.executionLimit = StackExecutionLimit;
   if (StackMaxFrameDepth.getNumOccurrences())
     StackOpts.maxFrameDepth = StackMaxFrameDepth;
+  if (StackSize.getNumOccurrences())
+    StackOpts.stackSize = StackSize;
+  if (StackStoreSize.getNumOccurrences())
+    StackOpts.storeSize = StackStoreSize;
+  if (StackNodeLimit.getNumOccurrences())
+    StackOpts.maxNodes = StackNodeLimit;
   StackOpts.targetSm = StackTargetSm;
   bool StackFlags = StackStrict.getNumOccurrences() ||
                     StackExecutionLimit.getNumOccurrences() ||
                     StackMaxFrameDepth.getNumOccurrences() ||
+                    StackSize.getNumOccurrences() ||
+                    StackStoreSize.getNumOccurrences() ||
+                    StackNodeLimit.getNumOccurrences() ||
+                    StackIncludeDirs.getNumOccurrences() ||
                     StackTargetSm.getNumOccurrences();
   if (StackFlags && valuesOf("stub-gen").empty()) {
     reportError(makeError("the --stack-* options apply to --stub-gen only"),
@@ -302,14 +334,15 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   Opts.allowUnknownTypes = AllowUnknownInjectTypes;
   StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
 
-  std::error_code EC;
-  ToolOutputFile Out(OutputFilename, EC, sys::fs::OF_None);
-  if (EC) {
-    reportError(makeError("cannot open output '" + OutputFilename +
-                          "': " + EC.message()),
-                "mmptx-opt");
+  // Written beside the target and renamed over it on success: the input may
+  // be the output (and is memory-mapped), and a failed run keeps the old
+  // output.
+  auto OutOrErr = ToolOutput::open(OutputFilename);
+  if (!OutOrErr) {
+    reportError(OutOrErr.takeError(), "mmptx-opt");
     return 1;
   }
+  ToolOutput &Out = **OutOrErr;
 
   bool Failed = false;
   if (!SplitInputFile) {
@@ -352,6 +385,9 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   }
   if (Failed)
     return 1;
-  Out.keep();
+  if (Error E = Out.commit()) {
+    reportError(std::move(E), "mmptx-opt");
+    return 1;
+  }
   return 0;
 }

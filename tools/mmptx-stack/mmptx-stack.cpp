@@ -17,6 +17,10 @@
 ///                                          p's registers and requests
 ///   mmptx-stack --target-sm=80 p           for an sm_80 kernel: what needs
 ///                                          a newer target is invalid
+///   mmptx-stack -I lib p                   search lib for .include files
+///
+/// Without `.requests`, the registers declared out or mod are requested,
+/// and a compile that hits a limit warns, as with mmptx-opt --stub-gen.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -25,15 +29,15 @@
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <cmath>
@@ -109,9 +113,32 @@ static cl::opt<unsigned> randomize(
              "registers and requests: mutation-style programs typed against "
              "a site's variables"),
     cl::value_desc("N"), cl::init(0), cl::cat(stackCategory));
+static cl::list<std::string>
+    includeDirs("I",
+                cl::desc("Search DIR for .include files, after the including "
+                         "file's directory (repeatable)"),
+                cl::value_desc("DIR"), cl::Prefix, cl::cat(stackCategory));
 static cl::opt<uint64_t>
     randomSeed("seed", cl::desc("Seed for --random-module and --randomize"),
                cl::init(1), cl::cat(stackCategory));
+
+/// \returns this tool's flag for StackPtxOptions field \p field.
+static StringRef optionFlag(StringRef field) {
+  return StringSwitch<StringRef>(field)
+      .Case("stackSize", "--stack-size")
+      .Case("maxNodes", "--max-nodes")
+      .Case("maxFrameDepth", "--max-frame-depth")
+      .Case("storeSize", "--store-size")
+      .Case("strict", "--strict")
+      .Default("--execution-limit");
+}
+
+static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
+  return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
+}
+
+/// The largest --randomize: a program of at most this many words.
+static constexpr unsigned MaxRandomWords = 1u << 20;
 
 /// Replaces the routines and main program of \p prog with random words over
 /// its registers, as a mutation would leave them.
@@ -174,17 +201,22 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Stack PTX compiler: text program -> PTX stub\n");
   const StackInfo &info = getDefaultStackInfo();
+  if (randomize > MaxRandomWords || randomModule > MaxRandomWords) {
+    WithColor::error(errs(), "mmptx-stack")
+        << (randomize > MaxRandomWords ? "--randomize=" : "--random-module=")
+        << (randomize > MaxRandomWords ? randomize : randomModule)
+        << " is too large (at most " << MaxRandomWords << ")\n";
+    return 1;
+  }
   if (randomModule) {
-    std::error_code ec;
-    ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
-    if (ec) {
-      WithColor::error(errs(), "mmptx-stack")
-          << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
+    if (Error err = writeToolOutput(outputFilename, [&](raw_ostream &os) {
+          os << makeRandomKernelModule(info, randomSeed, randomModule,
+                                       targetSm ? targetSm : 80);
+          return Error::success();
+        })) {
+      reportError(std::move(err), "mmptx-stack");
       return 1;
     }
-    out.os() << makeRandomKernelModule(info, randomSeed, randomModule,
-                                       targetSm ? targetSm : 80);
-    out.keep();
     return 0;
   }
 
@@ -197,7 +229,8 @@ int main(int argc, char **argv) {
   }
   SourceMgr sm;
   unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
-  Expected<StackProgram> prog = parseStackProgram(sm, id, info);
+  Expected<StackProgram> prog =
+      parseStackProgram(sm, id, info, {}, includeDirs);
   if (!prog) {
     reportError(prog.takeError(), "mmptx-stack");
     return 1;
@@ -205,13 +238,21 @@ int main(int argc, char **argv) {
   if (randomize)
     randomizeProgram(*prog, info);
 
-  std::error_code ec;
-  ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
-  if (ec) {
-    WithColor::error(errs(), "mmptx-stack")
-        << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
+  // Replaced only when complete; a failed run keeps an existing file.
+  Expected<std::unique_ptr<ToolOutput>> outOrErr =
+      ToolOutput::open(outputFilename);
+  if (!outOrErr) {
+    reportError(outOrErr.takeError(), "mmptx-stack");
     return 1;
   }
+  ToolOutput &out = **outOrErr;
+  auto commit = [&] {
+    if (Error err = out.commit()) {
+      reportError(std::move(err), "mmptx-stack");
+      return 1;
+    }
+    return 0;
+  };
 
   StackPtxOptions opts;
   opts.strict = strict;
@@ -222,9 +263,17 @@ int main(int argc, char **argv) {
   opts.storeSize = storeSize;
   opts.maxNodes = maxNodes;
   opts.targetSm = targetSm;
+  if (Error e = checkStackPtxOptions(opts, optionFlag)) {
+    reportError(std::move(e), "mmptx-stack");
+    return 1;
+  }
   StackPtxContext ctx(info, opts);
   std::vector<Register> regs = prog->getRegisters();
   Program p = prog->getProgram();
+  // As with --stub-gen: without `.requests`, what the program declares it
+  // writes.
+  std::vector<uint32_t> requests =
+      prog->hasRequests ? prog->requests : prog->getDefaultRequests();
 
   if (interpret.getNumOccurrences()) {
     std::vector<uint64_t> inputs(regs.size(), 0);
@@ -251,19 +300,18 @@ int main(int argc, char **argv) {
       }
     }
     Expected<std::vector<uint64_t>> vals =
-        interpretStackPtx(ctx, p, regs, prog->requests, inputs);
+        interpretStackPtx(ctx, p, regs, requests, inputs);
     if (!vals) {
       reportError(vals.takeError(), "mmptx-stack");
       return 1;
     }
     for (size_t i = 0, e = vals->size(); i != e; ++i) {
-      const RegisterDecl &d = prog->registers[prog->requests[i]];
+      const RegisterDecl &d = prog->registers[requests[i]];
       out.os() << d.name << " = ";
       printValue(out.os(), (*vals)[i], info.literalPrefixes[d.stackIdx]);
       out.os() << "\n";
     }
-    out.keep();
-    return 0;
+    return commit();
   }
 
   switch (emitKind) {
@@ -287,12 +335,15 @@ int main(int argc, char **argv) {
     break;
   }
   case EmitKind::Stub: {
-    Expected<StringRef> text = ctx.compile(p, regs, prog->requests);
+    Expected<StringRef> text = ctx.compile(p, regs, requests);
     if (!text) {
       reportError(text.takeError(), "mmptx-stack");
       return 1;
     }
     out.os() << *text << "\n";
+    describeLimitsHit(ctx.getStats(), opts, optionFlag, [&](const Twine &msg) {
+      sm.PrintMessage(errs(), bufferStart(sm, id), SourceMgr::DK_Warning, msg);
+    });
     break;
   }
   }
@@ -310,6 +361,5 @@ int main(int argc, char **argv) {
            << "\nhit execution limit: " << s.hitExecutionLimit
            << "\nhit node limit: " << s.hitNodeLimit << "\n";
   }
-  out.keep();
-  return 0;
+  return commit();
 }

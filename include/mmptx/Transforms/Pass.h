@@ -22,6 +22,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -45,6 +46,9 @@ struct PassContext {
   const InjectOptions *injectOptions = nullptr;
   /// Options of the Stack PTX compiler for stub-gen; null: its defaults.
   const stack::StackPtxOptions *stackOptions = nullptr;
+  /// Where stub-gen searches the programs' `.include` files (after the
+  /// including file's directory); null: nowhere else.
+  const std::vector<std::string> *stackIncludeDirs = nullptr;
   /// Receives the passes' warnings (passes never print); none are reported
   /// when empty.
   std::function<void(const llvm::SMDiagnostic &)> onWarning;
