@@ -23,8 +23,9 @@ parser)
            "$ROOT"/lib/Parser/*.cpp "$ROOT"/lib/Printer/*.cpp)
   GENERATED="" ;;
 annotate)
-  SOURCES=("$ROOT/fuzz/AnnotateFuzzer.cpp" "$ROOT"/lib/Annotate/*.cpp)
-  GENERATED=include/mmptx/IR/InjectTypes.inc ;;
+  SOURCES=("$ROOT/fuzz/AnnotateFuzzer.cpp" "$ROOT"/lib/Annotate/*.cpp
+           "$ROOT/lib/Inject/InjectFormat.cpp")
+  GENERATED=include/mmptx/Inject/InjectTypes.inc ;;
 stack)
   SOURCES=("$ROOT/fuzz/StackFuzzer.cpp" "$ROOT"/lib/Stack/*.cpp)
   GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
