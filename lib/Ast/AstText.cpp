@@ -474,7 +474,9 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &forms) {
       for (RegKind k : {RegKind::Out, RegKind::Mod}) {
         int count = 0, found = -1;
         for (size_t i = 0; i != predeclared.size(); ++i)
-          if (predeclared[i].kind == k) {
+          if (predeclared[i].kind == k &&
+              (found < 0 || predeclared[i].siteVar == ~0u ||
+               predeclared[i].siteVar != predeclared[found].siteVar)) {
             ++count;
             found = int(i);
           }

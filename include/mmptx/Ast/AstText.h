@@ -74,6 +74,9 @@ struct AstVarDecl {
   stack::RegKind kind = stack::RegKind::In;
   llvm::SMLoc loc;       ///< declaration, or first use if predeclared
   llvm::SMLoc firstRead; ///< invalid if never read
+  /// For a predeclared variable, the variable of the site it names:
+  /// several names (`acc`, `_x1`) may name one.
+  uint32_t siteVar = ~0u;
 };
 
 /// Words of a routine or an expression, with the token of each word.
