@@ -20,6 +20,7 @@
 
 #include "mmptx/Expr/Literal.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -787,6 +788,16 @@ uint32_t AstPtxContext::getNumEmittedInstrs() const { return impl->emitted; }
 const AstPtxOptions &AstPtxContext::getOptions() const { return impl->opts; }
 AstPtxOptions &AstPtxContext::getOptions() { return impl->opts; }
 const StackInfo &AstPtxContext::getInfo() const { return impl->info; }
+
+bool ast::isReservedAstName(StringRef name) {
+  if (!name.consume_front("ast"))
+    return false;
+  if (name.consume_front("_s"))
+    return true;
+  return !name.empty() && llvm::all_of(name, [](char c) {
+    return c >= '0' && c <= '9';
+  });
+}
 
 Expected<std::string> ast::compileAstPtx(const StackInfo &info,
                                          const AstProgram &prog,

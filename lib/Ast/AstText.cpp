@@ -204,10 +204,10 @@ Error Builder::declare(const SExpr &form) {
   if (info.findInstr(name.atom) >= 0)
     return error(name, "variable '" + name.atom +
                            "' has the name of an instruction");
-  if (name.atom.startswith("ast"))
+  if (isReservedAstName(name.atom))
     return error(name, "variable name '" + name.atom +
                            "' is reserved for the stub's temporaries "
-                           "(ast...)");
+                           "(ast<n>, ast_s<stack>_<n>)");
   auto it = varIdx.find(name.atom);
   if (it != varIdx.end())
     return error(name, "variable '" + name.atom + "' is declared " +

@@ -285,8 +285,11 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// Convenience for one-off compiles, reusing one context per thread and
-/// table.
+/// \returns whether \p name is spelled like the stub's temporaries
+/// (`ast<n>`, `ast_s<stack>_<n>`), which would shadow a variable so named.
+bool isReservedAstName(llvm::StringRef name);
+
+/// Convenience for one-off compiles.
 llvm::Expected<std::string>
 compileAstPtx(const stack::StackInfo &info, const AstProgram &prog,
               llvm::ArrayRef<AstVar> inputs,
