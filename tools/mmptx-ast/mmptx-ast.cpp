@@ -13,11 +13,18 @@
 ///   mmptx-ast --emit=words prog.ast     the words, one per line, in hex
 ///   mmptx-ast --emit=text prog.ast      canonical text (via the words)
 ///   mmptx-ast --interpret x=1,y=2 p     run the CPU interpreter
+///   mmptx-ast --random=N --seed=S       a random well-typed program instead
+///                                       of a file: an input i<s> and an
+///                                       output o<s> per stack, trees of up
+///                                       to N words
+///   mmptx-ast --emit=kernel ...         the stub in a kernel that declares
+///                                       the variables (for ptxas)
 ///
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Ast/AstInterpreter.h"
 #include "mmptx/Ast/AstPtx.h"
+#include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Ast/AstText.h"
 #include "mmptx/Expr/Literal.h"
 #include "mmptx/Support/Diagnostic.h"
@@ -38,7 +45,7 @@ using namespace mmptx::ast;
 
 static cl::OptionCategory astCategory("mmptx-ast Options");
 
-enum class EmitKind { Ptx, Text, Words };
+enum class EmitKind { Ptx, Text, Words, Kernel };
 
 static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .ast file>"),
@@ -52,7 +59,9 @@ static cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Text, "text",
                           "the canonical text form, converted via the words"),
                clEnumValN(EmitKind::Words, "words",
-                          "the 8-byte words in hex, one per line")),
+                          "the 8-byte words in hex, one per line"),
+               clEnumValN(EmitKind::Kernel, "kernel",
+                          "the stub in a kernel declaring the variables")),
     cl::cat(astCategory));
 static cl::opt<std::string>
     interpret("interpret",
@@ -82,6 +91,13 @@ static cl::opt<bool>
             cl::desc("Compute equal sub-expressions once per occurrence, as "
                      "the reference does"),
             cl::cat(astCategory));
+static cl::opt<unsigned>
+    randomNodes("random",
+                cl::desc("Compile a random well-typed program (trees of up to "
+                         "N words per stack) instead of the input"),
+                cl::value_desc("N"), cl::init(0), cl::cat(astCategory));
+static cl::opt<uint64_t> randomSeed("seed", cl::desc("Seed of --random"),
+                                    cl::init(1), cl::cat(astCategory));
 static cl::opt<unsigned>
     targetSm("target-sm",
              cl::desc("The sm_XX the stub is for; instructions needing a "
@@ -117,19 +133,29 @@ int main(int argc, char **argv) {
                               "AST PTX compiler: S-expression program -> PTX "
                               "stub\n");
   const stack::StackInfo &info = stack::getDefaultStackInfo();
-  auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
-  if (!buf) {
-    WithColor::error(errs(), "mmptx-ast")
-        << "cannot read '" << inputFilename << "': " << buf.getError().message()
-        << "\n";
-    return 1;
-  }
   SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
-  Expected<AstModule> m = parseAstModule(sm, id, info);
-  if (!m) {
-    reportError(m.takeError(), "mmptx-ast");
-    return 1;
+  Expected<AstModule> m = AstModule();
+  if (randomNodes) {
+    if (randomNodes > (1u << 20)) {
+      WithColor::error(errs(), "mmptx-ast")
+          << "--random=" << randomNodes << " is more than 1048576 words\n";
+      return 1;
+    }
+    *m = makeRandomAstModule(info, randomSeed, randomNodes, targetSm);
+  } else {
+    auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
+    if (!buf) {
+      WithColor::error(errs(), "mmptx-ast")
+          << "cannot read '" << inputFilename
+          << "': " << buf.getError().message() << "\n";
+      return 1;
+    }
+    unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
+    m = parseAstModule(sm, id, info);
+    if (!m) {
+      reportError(m.takeError(), "mmptx-ast");
+      return 1;
+    }
   }
   AstPtxOptions opts;
   opts.maxStackDepth = maxStackDepth;
@@ -195,13 +221,17 @@ int main(int argc, char **argv) {
     for (const AstOutputDecl &o : m->outputs)
       printWords(os, "output " + m->vars[o.var].name, o.expr.words);
     break;
-  case EmitKind::Ptx: {
+  case EmitKind::Ptx:
+  case EmitKind::Kernel: {
     Expected<StringRef> stub = ctx.compile(prog, inputs);
     if (!stub) {
       reportError(locateAstError(stub.takeError(), sm, *m), "mmptx-ast");
       return 1;
     }
-    os << *stub << "\n";
+    if (emitKind == EmitKind::Kernel)
+      os << wrapAstStubInKernel(info, *m, *stub, targetSm);
+    else
+      os << *stub << "\n";
     break;
   }
   }
