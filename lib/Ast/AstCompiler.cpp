@@ -141,7 +141,21 @@ struct AstPtxContext::Impl {
   uint32_t addInstr(uint32_t instr, uint16_t stack, const uint32_t *ops,
                     uint32_t numOps);
   void growTable();
+  /// Appends a node field by field: a node assembled on the stack and
+  /// copied whole stalls on store forwarding.
+  void pushNode(AstWordType kind, uint16_t stack, uint32_t payload,
+                uint32_t aux, uint32_t numOps) {
+    nodes.emplace_back();
+    Node &n = nodes.back();
+    n.kind = kind;
+    n.stack = stack;
+    n.payload = payload;
+    n.aux = aux;
+    n.numOps = numOps;
+  }
   uint64_t hashOf(const Node &n) const;
+  static uint64_t hashInstr(uint32_t instr, const uint32_t *ops,
+                            uint32_t numOps);
 
   char *ensure(char *p, size_t n) {
     size_t used = size_t(p - &out[0]);
@@ -162,6 +176,11 @@ struct AstPtxContext::Impl {
     return p;
   }
   char *writeReg(char *p, uint16_t stack, uint32_t reg) {
+    const Piece &pc = regPieces[stack];
+    if (__builtin_expect(pc.len != 0xff, 1)) {
+      std::memcpy(p, pc.text, 16);
+      return writeUInt(p + pc.len, reg);
+    }
     const std::string &rp = regPrefix[stack];
     std::memcpy(p, rp.data(), rp.size());
     return writeUInt(p + rp.size(), reg);
@@ -175,6 +194,16 @@ struct AstPtxContext::Impl {
   std::vector<expr::LiteralKind> litKinds;
   std::vector<uint8_t> inlineLits;
   std::vector<std::string> regPrefix; ///< `%ast`, `%ast_s4_`
+  /// A fixed-size piece of text, copied whole and then cut to len.
+  struct Piece {
+    char text[16];
+    uint8_t len;
+  };
+  std::vector<Piece> regPieces; ///< regPrefix, when it fits
+  /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
+  /// bytes of padding so that 32 bytes may be copied from any start.
+  std::vector<char> opText;
+  std::vector<uint32_t> opBegin, opLen;
   std::vector<std::string> movOps;    ///< `mov.f32 `, `cvt.u8.u8 `
   std::vector<std::string> declHeads; ///< `.reg .f32 %ast<`
 
@@ -193,6 +222,14 @@ struct AstPtxContext::Impl {
   std::vector<uint32_t> outputCopies;
   uint64_t executed = 0;
   uint32_t emitted = 0;
+  /// Whether a routine was called: only then may nodes be dead (arguments
+  /// a routine does not read).
+  bool sawCall = false;
+  /// Room before the body for the declarations, written last.
+  size_t headerRoom = 0;
+  std::string header;
+  /// The longest input name of the compile being emitted.
+  size_t maxNameLen = 0;
   std::string out;
   size_t outLen = 0;
 };
@@ -237,30 +274,49 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
     inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
     std::string reg = s == 0 ? "%ast" : "%ast_s" + std::to_string(s) + "_";
     regPrefix.push_back(reg);
+    Piece pc = {};
+    pc.len = reg.size() <= 16 ? uint8_t(reg.size()) : 0xff;
+    std::memcpy(pc.text, reg.data(), std::min<size_t>(reg.size(), 16));
+    regPieces.push_back(pc);
     movOps.push_back((p == "u8" || p == "s8" ? "cvt." + p.str() + "." : "mov.") +
                      p.str() + " ");
     declHeads.push_back(".reg ." + p.str() + " " + reg + "<");
+    headerRoom += declHeads.back().size() + 16;
   }
   regCounts.resize(info.numStacks);
+  headerRoom += 2;
+  for (uint32_t i = 0; i != info.numInstrs; ++i) {
+    StringRef op = info.instrPtx[i] ? info.instrPtx[i] : "";
+    opBegin.push_back(uint32_t(opText.size()));
+    opLen.push_back(uint32_t(op.size() + 1));
+    opText.insert(opText.end(), op.begin(), op.end());
+    opText.push_back(' ');
+  }
+  opText.resize(opText.size() + 32, '\0');
 }
 
 uint64_t AstPtxContext::Impl::hashOf(const Node &n) const {
+  if (n.kind == AstWordType::Ptx)
+    return hashInstr(n.payload, operands.data() + n.aux, n.numOps);
   uint64_t h = (uint64_t(n.kind) << 48) ^ (uint64_t(n.stack) << 32) ^
                n.payload;
-  h *= 0x9E3779B97F4A7C15ull;
-  if (n.kind == AstWordType::Ptx) {
-    for (uint32_t i = 0; i != n.numOps; ++i)
-      h = (h ^ operands[n.aux + i]) * 0xC2B2AE3D27D4EB4Full;
-  } else {
-    h = (h ^ n.aux) * 0xC2B2AE3D27D4EB4Full;
-  }
+  h = (h * 0x9E3779B97F4A7C15ull ^ n.aux) * 0xC2B2AE3D27D4EB4Full;
+  return h ^ (h >> 29);
+}
+
+uint64_t AstPtxContext::Impl::hashInstr(uint32_t instr, const uint32_t *ops,
+                                        uint32_t numOps) {
+  uint64_t h = ((uint64_t(AstWordType::Ptx) << 48) ^ instr) *
+               0x9E3779B97F4A7C15ull;
+  for (uint32_t i = 0; i != numOps; ++i)
+    h = (h ^ ops[i]) * 0xC2B2AE3D27D4EB4Full;
   return h ^ (h >> 29);
 }
 
 void AstPtxContext::Impl::growTable() {
+  // Entries of generation 0 are empty (gen is never 0).
   size_t cap = std::max<size_t>(table.size() * 2, 256);
   table.assign(cap, HashEntry{0, 0});
-  gen = 1;
   size_t mask = cap - 1;
   for (uint32_t n = 0, e = uint32_t(nodes.size()); n != e; ++n) {
     size_t i = hashOf(nodes[n]) & mask;
@@ -288,38 +344,36 @@ uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
   }
   uint32_t idx = uint32_t(nodes.size());
   table[i] = {gen, idx};
-  nodes.push_back(n);
+  pushNode(kind, stack, payload, aux, 0);
   return idx;
 }
 
 uint32_t AstPtxContext::Impl::addInstr(uint32_t instr, uint16_t stack,
                                        const uint32_t *ops, uint32_t numOps) {
-  uint32_t begin = uint32_t(operands.size());
-  operands.insert(operands.end(), ops, ops + numOps);
-  Node n{AstWordType::Ptx, stack, instr, begin, numOps};
-  if (!opts.shareSubexpressions) {
-    nodes.push_back(n);
-    return uint32_t(nodes.size() - 1);
-  }
-  if (nodes.size() * 2 >= table.size())
-    growTable();
-  size_t mask = table.size() - 1;
-  size_t i = hashOf(n) & mask;
-  for (;; i = (i + 1) & mask) {
-    HashEntry &e = table[i];
-    if (e.gen != gen)
-      break;
-    const Node &m = nodes[e.node];
-    if (m.kind == AstWordType::Ptx && m.payload == instr &&
-        m.numOps == numOps &&
-        std::equal(ops, ops + numOps, operands.begin() + m.aux)) {
-      operands.resize(begin);
-      return e.node;
+  size_t i = 0;
+  if (opts.shareSubexpressions) {
+    if (nodes.size() * 2 >= table.size())
+      growTable();
+    size_t mask = table.size() - 1;
+    i = hashInstr(instr, ops, numOps) & mask;
+    for (;; i = (i + 1) & mask) {
+      HashEntry &e = table[i];
+      if (e.gen != gen)
+        break;
+      const Node &m = nodes[e.node];
+      if (m.kind == AstWordType::Ptx && m.payload == instr &&
+          m.numOps == numOps &&
+          std::equal(ops, ops + numOps, operands.data() + m.aux))
+        return e.node;
     }
   }
   uint32_t idx = uint32_t(nodes.size());
-  table[i] = {gen, idx};
-  nodes.push_back(n);
+  if (opts.shareSubexpressions)
+    table[i] = {gen, idx};
+  uint32_t begin = uint32_t(operands.size());
+  for (uint32_t k = 0; k != numOps; ++k)
+    operands.push_back(ops[k]);
+  pushNode(AstWordType::Ptx, stack, instr, begin, numOps);
   return idx;
 }
 
@@ -332,8 +386,15 @@ Error AstPtxContext::Impl::build(const AstProgram &prog,
   nodes.clear();
   operands.clear();
   outputNodes.clear();
+  sawCall = false;
   executed = 0;
-  if (table.empty() || ++gen == 0)
+  if (++gen == 0) {
+    // Generations wrapped: forget every stamp.
+    gen = 1;
+    std::fill(table.begin(), table.end(), HashEntry{0, 0});
+    std::fill(inputGen.begin(), inputGen.end(), 0);
+  }
+  if (table.empty())
     growTable();
   if (inputGen.size() < inputs.size()) {
     inputGen.resize(inputs.size(), 0);
@@ -378,7 +439,6 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                 "more than " + Twine(maxDepth) +
                     " values on the stack (maxStackDepth)");
   };
-  uint32_t opsBuf[64];
   for (;;) {
     if (f->pc >= f->size || f->pc >= opts.maxWords) {
       ++f->pc;
@@ -470,35 +530,35 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                         Twine(opts.instrMap.empty() ? info.numInstrs
                                                     : opts.instrMap.size()) +
                         " instructions)");
-      StringRef name = info.instrNames[instr];
+      auto name = [&] { return StringRef(info.instrNames[instr]); };
       if (ii->status == InstrInfo::MultiResult)
         return fail(AstResult::UnsupportedInstruction,
-                    "'" + name +
+                    "'" + name() +
                         "' has more than one result value; an expression "
                         "node has one");
       if (ii->status == InstrInfo::TooNew)
         return fail(AstResult::UnsupportedInstruction,
-                    "'" + name + "' needs sm_" + Twine(info.instrMinSm[instr]) +
+                    "'" + name() + "' needs sm_" + Twine(info.instrMinSm[instr]) +
                         "; the target is sm_" + Twine(opts.targetSm));
       if (aux != ii->numArgElems)
         return fail(AstResult::InvalidValue,
-                    "'" + name + "' takes " + Twine(ii->numArgElems) +
+                    "'" + name() + "' takes " + Twine(ii->numArgElems) +
                         " operands, the word says " + Twine(aux));
       if (height < aux)
         return fail(AstResult::StackUnderflow,
-                    "'" + name + "' needs " + Twine(aux) + " operands, " +
+                    "'" + name() + "' needs " + Twine(aux) + " operands, " +
                         Twine(height) + " on the stack");
       const uint32_t *ops = vals.data() + vals.size() - aux;
       const uint16_t *want = argElemStacks.data() + ii->argElemBegin;
       for (unsigned i = 0; i != aux; ++i)
         if (nodes[ops[i]].stack != want[i])
           return fail(AstResult::TypeMismatch,
-                      "operand " + Twine(i) + " of '" + name + "' is " +
+                      "operand " + Twine(i) + " of '" + name() + "' is " +
                           stackName(nodes[ops[i]].stack) + ", expected " +
                           stackName(want[i]));
-      std::copy(ops, ops + aux, opsBuf);
+      uint32_t n = addInstr(instr, ii->retStack, ops, aux);
       vals.resize(vals.size() - aux);
-      vals.push_back(addInstr(instr, ii->retStack, opsBuf, aux));
+      vals.push_back(n);
       break;
     }
     case AstWordType::Routine: {
@@ -524,6 +584,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       args.insert(args.end(), vals.end() - aux, vals.end());
       vals.resize(vals.size() - aux);
       ArrayRef<uint64_t> body = prog.routines[payload];
+      sawCall = true;
       frames.push_back({body.data(), body.size(), 0, payload, argBase, aux,
                         uint32_t(vals.size())});
       f = &frames.back();
@@ -580,7 +641,6 @@ char *AstPtxContext::Impl::writeOperand(char *p, uint32_t n,
   const Node &nd = nodes[n];
   if (nd.kind == AstWordType::Input) {
     StringRef name = inputs[nd.payload].name;
-    p = ensure(p, name.size() + 64);
     *p++ = '%';
     std::memcpy(p, name.data(), name.size());
     return p + name.size();
@@ -594,78 +654,61 @@ static constexpr uint32_t Dead = ~0u, LiveNoReg = ~0u - 1;
 
 StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
                                     ArrayRef<AstVar> inputs) {
-  // Liveness, then registers in node order.
+  maxNameLen = 0;
+  for (const AstVar &v : inputs)
+    maxNameLen = std::max(maxNameLen, v.name.size());
+  // Liveness (only a routine call can leave nodes dead); registers are
+  // numbered in node order as the lines are written.
   uint32_t numNodes = uint32_t(nodes.size());
-  regOf.assign(numNodes, Dead);
-  for (uint32_t n : outputNodes)
-    regOf[n] = LiveNoReg;
-  for (uint32_t n = numNodes; n-- != 0;) {
-    if (regOf[n] == Dead || nodes[n].kind != AstWordType::Ptx)
-      continue;
-    for (uint32_t i = 0; i != nodes[n].numOps; ++i)
-      regOf[operands[nodes[n].aux + i]] = LiveNoReg;
+  if (regOf.size() < numNodes)
+    regOf.resize(numNodes);
+  if (sawCall) {
+    std::fill(regOf.begin(), regOf.begin() + numNodes, Dead);
+    for (uint32_t n : outputNodes)
+      regOf[n] = LiveNoReg;
+    for (uint32_t n = numNodes; n-- != 0;) {
+      if (regOf[n] == Dead || nodes[n].kind != AstWordType::Ptx)
+        continue;
+      for (uint32_t i = 0; i != nodes[n].numOps; ++i)
+        regOf[operands[nodes[n].aux + i]] = LiveNoReg;
+    }
   }
   std::fill(regCounts.begin(), regCounts.end(), 0);
   emitted = 0;
+
+  // The body goes after room for the declarations, which are written last.
+  if (out.size() < headerRoom + 256)
+    out.resize(headerRoom + 256);
+  char *p = &out[0] + headerRoom;
+  const uint8_t *inl = inlineLits.data();
   for (uint32_t n = 0; n != numNodes; ++n) {
-    if (regOf[n] == Dead) {
+    if (sawCall && regOf[n] == Dead)
+      continue;
+    const Node &nd = nodes[n];
+    if (nd.kind == AstWordType::Input ||
+        (nd.kind == AstWordType::Constant && inl[nd.stack])) {
+      regOf[n] = ~0u;
       continue;
     }
-    const Node &nd = nodes[n];
-    bool needsReg = nd.kind == AstWordType::Ptx ||
-                    nd.kind == AstWordType::Special ||
-                    (nd.kind == AstWordType::Constant && !inlineLits[nd.stack]);
-    regOf[n] = needsReg ? regCounts[nd.stack]++ : ~0u;
-  }
-  // An output that copies an input variable which an earlier output
-  // overwrites reads a copy taken before the movs.
-  uint32_t numOut = uint32_t(outputNodes.size());
-  outputCopies.assign(numOut, ~0u);
-  for (uint32_t o = 1; o < numOut; ++o) {
-    const Node &nd = nodes[outputNodes[o]];
-    if (nd.kind != AstWordType::Input)
-      continue;
-    StringRef name = inputs[nd.payload].name;
-    for (uint32_t j = 0; j != o; ++j)
-      if (prog.outputs[j].var.name == name) {
-        outputCopies[o] = regCounts[nd.stack]++;
-        break;
-      }
-  }
-
-  if (out.size() < 256)
-    out.resize(256);
-  char *p = &out[0];
-  std::memcpy(p, "{\n", 2);
-  p += 2;
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
-    if (!regCounts[s])
-      continue;
-    const std::string &h = declHeads[s];
-    p = ensure(p, h.size() + 16);
-    std::memcpy(p, h.data(), h.size());
-    p = writeUInt(p + h.size(), regCounts[s]);
-    std::memcpy(p, ">;\n", 3);
-    p += 3;
-  }
-  for (uint32_t n = 0; n != numNodes; ++n) {
-    uint32_t r = regOf[n];
-    if (r == Dead || r == ~0u)
-      continue;
-    const Node &nd = nodes[n];
+    uint32_t r = regOf[n] = regCounts[nd.stack]++;
     if (nd.kind == AstWordType::Ptx) {
-      StringRef op = info.instrPtx[nd.payload];
-      p = ensure(p, op.size() + 64 + nd.numOps * 64);
-      std::memcpy(p, op.data(), op.size());
-      p += op.size();
-      *p++ = ' ';
+      uint32_t len = opLen[nd.payload];
+      const char *op = opText.data() + opBegin[nd.payload];
+      // Room for the whole line: every operand is at most a literal, a
+      // register or an input name.
+      p = ensure(p, len + 64 + size_t(nd.numOps) * (maxNameLen + 40));
+      if (len <= 32)
+        std::memcpy(p, op, 32);
+      else
+        std::memcpy(p, op, len);
+      p += len;
       p = writeReg(p, nd.stack, r);
       const InstrInfo &ii = instrInfo[nd.payload];
       if (!ii.hasVectorArgs) {
+        const uint32_t *ops = operands.data() + nd.aux;
         for (uint32_t i = 0; i != nd.numOps; ++i) {
-          p = ensure(p, 64);
           std::memcpy(p, ", ", 2);
-          p = writeOperand(p + 2, operands[nd.aux + i], inputs);
+          p = writeOperand(p + 2, ops[i], inputs);
         }
       } else {
         const stack::PtxInstrDesc &d = info.instrs[nd.payload];
@@ -718,12 +761,27 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     std::memcpy(p, ";\n", 2);
     p += 2;
   }
+  // An output that copies an input variable which an earlier output
+  // overwrites reads a copy taken before the movs.
+  uint32_t numOut = uint32_t(outputNodes.size());
+  outputCopies.assign(numOut, ~0u);
+  for (uint32_t o = 1; o < numOut; ++o) {
+    const Node &nd = nodes[outputNodes[o]];
+    if (nd.kind != AstWordType::Input)
+      continue;
+    StringRef name = inputs[nd.payload].name;
+    for (uint32_t j = 0; j != o; ++j)
+      if (prog.outputs[j].var.name == name) {
+        outputCopies[o] = regCounts[nd.stack]++;
+        break;
+      }
+  }
   for (uint32_t o = 0; o != numOut; ++o) {
     if (outputCopies[o] == ~0u)
       continue;
     uint32_t n = outputNodes[o];
     const std::string &mov = movOps[nodes[n].stack];
-    p = ensure(p, mov.size() + 32);
+    p = ensure(p, mov.size() + maxNameLen + 64);
     std::memcpy(p, mov.data(), mov.size());
     p = writeReg(p + mov.size(), nodes[n].stack, outputCopies[o]);
     std::memcpy(p, ", ", 2);
@@ -735,7 +793,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     const AstVar &v = prog.outputs[o].var;
     uint32_t n = outputNodes[o];
     const std::string &mov = movOps[v.stackIdx];
-    p = ensure(p, mov.size() + v.name.size() + 64);
+    p = ensure(p, mov.size() + v.name.size() + maxNameLen + 64);
     std::memcpy(p, mov.data(), mov.size());
     p += mov.size();
     *p++ = '%';
@@ -752,8 +810,20 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   }
   p = ensure(p, 2);
   *p++ = '}';
-  outLen = size_t(p - &out[0]);
-  return StringRef(out.data(), outLen);
+  size_t end = size_t(p - &out[0]);
+  header.assign("{\n");
+  for (uint32_t s = 0; s != info.numStacks; ++s) {
+    if (!regCounts[s])
+      continue;
+    char num[12];
+    header += declHeads[s];
+    header.append(num, writeUInt(num, regCounts[s]));
+    header += ">;\n";
+  }
+  size_t begin = headerRoom - header.size();
+  std::memcpy(&out[begin], header.data(), header.size());
+  outLen = end - begin;
+  return StringRef(out.data() + begin, outLen);
 }
 
 //===----------------------------------------------------------------------===//
