@@ -21,6 +21,7 @@
 #include "mmptx/Expr/Literal.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -129,6 +130,11 @@ struct HashEntry {
 } // namespace
 
 struct AstPtxContext::Impl {
+  /// A fixed-size piece of text, copied whole and then cut to len.
+  struct Piece {
+    char text[16];
+    uint8_t len;
+  };
   Impl(const StackInfo &info, AstPtxOptions o);
 
   Error build(const AstProgram &prog, ArrayRef<AstVar> inputs);
@@ -153,9 +159,26 @@ struct AstPtxContext::Impl {
     n.aux = aux;
     n.numOps = numOps;
   }
+  /// Hashes are multiplied by a Fibonacci constant and indexed by their top
+  /// bits (slot()), which mixes every input bit into the index.
   uint64_t hashOf(const Node &n) const;
   static uint64_t hashInstr(uint32_t instr, const uint32_t *ops,
-                            uint32_t numOps);
+                            uint32_t numOps) {
+    uint64_t h = uint64_t(instr) << 32 | 0x5bd1e995u;
+    for (uint32_t i = 0; i != numOps; ++i)
+      h = (h ^ ops[i]) * 0x100000001b3ull + (h >> 41);
+    return h;
+  }
+  static uint64_t hashLeaf(AstWordType kind, uint16_t stack, uint32_t payload,
+                           uint32_t aux) {
+    uint64_t h = (uint64_t(kind) << 48 | uint64_t(stack) << 32 | payload) ^
+                 (uint64_t(aux) << 17);
+    return h * 0xff51afd7ed558ccdull ^ (h >> 33);
+  }
+  size_t slot(uint64_t h) const {
+    return size_t((h * 0x9E3779B97F4A7C15ull) >> tableShift);
+  }
+  unsigned tableShift = 64;
 
   char *ensure(char *p, size_t n) {
     size_t used = size_t(p - &out[0]);
@@ -185,7 +208,45 @@ struct AstPtxContext::Impl {
     std::memcpy(p, rp.data(), rp.size());
     return writeUInt(p + rp.size(), reg);
   }
-  char *writeOperand(char *p, uint32_t n, ArrayRef<AstVar> inputs);
+  inline char *writeOperand(char *p, uint32_t n, ArrayRef<AstVar> inputs);
+
+  /// The tables the emitter reads, as local raw pointers: a char store
+  /// through the output cursor may alias any member, which would make the
+  /// compiler reload each of them after every store.
+  struct Writer {
+    const Node *nodes;
+    const uint32_t *regOf;
+    const Piece *pieces;
+    const std::string *prefixes;
+    const expr::LiteralKind *litKinds;
+    const AstVar *inputs;
+    Writer(const Impl &im, ArrayRef<AstVar> in)
+        : nodes(im.nodes.data()), regOf(im.regOf.data()),
+          pieces(im.regPieces.data()), prefixes(im.regPrefix.data()),
+          litKinds(im.litKinds.data()), inputs(in.data()) {}
+    char *reg(char *p, uint16_t stack, uint32_t r) const {
+      const Piece &pc = pieces[stack];
+      if (__builtin_expect(pc.len != 0xff, 1)) {
+        std::memcpy(p, pc.text, 16);
+        return writeUInt(p + pc.len, r);
+      }
+      std::memcpy(p, prefixes[stack].data(), prefixes[stack].size());
+      return writeUInt(p + prefixes[stack].size(), r);
+    }
+    char *operand(char *p, uint32_t n) const {
+      const Node &nd = nodes[n];
+      if (nd.kind == AstWordType::Input) {
+        StringRef name = inputs[nd.payload].name;
+        *p++ = '%';
+        std::memcpy(p, name.data(), name.size());
+        return p + name.size();
+      }
+      uint32_t r = regOf[n];
+      if (r == ~0u)
+        return expr::writeLiteral(p, litKinds[nd.stack], nd.payload);
+      return reg(p, nd.stack, r);
+    }
+  };
 
   const StackInfo &info;
   AstPtxOptions opts;
@@ -194,11 +255,6 @@ struct AstPtxContext::Impl {
   std::vector<expr::LiteralKind> litKinds;
   std::vector<uint8_t> inlineLits;
   std::vector<std::string> regPrefix; ///< `%ast`, `%ast_s4_`
-  /// A fixed-size piece of text, copied whole and then cut to len.
-  struct Piece {
-    char text[16];
-    uint8_t len;
-  };
   std::vector<Piece> regPieces; ///< regPrefix, when it fits
   /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
   /// bytes of padding so that 32 bytes may be copied from any start.
@@ -298,28 +354,17 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
 uint64_t AstPtxContext::Impl::hashOf(const Node &n) const {
   if (n.kind == AstWordType::Ptx)
     return hashInstr(n.payload, operands.data() + n.aux, n.numOps);
-  uint64_t h = (uint64_t(n.kind) << 48) ^ (uint64_t(n.stack) << 32) ^
-               n.payload;
-  h = (h * 0x9E3779B97F4A7C15ull ^ n.aux) * 0xC2B2AE3D27D4EB4Full;
-  return h ^ (h >> 29);
-}
-
-uint64_t AstPtxContext::Impl::hashInstr(uint32_t instr, const uint32_t *ops,
-                                        uint32_t numOps) {
-  uint64_t h = ((uint64_t(AstWordType::Ptx) << 48) ^ instr) *
-               0x9E3779B97F4A7C15ull;
-  for (uint32_t i = 0; i != numOps; ++i)
-    h = (h ^ ops[i]) * 0xC2B2AE3D27D4EB4Full;
-  return h ^ (h >> 29);
+  return hashLeaf(n.kind, n.stack, n.payload, n.aux);
 }
 
 void AstPtxContext::Impl::growTable() {
   // Entries of generation 0 are empty (gen is never 0).
   size_t cap = std::max<size_t>(table.size() * 2, 256);
   table.assign(cap, HashEntry{0, 0});
+  tableShift = 64 - unsigned(llvm::countTrailingZeros(cap));
   size_t mask = cap - 1;
   for (uint32_t n = 0, e = uint32_t(nodes.size()); n != e; ++n) {
-    size_t i = hashOf(nodes[n]) & mask;
+    size_t i = slot(hashOf(nodes[n]));
     while (table[i].gen == gen)
       i = (i + 1) & mask;
     table[i] = {gen, n};
@@ -328,11 +373,10 @@ void AstPtxContext::Impl::growTable() {
 
 uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
                                       uint32_t payload, uint32_t aux) {
-  Node n{kind, stack, payload, aux, 0};
   if (nodes.size() * 2 >= table.size())
     growTable();
   size_t mask = table.size() - 1;
-  size_t i = hashOf(n) & mask;
+  size_t i = slot(hashLeaf(kind, stack, payload, aux));
   for (;; i = (i + 1) & mask) {
     HashEntry &e = table[i];
     if (e.gen != gen)
@@ -355,7 +399,7 @@ uint32_t AstPtxContext::Impl::addInstr(uint32_t instr, uint16_t stack,
     if (nodes.size() * 2 >= table.size())
       growTable();
     size_t mask = table.size() - 1;
-    i = hashInstr(instr, ops, numOps) & mask;
+    i = slot(hashInstr(instr, ops, numOps));
     for (;; i = (i + 1) & mask) {
       HashEntry &e = table[i];
       if (e.gen != gen)
@@ -636,18 +680,9 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
 // Emission
 //===----------------------------------------------------------------------===//
 
-char *AstPtxContext::Impl::writeOperand(char *p, uint32_t n,
-                                        ArrayRef<AstVar> inputs) {
-  const Node &nd = nodes[n];
-  if (nd.kind == AstWordType::Input) {
-    StringRef name = inputs[nd.payload].name;
-    *p++ = '%';
-    std::memcpy(p, name.data(), name.size());
-    return p + name.size();
-  }
-  if (regOf[n] == ~0u)
-    return expr::writeLiteral(p, litKinds[nd.stack], nd.payload);
-  return writeReg(p, nd.stack, regOf[n]);
+inline char *AstPtxContext::Impl::writeOperand(char *p, uint32_t n,
+                                               ArrayRef<AstVar> inputs) {
+  return Writer{*this, inputs}.operand(p, n);
 }
 
 static constexpr uint32_t Dead = ~0u, LiveNoReg = ~0u - 1;
@@ -702,13 +737,13 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
       else
         std::memcpy(p, op, len);
       p += len;
-      p = writeReg(p, nd.stack, r);
-      const InstrInfo &ii = instrInfo[nd.payload];
-      if (!ii.hasVectorArgs) {
+      Writer w(*this, inputs);
+      p = w.reg(p, nd.stack, r);
+      if (!instrInfo[nd.payload].hasVectorArgs) {
         const uint32_t *ops = operands.data() + nd.aux;
-        for (uint32_t i = 0; i != nd.numOps; ++i) {
+        for (uint32_t i = 0, e = nd.numOps; i != e; ++i) {
           std::memcpy(p, ", ", 2);
-          p = writeOperand(p + 2, ops[i], inputs);
+          p = w.operand(p + 2, ops[i]);
         }
       } else {
         const stack::PtxInstrDesc &d = info.instrs[nd.payload];

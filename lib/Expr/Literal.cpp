@@ -128,10 +128,27 @@ Expected<uint32_t> expr::parseLiteral(StringRef text, StringRef prefix) {
   return uint32_t(v);
 }
 
+namespace {
+/// The two lower-case hex digits of every byte.
+struct HexPairs {
+  char pairs[512];
+  HexPairs() {
+    static const char hex[] = "0123456789abcdef";
+    for (unsigned b = 0; b != 256; ++b) {
+      pairs[2 * b] = hex[b >> 4];
+      pairs[2 * b + 1] = hex[b & 15];
+    }
+  }
+};
+const HexPairs hexPairs;
+} // namespace
+
+/// Writes the low \p digits (even) hex digits of \p v, a byte at a time.
 static char *writeHex(char *p, uint64_t v, unsigned digits) {
-  static const char hex[] = "0123456789abcdef";
-  for (unsigned i = digits; i-- != 0;)
-    *p++ = hex[(v >> (4 * i)) & 15];
+  for (unsigned i = digits / 2; i-- != 0;) {
+    std::memcpy(p, hexPairs.pairs + 2 * ((v >> (8 * i)) & 0xff), 2);
+    p += 2;
+  }
   return p;
 }
 
