@@ -189,6 +189,16 @@ struct AstPtxContext::Impl {
     return p;
   }
   static char *writeUInt(char *p, uint32_t v) {
+    // Register numbers are mostly below 100.
+    if (v < 10) {
+      *p = char('0' + v);
+      return p + 1;
+    }
+    if (v < 100) {
+      p[0] = char('0' + v / 10);
+      p[1] = char('0' + v % 10);
+      return p + 2;
+    }
     char tmp[10];
     unsigned n = 0;
     do
@@ -461,7 +471,6 @@ Error AstPtxContext::Impl::build(const AstProgram &prog,
 Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                                const AstProgram &prog,
                                ArrayRef<AstVar> inputs) {
-  vals.clear();
   args.clear();
   frames.clear();
   frames.push_back({out.words.data(), out.words.size(), 0, ~0u, 0, 0, 0});
@@ -472,10 +481,23 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         r, AstWordPos{expr, f->routine, uint32_t(f->pc - 1)}, msg.str());
   };
   auto stackName = [&](uint16_t s) { return StringRef(info.stackNames[s]); };
+  // The value stack: vs[0, sp), grown on demand up to maxDepth.
+  if (vals.size() < 64)
+    vals.resize(64);
+  uint32_t *vs = vals.data();
+  uint32_t sp = 0;
+  size_t cap = vals.size();
   auto push = [&](uint32_t n) -> bool {
-    if (vals.size() >= maxDepth)
+    if (__builtin_expect(sp >= cap, 0)) {
+      if (sp >= maxDepth)
+        return false;
+      vals.resize(std::min<size_t>(size_t(maxDepth), cap * 2));
+      vs = vals.data();
+      cap = vals.size();
+    }
+    if (__builtin_expect(sp >= maxDepth, 0))
       return false;
-    vals.push_back(n);
+    vs[sp++] = n;
     return true;
   };
   auto overflow = [&] {
@@ -499,7 +521,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                       " words executed (maxExecutedWords)");
     uint16_t aux = getAstWordAux(w);
     uint32_t payload = getAstWordPayload(w);
-    uint32_t height = uint32_t(vals.size()) - f->entryHeight;
+    uint32_t height = sp - f->entryHeight;
     switch (getAstWordType(w)) {
     case AstWordType::Input: {
       if (payload >= inputs.size())
@@ -592,7 +614,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         return fail(AstResult::StackUnderflow,
                     "'" + name() + "' needs " + Twine(aux) + " operands, " +
                         Twine(height) + " on the stack");
-      const uint32_t *ops = vals.data() + vals.size() - aux;
+      const uint32_t *ops = vs + sp - aux;
       const uint16_t *want = argElemStacks.data() + ii->argElemBegin;
       for (unsigned i = 0; i != aux; ++i)
         if (nodes[ops[i]].stack != want[i])
@@ -601,8 +623,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                           stackName(nodes[ops[i]].stack) + ", expected " +
                           stackName(want[i]));
       uint32_t n = addInstr(instr, ii->retStack, ops, aux);
-      vals.resize(vals.size() - aux);
-      vals.push_back(n);
+      sp -= aux;
+      vs[sp++] = n; // where its operands were: room is certain
       break;
     }
     case AstWordType::Routine: {
@@ -625,12 +647,12 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                     "routine " + Twine(payload) + " needs " + Twine(aux) +
                         " arguments, " + Twine(height) + " on the stack");
       uint32_t argBase = uint32_t(args.size());
-      args.insert(args.end(), vals.end() - aux, vals.end());
-      vals.resize(vals.size() - aux);
+      args.insert(args.end(), vs + sp - aux, vs + sp);
+      sp -= aux;
       ArrayRef<uint64_t> body = prog.routines[payload];
       sawCall = true;
       frames.push_back({body.data(), body.size(), 0, payload, argBase, aux,
-                        uint32_t(vals.size())});
+                        sp});
       f = &frames.back();
       break;
     }
@@ -659,7 +681,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         f = &frames.back();
         break;
       }
-      uint32_t n = vals.back();
+      uint32_t n = vs[sp - 1];
       if (nodes[n].stack != out.var.stackIdx)
         return fail(AstResult::TypeMismatch,
                     "the value is " + stackName(nodes[n].stack) +
