@@ -26,7 +26,8 @@ annotate)
   SOURCES=("$ROOT/fuzz/AnnotateFuzzer.cpp" "$ROOT"/lib/Annotate/*.cpp)
   GENERATED=include/mmptx/IR/InjectTypes.inc ;;
 stack)
-  SOURCES=("$ROOT/fuzz/StackFuzzer.cpp" "$ROOT"/lib/Stack/*.cpp)
+  SOURCES=("$ROOT/fuzz/StackFuzzer.cpp" "$ROOT"/lib/Stack/*.cpp
+           "$ROOT"/lib/Expr/*.cpp)
   GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
 ast)
   SOURCES=("$ROOT/fuzz/AstFuzzer.cpp" "$ROOT"/lib/Ast/*.cpp

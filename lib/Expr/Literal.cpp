@@ -256,10 +256,10 @@ void expr::printF32Literal(raw_ostream &os, uint32_t bits) {
         continue;
       StringRef s(buf);
       os << s;
-      if (s.find_first_of(".en") == StringRef::npos)
+      if (s.find_first_of(".e") == StringRef::npos)
         os << ".0";
       return;
     }
   }
-  os << "0f" << format_hex_no_prefix(bits, 8);
+  os << "0f" << format_hex_no_prefix(bits, 8, /*Upper=*/true);
 }

@@ -74,7 +74,7 @@ bool parseValue(llvm::StringRef text, llvm::StringRef prefix, uint64_t &out);
 void printValue(llvm::raw_ostream &os, uint64_t v, llvm::StringRef prefix);
 
 /// Prints f32 payload \p bits as a literal that reads back exactly (`1.0`,
-/// `-2.5`, `1e-07`), or as `0f...` when no short decimal does.
+/// `-2.5`, `1e-07`), or as `0f7FC00000` (upper-case) when no decimal does.
 void printF32Literal(llvm::raw_ostream &os, uint32_t bits);
 
 } // namespace expr
