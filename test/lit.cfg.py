@@ -2,6 +2,7 @@
 # lit configuration for the mmptx regression suite.
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -26,7 +27,7 @@ llvm_config.with_environment('PATH', config.mmptx_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 
 tools = ['mmptx-opt', 'mmptx-tblgen', 'mmptx-annotate', 'mmptx-compile',
-         'mmptx-stack', 'mmptx-ast']
+         'mmptx-stack', 'mmptx-ast', 'mmptx-run']
 llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved='ignore') for t in tools],
     [config.mmptx_tools_dir])
@@ -45,12 +46,53 @@ if config.have_nvrtc:
     config.available_features.add('nvrtc')
 if config.have_nvjitlink:
     config.available_features.add('nvjitlink')
-# A usable GPU needs the driver library, not just a device node.
-if (os.path.exists('/dev/nvidiactl') or shutil.which('nvidia-smi')) and \
-        any(os.path.exists(os.path.join(d, 'libcuda.so.1'))
-            for d in ['/usr/lib/x86_64-linux-gnu', '/usr/lib64', '/usr/lib',
-                      '/usr/local/cuda/compat', '/usr/lib/wsl/lib']):
+# The fake driver (unittests/Runtime/FakeCuda) runs mmptx-run's loader and
+# error paths without a GPU.
+fake_libcuda = os.path.join(config.mmptx_obj_root, 'unittests', 'Runtime',
+                            'FakeCuda', 'libcuda.so.1')
+if os.path.exists(fake_libcuda):
+    config.available_features.add('fake-cuda')
+    config.substitutions.append(('%fake_libcuda', fake_libcuda))
+    config.substitutions.append(('%fake_legacy_libcuda', os.path.join(
+        os.path.dirname(os.path.dirname(fake_libcuda)), 'FakeCudaLegacy',
+        'libcuda.so.1')))
+if config.cuda_stub_libcuda and os.path.exists(config.cuda_stub_libcuda):
+    config.available_features.add('cuda-stub')
+    config.substitutions.append(('%cuda_stub_libcuda', config.cuda_stub_libcuda))
+config.substitutions.append(('%cc', config.c_compiler))
+config.substitutions.append(('%cxx', config.cxx_compiler))
+# A sanitizer build's libraries need the sanitizer runtime to link.
+if config.sanitizer:
+    config.available_features.add('sanitizer')
+if shutil.which('pkg-config'):
+    config.available_features.add('pkg-config')
+for var in ['LD_LIBRARY_PATH']:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+# `cuda-gpu`: the runtime itself says a device is usable (the real driver
+# loads, cuInit succeeds, device 0 gives a primary context and memory).
+# %gpu_arch is its sm_XY, for ptxas.
+def probe_gpu():
+    run = os.path.join(config.mmptx_tools_dir, 'mmptx-run')
+    if not os.path.exists(run):
+        return None
+    env = dict(os.environ)
+    env.pop('MMPTX_LIBCUDA', None)   # the real driver, never a fake
+    try:
+        r = subprocess.run([run, '--probe', '--print-arch'], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=120, universal_newlines=True)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    arch = r.stdout.strip()
+    return arch if r.returncode == 0 and arch.startswith('sm_') else None
+
+gpu_arch = probe_gpu()
+if gpu_arch:
     config.available_features.add('cuda-gpu')
+    config.substitutions.append(('%gpu_arch', gpu_arch))
+    lit_config.note('cuda-gpu: device 0 is ' + gpu_arch)
 for var in ['CUDA_HOME', 'HOME', 'TMPDIR']:
     if var in os.environ:
         config.environment[var] = os.environ[var]

@@ -58,4 +58,12 @@ else
     --stub-gen load_a=$C/gemm-identity.stack --stub-gen load_b=$C/gemm-identity.stack -o "$W/gemm.ptx"
   echo "   rendered $(grep -c 'fma.rn.f32' "$W/gemm.ptx") fma stubs"
 fi
+if [ -n "$VARIANTS" ] && command -v ptxas >/dev/null &&
+   arch=$(mmptx-run --probe --print-arch 2>/dev/null); then
+  echo "== 5. on the GPU ($arch): every variant run and checked against a CPU reference"
+  python3 utils/check-semiring-gemm.py --ptx "$BASE" --examples "$EX" --arch "$arch" \
+    --work "$W/gpu" | sed 's/^/   /'
+else
+  echo "== 5. no usable GPU: the variants are not run ($(mmptx-run --probe 2>&1 | sed 's/^mmptx-run: error: no usable GPU: //'))"
+fi
 echo "== done"

@@ -37,8 +37,10 @@
 #
 # The tools are the in-tree targets mmptx-annotate / mmptx-tblgen when this
 # file is used inside the mmptx build; otherwise MMPTX_ANNOTATE_EXECUTABLE /
-# MMPTX_TBLGEN_EXECUTABLE, or the programs found on PATH. MMPTX_TD_DIR names
-# mmptx's td/ folder (default: ../../td next to this file).
+# MMPTX_TBLGEN_EXECUTABLE (find_package(mmptx) sets both to the installed
+# tools), or the programs found in MMPTX_TOOLS_DIR or on PATH. MMPTX_TD_DIR
+# names mmptx's td/ folder (find_package(mmptx) sets it; default: the source
+# tree's or the installed package's td/ next to this file).
 #===----------------------------------------------------------------------===//
 
 set(_MMPTX_ANNOTATE_MODULE_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -50,7 +52,7 @@ function(_mmptx_find_tool var target cache)
     return()
   endif()
   if(NOT ${cache})
-    find_program(${cache} ${target})
+    find_program(${cache} ${target} HINTS ${MMPTX_TOOLS_DIR})
   endif()
   if(NOT ${cache})
     message(FATAL_ERROR "${target} not found: set ${cache}")
@@ -96,8 +98,13 @@ function(mmptx_generate_inject_types header td)
   cmake_parse_arguments(ARG "" "" "INCLUDES" ${ARGN})
   _mmptx_find_tool(tool mmptx-tblgen MMPTX_TBLGEN_EXECUTABLE)
   if(NOT MMPTX_TD_DIR)
-    get_filename_component(MMPTX_TD_DIR
-                           ${_MMPTX_ANNOTATE_MODULE_DIR}/../../td ABSOLUTE)
+    # cmake/modules/ in the source tree, lib/cmake/mmptx/ when installed.
+    foreach(rel ../../td ../../../share/mmptx/td)
+      get_filename_component(dir ${_MMPTX_ANNOTATE_MODULE_DIR}/${rel} ABSOLUTE)
+      if(NOT MMPTX_TD_DIR AND EXISTS ${dir}/InjectBase.td)
+        set(MMPTX_TD_DIR ${dir})
+      endif()
+    endforeach()
   endif()
   get_filename_component(td ${td} ABSOLUTE)
   get_filename_component(header ${header} ABSOLUTE)

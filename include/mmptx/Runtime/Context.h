@@ -1,0 +1,189 @@
+//===- Context.h - Devices, modules, kernels and buffers --------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Running cubins through the driver loaded by CudaDriver:
+///
+///   auto Drv = CudaDriver::get();          // NoDriver/StubLibrary/...
+///   auto Ctx = Context::create(*Drv, 0);   // device 0's primary context
+///   auto Mod = (*Ctx)->loadModule(Cubin);  // cubin (or PTX) bytes
+///   auto K = Mod->getKernel("saxpy");
+///   auto X = (*Ctx)->allocate(N * 4);      // freed by its destructor
+///   X->copyFromHost(Host.data(), N * 4);
+///   (*Ctx)->launchWith(*K, {Grid, Block}, A, X->getAddress(), N);
+///   (*Ctx)->synchronize();
+///   X->copyToHost(Host.data(), N * 4);
+///
+/// Each operation makes the context current on the calling thread first, so
+/// one Context can be used from any thread. Modules, buffers and streams
+/// must not outlive their Context.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_RUNTIME_CONTEXT_H
+#define MMPTX_RUNTIME_CONTEXT_H
+
+#include "mmptx/Runtime/CudaDriver.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <cstdint>
+
+namespace mmptx {
+namespace runtime {
+
+class Context;
+
+/// A device address (CUdeviceptr).
+using DevicePtr = uint64_t;
+
+struct Dim3 {
+  unsigned X = 1, Y = 1, Z = 1;
+};
+
+struct LaunchConfig {
+  Dim3 Grid;
+  Dim3 Block;
+  unsigned SharedBytes = 0;
+  /// A Stream's handle; null is the context's default stream.
+  void *Stream = nullptr;
+};
+
+/// A kernel of a loaded Module (CUfunction); valid while its Module lives.
+class Kernel {
+public:
+  llvm::StringRef getName() const { return Name; }
+  void *getHandle() const { return Handle; }
+
+private:
+  friend class Module;
+  Kernel(void *Handle, std::string Name)
+      : Handle(Handle), Name(std::move(Name)) {}
+  void *Handle;
+  std::string Name;
+};
+
+/// A loaded module (CUmodule), unloaded by the destructor.
+class Module {
+public:
+  Module(Module &&Other);
+  Module &operator=(Module &&Other);
+  ~Module();
+
+  /// cuModuleGetFunction; the error names \p Name.
+  llvm::Expected<Kernel> getKernel(llvm::StringRef Name) const;
+
+private:
+  friend class Context;
+  Module(Context &Ctx, void *Handle) : Ctx(&Ctx), Handle(Handle) {}
+  Context *Ctx;
+  void *Handle;
+};
+
+/// Device memory (cuMemAlloc), freed by the destructor.
+class DeviceBuffer {
+public:
+  DeviceBuffer(DeviceBuffer &&Other);
+  DeviceBuffer &operator=(DeviceBuffer &&Other);
+  ~DeviceBuffer();
+
+  DevicePtr getAddress() const { return Address; }
+  size_t size() const { return Size; }
+
+  /// Copies \p Bytes bytes from \p Src to the buffer's start; at most size().
+  llvm::Error copyFromHost(const void *Src, size_t Bytes);
+  /// Copies \p Bytes bytes from the buffer's start to \p Dst; at most size().
+  llvm::Error copyToHost(void *Dst, size_t Bytes) const;
+  /// Sets every byte to \p Value.
+  llvm::Error fill(uint8_t Value);
+
+private:
+  friend class Context;
+  DeviceBuffer(Context &Ctx, DevicePtr Address, size_t Size)
+      : Ctx(&Ctx), Address(Address), Size(Size) {}
+  Context *Ctx;
+  DevicePtr Address;
+  size_t Size;
+};
+
+/// A stream (cuStreamCreate), destroyed by the destructor.
+class Stream {
+public:
+  Stream(Stream &&Other);
+  Stream &operator=(Stream &&Other);
+  ~Stream();
+
+  void *getHandle() const { return Handle; }
+  llvm::Error synchronize() const;
+
+private:
+  friend class Context;
+  Stream(Context &Ctx, void *Handle) : Ctx(&Ctx), Handle(Handle) {}
+  Context *Ctx;
+  void *Handle;
+};
+
+/// One device's primary context, retained for this object's lifetime.
+class Context {
+public:
+  /// Retains device \p Ordinal's primary context. NoDevice if there is no
+  /// such device.
+  static llvm::Expected<std::unique_ptr<Context>> create(CudaDriver &Driver,
+                                                         int Ordinal = 0);
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+  ~Context();
+
+  CudaDriver &getDriver() const { return Driver; }
+  const DeviceInfo &getDeviceInfo() const { return Info; }
+
+  /// Makes this context current on the calling thread.
+  llvm::Error makeCurrent() const;
+
+  /// cuModuleLoadData of a cubin, fatbin or NUL-terminated PTX image.
+  llvm::Expected<Module> loadModule(llvm::ArrayRef<char> Image);
+  llvm::Expected<DeviceBuffer> allocate(size_t Bytes);
+  llvm::Expected<Stream> createStream();
+
+  /// cuLaunchKernel: \p Params holds a pointer to each kernel argument.
+  llvm::Error launch(const Kernel &K, const LaunchConfig &Config,
+                     llvm::ArrayRef<void *> Params);
+  /// launch() with the arguments themselves (scalars or DevicePtr), which
+  /// must have the kernel parameters' exact types. (A separate name: a
+  /// container of parameter pointers must never be taken for an argument.)
+  template <typename... ArgTs>
+  llvm::Error launchWith(const Kernel &K, const LaunchConfig &Config,
+                         const ArgTs &...Args) {
+    void *Params[] = {const_cast<void *>(static_cast<const void *>(&Args))...,
+                      nullptr};
+    return launch(K, Config, llvm::makeArrayRef(Params, sizeof...(Args)));
+  }
+
+  /// Waits for all work of this context (cuCtxSynchronize).
+  llvm::Error synchronize() const;
+
+private:
+  Context(CudaDriver &Driver, DeviceInfo Info, int Device, void *Handle)
+      : Driver(Driver), Info(std::move(Info)), Device(Device), Handle(Handle) {}
+  friend class Module;
+  friend class DeviceBuffer;
+  friend class Stream;
+
+  /// Calls \p Fn with this context current, for a destructor's release.
+  void release(llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
+
+  CudaDriver &Driver;
+  DeviceInfo Info;
+  int Device;
+  void *Handle;
+};
+
+} // namespace runtime
+} // namespace mmptx
+
+#endif // MMPTX_RUNTIME_CONTEXT_H

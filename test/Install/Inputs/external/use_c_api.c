@@ -1,0 +1,51 @@
+/* The C API of the installed package: a Stack PTX stub spliced into PTX. */
+#include "mmptx-c/PtxInject.h"
+#include "mmptx-c/StackPtx.h"
+#include "mmptx-c/StackTables.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char kPtx[] = "\t// PTX_INJECT_START f\n"
+                           "\t// _x0 m f32 F32 acc\n"
+                           "\t// _x1 i f32 F32 v\n"
+                           "\t// PTX_INJECT_END\n";
+
+int main(void) {
+  mmptx_inject_t *inject = NULL;
+  mmptx_stack_context_t *ctx = NULL;
+  mmptx_stack_register_t regs[2] = {
+      {"_x0", MMPTX_STACK_TYPE_F32, MMPTX_STACK_REG_MOD},
+      {"_x1", MMPTX_STACK_TYPE_F32, MMPTX_STACK_REG_IN}};
+  uint32_t requests[1] = {0};
+  uint64_t words[3];
+  char stub[512];
+  const char *stubs[1];
+  size_t written = 0, num = 0;
+  char *out;
+
+  words[0] = mmptx_stack_encode_input(1);
+  words[1] = mmptx_stack_encode_input(0);
+  words[2] = mmptx_stack_encode_ptx_add_f32();
+  if (mmptx_inject_create(&inject, kPtx, sizeof kPtx - 1, "k.ptx", NULL, 0,
+                          NULL, 0) != MMPTX_SUCCESS ||
+      mmptx_inject_num_injects(inject, &num) != MMPTX_SUCCESS ||
+      mmptx_stack_context_create(NULL, NULL, &ctx) != MMPTX_STACK_SUCCESS ||
+      mmptx_stack_compile(ctx, words, 3, NULL, 0, regs, 2, requests, 1, stub,
+                          sizeof stub, &written) != MMPTX_STACK_SUCCESS) {
+    fprintf(stderr, "error: %s\n", ctx ? mmptx_stack_last_error(ctx) : "");
+    return 1;
+  }
+  stubs[0] = stub;
+  /* A NULL buffer asks for the exact size. */
+  mmptx_inject_render(inject, stubs, 1, NULL, 0, &written);
+  out = (char *)malloc(written + 1);
+  if (mmptx_inject_render(inject, stubs, 1, out, written + 1, &written) !=
+      MMPTX_SUCCESS)
+    return 1;
+  printf("c api: %u inject(s)\n%s", (unsigned)num, out);
+  free(out);
+  mmptx_stack_context_destroy(ctx);
+  mmptx_inject_destroy(inject);
+  return 0;
+}
