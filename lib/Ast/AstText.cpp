@@ -719,3 +719,119 @@ Error ast::printAstModule(raw_ostream &os, const AstModule &m,
   }
   return Error::success();
 }
+
+//===----------------------------------------------------------------------===//
+// Word files
+//===----------------------------------------------------------------------===//
+
+static StringRef kindWord(RegKind k) {
+  return k == RegKind::In ? "in" : k == RegKind::Out ? "out" : "mod";
+}
+
+void ast::printAstWords(raw_ostream &os, const AstModule &m,
+                        const StackInfo &info) {
+  for (const AstVarDecl &v : m.vars)
+    os << "// " << kindWord(v.kind) << " " << v.name << " "
+       << (v.stackIdx < info.numStacks ? info.stackNames[v.stackIdx] : "?")
+       << "\n";
+  auto words = [&](ArrayRef<uint64_t> ws) {
+    os << " (" << ws.size() << " words)\n";
+    for (uint64_t w : ws)
+      os << format_hex(w, 18) << "\n";
+  };
+  for (const AstRoutineDecl &r : m.routines) {
+    os << "// routine " << r.name;
+    for (const std::string &p : r.params)
+      os << " " << p;
+    words(r.body.words);
+  }
+  for (const AstOutputDecl &o : m.outputs) {
+    os << "// output " << m.vars[o.var].name;
+    words(o.expr.words);
+  }
+}
+
+Expected<AstModule> ast::parseAstWords(const SourceMgr &sm, unsigned bufferID,
+                                       const StackInfo &info) {
+  StringRef buf = sm.getMemoryBuffer(bufferID)->getBuffer();
+  AstModule m;
+  StringMap<uint32_t> varIdx, routineIdx;
+  AstWords *cur = nullptr;
+  auto error = [&](StringRef at, const Twine &msg) {
+    return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
+  };
+  SmallVector<StringRef, 8> lines;
+  buf.split(lines, '\n');
+  for (StringRef line : lines) {
+    StringRef t = line.trim();
+    if (t.empty())
+      continue;
+    if (!t.consume_front("//")) {
+      uint64_t w;
+      if (t.getAsInteger(0, w))
+        return error(t, "expected a word (0x...) or a '//' line");
+      if (!cur)
+        return error(t, "a word before any '// routine' or '// output' line");
+      cur->words.push_back(w);
+      cur->locs.push_back(SMLoc::getFromPointer(t.data()));
+      continue;
+    }
+    // Drop a trailing "(N words)".
+    size_t paren = t.find('(');
+    if (paren != StringRef::npos)
+      t = t.take_front(paren);
+    SmallVector<StringRef, 8> f;
+    t.split(f, ' ', -1, false);
+    if (f.empty())
+      continue;
+    StringRef head = f[0];
+    if (head == "in" || head == "out" || head == "mod") {
+      if (f.size() != 3)
+        return error(head, "expected '// " + head + " NAME STACK'");
+      int st = -1;
+      for (uint32_t i = 0; i != info.numStacks; ++i)
+        if (f[2].equals_insensitive(info.stackNames[i]))
+          st = int(i);
+      if (st < 0)
+        return error(f[2], "unknown stack '" + f[2] + "'");
+      if (!varIdx.try_emplace(f[1], m.vars.size()).second)
+        return error(f[1], "variable '" + f[1] + "' is declared twice");
+      AstVarDecl d;
+      d.name = f[1].str();
+      d.stackIdx = uint16_t(st);
+      d.kind = head == "in" ? RegKind::In : head == "out" ? RegKind::Out
+                                                          : RegKind::Mod;
+      d.loc = SMLoc::getFromPointer(f[1].data());
+      m.vars.push_back(std::move(d));
+    } else if (head == "routine") {
+      if (f.size() < 2)
+        return error(head, "expected '// routine NAME PARAM...'");
+      if (!routineIdx.try_emplace(f[1], m.routines.size()).second)
+        return error(f[1], "routine '" + f[1] + "' is defined twice");
+      AstRoutineDecl r;
+      r.name = f[1].str();
+      for (size_t i = 2; i < f.size(); ++i)
+        r.params.push_back(f[i].str());
+      r.body.loc = SMLoc::getFromPointer(f[1].data());
+      m.routines.push_back(std::move(r));
+      cur = &m.routines.back().body;
+    } else if (head == "output") {
+      if (f.size() != 2)
+        return error(head, "expected '// output NAME'");
+      auto it = varIdx.find(f[1]);
+      if (it == varIdx.end())
+        return error(f[1], "unknown variable '" + f[1] + "'");
+      if (m.vars[it->second].kind == RegKind::In)
+        return error(f[1], "'" + f[1] + "' is an in variable");
+      AstOutputDecl o;
+      o.var = it->second;
+      o.expr.loc = SMLoc::getFromPointer(f[1].data());
+      m.outputs.push_back(std::move(o));
+      cur = &m.outputs.back().expr;
+    } else {
+      return error(head, "expected 'in', 'out', 'mod', 'routine' or "
+                         "'output' after '//'");
+    }
+  }
+  return m;
+}

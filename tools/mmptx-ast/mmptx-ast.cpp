@@ -11,6 +11,7 @@
 ///
 ///   mmptx-ast prog.ast                  the PTX stub
 ///   mmptx-ast --emit=words prog.ast     the words, one per line, in hex
+///   mmptx-ast --from-words w.txt ...    read such a word file instead
 ///   mmptx-ast --emit=text prog.ast      canonical text (via the words)
 ///   mmptx-ast --interpret x=1,y=2 p     run the CPU interpreter
 ///   mmptx-ast --random=N --seed=S       a random well-typed program instead
@@ -96,6 +97,10 @@ static cl::opt<unsigned>
                 cl::desc("Compile a random well-typed program (trees of up to "
                          "N words per stack) instead of the input"),
                 cl::value_desc("N"), cl::init(0), cl::cat(astCategory));
+static cl::opt<bool>
+    fromWords("from-words",
+              cl::desc("The input is a word file (what --emit=words prints)"),
+              cl::cat(astCategory));
 static cl::opt<uint64_t> randomSeed("seed", cl::desc("Seed of --random"),
                                     cl::init(1), cl::cat(astCategory));
 static cl::opt<unsigned>
@@ -117,13 +122,6 @@ static int writeOutput(StringRef text) {
   out.os() << text;
   out.keep();
   return 0;
-}
-
-static void printWords(raw_ostream &os, StringRef title,
-                       ArrayRef<uint64_t> words) {
-  os << "// " << title << " (" << words.size() << " words)\n";
-  for (uint64_t w : words)
-    os << format_hex(w, 18) << "\n";
 }
 
 int main(int argc, char **argv) {
@@ -151,7 +149,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
-    m = parseAstModule(sm, id, info);
+    m = fromWords ? parseAstWords(sm, id, info) : parseAstModule(sm, id, info);
     if (!m) {
       reportError(m.takeError(), "mmptx-ast");
       return 1;
@@ -216,10 +214,7 @@ int main(int argc, char **argv) {
     }
     break;
   case EmitKind::Words:
-    for (const AstRoutineDecl &r : m->routines)
-      printWords(os, "routine " + r.name, r.body.words);
-    for (const AstOutputDecl &o : m->outputs)
-      printWords(os, "output " + m->vars[o.var].name, o.expr.words);
+    printAstWords(os, *m, info);
     break;
   case EmitKind::Ptx:
   case EmitKind::Kernel: {

@@ -131,6 +131,28 @@ llvm::Expected<AstModule> parseAstModule(llvm::StringRef text,
 llvm::Error printAstModule(llvm::raw_ostream &os, const AstModule &m,
                            const stack::StackInfo &info);
 
+/// Prints \p m as a word file: its variables and routine headers as
+/// comment lines, then each routine's and expression's words in hex, one a
+/// line:
+/// \code
+///   // in x F32
+///   // out z F32
+///   // routine sq a (4 words)
+///   0x0000000000000006
+///   ...
+///   // output z (3 words)
+///   0x0000000000000001
+/// \endcode
+void printAstWords(llvm::raw_ostream &os, const AstModule &m,
+                   const stack::StackInfo &info);
+
+/// Reads a word file (printAstWords) from buffer \p bufferID of \p sm: any
+/// words, which the compiler then checks. \returns the module or a located
+/// DiagnosticError.
+llvm::Expected<AstModule> parseAstWords(const llvm::SourceMgr &sm,
+                                        unsigned bufferID,
+                                        const stack::StackInfo &info);
+
 /// Turns an AstError of compiling \p m into a DiagnosticError located at
 /// the token of the failing word; other errors pass through.
 llvm::Error locateAstError(llvm::Error e, const llvm::SourceMgr &sm,
