@@ -139,9 +139,11 @@ bool isIdent(StringRef s) {
 
 bool looksLikeLiteral(StringRef s) {
   char c0 = s[0], c1 = s.size() > 1 ? s[1] : 0;
-  return isDigit(c0) || ((c0 == '-' || c0 == '+') && (isDigit(c1) || c1 == '.' || c1 == 'i')) ||
-         (c0 == '.' && isDigit(c1)) || s.startswith("true") ||
-         s.startswith("false");
+  StringRef word = s.take_until([](char c) { return c == ':'; });
+  return isDigit(c0) ||
+         ((c0 == '-' || c0 == '+') &&
+          (isDigit(c1) || c1 == '.' || c1 == 'i')) ||
+         (c0 == '.' && isDigit(c1)) || word == "true" || word == "false";
 }
 
 //===----------------------------------------------------------------------===//
@@ -348,13 +350,11 @@ Error Builder::expr(const SExpr &x, int expected, AstWords &out) {
     return error(head, "'" + head.atom + "' takes " + Twine(want.size()) +
                            " operand(s), " + Twine(numArgs) + " given");
   for (size_t i = 1; i <= numArgs; ++i) {
-    size_t before = out.words.size();
     if (Error e = expr(x.items[i], want[i - 1], out))
       return e;
-    // Say which operand has the wrong type, here rather than at the
-    // instruction word.
+    // A variable of the wrong type is reported here, at the operand, rather
+    // than by the compiler at the instruction.
     uint64_t last = out.words.back();
-    (void)before;
     if (getAstWordType(last) == AstWordType::Input &&
         m.vars[getAstWordPayload(last)].stackIdx != want[i - 1])
       return error(x.items[i],
