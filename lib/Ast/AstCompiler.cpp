@@ -142,9 +142,9 @@ struct AstPtxContext::Impl {
             ArrayRef<AstVar> inputs);
   StringRef emit(const AstProgram &prog, ArrayRef<AstVar> inputs);
 
-  uint32_t addLeaf(AstWordType kind, uint16_t stack, uint32_t payload,
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(AstWordType kind, uint16_t stack, uint32_t payload,
                    uint32_t aux);
-  uint32_t addInstr(uint32_t instr, uint16_t stack, const uint32_t *ops,
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t instr, uint16_t stack, const uint32_t *ops,
                     uint32_t numOps);
   void growTable();
   /// Appends a node field by field: a node assembled on the stack and
@@ -261,6 +261,16 @@ struct AstPtxContext::Impl {
   const StackInfo &info;
   AstPtxOptions opts;
   std::vector<InstrInfo> instrInfo;
+  /// Per PTX word payload (through opts.instrMap when set): instructions
+  /// with 1-4 scalar operands and one scalar result the target has, the
+  /// common case run() checks without the general path.
+  struct FastInstr {
+    uint32_t instr;
+    uint16_t retStack;
+    uint16_t numArgs; ///< 0: not fast
+    uint16_t argStacks[4];
+  };
+  std::vector<FastInstr> fastInstrs;
   std::vector<uint16_t> argElemStacks;
   std::vector<expr::LiteralKind> litKinds;
   std::vector<uint8_t> inlineLits;
@@ -351,6 +361,27 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
   }
   regCounts.resize(info.numStacks);
   headerRoom += 2;
+  auto fastOf = [&](uint32_t i) {
+    FastInstr fi = {i, 0, 0, {0, 0, 0, 0}};
+    if (i >= info.numInstrs)
+      return fi;
+    const InstrInfo &ii = instrInfo[i];
+    if (ii.status != InstrInfo::Ok || ii.hasVectorArgs ||
+        ii.numArgElems == 0 || ii.numArgElems > 4 ||
+        ii.numArgElems > opts.maxArgs)
+      return fi;
+    fi.retStack = ii.retStack;
+    fi.numArgs = ii.numArgElems;
+    for (unsigned a = 0; a != ii.numArgElems; ++a)
+      fi.argStacks[a] = argElemStacks[ii.argElemBegin + a];
+    return fi;
+  };
+  if (opts.instrMap.empty())
+    for (uint32_t i = 0; i != info.numInstrs; ++i)
+      fastInstrs.push_back(fastOf(i));
+  else
+    for (uint32_t i : opts.instrMap)
+      fastInstrs.push_back(fastOf(i));
   for (uint32_t i = 0; i != info.numInstrs; ++i) {
     StringRef op = info.instrPtx[i] ? info.instrPtx[i] : "";
     opBegin.push_back(uint32_t(opText.size()));
@@ -381,7 +412,7 @@ void AstPtxContext::Impl::growTable() {
   }
 }
 
-uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
+inline uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
                                       uint32_t payload, uint32_t aux) {
   if (nodes.size() * 2 >= table.size())
     growTable();
@@ -402,7 +433,7 @@ uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
   return idx;
 }
 
-uint32_t AstPtxContext::Impl::addInstr(uint32_t instr, uint16_t stack,
+inline uint32_t AstPtxContext::Impl::addInstr(uint32_t instr, uint16_t stack,
                                        const uint32_t *ops, uint32_t numOps) {
   size_t i = 0;
   if (opts.shareSubexpressions) {
@@ -476,9 +507,18 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
   frames.push_back({out.words.data(), out.words.size(), 0, ~0u, 0, 0, 0});
   const uint32_t maxDepth = opts.maxStackDepth;
   Frame *f = &frames.back();
+  // The current frame's cursor and end, and the executed-word budget, in
+  // locals; Frame::pc is written back only around calls.
+  const size_t maxWords = opts.maxWords;
+  const uint64_t *wp = f->words;
+  const uint64_t *wend = f->words + std::min(f->size, maxWords);
+  const uint64_t maxExecuted = opts.maxExecutedWords;
+  uint64_t exec = executed;
   auto fail = [&](AstResult r, const Twine &msg) {
+    executed = exec;
     return make_error<AstError>(
-        r, AstWordPos{expr, f->routine, uint32_t(f->pc - 1)}, msg.str());
+        r, AstWordPos{expr, f->routine, uint32_t(wp - f->words - 1)},
+        msg.str());
   };
   auto stackName = [&](uint16_t s) { return StringRef(info.stackNames[s]); };
   // The value stack: vs[0, sp), grown on demand up to maxDepth.
@@ -500,28 +540,45 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
     vs[sp++] = n;
     return true;
   };
+  const FastInstr *fast = fastInstrs.data();
+  const uint32_t numFast = uint32_t(fastInstrs.size());
   auto overflow = [&] {
     return fail(AstResult::StackOverflow,
                 "more than " + Twine(maxDepth) +
                     " values on the stack (maxStackDepth)");
   };
   for (;;) {
-    if (f->pc >= f->size || f->pc >= opts.maxWords) {
-      ++f->pc;
+    if (__builtin_expect(wp == wend, 0)) {
+      ++wp;
       return fail(AstResult::BadInstructionMaybeForgotReturn,
                   (f->routine == ~0u ? Twine("expression") : Twine("routine")) +
                       " has no RETURN within " +
-                      Twine(std::min<uint64_t>(f->size, opts.maxWords)) +
-                      " words");
+                      Twine(std::min<uint64_t>(f->size, maxWords)) + " words");
     }
-    uint64_t w = f->words[f->pc++];
-    if (++executed > opts.maxExecutedWords)
+    uint64_t w = *wp++;
+    if (__builtin_expect(++exec > maxExecuted, 0))
       return fail(AstResult::LimitExceeded,
                   "more than " + Twine(opts.maxExecutedWords) +
                       " words executed (maxExecutedWords)");
     uint16_t aux = getAstWordAux(w);
     uint32_t payload = getAstWordPayload(w);
     uint32_t height = sp - f->entryHeight;
+    if (getAstWordType(w) == AstWordType::Ptx && payload < numFast) {
+      const FastInstr &fi = fast[payload];
+      if (fi.numArgs == aux && height >= aux) {
+        const uint32_t *ops = vs + sp - aux;
+        bool typed = true;
+        for (unsigned i = 0; i != aux; ++i)
+          typed &= nodes[ops[i]].stack == fi.argStacks[i];
+        if (typed) {
+          uint32_t n = addInstr(fi.instr, fi.retStack, ops, aux);
+          sp -= aux;
+          vs[sp++] = n;
+          continue;
+        }
+      }
+      // Anything else gets the full checks and their errors.
+    }
     switch (getAstWordType(w)) {
     case AstWordType::Input: {
       if (payload >= inputs.size())
@@ -651,9 +708,12 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       sp -= aux;
       ArrayRef<uint64_t> body = prog.routines[payload];
       sawCall = true;
+      f->pc = size_t(wp - f->words);
       frames.push_back({body.data(), body.size(), 0, payload, argBase, aux,
                         sp});
       f = &frames.back();
+      wp = f->words;
+      wend = f->words + std::min(f->size, maxWords);
       break;
     }
     case AstWordType::RoutineArg:
@@ -679,6 +739,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         args.resize(f->argBase);
         frames.pop_back();
         f = &frames.back();
+        wp = f->words + f->pc;
+        wend = f->words + std::min(f->size, maxWords);
         break;
       }
       uint32_t n = vs[sp - 1];
@@ -688,6 +750,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                         "; output '" + out.var.name + "' is " +
                         stackName(out.var.stackIdx));
       outputNodes.push_back(n);
+      executed = exec;
       return Error::success();
     }
     default:
