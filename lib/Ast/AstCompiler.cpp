@@ -800,32 +800,42 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   if (out.size() < headerRoom + 256)
     out.resize(headerRoom + 256);
   char *p = &out[0] + headerRoom;
+  // Tables in locals: the char stores below may alias any member.
   const uint8_t *inl = inlineLits.data();
+  const Node *nodeP = nodes.data();
+  uint32_t *regP = regOf.data();
+  uint32_t *counts = regCounts.data();
+  const uint32_t *opLenP = opLen.data(), *opBeginP = opBegin.data();
+  const char *opTextP = opText.data();
+  const InstrInfo *infoP = instrInfo.data();
+  const uint32_t *operandP = operands.data();
+  const bool call = sawCall;
+  const size_t operandRoom = maxNameLen + 40;
+  const Writer w(*this, inputs);
   for (uint32_t n = 0; n != numNodes; ++n) {
-    if (sawCall && regOf[n] == Dead)
+    if (call && regP[n] == Dead)
       continue;
-    const Node &nd = nodes[n];
+    const Node &nd = nodeP[n];
     if (nd.kind == AstWordType::Input ||
         (nd.kind == AstWordType::Constant && inl[nd.stack])) {
-      regOf[n] = ~0u;
+      regP[n] = ~0u;
       continue;
     }
-    uint32_t r = regOf[n] = regCounts[nd.stack]++;
+    uint32_t r = regP[n] = counts[nd.stack]++;
     if (nd.kind == AstWordType::Ptx) {
-      uint32_t len = opLen[nd.payload];
-      const char *op = opText.data() + opBegin[nd.payload];
+      uint32_t len = opLenP[nd.payload];
+      const char *op = opTextP + opBeginP[nd.payload];
       // Room for the whole line: every operand is at most a literal, a
       // register or an input name.
-      p = ensure(p, len + 64 + size_t(nd.numOps) * (maxNameLen + 40));
+      p = ensure(p, len + 64 + size_t(nd.numOps) * operandRoom);
       if (len <= 32)
         std::memcpy(p, op, 32);
       else
         std::memcpy(p, op, len);
       p += len;
-      Writer w(*this, inputs);
       p = w.reg(p, nd.stack, r);
-      if (!instrInfo[nd.payload].hasVectorArgs) {
-        const uint32_t *ops = operands.data() + nd.aux;
+      if (!infoP[nd.payload].hasVectorArgs) {
+        const uint32_t *ops = operandP + nd.aux;
         for (uint32_t i = 0, e = nd.numOps; i != e; ++i) {
           std::memcpy(p, ", ", 2);
           p = w.operand(p + 2, ops[i]);
