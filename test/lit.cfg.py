@@ -46,6 +46,8 @@ if config.have_nvrtc:
     config.available_features.add('nvrtc')
 if config.have_nvjitlink:
     config.available_features.add('nvjitlink')
+if config.have_nvptxcompiler:
+    config.available_features.add('nvptxcompiler')
 # The fake driver (unittests/Runtime/FakeCuda) runs mmptx-run's loader and
 # error paths without a GPU.
 fake_libcuda = os.path.join(config.mmptx_obj_root, 'unittests', 'Runtime',

@@ -4,7 +4,8 @@
 # Every .cu is compiled with `nvcc -ptx -arch=sm_80`. Extra per-file flags are
 # taken from an optional first-line comment of the form
 #     // NVCC_FLAGS: -lineinfo
-# Each generated file is then checked with `ptxas -arch=sm_80`.
+# where an `-arch=sm_XX` replaces sm_80. Each generated file is then checked
+# with `ptxas` for the same architecture.
 #
 # Usage: utils/regen-test-ptx.sh [name...]   (default: all .cu files)
 # Env:   NVCC (default /usr/local/cuda/bin/nvcc), PTXAS (default: next to nvcc)
@@ -36,15 +37,20 @@ for name in "${names[@]}"; do
   cu="$src_dir/$name.cu"
   ptx="$out_dir/$name.ptx"
   [[ -f "$cu" ]] || { echo "error: no such file: $cu" >&2; exit 1; }
-  extra=()
+  flags=()
   first_line="$(head -n 1 "$cu")"
   if [[ "$first_line" =~ ^//[[:space:]]*NVCC_FLAGS:(.*)$ ]]; then
-    read -r -a extra <<<"${BASH_REMATCH[1]}"
+    read -r -a flags <<<"${BASH_REMATCH[1]}"
   fi
-  echo "nvcc -ptx -arch=$ARCH ${extra[*]+${extra[*]} }$name.cu -> $name.ptx"
+  arch="$ARCH"
+  extra=()
+  for f in ${flags[@]+"${flags[@]}"}; do
+    if [[ "$f" == -arch=* ]]; then arch="${f#-arch=}"; else extra+=("$f"); fi
+  done
+  echo "nvcc -ptx -arch=$arch ${extra[*]+${extra[*]} }$name.cu -> $name.ptx"
   cp "$cu" "$STAGE/$name.cu"
-  (cd "$STAGE" && "$NVCC" -ptx -arch="$ARCH" ${extra[@]+"${extra[@]}"} \
+  (cd "$STAGE" && "$NVCC" -ptx -arch="$arch" ${extra[@]+"${extra[@]}"} \
     "$name.cu" -o "$ptx")
   rm -f "$STAGE/$name.cu"
-  "$PTXAS" -arch="$ARCH" "$ptx" -o /dev/null
+  "$PTXAS" -arch="$arch" "$ptx" -o /dev/null
 done

@@ -29,6 +29,30 @@ fi
 
 BUILD_TYPE=${BUILD_TYPE:-Release}
 mkdir -p build
+
+# nvPTXCompiler (the in-process PTX -> cubin library) comes from NVIDIA's
+# wheel, pinned to the toolkit's release (a newer compiler accepts older PTX,
+# never the reverse). It is installed into the build tree only: mmptx builds
+# against it and never ships it. Optional: without it the nvptxcompiler
+# backend is unavailable and its tests are UNSUPPORTED.
+NVPTXCOMPILER_VERSION=${NVPTXCOMPILER_VERSION:-13.0.88}
+NVPTX_DIR=build/deps/nvptxcompiler
+if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/dev/null 2>&1; then
+  PY=$(command -v python3 || true)
+  if [ -n "$PY" ] && ! "$PY" -m pip --version >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null || true
+  fi
+  # --target installs outside any Python environment (no PEP 668 refusal).
+  rm -rf "$NVPTX_DIR"
+  if [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check --no-deps \
+      --target "$NVPTX_DIR" "nvidia-nvptxcompiler==$NVPTXCOMPILER_VERSION"; then
+    echo "mmptx: nvPTXCompiler $NVPTXCOMPILER_VERSION in $NVPTX_DIR"
+  else
+    echo "mmptx: warning: could not install nvidia-nvptxcompiler; the nvptxcompiler backend is disabled" >&2
+  fi
+fi
 cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >build/configure.log 2>&1 ||
   { cat build/configure.log; exit 1; }
 ninja -C build -j"${JOBS:-2}"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the thread-safety tests with ThreadSanitizer in ./build-tsan and
-# runs them: several threads render from one inject handle (C++ and C API)
-# and compile Stack PTX with per-thread contexts. Exits non-zero on any
+# runs them: several threads render from one inject handle (C++ and C API),
+# compile Stack PTX with per-thread contexts, and batch threads share one
+# PTX compiler and one cache directory. Exits non-zero on any
 # failure or data-race report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${TSAN_BUILD:-build-tsan}
-TESTS=(MMPTXInjectTests MMPTXCAPITests MMPTXStackTests)
+TESTS=(MMPTXInjectTests MMPTXCAPITests MMPTXStackTests MMPTXBackendTests)
 cmake -G Ninja -S . -B "$OUT" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMMPTX_USE_SANITIZER=thread >/dev/null
 ninja -C "$OUT" -j"${JOBS:-2}" "${TESTS[@]}"

@@ -3,6 +3,11 @@
 # add_mmptx_library(name src...)   static library linking LLVMSupport
 # add_mmptx_tool(name src...)      executable in bin/
 # add_mmptx_unittest(name src...)  GoogleTest binary, run by test/Unit
+# add_mmptx_test_depends(target...) something else the tests need built
+#                                  (a generated header they compile against)
+#
+# check-mmptx depends on every tool, unit test and test dependency, so that
+# it passes from a clean build directory.
 #===----------------------------------------------------------------------===//
 
 llvm_map_components_to_libnames(MMPTX_LLVM_SUPPORT_LIBS support)
@@ -39,6 +44,10 @@ function(add_mmptx_unittest name)
   target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} GTest::gtest_main
                         ${MMPTX_LLVM_SUPPORT_LIBS})
   set_property(GLOBAL APPEND PROPERTY MMPTX_UNITTESTS ${name})
+endfunction()
+
+function(add_mmptx_test_depends)
+  set_property(GLOBAL APPEND PROPERTY MMPTX_TEST_DEPENDS ${ARGN})
 endfunction()
 
 # mmptx_tablegen(<output.inc> <backend-flag> <main.td>)

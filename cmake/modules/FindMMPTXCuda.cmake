@@ -55,3 +55,59 @@ if(CUDAToolkit_FOUND)
 else()
   message(STATUS "CUDA toolkit not found: CUDA tests will be UNSUPPORTED")
 endif()
+
+#===- nvPTXCompiler (static library from the nvidia-nvptxcompiler wheel) --===//
+# utils/setup.sh installs the wheel into build/deps/nvptxcompiler with
+# `pip install --target` (other build trees of the checkout find it there
+# too); a wheel installed into Python's site-packages, or
+# any directory given as MMPTX_NVPTXCOMPILER_ROOT, works as well. Sets
+# MMPTX_HAVE_NVPTXCOMPILER, MMPTX_NVPTXCOMPILER_VERSION (the wheel's) and the
+# imported target MMPTX::nvptxcompiler_static. Link it into MMPTXBackendNvPtx
+# only: it adds ~39 MB to whatever links it, and it is not redistributable.
+set(MMPTX_NVPTXCOMPILER_ROOT "" CACHE PATH
+    "Directory holding nvidia/cu*/lib/libnvptxcompiler_static.a")
+set(MMPTX_HAVE_NVPTXCOMPILER OFF)
+set(MMPTX_NVPTXCOMPILER_VERSION "")
+set(_mmptx_nvptx_roots ${MMPTX_NVPTXCOMPILER_ROOT}
+    ${CMAKE_BINARY_DIR}/deps/nvptxcompiler
+    ${CMAKE_SOURCE_DIR}/build/deps/nvptxcompiler)
+find_package(Python3 QUIET COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} -c
+      "import site, sysconfig; p = sysconfig.get_paths(); \
+print(';'.join([p['purelib'], p['platlib']] + site.getsitepackages() + \
+[site.getusersitepackages()]))"
+    OUTPUT_VARIABLE _mmptx_site OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  list(APPEND _mmptx_nvptx_roots ${_mmptx_site})
+endif()
+foreach(root ${_mmptx_nvptx_roots})
+  file(GLOB _mmptx_nvptx_libs ${root}/nvidia/cu*/lib/libnvptxcompiler_static.a)
+  if(_mmptx_nvptx_libs)
+    list(GET _mmptx_nvptx_libs 0 _mmptx_nvptx_lib)
+    get_filename_component(_mmptx_nvptx_dir ${_mmptx_nvptx_lib} DIRECTORY)
+    get_filename_component(_mmptx_nvptx_dir ${_mmptx_nvptx_dir} DIRECTORY)
+    file(GLOB _mmptx_nvptx_info ${root}/nvidia_nvptxcompiler*.dist-info)
+    if(EXISTS ${_mmptx_nvptx_dir}/include/nvPTXCompiler.h)
+      set(MMPTX_HAVE_NVPTXCOMPILER ON)
+      if(_mmptx_nvptx_info)
+        list(GET _mmptx_nvptx_info 0 _mmptx_nvptx_info)
+        get_filename_component(_mmptx_nvptx_info ${_mmptx_nvptx_info} NAME)
+        string(REGEX REPLACE
+               "^nvidia_nvptxcompiler[^-]*-([0-9.]+)\\.dist-info$" "\\1"
+               MMPTX_NVPTXCOMPILER_VERSION ${_mmptx_nvptx_info})
+      endif()
+      if(NOT TARGET MMPTX::nvptxcompiler_static)
+        add_library(MMPTX::nvptxcompiler_static STATIC IMPORTED)
+        set_target_properties(MMPTX::nvptxcompiler_static PROPERTIES
+          IMPORTED_LOCATION ${_mmptx_nvptx_lib}
+          INTERFACE_INCLUDE_DIRECTORIES ${_mmptx_nvptx_dir}/include
+          INTERFACE_LINK_LIBRARIES "Threads::Threads;m;dl;rt")
+      endif()
+      break()
+    endif()
+  endif()
+endforeach()
+find_package(Threads REQUIRED)
+message(STATUS "nvPTXCompiler: ${MMPTX_HAVE_NVPTXCOMPILER} "
+               "${MMPTX_NVPTXCOMPILER_VERSION} ${_mmptx_nvptx_lib}")

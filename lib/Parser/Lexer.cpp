@@ -23,6 +23,16 @@ static inline bool is(char C, uint8_t Mask) { return LexerChars.is(C, Mask); }
 static inline bool isIdentStart(char C) { return is(C, LC_IdentStart); }
 static inline bool isIdentChar(char C) { return is(C, LC_IdentChar); }
 
+const char *Lexer::subQualifiers(const char *Q) const {
+  // `::` and at least one name byte: `.L2::128B`, `.cta_group::1`.
+  while (End - Q >= 3 && Q[0] == ':' && Q[1] == ':' && isIdentChar(Q[2])) {
+    Q += 3;
+    while (Q < End && isIdentChar(*Q))
+      ++Q;
+  }
+  return Q;
+}
+
 Token Lexer::lexNumber(const char *B, bool Space) {
   // 0f/0d: IEEE bit patterns with exactly 8 / 16 hex digits.
   if (*Cur == '0' && Cur + 1 < End &&
@@ -51,15 +61,18 @@ Token Lexer::lexNumber(const char *B, bool Space) {
     if (Cur == D)
       return error(B, "expected digits in integer literal", Space);
   } else {
-    bool IsFloat = false;
+    // Decimal: `1`, `1.5`, `1.`, `.5` (\p B at the '.'), `1e3`, `1.e-3`.
+    bool IsFloat = *Cur == '.';
     while (Cur < End && isDigit(*Cur))
       ++Cur;
-    if (Cur < End && *Cur == '.' && Cur + 1 < End && isDigit(Cur[1])) {
+    if (!IsFloat && Cur < End && *Cur == '.') {
       IsFloat = true;
       ++Cur;
-      while (Cur < End && isDigit(*Cur))
-        ++Cur;
     }
+    if (IsFloat && *B == '.')
+      ++Cur;
+    while (IsFloat && Cur < End && isDigit(*Cur))
+      ++Cur;
     if (Cur < End && (*Cur == 'e' || *Cur == 'E')) {
       const char *E = Cur + 1;
       if (E < End && (*E == '+' || *E == '-'))
@@ -135,18 +148,26 @@ Token Lexer::nextSlow(bool Space) {
   if (C == '.' || C == '%') {
     ++Cur;
     if (Cur == End || !isIdentStart(*Cur)) {
-      if (C == '.' && Cur < End && isDigit(*Cur))
-        return error(B, "floating-point literal needs a leading digit", Space);
-      return error(B, C == '.' ? "expected name after '.'"
-                               : "expected register name after '%'",
-                   Space);
+      if (C == '%') // `a % b` in a constant expression
+        return make(Token::Punct, B, Space);
+      if (Cur == End || !isDigit(*Cur))
+        return error(B, "expected name after '.'", Space);
+      // Right after a name, `.2d` and `.32x32b` are modifiers; elsewhere
+      // `.5` is a number.
+      if (Space || !PrevEnd || !isIdentChar(B[-1])) {
+        Cur = B;
+        return lexNumber(B, Space);
+      }
     }
     ++Cur;
     while (Cur < End && isIdentChar(*Cur))
       ++Cur;
+    if (C == '.')
+      Cur = subQualifiers(Cur);
     return make(C == '.' ? Token::Directive : Token::Register, B, Space);
   }
-  if (is(C, LC_Punct)) {
+  // '/' that starts no comment: division in a constant expression.
+  if (is(C, LC_Punct) || C == '/') {
     ++Cur;
     return make(Token::Punct, B, Space);
   }

@@ -18,6 +18,7 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/SwapByteOrder.h"
 
@@ -139,7 +140,10 @@ public:
     return error(Tok, "expected " + What + ", found '" + Tok.Text + "'");
   }
 
-  void consume() { Lex.next(Tok); }
+  void consume() {
+    LastEnd = Tok.Text.end();
+    Lex.next(Tok);
+  }
   bool consumeIf(char C) {
     if (!Tok.isPunct(C))
       return false;
@@ -154,6 +158,25 @@ public:
 
   Error parseInstruction(Instruction &I);
   Error parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth);
+  /// name ::= (register | identifier) ('.' component)*: `%tid.x`,
+  /// `input.x`, `%r1.b0`. Inline: it is most operands.
+  LLVM_ATTRIBUTE_ALWAYS_INLINE void parseName() {
+    consume();
+    while (Tok.is(Token::Directive) && !Tok.SpaceBefore)
+      consume();
+  }
+  /// One operand of a constant expression, with its prefix operators.
+  Error parseAtom();
+  /// Consumes the current token, and the balanced group it opens if any.
+  Error skipGroup();
+  /// Checks that the current Integer token fits in 64 bits. Up to 18 bytes
+  /// always do (`0x` and 16 digits), so only longer ones are parsed.
+  Error checkInteger() {
+    if (LLVM_LIKELY(Tok.Text.size() <= 18))
+      return Error::success();
+    return checkLongInteger();
+  }
+  Error checkLongInteger();
   Error parseOperandList(SmallVectorImpl<Operand> &Ops, char Close,
                          Operand::Kind K, unsigned Depth);
   Error parseDeclaration(Declaration &D, bool InParams);
@@ -165,6 +188,8 @@ public:
   Error parseDirective();
 
   Token Tok;
+  /// The end of the last consumed token.
+  const char *LastEnd = nullptr;
 
 private:
   const SourceMgr &SM;
@@ -222,10 +247,8 @@ Error StmtParser::parseOperandList(SmallVectorImpl<Operand> &Ops, char Close,
   uint32_t N = 0;
   if (!Tok.isPunct(Close)) {
     while (true) {
-      size_t Before = Ops.size();
       if (Error E = parseOperand(Ops, Depth + 1))
         return E;
-      (void)Before;
       ++N;
       if (consumeIf(','))
         continue;
@@ -240,98 +263,220 @@ Error StmtParser::parseOperandList(SmallVectorImpl<Operand> &Ops, char Close,
   return Error::success();
 }
 
-/// operand ::= vector | list | address | '!'? register ('|' register)?
-///           | '-'? (register | immediate) | symbol ('+' integer)?
+/// \returns true if \p T is an operator of a PTX constant expression that
+/// can follow an operand: `+ - * / % & | ^ < > = ! ? :`.
+static bool isBinaryOperator(const Token &T) {
+  if (!T.is(Token::Punct))
+    return false;
+  switch (T.Text[0]) {
+  case '+':
+  case '-':
+  case '*':
+  case '/':
+  case '%':
+  case '&':
+  case '|':
+  case '^':
+  case '<':
+  case '>':
+  case '=':
+  case '!':
+  case '?':
+  case ':':
+    return true;
+  }
+  return false;
+}
+
+Error StmtParser::checkLongInteger() {
+  StringRef Digits = Tok.Text;
+  uint64_t V;
+  if (Digits.drop_back(Digits.back() == 'U').getAsInteger(0, V))
+    return error("integer literal does not fit in 64 bits");
+  return Error::success();
+}
+
+Error StmtParser::skipGroup() {
+  // A balanced (...), [...] or {...}: constant expressions, texture
+  // coordinates, `generic(sym)`. Open brackets are kept two bits each.
+  uint64_t Open = 0;
+  unsigned Nest = 0;
+  do {
+    if (Tok.is(Token::Eof) || Tok.isPunct(';'))
+      return expected(Open % 4 == 1 ? "')'" : Open % 4 == 2 ? "']'" : "'}'");
+    if (Tok.is(Token::Error))
+      return error(Tok, "");
+    if (Tok.is(Token::Integer))
+      if (Error E = checkInteger())
+        return E;
+    if (Tok.is(Token::Punct)) {
+      char C = Tok.Text[0];
+      unsigned Id = C == '(' || C == ')' ? 1 : C == '[' || C == ']' ? 2 : 3;
+      if (C == '(' || C == '[' || C == '{') {
+        if (Nest == 32)
+          return error("operands nested too deeply");
+        Open = Open << 2 | Id;
+        ++Nest;
+      } else if (C == ')' || C == ']' || C == '}') {
+        if (!Nest || Open % 4 != Id)
+          return error(Twine("unmatched '") + Twine(C) + "'");
+        Open >>= 2;
+        --Nest;
+      }
+    }
+    consume();
+  } while (Nest);
+  return Error::success();
+}
+
+Error StmtParser::parseAtom() {
+  // Prefix operators, then one primary; no structure is kept.
+  while (Tok.isPunct('-') || Tok.isPunct('!') || Tok.isPunct('~') ||
+         Tok.isPunct('+'))
+    consume();
+  if (Tok.is(Token::Register) || Tok.is(Token::Identifier)) {
+    bool Ident = Tok.is(Token::Identifier);
+    parseName();
+    if (Ident && Tok.isPunct('(') && !Tok.SpaceBefore)
+      return skipGroup();
+    return Error::success();
+  }
+  if (Tok.is(Token::Integer)) {
+    if (Error E = checkInteger())
+      return E;
+    consume();
+    return Error::success();
+  }
+  if (Tok.is(Token::Float)) {
+    consume();
+    return Error::success();
+  }
+  if (Tok.isPunct('(') || Tok.isPunct('[') || Tok.isPunct('{'))
+    return skipGroup();
+  if (Tok.isPunct('%'))
+    return error("expected register name after '%'");
+  return expected("operand");
+}
+
+/// operand ::= primary ('|' name)? (operator atom)*
+/// primary ::= vector | list | address | '!' name | '-'? (name | number)
+///           | name '(' ... ')'
+/// A primary with operators after it is an Opaque constant expression, but
+/// for `sym+8` and `sym-8`, which stay Symbols.
 Error StmtParser::parseOperand(SmallVectorImpl<Operand> &Ops, unsigned Depth) {
   if (Depth > 8)
     return error("operands nested too deeply");
   const char *B = Tok.Text.data();
-  auto Finish = [&](Operand::Kind K, const char *E) {
-    Ops.push_back(Operand{K, 0, StringRef(B, E - B)});
-    return Error::success();
-  };
-  if (Tok.isPunct('{'))
-    return parseOperandList(Ops, '}', Operand::Kind::Vector, Depth);
-  if (Tok.isPunct('('))
-    return parseOperandList(Ops, ')', Operand::Kind::List, Depth);
-  if (Tok.isPunct('[')) {
-    // Addresses: `[%rd1+8]`, `[sym]`, and texture forms `[tex, {..}]`.
-    unsigned Nest = 0;
-    consume();
-    bool Empty = true;
-    while (!(Tok.isPunct(']') && Nest == 0)) {
-      if (Tok.is(Token::Eof) || Tok.isPunct(';'))
-        return expected("']'");
-      if (Tok.is(Token::Error))
-        return error(Tok, "");
-      if (Tok.isPunct('[') || Tok.isPunct('{') || Tok.isPunct('('))
-        ++Nest;
-      else if ((Tok.isPunct('}') || Tok.isPunct(')') || Tok.isPunct(']')) &&
-               Nest)
-        --Nest;
-      Empty = false;
-      consume();
-    }
-    if (Empty)
-      return expected("address");
-    const char *E = Tok.Text.end();
-    consume();
-    return Finish(Operand::Kind::Address, E);
-  }
-  if (Tok.isPunct('!')) {
-    consume();
-    if (!Tok.is(Token::Register) && !Tok.is(Token::Identifier))
-      return expected("predicate after '!'");
-    const char *E = Tok.Text.end();
-    consume();
-    return Finish(Operand::Kind::Predicate, E);
-  }
+  size_t Slot = Ops.size();
+  Operand::Kind K;
+  // Most operands are a register or a number; test those first.
   bool Neg = consumeIf('-');
   if (Tok.is(Token::Register)) {
-    const char *E = Tok.Text.end();
+    parseName();
+    K = Operand::Kind::Register;
+  } else if (Tok.is(Token::Integer) || Tok.is(Token::Float)) {
+    if (Tok.is(Token::Integer))
+      if (Error E = checkInteger())
+        return E;
     consume();
-    // `%tid.x`, `%r1|%p1` (setp/shfl pairs)
-    while (Tok.is(Token::Directive) && !Tok.SpaceBefore) {
-      E = Tok.Text.end();
-      consume();
-    }
-    if (!Neg && consumeIf('|')) {
-      if (!Tok.is(Token::Register) && !Tok.is(Token::Identifier))
-        return expected("register after '|'");
-      E = Tok.Text.end();
-      consume();
-    }
-    return Finish(Operand::Kind::Register, E);
-  }
-  if (Tok.is(Token::Integer) || Tok.is(Token::Float)) {
-    const char *E = Tok.Text.end();
+    K = Operand::Kind::Immediate;
+  } else if (Neg) {
+    // `-(3)`: a constant expression.
+    if (Error E = parseAtom())
+      return E;
+    K = Operand::Kind::Opaque;
+  } else if (Tok.is(Token::Identifier)) {
+    parseName();
+    if (Tok.isPunct('(') && !Tok.SpaceBefore)
+      if (Error E = skipGroup())
+        return E;
+    K = Operand::Kind::Symbol;
+  } else if (Tok.isPunct('{')) {
+    if (Error E = parseOperandList(Ops, '}', Operand::Kind::Vector, Depth))
+      return E;
+    K = Operand::Kind::Vector;
+  } else if (Tok.isPunct('(')) {
+    if (Error E = parseOperandList(Ops, ')', Operand::Kind::List, Depth))
+      return E;
+    K = Operand::Kind::List;
+  } else if (Tok.isPunct('[')) {
+    // Addresses: `[%rd1+8]`, `[sym]`, `[%rd1+-8]`, and texture and tensor
+    // forms `[tex, {..}]`, `[%rd1, {%r2, %r3}]`.
     consume();
-    return Finish(Operand::Kind::Immediate, E);
-  }
-  if (!Neg && Tok.is(Token::Identifier)) {
-    const char *E = Tok.Text.end();
+    if (Tok.isPunct(']'))
+      return expected("address");
+    while (!Tok.isPunct(']')) {
+      // Names, `+` and short numbers inline; groups, long numbers and
+      // errors in skipGroup().
+      if (Tok.is(Token::Register) || Tok.is(Token::Identifier) ||
+          Tok.isPunct('+') ||
+          (Tok.is(Token::Integer) && Tok.Text.size() <= 18)) {
+        consume();
+        continue;
+      }
+      if (Tok.is(Token::Eof) || Tok.isPunct(';') || Tok.isPunct('}') ||
+          Tok.isPunct(')'))
+        return expected("']'");
+      if (Error E = skipGroup())
+        return E;
+    }
     consume();
-    // `generic(sym)` style wrappers and `sym+8` offsets.
-    if (Tok.isPunct('(') && !Tok.SpaceBefore) {
-      consume();
-      if (!Tok.is(Token::Identifier))
-        return expected("symbol");
-      consume();
-      if (!Tok.isPunct(')'))
-        return expected("')'");
-      E = Tok.Text.end();
-      consume();
+    K = Operand::Kind::Address;
+  } else if (consumeIf('!')) {
+    if (Tok.is(Token::Register) || Tok.is(Token::Identifier)) {
+      parseName();
+      K = Operand::Kind::Predicate;
+    } else {
+      // `!0`
+      if (Error E = parseAtom())
+        return E;
+      K = Operand::Kind::Opaque;
     }
-    if (Tok.isPunct('+') || Tok.isPunct('-')) {
-      consume();
-      if (!Tok.is(Token::Integer))
-        return expected("integer offset");
-      E = Tok.Text.end();
-      consume();
-    }
-    return Finish(Operand::Kind::Symbol, E);
+  } else {
+    // `~0`, or an error.
+    if (Error E = parseAtom())
+      return E;
+    K = Operand::Kind::Opaque;
   }
-  return expected("operand");
+  // Predicate-pair destinations: `%r1|%p1`, `r0|p`, `{%f1, %f2}|%p`.
+  if (Tok.isPunct('|') &&
+      (K == Operand::Kind::Register || K == Operand::Kind::Symbol ||
+       K == Operand::Kind::Vector)) {
+    Token::Kind Next = Lex.peek().K;
+    if (Next == Token::Register || Next == Token::Identifier) {
+      consume();
+      parseName();
+    }
+  }
+  // Constant-expression operators after the primary.
+  if (isBinaryOperator(Tok)) {
+    // `sym+8`, `sym-8` stay Symbols.
+    bool Offset =
+        K == Operand::Kind::Symbol && (Tok.isPunct('+') || Tok.isPunct('-'));
+    unsigned Atoms = 0;
+    while (isBinaryOperator(Tok)) {
+      consume();
+      // Two-byte operators: `<<`, `>=`, `&&`, `||`, `==`, `!=`.
+      while (isBinaryOperator(Tok) && !Tok.SpaceBefore && !Tok.isPunct('-') &&
+             !Tok.isPunct('!'))
+        consume();
+      const char *IntEnd = Tok.is(Token::Integer) ? Tok.Text.end() : nullptr;
+      if (Error E = parseAtom())
+        return E;
+      Offset &= ++Atoms == 1 && LastEnd == IntEnd;
+    }
+    if (!Offset)
+      K = Operand::Kind::Opaque;
+  }
+  StringRef Text(B, LastEnd - B);
+  if (K == Operand::Kind::Vector || K == Operand::Kind::List) {
+    Ops[Slot].Text = Text;
+    return Error::success();
+  }
+  // An expression over a vector or list keeps no elements.
+  Ops.resize(Slot);
+  Ops.push_back(Operand{K, 0, Text});
+  return Error::success();
 }
 
 /// initializer ::= '{' initializer (',' initializer)* '}' | expression
@@ -354,6 +499,9 @@ Error StmtParser::parseInitializer(StringRef &Out) {
         return error("unmatched '" + Tok.Text + "' in initializer");
       --Nest;
     }
+    if (Tok.is(Token::Integer))
+      if (Error Err = checkInteger())
+        return Err;
     Any = true;
     E = Tok.Text.end();
     consume();
@@ -448,8 +596,9 @@ Error StmtParser::parseDeclaration(Declaration &D, bool InParams) {
       if (!D.Type.empty())
         return error("more than one type in declaration");
       D.Type = Q;
-    } else if (D.StateSpace == ".reg" && Q != ".v2" && Q != ".v4" &&
-               Q != ".v8") {
+    } else if (Q != ".v2" && Q != ".v4" && Q != ".v8" &&
+               // `.param .u64 .ptr .global .align 16 p`
+               (D.StateSpace == ".reg" || (Q != ".ptr" && !isStateSpace(Q)))) {
       return error("unknown PTX type '" + Q + "'");
     }
     consume();
@@ -519,6 +668,9 @@ Error StmtParser::parseSignature(FunctionSignature &F) {
       consume();
     }
     F.Attributes.push_back({Name, StringRef(B, E > B ? E - B : 0)});
+    // `.entry k .pragma "nounroll"; {`: the `;` ends the pragma only.
+    if (Name == ".pragma" && Tok.isPunct(';'))
+      consume();
   }
   if (consumeIf(';'))
     F.IsPrototype = true;
@@ -531,6 +683,9 @@ Error StmtParser::checkTokens() {
   while (!Tok.is(Token::Eof)) {
     if (Tok.is(Token::Error))
       return error(Tok, "");
+    if (Tok.is(Token::Integer))
+      if (Error E = checkInteger())
+        return E;
     consume();
   }
   return Error::success();
@@ -540,6 +695,22 @@ Error StmtParser::checkTokens() {
 /// everything else only lexed.
 Error StmtParser::parseDirective() {
   StringRef Word = Tok.Text;
+  if (Word == "#") {
+    // `# 1 "k.cu" 2` or `#line 1 "k.cu"`: a C preprocessor line marker.
+    consume();
+    if (Tok.is(Token::Identifier) && Tok.Text == "line" && !Tok.SpaceBefore)
+      consume();
+    if (!Tok.is(Token::Integer))
+      return expected("line number after '#'");
+    consume();
+    if (Tok.is(Token::String))
+      consume();
+    while (Tok.is(Token::Integer))
+      consume();
+    if (!Tok.is(Token::Eof))
+      return expected("end of line marker");
+    return Error::success();
+  }
   if (isStateSpace(Word) || isLinkageDirective(Word)) {
     Declaration D;
     if (Error E = parseDeclaration(D, /*InParams=*/false))
@@ -550,7 +721,12 @@ Error StmtParser::parseDirective() {
   }
   if (Word == ".version") {
     consume();
-    if (!Tok.is(Token::Float) || Tok.Text.count('.') != 1)
+    // major.minor: no exponent, digits on both sides of the dot.
+    StringRef V = Tok.Text;
+    size_t Dot = V.find('.');
+    if (!Tok.is(Token::Float) || Dot == 0 || Dot + 1 >= V.size() ||
+        !llvm::all_of(V.substr(0, Dot), isDigit) ||
+        !llvm::all_of(V.substr(Dot + 1), isDigit))
       return expected("version number such as '9.0'");
     consume();
   } else if (Word == ".address_size") {

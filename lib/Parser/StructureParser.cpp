@@ -372,6 +372,25 @@ inline const char *skipBlanks(const char *Q, const char *End) {
   return Q;
 }
 
+/// \returns just past the last byte of [\p B, \p E) that is not CC_Blank,
+/// or \p B.
+inline const char *lastSignificant(const char *B, const char *E) {
+  while (E > B && is(E[-1], CC_Blank))
+    --E;
+  return E;
+}
+
+/// \returns true if the bytes after a '#' at \p Q make it a line marker:
+/// blanks and a digit, or `line` and a blank.
+inline bool isLineMarker(const char *Q, const char *End) {
+  if (End - Q >= 5 && std::memcmp(Q, "line", 4) == 0 &&
+      (Q[4] == ' ' || Q[4] == '\t'))
+    return true;
+  while (Q < End && (*Q == ' ' || *Q == '\t'))
+    ++Q;
+  return Q < End && isDigit(*Q);
+}
+
 /// The text every inject marker contains; `MMPTX_INJECT` contains it too.
 constexpr char MarkerText[] = "PTX_INJECT";
 constexpr size_t MarkerLen = sizeof(MarkerText) - 1;
@@ -502,6 +521,16 @@ private:
   /// Skips a string literal starting at the quote; \returns past the closing
   /// quote, or nullptr if the line or buffer ends first.
   const char *skipString(const char *Q) const;
+  /// skipString() that moves \p Q past the string, or reports it
+  /// unterminated.
+  Error skipStringOrFail(const char *&Q) const {
+    const char *E = skipString(Q);
+    if (!E)
+      return DiagnosticError::get(SM, SMLoc::getFromPointer(Q),
+                                  "unterminated string");
+    Q = E;
+    return Error::success();
+  }
 
   Error scanComment();
   Error scanInstructionOrLabel();
@@ -510,10 +539,14 @@ private:
   /// a header directive, or a `.section` that makes \p Pending wait for its
   /// body.
   void noteModuleDirective(const char *B, const char *E, uint32_t &Pending);
+  /// \returns true if the `;` at \p Semi ends a `.pragma` inside a function
+  /// header that goes on after it; \p From is where the pragma may start.
+  bool pragmaContinuesHeader(const char *From, const char *Semi) const;
   /// \p KWEnd is just past the `.entry`/`.func` keyword.
   Error scanFunctionHeader(const char *B, const char *KWEnd, bool IsEntry);
+  /// \p HasBody: the header ends at a `{`, not at a prototype's `;`.
   Error finishFunction(uint32_t HeaderIdx, const char *B, const char *KWEnd,
-                       bool IsEntry);
+                       bool IsEntry, bool HasBody);
 
   const SourceMgr &SM;
   Module &M;
@@ -587,10 +620,11 @@ Error StructureParser::scanComment() {
 }
 
 /// \returns true if [\p B, \p Colon) is an identifier followed by spaces
-/// or tabs, which makes the ':' at \p Colon end a label.
+/// or tabs, which makes the ':' at \p Colon end a label. Identifiers have
+/// no dots: in `ld.global.L2::128B` the ':' starts a sub-qualifier.
 static bool isLabelBefore(const char *B, const char *Colon) {
   const char *Q = B;
-  while (Q < Colon && is(*Q, CC_Ident))
+  while (Q < Colon && is(*Q, CC_Word))
     ++Q;
   if (Q == B)
     return false;
@@ -644,13 +678,10 @@ Error StructureParser::scanInstructionOrLabel() {
       --Braces;
       ++Q;
       break;
-    case '"': {
-      const char *E = skipString(Q);
-      if (!E)
-        return error(Q, "unterminated string");
-      Q = E;
+    case '"':
+      if (Error E = skipStringOrFail(Q))
+        return E;
       break;
-    }
     case '/':
       if (Q + 1 < End && Q[1] == '/') {
         Q = skipLineComment(Q);
@@ -672,6 +703,35 @@ Error StructureParser::scanInstructionOrLabel() {
 static bool isLinkage(StringRef Word) {
   return Word == ".visible" || Word == ".extern" || Word == ".weak" ||
          Word == ".common";
+}
+
+/// \returns true if the directive at \p B (its '.') up to \p E declares
+/// variables, which may span lines up to their `;`: `.reg .b32 %r1,` and
+/// `%r2;` on the next line. Other directives without a `;` (`.loc`,
+/// `.version`, section data) end at the end of their line.
+static bool isDeclarationAt(const char *B, const char *E) {
+  const char *W = B + 1;
+  while (W < E && is(*W, CC_Word))
+    ++W;
+  StringRef Word(B, W - B);
+  switch (Word.size() > 1 ? Word[1] : 0) {
+  case 'r':
+  case 'l':
+  case 's':
+  case 'g':
+  case 'p':
+  case 't':
+    return Word == ".reg" || Word == ".local" || Word == ".shared" ||
+           Word == ".global" || Word == ".param" || Word == ".tex" ||
+           Word == ".sreg" || Word == ".surf" || Word == ".sampler";
+  case 'c':
+    return Word == ".const" || Word == ".common";
+  case 'v':
+  case 'e':
+  case 'w':
+    return isLinkage(Word);
+  }
+  return false;
 }
 
 Error StructureParser::scanDirective() {
@@ -701,7 +761,8 @@ Error StructureParser::scanDirective() {
   }
 
   // A general directive: ends at `;`, or at the end of the line when no
-  // parenthesis or initializer brace is open.
+  // parenthesis or initializer brace is open and it declares nothing.
+  bool NeedSemi = isDeclarationAt(B, End);
   unsigned Parens = 0, Braces = 0;
   bool SeenEq = false;
   const char *LastSig = B + 1;
@@ -709,12 +770,8 @@ Error StructureParser::scanDirective() {
   while (true) {
     const char *Stop = findStop(Q, CC_DirStop);
     // The last non-blank byte before the stop is significant.
-    for (const char *X = Stop; X > Q; --X) {
-      if (!is(X[-1], CC_Blank)) {
-        LastSig = X;
-        break;
-      }
-    }
+    if (const char *X = lastSignificant(Q, Stop); X > Q)
+      LastSig = X;
     Q = Stop;
     if (Q == End) {
       if (Parens || Braces)
@@ -724,7 +781,8 @@ Error StructureParser::scanDirective() {
     }
     char C = *Q;
     if (C == '\n') {
-      if (!Parens && !Braces)
+      // `.b8 1,` goes on to the next line.
+      if (!Parens && !Braces && !NeedSemi && LastSig[-1] != ',')
         break;
       ++Q;
       continue;
@@ -739,8 +797,10 @@ Error StructureParser::scanDirective() {
     }
     if (C == '/') {
       if (Q + 1 < End && Q[1] == '/') {
-        if (!Parens && !Braces)
-          break; // a trailing comment is its own statement
+        // A trailing comment is its own statement, unless the directive
+        // goes on after it (`.b8 1, // c`).
+        if (!Parens && !Braces && !NeedSemi && LastSig[-1] != ',')
+          break;
         Q = skipLineComment(Q);
         continue;
       }
@@ -755,10 +815,9 @@ Error StructureParser::scanDirective() {
       continue;
     }
     if (C == '"') {
-      const char *E = skipString(Q);
-      if (!E)
-        return error(Q, "unterminated string");
-      LastSig = Q = E;
+      if (Error E = skipStringOrFail(Q))
+        return E;
+      LastSig = Q;
       continue;
     }
     switch (C) {
@@ -805,6 +864,46 @@ void StructureParser::noteModuleDirective(const char *B, const char *E,
     Pending = Stmts.size() - 1;
 }
 
+/// \returns true if the directive at \p Q is one that may follow the name
+/// of a function: a performance-tuning directive or `.pragma`.
+static bool isFunctionDirectiveAt(const char *Q, const char *End) {
+  const char *W = Q + 1;
+  while (W < End && is(*W, CC_Word))
+    ++W;
+  StringRef Word(Q, W - Q);
+  return Word == ".pragma" || Word == ".maxntid" || Word == ".reqntid" ||
+         Word == ".minnctapersm" || Word == ".maxnctapersm" ||
+         Word == ".maxnreg" || Word == ".noreturn" ||
+         Word == ".explicitcluster" || Word == ".reqnctapercluster" ||
+         Word == ".maxclusterrank" || Word == ".blocksareclusters" ||
+         Word == ".abi_preserve" || Word == ".abi_preserve_control";
+}
+
+bool StructureParser::pragmaContinuesHeader(const char *From,
+                                            const char *Semi) const {
+  // `.entry k .pragma "nounroll"; {`: the `;` ends a pragma of the header
+  // when the header goes on after it. Only headers that end in `;` pay.
+  if (StringRef(From, Semi - From).find(".pragma") == StringRef::npos)
+    return false;
+  const char *Q = Semi + 1;
+  while (true) {
+    Q = skipBlanks(Q, End);
+    if (Q + 1 < End && Q[0] == '/' && Q[1] == '/') {
+      Q = skipLineComment(Q);
+      continue;
+    }
+    if (Q + 1 < End && Q[0] == '/' && Q[1] == '*') {
+      const char *E = skipBlockComment(Q);
+      if (!E)
+        return false;
+      Q = E;
+      continue;
+    }
+    break;
+  }
+  return Q < End && (*Q == '{' || (*Q == '.' && isFunctionDirectiveAt(Q, End)));
+}
+
 Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
                                           bool IsEntry) {
   // Up to the body's `{` or through a prototype's `;`, skipping parameter
@@ -813,15 +912,14 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
   unsigned Parens = 0;
   const char *Q = B;
   const char *LastSig = B + 1;
+  // Where the text that a `;` may end as a `.pragma` begins.
+  const char *PragmaFrom = KWEnd;
+  bool HasBody = false;
   while (true) {
     // Only stops matter; the last non-blank byte before one is significant.
     const char *Stop = Stops.next(Q);
-    for (const char *X = Stop; X > Q; --X) {
-      if (!is(X[-1], CC_Blank)) {
-        LastSig = X;
-        break;
-      }
-    }
+    if (const char *X = lastSignificant(Q, Stop); X > Q)
+      LastSig = X;
     Q = Stop;
     if (Q == End)
       return error(LastSig, Parens ? "expected ')' in parameter list"
@@ -839,6 +937,12 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
       Q = E;
       continue;
     }
+    if (C == '"') {
+      if (Error E = skipStringOrFail(Q))
+        return E;
+      LastSig = Q;
+      continue;
+    }
     if (C == '(') {
       ++Parens;
     } else if (C == ')') {
@@ -848,12 +952,15 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
     } else if ((C == '{' || C == '}') && Parens) {
       return error(Q, "expected ')' in parameter list");
     } else if (C == '{' && !Parens) {
+      HasBody = true;
       break;
     } else if (C == '}') {
       return error(Q, "expected '{' or ';' after function header");
     } else if (C == ';' && !Parens) {
       LastSig = Q + 1;
-      break;
+      if (!pragmaContinuesHeader(PragmaFrom, Q))
+        break;
+      PragmaFrom = Q + 1;
     }
     if (!is(C, CC_Blank))
       LastSig = Q + 1;
@@ -861,11 +968,12 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
   }
   add(B, LastSig, StmtKind::FunctionHeader);
   P = LastSig;
-  return finishFunction(Stmts.size() - 1, B, KWEnd, IsEntry);
+  return finishFunction(Stmts.size() - 1, B, KWEnd, IsEntry, HasBody);
 }
 
 Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
-                                      const char *KWEnd, bool IsEntry) {
+                                      const char *KWEnd, bool IsEntry,
+                                      bool HasBody) {
   const Statement &S = Stmts[HeaderIdx];
   StringRef Text(Start + S.Begin, S.size());
   Function F;
@@ -914,7 +1022,7 @@ Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
   }
   if (!OpenScopes.empty())
     return error(B, "function header inside a scope");
-  if (!Text.endswith(";"))
+  if (HasBody)
     PendingHeader = HeaderIdx;
   M.getFunctionsForBuild().push_back(F);
   return Error::success();
@@ -1076,18 +1184,14 @@ Error StructureParser::run() {
           return is(*Q, CC_DirStop);
         });
       }
-      const char *LastSig;
-      if (S != BufEnd && *S == ';') {
+      // A line ends the directive unless it declares variables or ends in
+      // `,` (`.b8 1,` with more data on the next line).
+      const char *LastSig = nullptr;
+      if (S != BufEnd && *S == ';')
         LastSig = S + 1;
-      } else if (S != BufEnd && *S == '\n') {
-        LastSig = B + 1;
-        for (const char *X = S; X > B + 1; --X) {
-          if (!is(X[-1], CC_Blank)) {
-            LastSig = X;
-            break;
-          }
-        }
-      } else {
+      else if (S != BufEnd && *S == '\n' && !isDeclarationAt(B, S))
+        LastSig = lastSignificant(B + 1, S);
+      if (!LastSig || LastSig[-1] == ',') {
         if (Error E = Generic(&StructureParser::scanDirective))
           return E;
         break;
@@ -1143,8 +1247,19 @@ Error StructureParser::run() {
       Emit(B, B + 1, (Hi & ~AsmBit) | uint64_t(StmtKind::Empty));
       ++Cur;
       break;
-    case SK_Invalid:
-      return unexpectedChar(B);
+    case SK_Invalid: {
+      // `# 1 "k.cu"` and `#line 1 "k.cu"`, from a C preprocessor run over
+      // PTX: a directive up to the end of its line.
+      if (*B != '#' || !isLineMarker(B + 1, BufEnd))
+        return unexpectedChar(B);
+      Pending = Statement::NoIndex;
+      const char *NL =
+          static_cast<const char *>(std::memchr(B, '\n', BufEnd - B));
+      const char *E = lastSignificant(B + 1, NL ? NL : BufEnd);
+      Emit(B, E, Hi | uint64_t(StmtKind::Directive));
+      Cur = E;
+      break;
+    }
     default:
       LLVM_BUILTIN_UNREACHABLE;
     }
@@ -1158,9 +1273,23 @@ Error StructureParser::run() {
   }
   // At the end, not the start: in a --split-input-file chunk that is the
   // chunk's own last line.
-  if (Stmts.empty())
+  // A module starts with `.version` (after comments and line markers); one
+  // of comments and blanks only is as empty as an empty file.
+  const Statement *First = nullptr;
+  for (const Statement &S : Stmts)
+    if (S.Kind != StmtKind::Comment && S.Kind != StmtKind::Empty &&
+        Start[S.Begin] != '#') {
+      First = &S;
+      break;
+    }
+  if (!First)
     return error(End, "empty PTX module: expected a '.version' directive");
-  return Error::success();
+  StringRef FirstText(Start + First->Begin, First->size());
+  if (FirstText.startswith(".version") &&
+      (FirstText.size() == 8 || is(FirstText[8], CC_Blank)))
+    return Error::success();
+  return error(Start + First->Begin,
+               "expected a '.version' directive before the first statement");
 }
 
 } // namespace

@@ -6,25 +6,23 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// `mmptx-nvrtc in.cu -o out.ptx [-arch=sm_80] [-I dir] [-D name]`: runs
-/// NVRTC in this process, the way an application that generates kernel
-/// variants at run time does, so tests can check that ptx_inject.h and
-/// annotated sources compile under NVRTC (`__CUDACC_RTC__`, no host
-/// headers) and not only under nvcc.
+/// `mmptx-nvrtc in.cu -o out.ptx [-arch=sm_80] [-I dir] [-D name]
+/// [-Xnvrtc opt] [--cache-dir=dir]`: runs NVRTC in this process (see
+/// mmptx/Frontend/Nvrtc.h), the way an application that generates kernel
+/// variants at run time does.
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <nvrtc.h>
 
 using namespace llvm;
 using namespace mmptx;
@@ -44,19 +42,33 @@ static cl::list<std::string> includeDirs("I", cl::desc("Include directory"),
                                          cl::value_desc("dir"), cl::Prefix,
                                          cl::cat(nvrtcCategory));
 static cl::list<std::string> defines("D", cl::desc("Define a macro"),
-                                     cl::value_desc("name[=value]"),
-                                     cl::Prefix, cl::cat(nvrtcCategory));
-
+                                     cl::value_desc("name[=value]"), cl::Prefix,
+                                     cl::cat(nvrtcCategory));
+static cl::list<std::string>
+    extraOptions("Xnvrtc",
+                 cl::desc("Pass an option to NVRTC as it is (-G, -lineinfo, "
+                          "-std=c++17, ...)"),
+                 cl::value_desc("option"), cl::cat(nvrtcCategory));
+static cl::opt<std::string>
+    cacheDir("cache-dir",
+             cl::desc("Cache the PTX in this directory (keyed by the source, "
+                      "its includes, the options and the NVRTC version)"),
+             cl::value_desc("dir"), cl::cat(nvrtcCategory));
 static cl::opt<bool>
     noCudaInclude("no-cuda-include",
                   cl::desc("Do not search the CUDA toolkit's include "
                            "directory (and its cccl/) after the -I ones"),
                   cl::cat(nvrtcCategory));
 
+static cl::opt<bool> verbose("v",
+                             cl::desc("Say whether the PTX came from the "
+                                      "cache"),
+                             cl::cat(nvrtcCategory));
+
 static const char *const toolName = "mmptx-nvrtc";
 
-static int fail(const Twine &msg) {
-  reportError(makeError(msg), toolName);
+static int fail(Error E) {
+  reportError(std::move(E), toolName);
   return 1;
 }
 
@@ -66,63 +78,39 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "mmptx-nvrtc: compile CUDA to PTX with NVRTC\n");
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFileOrSTDIN(inputFilename);
-  if (!buf)
-    return fail("cannot read '" + inputFilename +
-                "': " + buf.getError().message());
-  std::string source = (*buf)->getBuffer().str();
+  if (!Buf)
+    return fail(makeError("cannot read '" + inputFilename +
+                          "': " + Buf.getError().message()));
 
-  nvrtcProgram prog;
-  if (nvrtcResult r = nvrtcCreateProgram(&prog, source.c_str(),
-                                         inputFilename.c_str(), 0, nullptr,
-                                         nullptr))
-    return fail(Twine("nvrtcCreateProgram: ") + nvrtcGetErrorString(r));
+  CudaCompileOptions Opts;
+  Opts.Arch = arch;
+  Opts.IncludeDirs = includeDirs;
+  Opts.Defines = defines;
+  Opts.ExtraOptions = extraOptions;
+  Opts.UseToolkitIncludes = !noCudaInclude;
 
-  std::vector<std::string> opts;
-  opts.push_back("-arch=" + arch);
-  for (const std::string &dir : includeDirs)
-    opts.push_back("-I" + dir);
-#ifdef MMPTX_CUDA_INCLUDE_DIR
-  if (!noCudaInclude) {
-    opts.push_back(std::string("-I") + MMPTX_CUDA_INCLUDE_DIR);
-    SmallString<128> cccl(MMPTX_CUDA_INCLUDE_DIR);
-    sys::path::append(cccl, "cccl");
-    if (sys::fs::is_directory(cccl))
-      opts.push_back(("-I" + cccl).str());
+  std::unique_ptr<ContentCache> Cache;
+  if (!cacheDir.empty()) {
+    Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(cacheDir);
+    if (!C)
+      return fail(C.takeError());
+    Cache = std::move(*C);
   }
-#endif
-  for (const std::string &def : defines)
-    opts.push_back("-D" + def);
-  std::vector<const char *> optPtrs;
-  for (const std::string &opt : opts)
-    optPtrs.push_back(opt.c_str());
-
-  nvrtcResult compiled =
-      nvrtcCompileProgram(prog, int(optPtrs.size()), optPtrs.data());
-  size_t logSize = 0;
-  nvrtcGetProgramLogSize(prog, &logSize);
-  if (logSize > 1) {
-    std::string log(logSize, '\0');
-    nvrtcGetProgramLog(prog, &log[0]);
-    errs() << StringRef(log.c_str());
-  }
-  if (compiled != NVRTC_SUCCESS) {
-    nvrtcDestroyProgram(&prog);
-    return fail(Twine("compiling '") + inputFilename +
-                "' failed: " + nvrtcGetErrorString(compiled));
-  }
-  size_t ptxSize = 0;
-  nvrtcGetPTXSize(prog, &ptxSize);
-  std::string ptx(ptxSize, '\0');
-  nvrtcGetPTX(prog, &ptx[0]);
-  nvrtcDestroyProgram(&prog);
-
-  std::error_code ec;
-  ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write '" + outputFilename + "': " + ec.message());
-  out.os() << StringRef(ptx.c_str());
-  out.keep();
+  Expected<CudaCompileResult> R =
+      compileCudaToPtx((*Buf)->getBuffer(), inputFilename, Opts, Cache.get());
+  if (!R)
+    return fail(R.takeError());
+  errs() << R->Log;
+  if (verbose)
+    errs() << toolName << ": " << inputFilename << ": "
+           << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
+           << getNvrtcIdentity() << ")\n";
+  if (Error E = writeToolOutput(outputFilename, [&](raw_ostream &OS) {
+        OS << R->Ptx;
+        return Error::success();
+      }))
+    return fail(std::move(E));
   return 0;
 }

@@ -164,3 +164,64 @@ TEST(LexerTest, PrefixesNeverReadPastEnd) {
     }
   }
 }
+
+TEST(LexerTest, SubQualifiedDirectives) {
+  auto T = lexAll("cp.async.bulk.shared::cluster.mbarrier::complete_tx::bytes "
+                  ".L2::128B .cta_group::1 .a:: .b::c:");
+  std::vector<std::string> Texts;
+  for (const Token &Tk : T)
+    Texts.push_back(Tk.Text.str());
+  std::vector<std::string> Want = {"cp",
+                                   ".async",
+                                   ".bulk",
+                                   ".shared::cluster",
+                                   ".mbarrier::complete_tx::bytes",
+                                   ".L2::128B",
+                                   ".cta_group::1",
+                                   ".a",
+                                   ":",
+                                   ":",
+                                   ".b::c",
+                                   ":",
+                                   ""};
+  EXPECT_EQ(Texts, Want);
+  EXPECT_EQ(T[4].K, Token::Directive);
+}
+
+TEST(LexerTest, DotDigitIsAModifierAfterANameElseANumber) {
+  auto T = lexAll("tex.2d tcgen05.ld.32x32b {.5, 1., .5e2} x .5");
+  std::vector<std::pair<Token::Kind, std::string>> Got;
+  for (const Token &Tk : T)
+    Got.push_back({Tk.K, Tk.Text.str()});
+  std::vector<std::pair<Token::Kind, std::string>> Want = {
+      {Token::Identifier, "tex"},
+      {Token::Directive, ".2d"},
+      {Token::Identifier, "tcgen05"},
+      {Token::Directive, ".ld"},
+      {Token::Directive, ".32x32b"},
+      {Token::Punct, "{"},
+      {Token::Float, ".5"},
+      {Token::Punct, ","},
+      {Token::Float, "1."},
+      {Token::Punct, ","},
+      {Token::Float, ".5e2"},
+      {Token::Punct, "}"},
+      {Token::Identifier, "x"},
+      {Token::Float, ".5"},
+      {Token::Eof, ""}};
+  EXPECT_EQ(Got, Want);
+}
+
+TEST(LexerTest, ExpressionOperators) {
+  // `%` and `/` are operators where they start no register or comment.
+  auto T = lexAll("10 % 3 / 2 ~ ^ & ? %r1 // c");
+  std::vector<std::string> Texts;
+  for (const Token &Tk : T)
+    Texts.push_back(Tk.Text.str());
+  std::vector<std::string> Want = {"10", "%", "3", "/",   "2", "~",
+                                   "^",  "&", "?", "%r1", ""};
+  EXPECT_EQ(Texts, Want);
+  EXPECT_EQ(T[1].K, Token::Punct);
+  EXPECT_EQ(T[3].K, Token::Punct);
+  EXPECT_EQ(T[9].K, Token::Register);
+}

@@ -96,8 +96,12 @@ TEST(StructureParserTest, InitializerBracesAreNotScopes) {
 }
 
 namespace {
+/// Parses \p Src structurally, after a `.version` line unless it starts
+/// with one: then the statements of \p Src start at index 1.
 std::unique_ptr<Module> structureOf(llvm::StringRef Src) {
-  auto M = parsePTXString(Src, "t.ptx", /*Verify=*/false);
+  std::string Text =
+      Src.startswith(".version") ? Src.str() : ".version 9.0\n" + Src.str();
+  auto M = parsePTXString(Text, "t.ptx", /*Verify=*/false);
   EXPECT_TRUE(bool(M)) << Src.str();
   if (!M) {
     llvm::consumeError(M.takeError());
@@ -123,27 +127,27 @@ TEST(StructureParserTest, InjectMarkerAtEveryOffset) {
       std::string Src = "// " + Fill + "PTX_INJECT_START f" + Tail + "\nret;";
       auto M = structureOf(Src);
       ASSERT_TRUE(M);
-      EXPECT_TRUE(M->getStatement(0).Flags & SF_MaybeInjectMarker) << Src;
-      EXPECT_EQ(M->getStatement(1).Kind, StmtKind::Instruction);
+      EXPECT_TRUE(M->getStatement(1).Flags & SF_MaybeInjectMarker) << Src;
+      EXPECT_EQ(M->getStatement(2).Kind, StmtKind::Instruction);
 
       std::string Block = "/* " + Fill + "MMPTX_INJECT */" + Tail + "\nret;";
       auto B = structureOf(Block);
       ASSERT_TRUE(B);
-      EXPECT_TRUE(B->getStatement(0).Flags & SF_MaybeInjectMarker) << Block;
+      EXPECT_TRUE(B->getStatement(1).Flags & SF_MaybeInjectMarker) << Block;
     }
     for (const char *Near : {"PTX_INJEC", "PTX_INJE\nCT", "PTX_IN JECT",
                              "ptx_inject", "JPTX_INJEC", "PTX_JNJECT"}) {
       std::string Src = "// " + Fill + Near + "\nret;";
       auto M = structureOf(Src);
       ASSERT_TRUE(M);
-      EXPECT_FALSE(M->getStatement(0).Flags & SF_MaybeInjectMarker) << Src;
+      EXPECT_FALSE(M->getStatement(1).Flags & SF_MaybeInjectMarker) << Src;
     }
   }
   // At the very end of the input, without a newline.
   auto M = structureOf("ret;\n// PTX_INJECT_END");
   ASSERT_TRUE(M);
-  EXPECT_TRUE(M->getStatement(1).Flags & SF_MaybeInjectMarker);
-  EXPECT_EQ(M->getText(M->getStatement(1)), "// PTX_INJECT_END");
+  EXPECT_TRUE(M->getStatement(2).Flags & SF_MaybeInjectMarker);
+  EXPECT_EQ(M->getText(M->getStatement(2)), "// PTX_INJECT_END");
 }
 
 TEST(StructureParserTest, InlineAsmBrackets) {
@@ -153,25 +157,27 @@ TEST(StructureParserTest, InlineAsmBrackets) {
                        "// begin inline asm x\n"
                        "ret;");
   ASSERT_TRUE(M);
-  EXPECT_EQ(M->getStatement(0).Flags, SF_BeginInlineAsm);
-  EXPECT_EQ(M->getText(M->getStatement(0)), "//begin inline asm\t");
-  EXPECT_EQ(M->getStatement(2).Flags, SF_InInlineAsm);
-  EXPECT_EQ(M->getStatement(4).Flags, SF_EndInlineAsm);
-  EXPECT_EQ(M->getStatement(5).Flags, 0);
+  EXPECT_EQ(M->getStatement(1).Flags, SF_BeginInlineAsm);
+  EXPECT_EQ(M->getText(M->getStatement(1)), "//begin inline asm\t");
+  EXPECT_EQ(M->getStatement(3).Flags, SF_InInlineAsm);
+  EXPECT_EQ(M->getStatement(5).Flags, SF_EndInlineAsm);
   EXPECT_EQ(M->getStatement(6).Flags, 0);
+  EXPECT_EQ(M->getStatement(7).Flags, 0);
 }
 
 TEST(StructureParserTest, LabelsAndColons) {
-  auto M = structureOf("$L1 :\ta.b:\n@%p1 bra $L1;\nfoo bar: baz;\n"
+  // Names have no dots: the ':' of a sub-qualifier ends no label.
+  auto M = structureOf("$L1 :\tld.global.L2::128B.f32 %f1, [%rd1];\n"
+                       "a.b:\n@%p1 bra $L1;\nfoo bar: baz;\n"
                        "prototype_0 : .callprototype ()_ (.param .b32 _);");
   ASSERT_TRUE(M);
   std::vector<std::pair<StmtKind, std::string>> Got;
-  for (const Statement &S : M->statements())
+  for (const Statement &S : M->statements().drop_front())
     Got.push_back({S.Kind, M->getText(S).str()});
   std::vector<std::pair<StmtKind, std::string>> Want = {
       {StmtKind::Label, "$L1 :"},
-      {StmtKind::Label, "a.b:"},
-      {StmtKind::Instruction, "@%p1 bra $L1;"},
+      {StmtKind::Instruction, "ld.global.L2::128B.f32 %f1, [%rd1];"},
+      {StmtKind::Instruction, "a.b:\n@%p1 bra $L1;"},
       {StmtKind::Instruction, "foo bar: baz;"},
       {StmtKind::Label, "prototype_0 :"},
       {StmtKind::Directive, ".callprototype ()_ (.param .b32 _);"}};
@@ -200,8 +206,8 @@ TEST(StructureParserTest, LongAndShortInstructions) {
     std::string Src = "mov.u32 %r1, a" + std::string(Len, 'b') + ";";
     auto M = structureOf(Src + "\n" + Src);
     ASSERT_TRUE(M);
-    ASSERT_EQ(M->size(), 2u);
-    EXPECT_EQ(M->getText(M->getStatement(1)), Src);
+    ASSERT_EQ(M->size(), 3u);
+    EXPECT_EQ(M->getText(M->getStatement(2)), Src);
   }
 }
 
@@ -231,6 +237,78 @@ TEST(StructureParserTest, EmptyModuleIsReportedAtItsEnd) {
   EXPECT_EQ(errorOf(""), "t.ptx:1:1: error: empty PTX module: expected a "
                          "'.version' directive\n\n^");
   EXPECT_EQ(errorOf("\n\n").substr(0, 11), "t.ptx:3:1: ");
+}
+
+TEST(StructureParserTest, ModuleWithoutVersion) {
+  // Comments and blanks only are as empty as an empty file.
+  EXPECT_EQ(errorOf("// only a comment\n"),
+            "t.ptx:2:1: error: empty PTX module: expected a '.version' "
+            "directive\n\n^");
+  EXPECT_NE(errorOf("\r\r\r").find(
+                "error: empty PTX module: expected a '.version' directive"),
+            std::string::npos);
+  EXPECT_EQ(errorOf("/* a */ ;\n// b\n"),
+            "t.ptx:3:1: error: empty PTX module: expected a '.version' "
+            "directive\n\n^");
+  // Anything else must come after it.
+  EXPECT_EQ(errorOf("// c\n.target sm_80\n.version 9.0\n"),
+            "t.ptx:2:1: error: expected a '.version' directive before the "
+            "first statement\n.target sm_80\n^");
+  EXPECT_EQ(errorOf(".versions 9.0\n").substr(0, 35),
+            "t.ptx:1:1: error: expected a '.vers");
+  EXPECT_EQ(errorOf("// c\n.version 9.0\n"), "");
+  // C preprocessor output starts with line markers.
+  EXPECT_EQ(errorOf("# 1 \"k.ptx\"\n#line 1 \"k.ptx\"\n.version 9.0\n", true),
+            "");
+  EXPECT_EQ(errorOf("# 1 \"k.ptx\"\n").substr(0, 62),
+            "t.ptx:2:1: error: empty PTX module: expected a '.version' dire");
+}
+
+TEST(StructureParserTest, RealWorldStatementExtents) {
+  auto M = structureOf(
+      "cp.async.ca.shared.global.L2::128B [%r24], [%rd5], 16;\n"
+      "$L1:\n"
+      ".reg .b32 %r1,\n\t%r2; // two lines\n"
+      ".b8 1,\n2\n"
+      ".b8 3, // more\n4 // last\n"
+      ".loc 1 2 3, function_name $L__info_string0, inlined_at 1 4 5\n"
+      "x: .branchtargets $L1, $L2;\n");
+  ASSERT_TRUE(M);
+  std::vector<std::pair<StmtKind, std::string>> Got;
+  for (const Statement &S : M->statements().drop_front())
+    Got.push_back({S.Kind, M->getText(S).str()});
+  std::vector<std::pair<StmtKind, std::string>> Want = {
+      {StmtKind::Instruction,
+       "cp.async.ca.shared.global.L2::128B [%r24], [%rd5], 16;"},
+      {StmtKind::Label, "$L1:"},
+      {StmtKind::Directive, ".reg .b32 %r1,\n\t%r2;"},
+      {StmtKind::Comment, "// two lines"},
+      {StmtKind::Directive, ".b8 1,\n2"},
+      {StmtKind::Directive, ".b8 3, // more\n4"},
+      {StmtKind::Comment, "// last"},
+      {StmtKind::Directive,
+       ".loc 1 2 3, function_name $L__info_string0, inlined_at 1 4 5"},
+      {StmtKind::Label, "x:"},
+      {StmtKind::Directive, ".branchtargets $L1, $L2;"}};
+  EXPECT_EQ(Got, Want);
+}
+
+TEST(StructureParserTest, PragmaInFunctionHeader) {
+  // `;` ends a `.pragma` of a header that goes on; a prototype still ends
+  // at its `;`.
+  auto M =
+      structureOf(".entry p .pragma \"nounroll\"; .maxntid 32\n{\nret;\n}\n"
+                  ".entry q .pragma \"a;b\";\n// c\n{\nret;\n}\n"
+                  ".func r .pragma \"nounroll\";\n.global .u32 g;\n");
+  ASSERT_TRUE(M);
+  ASSERT_EQ(M->functions().size(), 3u);
+  EXPECT_EQ(M->getText(M->getStatement(M->functions()[0].Header)),
+            ".entry p .pragma \"nounroll\"; .maxntid 32");
+  EXPECT_TRUE(M->functions()[0].isDefinition());
+  EXPECT_TRUE(M->functions()[1].isDefinition());
+  EXPECT_FALSE(M->functions()[2].isDefinition());
+  EXPECT_EQ(M->getText(M->getStatement(M->functions()[2].Header)),
+            ".func r .pragma \"nounroll\";");
 }
 
 TEST(StructureParserTest, EveryPrefixFailsCleanly) {

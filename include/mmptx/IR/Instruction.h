@@ -29,13 +29,18 @@ namespace ptx {
 /// in the owning array by their NumElements element operands.
 struct Operand {
   enum class Kind : uint8_t {
-    Register,  ///< `%r1`, `%tid.x`, `-%f1`, `%p|%q` (see Text)
+    Register,  ///< `%r1`, `%tid.x`, `-%f1`, `%p|%q`, `%r|p` (see Text)
     Predicate, ///< `!%p1`
-    Immediate, ///< `42`, `-1`, `0x1FU`, `1.5`, `0f3F800000`, `0d...`
-    Symbol,    ///< `$L__BB0_1`, `func`, `param0`, `sym+8`, `_`
-    Address,   ///< `[%rd1+8]`, `[sym]`
-    Vector,    ///< `{%f1, %f2}`; elements follow
-    List,      ///< `(%r1, %r2)` in `call`; elements follow
+    Immediate, ///< `42`, `-1`, `0x1FU`, `1.5`, `.5`, `0f3F800000`, `0d...`
+    /// A name without `%`, which may also be a register: `$L__BB0_1`,
+    /// `func`, `param0`, `sym+8`, `_`, `r0|p`, `input.x`, `generic(sym)`
+    Symbol,
+    Address, ///< `[%rd1+8]`, `[sym]`, `[tex, {%f1, %f2}]`
+    Vector,  ///< `{%f1, %f2}`, `{%f1, %f2}|%p`; elements follow
+    List,    ///< `(%r1, %r2)` in `call`; elements follow
+    /// Anything else that is well formed, kept as its text: constant
+    /// expressions such as `%r+1`, `(1<<4)|3`, `~0`, `a ? b : c`.
+    Opaque,
   };
   Kind K;
   /// Number of element operands that follow a Vector or List.

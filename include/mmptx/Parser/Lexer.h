@@ -28,7 +28,7 @@ enum LexCharClass : uint8_t {
   LC_IdentStart = 1 << 1, ///< [A-Za-z_$]
   LC_IdentChar = 1 << 2,  ///< [A-Za-z0-9_$]
   LC_Digit = 1 << 3,      ///< [0-9]
-  LC_Punct = 1 << 4,      ///< , ; : { } [ ] ( ) < > + - ! @ | = *
+  LC_Punct = 1 << 4,      ///< , ; : { } [ ] ( ) < > + - ! @ | = * ~ ^ & ?
   LC_HBlank = 1 << 5,     ///< ' ' '\t'
 };
 struct LexCharTable {
@@ -47,7 +47,7 @@ struct LexCharTable {
     for (unsigned C = '0'; C <= '9'; ++C)
       Cls[C] |= LC_Digit | LC_IdentChar;
     for (unsigned C : {',', ';', ':', '{', '}', '[', ']', '(', ')', '<', '>',
-                       '+', '-', '!', '@', '|', '=', '*'})
+                       '+', '-', '!', '@', '|', '=', '*', '~', '^', '&', '?'})
       Cls[C] |= LC_Punct;
   }
   bool is(char C, uint8_t Mask) const {
@@ -63,12 +63,17 @@ struct Token {
     Eof,
     Error,      ///< Text is the offending bytes; see Lexer::getErrorMessage
     Identifier, ///< `add`, `$L__BB0_1`, `_`
-    Directive,  ///< `.f32`, `.reg`, `.x`
-    Register,   ///< `%r1`, `%tid` (a following `.x` is a Directive token)
-    Integer,    ///< `42`, `0x1F`, `0b101`, `017`, with optional `U`
-    Float,      ///< `1.5`, `1e-3`, `0f3F800000`, `0d3FF0000000000000`
-    String,     ///< `"..."` including the quotes
-    Punct,      ///< one of `,;:{}[]()<>+-!@|=*`
+    /// `.f32`, `.reg`, `.x`, `.2d` (right after a name), and sub-qualified
+    /// `.L2::128B`, `.shared::cta`, `.mbarrier::complete_tx::bytes`
+    Directive,
+    Register, ///< `%r1`, `%tid` (a following `.x` is a Directive token)
+    Integer,  ///< `42`, `0x1F`, `0b101`, `017`, with optional `U`
+    /// `1.5`, `1.`, `.5`, `1e-3`, `0f3F800000`, `0d3FF0000000000000`
+    Float,
+    String, ///< `"..."` including the quotes
+    /// one of `,;:{}[]()<>+-!@|=*~^&?`, and `/` `%` where they start no
+    /// comment or register (constant expressions)
+    Punct,
   };
   Kind K = Eof;
   llvm::StringRef Text;
@@ -125,6 +130,9 @@ public:
     }
     while (Q < End && T.is(*Q, detail::LC_IdentChar))
       ++Q;
+    // `.shared::cta`: one compare per name, the rest out of line.
+    if (K == Token::Directive && Q < End && *Q == ':')
+      Q = subQualifiers(Q);
     finish(Out, K, P, Q, Space);
   }
   /// \returns the next token without consuming it.
@@ -178,6 +186,9 @@ private:
   /// blanks were skipped already.
   Token nextSlow(bool Space);
   Token lexNumber(const char *B, bool Space);
+  /// \returns the end of the `::name` sub-qualifiers at \p Q, which ends a
+  /// directive name (\p Q itself if there are none).
+  const char *subQualifiers(const char *Q) const;
   /// An Error token for the unexpected byte at \p B, naming it.
   Token badChar(const char *B, bool Space);
 

@@ -1,0 +1,108 @@
+//===- Batch.h - Many modules to cubin, in parallel, cached -----*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Compiles N PTX modules with one PTXCompiler on a thread pool in this
+/// process. Modules with identical PTX are compiled once (variants that
+/// differ only in dead code render the same); each unique module is looked
+/// up in the PTX -> cubin cache first. One module's failure does not stop
+/// the others: each result carries its own error.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_BACKEND_BATCH_H
+#define MMPTX_BACKEND_BATCH_H
+
+#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Backend/PTXCompiler.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <functional>
+
+namespace mmptx {
+
+/// The PTX -> cubin cache key: the PTX, every option, the backend's name and
+/// exact version (the architecture is one of the options).
+std::string getCubinCacheKey(const PTXCompiler &Compiler, llvm::StringRef Ptx,
+                             const CompileOptions &Opts);
+
+/// compile() through \p Cache (may be null). A failure is not cached.
+/// \p FromCache, if given, says whether the result came from the cache.
+llvm::Expected<CompileResult>
+compileCached(PTXCompiler &Compiler, ContentCache *Cache, llvm::StringRef Ptx,
+              const CompileOptions &Opts, llvm::StringRef Name = "<ptx>",
+              const StubLineMap *Map = nullptr, bool *FromCache = nullptr);
+
+struct BatchModule {
+  std::string Name;
+  llvm::StringRef Ptx; ///< Must outlive compileBatch().
+  const StubLineMap *Map = nullptr;
+};
+
+struct BatchOptions {
+  /// Worker threads; 0: one per hardware thread.
+  unsigned Threads = 0;
+  ContentCache *Cache = nullptr;
+  bool Deduplicate = true;
+  /// Called (serialised) after each unique module: (done, total unique).
+  std::function<void(size_t, size_t)> OnProgress;
+};
+
+struct ModuleResult {
+  enum SourceKind { Compiled, Cached, Duplicate };
+  bool Ok = false;
+  SourceKind Source = Compiled;
+  CompileResult Result;
+  std::string Error;      ///< When !Ok: the formatted error.
+  size_t DuplicateOf = 0; ///< When Source == Duplicate: the first module.
+  double Seconds = 0;     ///< Time of its compile or cache lookup.
+};
+
+struct BatchSummary {
+  size_t Modules = 0, Unique = 0, Compiled = 0, CacheHits = 0, Duplicates = 0,
+         Failed = 0;
+  unsigned Threads = 1;
+  double WallSeconds = 0;
+  /// Sum of the per-module times (compile or lookup).
+  double BusySeconds = 0;
+};
+
+struct BatchResult {
+  std::vector<ModuleResult> Modules; ///< In input order.
+  BatchSummary Summary;
+};
+
+BatchResult compileBatch(PTXCompiler &Compiler,
+                         llvm::ArrayRef<BatchModule> Modules,
+                         const CompileOptions &Opts,
+                         const BatchOptions &BOpts = {});
+
+/// What a batch report says besides the results.
+struct BatchReportContext {
+  std::string Tool = "mmptx-compile";
+  std::string Backend; ///< PTXCompiler::getIdentity()
+  std::string Arch;
+  std::string CacheDir; ///< Empty: no cache.
+  /// Where each module's cubin was written (empty: none).
+  llvm::ArrayRef<std::string> Outputs;
+};
+
+/// Three lines: counts (modules, unique, duplicates, compiled, from cache,
+/// failed), the backend, architecture, threads and cache, and the times.
+void printBatchSummary(llvm::raw_ostream &OS, const BatchResult &R,
+                       const BatchReportContext &Ctx);
+/// One JSON object: the context, one entry per module (input, output,
+/// status compiled|cached|duplicate|failed, seconds, cubin size or error)
+/// and the summary.
+void printBatchJSON(llvm::raw_ostream &OS, const BatchResult &R,
+                    llvm::ArrayRef<BatchModule> Modules,
+                    const BatchReportContext &Ctx);
+
+} // namespace mmptx
+
+#endif // MMPTX_BACKEND_BATCH_H

@@ -1,0 +1,70 @@
+//===- Nvrtc.h - CUDA to PTX with NVRTC in process --------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The first compile of the pipeline, CUDA -> PTX, through NVRTC in this
+/// process (no nvcc process, no host compiler), optionally through the
+/// content-keyed cache.
+///
+/// The cache key covers the source, the content of every file it includes
+/// (found by following `#include` lines through the source's directory and
+/// the -I directories; the toolkit's own headers are covered by the NVRTC
+/// version), every option, the NVRTC version and the architecture. An
+/// include spelled through a macro cannot be followed: a change to such a
+/// file alone is not seen.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_FRONTEND_NVRTC_H
+#define MMPTX_FRONTEND_NVRTC_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mmptx {
+
+class ContentCache;
+
+struct CudaCompileOptions {
+  std::string Arch = "sm_80";
+  std::vector<std::string> IncludeDirs;
+  std::vector<std::string> Defines; ///< `NAME` or `NAME=VALUE`.
+  /// Passed to NVRTC as they are: `-G`, `-lineinfo`, `-std=c++17`, ...
+  std::vector<std::string> ExtraOptions;
+  /// Search the toolkit's include directory (and its cccl/) after the -I
+  /// ones, as nvcc does.
+  bool UseToolkitIncludes = true;
+};
+
+struct CudaCompileResult {
+  std::string Ptx;
+  std::string Log; ///< NVRTC's warnings, if any.
+  bool FromCache = false;
+};
+
+/// True when this build has NVRTC.
+bool isNvrtcAvailable();
+/// `nvrtc <version>`, e.g. `nvrtc 13.0.88`; empty without NVRTC.
+std::string getNvrtcIdentity();
+
+/// Compiles \p Source (named \p Name in messages and for resolving quoted
+/// includes) to PTX. A NUL byte in the source is an error; a failed
+/// compile is an error holding NVRTC's log.
+llvm::Expected<CudaCompileResult>
+compileCudaToPtx(llvm::StringRef Source, llvm::StringRef Name,
+                 const CudaCompileOptions &Opts, ContentCache *Cache = nullptr);
+
+/// The cache key of that compile (exposed for tests).
+std::string getPtxCacheKey(llvm::StringRef Source, llvm::StringRef Name,
+                           const CudaCompileOptions &Opts);
+
+} // namespace mmptx
+
+#endif // MMPTX_FRONTEND_NVRTC_H

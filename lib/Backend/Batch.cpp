@@ -1,0 +1,235 @@
+//===- Batch.cpp - Many modules to cubin, in parallel, cached -------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Backend/Batch.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace llvm;
+using namespace mmptx;
+
+static double secondsSince(std::chrono::steady_clock::time_point T) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - T)
+      .count();
+}
+
+std::string mmptx::getCubinCacheKey(const PTXCompiler &Compiler, StringRef Ptx,
+                                    const CompileOptions &Opts) {
+  return CacheKey("ptx->cubin v1")
+      .add(Compiler.getIdentity())
+      .add(Opts.getKeyText())
+      .add(Ptx)
+      .final();
+}
+
+Expected<CompileResult>
+mmptx::compileCached(PTXCompiler &Compiler, ContentCache *Cache, StringRef Ptx,
+                     const CompileOptions &Opts, StringRef Name,
+                     const StubLineMap *Map, bool *FromCache) {
+  if (FromCache)
+    *FromCache = false;
+  std::string Key;
+  if (Cache) {
+    Key = getCubinCacheKey(Compiler, Ptx, Opts);
+    if (Optional<std::vector<std::string>> Fields = Cache->lookup(Key)) {
+      if (Fields->size() == 3) {
+        if (FromCache)
+          *FromCache = true;
+        CompileResult R;
+        R.Cubin = std::move((*Fields)[0]);
+        R.InfoLog = std::move((*Fields)[1]);
+        R.Backend = std::move((*Fields)[2]);
+        return R;
+      }
+    }
+  }
+  Expected<CompileResult> R = Compiler.compile(Ptx, Opts, Name, Map);
+  if (R && Cache) {
+    // A cache that cannot be written costs speed, not correctness.
+    consumeError(Cache->store(Key, {R->Cubin, R->InfoLog, R->Backend}));
+  }
+  return R;
+}
+
+BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
+                                ArrayRef<BatchModule> Modules,
+                                const CompileOptions &Opts,
+                                const BatchOptions &BOpts) {
+  auto Start = std::chrono::steady_clock::now();
+  BatchResult Out;
+  Out.Modules.resize(Modules.size());
+  BatchSummary &S = Out.Summary;
+  S.Modules = Modules.size();
+
+  // First occurrence of each distinct PTX text; the map compares the texts
+  // themselves, so a duplicate is never a mere hash match.
+  std::vector<size_t> Unique;
+  StringMap<size_t> Seen;
+  for (size_t I = 0; I < Modules.size(); ++I) {
+    if (BOpts.Deduplicate) {
+      auto Ins = Seen.try_emplace(Modules[I].Ptx, I);
+      if (!Ins.second) {
+        Out.Modules[I].Source = ModuleResult::Duplicate;
+        Out.Modules[I].DuplicateOf = Ins.first->second;
+        continue;
+      }
+    }
+    Unique.push_back(I);
+  }
+  S.Unique = Unique.size();
+
+  unsigned Threads = BOpts.Threads
+                         ? BOpts.Threads
+                         : hardware_concurrency().compute_thread_count();
+  Threads = std::max(1u, std::min<unsigned>(Threads, Unique.size()));
+  S.Threads = Threads;
+
+  std::mutex ProgressMutex;
+  size_t Done = 0;
+  auto CompileOne = [&](size_t I) {
+    auto T = std::chrono::steady_clock::now();
+    ModuleResult &R = Out.Modules[I];
+    bool FromCache = false;
+    Expected<CompileResult> C =
+        compileCached(Compiler, BOpts.Cache, Modules[I].Ptx, Opts,
+                      Modules[I].Name, Modules[I].Map, &FromCache);
+    if (C) {
+      R.Ok = true;
+      R.Result = std::move(*C);
+    } else {
+      R.Error = toString(C.takeError());
+    }
+    R.Source = FromCache ? ModuleResult::Cached : ModuleResult::Compiled;
+    R.Seconds = secondsSince(T);
+    if (BOpts.OnProgress) {
+      std::lock_guard<std::mutex> Lock(ProgressMutex);
+      BOpts.OnProgress(++Done, Unique.size());
+    }
+  };
+
+  if (Threads == 1) {
+    for (size_t I : Unique)
+      CompileOne(I);
+  } else {
+    ThreadPool Pool(hardware_concurrency(Threads));
+    for (size_t I : Unique)
+      Pool.async([&CompileOne, I] { CompileOne(I); });
+    Pool.wait();
+  }
+
+  for (size_t I = 0; I < Modules.size(); ++I) {
+    ModuleResult &R = Out.Modules[I];
+    if (R.Source == ModuleResult::Duplicate) {
+      const ModuleResult &First = Out.Modules[R.DuplicateOf];
+      R.Ok = First.Ok;
+      R.Result = First.Result;
+      if (!First.Ok)
+        R.Error = Modules[I].Name + ": error: same PTX as '" +
+                  Modules[R.DuplicateOf].Name + "', which failed";
+      ++S.Duplicates;
+    } else {
+      S.BusySeconds += R.Seconds;
+      if (R.Source == ModuleResult::Cached)
+        ++S.CacheHits;
+      else if (R.Ok)
+        ++S.Compiled;
+    }
+    if (!R.Ok)
+      ++S.Failed;
+  }
+  S.WallSeconds = secondsSince(Start);
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+static StringRef getStatusName(const ModuleResult &M) {
+  if (!M.Ok)
+    return "failed";
+  switch (M.Source) {
+  case ModuleResult::Compiled:
+    return "compiled";
+  case ModuleResult::Cached:
+    return "cached";
+  case ModuleResult::Duplicate:
+    return "duplicate";
+  }
+  llvm_unreachable("unknown source");
+}
+
+static double getRate(const BatchSummary &S) {
+  return S.WallSeconds > 0 ? double(S.Modules) / S.WallSeconds : 0;
+}
+
+void mmptx::printBatchSummary(raw_ostream &OS, const BatchResult &R,
+                              const BatchReportContext &Ctx) {
+  const BatchSummary &S = R.Summary;
+  OS << Ctx.Tool << ": " << S.Modules << " modules, " << S.Unique << " unique ("
+     << S.Duplicates << " duplicates), " << S.Compiled << " compiled, "
+     << S.CacheHits << " from cache, " << S.Failed << " failed\n";
+  OS << "backend " << Ctx.Backend << ", " << Ctx.Arch << ", " << S.Threads
+     << (S.Threads == 1 ? " thread" : " threads");
+  if (!Ctx.CacheDir.empty())
+    OS << ", cache " << Ctx.CacheDir;
+  OS << "\ntime " << format("%.3f", S.WallSeconds) << " s wall, "
+     << format("%.3f", S.BusySeconds) << " s busy, "
+     << format("%.1f", getRate(S)) << " modules/s\n";
+}
+
+void mmptx::printBatchJSON(raw_ostream &OS, const BatchResult &R,
+                           ArrayRef<BatchModule> Modules,
+                           const BatchReportContext &Ctx) {
+  const BatchSummary &S = R.Summary;
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("backend", Ctx.Backend);
+    J.attribute("arch", Ctx.Arch);
+    J.attribute("threads", int64_t(S.Threads));
+    J.attribute("cache", Ctx.CacheDir.empty() ? json::Value(nullptr)
+                                              : json::Value(Ctx.CacheDir));
+    J.attributeArray("modules", [&] {
+      for (size_t I = 0; I < R.Modules.size(); ++I) {
+        const ModuleResult &M = R.Modules[I];
+        J.object([&] {
+          J.attribute("input", Modules[I].Name);
+          bool HasOutput = M.Ok && I < Ctx.Outputs.size();
+          J.attribute("output", HasOutput ? json::Value(Ctx.Outputs[I])
+                                          : json::Value(nullptr));
+          J.attribute("status", getStatusName(M));
+          if (M.Source == ModuleResult::Duplicate)
+            J.attribute("duplicate_of", Modules[M.DuplicateOf].Name);
+          J.attribute("seconds", M.Seconds);
+          if (M.Ok)
+            J.attribute("cubin_bytes", int64_t(M.Result.Cubin.size()));
+          else
+            J.attribute("error", M.Error);
+        });
+      }
+    });
+    J.attributeObject("summary", [&] {
+      J.attribute("modules", int64_t(S.Modules));
+      J.attribute("unique", int64_t(S.Unique));
+      J.attribute("compiled", int64_t(S.Compiled));
+      J.attribute("cache_hits", int64_t(S.CacheHits));
+      J.attribute("duplicates", int64_t(S.Duplicates));
+      J.attribute("failed", int64_t(S.Failed));
+      J.attribute("wall_seconds", S.WallSeconds);
+      J.attribute("busy_seconds", S.BusySeconds);
+      J.attribute("modules_per_second", getRate(S));
+    });
+  });
+  OS << '\n';
+}

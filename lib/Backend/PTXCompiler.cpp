@@ -1,0 +1,246 @@
+//===- PTXCompiler.cpp - What the three backends share --------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Backend/PTXCompiler.h"
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+StringRef mmptx::getBackendName(BackendKind Kind) {
+  switch (Kind) {
+  case BackendKind::NvPTXCompiler:
+    return "nvptxcompiler";
+  case BackendKind::NvJitLink:
+    return "nvjitlink";
+  case BackendKind::Ptxas:
+    return "ptxas";
+  }
+  llvm_unreachable("unknown backend");
+}
+
+Optional<BackendKind> mmptx::parseBackendName(StringRef Name) {
+  return StringSwitch<Optional<BackendKind>>(Name.lower())
+      .Case("nvptxcompiler", BackendKind::NvPTXCompiler)
+      .Case("nvjitlink", BackendKind::NvJitLink)
+      .Case("ptxas", BackendKind::Ptxas)
+      .Default(None);
+}
+
+ArrayRef<BackendKind> mmptx::getAllBackends() {
+  static const BackendKind All[] = {BackendKind::NvPTXCompiler,
+                                    BackendKind::NvJitLink, BackendKind::Ptxas};
+  return All;
+}
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+// Architectures some CUDA release has assembled for; which of them this
+// backend accepts is for it to say.
+static const unsigned KnownSmList[] = {50, 52,  53,  60,  61,  62,  70,
+                                       72, 75,  80,  86,  87,  88,  89,
+                                       90, 100, 101, 103, 110, 120, 121};
+static const ArrayRef<unsigned> KnownSms(KnownSmList);
+
+Error CompileOptions::validate() const {
+  StringRef Rest = Arch;
+  unsigned Sm = 0;
+  bool Ok = Rest.consume_front("sm_") && !Rest.empty();
+  if (Ok && (Rest.back() == 'a' || Rest.back() == 'f'))
+    Rest = Rest.drop_back();
+  Ok = Ok && !Rest.getAsInteger(10, Sm) && is_contained(KnownSms, Sm);
+  if (!Ok) {
+    std::string List;
+    raw_string_ostream OS(List);
+    interleave(
+        KnownSms, OS, [&](unsigned N) { OS << "sm_" << N; }, ", ");
+    return makeError("unknown architecture '" + Arch + "' (expected sm_<N>, " +
+                     "sm_<N>a or sm_<N>f with N one of " + OS.str() + ")");
+  }
+  if (OptLevel > 3)
+    return makeError("invalid optimization level -O" + Twine(OptLevel) +
+                     " (expected 0 to 3)");
+  return Error::success();
+}
+
+std::string CompileOptions::getKeyText() const {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "arch=" << Arch << ";O=" << OptLevel << ";lineinfo=" << LineInfo
+     << ";maxrreg=" << MaxRegCount << ";v=" << Verbose;
+  for (const std::string &X : ExtraOptions)
+    OS << ";x=" << X.size() << ':' << X;
+  return OS.str();
+}
+
+std::vector<std::string> CompileOptions::getArgs(const Spelling &S) const {
+  std::vector<std::string> Args = {S.Arch + Arch,
+                                   "-O" + std::to_string(OptLevel)};
+  if (LineInfo)
+    Args.push_back(S.LineInfo);
+  if (MaxRegCount)
+    Args.push_back(S.MaxRegCount + std::to_string(MaxRegCount));
+  if (Verbose)
+    Args.push_back(S.Verbose);
+  Args.insert(Args.end(), ExtraOptions.begin(), ExtraOptions.end());
+  return Args;
+}
+
+std::vector<const char *> mmptx::getArgv(const std::vector<std::string> &Args) {
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  return Argv;
+}
+
+//===----------------------------------------------------------------------===//
+// Log mapping
+//===----------------------------------------------------------------------===//
+
+/// Parses `<who>, line N; <severity> : <message>` (the format of all three
+/// backends' messages about a PTX line).
+static bool parseLineMessage(StringRef Line, unsigned &LineNo,
+                             StringRef &Severity, StringRef &Message) {
+  size_t At = Line.find(", line ");
+  if (At == StringRef::npos)
+    return false;
+  StringRef Rest = Line.drop_front(At + 7);
+  size_t Semi = Rest.find(';');
+  if (Semi == StringRef::npos || Rest.take_front(Semi).getAsInteger(10, LineNo))
+    return false;
+  Rest = Rest.drop_front(Semi + 1);
+  size_t Colon = Rest.find(':');
+  if (Colon == StringRef::npos)
+    return false;
+  Severity = Rest.take_front(Colon).trim();
+  Message = Rest.drop_front(Colon + 1).trim();
+  return !Severity.empty() && !Severity.contains(' ');
+}
+
+StubLineMap mmptx::computeStubLineMap(StringRef Original,
+                                     ArrayRef<Splice> Splices) {
+  StubLineMap Map;
+  // Line of the output at the current position, walking the original.
+  unsigned Line = 1;
+  size_t Pos = 0;
+  for (const Splice &S : Splices) {
+    assert(S.Begin >= Pos && S.End >= S.Begin && S.End <= Original.size() &&
+           "splices must be sorted and disjoint");
+    Line += Original.slice(Pos, S.Begin).count('\n');
+    StubLineRange R;
+    R.FirstLine = Line;
+    R.NumLines = S.Stub.count('\n') + 1;
+    R.Site = S.Site;
+    R.Stub = S.StubName;
+    R.StubFirstLine = S.StubFirstLine;
+    Map.push_back(std::move(R));
+    Line += S.Stub.count('\n');
+    Pos = S.End;
+  }
+  return Map;
+}
+
+std::string mmptx::mapCompilerLog(StringRef Log, StringRef Name,
+                                  const StubLineMap *Map) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  SmallVector<StringRef, 16> Lines;
+  Log.rtrim().split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    Line = Line.rtrim("\r");
+    unsigned LineNo;
+    StringRef Severity, Message;
+    if (!parseLineMessage(Line, LineNo, Severity, Message)) {
+      if (!Line.trim().empty())
+        OS << Line << '\n';
+      continue;
+    }
+    OS << Name << ':' << LineNo << ": " << Severity << ": " << Message << '\n';
+    if (!Map)
+      continue;
+    for (const StubLineRange &R : *Map) {
+      if (LineNo < R.FirstLine || LineNo >= R.FirstLine + R.NumLines)
+        continue;
+      OS << R.Stub << ':' << (R.StubFirstLine + (LineNo - R.FirstLine))
+         << ": note: line " << LineNo << " comes from this stub, spliced into "
+         << "inject site '" << R.Site << "'\n";
+      break;
+    }
+  }
+  return OS.str();
+}
+
+//===----------------------------------------------------------------------===//
+// PTXCompiler
+//===----------------------------------------------------------------------===//
+
+PTXCompiler::~PTXCompiler() = default;
+
+std::string PTXCompiler::getIdentity() const {
+  return (getName() + " " + Version).str();
+}
+
+Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
+                                             const CompileOptions &Opts,
+                                             StringRef Name,
+                                             const StubLineMap *Map) {
+  if (Error E = Opts.validate())
+    return E;
+  if (Ptx.contains('\0'))
+    return makeError(Name + ": PTX contains a NUL byte at offset " +
+                     Twine(Ptx.find('\0')));
+  Expected<RawResult> Raw = compileImpl(Ptx, Opts);
+  if (!Raw)
+    return Raw.takeError();
+  if (Raw->Failed) {
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    OS << Name << ": error: " << getIdentity() << " failed for " << Opts.Arch;
+    if (!Raw->Status.empty())
+      OS << " (" << Raw->Status << ")";
+    std::string Mapped = mapCompilerLog(Raw->Log, Name, Map);
+    if (!Mapped.empty())
+      OS << '\n' << StringRef(Mapped).rtrim('\n');
+    return makeError(OS.str());
+  }
+  CompileResult R;
+  R.Cubin = std::move(Raw->Cubin);
+  R.InfoLog = std::move(Raw->Log);
+  R.Backend = getIdentity();
+  return R;
+}
+
+Expected<std::unique_ptr<PTXCompiler>>
+mmptx::createPTXCompiler(BackendKind Kind) {
+  switch (Kind) {
+  case BackendKind::NvPTXCompiler:
+    return createNvPTXCompilerBackend();
+  case BackendKind::NvJitLink:
+    return createNvJitLinkBackend();
+  case BackendKind::Ptxas:
+    return createPtxasBackend();
+  }
+  llvm_unreachable("unknown backend");
+}
+
+Expected<std::unique_ptr<PTXCompiler>> mmptx::createDefaultPTXCompiler() {
+  std::string Why;
+  for (BackendKind Kind : getAllBackends()) {
+    Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(Kind);
+    if (C)
+      return C;
+    Why += "\n  " + toString(C.takeError());
+  }
+  return makeError("no PTX compiler backend is available:" + Why);
+}

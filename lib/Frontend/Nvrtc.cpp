@@ -1,0 +1,217 @@
+//===- Nvrtc.cpp - CUDA to PTX with NVRTC in process ----------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Frontend/Nvrtc.h"
+#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Support/Diagnostic.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#ifdef MMPTX_HAVE_NVRTC
+#include <nvrtc.h>
+#endif
+
+using namespace llvm;
+using namespace mmptx;
+
+bool mmptx::isNvrtcAvailable() {
+#ifdef MMPTX_HAVE_NVRTC
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string mmptx::getNvrtcIdentity() {
+#ifdef MMPTX_HAVE_NVRTC
+  int Major = 0, Minor = 0;
+  if (nvrtcVersion(&Major, &Minor) != NVRTC_SUCCESS)
+    return "nvrtc unknown";
+  return "nvrtc " + getExactVersion(unsigned(Major), unsigned(Minor),
+                                    MMPTX_CUDA_TOOLKIT_VERSION);
+#else
+  return "";
+#endif
+}
+
+/// The target of an `#include "x"` / `#include <x>` line, or "".
+static StringRef parseInclude(StringRef Line, bool &Quoted) {
+  Line = Line.ltrim(" \t");
+  if (!Line.consume_front("#"))
+    return "";
+  Line = Line.ltrim(" \t");
+  if (!Line.consume_front("include"))
+    return "";
+  Line = Line.ltrim(" \t");
+  if (Line.empty() || (Line[0] != '"' && Line[0] != '<'))
+    return "";
+  Quoted = Line[0] == '"';
+  size_t End = Line.find(Quoted ? '"' : '>', 1);
+  return End == StringRef::npos ? "" : Line.slice(1, End);
+}
+
+/// Adds every file reachable through \p Text's `#include` lines to \p Key:
+/// its path and content, or its name where it is not found in \p Dir (quoted
+/// only) or the -I directories (the toolkit's headers, covered by the NVRTC
+/// version). Lines inside `#if 0` are followed too: that only costs time.
+static void addIncludes(StringRef Text, StringRef Dir,
+                        ArrayRef<std::string> IncludeDirs, CacheKey &Key,
+                        StringSet<> &Visited) {
+  SmallVector<StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    bool Quoted = false;
+    StringRef Target = parseInclude(Line, Quoted);
+    if (Target.empty())
+      continue;
+    SmallVector<std::string, 8> Candidates;
+    if (Quoted)
+      Candidates.push_back(Dir.str());
+    Candidates.append(IncludeDirs.begin(), IncludeDirs.end());
+    SmallString<256> Found;
+    for (const std::string &D : Candidates) {
+      SmallString<256> P(D);
+      sys::path::append(P, Target);
+      if (sys::fs::is_regular_file(P)) {
+        Found = P;
+        break;
+      }
+    }
+    if (Found.empty()) {
+      Key.add("unresolved").add(Target);
+      continue;
+    }
+    SmallString<256> Real;
+    if (sys::fs::real_path(Found, Real))
+      Real = Found;
+    Key.add("file").add(Target).add(Real);
+    if (!Visited.insert(Real).second)
+      continue;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Real);
+    if (!Buf) {
+      Key.add("unreadable");
+      continue;
+    }
+    Key.add((*Buf)->getBuffer());
+    addIncludes((*Buf)->getBuffer(), sys::path::parent_path(Real), IncludeDirs,
+                Key, Visited);
+  }
+}
+
+static std::vector<std::string> getNvrtcArgs(const CudaCompileOptions &Opts) {
+  std::vector<std::string> Args;
+  Args.push_back("-arch=" + Opts.Arch);
+  for (const std::string &Dir : Opts.IncludeDirs)
+    Args.push_back("-I" + Dir);
+#ifdef MMPTX_CUDA_INCLUDE_DIR
+  if (Opts.UseToolkitIncludes) {
+    Args.push_back(std::string("-I") + MMPTX_CUDA_INCLUDE_DIR);
+    SmallString<128> Cccl(MMPTX_CUDA_INCLUDE_DIR);
+    sys::path::append(Cccl, "cccl");
+    if (sys::fs::is_directory(Cccl))
+      Args.push_back(("-I" + Cccl).str());
+  }
+#endif
+  for (const std::string &Def : Opts.Defines)
+    Args.push_back("-D" + Def);
+  Args.insert(Args.end(), Opts.ExtraOptions.begin(), Opts.ExtraOptions.end());
+  return Args;
+}
+
+std::string mmptx::getPtxCacheKey(StringRef Source, StringRef Name,
+                                  const CudaCompileOptions &Opts) {
+  CacheKey Key("cuda->ptx v1");
+  Key.add(getNvrtcIdentity()).add(Opts.Arch);
+  std::vector<std::string> Args = getNvrtcArgs(Opts);
+  Key.add(Args.size());
+  for (const std::string &A : Args)
+    Key.add(A);
+  // The name matters: NVRTC puts it in the PTX and resolves quoted includes
+  // next to it.
+  Key.add(Name).add(Source);
+  StringSet<> Visited;
+  StringRef Dir = sys::path::parent_path(Name);
+  addIncludes(Source, Dir.empty() ? "." : Dir, Opts.IncludeDirs, Key, Visited);
+  return Key.final();
+}
+
+Expected<CudaCompileResult>
+mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
+                        const CudaCompileOptions &Opts, ContentCache *Cache) {
+  size_t Nul = Source.find('\0');
+  if (Nul != StringRef::npos) {
+    SourceMgr SM;
+    SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(
+                              Source, Name, /*RequiresNullTerminator=*/false),
+                          SMLoc());
+    return DiagnosticError::get(SM, SMLoc::getFromPointer(Source.data() + Nul),
+                                "source contains a NUL byte (NVRTC would "
+                                "stop reading there)");
+  }
+#ifndef MMPTX_HAVE_NVRTC
+  return makeError("NVRTC is not available: mmptx was built without the "
+                   "CUDA toolkit's NVRTC");
+#else
+  std::string Key;
+  if (Cache) {
+    Key = getPtxCacheKey(Source, Name, Opts);
+    if (Optional<std::vector<std::string>> Fields = Cache->lookup(Key))
+      if (Fields->size() == 2) {
+        CudaCompileResult R;
+        R.Ptx = std::move((*Fields)[0]);
+        R.Log = std::move((*Fields)[1]);
+        R.FromCache = true;
+        return R;
+      }
+  }
+
+  std::string Src = Source.str();
+  std::string ProgName = Name.str();
+  nvrtcProgram Prog;
+  if (nvrtcResult R = nvrtcCreateProgram(&Prog, Src.c_str(), ProgName.c_str(),
+                                         0, nullptr, nullptr))
+    return makeError(Twine("nvrtcCreateProgram: ") + nvrtcGetErrorString(R));
+  std::vector<std::string> Args = getNvrtcArgs(Opts);
+  std::vector<const char *> Argv;
+  for (const std::string &A : Args)
+    Argv.push_back(A.c_str());
+  nvrtcResult Compiled =
+      nvrtcCompileProgram(Prog, int(Argv.size()), Argv.data());
+  CudaCompileResult Out;
+  size_t LogSize = 0;
+  nvrtcGetProgramLogSize(Prog, &LogSize);
+  if (LogSize > 1) {
+    std::string Log(LogSize, '\0');
+    nvrtcGetProgramLog(Prog, &Log[0]);
+    Out.Log = StringRef(Log.c_str()).str();
+  }
+  if (Compiled != NVRTC_SUCCESS) {
+    nvrtcDestroyProgram(&Prog);
+    std::string Msg =
+        ("compiling '" + Name + "' failed: " + nvrtcGetErrorString(Compiled))
+            .str();
+    if (!Out.Log.empty())
+      Msg += "\n" + StringRef(Out.Log).rtrim().str();
+    return makeError(Msg);
+  }
+  size_t PtxSize = 0;
+  nvrtcGetPTXSize(Prog, &PtxSize);
+  std::string Ptx(PtxSize, '\0');
+  nvrtcGetPTX(Prog, &Ptx[0]);
+  nvrtcDestroyProgram(&Prog);
+  Out.Ptx = StringRef(Ptx.c_str()).str();
+  if (Cache)
+    consumeError(Cache->store(Key, {Out.Ptx, Out.Log}));
+  return Out;
+#endif
+}

@@ -1,0 +1,357 @@
+//===- mmptx-compile.cpp - PTX to cubin, in parallel, cached --------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `mmptx-compile a.ptx b.ptx --arch sm_80 -j N -o outdir/
+/// [--backend=nvptxcompiler|nvjitlink|ptxas] [--cache-dir=dir]
+/// [--format=json]`: a thin driver over compileBatch() (mmptx/Backend/
+/// Batch.h). Writes outdir/<stem>.cubin per input, then a summary. A .cu
+/// input is first compiled to PTX by NVRTC in process (mmptx/Frontend/
+/// Nvrtc.h), through the same cache.
+///
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Backend/Batch.h"
+#include "mmptx/Backend/PackedModule.h"
+#include "mmptx/Frontend/Nvrtc.h"
+#include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+static cl::OptionCategory Category("mmptx-compile Options");
+
+static cl::list<std::string> Inputs(cl::Positional, cl::ZeroOrMore,
+                                    cl::desc("<input .ptx (or .cu) files>"),
+                                    cl::cat(Category));
+static cl::opt<std::string> OutDir("o",
+                                   cl::desc("Output directory (created "
+                                            "if missing); writes "
+                                            "<stem>.cubin per input. A name "
+                                            "ending in .cubin is the output "
+                                            "file of a single input"),
+                                   cl::value_desc("dir"), cl::init("."),
+                                   cl::cat(Category));
+static cl::opt<std::string> Arch("arch", cl::desc("GPU architecture"),
+                                 cl::value_desc("sm_N"), cl::init("sm_80"),
+                                 cl::cat(Category));
+static cl::opt<unsigned> Jobs("j", cl::desc("Threads (0: one per core)"),
+                              cl::value_desc("N"), cl::init(0), cl::Prefix,
+                              cl::cat(Category));
+static cl::opt<std::string>
+    BackendName("backend",
+                cl::desc("nvptxcompiler, nvjitlink or ptxas (default: the "
+                         "first available in that order)"),
+                cl::value_desc("name"), cl::cat(Category));
+static cl::opt<std::string>
+    CacheDir("cache-dir",
+             cl::desc("PTX -> cubin cache directory (default: "
+                      "$MMPTX_CACHE_DIR; none if unset)"),
+             cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<unsigned> CacheSizeMB("cache-size-mb",
+                                     cl::desc("Cache size limit in MiB "
+                                              "(least recently used entries "
+                                              "go first)"),
+                                     cl::init(1024), cl::cat(Category));
+static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
+                             cl::cat(Category));
+static cl::opt<bool> NoDedup("no-dedup",
+                             cl::desc("Compile identical inputs separately"),
+                             cl::cat(Category));
+static cl::opt<unsigned> OptLevel("O", cl::desc("Optimization level (0-3)"),
+                                  cl::value_desc("N"), cl::init(3), cl::Prefix,
+                                  cl::cat(Category));
+static cl::opt<bool> LineInfo("lineinfo", cl::desc("Generate line info"),
+                              cl::cat(Category));
+static cl::opt<unsigned> MaxRegCount("maxrregcount",
+                                     cl::desc("Register limit per thread"),
+                                     cl::value_desc("N"), cl::init(0),
+                                     cl::cat(Category));
+static cl::list<std::string>
+    ExtraOptions("X", cl::desc("Pass an option to the backend as it is"),
+                 cl::value_desc("option"), cl::cat(Category));
+static cl::opt<bool> Verbose("v",
+                             cl::desc("Print each module's info log "
+                                      "(registers, spills)"),
+                             cl::cat(Category));
+enum class Format { Text, Json };
+static cl::opt<Format> OutputFormat(
+    "format", cl::desc("Summary format"),
+    cl::values(clEnumValN(Format::Text, "text", "a few lines (default)"),
+               clEnumValN(Format::Json, "json", "one JSON object")),
+    cl::init(Format::Text), cl::cat(Category));
+static cl::opt<bool> ListBackends("list-backends",
+                                  cl::desc("Print the available backends and "
+                                           "their versions, then exit"),
+                                  cl::cat(Category));
+
+static cl::opt<bool>
+    Pack("pack",
+         cl::desc("Inputs are PTX stubs (reading %x0.. and writing %y, "
+                  "f32): pack them into one module of kernels x sites, "
+                  "written as <dir>/packed.ptx and compiled to "
+                  "<dir>/packed.cubin"),
+         cl::cat(Category));
+static cl::opt<unsigned> SitesPerKernel("sites-per-kernel",
+                                        cl::desc("With --pack: sites per "
+                                                 "kernel"),
+                                        cl::init(128), cl::cat(Category));
+static cl::opt<unsigned> PackInputs("pack-inputs",
+                                    cl::desc("With --pack: f32 inputs per "
+                                             "element (%x0..)"),
+                                    cl::init(2), cl::cat(Category));
+
+static cl::list<std::string> IncludeDirs("I",
+                                         cl::desc("For .cu inputs: include "
+                                                  "directory"),
+                                         cl::value_desc("dir"), cl::Prefix,
+                                         cl::cat(Category));
+static cl::list<std::string> Defines("D",
+                                     cl::desc("For .cu inputs: define a macro"),
+                                     cl::value_desc("name[=value]"), cl::Prefix,
+                                     cl::cat(Category));
+static cl::list<std::string>
+    NvrtcOptions("Xnvrtc",
+                 cl::desc("For .cu inputs: pass an option to NVRTC (-G, "
+                          "-lineinfo, -std=c++17, ...)"),
+                 cl::value_desc("option"), cl::cat(Category));
+
+static CudaCompileOptions getCudaOptions(StringRef Arch) {
+  CudaCompileOptions O;
+  O.Arch = Arch.str();
+  O.IncludeDirs = IncludeDirs;
+  O.Defines = Defines;
+  O.ExtraOptions = NvrtcOptions;
+  return O;
+}
+
+static const char *const ToolName = "mmptx-compile";
+
+static int fail(Error E) {
+  reportError(std::move(E), ToolName);
+  return 1;
+}
+
+/// The one place this tool writes an output file (all or nothing).
+static Error writeOutput(StringRef Path, StringRef Bytes) {
+  return writeToolOutput(Path, [&](raw_ostream &OS) {
+    OS << Bytes;
+    return Error::success();
+  });
+}
+
+static int listBackends() {
+  for (BackendKind K : getAllBackends()) {
+    Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
+    if (C)
+      outs() << (*C)->getName() << ' ' << (*C)->getVersion() << '\n';
+    else
+      outs() << getBackendName(K) << " unavailable: " << toString(C.takeError())
+             << '\n';
+  }
+  return 0;
+}
+
+/// `[#####.....] done/total` on stderr, redrawn in place.
+static void drawProgress(size_t Done, size_t Total) {
+  const unsigned Width = 30;
+  unsigned Filled = Total ? unsigned(Done * Width / Total) : Width;
+  errs() << "\r[" << std::string(Filled, '#')
+         << std::string(Width - Filled, '.') << "] " << Done << '/' << Total;
+  if (Done == Total)
+    errs() << '\n';
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mmptx-compile: PTX to cubin, in parallel, cached and deduplicated\n");
+
+  if (ListBackends)
+    return listBackends();
+  if (Inputs.empty())
+    return fail(makeError("no input files (see --help)"));
+
+  CompileOptions Opts;
+  Opts.Arch = Arch;
+  Opts.OptLevel = OptLevel;
+  Opts.LineInfo = LineInfo;
+  Opts.MaxRegCount = MaxRegCount;
+  Opts.Verbose = Verbose;
+  Opts.ExtraOptions = ExtraOptions;
+  if (Error E = Opts.validate())
+    return fail(std::move(E));
+
+  std::unique_ptr<PTXCompiler> Compiler;
+  {
+    Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
+    if (!BackendName.empty()) {
+      Optional<BackendKind> K = parseBackendName(BackendName);
+      consumeError(C.takeError());
+      if (!K)
+        return fail(makeError("unknown backend '" + BackendName +
+                              "' (expected nvptxcompiler, nvjitlink or "
+                              "ptxas)"));
+      C = createPTXCompiler(*K);
+    }
+    if (!C)
+      return fail(C.takeError());
+    Compiler = std::move(*C);
+  }
+
+  std::unique_ptr<ContentCache> Cache;
+  std::string CachePath = CacheDir;
+  if (CachePath.empty())
+    if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
+      CachePath = *Env;
+  if (!NoCache && !CachePath.empty()) {
+    Expected<std::unique_ptr<ContentCache>> C =
+        ContentCache::open(CachePath, uint64_t(CacheSizeMB) << 20);
+    if (!C)
+      return fail(C.takeError());
+    Cache = std::move(*C);
+  }
+
+  // Read every input before compiling any: a missing file is reported now.
+  std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
+  std::vector<BatchModule> Modules;
+  std::vector<std::string> Outputs;
+  StringMap<std::string> Stems;
+  std::vector<std::unique_ptr<std::string>> CudaPtx;
+  unsigned NumCuda = 0, NumCudaCached = 0;
+  auto CudaStart = std::chrono::steady_clock::now();
+  // `-o k.cubin` names the output of a single input; otherwise -o is a
+  // directory.
+  bool OutIsFile = StringRef(OutDir).endswith(".cubin") && !Pack;
+  if (OutIsFile && Inputs.size() != 1)
+    return fail(makeError("-o '" + OutDir +
+                          "' names one cubin, but there "
+                          "are " +
+                          Twine(Inputs.size()) +
+                          " inputs; give a "
+                          "directory"));
+  StringRef Dir = OutIsFile ? sys::path::parent_path(OutDir) : OutDir;
+  for (const std::string &In : Inputs) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(In);
+    if (!B)
+      return fail(
+          makeError("cannot read '" + In + "': " + B.getError().message()));
+    SmallString<256> Out(OutIsFile ? StringRef(OutDir) : StringRef());
+    if (!OutIsFile)
+      sys::path::append(Out, OutDir, sys::path::stem(In) + ".cubin");
+    auto Ins = Stems.try_emplace(Out, In);
+    if (!Ins.second && !Pack)
+      return fail(makeError("'" + In + "' and '" + Ins.first->second +
+                            "' would both be written to '" + Out + "'"));
+    BatchModule M;
+    M.Name = In;
+    M.Ptx = (*B)->getBuffer();
+    if (sys::path::extension(In) == ".cu") {
+      // CUDA -> PTX through NVRTC in process, through the same cache.
+      Expected<CudaCompileResult> R =
+          compileCudaToPtx(M.Ptx, In, getCudaOptions(Opts.Arch), Cache.get());
+      if (!R)
+        return fail(R.takeError());
+      errs() << R->Log;
+      ++NumCuda;
+      NumCudaCached += R->FromCache;
+      CudaPtx.push_back(std::make_unique<std::string>(std::move(R->Ptx)));
+      M.Ptx = *CudaPtx.back();
+    }
+    Modules.push_back(std::move(M));
+    Outputs.push_back(std::string(Out));
+    Buffers.push_back(std::move(*B));
+  }
+  if (!Dir.empty())
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return fail(makeError("cannot create '" + Dir + "': " + EC.message()));
+
+  // Packed injects: the stubs become one module, compiled as the only input.
+  std::string PackedPtx;
+  if (Pack) {
+    std::vector<StringRef> Stubs;
+    for (const BatchModule &M : Modules)
+      Stubs.push_back(M.Ptx);
+    PackedModuleSpec Spec;
+    Spec.NumInputs = PackInputs;
+    Spec.SitesPerKernel = SitesPerKernel;
+    Spec.Arch = Opts.Arch;
+    Expected<std::string> Ptx = buildPackedModule(Stubs, Spec);
+    if (!Ptx)
+      return fail(Ptx.takeError());
+    PackedPtx = std::move(*Ptx);
+    SmallString<256> Path(OutDir);
+    sys::path::append(Path, "packed.ptx");
+    if (Error E = writeOutput(Path, PackedPtx))
+      return fail(std::move(E));
+    Modules.assign(1, BatchModule{std::string(Path), PackedPtx, nullptr});
+    sys::path::replace_extension(Path, "cubin");
+    Outputs.assign(1, std::string(Path));
+  }
+
+  double CudaSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - CudaStart)
+                           .count();
+
+  BatchOptions BOpts;
+  BOpts.Threads = Jobs;
+  BOpts.Cache = Cache.get();
+  BOpts.Deduplicate = !NoDedup;
+  // A progress bar only for a person watching.
+  if (Modules.size() > 1 && sys::Process::StandardErrIsDisplayed())
+    BOpts.OnProgress = drawProgress;
+  BatchResult R = compileBatch(*Compiler, Modules, Opts, BOpts);
+
+  bool Failed = false;
+  for (size_t I = 0; I < Modules.size(); ++I) {
+    const ModuleResult &M = R.Modules[I];
+    if (!M.Ok) {
+      // Each module's error is its own; the others still get written.
+      errs() << M.Error << '\n';
+      Failed = true;
+      continue;
+    }
+    if (Verbose && !M.Result.InfoLog.empty() &&
+        M.Source != ModuleResult::Duplicate)
+      errs() << Modules[I].Name << ":\n" << M.Result.InfoLog;
+    if (Error E = writeOutput(Outputs[I], M.Result.Cubin)) {
+      reportError(std::move(E), ToolName);
+      Failed = true;
+    }
+  }
+
+  BatchReportContext Ctx;
+  Ctx.Tool = ToolName;
+  Ctx.Backend = Compiler->getIdentity();
+  Ctx.Arch = Opts.Arch;
+  Ctx.CacheDir = Cache ? Cache->getDirectory().str() : "";
+  Ctx.Outputs = Outputs;
+  if (OutputFormat == Format::Json) {
+    printBatchJSON(outs(), R, Modules, Ctx);
+  } else {
+    printBatchSummary(outs(), R, Ctx);
+    if (NumCuda)
+      outs() << getNvrtcIdentity() << ": " << NumCuda << " CUDA sources, "
+             << NumCudaCached << " from cache, " << format("%.3f", CudaSeconds)
+             << " s\n";
+  }
+  return Failed ? 1 : 0;
+}

@@ -1,0 +1,146 @@
+//===- BatchTest.cpp - Tests of batch compilation -------------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Backend/Batch.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+namespace {
+
+std::string readTinyKernel() {
+  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
+                                   "/ptx_inject_simple_kernel.ptx");
+  EXPECT_TRUE(bool(Buf));
+  return Buf ? (*Buf)->getBuffer().str() : "";
+}
+
+TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
+  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
+  if (!C) {
+    std::string Why = toString(C.takeError());
+    GTEST_SKIP() << Why;
+  }
+  std::string Good = readTinyKernel();
+  // Same program, another comment: different text, compiled separately.
+  std::string Other = "// variant\n" + Good;
+  std::string Bad = Good;
+  Bad.replace(Bad.find("mov.f32 %_x0"), 7, "mov.f33");
+
+  std::vector<BatchModule> Mods(5);
+  Mods[0] = {"a", Good, nullptr};
+  Mods[1] = {"b", Bad, nullptr};
+  Mods[2] = {"c", Good, nullptr};
+  Mods[3] = {"d", Other, nullptr};
+  Mods[4] = {"e", Bad, nullptr};
+
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-batch-test", Dir));
+  auto Cache = ContentCache::open(Dir);
+  ASSERT_TRUE(bool(Cache));
+
+  BatchOptions BO;
+  BO.Threads = 2;
+  BO.Cache = Cache->get();
+  size_t Calls = 0;
+  BO.OnProgress = [&](size_t Done, size_t Total) {
+    ++Calls;
+    EXPECT_EQ(Total, 3u);
+    EXPECT_LE(Done, Total);
+  };
+  BatchResult R = compileBatch(**C, Mods, {}, BO);
+  EXPECT_EQ(Calls, 3u);
+  const BatchSummary &S = R.Summary;
+  EXPECT_EQ(S.Modules, 5u);
+  EXPECT_EQ(S.Unique, 3u);
+  EXPECT_EQ(S.Duplicates, 2u);
+  EXPECT_EQ(S.Compiled, 2u);
+  EXPECT_EQ(S.Failed, 2u);
+  EXPECT_EQ(S.Threads, 2u);
+  EXPECT_TRUE(R.Modules[0].Ok);
+  EXPECT_FALSE(R.Modules[1].Ok);
+  EXPECT_NE(R.Modules[1].Error.find("b:"), std::string::npos);
+  EXPECT_EQ(R.Modules[2].Source, ModuleResult::Duplicate);
+  EXPECT_EQ(R.Modules[2].DuplicateOf, 0u);
+  EXPECT_EQ(R.Modules[2].Result.Cubin, R.Modules[0].Result.Cubin);
+  EXPECT_TRUE(R.Modules[3].Ok);
+  EXPECT_EQ(R.Modules[4].Error, "e: error: same PTX as 'b', which failed");
+
+  // Again: the good ones come from the cache; failures are not cached.
+  BO.OnProgress = nullptr;
+  BatchResult R2 = compileBatch(**C, Mods, {}, BO);
+  EXPECT_EQ(R2.Summary.CacheHits, 2u);
+  EXPECT_EQ(R2.Summary.Compiled, 0u);
+  EXPECT_EQ(R2.Summary.Failed, 2u);
+  EXPECT_EQ(R2.Modules[0].Source, ModuleResult::Cached);
+  EXPECT_EQ(R2.Modules[0].Result.Cubin, R.Modules[0].Result.Cubin);
+  EXPECT_EQ(R2.Modules[0].Result.Backend, (*C)->getIdentity());
+
+  // Another architecture is another key.
+  CompileOptions O90;
+  O90.Arch = "sm_90";
+  BatchResult R3 = compileBatch(**C, makeArrayRef(Mods).take_front(1), O90, BO);
+  EXPECT_EQ(R3.Summary.Compiled, 1u);
+  sys::fs::remove_directories(Dir);
+}
+
+TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
+  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
+  if (!C) {
+    std::string Why = toString(C.takeError());
+    GTEST_SKIP() << Why;
+  }
+  CompileOptions O;
+  std::string K = getCubinCacheKey(**C, "ptx", O);
+  EXPECT_NE(K, getCubinCacheKey(**C, "ptx ", O));
+  O.OptLevel = 2;
+  EXPECT_NE(K, getCubinCacheKey(**C, "ptx", O));
+  for (BackendKind Kind : getAllBackends()) {
+    if (Kind == (*C)->getKind())
+      continue;
+    if (auto Other = createPTXCompiler(Kind))
+      EXPECT_NE(K, getCubinCacheKey(**Other, "ptx", CompileOptions()));
+    else
+      consumeError(Other.takeError());
+  }
+}
+
+// Run under ThreadSanitizer by utils/tsan.sh: the pool, the deduplication
+// and the cache, with the ptxas backend (a process per module, so no
+// uninstrumented library code runs on the pool's threads).
+TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
+  Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend();
+  if (!C) {
+    std::string Why = toString(C.takeError());
+    GTEST_SKIP() << Why;
+  }
+  std::string Tiny = readTinyKernel();
+  std::vector<std::string> Texts;
+  for (int I = 0; I < 6; ++I)
+    Texts.push_back("// " + std::to_string(I % 3) + "\n" + Tiny);
+  std::vector<BatchModule> Mods;
+  for (size_t I = 0; I < Texts.size(); ++I)
+    Mods.push_back({"m" + std::to_string(I), Texts[I], nullptr});
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-batch-tsan", Dir));
+  auto Cache = ContentCache::open(Dir);
+  ASSERT_TRUE(bool(Cache));
+  BatchOptions BO;
+  BO.Threads = 3;
+  BO.Cache = Cache->get();
+  BatchResult R = compileBatch(**C, Mods, {}, BO);
+  EXPECT_EQ(R.Summary.Unique, 3u);
+  EXPECT_EQ(R.Summary.Failed, 0u);
+  BatchResult R2 = compileBatch(**C, Mods, {}, BO);
+  EXPECT_EQ(R2.Summary.CacheHits, 3u);
+  sys::fs::remove_directories(Dir);
+}
+} // namespace

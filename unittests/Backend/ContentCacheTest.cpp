@@ -1,0 +1,160 @@
+//===- ContentCacheTest.cpp - Tests of the content-keyed cache ------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Backend/ContentCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+#include <thread>
+
+using namespace llvm;
+using namespace mmptx;
+
+namespace {
+
+class ContentCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-cache-test", Dir));
+  }
+  void TearDown() override { sys::fs::remove_directories(Dir); }
+
+  std::unique_ptr<ContentCache> open(uint64_t Max = 0) {
+    Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(Dir, Max);
+    EXPECT_TRUE(bool(C)) << toString(C.takeError());
+    return C ? std::move(*C) : nullptr;
+  }
+
+  static std::string key(StringRef S) {
+    return CacheKey("test").add(S).final();
+  }
+
+  SmallString<128> Dir;
+};
+
+TEST(CacheKeyTest, PartsAreDelimited) {
+  EXPECT_NE(CacheKey("k").add("ab").add("c").final(),
+            CacheKey("k").add("a").add("bc").final());
+  EXPECT_EQ(CacheKey("k").add("ab").final(), CacheKey("k").add("ab").final());
+  EXPECT_EQ(CacheKey("k").final().size(), 64u);
+  EXPECT_EQ(sha256Hex("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_F(ContentCacheTest, StoreAndLookup) {
+  auto C = open();
+  std::string K = key("a");
+  EXPECT_FALSE(C->lookup(K));
+  std::string Binary("x\0y", 3);
+  ASSERT_FALSE(bool(C->store(K, {Binary, "", "log"})));
+  Optional<std::vector<std::string>> F = C->lookup(K);
+  ASSERT_TRUE(F);
+  ASSERT_EQ(F->size(), 3u);
+  EXPECT_EQ((*F)[0], Binary);
+  EXPECT_EQ((*F)[1], "");
+  EXPECT_EQ((*F)[2], "log");
+  EXPECT_EQ(C->getStats().Hits, 1u);
+  EXPECT_EQ(C->getStats().Misses, 1u);
+  // Another instance (another process) sees it.
+  auto C2 = open();
+  EXPECT_TRUE(C2->lookup(K));
+}
+
+TEST_F(ContentCacheTest, CorruptEntriesAreMissesAndRemoved) {
+  auto C = open();
+  std::string K = key("a");
+  ASSERT_FALSE(bool(C->store(K, {"payload"})));
+  std::string Path = C->getEntryPath(K);
+  auto Rewrite = [&](auto Edit) {
+    auto Buf = MemoryBuffer::getFile(Path);
+    ASSERT_TRUE(bool(Buf));
+    std::string Data = (*Buf)->getBuffer().str();
+    Edit(Data);
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    OS << Data;
+  };
+  Rewrite([](std::string &D) { D.back() ^= 1; });
+  EXPECT_FALSE(C->lookup(K));
+  EXPECT_EQ(C->getStats().Corrupt, 1u);
+  EXPECT_FALSE(sys::fs::exists(Path));
+
+  ASSERT_FALSE(bool(C->store(K, {"payload"})));
+  Rewrite([](std::string &D) { D.resize(D.size() - 3); });
+  EXPECT_FALSE(C->lookup(K));
+  ASSERT_FALSE(bool(C->store(K, {"payload"})));
+  Rewrite([](std::string &D) { D = "garbage"; });
+  EXPECT_FALSE(C->lookup(K));
+  EXPECT_EQ(C->getStats().Corrupt, 3u);
+
+  // An entry stored under another key's name is not that key's.
+  ASSERT_FALSE(bool(C->store(key("b"), {"other"})));
+  ASSERT_FALSE(sys::fs::copy_file(C->getEntryPath(key("b")), Path));
+  EXPECT_FALSE(C->lookup(K));
+}
+
+TEST_F(ContentCacheTest, EvictsLeastRecentlyUsed) {
+  // Entries of ~1 KiB under a 3.5 KiB limit.
+  auto C = open(3584);
+  std::string Big(900, 'x');
+  auto Touch = [&](StringRef K, int SecondsAgo) {
+    int FD;
+    ASSERT_FALSE(sys::fs::openFileForReadWrite(
+        C->getEntryPath(K), FD, sys::fs::CD_OpenExisting, sys::fs::OF_None));
+    sys::fs::setLastAccessAndModificationTime(
+        FD,
+        std::chrono::system_clock::now() - std::chrono::seconds(SecondsAgo));
+    close(FD);
+  };
+  ASSERT_FALSE(bool(C->store(key("1"), {Big})));
+  Touch(key("1"), 300);
+  ASSERT_FALSE(bool(C->store(key("2"), {Big})));
+  Touch(key("2"), 200);
+  ASSERT_FALSE(bool(C->store(key("3"), {Big})));
+  Touch(key("3"), 100);
+  // A hit makes 1 the most recently used.
+  EXPECT_TRUE(C->lookup(key("1")));
+  ASSERT_FALSE(bool(C->store(key("4"), {Big})));
+  EXPECT_GE(C->getStats().Evicted, 1u);
+  EXPECT_FALSE(sys::fs::exists(C->getEntryPath(key("2"))));
+  EXPECT_TRUE(sys::fs::exists(C->getEntryPath(key("1"))));
+  EXPECT_TRUE(sys::fs::exists(C->getEntryPath(key("4"))));
+}
+
+TEST_F(ContentCacheTest, ConcurrentWritersAndReaders) {
+  // Writers of the same keys and readers never see a partial entry.
+  auto C = open();
+  std::atomic<int> Bad{0};
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 4; ++T)
+    Threads.emplace_back([&, T] {
+      for (int I = 0; I < 50; ++I) {
+        std::string K = key(std::to_string(I % 5));
+        std::string V(1000 + (I % 5), char('a' + I % 5));
+        if (T % 2)
+          consumeError(C->store(K, {V}));
+        else if (auto F = C->lookup(K))
+          if (F->size() != 1 || (*F)[0] != V)
+            ++Bad;
+      }
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  EXPECT_EQ(Bad, 0);
+  EXPECT_EQ(C->getStats().Corrupt, 0u);
+  // No temporary is left behind.
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    EXPECT_FALSE(sys::path::filename(It->path()).contains(".tmp"));
+}
+
+} // namespace

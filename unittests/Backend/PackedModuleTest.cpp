@@ -1,0 +1,75 @@
+//===- PackedModuleTest.cpp - Tests of packed injects ---------------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mmptx/Backend/PTXCompiler.h"
+#include "mmptx/Backend/PackedModule.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+namespace {
+
+size_t count(StringRef Text, StringRef What) {
+  size_t N = 0;
+  for (size_t At = Text.find(What); At != StringRef::npos;
+       At = Text.find(What, At + 1))
+    ++N;
+  return N;
+}
+
+TEST(PackedModuleTest, KernelsTimesSites) {
+  std::vector<std::string> Stubs;
+  for (int I = 0; I < 5; ++I)
+    Stubs.push_back("\t{\n\tadd.f32 %y, %x0, 0f3F800000;\n\t}");
+  std::vector<StringRef> Refs(Stubs.begin(), Stubs.end());
+  PackedModuleSpec Spec;
+  Spec.SitesPerKernel = 2;
+  Spec.NumInputs = 3;
+  Spec.KernelPrefix = "k";
+  Expected<std::string> M = buildPackedModule(Refs, Spec);
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(count(*M, ".entry k_"), 3u);
+  EXPECT_EQ(count(*M, "brx.idx"), 3u);
+  EXPECT_EQ(count(*M, "add.f32 %y"), 5u);
+  EXPECT_EQ(count(*M, "ld.global.f32 %x"), 9u);
+  EXPECT_NE(M->find(".reg .f32 %x<3>;"), std::string::npos);
+  // The last kernel holds one site, for program 4.
+  EXPECT_NE(M->find("add.u32 %rk5, %rk4, 4;"), std::string::npos);
+
+  // It assembles, with whichever backend this build has.
+  auto C = createDefaultPTXCompiler();
+  if (!C) {
+    consumeError(C.takeError());
+    return;
+  }
+  Expected<CompileResult> R = (*C)->compile(*M, {}, "packed.ptx");
+  EXPECT_TRUE(bool(R)) << toString(R.takeError());
+}
+
+TEST(PackedModuleTest, BadSpecs) {
+  StringRef Stub = "{ mov.f32 %y, %x0; }";
+  PackedModuleSpec Spec;
+  Spec.SitesPerKernel = 0;
+  EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
+            "packed module: sites per kernel must be at least 1");
+  Spec = {};
+  Spec.NumInputs = 0;
+  EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
+            "packed module: at least one input is needed");
+  Spec = {};
+  Spec.KernelPrefix = "1x";
+  EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
+            "packed module: '1x' is not a PTX identifier");
+  Spec = {};
+  Spec.Arch = "compute_80";
+  EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
+            "packed module: unknown architecture 'compute_80'");
+}
+
+} // namespace
