@@ -29,15 +29,14 @@
 #include "mmptx/Ast/AstText.h"
 #include "mmptx/Expr/Literal.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -109,18 +108,16 @@ static cl::opt<unsigned>
                       "newer target are errors (0: any)"),
              cl::init(0), cl::cat(astCategory));
 
-/// The one place output is written: to a temporary that replaces the
-/// output file only on success.
+/// Writes \p text to the output all or nothing (a temporary renamed over
+/// the target on success).
 static int writeOutput(StringRef text) {
-  std::error_code ec;
-  ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
-  if (ec) {
-    WithColor::error(errs(), "mmptx-ast")
-        << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
+  if (Error err = writeToolOutput(outputFilename, [&](raw_ostream &os) {
+        os << text;
+        return Error::success();
+      })) {
+    reportError(std::move(err), "mmptx-ast");
     return 1;
   }
-  out.os() << text;
-  out.keep();
   return 0;
 }
 
