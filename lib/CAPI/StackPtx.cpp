@@ -75,17 +75,6 @@ static mmptx_stack_result_t fail(mmptx_stack_context *c, mmptx_stack_result_t r,
   return r;
 }
 
-static bool isPtxIdentifier(const char *s) {
-  if (!s || !*s)
-    return false;
-  if (!(llvm::isAlpha(*s) || *s == '_' || *s == '$'))
-    return false;
-  for (; *s; ++s)
-    if (!(llvm::isAlnum(*s) || *s == '_' || *s == '$'))
-      return false;
-  return true;
-}
-
 extern "C" {
 
 void mmptx_stack_options_init(mmptx_stack_options_t *o) {
@@ -221,7 +210,7 @@ mmptx_stack_result_t mmptx_stack_compile(
   c->regs.clear();
   for (size_t i = 0; i != num_registers; ++i) {
     const mmptx_stack_register_t &r = registers[i];
-    if (!isPtxIdentifier(r.name))
+    if (!r.name || !isRegisterName(r.name))
       return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
                   "register " + llvm::Twine(i) +
                       " has no name or a name that is not a PTX identifier");

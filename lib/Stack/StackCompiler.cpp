@@ -1253,6 +1253,12 @@ Expected<StringRef> StackPtxContext::compile(const Program &prog,
   return emit(regs, requests, zeroRegs);
 }
 
+bool stack::isRegisterName(StringRef s) {
+  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
+    return false;
+  return all_of(s, [](char c) { return isAlnum(c) || c == '_' || c == '$'; });
+}
+
 bool stack::isReservedRegisterName(StringRef name) {
   if (!name.consume_front("_s"))
     return false;

@@ -193,12 +193,6 @@ private:
 
 } // namespace
 
-static bool isRegisterName(StringRef s) {
-  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
-    return false;
-  return all_of(s, [](char c) { return isAlnum(c) || c == '_' || c == '$'; });
-}
-
 static int findStackByPrefix(const StackInfo &info, StringRef name,
                              StringRef prefix) {
   int s = info.findStack(name);

@@ -405,6 +405,10 @@ private:
   detail::TextBuf out;
 };
 
+/// \returns whether \p name may name a register: a PTX identifier,
+/// `[A-Za-z_$][A-Za-z0-9_$]*`.
+bool isRegisterName(llvm::StringRef name);
+
 /// \returns whether \p name is spelled like the compiler's temporaries,
 /// `_s<stack>_<n>`: a register so named would be shadowed by the stub's own
 /// declarations. The text parser and the C API reject such names.
