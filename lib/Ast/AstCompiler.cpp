@@ -549,11 +549,16 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
   };
   for (;;) {
     if (__builtin_expect(wp == wend, 0)) {
-      ++wp;
-      return fail(AstResult::BadInstructionMaybeForgotReturn,
-                  (f->routine == ~0u ? Twine("expression") : Twine("routine")) +
-                      " has no RETURN within " +
-                      Twine(std::min<uint64_t>(f->size, maxWords)) + " words");
+      // Located just past the last word (no pointer arithmetic: an empty
+      // program's words may be null).
+      executed = exec;
+      return make_error<AstError>(
+          AstResult::BadInstructionMaybeForgotReturn,
+          AstWordPos{expr, f->routine, uint32_t(wend - f->words)},
+          ((f->routine == ~0u ? Twine("expression") : Twine("routine")) +
+           " has no RETURN within " +
+           Twine(std::min<uint64_t>(f->size, maxWords)) + " words")
+              .str());
     }
     uint64_t w = *wp++;
     if (__builtin_expect(++exec > maxExecuted, 0))
