@@ -49,22 +49,41 @@ mkdir -p build
 # backend is unavailable and its tests are UNSUPPORTED.
 NVPTXCOMPILER_VERSION=${NVPTXCOMPILER_VERSION:-13.0.88}
 NVPTX_DIR=build/deps/nvptxcompiler
+PY=$(command -v python3 || true)
+# pip_target DIR SPEC: the wheel SPEC alone (no dependencies) in DIR; --target
+# installs outside any Python environment (no PEP 668 refusal).
+pip_target() {
+  rm -rf "$1"
+  [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check \
+    --no-deps --target "$1" "$2"
+}
 if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/dev/null 2>&1; then
-  PY=$(command -v python3 || true)
   if [ -n "$PY" ] && ! "$PY" -m pip --version >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO=sudo
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null || true
   fi
-  # --target installs outside any Python environment (no PEP 668 refusal).
-  rm -rf "$NVPTX_DIR"
-  if [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check --no-deps \
-      --target "$NVPTX_DIR" "nvidia-nvptxcompiler==$NVPTXCOMPILER_VERSION"; then
+  if pip_target "$NVPTX_DIR" "nvidia-nvptxcompiler==$NVPTXCOMPILER_VERSION"; then
     echo "mmptx: nvPTXCompiler $NVPTXCOMPILER_VERSION in $NVPTX_DIR"
   else
     echo "mmptx: warning: could not install nvidia-nvptxcompiler; the nvptxcompiler backend is disabled" >&2
   fi
 fi
+# The CuTe/CUTLASS headers of the nvidia-cutlass wheel (pinned), for the CuTe
+# example, its tests and utils/gen-realworld-ptx.sh, installed like
+# nvPTXCompiler into the build tree (utils/find-cutlass.sh finds it there);
+# only the headers are used, hence --no-deps. Optional: without them those
+# tests are UNSUPPORTED.
+CUTLASS_VERSION=${CUTLASS_VERSION:-4.2.0.0}
+CUTLASS_DEPS=build/deps/cutlass
+if ! ls "$CUTLASS_DEPS"/nvidia_cutlass-"$CUTLASS_VERSION".dist-info >/dev/null 2>&1; then
+  if pip_target "$CUTLASS_DEPS" "nvidia-cutlass==$CUTLASS_VERSION"; then
+    echo "mmptx: CUTLASS $CUTLASS_VERSION headers in $CUTLASS_DEPS"
+  else
+    echo "mmptx: warning: could not install nvidia-cutlass; the CuTe tests are UNSUPPORTED" >&2
+  fi
+fi
+
 cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >build/configure.log 2>&1 ||
   { cat build/configure.log; exit 1; }
 ninja -C build -j"${JOBS:-2}"
