@@ -8,6 +8,7 @@
 /// \file
 /// `--stub-gen NAME=PROGRAM` compiles a Stack PTX program (text format) into
 /// a stub typed against inject NAME and renders it at every site of NAME.
+/// A PROGRAM ending in `.ast` is an AST PTX program (mmptx/Ast/AstStub.h).
 ///
 ///  1. Find and check the injects (InjectModule); a legacy comment-form
 ///     site is normalised around its stub, like render does.
@@ -37,6 +38,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Ast/AstStub.h"
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Stack/StackCompiler.h"
@@ -72,6 +74,8 @@ public:
 private:
   Expected<std::string> compileFor(const InjectModule &im, const Inject &inj,
                                    const StubGenSpec &spec);
+  Expected<std::string> compileAstFor(const InjectModule &im,
+                                      const Inject &inj, unsigned bufferID);
   void warnAboutLimits(unsigned bufferID, const Inject &inj,
                        const stack::StackPtxStats &stats);
 
@@ -82,6 +86,7 @@ private:
   /// The target of the module being run on (see run()).
   uint32_t targetSm = 0;
   std::unique_ptr<stack::StackPtxContext> ctx;
+  std::unique_ptr<ast::AstPtxContext> astCtx;
   /// Owns the program buffers so that diagnostics can point into them.
   SourceMgr programSM;
 };
@@ -218,6 +223,8 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
   if (!id)
     return makeError("cannot open Stack PTX program '" + spec.programFile +
                      "'");
+  if (StringRef(spec.programFile).endswith(".ast"))
+    return compileAstFor(im, inj, id);
   const stack::StackInfo &info = stack::getDefaultStackInfo();
   ArrayRef<InjectVariable> vars = im.getVariables(inj);
   auto stackOf = [&](const InjectVariable &v) {
@@ -366,6 +373,23 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                     "': " + toString(text.takeError()));
   warnAboutLimits(id, inj, ctx->getStats());
   return text->str();
+}
+
+/// An AST PTX program (`.ast`, see mmptx/Ast/AstStub.h): the same typing
+/// against the inject's variables, one expression per out/mod variable.
+Expected<std::string> StubGenPass::compileAstFor(const InjectModule &im,
+                                                 const Inject &inj,
+                                                 unsigned bufferID) {
+  std::vector<ast::AstSiteVar> vars;
+  for (const InjectVariable &v : im.getVariables(inj))
+    vars.push_back({v.name, v.stableRegister, v.typeToken, toRegKind(v.kind)});
+  if (!astCtx || astCtx->getOptions().targetSm != targetSm) {
+    ast::AstPtxOptions o;
+    o.targetSm = targetSm;
+    astCtx = std::make_unique<ast::AstPtxContext>(
+        stack::getDefaultStackInfo(), o);
+  }
+  return ast::compileAstStub(programSM, bufferID, inj.name, vars, *astCtx);
 }
 
 Error StubGenPass::run(Module &m) {
