@@ -251,15 +251,16 @@ BENCHMARK(BM_RenderSynthetic)
     ->Args({100000, 10000})
     ->Unit(benchmark::kMicrosecond);
 
-/// `--cold=checked|trusted`: times the first create of this process on
-/// anchor_gemm_kernel.ptx (page faults and cold caches included, as a
+/// `--cold=checked|trusted [FILE]`: times the first create of this process
+/// on corpus file FILE (anchor_gemm_kernel.ptx by default; page faults and cold caches included, as a
 /// program that makes one handle sees them), prints it with the handle's
 /// bytes and exits. Run it a few times; each run is one sample.
-static int coldCreate(llvm::StringRef mode) {
-  auto buf = llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
-                                         "/anchor_gemm_kernel.ptx");
+static int coldCreate(llvm::StringRef mode, const char *file) {
+  auto buf = llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" +
+                                         file);
   if (!buf || (mode != "checked" && mode != "trusted")) {
-    fprintf(stderr, "usage: mmptx-bench-inject --cold=checked|trusted\n");
+    fprintf(stderr,
+            "usage: mmptx-bench-inject --cold=checked|trusted [FILE]\n");
     return 1;
   }
   InjectOptions opts;
@@ -280,8 +281,10 @@ static int coldCreate(llvm::StringRef mode) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 2 && llvm::StringRef(argv[1]).startswith("--cold="))
-    return coldCreate(llvm::StringRef(argv[1]).drop_front(strlen("--cold=")));
+  if ((argc == 2 || argc == 3) &&
+      llvm::StringRef(argv[1]).startswith("--cold="))
+    return coldCreate(llvm::StringRef(argv[1]).drop_front(strlen("--cold=")),
+                      argc == 3 ? argv[2] : "anchor_gemm_kernel.ptx");
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;

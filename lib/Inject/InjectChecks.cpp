@@ -84,6 +84,13 @@ static inline bool isBlankChar(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/// \returns whether \p text starts with `.reg`. Byte compares: the calls
+/// to memcmp that StringRef::startswith makes cost more than the check.
+static inline bool hasRegPrefix(StringRef text) {
+  return text.size() >= 4 && text[0] == '.' && text[1] == 'r' &&
+         text[2] == 'e' && text[3] == 'g';
+}
+
 /// Drops the blanks at both ends of [\p b, \p e).
 static StringRef trimmed(const char *b, const char *e) {
   while (b < e && isBlankChar(*b))
@@ -99,7 +106,7 @@ static bool
 parseSimpleRegDecl(StringRef text, StringRef &type,
                    SmallVectorImpl<std::pair<StringRef, int64_t>> &names) {
   const char *p = text.begin(), *e = text.end();
-  if (text.size() < 6 || memcmp(p, ".reg", 4) != 0 || !isBlankChar(p[4]) ||
+  if (text.size() < 6 || !hasRegPrefix(text) || !isBlankChar(p[4]) ||
       e[-1] != ';')
     return false;
   --e;
@@ -143,7 +150,7 @@ static bool parseSimpleMov(StringRef text, StringRef &dst, StringRef &src,
                            bool &isMov) {
   isMov = false;
   const char *p = text.begin(), *e = text.end();
-  if (text.size() < 4 || memcmp(p, "mov", 3) != 0)
+  if (text.size() < 4 || p[0] != 'm' || p[1] != 'o' || p[2] != 'v')
     return *p != '@'; // a guard needs the full parser
   if (p[3] != '.' && !isBlankChar(p[3]))
     return true; // `movmatrix`
@@ -225,7 +232,7 @@ struct RegisterFinder {
       if (s.Kind != StmtKind::Directive)
         continue;
       StringRef text = m.getText(s);
-      if (!text.startswith(".reg"))
+      if (!hasRegPrefix(text))
         continue;
       StringRef type;
       simple.clear();
@@ -263,8 +270,16 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
   ArrayRef<InjectVariable> vars = im.getVariables(inj);
   ArrayRef<Statement> stmts = m.statements();
   SmallVector<bool, 8> set(vars.size()), readBack(vars.size());
+  // Each walk stops once every variable it looks for is found: a site's
+  // movs sit next to its markers, its scope may be a whole function body.
+  unsigned unset = 0, unread = 0;
+  for (const InjectVariable &v : vars) {
+    unset += v.kind != InjectArgKind::Out;
+    unread += v.kind != InjectArgKind::In;
+  }
   Instruction ins;
-  auto visit = [&](uint32_t j, unsigned operand, SmallVectorImpl<bool> &found) {
+  auto visit = [&](uint32_t j, unsigned operand, SmallVectorImpl<bool> &found,
+                   InjectArgKind unneeded, unsigned &left) {
     if (stmts[j].Kind != StmtKind::Instruction)
       return;
     StringRef dst, src, r;
@@ -284,10 +299,12 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
     if (!r.consume_front("%"))
       return;
     for (size_t i = 0; i != regs.size(); ++i)
-      if (regs[i] == r)
+      if (!found[i] && regs[i] == r) {
         found[i] = true;
+        left -= vars[i].kind != unneeded;
+      }
   };
-  for (uint32_t j = markerStmt; j-- > 0;) {
+  for (uint32_t j = markerStmt; unset && j-- > 0;) {
     if (stmts[j].Kind == StmtKind::ScopeEnd) {
       j = stmts[j].Link; // a closed nested scope
       continue;
@@ -295,13 +312,13 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
     if (stmts[j].Kind == StmtKind::ScopeBegin ||
         stmts[j].Kind == StmtKind::FunctionHeader)
       break;
-    visit(j, 0, set);
+    visit(j, 0, set, InjectArgKind::Out, unset);
   }
   // The marker block is a few comments: step over them.
   uint32_t after = markerStmt;
   while (after < stmts.size() && stmts[after].Begin < site.removeEnd)
     ++after;
-  for (uint32_t j = after; j < stmts.size(); ++j) {
+  for (uint32_t j = after; unread && j < stmts.size(); ++j) {
     if (stmts[j].Kind == StmtKind::ScopeBegin) {
       j = stmts[j].Link;
       continue;
@@ -309,7 +326,7 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
     if (stmts[j].Kind == StmtKind::ScopeEnd ||
         stmts[j].Kind == StmtKind::FunctionHeader)
       break;
-    visit(j, 1, readBack);
+    visit(j, 1, readBack, InjectArgKind::In, unread);
   }
   for (size_t i = 0; i != vars.size(); ++i) {
     const InjectVariable &v = vars[i];
@@ -380,6 +397,99 @@ Error mmptx::verifyNormalizedSite(const Module &m, const InjectModule &im,
           InjectErrc::InvalidSite);
   }
   return verifyMovs(m, im, site, idx, finder.regs);
+}
+
+namespace {
+/// The first checked site of an inject, when its declaration checks looked
+/// only at its own scope: that scope holds no other scope, and all its
+/// stable registers are declared in it before the marker.
+struct CheckedScaffold {
+  uint32_t begin = Statement::NoIndex; ///< the scope's ScopeBegin
+  uint32_t marker = 0;                 ///< the START marker's statement
+  bool recorded = false;               ///< begin is final (maybe NoIndex)
+};
+} // namespace
+
+/// \returns the ScopeBegin of the scope holding statement \p marker if no
+/// other scope starts or ends between the two, else NoIndex.
+static uint32_t flatScopeBegin(ArrayRef<Statement> stmts, uint32_t marker) {
+  for (uint32_t j = marker; j-- > 0;) {
+    StmtKind k = stmts[j].Kind;
+    if (k == StmtKind::ScopeBegin)
+      return j;
+    if (k == StmtKind::ScopeEnd || k == StmtKind::FunctionHeader)
+      break;
+  }
+  return Statement::NoIndex;
+}
+
+/// \returns whether the declaration checks of the site whose marker is
+/// statement \p marker see what they saw for \p first: the statements from
+/// the scope's start to the marker have the same kinds and the
+/// declarations the same bytes, so the backward search for declarations
+/// meets the same text at the same distances.
+static bool sameDeclarations(const Module &m, const CheckedScaffold &first,
+                             uint32_t marker) {
+  ArrayRef<Statement> stmts = m.statements();
+  uint32_t n = first.marker - first.begin;
+  if (marker < n || stmts[marker - n].Kind != StmtKind::ScopeBegin)
+    return false;
+  for (uint32_t k = 1; k != n; ++k) {
+    const Statement &s = stmts[marker - n + k], &f = stmts[first.begin + k];
+    if (s.Kind != f.Kind ||
+        (s.Kind == StmtKind::Directive && m.getText(s) != m.getText(f)))
+      return false;
+  }
+  return true;
+}
+
+Error mmptx::verifySites(const Module &m, const InjectModule &im) {
+  ArrayRef<Statement> stmts = m.statements();
+  std::vector<CheckedScaffold> first(im.injects().size());
+  SmallVector<StringRef, 8> regs;
+  // Sites come in file order: one cursor finds every marker's statement.
+  uint32_t j = 0;
+  for (const InjectSite &site : im.sites()) {
+    while (j + 1 < stmts.size() && stmts[j + 1].Begin <= site.markerOffset)
+      ++j;
+    if (site.format == InjectSiteFormat::Legacy) {
+      if (Error e = verifyLegacySite(m, im, site, j))
+        return e;
+      continue;
+    }
+    const Inject &inj = im.getInject(site.inject);
+    ArrayRef<InjectVariable> vars = im.getVariables(inj);
+    CheckedScaffold &f = first[site.inject];
+    if (vars.empty() || f.begin == Statement::NoIndex ||
+        !sameDeclarations(m, f, j)) {
+      if (Error e = verifyNormalizedSite(m, im, site, j))
+        return e;
+      if (f.recorded || vars.empty())
+        continue;
+      // Passed: remember the scaffold if its declarations are all local.
+      f.recorded = true;
+      uint32_t b = flatScopeBegin(stmts, j);
+      if (b == Statement::NoIndex)
+        continue;
+      RegisterFinder finder;
+      for (const InjectVariable &v : vars)
+        finder.regs.push_back(v.stableRegister);
+      finder.find(m, j);
+      if (llvm::all_of(finder.declStmt, [&](uint32_t d) { return d > b; }))
+        f.begin = b, f.marker = j;
+      continue;
+    }
+    // The declarations check as the first site's did; the movs are this
+    // site's own.
+    if (Error e = verifyInFunction(m, im, site, j))
+      return e;
+    regs.clear();
+    for (const InjectVariable &v : vars)
+      regs.push_back(v.stableRegister);
+    if (Error e = verifyMovs(m, im, site, j, regs))
+      return e;
+  }
+  return Error::success();
 }
 
 /// \returns the size in bits of PTX type \p t (no dot), or 0.

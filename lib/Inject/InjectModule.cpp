@@ -813,23 +813,6 @@ void InjectSiteScanner::finish() {
 InjectModule::InjectModule() = default;
 InjectModule::~InjectModule() = default;
 
-/// Runs the site checks of InjectChecks.h on every site of \p h.
-static Error checkSites(const ptx::Module &m, const InjectModule &h) {
-  // Sites come in file order: one cursor finds every marker's statement.
-  ArrayRef<ptx::Statement> stmts = m.statements();
-  uint32_t j = 0;
-  for (const InjectSite &site : h.sites()) {
-    while (j + 1 < stmts.size() && stmts[j + 1].Begin <= site.markerOffset)
-      ++j;
-    Error e = site.format == InjectSiteFormat::Legacy
-                  ? verifyLegacySite(m, h, site, j)
-                  : verifyNormalizedSite(m, h, site, j);
-    if (e)
-      return e;
-  }
-  return Error::success();
-}
-
 Expected<std::unique_ptr<InjectModule>>
 InjectModule::create(StringRef ptxText, StringRef bufferName,
                      const InjectOptions &options) {
@@ -860,7 +843,7 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
   if (Error e = scanner.scanModule(**m))
     return e;
   scanner.finish();
-  if (Error e = checkSites(**m, *h))
+  if (Error e = verifySites(**m, *h))
     return e;
   return h;
 }
@@ -882,7 +865,7 @@ InjectModule::create(const ptx::Module &m, const InjectOptions &options) {
     return e;
   scanner.finish();
   if (!options.trusted)
-    if (Error e = checkSites(m, *h))
+    if (Error e = verifySites(m, *h))
       return e;
   return h;
 }

@@ -53,6 +53,13 @@ llvm::Error verifyLegacySite(const ptx::Module &m, const InjectModule &im,
                              const InjectSite &site,
                              uint32_t markerStmt = ~uint32_t(0));
 
+/// Runs verifyLegacySite or verifyNormalizedSite on every site of \p im,
+/// found in \p m; \returns the first error. Same verdicts as checking each
+/// site alone, but a normalised site whose scope, up to its marker, has the
+/// statements of its inject's first site with byte-identical declarations
+/// (unrolled copies) reuses that site's declaration checks.
+llvm::Error verifySites(const ptx::Module &m, const InjectModule &im);
+
 /// Checks \p stub, named \p bufferName in errors, before it is spliced at
 /// the sites of inject \p inj of \p im. Errors are located in the stub and
 /// carry InjectErrc::InvalidStub. A stub that writes the stable register of
