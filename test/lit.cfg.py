@@ -42,6 +42,11 @@ def add_cuda_tool(feature, path):
 
 add_cuda_tool('nvcc', config.nvcc)
 add_cuda_tool('ptxas', config.ptxas)
+# CuTe/CUTLASS headers (the nvidia-cutlass pip package).
+if config.cutlass_include and os.path.exists(
+        os.path.join(config.cutlass_include, 'cute', 'tensor.hpp')):
+    config.available_features.add('cutlass')
+    config.substitutions.append(('%cutlass_include', config.cutlass_include))
 if config.have_nvrtc:
     config.available_features.add('nvrtc')
 if config.have_nvjitlink:

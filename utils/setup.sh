@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(cmake ninja-build g++ python3 llvm-14-dev llvm-14-tools clang-14
+PACKAGES=(cmake ninja-build g++ python3 python3-pip llvm-14-dev llvm-14-tools clang-14
           libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev
           zlib1g-dev libz3-dev libxml2-dev libffi-dev pkg-config)
 missing=()
@@ -25,6 +25,18 @@ fi
 # are UNSUPPORTED without it.
 if [ -d /usr/local/cuda/bin ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
+fi
+
+# The CuTe/CUTLASS headers of the nvidia-cutlass wheel (pinned), for the CuTe
+# example, its tests and utils/gen-realworld-ptx.sh; only the headers are
+# used, hence --no-deps. Optional too: without them those tests are
+# UNSUPPORTED.
+CUTLASS_VERSION=4.2.0.0
+if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('nvidia-cutlass') != '$CUTLASS_VERSION')" 2>/dev/null; then
+  echo "mmptx: pip installing nvidia-cutlass==$CUTLASS_VERSION (CuTe headers)"
+  python3 -m pip install -q --no-deps "nvidia-cutlass==$CUTLASS_VERSION" >/dev/null 2>&1 ||
+    python3 -m pip install -q --no-deps --break-system-packages "nvidia-cutlass==$CUTLASS_VERSION" >/dev/null ||
+    echo "mmptx: could not install nvidia-cutlass; the CuTe tests will be UNSUPPORTED" >&2
 fi
 
 BUILD_TYPE=${BUILD_TYPE:-Release}
