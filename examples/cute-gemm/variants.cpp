@@ -71,36 +71,41 @@ static cl::opt<std::string>
            cl::init(MMPTX_EXAMPLE_DIR "/cute_gemm.cu"), cl::cat(Category));
 static cl::opt<unsigned> NumVariants("variants",
                                      cl::desc("Variants to make (default 128)"),
-                                     cl::init(128), cl::cat(Category));
+                                     cl::value_desc("N"), cl::init(128),
+                                     cl::cat(Category));
 static cl::opt<unsigned> Jobs("jobs", cl::desc("Threads (0: one per core)"),
-                              cl::init(0), cl::cat(Category));
+                              cl::value_desc("J"), cl::init(0),
+                              cl::cat(Category));
 static cl::opt<std::string>
     Arch("arch", cl::desc("GPU architecture (default: the GPU's, else sm_80)"),
-         cl::init("sm_80"), cl::cat(Category));
+         cl::value_desc("sm_N"), cl::init("sm_80"), cl::cat(Category));
 static cl::opt<std::string>
     BackendName("backend",
                 cl::desc("nvptxcompiler, nvjitlink or ptxas (default: the "
                          "first available)"),
-                cl::cat(Category));
+                cl::value_desc("name"), cl::cat(Category));
 static cl::opt<std::string>
     CacheDir("cache-dir",
              cl::desc("Cache directory for CUDA -> PTX and PTX -> cubin "
                       "(default: $MMPTX_CACHE_DIR, else ~/.cache/mmptx)"),
-             cl::cat(Category));
+             cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
                              cl::cat(Category));
 static cl::opt<uint64_t> Seed("seed", cl::desc("Random seed (default 1)"),
-                              cl::init(1), cl::cat(Category));
+                              cl::value_desc("S"), cl::init(1),
+                              cl::cat(Category));
 static cl::opt<std::string>
     PtxFile("ptx",
             cl::desc("PTX of the kernel made by nvcc: used where NVRTC is "
                      "absent or cannot compile the source"),
-            cl::cat(Category));
+            cl::value_desc("file"), cl::cat(Category));
 static cl::opt<std::string>
-    SemiringDir("semirings", cl::desc("The Stack PTX programs"),
-                cl::init(MMPTX_SEMIRING_DIR), cl::cat(Category));
+    SemiringDir("semirings", cl::desc("Directory of the Stack PTX programs"),
+                cl::value_desc("dir"), cl::init(MMPTX_SEMIRING_DIR),
+                cl::cat(Category));
 static cl::list<std::string> IncludeDirs("I", cl::desc("Include directory"),
-                                         cl::Prefix, cl::cat(Category));
+                                         cl::value_desc("dir"), cl::Prefix,
+                                         cl::cat(Category));
 static cl::opt<unsigned> MatrixSize("size",
                                     cl::desc("GPU check: M = N (a multiple of "
                                              "64; default 64)"),
@@ -145,10 +150,11 @@ struct Variant {
 };
 
 // The four semirings: name, `mma` program, `epilogue` program.
-const char *const Semirings[][3] = {{"gemm", "gemm", "epilogue-identity"},
-                                    {"l1", "l1", "epilogue-identity"},
-                                    {"l2", "l2", "epilogue-sqrt"},
-                                    {"maxplus", "maxplus", "epilogue-identity"}};
+const char *const Semirings[][3] = {
+    {"gemm", "gemm", "epilogue-identity"},
+    {"l1", "l1", "epilogue-identity"},
+    {"l2", "l2", "epilogue-sqrt"},
+    {"maxplus", "maxplus", "epilogue-identity"}};
 } // namespace
 
 /// Parses \p Path and binds its registers, by name, to the variables of
@@ -167,18 +173,17 @@ static Expected<BoundProgram> loadProgram(const InjectModule &M,
     return createStringError(Buf.getError(), "cannot read '%s'", Path.c_str());
   BoundProgram P;
   P.Name = Path;
-  auto Prog = parseStackProgram((*Buf)->getBuffer(), getDefaultStackInfo(),
-                                Path);
+  auto Prog =
+      parseStackProgram((*Buf)->getBuffer(), getDefaultStackInfo(), Path);
   if (!Prog)
     return Prog.takeError();
   P.Text = std::move(*Prog);
   for (const RegisterDecl &D : P.Text.registers) {
     const InjectVariable *V = M.lookupVariable(*Inj, D.name);
     if (!V)
-      return createStringError(inconvertibleErrorCode(),
-                               "%s: inject '%s' has no variable '%s'",
-                               Path.c_str(), InjectName.str().c_str(),
-                               D.name.c_str());
+      return createStringError(
+          inconvertibleErrorCode(), "%s: inject '%s' has no variable '%s'",
+          Path.c_str(), InjectName.str().c_str(), D.name.c_str());
     P.Regs.push_back({V->stableRegister, D.stackIdx, D.kind});
   }
   return P;
@@ -189,8 +194,8 @@ static Expected<std::string> getKernelPtx(StringRef Text, ContentCache *Cache) {
   CudaCompileOptions Opts;
   Opts.Arch = Arch;
   Opts.IncludeDirs = IncludeDirs;
-  for (const char *Dir : {MMPTX_CUTLASS_INCLUDE, MMPTX_INCLUDE_DIR,
-                          MMPTX_GEN_INCLUDE_DIR})
+  for (const char *Dir :
+       {MMPTX_CUTLASS_INCLUDE, MMPTX_INCLUDE_DIR, MMPTX_GEN_INCLUDE_DIR})
     if (*Dir)
       Opts.IncludeDirs.push_back(Dir);
   // CuTe's unannotated constexpr helpers are device functions too.
@@ -201,8 +206,9 @@ static Expected<std::string> getKernelPtx(StringRef Text, ContentCache *Cache) {
     auto R = compileCudaToPtx(Text, Source.getValue(), Opts, Cache);
     if (R) {
       outs() << "   " << getNvrtcIdentity() << ": "
-             << (R->FromCache ? "cache hit" : Cache ? "cache miss, compiled"
-                                                    : "compiled")
+             << (R->FromCache ? "cache hit"
+                 : Cache      ? "cache miss, compiled"
+                              : "compiled")
              << " in " << ms(secondsSince(T0)) << " (" << R->Ptx.size()
              << " bytes of PTX)\n";
       return std::move(R->Ptx);
@@ -227,18 +233,18 @@ static Expected<std::string> getKernelPtx(StringRef Text, ContentCache *Cache) {
 /// compiler and in the interpreter alike.
 static StackPtxOptions getStackOptions() {
   StackPtxOptions Opts;
-  StringRef(Arch.getValue()).drop_front(3).take_while(isDigit).getAsInteger(
-      10, Opts.targetSm);
+  StringRef(Arch.getValue())
+      .drop_front(3)
+      .take_while(isDigit)
+      .getAsInteger(10, Opts.targetSm);
   return Opts;
 }
 
 /// Stage 6: the CPU reference of \p V, element (I, J), from the programs.
-static Expected<float> referenceElement(StackPtxContext &Ctx,
-                                        const BoundProgram &Mma,
-                                        const std::vector<uint64_t> &Words,
-                                        const BoundProgram &Epi,
-                                        ArrayRef<float> A, ArrayRef<float> B,
-                                        unsigned I, unsigned J) {
+static Expected<float>
+referenceElement(StackPtxContext &Ctx, const BoundProgram &Mma,
+                 const std::vector<uint64_t> &Words, const BoundProgram &Epi,
+                 ArrayRef<float> A, ArrayRef<float> B, unsigned I, unsigned J) {
   const unsigned M = MatrixSize, N = MatrixSize, K = Depth;
   // Inputs in the programs' register order; the kernel starts from acc = 0.
   std::vector<uint64_t> In(Mma.Regs.size(), 0);
@@ -280,11 +286,12 @@ static bool matches(float Got, float Want) {
 
 /// Stage 6 for one cubin: load, run, read back, compare. \returns the
 /// number of mismatching elements.
-static Expected<unsigned>
-runAndCheck(runtime::Context &Ctx, StringRef Cubin, const BoundProgram &Mma,
-            const Variant &V, const BoundProgram &Epi, ArrayRef<float> A,
-            ArrayRef<float> B, unsigned Threads, double &LoadSeconds,
-            double &RunSeconds, double &CpuSeconds) {
+static Expected<unsigned> runAndCheck(runtime::Context &Ctx, StringRef Cubin,
+                                      const BoundProgram &Mma, const Variant &V,
+                                      const BoundProgram &Epi,
+                                      ArrayRef<float> A, ArrayRef<float> B,
+                                      unsigned Threads, double &LoadSeconds,
+                                      double &RunSeconds, double &CpuSeconds) {
   using namespace runtime;
   const unsigned M = MatrixSize, N = MatrixSize, K = Depth;
   auto T0 = Clock::now();
@@ -303,10 +310,9 @@ runAndCheck(runtime::Context &Ctx, StringRef Cubin, const BoundProgram &Mma,
     return joinErrors(joinErrors(DA.takeError(), DB.takeError()),
                       DC.takeError());
   // C starts as NaN: an element the kernel does not write cannot match.
-  if (Error E = joinErrors(
-          joinErrors(DA->copyFromHost(A.data(), A.size() * 4),
-                     DB->copyFromHost(B.data(), B.size() * 4)),
-          DC->fill(0xFF)))
+  if (Error E = joinErrors(joinErrors(DA->copyFromHost(A.data(), A.size() * 4),
+                                      DB->copyFromHost(B.data(), B.size() * 4)),
+                           DC->fill(0xFF)))
     return E;
   int Mi = M, Ni = N, Ki = K;
   if (Error E = Ctx.launchWith(*Kernel, {{M / 64, N / 64, 1}, {256, 1, 1}}, Mi,
@@ -353,8 +359,8 @@ runAndCheck(runtime::Context &Ctx, StringRef Cubin, const BoundProgram &Mma,
 }
 
 static int fail(Error E) {
-  WithColor::error(errs(), "mmptx-example-cute-gemm") << toString(std::move(E))
-                                                      << "\n";
+  WithColor::error(errs(), "mmptx-example-cute-gemm")
+      << toString(std::move(E)) << "\n";
   return 1;
 }
 
@@ -375,11 +381,28 @@ int main(int argc, char **argv) {
     return fail(createStringError(inconvertibleErrorCode(),
                                   "--size must be a multiple of 64 and "
                                   "--depth a multiple of 8"));
+  CompileOptions ArchCheck;
+  ArchCheck.Arch = Arch;
+  if (Error E = ArchCheck.validate())
+    return fail(std::move(E));
   const unsigned Threads =
       Jobs ? unsigned(Jobs)
-           : std::max(1u, unsigned(hardware_concurrency().compute_thread_count()));
+           : std::max(1u,
+                      unsigned(hardware_concurrency().compute_thread_count()));
   const unsigned N = std::max(1u, unsigned(NumVariants));
 
+  // The PTX compiler of stage 5.
+  auto Compiler = BackendName.empty()
+                      ? createDefaultPTXCompiler()
+                      : [&]() -> Expected<std::unique_ptr<PTXCompiler>> {
+    auto Kind = parseBackendName(BackendName);
+    if (!Kind)
+      return createStringError(inconvertibleErrorCode(), "unknown backend '%s'",
+                               BackendName.c_str());
+    return createPTXCompiler(*Kind);
+  }();
+  if (!Compiler)
+    return fail(Compiler.takeError());
   std::unique_ptr<ContentCache> Cache;
   if (!NoCache) {
     std::string Dir = CacheDir.empty() ? getDefaultCacheDirectory() : CacheDir;
@@ -393,8 +416,8 @@ int main(int argc, char **argv) {
   auto T0 = Clock::now();
   auto Buf = MemoryBuffer::getFile(Source);
   if (!Buf)
-    return fail(createStringError(Buf.getError(), "cannot read '%s'",
-                                  Source.c_str()));
+    return fail(
+        createStringError(Buf.getError(), "cannot read '%s'", Source.c_str()));
   std::string Cuda = (*Buf)->getBuffer().str();
   outs() << "== 1. annotate: " << Source << "\n";
   if (StringRef(Cuda).contains("/* PTX_INJECT")) {
@@ -402,8 +425,8 @@ int main(int argc, char **argv) {
     unsigned Id = SM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
     std::string Out;
     raw_string_ostream OS(Out);
-    auto Sites = annotate::annotateSource(SM, Id,
-                                          annotate::TypeTable::getDefault(), OS);
+    auto Sites =
+        annotate::annotateSource(SM, Id, annotate::TypeTable::getDefault(), OS);
     if (!Sites)
       return fail(Sites.takeError());
     Cuda = std::move(OS.str());
@@ -427,9 +450,9 @@ int main(int argc, char **argv) {
   {
     auto Driver = runtime::CudaDriver::get();
     Expected<std::unique_ptr<runtime::Context>> Ctx =
-        Driver ? runtime::Context::create(*Driver, 0)
-               : Expected<std::unique_ptr<runtime::Context>>(
-                     Driver.takeError());
+        Driver
+            ? runtime::Context::create(*Driver, 0)
+            : Expected<std::unique_ptr<runtime::Context>>(Driver.takeError());
     if (Ctx) {
       Gpu = std::move(*Ctx);
       if (!Arch.getNumOccurrences())
@@ -456,9 +479,10 @@ int main(int argc, char **argv) {
   // 4. The variants.
   std::vector<BoundProgram> Mmas, Epis;
   for (auto &S : Semirings) {
-    auto Mma = loadProgram(**Kernel, "mma", SemiringDir + "/" + S[1] + ".stack");
-    auto Epi = loadProgram(**Kernel, "epilogue",
-                           SemiringDir + "/" + S[2] + ".stack");
+    auto Mma =
+        loadProgram(**Kernel, "mma", SemiringDir + "/" + S[1] + ".stack");
+    auto Epi =
+        loadProgram(**Kernel, "epilogue", SemiringDir + "/" + S[2] + ".stack");
     if (!Mma || !Epi)
       return fail(joinErrors(Mma.takeError(), Epi.takeError()));
     Mmas.push_back(std::move(*Mma));
@@ -533,17 +557,6 @@ int main(int argc, char **argv) {
          << " us per variant per thread\n";
 
   // 5. PTX -> cubin.
-  auto Compiler = BackendName.empty()
-                      ? createDefaultPTXCompiler()
-                      : [&]() -> Expected<std::unique_ptr<PTXCompiler>> {
-    auto Kind = parseBackendName(BackendName);
-    if (!Kind)
-      return createStringError(inconvertibleErrorCode(),
-                               "unknown backend '%s'", BackendName.c_str());
-    return createPTXCompiler(*Kind);
-  }();
-  if (!Compiler)
-    return fail(Compiler.takeError());
   std::vector<BatchModule> Modules(N);
   for (unsigned I = 0; I < N; ++I)
     Modules[I] = {"variant" + std::to_string(I), Variants[I].Ptx, nullptr};
@@ -579,7 +592,8 @@ int main(int argc, char **argv) {
                    100 * S.WallSeconds / Total)
          << format("   deduplication: %zu unique of %u (%.1f%% duplicates); "
                    "cache hits: %zu of %zu unique\n",
-                   S.Unique, N, 100.0 * S.Duplicates / N, S.CacheHits, S.Unique);
+                   S.Unique, N, 100.0 * S.Duplicates / N, S.CacheHits,
+                   S.Unique);
 
   // 6. On the GPU.
   if (!Gpu) {
@@ -602,8 +616,8 @@ int main(int argc, char **argv) {
     if (Batch.Modules[I].Source == ModuleResult::Duplicate)
       continue;
     const Variant &V = Variants[I];
-    auto Bad = runAndCheck(*Gpu, Batch.Modules[I].Result.Cubin, Mmas[V.Base],
-                           V, Epis[V.Base], A, B, Threads, Load, Run, Cpu);
+    auto Bad = runAndCheck(*Gpu, Batch.Modules[I].Result.Cubin, Mmas[V.Base], V,
+                           Epis[V.Base], A, B, Threads, Load, Run, Cpu);
     if (!Bad)
       return fail(Bad.takeError());
     ++Checked;
