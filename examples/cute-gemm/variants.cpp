@@ -516,24 +516,8 @@ int main(int argc, char **argv) {
       StackRng Rng(Seed * 0x9E3779B97F4A7C15ULL + I);
       V.Base = I < 4 ? I : Rng.below(4);
       V.Words = Mmas[V.Base].Text.main;
-      for (unsigned K = I < 4 ? 0 : 1 + Rng.below(3); K; --K) {
-        uint64_t W = Vocabulary[Rng.below(Vocabulary.size())];
-        size_t At = Rng.below(V.Words.size() + 1);
-        switch (Rng.below(3)) {
-        case 0: // replace a word
-          if (At < V.Words.size()) {
-            V.Words[At] = W;
-            break;
-          }
-          LLVM_FALLTHROUGH;
-        case 1: // insert one
-          V.Words.insert(V.Words.begin() + At, W);
-          break;
-        default: // delete one
-          if (At < V.Words.size())
-            V.Words.erase(V.Words.begin() + At);
-        }
-      }
+      if (I >= 4)
+        mutateProgram(Rng, V.Words, Vocabulary);
       auto Stub = Ctx.compile(Program{V.Words, {}}, Mmas[V.Base].Regs,
                               Mmas[V.Base].Text.requests);
       if (!Stub) {
