@@ -19,7 +19,8 @@
 # Compiled files are cached in build/realworld-ptx, keyed by the job, the
 # source file and the nvcc version, so a second run only compiles what
 # changed. `touch build/realworld-ptx/stop` makes a running generation skip
-# the jobs it has not started and write the corpus from what it has.
+# the jobs it has not started and write the corpus from what it has; made
+# before a run, it writes the corpus from the cache alone.
 #
 # Needs nvcc/ptxas (CUDA 12.8 or newer for sm_100a) and the CUTLASS headers
 # of the nvidia-cutlass pip package (utils/setup.sh installs it). The output
@@ -120,20 +121,26 @@ cub_block|utils/realworld-src/cub_block.cu|sm_80 sm_90a sm_100a|
 cub_block|utils/realworld-src/cub_block.cu|sm_80|-lineinfo
 cub_warp|utils/realworld-src/cub_warp.cu|sm_80 sm_90a sm_100a|
 cub_warp|utils/realworld-src/cub_warp.cu|sm_90a|-G
+cub_warp|utils/realworld-src/cub_warp.cu|sm_80|-lineinfo
 cub_device|utils/realworld-src/cub_device.cu|sm_80 sm_100a|
 thrust_algos|utils/realworld-src/thrust_algos.cu|sm_90a|--extended-lambda
 barrier_pipeline|utils/realworld-src/barrier_pipeline.cu|sm_80 sm_90a sm_100a|
 barrier_pipeline|utils/realworld-src/barrier_pipeline.cu|sm_90a|-G
 barrier_pipeline|utils/realworld-src/barrier_pipeline.cu|sm_80|-lineinfo
+barrier_pipeline|utils/realworld-src/barrier_pipeline.cu|sm_100a|-lineinfo
 tex_surf|utils/realworld-src/tex_surf.cu|sm_80 sm_90a sm_100a|
 tex_surf|utils/realworld-src/tex_surf.cu|sm_80|-G
+tex_surf|utils/realworld-src/tex_surf.cu|sm_90a|-lineinfo
 coop_groups|utils/realworld-src/coop_groups.cu|sm_80 sm_90a sm_100a|
 coop_groups|utils/realworld-src/coop_groups.cu|sm_90a|-lineinfo
 coop_groups|utils/realworld-src/coop_groups.cu|sm_80|-G
+coop_groups|utils/realworld-src/coop_groups.cu|sm_90a|-G
 misc_device|utils/realworld-src/misc_device.cu|sm_80 sm_90a sm_100a|
 misc_device|utils/realworld-src/misc_device.cu|sm_80|-G
 misc_device|utils/realworld-src/misc_device.cu|sm_90a|-lineinfo
 misc_device|utils/realworld-src/misc_device.cu|sm_80|-use_fast_math
+misc_device|utils/realworld-src/misc_device.cu|sm_100a|-lineinfo
+misc_device|utils/realworld-src/misc_device.cu|sm_90a|-use_fast_math
 cute_gemm|examples/cute-gemm/cute_gemm.cu|sm_80 sm_90a sm_100a|-I include -I build/include
 cute_gemm|examples/cute-gemm/cute_gemm.cu|sm_80|-I include -I build/include -lineinfo
 cute_sgemm_1|cutlass/examples/cute/tutorial/sgemm_1.cu|sm_80 sm_90a|
@@ -143,6 +150,7 @@ cute_sgemm_sm80|cutlass/examples/cute/tutorial/sgemm_sm80.cu|sm_80 sm_90a sm_100
 cute_sgemm_sm80|cutlass/examples/cute/tutorial/sgemm_sm80.cu|sm_80|-lineinfo
 cute_tiled_copy|cutlass/examples/cute/tutorial/tiled_copy.cu|sm_80 sm_90a|
 cute_tiled_copy_if|cutlass/examples/cute/tutorial/tiled_copy_if.cu|sm_80|
+cute_tiled_copy_if|cutlass/examples/cute/tutorial/tiled_copy_if.cu|sm_90a sm_100a|
 cute_wgmma_sm90|cutlass/examples/cute/tutorial/hopper/wgmma_sm90.cu|sm_90a|
 cute_wgmma_tma_sm90|cutlass/examples/cute/tutorial/hopper/wgmma_tma_sm90.cu|sm_90a|
 cute_wgmma_tma_sm90|cutlass/examples/cute/tutorial/hopper/wgmma_tma_sm90.cu|sm_90a|-lineinfo
@@ -190,7 +198,7 @@ EOF
 
 WORK=${GEN_CACHE:-$ROOT/build/realworld-ptx}
 mkdir -p "$WORK"
-rm -f "$WORK/stop"
+trap 'rm -f "$WORK/stop"' EXIT
 NVCC_VERSION=$("$NVCC" --version | tail -1)
 
 # One nvcc -ptx + ptxas job; prints nothing, leaves $WORK/<name>.ptx and

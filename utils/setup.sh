@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(cmake ninja-build g++ python3 python3-pip llvm-14-dev llvm-14-tools clang-14
+PACKAGES=(cmake ninja-build g++ python3 llvm-14-dev llvm-14-tools clang-14
           libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev
           zlib1g-dev libz3-dev libxml2-dev libffi-dev pkg-config)
 missing=()
@@ -27,18 +27,6 @@ if [ -d /usr/local/cuda/bin ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
 fi
 
-# The CuTe/CUTLASS headers of the nvidia-cutlass wheel (pinned), for the CuTe
-# example, its tests and utils/gen-realworld-ptx.sh; only the headers are
-# used, hence --no-deps. Optional too: without them those tests are
-# UNSUPPORTED.
-CUTLASS_VERSION=4.2.0.0
-if ! python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('nvidia-cutlass') != '$CUTLASS_VERSION')" 2>/dev/null; then
-  echo "mmptx: pip installing nvidia-cutlass==$CUTLASS_VERSION (CuTe headers)"
-  python3 -m pip install -q --no-deps "nvidia-cutlass==$CUTLASS_VERSION" >/dev/null 2>&1 ||
-    python3 -m pip install -q --no-deps --break-system-packages "nvidia-cutlass==$CUTLASS_VERSION" >/dev/null ||
-    echo "mmptx: could not install nvidia-cutlass; the CuTe tests will be UNSUPPORTED" >&2
-fi
-
 BUILD_TYPE=${BUILD_TYPE:-Release}
 mkdir -p build
 
@@ -49,8 +37,8 @@ mkdir -p build
 # backend is unavailable and its tests are UNSUPPORTED.
 NVPTXCOMPILER_VERSION=${NVPTXCOMPILER_VERSION:-13.0.88}
 NVPTX_DIR=build/deps/nvptxcompiler
+PY=$(command -v python3 || true)
 if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/dev/null 2>&1; then
-  PY=$(command -v python3 || true)
   if [ -n "$PY" ] && ! "$PY" -m pip --version >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -65,6 +53,23 @@ if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/d
     echo "mmptx: warning: could not install nvidia-nvptxcompiler; the nvptxcompiler backend is disabled" >&2
   fi
 fi
+# The CuTe/CUTLASS headers of the nvidia-cutlass wheel (pinned), for the CuTe
+# example, its tests and utils/gen-realworld-ptx.sh, installed like
+# nvPTXCompiler into the build tree (utils/find-cutlass.sh finds it there);
+# only the headers are used, hence --no-deps. Optional: without them those
+# tests are UNSUPPORTED.
+CUTLASS_VERSION=${CUTLASS_VERSION:-4.2.0.0}
+CUTLASS_DEPS=build/deps/cutlass
+if ! ls "$CUTLASS_DEPS"/nvidia_cutlass-"$CUTLASS_VERSION".dist-info >/dev/null 2>&1; then
+  rm -rf "$CUTLASS_DEPS"
+  if [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check --no-deps \
+      --target "$CUTLASS_DEPS" "nvidia-cutlass==$CUTLASS_VERSION"; then
+    echo "mmptx: CUTLASS $CUTLASS_VERSION headers in $CUTLASS_DEPS"
+  else
+    echo "mmptx: warning: could not install nvidia-cutlass; the CuTe tests are UNSUPPORTED" >&2
+  fi
+fi
+
 cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >build/configure.log 2>&1 ||
   { cat build/configure.log; exit 1; }
 ninja -C build -j"${JOBS:-2}"

@@ -4,6 +4,11 @@
 # add_mmptx_tool(name src...)      executable in bin/
 # add_mmptx_example(name src...)   example program in bin/, never installed
 # add_mmptx_unittest(name src...)  GoogleTest binary, run by test/Unit
+# add_mmptx_test_depends(target...) something else the tests need built
+#                                  (a generated header they compile against)
+#
+# check-mmptx depends on every tool, unit test and test dependency, so that
+# it passes from a clean build directory.
 #===----------------------------------------------------------------------===//
 
 llvm_map_components_to_libnames(MMPTX_LLVM_SUPPORT_LIBS support)
@@ -36,7 +41,8 @@ function(add_mmptx_example name)
   cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} ${MMPTX_LLVM_SUPPORT_LIBS})
-  set_property(GLOBAL APPEND PROPERTY MMPTX_EXAMPLES ${name})
+  # The test suite runs it.
+  add_mmptx_test_depends(${name})
 endfunction()
 
 function(add_mmptx_unittest name)
@@ -47,6 +53,10 @@ function(add_mmptx_unittest name)
   target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} GTest::gtest_main
                         ${MMPTX_LLVM_SUPPORT_LIBS})
   set_property(GLOBAL APPEND PROPERTY MMPTX_UNITTESTS ${name})
+endfunction()
+
+function(add_mmptx_test_depends)
+  set_property(GLOBAL APPEND PROPERTY MMPTX_TEST_DEPENDS ${ARGN})
 endfunction()
 
 # mmptx_tablegen(<output.inc> <backend-flag> <main.td>)

@@ -5,9 +5,9 @@
 # Sets MMPTX_NVCC, MMPTX_PTXAS, MMPTX_HAVE_NVRTC, MMPTX_HAVE_NVJITLINK,
 # MMPTX_HAVE_CUDA_H (the driver API header, used only to check lib/Runtime's
 # declarations; the driver itself is opened at run time),
-# MMPTX_CUDA_STUB_LIBCUDA (the toolkit's stub driver, for tests) and the imported
-# targets CUDA::nvrtc / CUDA::nvJitLink when found, and
-# MMPTX_CUTLASS_INCLUDE (the CuTe/CUTLASS headers) or "".
+# MMPTX_CUDA_STUB_LIBCUDA (the toolkit's stub driver, for tests), the imported
+# targets CUDA::nvrtc / CUDA::nvJitLink when found, and MMPTX_CUTLASS_INCLUDE
+# (the CuTe/CUTLASS headers) or "".
 #===----------------------------------------------------------------------===//
 find_package(CUDAToolkit QUIET)
 set(MMPTX_HAVE_NVRTC OFF)
@@ -55,6 +55,30 @@ if(CUDAToolkit_FOUND)
                  "cuda.h=${MMPTX_HAVE_CUDA_H}")
 else()
   message(STATUS "CUDA toolkit not found: CUDA tests will be UNSUPPORTED")
+endif()
+
+# The CuTe/CUTLASS headers: -DMMPTX_CUTLASS_INCLUDE_DIR=<dir holding
+# cute/tensor.hpp>, or else those of the nvidia-cutlass pip package
+# (utils/setup.sh installs it; utils/find-cutlass.sh finds it).
+set(MMPTX_CUTLASS_INCLUDE_DIR "" CACHE PATH
+    "CUTLASS include directory (the one holding cute/tensor.hpp)")
+set(MMPTX_CUTLASS_INCLUDE "${MMPTX_CUTLASS_INCLUDE_DIR}")
+if(NOT MMPTX_CUTLASS_INCLUDE)
+  execute_process(COMMAND bash ${PROJECT_SOURCE_DIR}/utils/find-cutlass.sh
+    OUTPUT_VARIABLE root OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET
+    RESULT_VARIABLE rc)
+  if(rc EQUAL 0 AND root)
+    set(MMPTX_CUTLASS_INCLUDE "${root}/include")
+  endif()
+endif()
+if(MMPTX_CUTLASS_INCLUDE AND NOT EXISTS "${MMPTX_CUTLASS_INCLUDE}/cute/tensor.hpp")
+  message(WARNING "MMPTX_CUTLASS_INCLUDE_DIR has no cute/tensor.hpp: ${MMPTX_CUTLASS_INCLUDE}")
+  set(MMPTX_CUTLASS_INCLUDE "")
+endif()
+if(MMPTX_CUTLASS_INCLUDE)
+  message(STATUS "CUTLASS headers: ${MMPTX_CUTLASS_INCLUDE}")
+else()
+  message(STATUS "CUTLASS headers not found: CuTe tests will be UNSUPPORTED")
 endif()
 
 #===- nvPTXCompiler (static library from the nvidia-nvptxcompiler wheel) --===//
@@ -112,28 +136,3 @@ endforeach()
 find_package(Threads REQUIRED)
 message(STATUS "nvPTXCompiler: ${MMPTX_HAVE_NVPTXCOMPILER} "
                "${MMPTX_NVPTXCOMPILER_VERSION} ${_mmptx_nvptx_lib}")
-
-#===- CuTe / CUTLASS headers ---------------------------------------------===//
-# The CuTe/CUTLASS headers: -DMMPTX_CUTLASS_INCLUDE_DIR=<dir holding
-# cute/tensor.hpp>, or else those of the nvidia-cutlass pip package
-# (utils/setup.sh installs it; utils/find-cutlass.sh finds it).
-set(MMPTX_CUTLASS_INCLUDE_DIR "" CACHE PATH
-    "CUTLASS include directory (the one holding cute/tensor.hpp)")
-set(MMPTX_CUTLASS_INCLUDE "${MMPTX_CUTLASS_INCLUDE_DIR}")
-if(NOT MMPTX_CUTLASS_INCLUDE)
-  execute_process(COMMAND bash ${PROJECT_SOURCE_DIR}/utils/find-cutlass.sh
-    OUTPUT_VARIABLE root OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET
-    RESULT_VARIABLE rc)
-  if(rc EQUAL 0 AND root)
-    set(MMPTX_CUTLASS_INCLUDE "${root}/include")
-  endif()
-endif()
-if(MMPTX_CUTLASS_INCLUDE AND NOT EXISTS "${MMPTX_CUTLASS_INCLUDE}/cute/tensor.hpp")
-  message(WARNING "MMPTX_CUTLASS_INCLUDE_DIR has no cute/tensor.hpp: ${MMPTX_CUTLASS_INCLUDE}")
-  set(MMPTX_CUTLASS_INCLUDE "")
-endif()
-if(MMPTX_CUTLASS_INCLUDE)
-  message(STATUS "CUTLASS headers: ${MMPTX_CUTLASS_INCLUDE}")
-else()
-  message(STATUS "CUTLASS headers not found: CuTe tests will be UNSUPPORTED")
-endif()

@@ -30,6 +30,7 @@
 
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/IR/Module.h"
+#include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -75,7 +76,7 @@ char InjectUsageError::ID = 0;
 void InjectError::log(raw_ostream &os) const {
   std::string text;
   raw_string_ostream s(text);
-  getDiagnostic().print(nullptr, s, /*ShowColors=*/false);
+  printDiagnostic(getDiagnostic(), s);
   s << note;
   s.flush();
   os << StringRef(text).rtrim('\n');
@@ -222,8 +223,9 @@ Error InjectSiteScanner::diag(InjectErrc code, const char *loc,
   std::string noteText;
   if (noteLoc) {
     raw_string_ostream os(noteText);
-    s->GetMessage(SMLoc::getFromPointer(noteLoc), SourceMgr::DK_Note, note)
-        .print(nullptr, os, /*ShowColors=*/false);
+    printDiagnostic(
+        s->GetMessage(SMLoc::getFromPointer(noteLoc), SourceMgr::DK_Note, note),
+        os);
   }
   return make_error<InjectError>(code, std::move(d), std::move(noteText));
 }

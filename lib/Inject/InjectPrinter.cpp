@@ -35,6 +35,11 @@ getSiteLines(const InjectModule &m) {
   return lines;
 }
 
+/// JSON strings must be UTF-8; a name from a binary file need not be.
+static std::string jsonText(StringRef s) {
+  return json::isUTF8(s) ? s.str() : json::fixUTF8(s);
+}
+
 static void printJSON(const InjectModule &m, raw_ostream &os) {
   std::vector<std::vector<uint32_t>> siteLines = getSiteLines(m);
   json::OStream j(os, /*IndentSize=*/2);
@@ -44,7 +49,7 @@ static void printJSON(const InjectModule &m, raw_ostream &os) {
       for (const Inject &inj : m.injects()) {
         j.object([&] {
           j.attribute("index", int64_t(inj.index));
-          j.attribute("name", inj.name);
+          j.attribute("name", jsonText(inj.name));
           j.attribute("sites", int64_t(inj.numSites));
           j.attributeArray("site_lines", [&] {
             for (uint32_t line : siteLines[inj.index])
@@ -56,11 +61,11 @@ static void printJSON(const InjectModule &m, raw_ostream &os) {
               const InjectVariable &v = vars[i];
               j.object([&] {
                 j.attribute("index", int64_t(i));
-                j.attribute("name", v.name);
+                j.attribute("name", jsonText(v.name));
                 j.attribute("kind", getInjectArgKindName(v.kind));
-                j.attribute("type", v.typeToken);
-                j.attribute("reg_type", v.regType);
-                j.attribute("register", v.stableRegister);
+                j.attribute("type", jsonText(v.typeToken));
+                j.attribute("reg_type", jsonText(v.regType));
+                j.attribute("register", jsonText(v.stableRegister));
               });
             }
           });

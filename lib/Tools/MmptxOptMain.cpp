@@ -20,14 +20,13 @@
 #include "mmptx/Printer/Printer.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Transforms/Passes.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
@@ -343,14 +342,15 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   Opts.allowUnknownTypes = AllowUnknownInjectTypes;
   StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
 
-  std::error_code EC;
-  ToolOutputFile Out(OutputFilename, EC, sys::fs::OF_None);
-  if (EC) {
-    reportError(makeError("cannot open output '" + OutputFilename +
-                          "': " + EC.message()),
-                "mmptx-opt");
+  // Written beside the target and renamed over it on success: the input may
+  // be the output (and is memory-mapped), and a failed run keeps the old
+  // output.
+  auto OutOrErr = ToolOutput::open(OutputFilename);
+  if (!OutOrErr) {
+    reportError(OutOrErr.takeError(), "mmptx-opt");
     return 1;
   }
+  ToolOutput &Out = **OutOrErr;
 
   bool Failed = false;
   if (!SplitInputFile) {
@@ -393,6 +393,9 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   }
   if (Failed)
     return 1;
-  Out.keep();
+  if (Error E = Out.commit()) {
+    reportError(std::move(E), "mmptx-opt");
+    return 1;
+  }
   return 0;
 }

@@ -15,12 +15,14 @@
 ///   mmptx-annotate --line-directives=false   without #line directives
 ///
 /// Every input is processed even when an earlier one fails; the exit status
-/// is 1 if any failed, and a failed input leaves no output file behind.
+/// is 1 if any failed. Outputs are replaced only when complete: a failed
+/// input leaves its output file as it was (or absent).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Annotate/Annotate.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -29,7 +31,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -88,15 +89,13 @@ static bool annotateFile(StringRef input, StringRef output,
     return false;
   }
   os.flush();
-  std::error_code ec;
-  ToolOutputFile out(output, ec, sys::fs::OF_None);
-  if (ec) {
-    reportError(makeError("cannot write '" + output + "': " + ec.message()),
-                toolName);
+  if (Error err = writeToolOutput(output, [&](raw_ostream &out) {
+        out << text;
+        return Error::success();
+      })) {
+    reportError(std::move(err), toolName);
     return false;
   }
-  out.os() << text;
-  out.keep();
   return true;
 }
 

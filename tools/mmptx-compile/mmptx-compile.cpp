@@ -19,6 +19,7 @@
 #include "mmptx/Backend/PackedModule.h"
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
@@ -147,26 +148,12 @@ static int fail(Error E) {
   return 1;
 }
 
-/// The one place this tool writes an output file: a temporary beside it,
-/// renamed over it on success.
+/// The one place this tool writes an output file (all or nothing).
 static Error writeOutput(StringRef Path, StringRef Bytes) {
-  int FD;
-  SmallString<256> Tmp;
-  if (std::error_code EC =
-          sys::fs::createUniqueFile(Twine(Path) + ".tmp-%%%%%%", FD, Tmp))
-    return makeError("cannot write '" + Path + "': " + EC.message());
-  raw_fd_ostream OS(FD, /*shouldClose=*/true);
-  OS << Bytes;
-  OS.close();
-  std::error_code EC = OS.error();
-  OS.clear_error();
-  if (!EC)
-    EC = sys::fs::rename(Tmp, Path);
-  if (EC) {
-    sys::fs::remove(Tmp);
-    return makeError("cannot write '" + Path + "': " + EC.message());
-  }
-  return Error::success();
+  return writeToolOutput(Path, [&](raw_ostream &OS) {
+    OS << Bytes;
+    return Error::success();
+  });
 }
 
 static int listBackends() {

@@ -16,12 +16,12 @@
 #include "mmptx/Backend/ContentCache.h"
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -72,17 +72,6 @@ static int fail(Error E) {
   return 1;
 }
 
-/// The one place this tool writes its output.
-static Error writeOutput(StringRef Path, StringRef Text) {
-  std::error_code EC;
-  ToolOutputFile Out(Path, EC, sys::fs::OF_None);
-  if (EC)
-    return makeError("cannot write '" + Path + "': " + EC.message());
-  Out.os() << Text;
-  Out.keep();
-  return Error::success();
-}
-
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
   cl::HideUnrelatedOptions(nvrtcCategory);
@@ -118,7 +107,10 @@ int main(int argc, char **argv) {
     errs() << toolName << ": " << inputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
            << getNvrtcIdentity() << ")\n";
-  if (Error E = writeOutput(outputFilename, R->Ptx))
+  if (Error E = writeToolOutput(outputFilename, [&](raw_ostream &OS) {
+        OS << R->Ptx;
+        return Error::success();
+      }))
     return fail(std::move(E));
   return 0;
 }

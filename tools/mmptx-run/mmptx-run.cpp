@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Runtime/KernelRun.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
@@ -84,6 +85,17 @@ static int report(Error E) {
   return Unavailable ? SkipExitCode : 1;
 }
 
+/// Prints to stdout through ToolOutput: a write error (a closed stdout) is
+/// one line and exit status 1.
+static int printOutput(function_ref<void(raw_ostream &)> Print) {
+  if (Error E = writeToolOutput("-", [&](raw_ostream &OS) {
+        Print(OS);
+        return Error::success();
+      }))
+    return report(std::move(E));
+  return 0;
+}
+
 static bool parseDim3(StringRef Text, Dim3 &D) {
   SmallVector<StringRef, 3> Parts;
   Text.split(Parts, ',');
@@ -115,14 +127,15 @@ int main(int argc, char **argv) {
     Expected<DeviceBuffer> Probe = (*Ctx)->allocate(256);
     if (!Probe)
       return report(Probe.takeError());
-    if (printArch)
-      outs() << Info.getArch() << "\n";
-    else
-      outs() << "device " << Info.Ordinal << ": " << Info.Name << " ("
-             << Info.getArch() << ", " << Info.MultiProcessors << " SMs, "
-             << (Info.TotalMemory >> 20) << " MiB), driver "
-             << Driver->getVersion() << "\n";
-    return 0;
+    return printOutput([&](raw_ostream &OS) {
+      if (printArch)
+        OS << Info.getArch() << "\n";
+      else
+        OS << "device " << Info.Ordinal << ": " << Info.Name << " ("
+           << Info.getArch() << ", " << Info.MultiProcessors << " SMs, "
+           << (Info.TotalMemory >> 20) << " MiB), driver "
+           << Driver->getVersion() << "\n";
+    });
   }
 
   if (inputFilename.empty() || kernelName.empty()) {
@@ -160,17 +173,19 @@ int main(int argc, char **argv) {
                           kernelName, Config, Args, repeat, &Times))
     return report(std::move(E));
 
-  for (size_t I = 0, E = Args.size(); I != E; ++I) {
-    if (!Args[I].isReadBack())
-      continue;
-    for (size_t J = 0, N = Args[I].Values.size(); J != N; ++J) {
-      outs() << "arg" << I << "[" << J << "] = ";
-      printArgValue(outs(), Args[I].Type, Args[I].Values[J]);
-      outs() << "\n";
+  int Status = printOutput([&](raw_ostream &OS) {
+    for (size_t I = 0, E = Args.size(); I != E; ++I) {
+      if (!Args[I].isReadBack())
+        continue;
+      for (size_t J = 0, N = Args[I].Values.size(); J != N; ++J) {
+        OS << "arg" << I << "[" << J << "] = ";
+        printArgValue(OS, Args[I].Type, Args[I].Values[J]);
+        OS << "\n";
+      }
     }
-  }
+  });
   if (printTimes)
     errs() << format("module load: %.3f ms\nlaunch: %.3f ms\n",
                      Times.ModuleLoad * 1e3, Times.Launch * 1e3);
-  return 0;
+  return Status;
 }

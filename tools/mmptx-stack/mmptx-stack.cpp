@@ -25,15 +25,14 @@
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <cmath>
@@ -175,16 +174,14 @@ int main(int argc, char **argv) {
                               "Stack PTX compiler: text program -> PTX stub\n");
   const StackInfo &info = getDefaultStackInfo();
   if (randomModule) {
-    std::error_code ec;
-    ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
-    if (ec) {
-      WithColor::error(errs(), "mmptx-stack")
-          << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
+    if (Error err = writeToolOutput(outputFilename, [&](raw_ostream &os) {
+          os << makeRandomKernelModule(info, randomSeed, randomModule,
+                                       targetSm ? targetSm : 80);
+          return Error::success();
+        })) {
+      reportError(std::move(err), "mmptx-stack");
       return 1;
     }
-    out.os() << makeRandomKernelModule(info, randomSeed, randomModule,
-                                       targetSm ? targetSm : 80);
-    out.keep();
     return 0;
   }
 
@@ -205,13 +202,21 @@ int main(int argc, char **argv) {
   if (randomize)
     randomizeProgram(*prog, info);
 
-  std::error_code ec;
-  ToolOutputFile out(outputFilename, ec, sys::fs::OF_None);
-  if (ec) {
-    WithColor::error(errs(), "mmptx-stack")
-        << "cannot open '" << outputFilename << "': " << ec.message() << "\n";
+  // Replaced only when complete; a failed run keeps an existing file.
+  Expected<std::unique_ptr<ToolOutput>> outOrErr =
+      ToolOutput::open(outputFilename);
+  if (!outOrErr) {
+    reportError(outOrErr.takeError(), "mmptx-stack");
     return 1;
   }
+  ToolOutput &out = **outOrErr;
+  auto commit = [&] {
+    if (Error err = out.commit()) {
+      reportError(std::move(err), "mmptx-stack");
+      return 1;
+    }
+    return 0;
+  };
 
   StackPtxOptions opts;
   opts.strict = strict;
@@ -262,8 +267,7 @@ int main(int argc, char **argv) {
       printValue(out.os(), (*vals)[i], info.literalPrefixes[d.stackIdx]);
       out.os() << "\n";
     }
-    out.keep();
-    return 0;
+    return commit();
   }
 
   switch (emitKind) {
@@ -310,6 +314,5 @@ int main(int argc, char **argv) {
            << "\nhit execution limit: " << s.hitExecutionLimit
            << "\nhit node limit: " << s.hitNodeLimit << "\n";
   }
-  out.keep();
-  return 0;
+  return commit();
 }

@@ -18,6 +18,7 @@
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mmptx {
 
@@ -50,6 +51,15 @@ private:
   llvm::SMDiagnostic Diag;
   std::string NoteText;
 };
+
+/// Prints \p D as `file:line:col: error: message`, the source line and a
+/// caret line, like SMDiagnostic::print, but safe for any input: at most
+/// \p MaxWidth columns of the line are echoed, a window around the caret
+/// with `...` where the line is cut; tabs are expanded to 8-column stops;
+/// control bytes and bytes that are not UTF-8 are shown as `\xNN`. The caret
+/// stays under its column. Ends with a newline.
+void printDiagnostic(const llvm::SMDiagnostic &D, llvm::raw_ostream &OS,
+                     unsigned MaxWidth = 120);
 
 /// \returns an error without a source location.
 llvm::Error makeError(const llvm::Twine &Msg);
