@@ -7,7 +7,9 @@
 //
 // The instruction set every mmptx build knows: the reference set (stacks
 // F32, U32, PHILOX, S32, PRED, TF32, F16, F16X2, U8; its 38 instructions and
-// 32 special registers) first, so that its numbering is stable, then the
+// 32 special registers) first, numbered as the reference's example
+// description numbers them, so that the reference's 8-byte words keep their
+// meaning (test/Stack/reference-words.test), then the
 // extensions (f64, b32, bf16, u64; full f32/f64 arithmetic, integer and
 // bitwise ops, setp/selp variants, conversions, f16/bf16 x2 forms, more mma
 // shapes). Every record assembles for each target from its MinSm on
@@ -514,6 +516,10 @@ def MmaM16N8K16F16 : PtxInstr<"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 //===----------------------------------------------------------------------===//
 // Special registers
 //===----------------------------------------------------------------------===//
+//
+// In the reference's order, which is the PTX ISA's: the vector register
+// before its .x/.y/.z, %laneid/%warpid/%nwarpid between %ntid and %ctaid
+// (reference word SPECIAL 9 is %warpid).
 
 def SregTid      : SpecialReg<"tid", ArgV4U32>;
 def SregTidX     : SpecialReg<"tid.x", ArgU32>;
@@ -523,6 +529,9 @@ def SregNtid     : SpecialReg<"ntid", ArgV4U32>;
 def SregNtidX    : SpecialReg<"ntid.x", ArgU32>;
 def SregNtidY    : SpecialReg<"ntid.y", ArgU32>;
 def SregNtidZ    : SpecialReg<"ntid.z", ArgU32>;
+def SregLaneid   : SpecialReg<"laneid", ArgU32>;
+def SregWarpid   : SpecialReg<"warpid", ArgU32>;
+def SregNwarpid  : SpecialReg<"nwarpid", ArgU32>;
 def SregCtaid    : SpecialReg<"ctaid", ArgV4U32>;
 def SregCtaidX   : SpecialReg<"ctaid.x", ArgU32>;
 def SregCtaidY   : SpecialReg<"ctaid.y", ArgU32>;
@@ -531,9 +540,6 @@ def SregNctaid   : SpecialReg<"nctaid", ArgV4U32>;
 def SregNctaidX  : SpecialReg<"nctaid.x", ArgU32>;
 def SregNctaidY  : SpecialReg<"nctaid.y", ArgU32>;
 def SregNctaidZ  : SpecialReg<"nctaid.z", ArgU32>;
-def SregLaneid   : SpecialReg<"laneid", ArgU32>;
-def SregWarpid   : SpecialReg<"warpid", ArgU32>;
-def SregNwarpid  : SpecialReg<"nwarpid", ArgU32>;
 def SregSmid     : SpecialReg<"smid", ArgU32>;
 def SregNsmid    : SpecialReg<"nsmid", ArgU32>;
 def SregGridid   : SpecialReg<"gridid", ArgU64>;

@@ -21,6 +21,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# The Python package (pip install .) builds with nanobind and
+# scikit-build-core; its tests use pytest and NumPy.
+PY_PACKAGES=(nanobind scikit-build-core numpy pytest)
+py_missing=()
+for p in "${PY_PACKAGES[@]}"; do
+  python3 -m pip show -q "$p" >/dev/null 2>&1 || py_missing+=("$p")
+done
+if [ ${#py_missing[@]} -gt 0 ]; then
+  echo "mmptx: pip installing ${py_missing[*]}"
+  python3 -m pip install -q "${py_missing[@]}"
+fi
+
 # The CUDA toolkit is optional: tests that need nvcc/ptxas/NVRTC/nvJitLink
 # are UNSUPPORTED without it.
 if [ -d /usr/local/cuda/bin ]; then

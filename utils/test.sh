@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the lit regression suite (which also
-# runs the GoogleTest unit tests), the ThreadSanitizer concurrency tests and
-# bounded fuzzing runs of the PTX parser, the annotate rewriter and the Stack
-# PTX compiler.
+# runs the GoogleTest unit tests), the ThreadSanitizer concurrency tests, the
+# Python package's tests and bounded fuzzing runs of the PTX parser, the
+# annotate rewriter and the Stack PTX compiler.
 # Prints one closing line "tests: N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,13 @@ step() {
   fi
 }
 step tsan "ThreadSanitizer concurrency tests" bash utils/tsan.sh
+# The Python package: build and install it, import it (a missing symbol
+# only shows at import), run its tests.
+step python "Python package: pip install ., import, pytest" bash -c \
+  'python3 -m pip install --no-build-isolation . &&
+   (cd /tmp && python3 -c "import mmptx, mmptx.compat") &&
+   python3 -m pytest -q python/tests'
+
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 step fuzz-parser "fuzzing the PTX parser for ${FUZZ_SECONDS}s" \
   bash fuzz/run.sh parser "$FUZZ_SECONDS"

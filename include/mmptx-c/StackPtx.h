@@ -47,8 +47,8 @@ typedef enum mmptx_stack_result {
   MMPTX_STACK_SUCCESS = 0,
   MMPTX_STACK_ERROR_INVALID_ARGUMENT = 1, /* NULL pointer, bad count/option */
   MMPTX_STACK_ERROR_INVALID_TABLES = 2,   /* the tables fail verification */
-  MMPTX_STACK_ERROR_INVALID_REGISTER = 3, /* bad name, stack or kind */
-  MMPTX_STACK_ERROR_INVALID_REQUEST = 4,  /* request index out of range */
+  MMPTX_STACK_ERROR_INVALID_REGISTER = 3, /* bad/repeated name, stack, kind */
+  MMPTX_STACK_ERROR_INVALID_REQUEST = 4,  /* out of range, or an IN register */
   MMPTX_STACK_ERROR_INVALID_WORD = 5,     /* strict mode only */
   MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER = 6,
   MMPTX_STACK_ERROR_OUT_OF_MEMORY = 7,
@@ -177,14 +177,24 @@ typedef struct mmptx_stack_routine {
   size_t num_words;
 } mmptx_stack_routine_t;
 
+/* The bounds of the size options (mmptx::stack::StackPtxBounds). */
+#define MMPTX_STACK_MAX_STACK_SIZE (1u << 20)
+#define MMPTX_STACK_MAX_NODES (1u << 24)
+#define MMPTX_STACK_MAX_FRAME_DEPTH (1u << 20)
+#define MMPTX_STACK_MAX_STORE_SIZE (1u << 20)
+#define MMPTX_STACK_MAX_EXECUTION_LIMIT ((uint64_t)1 << 32)
+
 typedef struct mmptx_stack_options {
   int strict;           /* invalid words are errors, not no-ops */
   int zero_unsatisfied; /* zero unsatisfied OUT requests (default 1) */
-  uint32_t stack_size;  /* values per stack (default 128) */
-  uint32_t max_nodes;   /* DAG nodes (default 65536) */
-  uint32_t max_frame_depth; /* frames incl. main (default 8) */
-  uint32_t store_size;      /* store slots (default 32) */
-  uint64_t execution_limit; /* executed words (default 2^20) */
+  /* Size limits; mmptx_stack_context_create refuses (INVALID_ARGUMENT) a
+   * value above its bound (MMPTX_STACK_MAX_*), before allocating anything
+   * for it. */
+  uint32_t stack_size;      /* values per stack (default 128; 1 .. 2^20) */
+  uint32_t max_nodes;       /* DAG nodes (default 65536; 1 .. 2^24) */
+  uint32_t max_frame_depth; /* frames incl. main (default 8; 0 .. 2^20) */
+  uint32_t store_size;      /* store slots (default 32; 0 .. 2^20) */
+  uint64_t execution_limit; /* executed words (default 2^20; 0 .. 2^32) */
   /* The sm_XX the stub is for (80 = sm_80), 0 (default) = any: words
    * whose instruction or special register needs a newer target are invalid
    * (no-ops, or errors in strict mode). Last, so the other fields keep

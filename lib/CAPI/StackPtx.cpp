@@ -17,6 +17,7 @@
 
 #include "mmptx/Stack/StackCompiler.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstddef>
@@ -48,10 +49,20 @@ static_assert(sizeof(mmptx_stack_tables_t) == sizeof(StackInfo) &&
                       offsetof(StackInfo, specialMinSm),
               "tables layout");
 
+static_assert(MMPTX_STACK_MAX_STACK_SIZE == StackPtxBounds::MaxStackSize &&
+                  MMPTX_STACK_MAX_NODES == StackPtxBounds::MaxNodes &&
+                  MMPTX_STACK_MAX_FRAME_DEPTH ==
+                      StackPtxBounds::MaxFrameDepth &&
+                  MMPTX_STACK_MAX_STORE_SIZE == StackPtxBounds::MaxStoreSize &&
+                  MMPTX_STACK_MAX_EXECUTION_LIMIT ==
+                      StackPtxBounds::MaxExecutionLimit,
+              "option bounds");
+
 struct mmptx_stack_context {
   StackInfo info;
   std::unique_ptr<StackPtxContext> ctx;
   std::vector<Register> regs;
+  llvm::DenseSet<llvm::StringRef> names;
   std::vector<llvm::ArrayRef<uint64_t>> routines;
   std::string lastError;
   bool haveOutput = false;
@@ -62,17 +73,6 @@ static mmptx_stack_result_t fail(mmptx_stack_context *c, mmptx_stack_result_t r,
                                  const llvm::Twine &msg) {
   c->lastError = msg.str();
   return r;
-}
-
-static bool isPtxIdentifier(const char *s) {
-  if (!s || !*s)
-    return false;
-  if (!(llvm::isAlpha(*s) || *s == '_' || *s == '$'))
-    return false;
-  for (; *s; ++s)
-    if (!(llvm::isAlnum(*s) || *s == '_' || *s == '$'))
-      return false;
-  return true;
 }
 
 extern "C" {
@@ -128,9 +128,6 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
   *context = nullptr;
   StackPtxOptions opts;
   if (options) {
-    if (options->stack_size == 0 || options->stack_size > (1u << 24) ||
-        options->store_size > (1u << 24) || options->max_nodes == 0)
-      return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
     opts.strict = options->strict != 0;
     opts.zeroUnsatisfied = options->zero_unsatisfied != 0;
     opts.stackSize = options->stack_size;
@@ -139,6 +136,11 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
     opts.storeSize = options->store_size;
     opts.executionLimit = options->execution_limit;
     opts.targetSm = options->target_sm;
+    // Oversize limits are refused here, before anything is sized by them.
+    if (llvm::Error e = checkStackPtxOptions(opts)) {
+      llvm::consumeError(std::move(e));
+      return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+    }
   }
   StackInfo info;
   if (!tables) {
@@ -208,7 +210,7 @@ mmptx_stack_result_t mmptx_stack_compile(
   c->regs.clear();
   for (size_t i = 0; i != num_registers; ++i) {
     const mmptx_stack_register_t &r = registers[i];
-    if (!isPtxIdentifier(r.name))
+    if (!r.name || !isRegisterName(r.name))
       return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
                   "register " + llvm::Twine(i) +
                       " has no name or a name that is not a PTX identifier");
@@ -222,12 +224,24 @@ mmptx_stack_result_t mmptx_stack_compile(
                       "' has a bad stack index or kind");
     c->regs.push_back({r.name, r.stack_idx, RegKind(r.kind)});
   }
-  for (size_t i = 0; i != num_requests; ++i)
+  // Two registers of one name would be one PTX register written twice.
+  c->names.clear();
+  for (const Register &r : c->regs)
+    if (!c->names.insert(r.name).second)
+      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register name '" + r.name + "' is used twice");
+  for (size_t i = 0; i != num_requests; ++i) {
     if (requests[i] >= num_registers)
       return fail(c, MMPTX_STACK_ERROR_INVALID_REQUEST,
                   "request " + llvm::Twine(i) + " names register " +
                       llvm::Twine(requests[i]) + " of " +
                       llvm::Twine(num_registers));
+    if (c->regs[requests[i]].kind == RegKind::In)
+      return fail(c, MMPTX_STACK_ERROR_INVALID_REQUEST,
+                  "request " + llvm::Twine(i) + " names '" +
+                      c->regs[requests[i]].name +
+                      "', an in register, which the stub may not write");
+  }
   llvm::Expected<llvm::StringRef> text = c->ctx->compile(
       {llvm::ArrayRef<uint64_t>(words, num_words), c->routines}, c->regs,
       llvm::ArrayRef<uint32_t>(requests, num_requests));

@@ -48,6 +48,63 @@ const char *stack::getMetaOpName(uint32_t op) {
   return op < NumMetaOps ? names[op] : nullptr;
 }
 
+Error stack::checkStackPtxOptions(const StackPtxOptions &opts,
+                                  function_ref<StringRef(StringRef)> spelling) {
+  auto check = [&](StringRef field, uint64_t value, uint64_t min,
+                   uint64_t max) -> Error {
+    if (value >= min && value <= max)
+      return Error::success();
+    StringRef name = spelling ? spelling(field) : field;
+    if (value < min)
+      return makeError(name + " must be at least " + Twine(min));
+    return makeError(name + " = " + Twine(value) + " is too large (at most " +
+                     Twine(max) + ")");
+  };
+  using B = StackPtxBounds;
+  if (Error e = check("stackSize", opts.stackSize, 1, B::MaxStackSize))
+    return e;
+  if (Error e = check("maxNodes", opts.maxNodes, 1, B::MaxNodes))
+    return e;
+  if (Error e = check("maxFrameDepth", opts.maxFrameDepth, 0, B::MaxFrameDepth))
+    return e;
+  if (Error e = check("storeSize", opts.storeSize, 0, B::MaxStoreSize))
+    return e;
+  return check("executionLimit", opts.executionLimit, 0, B::MaxExecutionLimit);
+}
+
+void stack::describeLimitsHit(const StackPtxStats &stats,
+                              const StackPtxOptions &o,
+                              function_ref<StringRef(StringRef)> flag,
+                              function_ref<void(const Twine &)> report) {
+  if (stats.hitExecutionLimit)
+    report("execution stopped at the execution limit of " +
+           Twine(o.executionLimit) + " words (" + flag("executionLimit") +
+           "); the stub is what was built until then");
+  if (stats.refusedCalls)
+    report(Twine(stats.refusedCalls) +
+           " routine call(s) beyond the frame-depth limit of " +
+           Twine(o.maxFrameDepth) + " frames were skipped (" +
+           flag("maxFrameDepth") + ")");
+  if (stats.hitNodeLimit)
+    report("execution stopped at the node limit of " + Twine(o.maxNodes) +
+           " nodes (" + flag("maxNodes") +
+           "); the stub is what was built until then");
+  if (stats.droppedPushes)
+    report(Twine(stats.droppedPushes) + " push(es) onto a full stack (" +
+           Twine(o.stackSize) + " values, " + flag("stackSize") +
+           ") were dropped");
+  if (stats.ignoredWords) {
+    std::string target;
+    if (o.targetSm)
+      target = ("; for sm_" + Twine(o.targetSm) +
+                ", instructions and special registers that need a newer "
+                "target are invalid")
+                   .str();
+    report(Twine(stats.ignoredWords) + " invalid word(s) were skipped (" +
+           flag("strict") + " reports them as errors)" + target);
+  }
+}
+
 StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
     : info(info), opts(opts), targetSm(opts.targetSm) {
   // Derive per-instruction element layouts; an entry with a bad index, or
@@ -599,6 +656,14 @@ other:
 
 Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   stats = StackPtxStats();
+  // Options may change between compiles; nothing is sized before this.
+  using B = StackPtxBounds;
+  if (LLVM_UNLIKELY(opts.stackSize - 1 >= B::MaxStackSize ||
+                    opts.maxNodes - 1 >= B::MaxNodes ||
+                    opts.maxFrameDepth > B::MaxFrameDepth ||
+                    opts.storeSize > B::MaxStoreSize ||
+                    opts.executionLimit > B::MaxExecutionLimit))
+    return checkStackPtxOptions(opts);
   numNodes = 0;
   numOperands = 0;
   // Options may change between compiles.
@@ -621,7 +686,8 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   }
   frames.clear();
   uint32_t maxDepth = opts.maxFrameDepth ? opts.maxFrameDepth : 1;
-  frames.reserve(maxDepth);
+  // Frames grow with the calls actually made, not with the limit.
+  frames.reserve(std::min<uint32_t>(maxDepth, 64));
   uint64_t executed = 0;
   // The current frame lives in locals; `frames` holds its callers.
   Frame f = {prog.main.data(), prog.main.size(), 0, ~0u};
@@ -672,6 +738,15 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
     if (pc != end) {
       stats.hitExecutionLimit = true;
       break;
+    }
+    // A routine that ends at its last word returns there: that counts as
+    // one executed word, like the reference's RETURN word.
+    if (!frames.empty()) {
+      if (executed >= opts.executionLimit) {
+        stats.hitExecutionLimit = true;
+        break;
+      }
+      ++executed;
     }
   popFrame:
     if (frames.empty())
@@ -1176,6 +1251,12 @@ Expected<StringRef> StackPtxContext::compile(const Program &prog,
   if (Error e = execute(prog, regs, requests))
     return e;
   return emit(regs, requests, zeroRegs);
+}
+
+bool stack::isRegisterName(StringRef s) {
+  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
+    return false;
+  return all_of(s, [](char c) { return isAlnum(c) || c == '_' || c == '$'; });
 }
 
 bool stack::isReservedRegisterName(StringRef name) {

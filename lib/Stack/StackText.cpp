@@ -19,12 +19,15 @@
 
 #include "mmptx/Support/Diagnostic.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,6 +50,14 @@ std::vector<Register> StackProgram::getRegisters() const {
   for (const RegisterDecl &d : registers)
     regs.push_back({d.name, d.stackIdx, d.kind});
   return regs;
+}
+
+std::vector<uint32_t> StackProgram::getDefaultRequests() const {
+  std::vector<uint32_t> reqs;
+  for (uint32_t r = 0, e = registers.size(); r != e; ++r)
+    if (registers[r].kind != RegKind::In)
+      reqs.push_back(r);
+  return reqs;
 }
 
 //===----------------------------------------------------------------------===//
@@ -103,10 +114,10 @@ private:
 
 class Parser {
 public:
-  Parser(const SourceMgr &sm, unsigned id, const StackInfo &info,
-         ArrayRef<RegisterDecl> predeclared)
+  Parser(SourceMgr &sm, unsigned id, const StackInfo &info,
+         ArrayRef<RegisterDecl> predeclared, ArrayRef<std::string> includeDirs)
       : sm(sm), info(info), lex(sm.getMemoryBuffer(id)->getBuffer()),
-        buf(sm.getMemoryBuffer(id)->getBuffer()), predeclared(predeclared) {
+        mainID(id), predeclared(predeclared), includeDirs(includeDirs) {
     for (unsigned i = 0, e = predeclared.size(); i != e; ++i)
       predeclaredIdx.try_emplace(predeclared[i].name, i);
     tok = lex.next();
@@ -115,8 +126,16 @@ public:
   Expected<StackProgram> parse();
 
 private:
+  /// An error at \p at; in an included file, with a note at the
+  /// `.include` that brought it in.
   Error error(StringRef at, const Twine &msg) {
-    return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
+    SMLoc loc = SMLoc::getFromPointer(at.data());
+    unsigned id = sm.FindBufferContainingLoc(loc);
+    SMLoc from = id ? sm.getParentIncludeLoc(id) : SMLoc();
+    if (from.isValid())
+      return DiagnosticError::getWithNote(sm, loc, msg, from,
+                                          "included from here");
+    return DiagnosticError::get(sm, loc, msg);
   }
   void consume() { tok = lex.next(); }
   bool isPunct(char c) const {
@@ -135,7 +154,9 @@ private:
     return ("'" + t.text + "'").str();
   }
 
-  Error scanRoutines();
+  Error scanRoutines(unsigned bufID);
+  Expected<std::string> resolveInclude(StringRef name, unsigned fromBuf,
+                                       StringRef at);
   Error parseRegisters();
   Error parseRequests();
   Error parseWords(std::vector<uint64_t> &words);
@@ -146,13 +167,22 @@ private:
   int declarePredeclared(StringRef name);
   void noteRead(uint32_t reg, StringRef at);
 
-  const SourceMgr &sm;
+  SourceMgr &sm;
   const StackInfo &info;
   Lexer lex;
-  StringRef buf;
+  unsigned mainID;
   Token tok;
   StackProgram prog;
   ArrayRef<RegisterDecl> predeclared;
+  ArrayRef<std::string> includeDirs;
+  /// `.include` handling: the buffer each directive (keyed by its file
+  /// name token) brings in, or 0 if that file was included before; the
+  /// files (real paths) included so far and those being scanned now; and
+  /// the lexers of the files whose parse an include interrupted.
+  DenseMap<const char *, unsigned> includeBuffer;
+  StringSet<> includedFiles;
+  std::vector<std::string> activeFiles;
+  std::vector<Lexer> includeStack;
   StringMap<unsigned> regIdx, routineIdx, predeclaredIdx;
   /// Predeclared registers that a use has declared.
   StringSet<> implicitRegs;
@@ -161,12 +191,6 @@ private:
 };
 
 } // namespace
-
-static bool isRegisterName(StringRef s) {
-  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
-    return false;
-  return all_of(s, [](char c) { return isAlnum(c) || c == '_' || c == '$'; });
-}
 
 static int findStackByPrefix(const StackInfo &info, StringRef name,
                              StringRef prefix) {
@@ -179,9 +203,117 @@ static int findStackByPrefix(const StackInfo &info, StringRef name,
   return -1;
 }
 
-Error Parser::scanRoutines() {
-  Lexer scan(buf);
+/// \returns the file name of an `.include` token, or an empty string if
+/// \p t is not a quoted name.
+static StringRef includeName(const Token &t) {
+  if (t.kind != Token::Ident || t.text.size() < 3 || t.text.front() != '"' ||
+      t.text.back() != '"')
+    return StringRef();
+  return t.text.drop_front().drop_back();
+}
+
+Expected<std::string> Parser::resolveInclude(StringRef name, unsigned fromBuf,
+                                             StringRef at) {
+  // The including file's directory first, then the search paths in order.
+  SmallVector<std::string, 4> tried;
+  auto tryPath = [&](const Twine &path) -> std::string {
+    SmallString<256> p;
+    path.toVector(p);
+    tried.push_back(p.str().str());
+    SmallString<256> real;
+    if (sys::fs::is_regular_file(p) && !sys::fs::real_path(p, real))
+      return real.str().str();
+    return std::string();
+  };
+  if (sys::path::is_absolute(name)) {
+    std::string r = tryPath(name);
+    if (!r.empty())
+      return r;
+  } else {
+    StringRef from = sm.getMemoryBuffer(fromBuf)->getBufferIdentifier();
+    SmallString<256> dir = sys::path::parent_path(from);
+    sys::path::append(dir, name);
+    std::string r = tryPath(dir);
+    if (!r.empty())
+      return r;
+    for (const std::string &d : includeDirs) {
+      SmallString<256> p(d);
+      sys::path::append(p, name);
+      r = tryPath(p);
+      if (!r.empty())
+        return r;
+    }
+  }
+  return error(at, "cannot find include file '" + name + "' (tried " +
+                       join(tried, ", ") + "; add a directory with -I)");
+}
+
+/// \returns the width of a constant on a stack of PTX type \p prefix: 1
+/// for `pred`, the type's size below 32 bits (`u8`, `b16`), else 32 (a
+/// constant carries 32 bits).
+static unsigned literalWidth(StringRef prefix) {
+  if (prefix == "pred")
+    return 1;
+  unsigned w = 0;
+  if (prefix.size() < 2 || prefix.drop_front().getAsInteger(10, w) || w >= 32)
+    return 32;
+  return w;
+}
+
+/// \returns whether \p bits, parsed from a literal (negative if \p neg, hex
+/// if \p hex), is a value of a stack of type \p prefix: a signed type
+/// takes decimals in its signed range, every type its unsigned range (and
+/// 32-bit ones any 32 bits, negative decimals included, as two's
+/// complement).
+static bool literalFits(StringRef prefix, uint32_t bits, bool neg, bool hex) {
+  unsigned w = literalWidth(prefix);
+  bool isSigned = prefix.startswith("s") && !hex;
+  if (w == 32)
+    return !isSigned || neg || bits <= uint32_t(INT32_MAX);
+  if (isSigned)
+    return int64_t(int32_t(bits)) >= -(int64_t(1) << (w - 1)) &&
+           int64_t(int32_t(bits)) < (int64_t(1) << (w - 1));
+  return !neg && bits < (uint32_t(1) << w);
+}
+
+Error Parser::scanRoutines(unsigned bufID) {
+  Lexer scan(sm.getMemoryBuffer(bufID)->getBuffer());
   for (Token t = scan.next(); t.kind != Token::Eof; t = scan.next()) {
+    if (t.kind == Token::Directive && t.text == ".include") {
+      Token file = scan.next();
+      StringRef name = includeName(file);
+      if (name.empty())
+        return error(file.text, "expected a quoted file name after "
+                                "'.include' but found " +
+                                    describe(file));
+      Expected<std::string> path = resolveInclude(name, bufID, file.text);
+      if (!path)
+        return path.takeError();
+      if (is_contained(activeFiles, *path)) {
+        std::string chain;
+        for (auto it = find(activeFiles, *path); it != activeFiles.end(); ++it)
+          chain += sys::path::filename(*it).str() + " -> ";
+        return error(file.text,
+                     "include cycle: " + chain + sys::path::filename(*path));
+      }
+      // A file included again (say, by two libraries) is skipped.
+      if (!includedFiles.insert(*path).second) {
+        includeBuffer[file.text.data()] = 0;
+        continue;
+      }
+      auto mb = MemoryBuffer::getFile(*path);
+      if (!mb)
+        return error(file.text, "cannot read include file '" + name +
+                                    "': " + mb.getError().message());
+      unsigned id = sm.AddNewSourceBuffer(std::move(*mb),
+                                          SMLoc::getFromPointer(t.text.data()));
+      includeBuffer[file.text.data()] = id;
+      activeFiles.push_back(*path);
+      if (Error e = scanRoutines(id))
+        return e;
+      activeFiles.pop_back();
+      continue;
+    }
     if (t.kind != Token::Directive || t.text != ".routine")
       continue;
     Token name = scan.next();
@@ -191,8 +323,6 @@ Error Parser::scanRoutines() {
       return error(name.text, "routine '" + name.text + "' is defined twice");
     prog.routineNames.push_back(name.text.str());
   }
-  prog.routines.resize(prog.routineNames.size());
-  routineDefined.assign(prog.routineNames.size(), false);
   return Error::success();
 }
 
@@ -303,6 +433,13 @@ Error Parser::parseRequests() {
     int r = it != regIdx.end() ? int(it->second) : declarePredeclared(tok.text);
     if (r < 0)
       return error(tok.text, "unknown register '" + tok.text + "'");
+    if (prog.registers[r].kind == RegKind::In)
+      return error(tok.text,
+                   "request '" + tok.text +
+                       "' is an in register, which the stub may not write" +
+                       (implicitRegs.count(tok.text)
+                            ? ""
+                            : "; declare it 'out' or 'mod'"));
     prog.requests.push_back(uint32_t(r));
     consume();
     if (isPunct(',') || isPunct(';'))
@@ -362,9 +499,10 @@ Error Parser::parseConstant(std::vector<uint64_t> &words) {
     if (endp != s.c_str() + s.size())
       return error(text, "bad literal '" + text + "'");
     // A constant carries 32 bits: an f32 (widened on the f64 stack). Say so
-    // rather than silently round a value the program did not write.
+    // rather than silently round a value the program did not write (an
+    // infinity is spelled 0f7F800000; strtod makes one of 1e999).
     float f = float(d);
-    if (std::isfinite(d) && !std::isfinite(f))
+    if (!std::isfinite(f))
       return error(text, "literal '" + text +
                              "' is out of range for the 32-bit float a "
                              "constant carries");
@@ -390,6 +528,14 @@ Error Parser::parseConstant(std::vector<uint64_t> &words) {
     if ((!neg && v > 0xffffffffULL) || (neg && v > 0x80000000ULL))
       return error(text, "literal '" + text + "' does not fit in 32 bits");
     bits = neg ? uint32_t(0u - uint32_t(v)) : uint32_t(v);
+    // A decimal is a value of the stack's type, a hex literal its bits.
+    if (!literalFits(prefix, bits, neg, isHex)) {
+      if (prefix == "pred")
+        return error(text, "literal '" + text + "' on stack '" +
+                               info.stackNames[stack] + "' must be 0 or 1");
+      return error(text, "literal '" + text + "' is out of range for stack '" +
+                             info.stackNames[stack] + "' (." + prefix + ")");
+    }
   }
   words.push_back(encodeConstant(uint16_t(stack), bits));
   return Error::success();
@@ -506,15 +652,44 @@ Error Parser::parseWords(std::vector<uint64_t> &words) {
 }
 
 Expected<StackProgram> Parser::parse() {
-  if (Error e = scanRoutines())
+  {
+    SmallString<256> real;
+    StringRef id = sm.getMemoryBuffer(mainID)->getBufferIdentifier();
+    if (!sys::fs::real_path(id, real))
+      activeFiles.push_back(real.str().str());
+    if (!activeFiles.empty())
+      includedFiles.insert(activeFiles.back());
+  }
+  if (Error e = scanRoutines(mainID))
     return e;
-  while (tok.kind != Token::Eof) {
+  prog.routines.resize(prog.routineNames.size());
+  routineDefined.assign(prog.routineNames.size(), false);
+  for (;;) {
+    if (tok.kind == Token::Eof) {
+      // The end of an included file continues the file that included it.
+      if (includeStack.empty())
+        break;
+      lex = includeStack.back();
+      includeStack.pop_back();
+      consume();
+      continue;
+    }
     if (tok.kind != Token::Directive)
-      return error(tok.text, "expected '.registers', '.routine', '.program' "
-                             "or '.requests' but found " +
+      return error(tok.text, "expected '.registers', '.routine', '.program', "
+                             "'.requests' or '.include' but found " +
                                  describe(tok));
     StringRef d = tok.text;
-    if (d == ".registers") {
+    if (d == ".include") {
+      consume();
+      unsigned id = includeBuffer.lookup(tok.text.data());
+      if (!id) {
+        consume();
+        continue;
+      }
+      includeStack.push_back(lex);
+      lex = Lexer(sm.getMemoryBuffer(id)->getBuffer());
+      consume();
+    } else if (d == ".registers") {
       if (Error e = parseRegisters())
         return e;
     } else if (d == ".requests") {
@@ -541,11 +716,10 @@ Expected<StackProgram> Parser::parse() {
   return std::move(prog);
 }
 
-Expected<StackProgram>
-stack::parseStackProgram(const SourceMgr &sm, unsigned bufferID,
-                         const StackInfo &info,
-                         ArrayRef<RegisterDecl> predeclared) {
-  return Parser(sm, bufferID, info, predeclared).parse();
+Expected<StackProgram> stack::parseStackProgram(
+    SourceMgr &sm, unsigned bufferID, const StackInfo &info,
+    ArrayRef<RegisterDecl> predeclared, ArrayRef<std::string> includeDirs) {
+  return Parser(sm, bufferID, info, predeclared, includeDirs).parse();
 }
 
 Expected<StackProgram>
@@ -622,10 +796,21 @@ void stack::printStackWord(raw_ostream &os, uint64_t w,
       os << int32_t(payload);
       return;
     }
-    if (prefix == "f32" || prefix == "f64")
+    if (prefix == "f32" || prefix == "f64") {
       os << "0f" << format_hex_no_prefix(payload, 8, true);
-    else
-      os << payload;
+    } else if (prefix.startswith("s") && literalWidth(prefix) < 32 &&
+               literalFits(prefix, payload, int32_t(payload) < 0, false)) {
+      os << int32_t(payload);
+    } else if (literalFits(prefix, payload, false, true)) {
+      // Bits of a signed type beyond its decimal range print as hex.
+      if (prefix.startswith("s"))
+        os << format_hex(payload, 2);
+      else
+        os << payload;
+    } else {
+      // Bits no literal of the stack spells (a mutated word).
+      return raw();
+    }
     os << ":" << info.stackNames[aux];
     return;
   }

@@ -134,6 +134,24 @@ cl::opt<unsigned> StackMaxFrameDepth(
     cl::desc("Frames of a --stub-gen program, the main program included "
              "(default: the compiler's)"),
     cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackSize("stack-size",
+                            cl::desc("Values per stack of a --stub-gen "
+                                     "program (default: the compiler's)"),
+                            cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackStoreSize(
+    "stack-store-size",
+    cl::desc("Store slots of a --stub-gen program (default: the compiler's)"),
+    cl::value_desc("N"), cl::cat(OptCategory));
+cl::opt<unsigned> StackNodeLimit(
+    "stack-node-limit",
+    cl::desc("DAG nodes a --stub-gen program may build (default: the "
+             "compiler's)"),
+    cl::value_desc("N"), cl::cat(OptCategory));
+cl::list<std::string> StackIncludeDirs(
+    "stack-include-dir",
+    cl::desc("Search DIR for a --stub-gen program's .include files, after "
+             "the including file's directory (repeatable)"),
+    cl::value_desc("DIR"), cl::cat(OptCategory));
 
 /// The passes of the command line, test passes included, in flag order.
 Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
@@ -155,7 +173,7 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
       auto [Name, File] = StringRef(Arg).split('=');
       if (Name.empty() || File.empty())
         return makeError("--stub-gen expects NAME=FILE, got '" + Arg + "'");
-      Specs.push_back({Name.str(), File.str()});
+      Specs.push_back({Name.str(), File.str(), StackIncludeDirs});
     }
     // Only limits given on the command line override the compiler's.
     stack::StackPtxOptions StackOpts;
@@ -164,6 +182,12 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
       StackOpts.executionLimit = StackExecutionLimit;
     if (StackMaxFrameDepth.getNumOccurrences())
       StackOpts.maxFrameDepth = StackMaxFrameDepth;
+    if (StackSize.getNumOccurrences())
+      StackOpts.stackSize = StackSize;
+    if (StackStoreSize.getNumOccurrences())
+      StackOpts.storeSize = StackStoreSize;
+    if (StackNodeLimit.getNumOccurrences())
+      StackOpts.maxNodes = StackNodeLimit;
     StackOpts.targetSm = StackTargetSm;
     Ordered.push_back({StubGenSpecs.getPosition(0), [Specs, StackOpts] {
                          return createStubGenPass(Specs, StackOpts);

@@ -14,6 +14,8 @@
 ///  2. Parse the program with the inject's variables predeclared: one the
 ///     program uses by name (or stable register name) without declaring it
 ///     in `.registers` is declared with its type's stack and its kind.
+///     `.include` files are searched in the program's directory, then in
+///     the spec's include directories (--stack-include-dir).
 ///  3. Check every register: it must be a variable of the inject, on the
 ///     stack of the variable's type token and of a compatible kind (an `in`
 ///     register reads an in or mod variable, an `out` register writes an out
@@ -25,12 +27,12 @@
 ///     out variable of the inject that no request writes gets the zero of
 ///     its type (never an uninitialised register); a mod variable nothing
 ///     writes keeps its value.
-///  5. Compile (strict mode and limits from the command line) for the
-///     module's target, the first `sm_XX` of its `.target` directive
-///     (sm_90a counts as 90; none, any target) unless the options name one,
-///     and warn, located at the program, about every limit execution hit:
-///     the stub of a truncated run is valid PTX but likely not what the
-///     author meant.
+///  5. Compile (strict mode and limits from the command line, checked
+///     against StackPtxBounds first) for the module's target, the first
+///     `sm_XX` of its `.target` directive (sm_90a counts as 90; none, any
+///     target) unless the options name one, and warn, located at the
+///     program, about every limit execution hit: the stub of a truncated
+///     run is valid PTX but likely not what the author meant.
 ///  6. Replace each site's marker block with the stub.
 ///
 //===----------------------------------------------------------------------===//
@@ -43,6 +45,7 @@
 #include "mmptx/Transforms/Passes.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -104,6 +107,17 @@ static stack::RegKind toRegKind(InjectArgKind k) {
   return stack::RegKind::In;
 }
 
+/// \returns the mmptx-opt flag of StackPtxOptions field \p field.
+static StringRef stackOptionFlag(StringRef field) {
+  return StringSwitch<StringRef>(field)
+      .Case("stackSize", "--stack-size")
+      .Case("maxNodes", "--stack-node-limit")
+      .Case("maxFrameDepth", "--stack-max-frame-depth")
+      .Case("storeSize", "--stack-store-size")
+      .Case("strict", "--stack-strict")
+      .Default("--stack-execution-limit");
+}
+
 /// \returns the location of the start of buffer \p id.
 static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
   return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
@@ -111,40 +125,13 @@ static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
 
 void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
                                   const stack::StackPtxStats &stats) {
-  const stack::StackPtxOptions &o = compilerOptions;
-  auto warn = [&](const Twine &msg) {
+  stack::StackPtxOptions o = compilerOptions;
+  o.targetSm = targetSm;
+  stack::describeLimitsHit(stats, o, stackOptionFlag, [&](const Twine &msg) {
     programSM.PrintMessage(errs(), bufferStart(programSM, bufferID),
                            SourceMgr::DK_Warning,
                            "program for inject '" + inj.name + "': " + msg);
-  };
-  if (stats.hitExecutionLimit)
-    warn("execution stopped at the execution limit of " +
-         Twine(o.executionLimit) +
-         " words (--stack-execution-limit); the stub is what was built "
-         "until then");
-  if (stats.refusedCalls)
-    warn(Twine(stats.refusedCalls) +
-         " routine call(s) beyond the frame-depth limit of " +
-         Twine(o.maxFrameDepth) +
-         " frames were skipped (--stack-max-frame-depth)");
-  if (stats.hitNodeLimit)
-    warn("execution stopped at the node limit of " + Twine(o.maxNodes) +
-         " nodes; the stub is what was built until then");
-  if (stats.droppedPushes)
-    warn(Twine(stats.droppedPushes) + " push(es) onto a full stack (" +
-         Twine(o.stackSize) + " values) were dropped");
-  if (stats.ignoredWords) {
-    std::string target;
-    if (targetSm)
-      target = ("; for sm_" + Twine(targetSm) +
-                ", instructions and special registers that need a newer "
-                "target are invalid")
-                   .str();
-    warn(Twine(stats.ignoredWords) +
-         " invalid word(s) were skipped (--stack-strict reports them as "
-         "errors)" +
-         target);
-  }
+  });
 }
 
 /// \returns N of the first `sm_N` of the module's `.target` directive
@@ -194,7 +181,8 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
       predeclared.push_back(
           {name.str(), stackIdx, toRegKind(v.kind), SMLoc(), SMLoc()});
   }
-  auto prog = stack::parseStackProgram(programSM, id, info, predeclared);
+  auto prog = stack::parseStackProgram(programSM, id, info, predeclared,
+                                       spec.includeDirs);
   if (!prog)
     return prog.takeError();
 
@@ -267,20 +255,14 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                     "', which is 'out' and has no value to "
                                     "read");
 
+  // The parser refuses requests of registers declared 'in'.
   std::vector<uint32_t> requests = prog->requests;
-  for (uint32_t r : requests)
-    if (regs[r].kind == stack::RegKind::In)
-      return DiagnosticError::get(programSM, prog->registers[r].loc,
-                                  "request '" + prog->registers[r].name +
-                                      "' is an in variable of inject '" +
-                                      inj.name + "'");
   if (!prog->hasRequests) {
     // What the program declares it writes; a variable it does not mention
     // is not its to write.
     SmallVector<bool, 16> requested(vars.size(), false);
-    for (uint32_t r = 0, e = regs.size(); r != e; ++r) {
-      if (prog->registers[r].kind == stack::RegKind::In ||
-          requested[varOfReg[r]])
+    for (uint32_t r : prog->getDefaultRequests()) {
+      if (requested[varOfReg[r]])
         continue;
       requested[varOfReg[r]] = true;
       requests.push_back(r);
@@ -323,6 +305,8 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
 }
 
 Error StubGenPass::run(Module &m) {
+  if (Error e = stack::checkStackPtxOptions(compilerOptions, stackOptionFlag))
+    return e;
   // Stubs must assemble for the module they go into.
   targetSm = compilerOptions.targetSm ? compilerOptions.targetSm
                                       : getModuleTargetSm(m);

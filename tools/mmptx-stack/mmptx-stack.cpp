@@ -17,6 +17,10 @@
 ///                                          p's registers and requests
 ///   mmptx-stack --target-sm=80 p           for an sm_80 kernel: what needs
 ///                                          a newer target is invalid
+///   mmptx-stack -I lib p                   search lib for .include files
+///
+/// Without `.requests`, the registers declared out or mod are requested,
+/// and a compile that hits a limit warns, as with mmptx-opt --stub-gen.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +32,7 @@
 #include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -108,9 +113,32 @@ static cl::opt<unsigned> randomize(
              "registers and requests: mutation-style programs typed against "
              "a site's variables"),
     cl::value_desc("N"), cl::init(0), cl::cat(stackCategory));
+static cl::list<std::string>
+    includeDirs("I",
+                cl::desc("Search DIR for .include files, after the including "
+                         "file's directory (repeatable)"),
+                cl::value_desc("DIR"), cl::Prefix, cl::cat(stackCategory));
 static cl::opt<uint64_t>
     randomSeed("seed", cl::desc("Seed for --random-module and --randomize"),
                cl::init(1), cl::cat(stackCategory));
+
+/// \returns this tool's flag for StackPtxOptions field \p field.
+static StringRef optionFlag(StringRef field) {
+  return StringSwitch<StringRef>(field)
+      .Case("stackSize", "--stack-size")
+      .Case("maxNodes", "--max-nodes")
+      .Case("maxFrameDepth", "--max-frame-depth")
+      .Case("storeSize", "--store-size")
+      .Case("strict", "--strict")
+      .Default("--execution-limit");
+}
+
+static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
+  return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
+}
+
+/// The largest --randomize: a program of at most this many words.
+static constexpr unsigned MaxRandomWords = 1u << 20;
 
 /// Replaces the routines and main program of \p prog with random words over
 /// its registers, as a mutation would leave them.
@@ -173,6 +201,13 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Stack PTX compiler: text program -> PTX stub\n");
   const StackInfo &info = getDefaultStackInfo();
+  if (randomize > MaxRandomWords || randomModule > MaxRandomWords) {
+    WithColor::error(errs(), "mmptx-stack")
+        << (randomize > MaxRandomWords ? "--randomize=" : "--random-module=")
+        << (randomize > MaxRandomWords ? randomize : randomModule)
+        << " is too large (at most " << MaxRandomWords << ")\n";
+    return 1;
+  }
   if (randomModule) {
     if (Error err = writeToolOutput(outputFilename, [&](raw_ostream &os) {
           os << makeRandomKernelModule(info, randomSeed, randomModule,
@@ -194,7 +229,8 @@ int main(int argc, char **argv) {
   }
   SourceMgr sm;
   unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
-  Expected<StackProgram> prog = parseStackProgram(sm, id, info);
+  Expected<StackProgram> prog =
+      parseStackProgram(sm, id, info, {}, includeDirs);
   if (!prog) {
     reportError(prog.takeError(), "mmptx-stack");
     return 1;
@@ -227,9 +263,17 @@ int main(int argc, char **argv) {
   opts.storeSize = storeSize;
   opts.maxNodes = maxNodes;
   opts.targetSm = targetSm;
+  if (Error e = checkStackPtxOptions(opts, optionFlag)) {
+    reportError(std::move(e), "mmptx-stack");
+    return 1;
+  }
   StackPtxContext ctx(info, opts);
   std::vector<Register> regs = prog->getRegisters();
   Program p = prog->getProgram();
+  // As with --stub-gen: without `.requests`, what the program declares it
+  // writes.
+  std::vector<uint32_t> requests =
+      prog->hasRequests ? prog->requests : prog->getDefaultRequests();
 
   if (interpret.getNumOccurrences()) {
     std::vector<uint64_t> inputs(regs.size(), 0);
@@ -256,13 +300,13 @@ int main(int argc, char **argv) {
       }
     }
     Expected<std::vector<uint64_t>> vals =
-        interpretStackPtx(ctx, p, regs, prog->requests, inputs);
+        interpretStackPtx(ctx, p, regs, requests, inputs);
     if (!vals) {
       reportError(vals.takeError(), "mmptx-stack");
       return 1;
     }
     for (size_t i = 0, e = vals->size(); i != e; ++i) {
-      const RegisterDecl &d = prog->registers[prog->requests[i]];
+      const RegisterDecl &d = prog->registers[requests[i]];
       out.os() << d.name << " = ";
       printValue(out.os(), (*vals)[i], info.literalPrefixes[d.stackIdx]);
       out.os() << "\n";
@@ -291,12 +335,15 @@ int main(int argc, char **argv) {
     break;
   }
   case EmitKind::Stub: {
-    Expected<StringRef> text = ctx.compile(p, regs, prog->requests);
+    Expected<StringRef> text = ctx.compile(p, regs, requests);
     if (!text) {
       reportError(text.takeError(), "mmptx-stack");
       return 1;
     }
     out.os() << *text << "\n";
+    describeLimitsHit(ctx.getStats(), opts, optionFlag, [&](const Twine &msg) {
+      sm.PrintMessage(errs(), bufferStart(sm, id), SourceMgr::DK_Warning, msg);
+    });
     break;
   }
   }

@@ -193,5 +193,59 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
                    "MMPTX_STACK_ERROR_INVALID_RESULT_ENUM") == 0);
   CHECK(25, mmptx_stack_default_tables()->num_instrs ==
                 mmptx_stack_tables.num_instrs);
+
+  /* Every size option is bounded: an oversize request is refused before
+   * anything is allocated for it. */
+  mmptx_stack_options_init(&opts);
+  opts.max_frame_depth = UINT32_MAX;
+  CHECK(40, mmptx_stack_context_create(NULL, &opts, &ctx) ==
+                    MMPTX_STACK_ERROR_INVALID_ARGUMENT &&
+                ctx == NULL);
+  mmptx_stack_options_init(&opts);
+  opts.stack_size = UINT32_MAX;
+  CHECK(41, mmptx_stack_context_create(NULL, &opts, &ctx) ==
+                    MMPTX_STACK_ERROR_INVALID_ARGUMENT &&
+                ctx == NULL);
+  mmptx_stack_options_init(&opts);
+  opts.store_size = UINT32_MAX;
+  CHECK(42, mmptx_stack_context_create(NULL, &opts, &ctx) ==
+                    MMPTX_STACK_ERROR_INVALID_ARGUMENT &&
+                ctx == NULL);
+  mmptx_stack_options_init(&opts);
+  opts.max_nodes = UINT32_MAX;
+  CHECK(43, mmptx_stack_context_create(NULL, &opts, &ctx) ==
+                    MMPTX_STACK_ERROR_INVALID_ARGUMENT &&
+                ctx == NULL);
+  mmptx_stack_options_init(&opts);
+  opts.execution_limit = UINT64_MAX;
+  CHECK(44, mmptx_stack_context_create(NULL, &opts, &ctx) ==
+                    MMPTX_STACK_ERROR_INVALID_ARGUMENT &&
+                ctx == NULL);
+  /* The largest values are accepted. */
+  mmptx_stack_options_init(&opts);
+  opts.max_frame_depth = MMPTX_STACK_MAX_FRAME_DEPTH;
+  opts.store_size = MMPTX_STACK_MAX_STORE_SIZE;
+  opts.execution_limit = MMPTX_STACK_MAX_EXECUTION_LIMIT;
+  CHECK(45,
+        mmptx_stack_context_create(NULL, &opts, &ctx) == MMPTX_STACK_SUCCESS);
+  CHECK(46,
+        mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1, buf,
+                            sizeof buf, &written) == MMPTX_STACK_SUCCESS);
+
+  /* Two registers of one name, and a request of an IN register. */
+  regs[1].name = "x";
+  CHECK(47, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
+                                buf, sizeof buf, &written) ==
+                MMPTX_STACK_ERROR_INVALID_REGISTER);
+  CHECK(48, strcmp(mmptx_stack_last_error(ctx),
+                   "register name 'x' is used twice") == 0);
+  regs[1].name = "y";
+  requests[0] = 1;
+  CHECK(49, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
+                                buf, sizeof buf,
+                                &written) == MMPTX_STACK_ERROR_INVALID_REQUEST);
+  CHECK(50, strstr(mmptx_stack_last_error(ctx), "an in register") != NULL);
+  requests[0] = 2;
+  mmptx_stack_context_destroy(ctx);
   return 0;
 }

@@ -23,6 +23,15 @@ namespace user {
 #include "UserStack.inc"
 } // namespace user
 
+// A description in the reference's JSON format (ImportedStack.json),
+// through mmptx-stack-import and mmptx-tblgen.
+namespace imported {
+#define GET_STACK_ENUMS
+#define GET_STACK_ENCODERS
+#define GET_STACK_TABLES
+#include "ImportedStack.inc"
+} // namespace imported
+
 namespace {
 
 // The encoders are constexpr and follow the documented layout.
@@ -130,6 +139,36 @@ TEST(StackCompilerTest, TwoReturnsUserTdFile) {
             "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
             "\tselp.f32 %_s0_0, %b, %a, %_s1_0;\n"
             "\tmov.f32 %z, %_s0_0;\n\t}");
+}
+
+// The imported set numbers everything as the JSON lists it: raw words
+// written against the description decode to its instructions.
+TEST(StackCompilerTest, ImportedJsonKeepsItsNumbering) {
+  ASSERT_FALSE(bool(imported::stackInfo.verify()));
+  static_assert(uint16_t(imported::StackType::F32) == 1, "stack order");
+  static_assert(uint32_t(imported::PtxInstr::F32_BITS_TO_U32) == 3,
+                "instruction order");
+  std::vector<uint64_t> prog = {
+      0x0000000000000003, // INPUT 0: a
+      0x0000000100000003, // INPUT 1: b
+      0x0000000000000001, // PTX 0: mul.f32
+      0x0000000000000004, // SPECIAL 0: %laneid
+      0x0000000200000004, // SPECIAL 2: %tid.x (tid_x)
+      0x0000000200000001, // PTX 2: add.u32
+      0x0000000100000001, // PTX 1: mov.b32 U32 -> F32 (u32_bits_to_f32)
+      0x0000000000000001, // PTX 0: mul.f32
+  };
+  std::vector<Register> regs = {
+      {"a", 1, RegKind::In}, {"b", 1, RegKind::In}, {"z", 1, RegKind::Out}};
+  EXPECT_EQ(compile(imported::stackInfo, prog, regs, {2}),
+            "\t{\n\t.reg .u32 %_s0_<3>;\n\t.reg .f32 %_s1_<3>;\n"
+            "\tmov.u32 %_s0_0, %tid.x;\n"
+            "\tmov.u32 %_s0_1, %laneid;\n"
+            "\tadd.u32 %_s0_2, %_s0_0, %_s0_1;\n"
+            "\tmov.b32 %_s1_0, %_s0_2;\n"
+            "\tmul.f32 %_s1_1, %b, %a;\n"
+            "\tmul.f32 %_s1_2, %_s1_0, %_s1_1;\n"
+            "\tmov.f32 %z, %_s1_2;\n\t}");
 }
 
 TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
@@ -311,6 +350,90 @@ TEST(StackCompilerTest, RandomWordsAlwaysCompile) {
     ASSERT_TRUE(s->endswith("\n\t}")) << s->str();
     ASSERT_TRUE(balanced(*s)) << s->str();
   }
+}
+
+// The end of a routine counts against the execution limit like an explicit
+// RETURN word (the reference's routines always end in one): under any
+// limit, a program compiles the same with or without the explicit returns.
+TEST(StackCompilerTest, RoutineEndCountsLikeReturn) {
+  const StackInfo &info = getDefaultStackInfo();
+  std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
+  std::vector<Register> regs;
+  std::vector<uint32_t> reqs;
+  for (const RegisterDecl &r : decls) {
+    if (r.kind != RegKind::In)
+      reqs.push_back(regs.size());
+    regs.push_back({r.name, r.stackIdx, r.kind});
+  }
+  StackRng rng(7);
+  StackPtxContext plain(info), explicitReturns(info);
+  for (unsigned iter = 0; iter != 3000; ++iter) {
+    std::vector<std::vector<uint64_t>> routines(3), withReturn(3);
+    for (unsigned i = 0; i != 3; ++i) {
+      routines[i] = randomWords(rng, 1 + rng.below(8), info, regs.size(), 3);
+      withReturn[i] = routines[i];
+      withReturn[i].push_back(encodeReturn());
+    }
+    std::vector<llvm::ArrayRef<uint64_t>> refs(routines.begin(),
+                                               routines.end());
+    std::vector<llvm::ArrayRef<uint64_t>> refsR(withReturn.begin(),
+                                                withReturn.end());
+    std::vector<uint64_t> main =
+        randomWords(rng, 1 + rng.below(32), info, regs.size(), 3);
+    uint64_t limit = 1 + rng.below(48);
+    plain.getOptions().executionLimit = limit;
+    explicitReturns.getOptions().executionLimit = limit;
+    llvm::Expected<llvm::StringRef> a = plain.compile({main, refs}, regs, reqs);
+    ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+    llvm::Expected<llvm::StringRef> b =
+        explicitReturns.compile({main, refsR}, regs, reqs);
+    ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
+    ASSERT_EQ(a->str(), b->str())
+        << "iteration " << iter << ", limit " << limit;
+    ASSERT_EQ(plain.getStats().executedWords,
+              explicitReturns.getStats().executedWords);
+    ASSERT_EQ(plain.getStats().hitExecutionLimit,
+              explicitReturns.getStats().hitExecutionLimit);
+  }
+}
+
+// A size option beyond its bound is an error of the compile, not an
+// allocation failure.
+TEST(StackCompilerTest, OptionsAreBounded) {
+  const StackInfo &info = getDefaultStackInfo();
+  Register z{"z", 0, RegKind::Out};
+  uint32_t req = 0;
+  uint64_t w = encodeConstant(0, 0x3f800000);
+  StackPtxContext ctx(info);
+  auto compileWith = [&](auto set) {
+    ctx.getOptions() = StackPtxOptions();
+    set(ctx.getOptions());
+    llvm::Expected<llvm::StringRef> s = ctx.compile({w, {}}, z, req);
+    return s ? std::string("ok") : llvm::toString(s.takeError());
+  };
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.maxFrameDepth = ~0u; }),
+            "maxFrameDepth = 4294967295 is too large (at most 1048576)");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.stackSize = ~0u; }),
+            "stackSize = 4294967295 is too large (at most 1048576)");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.stackSize = 0; }),
+            "stackSize must be at least 1");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.storeSize = ~0u; }),
+            "storeSize = 4294967295 is too large (at most 1048576)");
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.maxNodes = ~0u; }),
+            "maxNodes = 4294967295 is too large (at most 16777216)");
+  EXPECT_EQ(
+      compileWith([](StackPtxOptions &o) { o.executionLimit = ~uint64_t(0); }),
+      "executionLimit = 18446744073709551615 is too large (at most "
+      "4294967296)");
+  // The bounds themselves work, and the context is still usable.
+  EXPECT_EQ(compileWith([](StackPtxOptions &o) {
+              o.maxFrameDepth = StackPtxBounds::MaxFrameDepth;
+              o.storeSize = StackPtxBounds::MaxStoreSize;
+              o.maxNodes = StackPtxBounds::MaxNodes;
+              o.executionLimit = StackPtxBounds::MaxExecutionLimit;
+            }),
+            "ok");
+  EXPECT_EQ(compileWith([](StackPtxOptions &) {}), "ok");
 }
 
 // Zero registers are written after the requests, whatever the program

@@ -9,6 +9,7 @@
 #include "mmptx/Stack/StackText.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
 
@@ -103,51 +104,142 @@ TEST(StackInterpreterTest, HalfPacking) {
   EXPECT_EQ(bitsF32(v[2]), 3.0f);
 }
 
+/// Runs \p text, which may include the routine libraries, with the
+/// requests it declares (or its default ones).
+std::vector<uint64_t> runWithLibraries(llvm::StringRef text,
+                                       std::vector<uint64_t> inputs) {
+  const StackInfo &info = getDefaultStackInfo();
+  llvm::SourceMgr sm;
+  unsigned id = sm.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, "<test>"), llvm::SMLoc());
+  std::string routines = MMPTX_SOURCE_DIR "/lib/Stack/Routines";
+  llvm::Expected<StackProgram> p =
+      parseStackProgram(sm, id, info, {}, {routines});
+  EXPECT_TRUE(bool(p)) << llvm::toString(p.takeError());
+  if (!p)
+    return {};
+  StackPtxContext ctx(info);
+  std::vector<Register> regs = p->getRegisters();
+  std::vector<uint32_t> requests =
+      p->hasRequests ? p->requests : p->getDefaultRequests();
+  inputs.resize(regs.size(), 0);
+  llvm::Expected<std::vector<uint64_t>> v =
+      interpretStackPtx(ctx, p->getProgram(), regs, requests, inputs);
+  EXPECT_TRUE(bool(v)) << llvm::toString(v.takeError());
+  return v ? *v : std::vector<uint64_t>();
+}
+
+/// A program for a PTX_PHILOX site (counter word x mod, y/z/w in) with
+/// four outputs of \p stack computed by \p routine.
+std::string philoxSiteProgram(llvm::StringRef routine, llvm::StringRef stack) {
+  std::string outs;
+  for (int i = 0; i != 4; ++i)
+    outs += "o" + std::to_string(i) + " : " + stack.str() + " out; ";
+  return ".include \"PhiloxSite.stack\"\n.include \"Philox4x32.stack\"\n"
+         ".registers { " +
+         outs + "}\n.program { call " + routine.str() + " }\n";
+}
+
+// Random123's known answers for Philox4x32-10, which curand gives too.
+struct PhiloxCase {
+  uint64_t in[6]; // key_x key_y ctr_x..ctr_w
+  uint32_t out[4];
+};
+const PhiloxCase philoxCases[] = {
+    {{0, 0, 0, 0, 0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+    {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+     {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+    {{0xa4093822, 0x299f31d0, 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+     {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+};
+
 TEST(StackInterpreterTest, PhiloxKnownAnswers) {
-  auto buf = llvm::MemoryBuffer::getFile(
-      MMPTX_SOURCE_DIR "/lib/Stack/Routines/Philox4x32.stack");
-  ASSERT_TRUE(bool(buf));
+  // The site's kinds: only ctr_x is written back.
+  for (const PhiloxCase &c : philoxCases) {
+    auto v = runWithLibraries(philoxSiteProgram("curand", "U32"),
+                              std::vector<uint64_t>(c.in, c.in + 6));
+    ASSERT_EQ(v.size(), 5u);
+    EXPECT_EQ(v[0], (c.in[2] + 1) & 0xffffffff);
+    for (unsigned i = 0; i != 4; ++i)
+      EXPECT_EQ(v[1 + i], c.out[i]) << "output " << i;
+  }
+}
+
+TEST(StackInterpreterTest, PhiloxCarry) {
+  // A site whose counter words are all mod gets the carried counter.
+  const char *text =
+      ".registers { philox_key_x : PHILOX in; philox_key_y : PHILOX in;\n"
+      "  philox_ctr_x : PHILOX mod; philox_ctr_y : PHILOX mod;\n"
+      "  philox_ctr_z : PHILOX mod; philox_ctr_w : PHILOX mod;\n"
+      "  r0 : U32 out; r1 : U32 out; r2 : U32 out; r3 : U32 out; }\n"
+      ".include \"Philox4x32.stack\"\n.program { call curand }\n";
   struct Case {
-    uint64_t in[6]; // key_x key_y ctr_x..ctr_w
-    uint64_t out[8];
+    uint64_t in[6];
+    uint64_t ctr[4];
   } cases[] = {
-      {{0, 0, 0, 0, 0, 0},
-       {1, 0, 0, 0, 0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
-      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
-       {0, 0, 0, 0, 0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
-      {{0xa4093822, 0x299f31d0, 0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
-       {0x243f6a89, 0x85a308d3, 0x13198a2e, 0x03707344, 0xd16cfe09, 0x94fdcceb,
-        0x5001e420, 0x24126ea1}},
+      {{0, 0, 0, 0, 0, 0}, {1, 0, 0, 0}},
+      {{0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0, 0, 0, 0}},
       // The carry stops at the first word that does not wrap.
       {{1, 2, 0xffffffff, 0xffffffff, 7, 9}, {0, 0, 8, 9}},
+      {{1, 2, 0xffffffff, 5, 7, 9}, {0, 6, 7, 9}},
   };
   for (const Case &c : cases) {
-    std::vector<uint64_t> in(c.in, c.in + 6);
-    auto v = run((*buf)->getBuffer(), in);
+    auto v = runWithLibraries(text, std::vector<uint64_t>(c.in, c.in + 6));
     ASSERT_EQ(v.size(), 8u);
-    for (unsigned i = 0; i != 8; ++i) {
-      if (c.out[i] || i < 4) {
-        EXPECT_EQ(v[i], c.out[i]) << "output " << i;
-      }
-    }
+    for (unsigned i = 0; i != 4; ++i)
+      EXPECT_EQ(v[i], c.ctr[i]) << "counter word " << i;
   }
 }
 
 TEST(StackInterpreterTest, PhiloxUniform) {
-  auto buf = llvm::MemoryBuffer::getFile(
-      MMPTX_SOURCE_DIR "/lib/Stack/Routines/Philox4x32.stack");
-  ASSERT_TRUE(bool(buf));
-  std::string text = (*buf)->getBuffer().str();
-  text.replace(text.find(".program { call curand }"),
-               strlen(".program { call curand }"),
-               ".program { call curand_uniform }");
-  text.replace(text.find("r0 r1 r2 r3 }"), strlen("r0 r1 r2 r3 }"),
-               "u0 u1 u2 u3 }");
-  auto v = run(text, {0, 0, 0, 0, 0, 0});
-  ASSERT_EQ(v.size(), 8u);
-  const uint32_t raw[] = {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8};
-  for (unsigned i = 0; i != 4; ++i)
-    EXPECT_NEAR(bitsF32(v[4 + i]), raw[i] * 0x1p-32 + 0x1p-33, 1e-6);
+  for (const PhiloxCase &c : philoxCases) {
+    auto v = runWithLibraries(philoxSiteProgram("curand_uniform", "F32"),
+                              std::vector<uint64_t>(c.in, c.in + 6));
+    ASSERT_EQ(v.size(), 5u);
+    for (unsigned i = 0; i != 4; ++i)
+      EXPECT_EQ(bitsF32(v[1 + i]), float(c.out[i]) * 0x1p-32f + 0x1p-33f);
+  }
+}
+
+/// curand's _curand_box_muller (curand_normal.h, host branch): two u32 to
+/// two normals, with its float constants.
+static void curandBoxMuller(uint32_t x, uint32_t y, float &n0, float &n1) {
+  const float inv = 2.3283064e-10f, inv2pi = 2.3283064e-10f * 6.2831855f;
+  float u = x * inv + (inv / 2);
+  float w = y * inv2pi + (inv2pi / 2);
+  float s = sqrtf(-2.0f * logf(u));
+  n0 = sinf(w) * s;
+  n1 = cosf(w) * s;
+}
+
+TEST(StackInterpreterTest, PhiloxNormalMatchesCurandNormal4) {
+  for (const PhiloxCase &c : philoxCases) {
+    auto v = runWithLibraries(philoxSiteProgram("curand_normal", "F32"),
+                              std::vector<uint64_t>(c.in, c.in + 6));
+    ASSERT_EQ(v.size(), 5u);
+    EXPECT_EQ(v[0], (c.in[2] + 1) & 0xffffffff);
+    // curand_normal4: Box-Muller of outputs 0, 1 and of outputs 2, 3.
+    float want[4];
+    curandBoxMuller(c.out[0], c.out[1], want[0], want[1]);
+    curandBoxMuller(c.out[2], c.out[3], want[2], want[3]);
+    for (unsigned i = 0; i != 4; ++i)
+      EXPECT_NEAR(bitsF32(v[1 + i]), want[i], 1e-3) << "normal " << i;
+  }
+  // More states: the counters 0..255 under one key, so that u and the
+  // angle cover their ranges.
+  for (uint64_t ctr = 0; ctr != 256; ++ctr) {
+    std::vector<uint64_t> in = {0x12345678, 0x9abcdef0, ctr, 0, 0, 0};
+    auto raw = runWithLibraries(philoxSiteProgram("curand", "U32"), in);
+    auto v = runWithLibraries(philoxSiteProgram("curand_normal", "F32"), in);
+    ASSERT_EQ(raw.size(), 5u);
+    ASSERT_EQ(v.size(), 5u);
+    float want[4];
+    curandBoxMuller(raw[1], raw[2], want[0], want[1]);
+    curandBoxMuller(raw[3], raw[4], want[2], want[3]);
+    for (unsigned i = 0; i != 4; ++i)
+      EXPECT_NEAR(bitsF32(v[1 + i]), want[i], 1e-3)
+          << "counter " << ctr << ", normal " << i;
+  }
 }
 
 } // namespace

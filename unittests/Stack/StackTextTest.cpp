@@ -103,7 +103,7 @@ TEST(StackTextTest, RandomWordsRoundTrip) {
     prog.routines = {randomWords(rng, rng.below(10), info, 28, 2),
                      randomWords(rng, rng.below(10), info, 28, 2)};
     prog.main = randomWords(rng, rng.below(100), info, 28, 2);
-    prog.requests = {14, 15, 0};
+    prog.requests = {14, 15, 16};
     std::string text;
     llvm::raw_string_ostream os(text);
     printStackProgram(os, prog, info);

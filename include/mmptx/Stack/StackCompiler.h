@@ -45,6 +45,7 @@
 #include "mmptx/Stack/StackInfo.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -108,6 +109,26 @@ struct StackPtxOptions {
   uint32_t targetSm = 0;
 };
 
+/// The largest value each size option of StackPtxOptions may take (and the
+/// smallest, where 0 is not allowed). Every API checks a request against
+/// these before allocating anything for it, so an oversize request is an
+/// error, never an allocation failure.
+struct StackPtxBounds {
+  static constexpr uint32_t MaxStackSize = 1u << 20;
+  static constexpr uint32_t MaxNodes = 1u << 24;
+  static constexpr uint32_t MaxFrameDepth = 1u << 20;
+  static constexpr uint32_t MaxStoreSize = 1u << 20;
+  static constexpr uint64_t MaxExecutionLimit = uint64_t(1) << 32;
+};
+
+/// \returns an error naming the first option of \p opts outside
+/// StackPtxBounds (a stack size or node limit of 0 included), with \p
+/// spelling(field) as the option's name in the message; the default
+/// spelling is the field's name in StackPtxOptions.
+llvm::Error checkStackPtxOptions(
+    const StackPtxOptions &opts,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> spelling = nullptr);
+
 /// What one compile did, including every limit it hit.
 struct StackPtxStats {
   uint64_t executedWords = 0;
@@ -122,6 +143,16 @@ struct StackPtxStats {
   bool hitExecutionLimit = false;
   bool hitNodeLimit = false;
 };
+
+/// Calls \p report with one message per limit the compile described by
+/// \p stats hit (execution limit, frame depth, node limit, full stacks,
+/// skipped invalid words), naming the option that sets it as \p flag(field)
+/// spells it: the stub of a truncated run is valid PTX but likely not what
+/// the author meant, so the tools warn about each.
+void describeLimitsHit(
+    const StackPtxStats &stats, const StackPtxOptions &opts,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> flag,
+    llvm::function_ref<void(const llvm::Twine &)> report);
 
 /// A node of the DAG built by execution (exposed for the interpreter).
 struct StackNode {
@@ -373,6 +404,10 @@ private:
   uint32_t numUsedStacks = 0;
   detail::TextBuf out;
 };
+
+/// \returns whether \p name may name a register: a PTX identifier,
+/// `[A-Za-z_$][A-Za-z0-9_$]*`.
+bool isRegisterName(llvm::StringRef name);
 
 /// \returns whether \p name is spelled like the compiler's temporaries,
 /// `_s<stack>_<n>`: a register so named would be shadowed by the stub's own

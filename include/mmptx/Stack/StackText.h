@@ -20,10 +20,11 @@
 /// called before they are defined):
 /// \code
 ///   file     ::= section*
-///   section  ::= '.registers' '{' (regdecl)* '}'
+///   section  ::= '.include' '"' file '"'
+///              | '.registers' '{' (regdecl)* '}'
 ///              | '.routine' ident '{' word* '}'
 ///              | '.program' '{' word* '}'
-///              | '.requests' '{' (ident ','?)* '}'
+///              | '.requests' '{' (request ','?)* '}'
 ///   regdecl  ::= ident ':' STACK ('in' | 'out' | 'mod')? ';'   (default in)
 ///   word     ::= ident                   a register (INPUT) or an instruction
 ///                                        name from the tables (PTX)
@@ -38,6 +39,7 @@
 ///              | 'input' '(' int ')'     INPUT by index
 ///              | 'word' '(' hex ')'      any raw word (printed for words
 ///                                        that have no other spelling)
+///   request  ::= a register declared 'out' or 'mod'
 ///   literal  ::= float | '0f' hex8       on the F32 stack: 1.0 -2.5e3
 ///              | int 'u'                 on the U32 stack: 7u 0x10u
 ///              | int                     on the S32 stack: -3
@@ -45,7 +47,9 @@
 ///   f32/f64 stacks, where integers mean their value: 2:F64 is 2.0). A
 ///   constant carries 32 bits, an f32 on both float stacks: a value out of
 ///   its range, one that underflows to 0, and on F64 one that is not exact
-///   in an f32 (0.1:F64) are errors.
+///   in an f32 (0.1:F64) are errors, and so is an integer outside its
+///   stack's type (2147483648 on S32, 65536:F16 whose type is b16, 2:PRED);
+///   a hex integer gives the bits (0xffffffff on S32 is -1).
 /// \endcode
 /// Register names are PTX identifiers and may not be instruction names or
 /// spelled like the stub's temporaries, `_s<stack>_<n>`.
@@ -103,6 +107,9 @@ struct StackProgram {
   Program getProgram() const;
   /// \returns the registers as the compiler takes them.
   std::vector<Register> getRegisters() const;
+  /// \returns what a program without `.requests` requests: its registers
+  /// declared 'out' or 'mod', in declaration order.
+  std::vector<uint32_t> getDefaultRequests() const;
 
 private:
   mutable std::vector<llvm::ArrayRef<uint64_t>> routineRefs;
@@ -116,10 +123,16 @@ private:
 /// appends it to StackProgram::registers, located at that use. Declaring it
 /// after that use is an error. \p predeclared only needs name, stackIdx and
 /// kind.
+///
+/// `.include "file.stack"` reads the sections of another file at that point
+/// (searched in the including file's directory, then in \p includeDirs in
+/// order); its buffers are added to \p sm. A file included a second time is
+/// skipped; a file that includes itself, directly or not, and a missing
+/// file are located errors.
 llvm::Expected<StackProgram>
-parseStackProgram(const llvm::SourceMgr &sm, unsigned bufferID,
-                  const StackInfo &info,
-                  llvm::ArrayRef<RegisterDecl> predeclared = {});
+parseStackProgram(llvm::SourceMgr &sm, unsigned bufferID, const StackInfo &info,
+                  llvm::ArrayRef<RegisterDecl> predeclared = {},
+                  llvm::ArrayRef<std::string> includeDirs = {});
 
 /// Parses \p text (named \p bufferName in diagnostics).
 llvm::Expected<StackProgram>

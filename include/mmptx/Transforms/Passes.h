@@ -49,6 +49,9 @@ llvm::Error verifyNormalizedSite(const ptx::Module &M, const InjectModule &IM,
 struct StubGenSpec {
   std::string injectName;
   std::string programFile;
+  /// Where the program's `.include` files are searched, after the
+  /// including file's directory.
+  std::vector<std::string> includeDirs;
 };
 
 /// Compiles each program into a stub typed against its inject and renders

@@ -1,0 +1,37 @@
+"""mmptx: splice generated PTX stubs into compiled GPU kernels.
+
+Modules:
+  mmptx.inject  find the inject sites of compiled PTX and render stubs in
+  mmptx.stack   compile Stack PTX programs into stubs; CPU interpreter
+  mmptx.compat  the class names of the mm-ptx Python package
+"""
+
+import os as _os
+
+from . import errors, inject, stack
+from .errors import InjectError, MmptxError, StackError
+
+__version__ = "0.1.0"
+__all__ = ["inject", "stack", "errors", "InjectError", "StackError",
+           "MmptxError", "get_include", "get_device_header",
+           "get_nvrtc_options"]
+
+
+def get_include():
+    """The directory to pass to NVRTC/nvcc as ``-I``: it holds
+    ``mmptx/cuda/ptx_inject.h`` (the device header), its generated type
+    macros ``mmptx/cuda/PtxInjectTypes.h``, and the C headers
+    ``mmptx-c/*.h``."""
+    return _os.path.join(_os.path.dirname(_os.path.abspath(__file__)),
+                         "include")
+
+
+def get_device_header():
+    """The absolute path of the device header ``mmptx/cuda/ptx_inject.h``."""
+    return _os.path.join(get_include(), "mmptx", "cuda", "ptx_inject.h")
+
+
+def get_nvrtc_options():
+    """The NVRTC options that make ``#include "mmptx/cuda/ptx_inject.h"``
+    compile."""
+    return ["-I" + get_include()]

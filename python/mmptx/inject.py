@@ -1,0 +1,156 @@
+"""PTX Inject: the inject sites of compiled PTX, and rendering stubs in.
+
+    m = mmptx.inject.Module(ptx, name="kernel.ptx")
+    acc = m["mma"]["acc"]          # a Variable: .register, .kind, .type
+    out = m.render({"mma": stub})  # or m.render([stub]) by inject index
+
+A Module is read-only: any number of threads may render from one at once;
+render releases the GIL.
+"""
+
+import json as _json
+from dataclasses import dataclass
+from typing import Tuple
+
+from ._mmptx import inject as _native
+from .errors import InjectError, InjectErrorCode
+
+__all__ = ["Module", "Inject", "Variable", "InjectError", "InjectErrorCode",
+           "builtin_types"]
+
+
+def builtin_types():
+    """The built-in type tokens as dicts (token, reg_type, mov_suffix,
+    constraint, bits), from td/InjectTypes.td."""
+    keys = ("token", "reg_type", "mov_suffix", "constraint", "bits")
+    return [dict(zip(keys, t)) for t in _native.builtin_types]
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A variable of an inject as the stub sees it."""
+
+    name: str
+    index: int
+    kind: str      # "in", "out" or "mod"
+    type: str      # type token, "F32"
+    reg_type: str  # PTX register type, "f32"
+    register: str  # stable register without '%', "_x0"
+
+    @property
+    def operand(self):
+        """The register as a stub writes it: ``%_x0``."""
+        return "%" + self.register
+
+    def to_dict(self):
+        return {"name": self.name, "index": self.index, "kind": self.kind,
+                "type": self.type, "reg_type": self.reg_type,
+                "register": self.register}
+
+
+@dataclass(frozen=True)
+class Inject:
+    """All sites with one name; ``inject["var"]`` or ``inject[i]`` gives a
+    Variable."""
+
+    name: str
+    index: int
+    num_sites: int
+    variables: Tuple[Variable, ...]
+
+    def __getitem__(self, key):
+        if isinstance(key, int):
+            return self.variables[key]
+        for v in self.variables:
+            if v.name == key:
+                return v
+        raise KeyError(f"inject '{self.name}' has no variable '{key}'")
+
+    def __contains__(self, key):
+        return any(v.name == key for v in self.variables)
+
+    def __iter__(self):
+        return iter(self.variables)
+
+    def __len__(self):
+        return len(self.variables)
+
+    def keys(self):
+        return [v.name for v in self.variables]
+
+    def to_dict(self):
+        return {"name": self.name, "index": self.index,
+                "num_sites": self.num_sites,
+                "variables": [v.to_dict() for v in self.variables]}
+
+
+class Module:
+    """The inject sites of one PTX text.
+
+    ``extra_types``: (token, reg_type, mov_suffix) triples accepted besides
+    the built-in types. Errors raise :class:`mmptx.InjectError` with the
+    located message and its code.
+    """
+
+    def __init__(self, ptx, name="<ptx>", extra_types=(),
+                 allow_unknown_types=False):
+        self._m = _native.Module.create(ptx, name, list(extra_types),
+                                        allow_unknown_types)
+        self.name = name
+        injects = []
+        for i, (iname, sites, variables) in enumerate(self._m.describe()):
+            vs = tuple(Variable(n, k, kind, tok, rt, reg)
+                       for k, (n, kind, rt, tok, reg) in enumerate(variables))
+            injects.append(Inject(iname, i, sites, vs))
+        self.injects = injects
+        self._by_name = {inj.name: inj for inj in injects}
+
+    @property
+    def ptx(self):
+        """The PTX text the module was created from."""
+        return self._m.ptx
+
+    @property
+    def memory_usage(self):
+        return self._m.memory_usage
+
+    def __getitem__(self, key):
+        if isinstance(key, int):
+            return self.injects[key]
+        try:
+            return self._by_name[key]
+        except KeyError:
+            raise KeyError(f"no inject named '{key}'") from None
+
+    def __contains__(self, key):
+        return key in self._by_name
+
+    def __iter__(self):
+        return iter(self.injects)
+
+    def __len__(self):
+        return len(self.injects)
+
+    def keys(self):
+        return [inj.name for inj in self.injects]
+
+    def render(self, stubs):
+        """Renders the PTX with one stub per inject: a dict {name: stub}, or
+        a sequence in inject-index order. Every inject needs a stub."""
+        if isinstance(stubs, dict):
+            return self._m.render_by_name(stubs)
+        if isinstance(stubs, (str, bytes)):
+            raise TypeError("render takes a dict or a sequence of stubs")
+        return self._m.render(list(stubs))
+
+    def to_list(self):
+        """The injects as JSON-like dicts, in index order."""
+        return [inj.to_dict() for inj in self.injects]
+
+    def to_json(self):
+        """The injects as the JSON object ``mmptx-opt --list-injects``
+        style tools print."""
+        return _json.loads(self._m.json())
+
+    def __repr__(self):
+        return f"<mmptx.inject.Module {self.name!r}: {self.keys()}>"

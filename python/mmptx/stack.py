@@ -1,0 +1,409 @@
+"""Stack PTX: compile programs of 8-byte words into PTX stubs.
+
+    cc = mmptx.stack.Compiler()                    # default instruction set
+    stub = cc.compile_text('''
+        .registers { x : F32 in; y : F32 in; z : F32 out; }
+        .program { x y add.ftz.f32 }
+        .requests { z }''')
+    iset = cc.instruction_set
+    regs = iset.registers([("x", "F32", "in"), ("y", "F32", "in"),
+                           ("z", "F32", "out")])
+    words = numpy.array([input_(0), input_(1), iset.ptx("add.ftz.f32")],
+                        dtype=numpy.uint64)     # read in place, no copy
+    stub = cc.compile(words, regs, [2])
+    cc.interpret(words, regs, [2], [1.5, 2.0])   # [3.5] on the CPU
+
+Word layout: ``type | aux << 16 | payload << 32``. Stubs have no trailing
+NUL. Compilers are safe to share between threads (calls are serialised);
+compile_batch and interpret_rows release the GIL.
+"""
+
+import functools
+import struct
+from enum import IntEnum
+
+from ._mmptx import stack as _native
+from .errors import StackError, StackErrorCode
+
+__all__ = ["WordType", "MetaOp", "make_word", "ptx", "constant", "input_",
+           "special", "meta", "meta_constant", "routine", "store", "load",
+           "ret", "f32_bits", "bits_f32", "InstructionSet", "Registers",
+           "Program", "Compiler", "parse", "default_instruction_set",
+           "StackError", "StackErrorCode"]
+
+
+class WordType(IntEnum):
+    NONE = 0
+    PTX = 1
+    CONSTANT = 2
+    INPUT = 3
+    SPECIAL = 4
+    META = 5
+    META_CONSTANT = 6
+    ROUTINE = 7
+    RETURN = 10
+    STORE = 11
+    LOAD = 12
+
+
+class MetaOp(IntEnum):
+    DUP = 0
+    YANK_DUP = 1
+    SWAP = 2
+    SWAP_WITH = 3
+    REPLACE = 4
+    DROP = 5
+    CLEAR = 6
+    ROTATE = 7
+    REVERSE = 8
+
+
+def make_word(type_, aux, payload):
+    return (int(type_) & 0xFFFF) | ((aux & 0xFFFF) << 16) | \
+        ((payload & 0xFFFFFFFF) << 32)
+
+
+def ptx(instr):
+    """PTX instruction ``instr`` (an index)."""
+    return make_word(WordType.PTX, 0, instr)
+
+
+def constant(stack, bits):
+    """A 32-bit constant (raw bits) pushed on stack ``stack``."""
+    return make_word(WordType.CONSTANT, stack, bits)
+
+
+def input_(reg):
+    """Pushes register ``reg`` (an index into the registers)."""
+    return make_word(WordType.INPUT, 0, reg)
+
+
+def special(sreg):
+    return make_word(WordType.SPECIAL, 0, sreg)
+
+
+def meta(stack, op):
+    return make_word(WordType.META, stack, int(op))
+
+
+def meta_constant(value):
+    return make_word(WordType.META_CONSTANT, 0, value)
+
+
+def routine(idx):
+    return make_word(WordType.ROUTINE, 0, idx)
+
+
+def store(stack, slot):
+    return make_word(WordType.STORE, stack, slot)
+
+
+def load(slot):
+    return make_word(WordType.LOAD, 0, slot)
+
+
+def ret():
+    return make_word(WordType.RETURN, 0, 0)
+
+
+def f32_bits(x):
+    """The bits of ``x`` as an f32."""
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def bits_f32(b):
+    return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
+
+
+def _to_bits(prefix, v):
+    if prefix == "f32":
+        return f32_bits(v) if isinstance(v, float) else int(v) & 0xFFFFFFFF
+    if prefix == "f64":
+        return (struct.unpack("<Q", struct.pack("<d", v))[0]
+                if isinstance(v, float) else int(v))
+    return int(v) & 0xFFFFFFFFFFFFFFFF
+
+
+def _from_bits(prefix, b):
+    if prefix == "f32":
+        return bits_f32(b)
+    if prefix == "f64":
+        return struct.unpack("<d", struct.pack("<Q", b))[0]
+    if prefix == "pred":
+        return bool(b)
+    if prefix.startswith("s"):
+        width = int(prefix[1:])
+        return b - (1 << width) if b >> (width - 1) & 1 else b
+    return b
+
+
+class InstructionSet:
+    """The tables of an instruction set: the default one generated from
+    td/StackInstrs.td (:func:`default_instruction_set`), or one built at run
+    time with ``InstructionSet(stacks, arg_types, instructions, specials)``:
+
+      stacks:       (name, literal_prefix[, inline_literals=True])
+      arg_types:    (name, stack index, num_vec_elems)
+      instructions: (name, ptx, [arg type indices], [ret indices][, min_sm])
+      specials:     (name, ptx, arg type index[, min_sm])
+    """
+
+    def __init__(self, stacks, arg_types, instructions, specials,
+                 _native_set=None):
+        if _native_set is None:
+            _native_set = _native.InstructionSet(
+                [(s[0], s[1], s[2] if len(s) > 2 else True) for s in stacks],
+                [tuple(a) for a in arg_types],
+                [(i[0], i[1], list(i[2]), list(i[3]),
+                  i[4] if len(i) > 4 else 0) for i in instructions],
+                [(s[0], s[1], s[2], s[3] if len(s) > 3 else 0)
+                 for s in specials])
+        self._native = _native_set
+        self.stacks = [s[0] for s in _native_set.stacks]
+        self.literal_prefixes = [s[1] for s in _native_set.stacks]
+        self.arg_types = _native_set.arg_types
+        self.instructions = _native_set.instructions
+        self.specials = _native_set.specials
+        self._instr = {i[0]: k for k, i in enumerate(self.instructions)}
+        self._special = {s[0]: k for k, s in enumerate(self.specials)}
+        self._stack = {s: k for k, s in enumerate(self.stacks)}
+
+    @property
+    def instr(self):
+        """Instruction words by name, dots as underscores:
+        ``iset.instr.add_ftz_f32``."""
+        return _Names({n: ptx(k) for n, k in self._instr.items()})
+
+    @property
+    def sreg(self):
+        """Special register words by name: ``iset.sreg.tid_x``."""
+        return _Names({n: special(k) for n, k in self._special.items()})
+
+    @property
+    def stack(self):
+        """Stack indices by name: ``iset.stack.F32``."""
+        return _Names(dict(self._stack))
+
+    def stack_index(self, stack):
+        if isinstance(stack, int):
+            return stack
+        try:
+            return self._stack[stack]
+        except KeyError:
+            raise StackError(f"unknown stack '{stack}'",
+                             StackErrorCode.INVALID_ARGUMENT) from None
+
+    def instruction_index(self, name):
+        try:
+            return self._instr[name]
+        except KeyError:
+            raise StackError(f"unknown instruction '{name}'",
+                             StackErrorCode.INVALID_ARGUMENT) from None
+
+    def ptx(self, name):
+        """The word of instruction ``name`` (``"add.ftz.f32"``)."""
+        return ptx(self.instruction_index(name))
+
+    def special(self, name):
+        """The word of special register ``name`` (``"tid.x"``)."""
+        try:
+            return special(self._special[name])
+        except KeyError:
+            raise StackError(f"unknown special register '{name}'",
+                             StackErrorCode.INVALID_ARGUMENT) from None
+
+    def constant(self, stack, value):
+        """A constant of ``stack``: floats for f32/f64 stacks (stored as an
+        f32), ints as their 32 bits."""
+        s = self.stack_index(stack)
+        if isinstance(value, float):
+            return constant(s, f32_bits(value))
+        return constant(s, int(value) & 0xFFFFFFFF)
+
+    def meta(self, stack, op):
+        return meta(self.stack_index(stack), op)
+
+    def store(self, stack, slot):
+        return store(self.stack_index(stack), slot)
+
+    def registers(self, regs):
+        """A :class:`Registers` from (name, stack name or index, kind)."""
+        return Registers(self, regs)
+
+
+class _Names:
+    """Attribute access to a table's entries; names are made identifiers
+    (``add.ftz.f32`` -> ``add_ftz_f32``)."""
+
+    def __init__(self, entries):
+        self.__dict__.update({n.replace(".", "_"): v
+                              for n, v in entries.items()})
+
+    def __repr__(self):
+        return f"<{len(self.__dict__)} names: {', '.join(self.__dict__)}>"
+
+
+@functools.lru_cache(maxsize=None)
+def default_instruction_set():
+    """The instruction set of td/StackInstrs.td."""
+    return InstructionSet(None, None, None, None,
+                          _native_set=_native.InstructionSet.default())
+
+
+class Registers:
+    """The registers a stub reads and writes: (name, stack, kind) with kind
+    "in", "out" or "mod". Build once and reuse: compiles take it as is."""
+
+    def __init__(self, instruction_set, regs):
+        self.instruction_set = instruction_set
+        decls = [(r[0], instruction_set.stack_index(r[1]),
+                  r[2] if len(r) > 2 else "in") for r in regs]
+        self._native = _native.Registers(instruction_set._native, decls)
+        self.names = [d[0] for d in decls]
+        self._prefixes = [instruction_set.literal_prefixes[d[1]]
+                          for d in decls]
+        self._index = {n: i for i, n in enumerate(self.names)}
+
+    def index(self, name):
+        try:
+            return self._index[name]
+        except KeyError:
+            raise StackError(f"unknown register '{name}'",
+                             StackErrorCode.INVALID_REQUEST) from None
+
+    def requests(self, reqs):
+        return [r if isinstance(r, int) else self.index(r) for r in reqs]
+
+    def to_list(self):
+        return self._native.to_list()
+
+    def __len__(self):
+        return len(self.names)
+
+
+class Program:
+    """A program parsed from the text form (see :func:`parse`)."""
+
+    def __init__(self, native, instruction_set):
+        self._native = native
+        self.instruction_set = instruction_set
+
+    main = property(lambda self: self._native.main)
+    routines = property(lambda self: self._native.routines)
+    routine_names = property(lambda self: self._native.routine_names)
+    requests = property(lambda self: self._native.requests)
+    registers = property(lambda self: self._native.registers)
+
+    def format(self):
+        """The canonical text form."""
+        return self._native.format(self.instruction_set._native)
+
+    def __str__(self):
+        return self.format()
+
+
+def parse(text, instruction_set=None, name="<stack>"):
+    """Parses the text form; errors raise StackError with a located
+    message (``name:line:col: error: ...``)."""
+    iset = instruction_set or default_instruction_set()
+    return Program(_native.parse(iset._native, text, name), iset)
+
+
+class Compiler:
+    """A Stack PTX compiler for one instruction set (default: the generated
+    one), with its options:
+
+      target_sm         words that need a newer sm_XX are invalid (0 = any)
+      strict            invalid words raise StackError instead of no-ops
+      zero_unsatisfied  unsatisfied out requests get zero
+      stack_size, max_nodes, max_frame_depth, store_size, execution_limit
+    """
+
+    def __init__(self, instruction_set=None, *, target_sm=0, strict=False,
+                 zero_unsatisfied=True, stack_size=128, max_nodes=1 << 16,
+                 max_frame_depth=8, store_size=32, execution_limit=1 << 20):
+        self.instruction_set = instruction_set or default_instruction_set()
+        self._c = _native.Compiler(
+            self.instruction_set._native, target_sm=target_sm, strict=strict,
+            zero_unsatisfied=zero_unsatisfied, stack_size=stack_size,
+            max_nodes=max_nodes, max_frame_depth=max_frame_depth,
+            store_size=store_size, execution_limit=execution_limit)
+        self.options = dict(target_sm=target_sm, strict=strict,
+                            zero_unsatisfied=zero_unsatisfied,
+                            stack_size=stack_size, max_nodes=max_nodes,
+                            max_frame_depth=max_frame_depth,
+                            store_size=store_size,
+                            execution_limit=execution_limit)
+
+    def _regs(self, registers):
+        if isinstance(registers, Registers):
+            return registers
+        return Registers(self.instruction_set, registers)
+
+    def compile(self, words, registers, requests, routines=None,
+                zero_registers=None):
+        """Compiles ``words`` (a 1-D uint64 array, read in place, or a
+        sequence of ints). ``requests``: register indices or names, in
+        order; ``routines``: word arrays that ROUTINE i calls."""
+        regs = self._regs(registers)
+        zero = self._regs(zero_registers)._native if zero_registers else None
+        return self._c.compile(words, regs._native, regs.requests(requests),
+                               routines, zero)
+
+    def compile_text(self, text, name="<stack>"):
+        """Parses and compiles the text form (registers and requests come
+        from its sections)."""
+        return self._c.compile_program(
+            parse(text, self.instruction_set, name)._native)
+
+    def compile_program(self, program):
+        return self._c.compile_program(program._native)
+
+    def compile_batch(self, programs, registers, requests, offsets=None):
+        """Compiles many programs with the same registers and requests in
+        one call, without the GIL: ``programs`` is a list of word arrays, or
+        one uint64 array sliced by ``offsets`` (N + 1 ints). Returns the
+        stubs in order."""
+        regs = self._regs(registers)
+        return self._c.compile_batch(programs, offsets, regs._native,
+                                     regs.requests(requests))
+
+    def measure_batch(self, programs, registers, requests, offsets=None):
+        """Compiles like :meth:`compile_batch` but builds no strings;
+        returns the total stub size in bytes (the C++ cost of a batch, for
+        overhead measurements)."""
+        regs = self._regs(registers)
+        return self._c.measure_batch(programs, offsets, regs._native,
+                                     regs.requests(requests))
+
+    def interpret(self, words, registers, requests, inputs, routines=None,
+                  raw=False):
+        """Runs the program on the CPU with one input per register (floats
+        for float stacks; bit patterns with ``raw``). Returns one value per
+        request, as the compiled stub would compute it."""
+        regs = self._regs(registers)
+        reqs = regs.requests(requests)
+        if raw:
+            bits = [int(v) for v in inputs]
+        else:
+            bits = [_to_bits(p, v) for p, v in zip(regs._prefixes, inputs)]
+        out = self._c.interpret(words, regs._native, reqs, bits, routines)
+        if raw:
+            return out
+        return [_from_bits(regs._prefixes[r], b) if r < len(regs) else b
+                for r, b in zip(reqs, out)]
+
+    def interpret_rows(self, words, registers, requests, inputs,
+                       routines=None):
+        """Runs the program once per row of ``inputs`` (a uint64 NumPy array
+        rows x registers of bit patterns; see numpy's ``.view``). Returns a
+        rows x requests uint64 array."""
+        regs = self._regs(registers)
+        return self._c.interpret_rows(words, regs._native,
+                                      regs.requests(requests), inputs,
+                                      routines)
+
+    @property
+    def stats(self):
+        """What the last compile did (dict), including limits it hit."""
+        return self._c.stats

@@ -1,0 +1,136 @@
+"""mmptx.inject: create, query, render, errors and threads."""
+
+import threading
+
+import pytest
+
+import mmptx
+from mmptx.inject import Module
+
+
+def test_query(func_ptx):
+    m = Module(func_ptx, name="func.ptx")
+    assert len(m) == 1 and m.keys() == ["func"] and "func" in m
+    inj = m["func"]
+    assert inj is m[0] and inj.num_sites == 1 and len(inj) == 3
+    assert [v.kind for v in inj] == ["in", "mod", "out"]
+    assert [v.register for v in inj] == ["_x0", "_x1", "_x2"]
+    assert m["func"]["z"].operand == "%_x2"
+    assert m["func"]["y"].type == "F32" and m["func"]["y"].reg_type == "f32"
+    assert m["func"][2].name == "z"
+    with pytest.raises(KeyError):
+        m["nope"]
+    with pytest.raises(KeyError):
+        m["func"]["nope"]
+
+
+def test_to_list_is_json_like(func_ptx):
+    import json
+    lst = Module(func_ptx).to_list()
+    assert json.loads(json.dumps(lst)) == lst
+    assert lst[0]["variables"][0] == {
+        "name": "x", "index": 0, "kind": "in", "type": "F32",
+        "reg_type": "f32", "register": "_x0"}
+
+
+def test_render_by_name_and_index(func_ptx):
+    m = Module(func_ptx)
+    stub = "\tadd.ftz.f32 %_x2, %_x0, %_x1;"
+    by_name = m.render({"func": stub})
+    assert by_name == m.render([stub]) == m.render((stub,))
+    assert stub in by_name and "PTX_INJECT" not in by_name
+    assert by_name.startswith(".version 8.0") and by_name.endswith("// post\n")
+
+
+def test_render_two_sites_exact(two_sites_ptx):
+    m = Module(two_sites_ptx)
+    assert m.keys() == ["func_a", "func_b"]
+    out = m.render({"func_a": "/*stub-a*/", "func_b": "/*stub-b*/"})
+    assert out == "// pre\n/*stub-a*/\n// mid\n/*stub-b*/\n// post\n"
+
+
+def test_bytes_input(func_ptx):
+    assert Module(func_ptx.encode()).keys() == ["func"]
+
+
+def test_no_injects_renders_unchanged():
+    m = Module("// nothing here\n")
+    assert len(m) == 0 and m.render([]) == "// nothing here\n"
+
+
+def test_create_error_is_located():
+    bad = "// PTX_INJECT_START f\n// _x0 q f32 F32 x\n// PTX_INJECT_END\n"
+    with pytest.raises(mmptx.InjectError) as e:
+        Module(bad, name="k.ptx")
+    assert e.value.message.startswith("k.ptx:2:8: error: invalid argument "
+                                      "kind 'q'")
+    assert e.value.code == mmptx.errors.InjectErrorCode.FORMATTING
+    assert isinstance(e.value, RuntimeError)
+
+
+def test_inconsistent_duplicate_sites():
+    ptx = ("// PTX_INJECT_START func\n// _x0 i f32 F32 x\n// PTX_INJECT_END\n"
+           "// PTX_INJECT_START func\n// _x0 i f32 F32 x\n"
+           "// _x1 o f32 F32 y\n// PTX_INJECT_END\n")
+    with pytest.raises(mmptx.InjectError) as e:
+        Module(ptx, name="dup.ptx")
+    assert e.value.code == mmptx.errors.InjectErrorCode.INCONSISTENT_INJECTION
+    assert e.value.message.startswith("dup.ptx:")
+
+
+def test_unknown_type_and_extra_types():
+    ptx = "// PTX_INJECT_START f\n// _x0 i f32 DOG x\n// PTX_INJECT_END\n"
+    with pytest.raises(mmptx.InjectError) as e:
+        Module(ptx)
+    assert e.value.code == mmptx.errors.InjectErrorCode.UNKNOWN_TYPE
+    m = Module(ptx, extra_types=[("DOG", "f32", "f32")])
+    assert m["f"]["x"].type == "DOG"
+    assert Module(ptx, allow_unknown_types=True)["f"]["x"].reg_type == "f32"
+
+
+def test_render_errors(func_ptx):
+    m = Module(func_ptx)
+    codes = mmptx.errors.InjectErrorCode
+    with pytest.raises(mmptx.InjectError) as e:
+        m.render({})
+    assert e.value.code == codes.MISSING_STUB
+    assert "no stub for inject 'func'" in str(e.value)
+    with pytest.raises(mmptx.InjectError) as e:
+        m.render(["a", "b"])
+    assert e.value.code == codes.WRONG_NUM_STUBS
+    with pytest.raises(mmptx.InjectError) as e:
+        m.render({"func": "", "nope": ""})
+    assert e.value.code == codes.INJECTION_NAME_NOT_FOUND
+    with pytest.raises(TypeError):
+        m.render("a stub")
+    with pytest.raises(TypeError):
+        m.render([1])
+
+
+def test_builtin_types():
+    tokens = {t["token"] for t in mmptx.inject.builtin_types()}
+    assert {"F32", "U32", "F16"} <= tokens
+
+
+def test_render_from_many_threads(func_ptx):
+    m = Module(func_ptx)
+    stubs = [f"\tmov.f32 %_x2, 0f{i:08x};" for i in range(64)]
+    expected = [m.render([s]) for s in stubs]
+    results = [None] * len(stubs)
+    errors = []
+
+    def work(k):
+        try:
+            for _ in range(200):
+                results[k] = m.render({"func": stubs[k]})
+        except Exception as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(k,))
+               for k in range(len(stubs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == expected

@@ -1,0 +1,242 @@
+"""mmptx.stack: text and word programs, options, interpreter, batches."""
+
+import array
+import threading
+
+import pytest
+
+import mmptx
+from mmptx import stack as S
+
+np = pytest.importorskip("numpy")
+
+XYZ = [("x", "F32", "in"), ("y", "F32", "in"), ("z", "F32", "out")]
+ADD_TEXT = """
+.registers { x : F32 in; y : F32 in; z : F32 out; }
+.program { x y add.ftz.f32 }
+.requests { z }
+"""
+ADD_STUB = ("\t{\n\t.reg .f32 %_s0_<1>;\n\tadd.ftz.f32 %_s0_0, %y, %x;\n"
+            "\tmov.f32 %z, %_s0_0;\n\t}")
+
+
+@pytest.fixture(scope="module")
+def cc():
+    return S.Compiler()
+
+
+@pytest.fixture(scope="module")
+def iset(cc):
+    return cc.instruction_set
+
+
+def test_compile_text_exact(cc):
+    stub = cc.compile_text(ADD_TEXT)
+    assert stub == ADD_STUB
+    assert "\0" not in stub
+
+
+def test_compile_words_all_forms(cc, iset):
+    regs = iset.registers(XYZ)
+    words = [S.input_(0), S.input_(1), iset.ptx("add.ftz.f32")]
+    as_numpy = np.array(words, dtype=np.uint64)
+    assert cc.compile(as_numpy, regs, ["z"]) == ADD_STUB
+    as_numpy.flags.writeable = False  # read in place: read-only is enough
+    assert cc.compile(as_numpy, regs, ["z"]) == ADD_STUB
+    assert cc.compile(words, regs, [2]) == ADD_STUB
+    assert cc.compile(array.array("Q", words), XYZ, [2]) == ADD_STUB
+    # A strided view or another dtype is copied, not refused.
+    wide = np.zeros(6, dtype=np.uint64)
+    wide[::2] = words
+    assert cc.compile(wide[::2], regs, [2]) == ADD_STUB
+    assert cc.compile(as_numpy.astype(np.int64), regs, [2]) == ADD_STUB
+
+
+def test_word_encoders_match_text(iset):
+    prog = S.parse(".registers { x : F32 in; }\n"
+                   ".program { x dup(F32) mul.ftz.f32 1.0 add.ftz.f32 "
+                   "meta(2) store(F32, 1) load(1) return }")
+    assert prog.main == [S.input_(0), iset.meta("F32", S.MetaOp.DUP),
+                         iset.ptx("mul.ftz.f32"), iset.constant("F32", 1.0),
+                         iset.ptx("add.ftz.f32"), S.meta_constant(2),
+                         iset.store("F32", 1), S.load(1), S.ret()]
+    again = S.parse(prog.format())
+    assert again.main == prog.main and again.registers == prog.registers
+
+
+def test_routines(cc, iset):
+    text = (".registers { x : F32 in; z : F32 out; }\n"
+            ".routine sq { dup(F32) mul.ftz.f32 }\n"
+            ".program { x call sq }\n.requests { z }")
+    prog = S.parse(text)
+    assert prog.routine_names == ["sq"]
+    from_text = cc.compile_text(text)
+    from_words = cc.compile(prog.main, [("x", "F32"), ("z", "F32", "out")],
+                            ["z"], routines=prog.routines)
+    assert from_text == from_words and "mul.ftz.f32" in from_text
+    assert cc.interpret(prog.main, [("x", "F32"), ("z", "F32", "out")],
+                        ["z"], [3.0, 0.0], routines=prog.routines) == [9.0]
+
+
+def test_interpreter(cc, iset):
+    regs = iset.registers(XYZ)
+    words = np.array([S.input_(0), S.input_(1), iset.ptx("mul.ftz.f32"),
+                      iset.constant("F32", 1.0), iset.ptx("add.ftz.f32")],
+                     dtype=np.uint64)
+    assert cc.interpret(words, regs, ["z"], [3.0, 5.0, 0.0]) == [16.0]
+    raw = cc.interpret(words, regs, ["z"],
+                       [S.f32_bits(3.0), S.f32_bits(5.0), 0], raw=True)
+    assert raw == [S.f32_bits(16.0)]
+    rows = np.array([[3.0, 5.0, 0.0], [2.0, 2.0, 0.0]],
+                    dtype=np.float32).view(np.uint32).astype(np.uint64)
+    out = cc.interpret_rows(words, regs, ["z"], rows)
+    assert out.shape == (2, 1)
+    assert out.astype(np.uint32).view(np.float32).ravel().tolist() == [16, 5]
+
+
+def test_integer_interpreter(cc):
+    words = S.parse(".registers { a : S32 in; r : S32 out; }\n"
+                    ".program { a -7 add.s32 }").main
+    regs = [("a", "S32"), ("r", "S32", "out")]
+    assert "add.s32" in [i[1] for i in cc.instruction_set.instructions]
+    assert cc.interpret(words, regs, ["r"], [2, 0]) == [-5]
+
+
+def test_unsatisfied_out_is_zero(cc, iset):
+    stub = cc.compile([], iset.registers(XYZ), ["z"])
+    assert "mov.f32 %z, 0f00000000;" in stub
+    assert cc.stats["zeroed_requests"] == 1
+
+
+def test_strict_and_invalid_words(iset):
+    bad = [S.input_(0), S.ptx(100000)]
+    lax = S.Compiler(iset)
+    lax.compile(bad, XYZ, ["z"])
+    assert lax.stats["ignored_words"] == 1
+    strict = S.Compiler(iset, strict=True)
+    with pytest.raises(mmptx.StackError) as e:
+        strict.compile(bad, XYZ, ["z"])
+    assert e.value.code == mmptx.errors.StackErrorCode.INVALID_WORD
+    assert "100000" in e.value.message
+
+
+def test_target_sm(iset):
+    newer = [i for i in iset.instructions if i[4] > 50]
+    if not newer:
+        pytest.skip("no instruction with a minimum sm in the default set")
+    name, _, args, rets, min_sm = newer[0]
+    cc = S.Compiler(iset, target_sm=min_sm - 1, strict=True)
+    assert cc._c.target_sm == min_sm - 1
+    with pytest.raises(mmptx.StackError):
+        cc.compile([iset.ptx(name)], XYZ, [])
+    S.Compiler(iset, target_sm=min_sm, strict=True).compile(
+        [iset.ptx(name)], XYZ, [])
+
+
+def test_limits(iset):
+    loop = S.parse(".registers { x : F32 in; z : F32 out; }\n"
+                   ".routine r { x call r }\n.program { call r }")
+    cc = S.Compiler(iset, execution_limit=10, max_frame_depth=3)
+    cc.compile(loop.main, [("x", "F32"), ("z", "F32", "out")], ["z"],
+               routines=loop.routines)
+    stats = cc.stats
+    assert stats["refused_calls"] >= 1 and stats["executed_words"] <= 10
+    with pytest.raises(mmptx.StackError):
+        S.Compiler(iset, stack_size=0)
+
+
+def test_batch(cc, iset):
+    regs = iset.registers(XYZ)
+    ops = ["add.ftz.f32", "mul.ftz.f32", "sub.ftz.f32", "max.ftz.f32"]
+    progs = [np.array([S.input_(0), S.input_(1), iset.ptx(o)],
+                      dtype=np.uint64) for o in ops]
+    singles = [cc.compile(p, regs, [2]) for p in progs]
+    assert cc.compile_batch(progs, regs, [2]) == singles
+    packed = np.concatenate(progs)
+    offsets = [0, 3, 6, 9, 12]
+    assert cc.compile_batch(packed, regs, ["z"], offsets=offsets) == singles
+    assert cc.compile_batch([], regs, [2]) == []
+    with pytest.raises(mmptx.StackError):
+        cc.compile_batch(packed, regs, [2], offsets=[0, 13])
+    with pytest.raises(mmptx.StackError) as e:
+        S.Compiler(iset, strict=True).compile_batch(
+            [progs[0], [S.ptx(99999)]], regs, [2])
+    assert e.value.message.startswith("program 1: ")
+
+
+def test_parse_errors_are_located():
+    with pytest.raises(mmptx.StackError) as e:
+        S.parse(".program { foo }", name="p.stack")
+    assert e.value.message.startswith(
+        "p.stack:1:12: error: unknown instruction or register 'foo'")
+    assert e.value.code == mmptx.errors.StackErrorCode.PARSE
+
+
+def test_register_errors(iset):
+    with pytest.raises(mmptx.StackError, match="not a PTX identifier"):
+        iset.registers([("1x", "F32")])
+    with pytest.raises(mmptx.StackError, match="reserved"):
+        iset.registers([("_s0_1", "F32")])
+    with pytest.raises(mmptx.StackError, match="unknown stack"):
+        iset.registers([("x", "NOPE")])
+    with pytest.raises(mmptx.StackError, match="out of range"):
+        iset.registers([("x", 999)])
+    with pytest.raises(mmptx.StackError, match="not one of in, out, mod"):
+        iset.registers([("x", "F32", "inout")])
+    with pytest.raises(mmptx.StackError, match="unknown register"):
+        S.Compiler().compile([], XYZ, ["w"])
+    with pytest.raises(TypeError):
+        S.Compiler().compile("x y", XYZ, [])
+
+
+def test_custom_instruction_set():
+    iset = S.InstructionSet(
+        stacks=[("F32", "f32"), ("U32", "u32")],
+        arg_types=[("F32", 0, 0), ("U32", 1, 0)],
+        instructions=[("add", "add.ftz.f32", [0, 0], [0])],
+        specials=[("tid", "tid.x", 1)])
+    cc = S.Compiler(iset)
+    stub = cc.compile_text(".registers { a : F32 in; b : F32 out; }\n"
+                           ".program { a a add }\n.requests { b }")
+    assert "add.ftz.f32" in stub
+    assert cc.interpret([S.input_(0), S.input_(0), iset.ptx("add")],
+                        [("a", "F32"), ("b", "F32", "out")], [1],
+                        [1.25, 0.0]) == [2.5]
+    with pytest.raises(mmptx.StackError) as e:
+        S.InstructionSet([("F32", "f32")], [("F32", 3, 0)], [], [])
+    assert e.value.code == mmptx.errors.StackErrorCode.INVALID_TABLES
+
+
+def test_compile_from_many_threads(iset):
+    cc = S.Compiler(iset)
+    regs = iset.registers(XYZ)
+    ops = ["add.ftz.f32", "mul.ftz.f32", "sub.ftz.f32", "min.ftz.f32"]
+    progs = [[S.input_(0), S.input_(1), iset.ptx(o)] for o in ops]
+    expected = [cc.compile(p, regs, [2]) for p in progs]
+    bad = []
+
+    def work(k):
+        for i in range(300):
+            j = (k + i) % len(progs)
+            if i % 50 == 0:
+                got = cc.compile_batch(progs, regs, [2])
+                if got != expected:
+                    bad.append(k)
+            elif cc.compile(progs[j], regs, [2]) != expected[j]:
+                bad.append(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not bad
+
+
+def test_named_encoders(iset):
+    assert iset.instr.add_ftz_f32 == iset.ptx("add.ftz.f32")
+    assert iset.sreg.tid_x == iset.special("tid.x")
+    assert iset.stack.F32 == iset.stack_index("F32") == 0
+    assert "fma_rn_f32" in dir(iset.instr)
+    with pytest.raises(AttributeError):
+        iset.instr.no_such_op
