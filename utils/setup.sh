@@ -50,16 +50,20 @@ mkdir -p build
 NVPTXCOMPILER_VERSION=${NVPTXCOMPILER_VERSION:-13.0.88}
 NVPTX_DIR=build/deps/nvptxcompiler
 PY=$(command -v python3 || true)
+# pip_target DIR SPEC: the wheel SPEC alone (no dependencies) in DIR; --target
+# installs outside any Python environment (no PEP 668 refusal).
+pip_target() {
+  rm -rf "$1"
+  [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check \
+    --no-deps --target "$1" "$2"
+}
 if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/dev/null 2>&1; then
   if [ -n "$PY" ] && ! "$PY" -m pip --version >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO=sudo
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null || true
   fi
-  # --target installs outside any Python environment (no PEP 668 refusal).
-  rm -rf "$NVPTX_DIR"
-  if [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check --no-deps \
-      --target "$NVPTX_DIR" "nvidia-nvptxcompiler==$NVPTXCOMPILER_VERSION"; then
+  if pip_target "$NVPTX_DIR" "nvidia-nvptxcompiler==$NVPTXCOMPILER_VERSION"; then
     echo "mmptx: nvPTXCompiler $NVPTXCOMPILER_VERSION in $NVPTX_DIR"
   else
     echo "mmptx: warning: could not install nvidia-nvptxcompiler; the nvptxcompiler backend is disabled" >&2
@@ -73,9 +77,7 @@ fi
 CUTLASS_VERSION=${CUTLASS_VERSION:-4.2.0.0}
 CUTLASS_DEPS=build/deps/cutlass
 if ! ls "$CUTLASS_DEPS"/nvidia_cutlass-"$CUTLASS_VERSION".dist-info >/dev/null 2>&1; then
-  rm -rf "$CUTLASS_DEPS"
-  if [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check --no-deps \
-      --target "$CUTLASS_DEPS" "nvidia-cutlass==$CUTLASS_VERSION"; then
+  if pip_target "$CUTLASS_DEPS" "nvidia-cutlass==$CUTLASS_VERSION"; then
     echo "mmptx: CUTLASS $CUTLASS_VERSION headers in $CUTLASS_DEPS"
   else
     echo "mmptx: warning: could not install nvidia-cutlass; the CuTe tests are UNSUPPORTED" >&2
