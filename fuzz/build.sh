@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target:
 #   fuzz/build.sh [TARGET] [BUILD_DIR]
-# TARGET: parser (default), annotate or stack; BUILD_DIR defaults to
+# TARGET: parser (default), annotate, stack or ast; BUILD_DIR defaults to
 # MMPTX_FUZZ_BUILD or <repo>/build-fuzz. Compiles the mmptx sources the
 # target needs directly with clang++ and -fsanitize=fuzzer,address,undefined
-# against the static LLVM Support library of llvm-config. annotate and stack
+# against the static LLVM Support library of llvm-config. annotate, stack and ast
 # include generated tables: they need a configured and built CMake tree,
 # MMPTX_BUILD (default <repo>/build). CXX and LLVM_CONFIG override the tools.
 set -euo pipefail
@@ -23,13 +23,19 @@ parser)
            "$ROOT"/lib/Parser/*.cpp "$ROOT"/lib/Printer/*.cpp)
   GENERATED="" ;;
 annotate)
-  SOURCES=("$ROOT/fuzz/AnnotateFuzzer.cpp" "$ROOT"/lib/Annotate/*.cpp)
-  GENERATED=include/mmptx/IR/InjectTypes.inc ;;
+  SOURCES=("$ROOT/fuzz/AnnotateFuzzer.cpp" "$ROOT"/lib/Annotate/*.cpp
+           "$ROOT/lib/Inject/InjectFormat.cpp")
+  GENERATED=include/mmptx/Inject/InjectTypes.inc ;;
 stack)
-  SOURCES=("$ROOT/fuzz/StackFuzzer.cpp" "$ROOT"/lib/Stack/*.cpp)
+  SOURCES=("$ROOT/fuzz/StackFuzzer.cpp" "$ROOT"/lib/Stack/*.cpp
+           "$ROOT"/lib/Expr/*.cpp)
+  GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
+ast)
+  SOURCES=("$ROOT/fuzz/AstFuzzer.cpp" "$ROOT"/lib/Ast/*.cpp
+           "$ROOT"/lib/Expr/*.cpp "$ROOT"/lib/Stack/*.cpp)
   GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
 *)
-  echo "build.sh: unknown target '$TARGET' (parser, annotate or stack)" >&2
+  echo "build.sh: unknown target '$TARGET' (parser, annotate, stack or ast)" >&2
   exit 2 ;;
 esac
 SOURCES+=("$ROOT/lib/Support/Diagnostic.cpp")

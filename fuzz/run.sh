@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target for SECONDS (default 60):
 #   fuzz/run.sh [TARGET] [SECONDS] [extra libFuzzer flags...]
-# TARGET: parser (default), annotate or stack (see build.sh). Seeds come
+# TARGET: parser (default), annotate, stack or ast (see build.sh). Seeds come
 # from the test inputs; new inputs are kept in <build>/TARGET-corpus,
 # findings in <build>/TARGET-artifacts. Exits non-zero when the fuzzer finds
 # a crash, a hang (-timeout), a leak or a failed check.
@@ -10,7 +10,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${MMPTX_FUZZ_BUILD:-$ROOT/build-fuzz}
 TARGET=parser
-case "${1:-}" in parser|annotate|stack) TARGET=$1; shift ;; esac
+case "${1:-}" in parser|annotate|stack|ast) TARGET=$1; shift ;; esac
 SECONDS_TO_RUN=${1:-60}
 shift || true
 
@@ -35,6 +35,13 @@ stack)
   # programs are seeds for the text parser half.
   cp "$ROOT"/test/Stack/Inputs/*.stack "$ROOT"/test/Transforms/Inputs/*.stack \
      "$SEEDS/"
+  FLAGS+=(-max_len=4096) ;;
+ast)
+  # Byte 0 picks text or words and the limits: the text programs are seeds
+  # for the parser half.
+  for f in "$ROOT"/test/Ast/Inputs/*.ast; do
+    printf '\x80' | cat - "$f" > "$SEEDS/$(basename "$f").seed"
+  done
   FLAGS+=(-max_len=4096) ;;
 esac
 

@@ -2,7 +2,7 @@
 # Sets up, builds and runs every test: the lit regression suite (which also
 # runs the GoogleTest unit tests), the ThreadSanitizer concurrency tests, the
 # Python package's tests and bounded fuzzing runs of the PTX parser, the
-# annotate rewriter and the Stack PTX compiler.
+# annotate rewriter and the Stack PTX and AST PTX compilers.
 # Prints one closing line "tests: N passed, M failed, K skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +46,7 @@ step python "Python package: pip install ., import, pytest" bash -c \
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 step fuzz-parser "fuzzing the PTX parser for ${FUZZ_SECONDS}s" \
   bash fuzz/run.sh parser "$FUZZ_SECONDS"
-for t in annotate stack; do
+for t in annotate stack ast; do
   step "fuzz-$t" "fuzzing $t for $((FUZZ_SECONDS / 3))s" \
     bash fuzz/run.sh "$t" "$((FUZZ_SECONDS / 3))"
 done

@@ -21,6 +21,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstring>
 #include <map>
 
@@ -65,8 +66,12 @@ static const std::string &synthetic(int64_t numSites, int64_t numNames) {
   return s;
 }
 
-static std::unique_ptr<InjectModule> createOrDie(const std::string &text) {
-  auto m = InjectModule::create(text, "bench");
+/// \p trusted skips the structural parse and the site checks.
+static std::unique_ptr<InjectModule> createOrDie(const std::string &text,
+                                                 bool trusted = false) {
+  InjectOptions opts;
+  opts.trusted = trusted;
+  auto m = InjectModule::create(text, "bench", opts);
   if (!m) {
     llvm::errs() << toString(m.takeError()) << '\n';
     exit(1);
@@ -89,11 +94,13 @@ static std::vector<llvm::StringRef> stubsFor(const InjectModule &m) {
   return stubs;
 }
 
+/// Args: the corpus file, and 1 for the default checked create or 0 for
+/// trusted input (markers only).
 static void BM_Create(benchmark::State &st) {
   const std::string &text = corpus(st.range(0));
   size_t memory = 0, sites = 0;
   for (auto _ : st) {
-    auto m = createOrDie(text);
+    auto m = createOrDie(text, /*trusted=*/!st.range(1));
     memory = m->getMemoryUsage();
     sites = m->sites().size();
     benchmark::DoNotOptimize(m.get());
@@ -102,9 +109,15 @@ static void BM_Create(benchmark::State &st) {
   st.counters["sites"] = sites;
   st.counters["handle_bytes"] = memory;
   st.counters["handle_per_input_byte"] = double(memory) / text.size();
-  st.SetLabel(Files[st.range(0)]);
+  st.SetLabel(std::string(Files[st.range(0)]) +
+              (st.range(1) ? " checked" : " trusted"));
 }
-BENCHMARK(BM_Create)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Create)
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 static void BM_CreateFromModule(benchmark::State &st) {
   const std::string &text = corpus(st.range(0));
@@ -128,13 +141,17 @@ static void BM_CreateFromModule(benchmark::State &st) {
 }
 BENCHMARK(BM_CreateFromModule)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
+/// Args: the corpus file, and 1 to check the stubs (the default) or 0 for
+/// trusted stubs.
 static void BM_RenderBuffer(benchmark::State &st) {
   auto m = createOrDie(corpus(st.range(0)));
   std::vector<llvm::StringRef> stubs = stubsFor(*m);
   size_t size = llvm::cantFail(m->renderedSize(stubs));
   std::vector<char> buf(size);
+  RenderOptions opts;
+  opts.checkStubs = st.range(1);
   for (auto _ : st) {
-    auto n = m->render(stubs, buf.data(), buf.size());
+    auto n = m->render(stubs, buf.data(), buf.size(), opts);
     if (!n) {
       llvm::consumeError(n.takeError());
       st.SkipWithError("render failed");
@@ -144,9 +161,15 @@ static void BM_RenderBuffer(benchmark::State &st) {
     benchmark::ClobberMemory();
   }
   st.SetBytesProcessed(st.iterations() * size);
-  st.SetLabel(Files[st.range(0)]);
+  st.SetLabel(std::string(Files[st.range(0)]) +
+              (st.range(1) ? " checked" : " unchecked"));
 }
-BENCHMARK(BM_RenderBuffer)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_RenderBuffer)
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 static void BM_RenderString(benchmark::State &st) {
   auto m = createOrDie(corpus(st.range(0)));
@@ -187,8 +210,9 @@ BENCHMARK(BM_Memcpy)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 static void BM_CreateSynthetic(benchmark::State &st) {
   const std::string &text = synthetic(st.range(0), st.range(1));
   size_t memory = 0;
+  // The marker scanner's scaling; the checks add a constant per site.
   for (auto _ : st) {
-    auto m = createOrDie(text);
+    auto m = createOrDie(text, /*trusted=*/true);
     memory = m->getMemoryUsage();
     benchmark::DoNotOptimize(m.get());
   }
@@ -214,8 +238,10 @@ static void BM_RenderSynthetic(benchmark::State &st) {
                                      "\tadd.ftz.f32 %_x0, %_x0, %_x1;");
   size_t size = llvm::cantFail(m->renderedSize(stubs));
   std::vector<char> buf(size);
+  RenderOptions unchecked;
+  unchecked.checkStubs = false;
   for (auto _ : st) {
-    llvm::cantFail(m->render(stubs, buf.data(), buf.size()));
+    llvm::cantFail(m->render(stubs, buf.data(), buf.size(), unchecked));
     benchmark::DoNotOptimize(buf.data());
     benchmark::ClobberMemory();
   }
@@ -225,4 +251,41 @@ BENCHMARK(BM_RenderSynthetic)
     ->Args({100000, 10000})
     ->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_MAIN();
+/// `--cold=checked|trusted`: times the first create of this process on
+/// anchor_gemm_kernel.ptx (page faults and cold caches included, as a
+/// program that makes one handle sees them), prints it with the handle's
+/// bytes and exits. Run it a few times; each run is one sample.
+static int coldCreate(llvm::StringRef mode) {
+  auto buf = llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
+                                         "/anchor_gemm_kernel.ptx");
+  if (!buf || (mode != "checked" && mode != "trusted")) {
+    fprintf(stderr, "usage: mmptx-bench-inject --cold=checked|trusted\n");
+    return 1;
+  }
+  InjectOptions opts;
+  opts.trusted = mode == "trusted";
+  auto start = std::chrono::steady_clock::now();
+  auto m = InjectModule::create((*buf)->getBuffer(), "gemm", opts);
+  auto end = std::chrono::steady_clock::now();
+  if (!m) {
+    llvm::errs() << toString(m.takeError()) << '\n';
+    return 1;
+  }
+  printf("cold %s create: %.1f us, handle %zu bytes (%.2f x input)\n",
+         mode.str().c_str(),
+         std::chrono::duration<double, std::micro>(end - start).count(),
+         (*m)->getMemoryUsage(),
+         double((*m)->getMemoryUsage()) / (*buf)->getBufferSize());
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && llvm::StringRef(argv[1]).startswith("--cold="))
+    return coldCreate(llvm::StringRef(argv[1]).drop_front(strlen("--cold=")));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

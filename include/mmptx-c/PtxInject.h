@@ -17,6 +17,8 @@
 |*  - A handle is read-only after creation: any number of threads may query   *|
 |*    and render from one handle at once.                                     *|
 |*  - Sizes never include a terminating NUL.                                  *|
+|*  - Every failing call also leaves its message for                          *|
+|*    mmptx_inject_last_error() on the calling thread.                        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -52,7 +54,16 @@ typedef enum mmptx_result {
   MMPTX_ERROR_OUT_OF_MEMORY = 11,
   /** A marker names a type that is neither built in nor given (create). */
   MMPTX_ERROR_UNKNOWN_TYPE = 12,
-  MMPTX_RESULT_NUM_CODES = 13
+  /** The text is not well-formed PTX (create). */
+  MMPTX_ERROR_INVALID_PTX = 13,
+  /** A site is outside any function, its scaffold does not declare, set or
+   *  read back its registers, or a legacy site's compiler registers are
+   *  undeclared, of the wrong type or shared by written variables
+   *  (create). */
+  MMPTX_ERROR_INVALID_SITE = 14,
+  /** A stub is not PTX that can stand inside a function body (render). */
+  MMPTX_ERROR_INVALID_STUB = 15,
+  MMPTX_RESULT_NUM_CODES = 16
 } mmptx_result_t;
 
 /** How a stub uses a variable; values as mm-ptx's mutation kinds. */
@@ -72,12 +83,34 @@ typedef struct mmptx_inject_type {
   const char *mov_suffix; /**< suffix of the normalising mov, e.g. "f32" */
 } mmptx_inject_type_t;
 
+/** Options of mmptx_inject_create_with_options; zero-initialise, then set
+ *  what you need. */
+typedef struct mmptx_inject_options {
+  /** Names the input in error messages; NULL means "<ptx>". */
+  const char *buffer_name;
+  /** User types, accepted in addition to the built-in ones. */
+  const mmptx_inject_type_t *extra_types;
+  size_t num_extra_types;
+  /** Non-zero: accept any type token in mmptx and mm-ptx markers, trusting
+   *  the marker's register type. */
+  int allow_unknown_types;
+  /** Non-zero: skip the structural parse and the site checks and only scan
+   *  for markers. Only for PTX that mmptx produced or already checked. */
+  int trusted;
+} mmptx_inject_options_t;
+
+/** \returns the message of the last create or render call on this thread
+ *  ("" when it succeeded); valid until the next such call on this thread. */
+const char *mmptx_inject_last_error(void);
+
 /** \returns the name of \p result ("MMPTX_SUCCESS", ...), or
  *  "MMPTX_ERROR_INVALID_RESULT" for a value that is no result code. */
 const char *mmptx_result_to_string(mmptx_result_t result);
 
 /** Parses \p ptx (\p ptx_size bytes; need not be NUL-terminated) and creates
- *  a handle in \p *out.
+ *  a handle in \p *out. The PTX is checked as mmptx-opt checks it: the
+ *  structural parse (INVALID_PTX), the markers (FORMATTING, UNKNOWN_TYPE,
+ *  INCONSISTENT_INJECTION) and every site (INVALID_SITE).
  *  \p buffer_name names the input in error messages (optional).
  *  \p extra_types / \p num_extra_types: user types (optional when 0).
  *  \p error_message: optional buffer of \p error_message_size bytes that
@@ -90,6 +123,12 @@ mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
                                    size_t num_extra_types,
                                    char *error_message,
                                    size_t error_message_size);
+
+/** As mmptx_inject_create, with \p options (NULL: the defaults). */
+mmptx_result_t mmptx_inject_create_with_options(
+    mmptx_inject_t **out, const char *ptx, size_t ptx_size,
+    const mmptx_inject_options_t *options, char *error_message,
+    size_t error_message_size);
 
 /** Frees \p handle; NULL is allowed. */
 mmptx_result_t mmptx_inject_destroy(mmptx_inject_t *handle);
@@ -132,7 +171,10 @@ mmptx_result_t mmptx_inject_variable_info_by_index(
     mmptx_arg_kind_t *kind, const char **reg_type, const char **type_token);
 
 /** Renders the PTX with stub \p stubs[i] (NUL-terminated) at every site of
- *  inject i. \p num_stubs is checked against the number of injects before
+ *  inject i. Each stub is checked first (INVALID_STUB, message located in
+ *  "<stub of inject 'NAME'>"): it may hold only instructions, `.reg` and
+ *  `.local` declarations, labels, comments and balanced scopes, in ASCII,
+ *  and no inject markers. \p num_stubs is checked against the number of injects before
  *  \p stubs is read (WRONG_NUM_STUBS), so a short array is never overrun;
  *  \p stubs may be NULL when there are no injects.
  *  Size query: with \p buffer NULL, stores the exact rendered size in bytes,
@@ -144,6 +186,14 @@ mmptx_result_t mmptx_inject_render(const mmptx_inject_t *handle,
                                    const char *const *stubs, size_t num_stubs,
                                    char *buffer, size_t buffer_size,
                                    size_t *written);
+
+/** As mmptx_inject_render, without checking the stubs: only for stubs that
+ *  are valid by construction (the Stack PTX compiler's). */
+mmptx_result_t mmptx_inject_render_unchecked(const mmptx_inject_t *handle,
+                                             const char *const *stubs,
+                                             size_t num_stubs, char *buffer,
+                                             size_t buffer_size,
+                                             size_t *written);
 
 #ifdef __cplusplus
 } /* extern "C" */

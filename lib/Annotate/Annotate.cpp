@@ -51,18 +51,6 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::annotate;
 
-StringRef annotate::getVarKindName(VarKind kind) {
-  switch (kind) {
-  case VarKind::In:
-    return "in";
-  case VarKind::Mod:
-    return "mod";
-  case VarKind::Out:
-    return "out";
-  }
-  llvm_unreachable("unknown VarKind");
-}
-
 /// \returns \p s escaped for a C string literal that is an asm template.
 static std::string escapeAsm(StringRef s) {
   std::string out;
@@ -118,23 +106,20 @@ void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
   };
   os << indent << "asm volatile(" << eol;
   line("{");
+  // The scaffold and markers of the site format (InjectFormat.h), with asm
+  // operands outside and `%%` for the template's `%`.
+  SmallVector<std::string, 16> operands, labels;
+  SmallVector<ScaffoldVar, 16> sv;
+  for (size_t i = 0, e = vars.size(); i != e; ++i) {
+    operands.push_back("%" + std::to_string(opnd[i]));
+    labels.push_back(escapeAsm(vars[i].expr));
+  }
   for (size_t i = 0, e = vars.size(); i != e; ++i)
-    line(".reg ." + vars[i].type->regType + " %%_x" + Twine(i) + ";");
-  for (size_t i = 0, e = vars.size(); i != e; ++i)
-    if (vars[i].kind != VarKind::Out)
-      line("mov." + vars[i].type->movSuffix + " %%_x" + Twine(i) + ", %" +
-           Twine(opnd[i]) + ";");
-  std::string escName = escapeAsm(name);
-  line("// MMPTX_INJECT_BEGIN " + escName + " " + Twine(vars.size()));
-  for (size_t i = 0, e = vars.size(); i != e; ++i)
-    line("// MMPTX_INJECT_ARG " + Twine(i) + " " +
-         getVarKindName(vars[i].kind) + " " + vars[i].type->regType + " " +
-         vars[i].type->token + " " + escapeAsm(vars[i].expr));
-  line("// MMPTX_INJECT_END " + escName);
-  for (size_t i = 0, e = vars.size(); i != e; ++i)
-    if (vars[i].kind != VarKind::In)
-      line("mov." + vars[i].type->movSuffix + " %" + Twine(opnd[i]) +
-           ", %%_x" + Twine(i) + ";");
+    sv.push_back({vars[i].kind, vars[i].type->regType,
+                  vars[i].type->movSuffix, vars[i].type->token, labels[i],
+                  operands[i]});
+  writeSiteScaffold(escapeAsm(name), sv, "%%_x", /*withMarkers=*/true, line,
+                    [] {});
   os << body << "\"}\"" << eol << beforeOperands;
 
   auto clause = [&](bool outputs) {
@@ -424,8 +409,8 @@ Error Rewriter::checkAgainstFirst(StringRef name, SMLoc loc,
                           "' at the first site");
     };
     if (a.var.kind != v.kind)
-      return differs(a.kindLoc, "kind", getVarKindName(a.var.kind),
-                     getVarKindName(v.kind));
+      return differs(a.kindLoc, "kind", getInjectArgKindName(a.var.kind),
+                     getInjectArgKindName(v.kind));
     if (a.var.type != v.type)
       return differs(a.typeLoc, "type", a.var.type->token, v.type->token);
   }

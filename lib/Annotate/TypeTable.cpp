@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The default types come from the TableGen'erated InjectTypes.inc; user
+/// The default types are the inject layer's built-in ones; user
 /// types come from the device header a user generates from an own .td file
 /// (`mmptx-tblgen -gen-inject-device-types`), so one .td file drives both the
 /// macro form and the comment form of annotation.
@@ -31,16 +31,19 @@ using namespace mmptx::annotate;
 
 TypeTable TypeTable::getDefault() {
   TypeTable table;
-#define GET_INJECT_TYPE_LIST
-#define MMPTX_INJECT_TYPE(ID, TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BIND,     \
-                          BITS)                                                \
-  cantFail(table.add(                                                          \
-      TypeInfo{TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BindKind::BIND}));
-#include "mmptx/IR/InjectTypes.inc"
+  for (const InjectType &t : getBuiltinInjectTypes())
+    cantFail(table.add(t));
   return table;
 }
 
 Error TypeTable::add(TypeInfo info) {
+  auto save = [&](StringRef s) { return strings.insert(s).first->getKey(); };
+  info.token = save(info.token);
+  info.regType = save(info.regType);
+  info.movSuffix = save(info.movSuffix);
+  info.bits = info.constraint == 'h'                   ? 16
+              : StringRef("ld").contains(info.constraint) ? 64
+                                                          : 32;
   std::string key = StringRef(info.token).lower();
   auto it = byLowerToken.find(key);
   if (it != byLowerToken.end()) {
@@ -157,17 +160,17 @@ Error TypeTable::addFromHeader(const SourceMgr &sm, unsigned bufferID) {
     if (!ht.bindLoc.isValid())
       return missing("BIND");
     TypeInfo info;
-    info.token = token.str();
+    info.token = token;
     Optional<StringRef> reg = unquote(ht.reg);
     if (!reg || !isRegTypeName(*reg))
       return DiagnosticError::get(sm, ht.regLoc,
                                   "expected a quoted PTX register type");
-    info.regType = reg->str();
+    info.regType = *reg;
     Optional<StringRef> mov = unquote(ht.mov);
     if (!mov || !isRegTypeName(*mov))
       return DiagnosticError::get(sm, ht.movLoc,
                                   "expected a quoted mov suffix");
-    info.movSuffix = mov->str();
+    info.movSuffix = *mov;
     Optional<StringRef> c = unquote(ht.constraint);
     if (!c || c->size() != 1 || !StringRef("hrlfd").contains((*c)[0]))
       return DiagnosticError::get(

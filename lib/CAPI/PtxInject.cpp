@@ -16,6 +16,7 @@
 #include "mmptx/Inject/InjectModule.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/StringSaver.h"
 
 #include <cstring>
@@ -62,8 +63,46 @@ static mmptx_result_t toResult(InjectErrc code) {
     return MMPTX_ERROR_OUT_OF_MEMORY;
   case InjectErrc::UnknownType:
     return MMPTX_ERROR_UNKNOWN_TYPE;
+  case InjectErrc::InvalidPTX:
+    return MMPTX_ERROR_INVALID_PTX;
+  case InjectErrc::InvalidSite:
+    return MMPTX_ERROR_INVALID_SITE;
+  case InjectErrc::InvalidStub:
+    return MMPTX_ERROR_INVALID_STUB;
   }
   return MMPTX_ERROR_INTERNAL;
+}
+
+/// The message of the last create or render call of this thread.
+static thread_local std::string lastError;
+
+/// Records \p msg as the last error and \returns \p result.
+static mmptx_result_t fail(mmptx_result_t result, const Twine &msg) {
+  lastError = msg.str();
+  return result;
+}
+
+/// Records \p err as the last error; \returns its result code.
+static mmptx_result_t fail(Error err) {
+  std::string msg;
+  mmptx_result_t result = toResult(takeInjectError(std::move(err), &msg));
+  lastError = std::move(msg);
+  return result;
+}
+
+const char *mmptx_inject_last_error(void) { return lastError.c_str(); }
+
+/// The C numbering of argument kinds is the C API's own.
+static mmptx_arg_kind_t toArgKind(InjectArgKind kind) {
+  switch (kind) {
+  case InjectArgKind::Out:
+    return MMPTX_ARG_OUT;
+  case InjectArgKind::Mod:
+    return MMPTX_ARG_MOD;
+  case InjectArgKind::In:
+    return MMPTX_ARG_IN;
+  }
+  return MMPTX_ARG_IN;
 }
 
 static void setMessage(char *buf, size_t size, StringRef msg) {
@@ -92,6 +131,9 @@ const char *mmptx_result_to_string(mmptx_result_t result) {
     CASE(MMPTX_ERROR_INJECTION_ARG_NAME_NOT_FOUND)
     CASE(MMPTX_ERROR_OUT_OF_MEMORY)
     CASE(MMPTX_ERROR_UNKNOWN_TYPE)
+    CASE(MMPTX_ERROR_INVALID_PTX)
+    CASE(MMPTX_ERROR_INVALID_SITE)
+    CASE(MMPTX_ERROR_INVALID_STUB)
 #undef CASE
   case MMPTX_RESULT_NUM_CODES:
     break;
@@ -104,24 +146,39 @@ mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
                                    const mmptx_inject_type_t *extraTypes,
                                    size_t numExtraTypes, char *errorMessage,
                                    size_t errorMessageSize) {
+  mmptx_inject_options_t options = {};
+  options.buffer_name = bufferName;
+  options.extra_types = extraTypes;
+  options.num_extra_types = numExtraTypes;
+  return mmptx_inject_create_with_options(out, ptx, ptxSize, &options,
+                                          errorMessage, errorMessageSize);
+}
+
+mmptx_result_t mmptx_inject_create_with_options(
+    mmptx_inject_t **out, const char *ptx, size_t ptxSize,
+    const mmptx_inject_options_t *options, char *errorMessage,
+    size_t errorMessageSize) {
+  lastError.clear();
   setMessage(errorMessage, errorMessageSize, "");
+  auto failWith = [&](mmptx_result_t result, StringRef msg) {
+    setMessage(errorMessage, errorMessageSize, msg);
+    return fail(result, msg);
+  };
   if (out)
     *out = nullptr;
-  if (!out || (!ptx && ptxSize) || (!extraTypes && numExtraTypes)) {
-    setMessage(errorMessage, errorMessageSize,
-               !out   ? "out is NULL"
-               : !ptx ? "ptx is NULL"
-                      : "extra_types is NULL");
-    return MMPTX_ERROR_INVALID_INPUT;
-  }
+  mmptx_inject_options_t defaults = {};
+  const mmptx_inject_options_t &o = options ? *options : defaults;
+  if (!out || (!ptx && ptxSize) || (!o.extra_types && o.num_extra_types))
+    return failWith(MMPTX_ERROR_INVALID_INPUT,
+                    !out   ? "out is NULL"
+                    : !ptx ? "ptx is NULL"
+                           : "extra_types is NULL");
   SmallVector<InjectType, 4> types;
-  for (size_t i = 0; i != numExtraTypes; ++i) {
-    const mmptx_inject_type_t &t = extraTypes[i];
-    if (!t.token || !t.reg_type || !*t.token || !*t.reg_type) {
-      setMessage(errorMessage, errorMessageSize,
-                 "extra type has a NULL or empty token or reg_type");
-      return MMPTX_ERROR_INVALID_INPUT;
-    }
+  for (size_t i = 0; i != o.num_extra_types; ++i) {
+    const mmptx_inject_type_t &t = o.extra_types[i];
+    if (!t.token || !t.reg_type || !*t.token || !*t.reg_type)
+      return failWith(MMPTX_ERROR_INVALID_INPUT,
+                      "extra type has a NULL or empty token or reg_type");
     InjectType it;
     it.token = t.token;
     it.regType = t.reg_type;
@@ -130,19 +187,18 @@ mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
   }
   InjectOptions opts;
   opts.extraTypes = types;
+  opts.allowUnknownTypes = o.allow_unknown_types != 0;
+  opts.trusted = o.trusted != 0;
   auto m = InjectModule::create(StringRef(ptx ? ptx : "", ptxSize),
-                                bufferName ? bufferName : "<ptx>", opts);
+                                o.buffer_name ? o.buffer_name : "<ptx>", opts);
   if (!m) {
-    std::string msg;
-    InjectErrc code = takeInjectError(m.takeError(), &msg);
-    setMessage(errorMessage, errorMessageSize, msg);
-    return toResult(code);
+    mmptx_result_t result = fail(m.takeError());
+    setMessage(errorMessage, errorMessageSize, lastError);
+    return result;
   }
   auto *h = new (std::nothrow) mmptx_inject();
-  if (!h) {
-    setMessage(errorMessage, errorMessageSize, "out of memory");
-    return MMPTX_ERROR_OUT_OF_MEMORY;
-  }
+  if (!h)
+    return failWith(MMPTX_ERROR_OUT_OF_MEMORY, "out of memory");
   h->module = std::move(*m);
   StringSaver saver(h->alloc);
   const InjectModule &im = *h->module;
@@ -154,7 +210,7 @@ mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
                               saver.save(v.stableRegister).data(),
                               saver.save(v.regType).data(),
                               saver.save(v.typeToken).data(),
-                              static_cast<mmptx_arg_kind_t>(v.kind)});
+                              toArgKind(v.kind)});
   }
   *out = h;
   return MMPTX_SUCCESS;
@@ -256,38 +312,67 @@ mmptx_result_t mmptx_inject_variable_info_by_index(
   return MMPTX_SUCCESS;
 }
 
-mmptx_result_t mmptx_inject_render(const mmptx_inject_t *handle,
-                                   const char *const *stubs, size_t numStubs,
-                                   char *buffer, size_t bufferSize,
-                                   size_t *written) {
+static mmptx_result_t render(const mmptx_inject_t *handle,
+                             const char *const *stubs, size_t numStubs,
+                             char *buffer, size_t bufferSize, size_t *written,
+                             bool check) {
+  lastError.clear();
   if (!handle)
-    return MMPTX_ERROR_INVALID_INPUT;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "handle is NULL");
   const InjectModule &m = *handle->module;
   // The count first: a wrong count must not make us read the array.
   if (numStubs != m.getNumInjects())
-    return MMPTX_ERROR_WRONG_NUM_STUBS;
+    return fail(MMPTX_ERROR_WRONG_NUM_STUBS,
+                "expected " + Twine(m.getNumInjects()) +
+                    " stubs (one per inject), got " + Twine(numStubs));
   if (numStubs && !stubs)
-    return MMPTX_ERROR_INVALID_INPUT;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "stubs is NULL");
   if (!buffer && !written)
-    return MMPTX_ERROR_INVALID_INPUT;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "buffer and written are NULL");
   SmallVector<StringRef, 16> refs;
   refs.reserve(numStubs);
   for (size_t i = 0; i != numStubs; ++i) {
     if (!stubs[i])
-      return MMPTX_ERROR_INVALID_INPUT;
+      return fail(MMPTX_ERROR_INVALID_INPUT,
+                  "stub " + Twine(i) + " is NULL");
     refs.push_back(stubs[i]);
   }
+  if (check)
+    if (Error e = m.checkStubs(refs))
+      return fail(std::move(e));
   Expected<size_t> size = m.renderedSize(refs);
   if (!size)
-    return toResult(takeInjectError(size.takeError()));
+    return fail(size.takeError());
   set(written, *size);
   if (!buffer)
     return MMPTX_SUCCESS;
   if (bufferSize <= *size)
-    return MMPTX_ERROR_INSUFFICIENT_BUFFER;
-  Expected<size_t> n = m.render(refs, buffer, bufferSize);
+    return fail(MMPTX_ERROR_INSUFFICIENT_BUFFER,
+                "output buffer of " + Twine(bufferSize) +
+                    " bytes is too small: the rendered PTX and its NUL need " +
+                    Twine(*size + 1));
+  RenderOptions unchecked;
+  unchecked.checkStubs = false;
+  Expected<size_t> n = m.render(refs, buffer, bufferSize, unchecked);
   if (!n)
-    return toResult(takeInjectError(n.takeError()));
+    return fail(n.takeError());
   buffer[*n] = '\0';
   return MMPTX_SUCCESS;
+}
+
+mmptx_result_t mmptx_inject_render(const mmptx_inject_t *handle,
+                                   const char *const *stubs, size_t numStubs,
+                                   char *buffer, size_t bufferSize,
+                                   size_t *written) {
+  return render(handle, stubs, numStubs, buffer, bufferSize, written,
+                /*check=*/true);
+}
+
+mmptx_result_t mmptx_inject_render_unchecked(const mmptx_inject_t *handle,
+                                             const char *const *stubs,
+                                             size_t numStubs, char *buffer,
+                                             size_t bufferSize,
+                                             size_t *written) {
+  return render(handle, stubs, numStubs, buffer, bufferSize, written,
+                /*check=*/false);
 }

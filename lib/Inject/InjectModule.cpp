@@ -30,6 +30,8 @@
 
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/IR/Module.h"
+#include "mmptx/Inject/InjectChecks.h"
+#include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -48,38 +50,18 @@ using namespace mmptx;
 // Types and errors
 //===----------------------------------------------------------------------===//
 
-static const InjectType BuiltinTypes[] = {
-#define GET_INJECT_TYPE_LIST
-#define MMPTX_INJECT_TYPE(ID, TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BIND,     \
-                          BITS)                                                \
-  {TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BITS},
-#include "mmptx/IR/InjectTypes.inc"
-};
-
-ArrayRef<InjectType> mmptx::getBuiltinInjectTypes() { return BuiltinTypes; }
-
-StringRef mmptx::getInjectArgKindName(InjectArgKind kind) {
-  switch (kind) {
-  case InjectArgKind::Out:
-    return "out";
-  case InjectArgKind::Mod:
-    return "mod";
-  case InjectArgKind::In:
-    return "in";
-  }
-  return "?";
-}
 
 char InjectError::ID = 0;
 char InjectUsageError::ID = 0;
 
-void InjectError::log(raw_ostream &os) const {
-  std::string text;
-  raw_string_ostream s(text);
-  printDiagnostic(getDiagnostic(), s);
-  s << note;
-  s.flush();
-  os << StringRef(text).rtrim('\n');
+Error mmptx::withInjectCode(Error err, InjectErrc code) {
+  return handleErrors(
+      std::move(err), [&](std::unique_ptr<DiagnosticError> d) -> Error {
+        if (d->isA(InjectError::classID()))
+          return Error(std::move(d));
+        return make_error<InjectError>(code, d->getDiagnostic(),
+                                       d->getNoteText());
+      });
 }
 
 InjectErrc mmptx::takeInjectError(Error err, std::string *message) {
@@ -102,6 +84,33 @@ InjectErrc mmptx::takeInjectError(Error err, std::string *message) {
           *message = e.message();
       });
   return code;
+}
+
+size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
+                                  ArrayRef<InjectVariable> vars,
+                                  ArrayRef<StringRef> regs, bool leadingTab,
+                                  bool withMarkers) {
+  SmallVector<ScaffoldVar, 8> sv;
+  for (size_t i = 0, n = vars.size(); i != n; ++i)
+    sv.push_back({vars[i].kind, vars[i].regType, vars[i].movSuffix,
+                  vars[i].typeToken, vars[i].name, regs[i]});
+  if (leadingTab)
+    out += '\t';
+  out += "{\n";
+  size_t stubPos = 0;
+  raw_string_ostream os(out); // unbuffered: writes go straight to out
+  writeSiteScaffold(
+      inj.name, sv, "%_x", withMarkers,
+      [&](const Twine &l) { os << '\t' << l << '\n'; },
+      [&] {
+        // The markers' last newline comes after the stub.
+        if (withMarkers)
+          out.pop_back();
+        stubPos = out.size();
+        out += '\n';
+      });
+  out += "\t}";
+  return stubPos;
 }
 
 static Error usageError(InjectErrc code, const Twine &msg) {
@@ -238,7 +247,7 @@ const InjectType *InjectSiteScanner::lookupType(StringRef token,
   for (const InjectType &t : opts.extraTypes)
     if (matches(t))
       return &t;
-  for (const InjectType &t : BuiltinTypes)
+  for (const InjectType &t : getBuiltinInjectTypes())
     if (matches(t))
       return &t;
   return nullptr;
@@ -461,10 +470,12 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
       v.kind = a.kind;
       v.regType = a.type ? a.type->regType : rebase(a.regType);
       v.typeToken = a.type ? a.type->token : rebase(a.typeToken);
+      v.movSuffix = a.type ? a.type->movSuffix : v.regType;
       if (a.type && opts.extraTypes.size()) {
         // Extra types live only during create: keep our own copies.
         v.regType = saver.save(v.regType);
         v.typeToken = saver.save(v.typeToken);
+        v.movSuffix = saver.save(v.movSuffix);
       }
       v.stableRegister =
           format == InjectSiteFormat::MmPtx ? rebase(a.reg) : stableName(i);
@@ -727,24 +738,10 @@ void InjectSiteScanner::addSite(uint32_t index, const char *kw,
     h.siteRegisters.push_back(rebase(a.reg));
   std::string &s = h.scaffold;
   size_t prefixBegin = s.size();
-  // Put back the tab the removed block took with it.
-  if (*removeBegin == '\t')
-    s += '\t';
-  s += "{\n";
-  for (size_t i = 0, n = args.size(); i != n; ++i)
-    s += "\t.reg ." + args[i].type->regType.str() + " %_x" +
-         std::to_string(i) + ";\n";
-  for (size_t i = 0, n = args.size(); i != n; ++i)
-    if (args[i].kind != InjectArgKind::Out)
-      s += "\tmov." + args[i].type->movSuffix.str() + " %_x" +
-           std::to_string(i) + ", " + args[i].reg.str() + ";\n";
-  size_t prefixEnd = s.size();
-  s += "\n";
-  for (size_t i = 0, n = args.size(); i != n; ++i)
-    if (args[i].kind != InjectArgKind::In)
-      s += "\tmov." + args[i].type->movSuffix.str() + " " +
-           args[i].reg.str() + ", %_x" + std::to_string(i) + ";\n";
-  s += "\t}";
+  size_t prefixEnd = writeNormalizedSite(
+      s, h.injectList[index], h.getVariables(h.injectList[index]),
+      makeArrayRef(h.siteRegisters).take_back(args.size()),
+      /*leadingTab=*/*removeBegin == '\t', /*withMarkers=*/false);
   size_t suffixEnd = s.size();
   // Offsets into the growing scaffold string; fixed up in finish().
   h.segments.push_back({reinterpret_cast<const char *>(prefixBegin),
@@ -816,6 +813,23 @@ void InjectSiteScanner::finish() {
 InjectModule::InjectModule() = default;
 InjectModule::~InjectModule() = default;
 
+/// Runs the site checks of InjectChecks.h on every site of \p h.
+static Error checkSites(const ptx::Module &m, const InjectModule &h) {
+  // Sites come in file order: one cursor finds every marker's statement.
+  ArrayRef<ptx::Statement> stmts = m.statements();
+  uint32_t j = 0;
+  for (const InjectSite &site : h.sites()) {
+    while (j + 1 < stmts.size() && stmts[j + 1].Begin <= site.markerOffset)
+      ++j;
+    Error e = site.format == InjectSiteFormat::Legacy
+                  ? verifyLegacySite(m, h, site, j)
+                  : verifyNormalizedSite(m, h, site, j);
+    if (e)
+      return e;
+  }
+  return Error::success();
+}
+
 Expected<std::unique_ptr<InjectModule>>
 InjectModule::create(StringRef ptxText, StringRef bufferName,
                      const InjectOptions &options) {
@@ -825,10 +839,29 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
                           " bytes is too large (limit 4 GiB)");
   std::unique_ptr<InjectModule> h(new InjectModule());
   h->ptx.assign(ptxText.data(), ptxText.size());
-  InjectSiteScanner scanner(*h, h->ptx, nullptr, bufferName, options);
-  if (Error e = scanner.scanText())
+  if (options.trusted) {
+    InjectSiteScanner scanner(*h, h->ptx, nullptr, bufferName, options);
+    if (Error e = scanner.scanText())
+      return e;
+    scanner.finish();
+    return h;
+  }
+  // The structural parse over the handle's own copy; its statements are
+  // only needed until the checks are done.
+  SourceMgr sm;
+  unsigned id = sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(h->ptx, bufferName,
+                                 /*RequiresNullTerminator=*/false),
+      SMLoc());
+  auto m = parseStructure(sm, id);
+  if (!m)
+    return withInjectCode(m.takeError(), InjectErrc::InvalidPTX);
+  InjectSiteScanner scanner(*h, h->ptx, &sm, bufferName, options);
+  if (Error e = scanner.scanModule(**m))
     return e;
   scanner.finish();
+  if (Error e = checkSites(**m, *h))
+    return e;
   return h;
 }
 
@@ -848,6 +881,9 @@ InjectModule::create(const ptx::Module &m, const InjectOptions &options) {
   if (Error e = scanner.scanModule(m))
     return e;
   scanner.finish();
+  if (!options.trusted)
+    if (Error e = checkSites(m, *h))
+      return e;
   return h;
 }
 
@@ -890,7 +926,22 @@ size_t InjectModule::getMemoryUsage() const {
 // Rendering
 //===----------------------------------------------------------------------===//
 
-Error InjectModule::checkStubs(ArrayRef<StringRef> stubs) const {
+Error InjectModule::checkStubs(ArrayRef<StringRef> stubs,
+                               const RenderOptions &opts) const {
+  if (Error e = checkStubCount(stubs))
+    return e;
+  for (size_t i = 0, n = stubs.size(); i != n; ++i) {
+    const Inject &inj = injectList[i];
+    std::string name = i < opts.stubNames.size() && !opts.stubNames[i].empty()
+                           ? opts.stubNames[i]
+                           : ("<stub of inject '" + inj.name + "'>").str();
+    if (Error e = checkStub(stubs[i], name, *this, inj, opts.onWarning))
+      return e;
+  }
+  return Error::success();
+}
+
+Error InjectModule::checkStubCount(ArrayRef<StringRef> stubs) const {
   if (stubs.size() != injectList.size())
     return usageError(InjectErrc::WrongNumStubs,
                       "expected " + plural(injectList.size(), "stub") +
@@ -899,7 +950,7 @@ Error InjectModule::checkStubs(ArrayRef<StringRef> stubs) const {
 }
 
 Expected<size_t> InjectModule::renderedSize(ArrayRef<StringRef> stubs) const {
-  if (Error e = checkStubs(stubs))
+  if (Error e = checkStubCount(stubs))
     return e;
   size_t size = textSize;
   for (size_t i = 0, n = stubs.size(); i != n; ++i)
@@ -921,7 +972,11 @@ void InjectModule::fill(ArrayRef<StringRef> stubs, char *out) const {
   }
 }
 
-Error InjectModule::render(ArrayRef<StringRef> stubs, std::string &out) const {
+Error InjectModule::render(ArrayRef<StringRef> stubs, std::string &out,
+                           const RenderOptions &opts) const {
+  if (opts.checkStubs)
+    if (Error e = checkStubs(stubs, opts))
+      return e;
   Expected<size_t> size = renderedSize(stubs);
   if (!size)
     return size.takeError();
@@ -938,7 +993,11 @@ Error InjectModule::render(ArrayRef<StringRef> stubs, std::string &out) const {
 }
 
 Expected<size_t> InjectModule::render(ArrayRef<StringRef> stubs, char *buf,
-                                      size_t bufSize) const {
+                                      size_t bufSize,
+                                      const RenderOptions &opts) const {
+  if (opts.checkStubs)
+    if (Error e = checkStubs(stubs, opts))
+      return e;
   Expected<size_t> size = renderedSize(stubs);
   if (!size)
     return size.takeError();
@@ -989,9 +1048,9 @@ InjectModule::orderStubs(const StringMap<StringRef> &stubsByName) const {
 }
 
 Error InjectModule::render(const StringMap<StringRef> &stubsByName,
-                           std::string &out) const {
+                           std::string &out, const RenderOptions &opts) const {
   auto stubs = orderStubs(stubsByName);
   if (!stubs)
     return stubs.takeError();
-  return render(*stubs, out);
+  return render(*stubs, out, opts);
 }

@@ -248,29 +248,38 @@ static bool cmpInt(StringRef op, int64_t a, int64_t b) {
 }
 
 Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
-  ArrayRef<StackNode> nodes = ctx.getNodes();
-  const StackNode &in = nodes[n];
-  const PtxInstrDesc &d = info.instrs[in.payload];
-  StringRef ptx = info.instrPtx[in.payload];
-  SmallVector<StringRef, 8> parts;
-  ptx.split(parts, '.');
-  StringRef op = parts[0];
-  bool isFtz = is_contained(parts, "ftz");
+  const StackNode &in = ctx.getNodes()[n];
   unsigned numArgs = ctx.getNumArgElems(in.payload);
   SmallVector<uint64_t, 8> a;
   for (unsigned i = 0; i != numArgs; ++i)
     a.push_back(vals[ctx.getOperands()[in.aux + i]]);
-  unsigned numRets = 0;
+  return evaluateInstr(info, in.payload, a,
+                       MutableArrayRef<uint64_t>(vals).slice(n + 1));
+}
+
+Error stack::evaluateInstr(const StackInfo &info, uint32_t instr,
+                           ArrayRef<uint64_t> a,
+                           MutableArrayRef<uint64_t> results) {
+  const PtxInstrDesc &d = info.instrs[instr];
+  StringRef ptx = info.instrPtx[instr];
+  SmallVector<StringRef, 8> parts;
+  ptx.split(parts, '.');
+  StringRef op = parts[0];
+  bool isFtz = is_contained(parts, "ftz");
+  unsigned numArgs = a.size();
+  // Flattened result elements and their stacks.
+  SmallVector<uint16_t, 4> retStacks;
   for (unsigned r = 0; r != d.numRets; ++r) {
-    unsigned v = info.argTypes[d.rets[r]].numVecElems;
-    numRets += v ? v : 1;
+    const ArgTypeInfo &t = info.argTypes[d.rets[r]];
+    retStacks.append(t.numVecElems ? t.numVecElems : 1, t.stackIdx);
   }
+  unsigned numRets = retStacks.size();
   SmallVector<uint64_t, 4> res(numRets, 0);
   auto unsupported = [&] {
     return makeError("the interpreter does not support '" + ptx + "'");
   };
   auto retWidth = [&](unsigned e) {
-    return widthOf(info.literalPrefixes[ctx.getRetElemStack(in.payload, e)]);
+    return widthOf(info.literalPrefixes[retStacks[e]]);
   };
 
   if (op == "mma")
@@ -622,8 +631,8 @@ Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
   } else {
     return unsupported();
   }
-  for (unsigned e = 0; e != numRets; ++e)
-    vals[n + 1 + e] = maskTo(res[e], retWidth(e));
+  for (unsigned e = 0; e != numRets && e != results.size(); ++e)
+    results[e] = maskTo(res[e], retWidth(e));
   return Error::success();
 }
 

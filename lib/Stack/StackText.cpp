@@ -17,6 +17,7 @@
 
 #include "mmptx/Stack/StackText.h"
 
+#include "mmptx/Expr/Literal.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -736,28 +737,6 @@ stack::parseStackProgram(StringRef text, const StackInfo &info,
 // Printer
 //===----------------------------------------------------------------------===//
 
-static void printFloat(raw_ostream &os, uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  if (std::isfinite(f)) {
-    char buf[48];
-    for (int prec : {6, 9}) {
-      snprintf(buf, sizeof(buf), "%.*g", prec, double(f));
-      float back = std::strtof(buf, nullptr);
-      uint32_t backBits;
-      std::memcpy(&backBits, &back, 4);
-      if (backBits != bits)
-        continue;
-      StringRef s(buf);
-      os << s;
-      if (s.find_first_of(".e") == StringRef::npos)
-        os << ".0";
-      return;
-    }
-  }
-  os << "0f" << format_hex_no_prefix(bits, 8, /*Upper=*/true);
-}
-
 static StringRef routineName(const StackProgram &prog, uint32_t i,
                              SmallString<16> &storage) {
   if (i < prog.routineNames.size() && !prog.routineNames[i].empty())
@@ -785,7 +764,7 @@ void stack::printStackWord(raw_ostream &os, uint64_t w,
     int u32 = findStackByPrefix(info, "U32", "u32");
     int s32 = findStackByPrefix(info, "S32", "s32");
     if (int(aux) == f32) {
-      printFloat(os, payload);
+      expr::printF32Literal(os, payload);
       return;
     }
     if (int(aux) == u32) {

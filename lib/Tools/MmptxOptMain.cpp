@@ -66,21 +66,42 @@ cl::opt<ListFormat> InjectListFormat(
     cl::values(clEnumValN(ListFormat::Text, "text", "a readable table"),
                clEnumValN(ListFormat::JSON, "json", "one JSON object")),
     cl::init(ListFormat::Text), cl::cat(OptCategory));
-cl::list<std::string> InjectStubs(
-    "inject",
-    cl::desc("After the passes, render the stub in FILE at every site of "
-             "inject NAME, or of the inject with index NAME when none is so "
-             "named (one trailing newline of FILE is dropped); every inject "
-             "needs one"),
-    cl::value_desc("NAME=FILE"), cl::cat(OptCategory));
-
-/// Parser whose literals are the registered passes: `--strip-comments` etc.
+/// Parser whose literals are the registered passes without values:
+/// `--strip-comments` etc.
 struct PassNameParser : public cl::parser<const PassInfo *> {
   PassNameParser(cl::Option &O) : cl::parser<const PassInfo *>(O) {
     for (const PassInfo &P : getRegisteredPasses())
-      addLiteralOption(P.Argument, &P, P.Description);
+      if (!P.ValuesFactory)
+        addLiteralOption(P.Argument, &P, P.Description);
   }
 };
+
+/// The registered passes that take values (`--inject NAME=FILE`), each with
+/// the list of its values; made before the command line is parsed.
+std::vector<std::pair<const PassInfo *, std::unique_ptr<cl::list<std::string>>>>
+    &valuePasses() {
+  static std::vector<
+      std::pair<const PassInfo *, std::unique_ptr<cl::list<std::string>>>>
+      Lists;
+  return Lists;
+}
+
+void registerValuePassOptions() {
+  for (const PassInfo &P : getRegisteredPasses())
+    if (P.ValuesFactory)
+      valuePasses().push_back(
+          {&P, std::make_unique<cl::list<std::string>>(
+                   P.Argument, cl::desc(P.Description),
+                   cl::value_desc(P.ValueDesc), cl::cat(OptCategory))});
+}
+
+/// \returns the values given to registered pass \p Argument.
+const cl::list<std::string> &valuesOf(StringRef Argument) {
+  for (auto &[Info, List] : valuePasses())
+    if (Info->Argument == Argument)
+      return *List;
+  llvm_unreachable("no such pass with values");
+}
 cl::list<const PassInfo *, bool, PassNameParser>
     PassList(cl::desc("Passes (run in command-line order):"),
              cl::cat(OptCategory));
@@ -105,13 +126,6 @@ cl::list<std::string> TestPassList("test-pass", cl::Hidden,
                                    cl::desc("Run a test-only pass"),
                                    cl::value_desc("name"),
                                    cl::cat(OptCategory));
-
-cl::list<std::string> StubGenSpecs(
-    "stub-gen",
-    cl::desc("Compile the Stack PTX program in FILE into a stub for inject "
-             "NAME and render it at every site of NAME (repeatable; runs as "
-             "one pass at the position of the first --stub-gen)"),
-    cl::value_desc("NAME=FILE"), cl::cat(OptCategory));
 
 cl::opt<bool> StackStrict(
     "stack-strict",
@@ -167,31 +181,16 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
       return makeError("unknown test pass '" + TestPassList[I] + "'");
     Ordered.push_back({TestPassList.getPosition(I), It->Factory});
   }
-  if (!StubGenSpecs.empty()) {
-    std::vector<StubGenSpec> Specs;
-    for (const std::string &Arg : StubGenSpecs) {
-      auto [Name, File] = StringRef(Arg).split('=');
-      if (Name.empty() || File.empty())
-        return makeError("--stub-gen expects NAME=FILE, got '" + Arg + "'");
-      Specs.push_back({Name.str(), File.str(), StackIncludeDirs});
-    }
-    // Only limits given on the command line override the compiler's.
-    stack::StackPtxOptions StackOpts;
-    StackOpts.strict = StackStrict;
-    if (StackExecutionLimit.getNumOccurrences())
-      StackOpts.executionLimit = StackExecutionLimit;
-    if (StackMaxFrameDepth.getNumOccurrences())
-      StackOpts.maxFrameDepth = StackMaxFrameDepth;
-    if (StackSize.getNumOccurrences())
-      StackOpts.stackSize = StackSize;
-    if (StackStoreSize.getNumOccurrences())
-      StackOpts.storeSize = StackStoreSize;
-    if (StackNodeLimit.getNumOccurrences())
-      StackOpts.maxNodes = StackNodeLimit;
-    StackOpts.targetSm = StackTargetSm;
-    Ordered.push_back({StubGenSpecs.getPosition(0), [Specs, StackOpts] {
-                         return createStubGenPass(Specs, StackOpts);
-                       }});
+  // A pass with values runs once, at the position of its first value.
+  for (auto &[Info, List] : valuePasses()) {
+    if (List->empty())
+      continue;
+    auto P = Info->ValuesFactory(*List);
+    if (!P)
+      return P.takeError();
+    auto Shared = std::make_shared<std::unique_ptr<Pass>>(std::move(*P));
+    Ordered.push_back(
+        {List->getPosition(0), [Shared] { return std::move(*Shared); }});
   }
   llvm::stable_sort(Ordered, [](const auto &A, const auto &B) {
     return A.first < B.first;
@@ -207,78 +206,13 @@ void mmptx::registerTestPass(const PassInfo &Info) {
   testPasses().push_back(Info);
 }
 
-/// \returns "; its injects are 'a', 'b'" or ", which has no injects".
-static std::string describeInjects(const InjectModule &IM) {
-  if (!IM.getNumInjects())
-    return ", which has no injects";
-  std::string S = "; its injects are";
-  for (const Inject &Inj : IM.injects())
-    S += (Inj.index ? ", '" : " '") + Inj.name.str() + "'";
-  return S;
-}
-
-/// --list-injects and --inject: list the injects of \p M or render the
-/// stubs of the command line into it.
-static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
-                            size_t Padding, raw_ostream &OS) {
+/// --list-injects: prints the injects of \p M.
+static Error listInjects(const ptx::Module &M, const InjectOptions &Opts,
+                         raw_ostream &OS) {
   auto IM = InjectModule::create(M, Opts);
   if (!IM)
     return IM.takeError();
-  if (ListInjects) {
-    printInjects(**IM, OS, InjectListFormat == ListFormat::JSON);
-    return Error::success();
-  }
-  // A stub renders into the site's scaffold: check it first, so that a
-  // stub never reads an unset register or writes a dropped one.
-  for (const InjectSite &Site : (*IM)->sites())
-    if (Error E = verifyNormalizedSite(M, **IM, Site))
-      return E;
-  std::vector<std::unique_ptr<MemoryBuffer>> Files;
-  std::vector<StringRef> Stubs((*IM)->getNumInjects());
-  std::vector<bool> Given(Stubs.size());
-  for (const std::string &Arg : InjectStubs) {
-    auto [StubName, File] = StringRef(Arg).split('=');
-    if (StubName.empty() || File.empty())
-      return makeError("--inject expects NAME=FILE, got '" + Arg + "'");
-    // By name, or by index when no inject has that name.
-    const Inject *Inj = (*IM)->lookupInject(StubName);
-    size_t Index;
-    if (Inj)
-      Index = Inj->index;
-    else if (StubName.getAsInteger(10, Index) || Index >= Stubs.size())
-      return makeError("--inject " + Arg + ": no inject named '" + StubName +
-                       "' in '" + M.getBufferIdentifier() + "'" +
-                       describeInjects(**IM));
-    if (Given[Index])
-      return makeError("more than one stub for inject '" +
-                       (*IM)->getInject(Index).name + "'");
-    auto Buf = MemoryBuffer::getFile(File, /*IsText=*/false,
-                                     /*RequiresNullTerminator=*/false);
-    if (!Buf)
-      return makeError("cannot open stub file '" + File +
-                       "': " + Buf.getError().message());
-    StringRef Stub = (*Buf)->getBuffer();
-    if (Stub.endswith("\n"))
-      Stub = Stub.drop_back(Stub.endswith("\r\n") ? 2 : 1);
-    Stubs[Index] = Stub;
-    Given[Index] = true;
-    Files.push_back(std::move(*Buf));
-  }
-  for (size_t I = 0; I != Stubs.size(); ++I) {
-    if (Given[I])
-      continue;
-    const Inject &Inj = (*IM)->getInject(I);
-    size_t Missing = llvm::count(Given, false);
-    return DiagnosticError::get(
-        M.getSourceMgr(), M.getLoc(Inj.firstSiteOffset),
-        "no stub for inject '" + Inj.name + "' (give one with --inject " +
-            Inj.name + "=FILE)" +
-            (Missing > 1 ? " and " + Twine(Missing - 1) + " more" : ""));
-  }
-  std::string Out;
-  if (Error E = (*IM)->render(Stubs, Out))
-    return E;
-  OS << StringRef(Out).drop_front(std::min(Padding, Out.size()));
+  printInjects(**IM, OS, InjectListFormat == ListFormat::JSON);
   return Error::success();
 }
 
@@ -286,7 +220,9 @@ static Error processInjects(const ptx::Module &M, const InjectOptions &Opts,
 /// leading newlines keep line numbers of split chunks absolute and are not
 /// printed.
 static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
-                           const InjectOptions &Opts, raw_ostream &OS) {
+                           const InjectOptions &Opts,
+                           const stack::StackPtxOptions &StackOpts,
+                           raw_ostream &OS) {
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
@@ -297,6 +233,13 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   PM.setVerifyEach(VerifyEach);
   PassContext Context;
   Context.injectOptions = &Opts;
+  Context.stackOptions = &StackOpts;
+  std::vector<std::string> IncludeDirs(StackIncludeDirs.begin(),
+                                       StackIncludeDirs.end());
+  Context.stackIncludeDirs = &IncludeDirs;
+  Context.onWarning = [](const SMDiagnostic &D) {
+    printDiagnostic(D, errs());
+  };
   PM.setContext(Context);
   auto Pipeline = buildPipeline();
   if (!Pipeline)
@@ -305,8 +248,8 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
     PM.addPass(std::move(P));
   if (Error E = PM.run(*M))
     return E;
-  if (ListInjects || !InjectStubs.empty())
-    return processInjects(**M, Opts, Padding, OS);
+  if (ListInjects)
+    return listInjects(**M, Opts, OS);
   std::string Out = printModuleToString(**M);
   OS << StringRef(Out).drop_front(std::min(Padding, Out.size()));
   return Error::success();
@@ -314,6 +257,7 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
 
 int mmptx::mmptxOptMain(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  registerValuePassOptions();
   cl::HideUnrelatedOptions(OptCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -321,6 +265,40 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       "  Parses a PTX module, runs the given passes in order and prints the\n"
       "  result. With no passes the output is the input, byte for byte.\n");
 
+  if (ListInjects && !valuesOf("inject").empty()) {
+    reportError(makeError("--list-injects and --inject exclude each other: "
+                          "the one lists the injects, the other renders "
+                          "stubs into them"),
+                "mmptx-opt");
+    return 1;
+  }
+  // Only limits given on the command line override the compiler's.
+  stack::StackPtxOptions StackOpts;
+  StackOpts.strict = StackStrict;
+  if (StackExecutionLimit.getNumOccurrences())
+    StackOpts.executionLimit = StackExecutionLimit;
+  if (StackMaxFrameDepth.getNumOccurrences())
+    StackOpts.maxFrameDepth = StackMaxFrameDepth;
+  if (StackSize.getNumOccurrences())
+    StackOpts.stackSize = StackSize;
+  if (StackStoreSize.getNumOccurrences())
+    StackOpts.storeSize = StackStoreSize;
+  if (StackNodeLimit.getNumOccurrences())
+    StackOpts.maxNodes = StackNodeLimit;
+  StackOpts.targetSm = StackTargetSm;
+  bool StackFlags = StackStrict.getNumOccurrences() ||
+                    StackExecutionLimit.getNumOccurrences() ||
+                    StackMaxFrameDepth.getNumOccurrences() ||
+                    StackSize.getNumOccurrences() ||
+                    StackStoreSize.getNumOccurrences() ||
+                    StackNodeLimit.getNumOccurrences() ||
+                    StackIncludeDirs.getNumOccurrences() ||
+                    StackTargetSm.getNumOccurrences();
+  if (StackFlags && valuesOf("stub-gen").empty()) {
+    reportError(makeError("the --stack-* options apply to --stub-gen only"),
+                "mmptx-opt");
+    return 1;
+  }
   if (InjectListFormat.getNumOccurrences() && !ListInjects) {
     reportError(makeError("--format applies to --list-injects only"),
                 "mmptx-opt");
@@ -351,18 +329,8 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       return 1;
     }
   }
-  std::vector<InjectType> ExtraTypes;
-  for (const annotate::TypeInfo &T : Types.getTypes()) {
-    InjectType IT;
-    IT.token = T.token;
-    IT.regType = T.regType;
-    IT.movSuffix = T.movSuffix;
-    IT.constraint = T.constraint;
-    IT.bits = T.constraint == 'h' ? 16 : StringRef("ld").contains(T.constraint) ? 64 : 32;
-    ExtraTypes.push_back(IT);
-  }
   InjectOptions Opts;
-  Opts.extraTypes = ExtraTypes;
+  Opts.extraTypes = Types.getTypes();
   Opts.allowUnknownTypes = AllowUnknownInjectTypes;
   StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
 
@@ -378,7 +346,7 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
 
   bool Failed = false;
   if (!SplitInputFile) {
-    if (Error E = processBuffer(Input, Name, 0, Opts, Out.os())) {
+    if (Error E = processBuffer(Input, Name, 0, Opts, StackOpts, Out.os())) {
       reportError(std::move(E), "mmptx-opt");
       Failed = true;
     }
@@ -405,7 +373,7 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       First = false;
       std::string Padded(Line - 1, '\n');
       Padded += Chunk;
-      if (Error E = processBuffer(Padded, Name, Line - 1, Opts, Out.os())) {
+      if (Error E = processBuffer(Padded, Name, Line - 1, Opts, StackOpts, Out.os())) {
         reportError(std::move(E), "mmptx-opt");
         Failed = true;
       }

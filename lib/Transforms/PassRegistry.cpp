@@ -17,6 +17,8 @@ ArrayRef<PassInfo> mmptx::getRegisteredPasses() {
   // initialisation of other translation units see it initialised.
   static const PassInfo Registry[] = {
 #define MMPTX_PASS(ARG, FACTORY, DESC) {ARG, DESC, &FACTORY},
+#define MMPTX_PASS_WITH_VALUES(ARG, FACTORY, VALUE, DESC)                      \
+  {ARG, DESC, nullptr, VALUE, &FACTORY},
 #include "mmptx/Transforms/Passes.def"
   };
   return Registry;
@@ -30,6 +32,10 @@ const PassInfo *mmptx::lookupPass(StringRef Argument) {
 }
 
 void mmptx::printPassList(raw_ostream &OS) {
-  for (const PassInfo &P : getRegisteredPasses())
-    OS << "  --" << P.Argument << "  " << P.Description << "\n";
+  for (const PassInfo &P : getRegisteredPasses()) {
+    OS << "  --" << P.Argument;
+    if (P.ValuesFactory)
+      OS << " " << P.ValueDesc;
+    OS << "  " << P.Description << "\n";
+  }
 }

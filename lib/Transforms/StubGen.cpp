@@ -8,9 +8,10 @@
 /// \file
 /// `--stub-gen NAME=PROGRAM` compiles a Stack PTX program (text format) into
 /// a stub typed against inject NAME and renders it at every site of NAME.
+/// A PROGRAM ending in `.ast` is an AST PTX program (mmptx/Ast/AstStub.h).
 ///
-///  1. Find the injects (InjectModule); every site must be normalised, so
-///     that its variables live in stable registers `%_x<i>`.
+///  1. Find and check the injects (InjectModule); a legacy comment-form
+///     site is normalised around its stub, like render does.
 ///  2. Parse the program with the inject's variables predeclared: one the
 ///     program uses by name (or stable register name) without declaring it
 ///     in `.registers` is declared with its type's stack and its kind.
@@ -33,10 +34,11 @@
 ///     target) unless the options name one, and warn, located at the
 ///     program, about every limit execution hit: the stub of a truncated
 ///     run is valid PTX but likely not what the author meant.
-///  6. Replace each site's marker block with the stub.
+///  6. Splice the stubs (spliceStubs, the render step --inject uses too).
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Ast/AstStub.h"
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Stack/StackCompiler.h"
@@ -60,6 +62,9 @@ public:
   StubGenPass(std::vector<StubGenSpec> specs,
               const stack::StackPtxOptions &opts)
       : specs(std::move(specs)), compilerOptions(opts) {}
+  /// Compiles with the pipeline's Stack PTX options.
+  explicit StubGenPass(std::vector<StubGenSpec> specs)
+      : specs(std::move(specs)), fromContext(true) {}
   StringRef getArgument() const override { return "stub-gen"; }
   StringRef getDescription() const override {
     return "compile Stack PTX programs into stubs at the sites of injects";
@@ -69,14 +74,19 @@ public:
 private:
   Expected<std::string> compileFor(const InjectModule &im, const Inject &inj,
                                    const StubGenSpec &spec);
+  Expected<std::string> compileAstFor(const InjectModule &im,
+                                      const Inject &inj, unsigned bufferID);
   void warnAboutLimits(unsigned bufferID, const Inject &inj,
                        const stack::StackPtxStats &stats);
 
   std::vector<StubGenSpec> specs;
   stack::StackPtxOptions compilerOptions;
+  /// Take compilerOptions from the PassContext when run.
+  bool fromContext = false;
   /// The target of the module being run on (see run()).
   uint32_t targetSm = 0;
   std::unique_ptr<stack::StackPtxContext> ctx;
+  std::unique_ptr<ast::AstPtxContext> astCtx;
   /// Owns the program buffers so that diagnostics can point into them.
   SourceMgr programSM;
 };
@@ -107,6 +117,51 @@ static stack::RegKind toRegKind(InjectArgKind k) {
   return stack::RegKind::In;
 }
 
+/// \returns the PTX register type of the values of stack \p s: that of the
+/// built-in inject type of the same name (`F16` holds `b16`), else the
+/// stack's literal prefix.
+static StringRef getStackRegType(const stack::StackInfo &info, unsigned s) {
+  StringRef name = info.stackNames[s];
+  for (const InjectType &t : getBuiltinInjectTypes())
+    if (t.token == name)
+      return t.regType;
+  return info.literalPrefixes[s];
+}
+
+/// \returns the stack of inject type \p token in \p regType registers:
+/// the stack of that name when it holds \p regType (every built-in type),
+/// else the one stack that holds \p regType (a user type: `DOG` in f32
+/// registers lives on F32); -1 when none does and -2 when several do (the
+/// program must restate the variable in `.registers`).
+static int findStackForType(const stack::StackInfo &info, StringRef token,
+                            StringRef regType) {
+  int s = info.findStack(token);
+  if (s >= 0 && getStackRegType(info, s) == regType)
+    return s;
+  int found = -1;
+  for (unsigned i = 0; i != info.numStacks; ++i)
+    if (getStackRegType(info, i) == regType)
+      found = found == -1 ? int(i) : -2;
+  return found;
+}
+
+/// \returns why variable \p v has no stack of its own.
+static std::string describeMissingStack(const stack::StackInfo &info,
+                                        const InjectVariable &v) {
+  std::string candidates;
+  for (unsigned i = 0; i != info.numStacks; ++i)
+    if (getStackRegType(info, i) == v.regType)
+      candidates += (candidates.empty() ? "" : ", ") +
+                    std::string(info.stackNames[i]);
+  std::string what = ("variable '" + v.name + "' has inject type '" +
+                      v.typeToken + "' in a ." + v.regType + " register")
+                         .str();
+  if (candidates.empty())
+    return what + ", which no Stack PTX stack holds";
+  return what + ", which stacks " + candidates +
+         " all hold: declare it in '.registers' on one of them";
+}
+
 /// \returns the mmptx-opt flag of StackPtxOptions field \p field.
 static StringRef stackOptionFlag(StringRef field) {
   return StringSwitch<StringRef>(field)
@@ -127,10 +182,14 @@ void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
                                   const stack::StackPtxStats &stats) {
   stack::StackPtxOptions o = compilerOptions;
   o.targetSm = targetSm;
+  const auto &handler = getContext().onWarning;
+  if (!handler)
+    return;
   stack::describeLimitsHit(stats, o, stackOptionFlag, [&](const Twine &msg) {
-    programSM.PrintMessage(errs(), bufferStart(programSM, bufferID),
-                           SourceMgr::DK_Warning,
-                           "program for inject '" + inj.name + "': " + msg);
+    handler(programSM.GetMessage(bufferStart(programSM, bufferID),
+                                 SourceMgr::DK_Warning,
+                                 "program for inject '" + inj.name +
+                                     "': " + msg));
   });
 }
 
@@ -164,14 +223,16 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
   if (!id)
     return makeError("cannot open Stack PTX program '" + spec.programFile +
                      "'");
+  if (StringRef(spec.programFile).endswith(".ast"))
+    return compileAstFor(im, inj, id);
   const stack::StackInfo &info = stack::getDefaultStackInfo();
   ArrayRef<InjectVariable> vars = im.getVariables(inj);
   auto stackOf = [&](const InjectVariable &v) {
-    return info.findStack(v.typeToken);
+    return findStackForType(info, v.typeToken, v.regType);
   };
 
   // Every variable may be used without a declaration, by name or by stable
-  // register. One whose type no stack holds gets an invalid stack, so that
+  // register. One whose type has no one stack gets an invalid stack, so that
   // its use is reported below, located.
   std::vector<stack::RegisterDecl> predeclared;
   for (const InjectVariable &v : vars) {
@@ -199,16 +260,24 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                       "' has no variable '" + d.name + "'");
     const InjectVariable &v = *it;
     int s = stackOf(v);
-    if (s < 0)
-      return DiagnosticError::get(
-          programSM, d.loc,
-          "variable '" + v.name + "' has inject type '" + v.typeToken +
-              "', which no Stack PTX stack holds");
-    if (s != d.stackIdx)
+    if (d.stackIdx >= info.numStacks) // used without a declaration
+      return DiagnosticError::get(programSM, d.loc,
+                                  describeMissingStack(info, v));
+    if (s >= 0 && s != d.stackIdx &&
+        info.findStack(v.typeToken) == s) // a type with a stack of its own
       return DiagnosticError::get(
           programSM, d.loc,
           "variable '" + v.name + "' of inject '" + inj.name + "' is " +
               v.typeToken + ", not " + info.stackNames[d.stackIdx]);
+    // A user type may be restated on any stack of its register type.
+    if (s != d.stackIdx && getStackRegType(info, d.stackIdx) != v.regType)
+      return DiagnosticError::get(
+          programSM, d.loc,
+          "variable '" + v.name + "' of inject '" + inj.name +
+              "' has inject type '" + v.typeToken + "' in a ." + v.regType +
+              " register, but stack " + info.stackNames[d.stackIdx] +
+              " holds ." + getStackRegType(info, d.stackIdx));
+    s = d.stackIdx;
     stack::RegKind vk = toRegKind(v.kind);
     if (d.kind != vk && !(vk == stack::RegKind::Mod))
       return DiagnosticError::get(
@@ -280,13 +349,15 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     if (v.kind != InjectArgKind::Out || written[vi])
       continue;
     int s = stackOf(v);
+    for (size_t r = 0; r != regs.size(); ++r)
+      if (varOfReg[r] == int(vi))
+        s = regs[r].stackIdx; // the program's own statement of it
     if (s < 0)
       return DiagnosticError::get(
           programSM, bufferStart(programSM, id),
           "out variable '" + v.name + "' of inject '" + inj.name +
-              "' has inject type '" + v.typeToken +
-              "', which no Stack PTX stack holds, so it cannot be zeroed; "
-              "request it");
+              "' cannot be zeroed: " + describeMissingStack(info, v) +
+              "; or request it");
     zeroRegs.push_back({v.stableRegister, uint16_t(s), stack::RegKind::Out});
   }
 
@@ -304,7 +375,33 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
   return text->str();
 }
 
+/// An AST PTX program (`.ast`, see mmptx/Ast/AstStub.h): the same typing
+/// against the inject's variables, one expression per out/mod variable.
+Expected<std::string> StubGenPass::compileAstFor(const InjectModule &im,
+                                                 const Inject &inj,
+                                                 unsigned bufferID) {
+  std::vector<ast::AstSiteVar> vars;
+  for (const InjectVariable &v : im.getVariables(inj))
+    vars.push_back({v.name, v.stableRegister, v.typeToken, toRegKind(v.kind)});
+  if (!astCtx || astCtx->getOptions().targetSm != targetSm) {
+    ast::AstPtxOptions o;
+    o.targetSm = targetSm;
+    astCtx = std::make_unique<ast::AstPtxContext>(
+        stack::getDefaultStackInfo(), o);
+  }
+  return ast::compileAstStub(programSM, bufferID, inj.name, vars, *astCtx);
+}
+
 Error StubGenPass::run(Module &m) {
+  if (fromContext) {
+    const PassContext &c = getContext();
+    compilerOptions =
+        c.stackOptions ? *c.stackOptions : stack::StackPtxOptions();
+    if (c.stackIncludeDirs)
+      for (StubGenSpec &spec : specs)
+        if (spec.includeDirs.empty())
+          spec.includeDirs = *c.stackIncludeDirs;
+  }
   if (Error e = stack::checkStackPtxOptions(compilerOptions, stackOptionFlag))
     return e;
   // Stubs must assemble for the module they go into.
@@ -330,24 +427,31 @@ Error StubGenPass::run(Module &m) {
     stubs[inj->index] = std::move(*stub);
     have[inj->index] = true;
   }
-  for (const InjectSite &site : (*im)->sites()) {
-    if (!have[site.inject])
-      continue;
-    if (site.format == InjectSiteFormat::Legacy)
-      return DiagnosticError::get(
-          m.getSourceMgr(), m.getLoc(site.markerOffset),
-          "inject site is not normalised; run --normalize-injection-sites "
-          "before --stub-gen");
-    if (Error e = verifyNormalizedSite(m, **im, site))
-      return e;
-    m.replaceRange(site.removeBegin, site.removeEnd, stubs[site.inject]);
-  }
+  // Creation checked every site; stubs of the Stack PTX compiler are valid
+  // by construction, so they are spliced unchecked.
+  std::vector<Optional<StringRef>> toSplice((*im)->getNumInjects());
+  for (size_t i = 0; i != stubs.size(); ++i)
+    if (have[i])
+      toSplice[i] = StringRef(stubs[i]);
+  spliceStubs(m, **im, toSplice);
   return Error::success();
 }
 
 std::unique_ptr<Pass>
 mmptx::createStubGenPass(std::vector<StubGenSpec> specs) {
-  return createStubGenPass(std::move(specs), stack::StackPtxOptions());
+  return std::make_unique<StubGenPass>(std::move(specs));
+}
+
+Expected<std::unique_ptr<Pass>>
+mmptx::createStubGenPassFromValues(ArrayRef<std::string> values) {
+  std::vector<StubGenSpec> specs;
+  for (const std::string &v : values) {
+    auto [name, file] = StringRef(v).split('=');
+    if (name.empty() || file.empty())
+      return makeError("--stub-gen expects NAME=FILE, got '" + v + "'");
+    specs.push_back({name.str(), file.str()});
+  }
+  return createStubGenPass(std::move(specs));
 }
 
 std::unique_ptr<Pass>

@@ -41,13 +41,13 @@ TEST(TypeTableTest, IdenticalRedefinitionIsANoOp) {
   TypeTable table = TypeTable::getDefault();
   size_t before = table.size();
   EXPECT_FALSE(
-      errorToBool(table.add({"F32", "f32", "f32", 'f', BindKind::Value})));
+      errorToBool(table.add({"F32", "f32", "f32", 'f', 32, BindKind::Value})));
   EXPECT_EQ(table.size(), before);
 }
 
 TEST(TypeTableTest, ConflictingRedefinitionFails) {
   TypeTable table = TypeTable::getDefault();
-  Error err = table.add({"f32", "b32", "b32", 'r', BindKind::Value});
+  Error err = table.add({"f32", "b32", "b32", 'r', 32, BindKind::Value});
   EXPECT_EQ(toString(std::move(err)),
             "inject type 'f32' conflicts with the earlier definition of 'F32'");
 }

@@ -53,6 +53,22 @@ static const char kPtx[] = "A\n"
                            "\t// _x1 i f32 DOG v\n"
                            "\t// PTX_INJECT_END\n";
 
+/* kPtx and the other fragments are not whole modules: they are created as
+   trusted input, which only scans for markers. */
+static mmptx_result_t create_fragment(mmptx_inject_t **out, const char *ptx,
+                                      size_t size, const char *name,
+                                      const mmptx_inject_type_t *types,
+                                      size_t num_types, char *msg,
+                                      size_t msg_size) {
+  mmptx_inject_options_t o;
+  memset(&o, 0, sizeof(o));
+  o.buffer_name = name;
+  o.extra_types = types;
+  o.num_extra_types = num_types;
+  o.trusted = 1;
+  return mmptx_inject_create_with_options(out, ptx, size, &o, msg, msg_size);
+}
+
 static void test_result_to_string(void) {
   CHECK(strcmp(mmptx_result_to_string(MMPTX_SUCCESS), "MMPTX_SUCCESS") == 0);
   CHECK(strcmp(mmptx_result_to_string(MMPTX_ERROR_UNKNOWN_TYPE),
@@ -86,30 +102,30 @@ static void test_create_errors(const mmptx_inject_type_t *dog) {
                MMPTX_ERROR_INVALID_INPUT);
   CHECK(h == NULL);
   CHECK(strcmp(msg, "ptx is NULL") == 0);
-  CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, NULL, NULL, 1,
+  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, NULL, NULL, 1,
                                    NULL, 0),
                MMPTX_ERROR_INVALID_INPUT);
   {
     mmptx_inject_type_t bad = {NULL, "f32", "f32"};
-    CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, NULL, &bad,
+    CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, NULL, &bad,
                                      1, NULL, 0),
                  MMPTX_ERROR_INVALID_INPUT);
   }
   /* DOG is not built in. */
   h = (mmptx_inject_t *)&h;
-  CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
+  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
                                    0, msg, sizeof(msg)),
                MMPTX_ERROR_UNKNOWN_TYPE);
   CHECK(h == NULL);
   CHECK(strncmp(msg, "k.ptx:4:15: error: unknown inject type 'DOG'", 44) == 0);
   /* Truncated message: always NUL-terminated. */
-  CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
+  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
                                    0, msg, 6),
                MMPTX_ERROR_UNKNOWN_TYPE);
   CHECK(strcmp(msg, "k.ptx") == 0);
   {
     static const char bad[] = "// PTX_INJECT_END\n";
-    CHECK_RESULT(mmptx_inject_create(&h, bad, sizeof(bad) - 1, NULL, NULL, 0,
+    CHECK_RESULT(create_fragment(&h, bad, sizeof(bad) - 1, NULL, NULL, 0,
                                      msg, sizeof(msg)),
                  MMPTX_ERROR_FORMATTING);
     CHECK(strstr(msg, "<ptx>:1:4: error:") == msg);
@@ -119,7 +135,7 @@ static void test_create_errors(const mmptx_inject_type_t *dog) {
                               "// PTX_INJECT_END\n"
                               "// PTX_INJECT_START f\n// _x0 m f32 F32 a\n"
                               "// PTX_INJECT_END\n";
-    CHECK_RESULT(mmptx_inject_create(&h, bad, sizeof(bad) - 1, NULL, dog, 1,
+    CHECK_RESULT(create_fragment(&h, bad, sizeof(bad) - 1, NULL, dog, 1,
                                      msg, sizeof(msg)),
                  MMPTX_ERROR_INCONSISTENT_INJECTION);
     CHECK(strstr(msg, "note: first site of inject 'f' is here") != NULL);
@@ -203,10 +219,10 @@ static void test_queries(mmptx_inject_t *h) {
 }
 
 static void test_render(mmptx_inject_t *h) {
-  const char *stubs[2] = {"\tF", "\tG"};
-  const char *oneStub[1] = {"\tF"};
-  const char *nullStub[2] = {"\tF", NULL};
-  static const char expected[] = "A\n\tF\nB\n\tG\nC\n\tF\n";
+  const char *stubs[2] = {"\t// F", "\t// G"};
+  const char *oneStub[1] = {"\t// F"};
+  const char *nullStub[2] = {"\t// F", NULL};
+  static const char expected[] = "A\n\t// F\nB\n\t// G\nC\n\t// F\n";
   char buf[64];
   size_t size = 0, written = 0;
 
@@ -261,8 +277,73 @@ static void test_no_injects(void) {
                MMPTX_SUCCESS);
   CHECK(strcmp(buf, ptx) == 0);
   CHECK_RESULT(mmptx_inject_destroy(h), MMPTX_SUCCESS);
-  /* Empty input. */
+  /* Empty input is no PTX module; as trusted input it has no injects. */
   CHECK_RESULT(mmptx_inject_create(&h, NULL, 0, NULL, NULL, 0, NULL, 0),
+               MMPTX_ERROR_INVALID_PTX);
+  CHECK_RESULT(create_fragment(&h, NULL, 0, NULL, NULL, 0, NULL, 0),
+               MMPTX_SUCCESS);
+  CHECK_RESULT(mmptx_inject_destroy(h), MMPTX_SUCCESS);
+}
+
+static const char kModule[] = ".version 9.0\n"
+                              ".target sm_80\n"
+                              ".entry k()\n"
+                              "{\n"
+                              "\t.reg .f32 %f<2>;\n"
+                              "\t// PTX_INJECT_START f\n"
+                              "\t// %f1 mod f32 acc\n"
+                              "\t// PTX_INJECT_END\n"
+                              "\tret;\n"
+                              "}\n";
+
+/* create checks what mmptx-opt checks; render checks the stubs. */
+static void test_checks(void) {
+  mmptx_inject_t *h = NULL;
+  char msg[256];
+  const char *good[1] = {"\tadd.f32 %_x0, %_x0, 0f3F800000;"};
+  const char *bad[1] = {"}\n.entry evil() { ret; }\n{"};
+  size_t size = 0;
+  CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
+                                   0, msg, sizeof(msg)),
+               MMPTX_ERROR_INVALID_PTX);
+  CHECK(strstr(msg, "k.ptx:") == msg &&
+        strstr(msg, "error: expected ';' at end of instruction") != NULL);
+  CHECK(strcmp(msg, mmptx_inject_last_error()) == 0);
+  {
+    /* A site at module scope. */
+    static const char outside[] = ".version 9.0\n"
+                                  "// PTX_INJECT_START f\n"
+                                  "// PTX_INJECT_END\n";
+    CHECK_RESULT(mmptx_inject_create(&h, outside, sizeof(outside) - 1, NULL,
+                                     NULL, 0, msg, sizeof(msg)),
+                 MMPTX_ERROR_INVALID_SITE);
+    CHECK(strstr(msg, "is outside any function") != NULL);
+  }
+  {
+    /* A legacy site whose register is not declared. */
+    static const char undeclared[] = ".version 9.0\n.entry k()\n{\n"
+                                     "// PTX_INJECT_START f\n"
+                                     "// %f9 mod f32 acc\n"
+                                     "// PTX_INJECT_END\n}\n";
+    CHECK_RESULT(mmptx_inject_create(&h, undeclared, sizeof(undeclared) - 1,
+                                     NULL, NULL, 0, msg, sizeof(msg)),
+                 MMPTX_ERROR_INVALID_SITE);
+    CHECK(strstr(msg, "register '%f9' of variable 'acc' is not declared") !=
+          NULL);
+  }
+  CHECK_RESULT(mmptx_inject_create(&h, kModule, sizeof(kModule) - 1, "m.ptx",
+                                   NULL, 0, msg, sizeof(msg)),
+               MMPTX_SUCCESS);
+  CHECK(mmptx_inject_last_error()[0] == '\0');
+  CHECK_RESULT(mmptx_inject_render(h, good, 1, NULL, 0, &size),
+               MMPTX_SUCCESS);
+  CHECK_RESULT(mmptx_inject_render(h, bad, 1, NULL, 0, &size),
+               MMPTX_ERROR_INVALID_STUB);
+  CHECK(strcmp(mmptx_inject_last_error(),
+               "<stub of inject 'f'>:1:1: error: unmatched '}'\n"
+               "}\n^") == 0);
+  /* Trusted stubs are not checked. */
+  CHECK_RESULT(mmptx_inject_render_unchecked(h, bad, 1, NULL, 0, &size),
                MMPTX_SUCCESS);
   CHECK_RESULT(mmptx_inject_destroy(h), MMPTX_SUCCESS);
 }
@@ -277,8 +358,8 @@ int mmptx_capi_c_test(char *failure, size_t failure_size) {
 
   test_result_to_string();
   test_create_errors(&dog);
-  CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", &dog,
-                                   1, msg, sizeof(msg)),
+  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", &dog, 1,
+                               msg, sizeof(msg)),
                MMPTX_SUCCESS);
   CHECK(h != NULL);
   CHECK(msg[0] == '\0');
@@ -289,5 +370,6 @@ int mmptx_capi_c_test(char *failure, size_t failure_size) {
   CHECK_RESULT(mmptx_inject_destroy(h), MMPTX_SUCCESS);
   CHECK_RESULT(mmptx_inject_destroy(NULL), MMPTX_SUCCESS);
   test_no_injects();
+  test_checks();
   return g_failures;
 }

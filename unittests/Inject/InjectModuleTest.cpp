@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Inject/InjectModule.h"
+#include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Parser.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,9 +21,17 @@ using namespace mmptx;
 
 namespace {
 
+/// The marker tests use fragments, not whole modules: they run the marker
+/// scanner alone (trusted input); the checks have tests of their own.
+InjectOptions scannerOnly(const InjectOptions &opts) {
+  InjectOptions o = opts;
+  o.trusted = true;
+  return o;
+}
+
 std::unique_ptr<InjectModule> createOK(StringRef ptx,
                                        const InjectOptions &opts = {}) {
-  auto m = InjectModule::create(ptx, "test.ptx", opts);
+  auto m = InjectModule::create(ptx, "test.ptx", scannerOnly(opts));
   if (!m) {
     ADD_FAILURE() << toString(m.takeError());
     return nullptr;
@@ -32,7 +41,7 @@ std::unique_ptr<InjectModule> createOK(StringRef ptx,
 
 std::string createError(StringRef ptx, InjectErrc *code = nullptr,
                         const InjectOptions &opts = {}) {
-  auto m = InjectModule::create(ptx, "test.ptx", opts);
+  auto m = InjectModule::create(ptx, "test.ptx", scannerOnly(opts));
   if (m) {
     ADD_FAILURE() << "expected an error";
     return "";
@@ -46,7 +55,9 @@ std::string createError(StringRef ptx, InjectErrc *code = nullptr,
 
 std::string renderOK(const InjectModule &m, ArrayRef<StringRef> stubs) {
   std::string out;
-  if (Error e = m.render(stubs, out))
+  RenderOptions unchecked;
+  unchecked.checkStubs = false;
+  if (Error e = m.render(stubs, out, unchecked))
     ADD_FAILURE() << toString(std::move(e));
   auto size = m.renderedSize(stubs);
   EXPECT_TRUE(bool(size));
@@ -318,31 +329,34 @@ TEST(InjectModuleTest, RenderErrors) {
   auto m = createOK(SimpleSite);
   ASSERT_TRUE(m);
   std::string out;
-  Error e = m->render(ArrayRef<StringRef>{"a", "b"}, out);
+  // Not PTX: these stubs test the count, size and name checks alone.
+  RenderOptions unchecked;
+  unchecked.checkStubs = false;
+  Error e = m->render(ArrayRef<StringRef>{"a", "b"}, out, unchecked);
   std::string msg;
   EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::WrongNumStubs);
   EXPECT_EQ(msg, "expected 1 stub (one per inject), got 2");
 
   char buf[4];
-  auto n = m->render(ArrayRef<StringRef>{"S"}, buf, sizeof(buf));
+  auto n = m->render(ArrayRef<StringRef>{"S"}, buf, sizeof(buf), unchecked);
   EXPECT_EQ(takeInjectError(n.takeError(), &msg),
             InjectErrc::InsufficientBuffer);
   char big[16];
-  n = m->render(ArrayRef<StringRef>{"S"}, big, sizeof(big));
+  n = m->render(ArrayRef<StringRef>{"S"}, big, sizeof(big), unchecked);
   ASSERT_TRUE(bool(n));
   EXPECT_EQ(StringRef(big, *n), "A\nS\nB\n");
 
   StringMap<StringRef> byName;
-  e = m->render(byName, out);
+  e = m->render(byName, out, unchecked);
   EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::MissingStub);
   EXPECT_EQ(msg, "no stub for inject 'f'");
   byName["f"] = "S";
   byName["g"] = "T";
-  e = m->render(byName, out);
+  e = m->render(byName, out, unchecked);
   EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::InjectNotFound);
   EXPECT_EQ(msg, "stub given for unknown inject 'g'");
   byName.erase("g");
-  EXPECT_FALSE(bool(m->render(byName, out)));
+  EXPECT_FALSE(bool(m->render(byName, out, unchecked)));
   EXPECT_EQ(out, "A\nS\nB\n");
 }
 
@@ -498,11 +512,90 @@ TEST(InjectModuleTest, MutatedInputsNeverCrash) {
       consumeError(m.takeError());
       continue;
     }
-    std::vector<StringRef> stubs((*m)->getNumInjects(), "S");
+    std::vector<StringRef> stubs((*m)->getNumInjects(), "\t// S");
     std::string out;
     ASSERT_FALSE(bool((*m)->render(stubs, out)));
     ASSERT_EQ(out.size(), cantFail((*m)->renderedSize(stubs)));
   }
+}
+
+} // namespace
+
+namespace {
+
+const char *const CheckedModule = ".version 9.0\n"
+                                  ".entry k()\n"
+                                  "{\n"
+                                  "\t.reg .b32 %r<2>;\n"
+                                  "\t// PTX_INJECT_START f\n"
+                                  "\t// %r1 mod WORD w\n"
+                                  "\t// PTX_INJECT_END\n"
+                                  "\tret;\n"
+                                  "}\n";
+
+TEST(InjectChecksTest, UserTypeMovSuffixInTheScaffold) {
+  InjectType word;
+  word.token = "WORD";
+  word.regType = "b32";
+  word.movSuffix = "u32";
+  InjectOptions opts;
+  opts.extraTypes = makeArrayRef(word);
+  auto m = InjectModule::create(CheckedModule, "k.ptx", opts);
+  ASSERT_TRUE(bool(m)) << toString(m.takeError());
+  EXPECT_EQ((*m)->getVariables((*m)->getInject(0))[0].movSuffix, "u32");
+  std::string out;
+  ASSERT_FALSE(bool((*m)->render({"\tadd.u32 %_x0, %_x0, 1;"}, out)));
+  EXPECT_NE(out.find("\tmov.u32 %_x0, %r1;\n\tadd.u32 %_x0, %_x0, 1;\n"
+                     "\tmov.u32 %r1, %_x0;\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST(InjectChecksTest, StubsAreCheckedAndWarningsGoToTheHandler) {
+  InjectType word{"WORD", "b32", "u32", 'r', 32};
+  InjectOptions opts;
+  opts.extraTypes = makeArrayRef(word);
+  auto m = InjectModule::create(CheckedModule, "k.ptx", opts);
+  ASSERT_TRUE(bool(m)) << toString(m.takeError());
+  std::string out, msg;
+  RenderOptions ro;
+  std::vector<std::string> names = {"my.stub"};
+  ro.stubNames = names;
+  Error e = (*m)->render({"\t}\n\t{"}, out, ro);
+  EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::InvalidStub);
+  EXPECT_EQ(StringRef(msg).take_until([](char c) { return c == '\n'; }),
+            "my.stub:1:2: error: unmatched '}'");
+  // The unchecked path splices it as it is.
+  ro.checkStubs = false;
+  EXPECT_FALSE(bool((*m)->render({"\t}\n\t{"}, out, ro)));
+
+  // An in variable written by the stub: a warning, through the handler.
+  const char *const inSite = ".version 9.0\n.entry k()\n{\n"
+                             "\t.reg .f32 %f<2>;\n"
+                             "\t// PTX_INJECT_START g\n"
+                             "\t// %f1 in f32 x\n"
+                             "\t// PTX_INJECT_END\n\tret;\n}\n";
+  auto g = InjectModule::create(inSite, "g.ptx");
+  ASSERT_TRUE(bool(g)) << toString(g.takeError());
+  std::vector<std::string> warnings;
+  RenderOptions wo;
+  wo.onWarning = [&](const SMDiagnostic &d) {
+    warnings.push_back(d.getMessage().str());
+  };
+  EXPECT_FALSE(bool((*g)->render({"\tmov.f32 %_x0, 0f00000000;"}, out, wo)));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "the stub writes '%_x0', the register of in variable "
+                         "'x' of inject 'g'; the value does not leave the "
+                         "site");
+}
+
+TEST(InjectChecksTest, MovCompatibility) {
+  EXPECT_TRUE(isMovCompatible("b32", "u32"));
+  EXPECT_TRUE(isMovCompatible("u32", "s32"));
+  EXPECT_TRUE(isMovCompatible("f32", "b32"));
+  EXPECT_FALSE(isMovCompatible("f32", "u32"));
+  EXPECT_FALSE(isMovCompatible("b64", "f32"));
+  EXPECT_TRUE(isMovCompatible("b32", "f16x2"));
 }
 
 } // namespace

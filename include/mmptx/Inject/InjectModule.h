@@ -19,17 +19,20 @@
 ///  - legacy comment form: `// PTX_INJECT_START name`,
 ///    `// %f1 kind type var`, `// PTX_INJECT_END`, whose sites carry compiler
 ///    registers and are normalised into stable `%_x<i>` registers here (at
-///    render time) or by the normalize-injection-sites pass.
+///    render time) or by the normalize-injection-sites pass, with the one
+///    scaffold of InjectFormat.h.
 ///
 /// Sites with one name form one inject; every later site must agree with
-/// the first. An InjectModule is read-only after creation, so any number of
-/// threads may render from one handle at once.
+/// the first. Creation checks every site and render every stub unless told
+/// they are trusted (InjectChecks.h). An InjectModule is read-only after
+/// creation, so any number of threads may render from one handle at once.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef MMPTX_INJECT_INJECTMODULE_H
 #define MMPTX_INJECT_INJECTMODULE_H
 
+#include "mmptx/Inject/InjectFormat.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -39,6 +42,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,13 +51,6 @@ namespace mmptx {
 namespace ptx {
 class Module;
 } // namespace ptx
-
-/// How a site variable is used by the stub. The numbering is the
-/// reference's (out 0, mod 1, in 2) so that C users see the same values.
-enum class InjectArgKind : uint8_t { Out = 0, Mod = 1, In = 2 };
-
-/// \returns "out", "mod" or "in".
-llvm::StringRef getInjectArgKindName(InjectArgKind Kind);
 
 /// The marker format a site was written in.
 enum class InjectSiteFormat : uint8_t {
@@ -65,18 +62,9 @@ enum class InjectSiteFormat : uint8_t {
   Legacy,
 };
 
-/// An inject type: how a C++ value reaches a PTX register. The built-in
-/// ones come from td/InjectTypes.td.
-struct InjectType {
-  llvm::StringRef token;     ///< `F32`
-  llvm::StringRef regType;   ///< `f32`: type of the stable register
-  llvm::StringRef movSuffix; ///< `f32`: suffix of the normalising `mov`
-  char constraint = 'r';     ///< inline-asm constraint letter
-  unsigned bits = 32;
-};
-
-/// \returns the inject types generated from td/InjectTypes.td.
-llvm::ArrayRef<InjectType> getBuiltinInjectTypes();
+/// Receives the warnings of the inject layer (located diagnostics); the
+/// library never prints.
+using WarningHandler = std::function<void(const llvm::SMDiagnostic &)>;
 
 /// Options for InjectModule::create.
 struct InjectOptions {
@@ -86,38 +74,62 @@ struct InjectOptions {
   /// Accept any type token in mm-ptx and native markers, trusting the
   /// marker's register type.
   bool allowUnknownTypes = false;
+  /// Text input only: skip the structural parse and the site checks (see
+  /// InjectChecks.h) and only scan for markers. For PTX that this
+  /// project's own tools produced or already checked.
+  bool trusted = false;
 };
 
-/// Error categories, numbered like the reference's result codes.
-enum class InjectErrc : int {
-  Success = 0,
-  Formatting = 1,
-  InsufficientBuffer = 2,
-  Internal = 3,
-  InvalidInput = 4,
-  WrongNumStubs = 6,
-  OutOfBoundsIndex = 7,
-  InconsistentInjection = 8,
-  InjectNotFound = 9,
-  VariableNotFound = 10,
-  OutOfMemory = 11,
-  UnknownType = 12,
-  MissingStub = 13,
+/// Options for InjectModule::render.
+struct RenderOptions {
+  /// Check every stub with checkStub() before splicing. Turn off only for
+  /// stubs that are valid by construction (the Stack PTX compiler's).
+  bool checkStubs = true;
+  /// Names of the stubs in errors, by inject index; a stub without one is
+  /// named `<stub of inject 'NAME'>`.
+  llvm::ArrayRef<std::string> stubNames;
+  /// Receives warnings about the stubs; none are reported when empty.
+  WarningHandler onWarning;
 };
 
-/// A located inject error: a DiagnosticError (so tools print it as one)
-/// with an error category and an optional located note.
+/// Error categories. The C API maps them onto its own result codes
+/// (lib/CAPI/PtxInject.cpp), which keep the reference's numbers.
+enum class InjectErrc : uint8_t {
+  Success,
+  /// Malformed inject markers.
+  Formatting,
+  InsufficientBuffer,
+  Internal,
+  InvalidInput,
+  WrongNumStubs,
+  OutOfBoundsIndex,
+  /// Two sites of one inject disagree.
+  InconsistentInjection,
+  InjectNotFound,
+  VariableNotFound,
+  OutOfMemory,
+  UnknownType,
+  MissingStub,
+  /// The text is not well-formed PTX (structural parse).
+  InvalidPTX,
+  /// A site's scaffold or compiler registers are wrong, or it is outside
+  /// any function.
+  InvalidSite,
+  /// A stub cannot be spliced (see checkStub).
+  InvalidStub,
+};
+
+/// A located inject error: a DiagnosticError (so tools print it as one, with
+/// its notes) with an error category.
 class InjectError : public llvm::ErrorInfo<InjectError, DiagnosticError> {
 public:
   static char ID;
-  InjectError(InjectErrc code, llvm::SMDiagnostic diag, std::string note)
-      : ErrorInfo(std::move(diag)), code(code), note(std::move(note)) {}
+  InjectError(InjectErrc code, llvm::SMDiagnostic diag, std::string noteText)
+      : ErrorInfo(std::move(diag), std::move(noteText)), code(code) {}
   InjectErrc getCode() const { return code; }
-  void log(llvm::raw_ostream &os) const override;
 
 private:
   InjectErrc code;
-  std::string note;
 };
 
 /// An inject error without a source location (render and query misuse).
@@ -137,6 +149,10 @@ private:
   std::string msg;
 };
 
+/// \returns \p err with category \p code when it is a located error
+/// without one (a DiagnosticError), else \p err unchanged.
+llvm::Error withInjectCode(llvm::Error err, InjectErrc code);
+
 /// Consumes \p err; \returns its category (Internal for foreign errors) and
 /// stores its text in \p message when that is not null.
 InjectErrc takeInjectError(llvm::Error err, std::string *message = nullptr);
@@ -147,6 +163,7 @@ struct InjectVariable {
   InjectArgKind kind;
   llvm::StringRef regType;        ///< `f32` (no dot)
   llvm::StringRef typeToken;      ///< `F32`
+  llvm::StringRef movSuffix;      ///< `f32`: suffix of the scaffold's `mov`
   llvm::StringRef stableRegister; ///< `_x0`: write `%_x0` in stubs
 };
 
@@ -179,14 +196,17 @@ struct InjectSite {
 /// The inject sites of one PTX text, ready to render.
 class InjectModule {
 public:
-  /// Parses \p ptx (copied) with the fast marker scanner. Errors are located
-  /// in a buffer named \p bufferName.
+  /// Parses \p ptx (copied): the structural parse, the sites and their
+  /// checks (see InjectChecks.h), or with \p options.trusted only the fast
+  /// marker scanner. Errors are located in a buffer named \p bufferName.
   static llvm::Expected<std::unique_ptr<InjectModule>>
   create(llvm::StringRef ptx, llvm::StringRef bufferName = "<ptx>",
          const InjectOptions &options = {});
 
-  /// Finds the sites of a parsed module through its marker comments;
-  /// errors are located in \p m's SourceMgr. \p m must have no pending
+  /// Finds the sites of a parsed module through its marker comments and
+  /// checks them (unless \p options.trusted): a site outside any function,
+  /// a wrong scaffold or a wrong legacy register is an error. Errors are
+  /// located in \p m's SourceMgr. \p m must have no pending
   /// edits (the PassManager re-parses after each pass that made some).
   static llvm::Expected<std::unique_ptr<InjectModule>>
   create(const ptx::Module &m, const InjectOptions &options = {});
@@ -219,24 +239,31 @@ public:
   llvm::ArrayRef<llvm::StringRef>
   getSiteRegisters(const InjectSite &site) const;
 
+  /// Checks every stub of \p stubsByInject (one per inject) with
+  /// checkStub(), naming them as \p opts says.
+  llvm::Error checkStubs(llvm::ArrayRef<llvm::StringRef> stubsByInject,
+                         const RenderOptions &opts = {}) const;
+
   /// \returns the exact size of render(\p stubsByInject) (no terminator).
   llvm::Expected<size_t>
   renderedSize(llvm::ArrayRef<llvm::StringRef> stubsByInject) const;
 
   /// Renders with stub \p stubsByInject[i] at every site of inject i into
-  /// \p out (replaced). Needs exactly one stub per inject.
+  /// \p out (replaced). Needs exactly one stub per inject; each is checked
+  /// first unless \p opts says otherwise.
   llvm::Error render(llvm::ArrayRef<llvm::StringRef> stubsByInject,
-                     std::string &out) const;
+                     std::string &out, const RenderOptions &opts = {}) const;
 
   /// Renders into the caller's \p buf of \p bufSize bytes; no terminator is
   /// written. \returns the number of bytes written.
   llvm::Expected<size_t> render(llvm::ArrayRef<llvm::StringRef> stubsByInject,
-                                char *buf, size_t bufSize) const;
+                                char *buf, size_t bufSize,
+                                const RenderOptions &opts = {}) const;
 
   /// Renders with stubs given by inject name; every inject needs one and
   /// every name must be an inject.
   llvm::Error render(const llvm::StringMap<llvm::StringRef> &stubsByName,
-                     std::string &out) const;
+                     std::string &out, const RenderOptions &opts = {}) const;
 
   /// \returns the stubs of \p stubsByName ordered by inject index.
   llvm::Expected<std::vector<llvm::StringRef>>
@@ -257,7 +284,7 @@ private:
   };
   static constexpr uint32_t TextSegment = ~uint32_t(0);
 
-  llvm::Error checkStubs(llvm::ArrayRef<llvm::StringRef> stubs) const;
+  llvm::Error checkStubCount(llvm::ArrayRef<llvm::StringRef> stubs) const;
   void fill(llvm::ArrayRef<llvm::StringRef> stubs, char *out) const;
 
   std::string ptx;
@@ -273,6 +300,18 @@ private:
   llvm::StringMap<uint32_t> nameToInject;
   llvm::BumpPtrAllocator alloc;
 };
+
+/// Appends to \p out the normalised form of a legacy site of \p inj whose
+/// variables \p vars live in compiler registers \p regs: `{`, a `.reg` per
+/// stable register, a `mov` in per in/mod variable, the mmptx markers (with
+/// \p withMarkers), a newline, a `mov` out per mod/out variable, `}`; with a
+/// tab first when \p leadingTab. The one writer of the site format, used by
+/// render and the normalize pass. \returns the offset in \p out where the
+/// stub goes (after the markers, before the newline).
+size_t writeNormalizedSite(std::string &out, const Inject &inj,
+                           llvm::ArrayRef<InjectVariable> vars,
+                           llvm::ArrayRef<llvm::StringRef> regs,
+                           bool leadingTab, bool withMarkers);
 
 /// Prints a table of the injects of \p m (name, sites, and per variable its
 /// kind, type token, PTX register type and stable register) to \p os; as

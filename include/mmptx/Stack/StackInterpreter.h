@@ -55,6 +55,14 @@ llvm::Expected<std::vector<uint64_t>> interpretStackPtx(
     llvm::ArrayRef<uint32_t> requests, llvm::ArrayRef<uint64_t> inputs,
     SpecialValueFn specials = nullptr);
 
+/// Evaluates instruction \p instr of \p info on the flattened operand
+/// elements \p args (values as above) with the semantics described above,
+/// writing its flattened result elements to \p results. \returns an error
+/// for an instruction the interpreter does not support.
+llvm::Error evaluateInstr(const StackInfo &info, uint32_t instr,
+                          llvm::ArrayRef<uint64_t> args,
+                          llvm::MutableArrayRef<uint64_t> results);
+
 /// \returns \p f as the bits of an f32 value.
 uint64_t f32Bits(float f);
 /// \returns the f32 value in the low bits of \p v.

@@ -28,6 +28,9 @@ public:
   static char ID;
 
   explicit DiagnosticError(llvm::SMDiagnostic Diag) : Diag(std::move(Diag)) {}
+  /// \p NoteText: printed notes that follow the diagnostic.
+  DiagnosticError(llvm::SMDiagnostic Diag, std::string NoteText)
+      : Diag(std::move(Diag)), NoteText(std::move(NoteText)) {}
 
   /// \returns an error located at \p Loc in \p SM with message \p Msg.
   static llvm::Error get(const llvm::SourceMgr &SM, llvm::SMLoc Loc,
@@ -40,6 +43,8 @@ public:
                                  const llvm::Twine &Note);
 
   const llvm::SMDiagnostic &getDiagnostic() const { return Diag; }
+  /// The printed notes after the diagnostic ("" if none).
+  const std::string &getNoteText() const { return NoteText; }
 
   /// Prints the diagnostic (and its note, if any) without a trailing newline.
   void log(llvm::raw_ostream &OS) const override;

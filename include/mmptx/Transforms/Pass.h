@@ -20,10 +20,13 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace llvm {
+class SMDiagnostic;
 class SourceMgr;
 } // namespace llvm
 
@@ -32,12 +35,23 @@ namespace ptx {
 class Module;
 } // namespace ptx
 struct InjectOptions;
+namespace stack {
+struct StackPtxOptions;
+} // namespace stack
 
 /// Settings that the driver gives every pass of a pipeline.
 struct PassContext {
   /// Extra inject types (and tolerance of unknown ones) for the passes that
   /// read inject sites; null means the built-in types only.
   const InjectOptions *injectOptions = nullptr;
+  /// Options of the Stack PTX compiler for stub-gen; null: its defaults.
+  const stack::StackPtxOptions *stackOptions = nullptr;
+  /// Where stub-gen searches the programs' `.include` files (after the
+  /// including file's directory); null: nowhere else.
+  const std::vector<std::string> *stackIncludeDirs = nullptr;
+  /// Receives the passes' warnings (passes never print); none are reported
+  /// when empty.
+  std::function<void(const llvm::SMDiagnostic &)> onWarning;
 };
 
 class Pass {

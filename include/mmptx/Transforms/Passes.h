@@ -10,7 +10,10 @@
 
 #include "mmptx/Transforms/Pass.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <functional>
 #include <memory>
@@ -27,6 +30,9 @@ struct StackPtxOptions;
 } // namespace stack
 
 #define MMPTX_PASS(ARG, FACTORY, DESC) std::unique_ptr<Pass> FACTORY();
+#define MMPTX_PASS_WITH_VALUES(ARG, FACTORY, VALUE, DESC)                      \
+  llvm::Expected<std::unique_ptr<Pass>> FACTORY(                               \
+      llvm::ArrayRef<std::string> Values);
 #include "mmptx/Transforms/Passes.def"
 
 class InjectModule;
@@ -34,15 +40,12 @@ namespace ptx {
 class Module;
 } // namespace ptx
 
-struct InjectSite;
-
-/// Checks an already-normalised \p Site of \p IM, found in \p M: its stable
-/// registers are declared with the marker's types in enclosing scopes, in
-/// and mod variables are set before the site and mod and out variables read
-/// back after it (the check of --normalize-injection-sites, for the tools
-/// that render). Legacy sites pass: normalisation writes their scaffold.
-llvm::Error verifyNormalizedSite(const ptx::Module &M, const InjectModule &IM,
-                                 const InjectSite &Site);
+/// The render step: replaces every site of inject i of \p IM, found in
+/// \p M, with \p Stubs[i] where given; a legacy comment-form site gets the
+/// normalised scaffold around it. The stubs must be checked already (or be
+/// valid by construction).
+void spliceStubs(ptx::Module &M, const InjectModule &IM,
+                 llvm::ArrayRef<llvm::Optional<llvm::StringRef>> Stubs);
 
 /// One `--stub-gen NAME=PROGRAM`: a Stack PTX program (text format) for the
 /// sites of inject NAME.
@@ -55,18 +58,23 @@ struct StubGenSpec {
 };
 
 /// Compiles each program into a stub typed against its inject and renders
-/// it at every site of that inject (see lib/Transforms/StubGen.cpp).
+/// it at every site of that inject (see lib/Transforms/StubGen.cpp), with
+/// the pipeline's Stack PTX options (PassContext::stackOptions).
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs);
 /// As above, compiling with \p Opts (strict mode, limits). Opts.targetSm 0
 /// means the module's own `.target`.
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs,
                                         const stack::StackPtxOptions &Opts);
 
-/// A registered pass: its flag, description and factory.
+/// A registered pass: its flag, description and factory; a pass that takes
+/// values has a ValuesFactory and its ValueDesc instead.
 struct PassInfo {
   llvm::StringRef Argument;
   llvm::StringRef Description;
   std::unique_ptr<Pass> (*Factory)();
+  llvm::StringRef ValueDesc = {};
+  llvm::Expected<std::unique_ptr<Pass>> (*ValuesFactory)(
+      llvm::ArrayRef<std::string>) = nullptr;
 };
 
 /// \returns every registered pass, in registry order.

@@ -1,4 +1,6 @@
-/* The C API of the installed package: a Stack PTX stub spliced into PTX. */
+/* The C API of the installed package: a Stack PTX stub spliced into PTX,
+ * and an AST PTX stub. */
+#include "mmptx-c/AstPtx.h"
 #include "mmptx-c/PtxInject.h"
 #include "mmptx-c/StackPtx.h"
 #include "mmptx-c/StackTables.h"
@@ -6,10 +8,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char kPtx[] = "\t// PTX_INJECT_START f\n"
+/* A whole module: create checks the structure and the site's scaffold. */
+static const char kPtx[] = ".version 9.0\n"
+                           ".target sm_80\n"
+                           ".entry k()\n"
+                           "{\n"
+                           "\t.reg .f32 %f<3>;\n"
+                           "\t{\n"
+                           "\t.reg .f32 %_x0;\n"
+                           "\t.reg .f32 %_x1;\n"
+                           "\tmov.f32 %_x0, %f1;\n"
+                           "\tmov.f32 %_x1, %f2;\n"
+                           "\t// PTX_INJECT_START f\n"
                            "\t// _x0 m f32 F32 acc\n"
                            "\t// _x1 i f32 F32 v\n"
-                           "\t// PTX_INJECT_END\n";
+                           "\t// PTX_INJECT_END\n"
+                           "\tmov.f32 %f1, %_x0;\n"
+                           "\t}\n"
+                           "\tret;\n"
+                           "}\n";
 
 int main(void) {
   mmptx_inject_t *inject = NULL;
@@ -45,6 +62,27 @@ int main(void) {
     return 1;
   printf("c api: %u inject(s)\n%s", (unsigned)num, out);
   free(out);
+  {
+    /* acc + v as one AST PTX expression. */
+    mmptx_ast_context_t *actx = NULL;
+    mmptx_ast_variable_t inputs[2] = {{"_x0", MMPTX_STACK_TYPE_F32},
+                                      {"_x1", MMPTX_STACK_TYPE_F32}};
+    mmptx_ast_output_t output;
+    uint64_t expr[4];
+    expr[0] = mmptx_ast_encode_input(0);
+    expr[1] = mmptx_ast_encode_input(1);
+    expr[2] = mmptx_ast_encode_ptx(MMPTX_PTX_INSTR_ADD_F32, 2);
+    expr[3] = mmptx_ast_encode_return();
+    output.var = inputs[0];
+    output.words = expr;
+    output.num_words = 4;
+    if (mmptx_ast_context_create(NULL, NULL, &actx) != MMPTX_AST_SUCCESS ||
+        mmptx_ast_compile(actx, inputs, 2, &output, 1, NULL, 0, stub,
+                          sizeof stub, &written) != MMPTX_AST_SUCCESS)
+      return 1;
+    printf("ast:\n%s\n", stub);
+    mmptx_ast_context_destroy(actx);
+  }
   mmptx_stack_context_destroy(ctx);
   mmptx_inject_destroy(inject);
   return 0;

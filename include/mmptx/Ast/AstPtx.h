@@ -1,0 +1,301 @@
+//===- AstPtx.h - AST PTX: expression trees to PTX stubs --------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// AST PTX compiles expressions that a system already holds as trees into a
+/// PTX stub. An expression is a postorder sequence of 8-byte words ending
+/// at RETURN; it has no stack tricks and no no-ops: every malformed program
+/// is an error (AstResult) with a message naming the word.
+///
+/// Word layout (a `uint64_t`; in memory, little-endian, the packed struct
+/// `{u16 type, u16 aux, u32 payload}` of the reference's AST PTX 0.1):
+///
+/// | type | name        | aux                   | payload                   |
+/// |------|-------------|-----------------------|---------------------------|
+/// | 0    | None        | -                     | - (an error)              |
+/// | 1    | Input       | 0                     | input variable index      |
+/// | 2    | Constant    | stack (0 = F32)       | 32-bit literal bits       |
+/// | 3    | Ptx         | number of operands    | instruction index         |
+/// | 4    | Routine     | number of arguments   | routine index             |
+/// | 5    | Return      | 0                     | 0                         |
+/// | 6    | RoutineArg  | 0                     | argument index            |
+/// | 7    | Register    | -                     | - (internal: an error)    |
+/// | 8    | Special     | vector element        | special register index    |
+///
+/// Semantics (spec §3): values live on a stack; Input, Constant, Special and
+/// RoutineArg push one; Ptx pops its operands (the first pushed is the first
+/// PTX operand) and pushes its result; Routine pops its arguments and runs
+/// the routine's words, whose RoutineArg(i) pushes argument i; Return ends
+/// an expression or a routine, whose frame must then hold exactly one value
+/// more than at its start.
+///
+/// The instruction set is a StackInfo (td/StackInstrs.td or a user's own):
+/// Ptx's payload is an instruction index (or, with AstPtxOptions::instrMap,
+/// an index into that map), Constant's aux a stack, Special's payload a
+/// special register. Every operand is type-checked against the instruction's
+/// arg types; an expression's value against its output's stack. Only
+/// instructions with one scalar result can be tree nodes.
+///
+/// Improvements on the reference: any stack type; several outputs, one
+/// expression each, compiled together; equal sub-expressions are computed
+/// once (hash-consing), and arguments a routine never reads are not
+/// computed; every limit is an option.
+///
+/// Output (exact, as the reference prints it for f32 programs; no tabs):
+/// \code
+///   {\n
+///   .reg .<prefix> %ast<<n>>;\n          stack 0; other stacks s use
+///                                         %ast_s<s>_<k>; only if used
+///   <ptx> %ast<k>, <operand>, ...;\n      one per computed node
+///   mov.<prefix> %<output>, <operand>;\n  one per output, in order
+///   }
+/// \endcode
+/// f32 literals print as `0f3f800000` (lower-case hex), see Literal.h.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_AST_ASTPTX_H
+#define MMPTX_AST_ASTPTX_H
+
+#include "mmptx/Stack/StackInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+namespace mmptx {
+namespace ast {
+
+/// The kind of an AST word (bits 0..15).
+enum class AstWordType : uint16_t {
+  None = 0,
+  Input = 1,
+  Constant = 2,
+  Ptx = 3,
+  Routine = 4,
+  Return = 5,
+  RoutineArg = 6,
+  Register = 7,
+  Special = 8,
+};
+
+constexpr uint64_t makeAstWord(AstWordType type, uint16_t aux,
+                               uint32_t payload) {
+  return uint64_t(uint16_t(type)) | (uint64_t(aux) << 16) |
+         (uint64_t(payload) << 32);
+}
+constexpr AstWordType getAstWordType(uint64_t w) {
+  return AstWordType(uint16_t(w));
+}
+constexpr uint16_t getAstWordAux(uint64_t w) { return uint16_t(w >> 16); }
+constexpr uint32_t getAstWordPayload(uint64_t w) { return uint32_t(w >> 32); }
+
+constexpr uint64_t encodeInput(uint32_t idx) {
+  return makeAstWord(AstWordType::Input, 0, idx);
+}
+/// A constant of stack \p stack (its payload, see mmptx/Expr/Literal.h).
+constexpr uint64_t encodeConstantBits(uint16_t stack, uint32_t bits) {
+  return makeAstWord(AstWordType::Constant, stack, bits);
+}
+/// An f32 constant on stack 0, as the reference encodes it.
+inline uint64_t encodeConstant(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return encodeConstantBits(0, b);
+}
+constexpr uint64_t encodePtx(uint32_t instr, uint16_t numArgs) {
+  return makeAstWord(AstWordType::Ptx, numArgs, instr);
+}
+constexpr uint64_t encodeRoutine(uint32_t routine, uint16_t numArgs) {
+  return makeAstWord(AstWordType::Routine, numArgs, routine);
+}
+constexpr uint64_t encodeRoutineArg(uint32_t idx) {
+  return makeAstWord(AstWordType::RoutineArg, 0, idx);
+}
+constexpr uint64_t encodeReturn() {
+  return makeAstWord(AstWordType::Return, 0, 0);
+}
+constexpr uint64_t encodeSpecial(uint32_t special, uint16_t elem = 0) {
+  return makeAstWord(AstWordType::Special, elem, special);
+}
+
+/// Result codes; 0-13 are the reference's (spec §3), the rest are ours.
+enum class AstResult : uint32_t {
+  Success = 0,
+  Internal = 1,
+  InsufficientBuffer = 2,
+  InvalidValue = 3,
+  BadInstructionMaybeForgotReturn = 4,
+  InputIdxOutOfBounds = 5,
+  PtxInstructionIdxOutOfBounds = 6,
+  StackOverflow = 7,
+  StackUnderflow = 8,
+  TooManyArgs = 9,
+  UnsupportedInstruction = 10,
+  RoutineIdxOutOfBounds = 11,
+  RoutineArgIdxOutOfBounds = 12,
+  RoutineDepthExceeded = 13,
+  TypeMismatch = 14,
+  SpecialRegisterIdxOutOfBounds = 15,
+  StackIdxOutOfBounds = 16,
+  LimitExceeded = 17,
+};
+constexpr uint32_t NumAstResults = 18;
+
+/// \returns `AST_PTX_SUCCESS`, `AST_PTX_ERROR_STACK_UNDERFLOW`, ..., or
+/// `AST_PTX_ERROR_INVALID_RESULT_ENUM`.
+const char *getAstResultName(uint32_t result);
+
+/// Where in a program an error is: expression \c expr (or routine
+/// \c routine when that is not ~0u), word \c word.
+struct AstWordPos {
+  uint32_t expr = ~0u;
+  uint32_t routine = ~0u;
+  uint32_t word = ~0u;
+};
+
+/// The error of a failed compile: a result code, the word, and a message.
+class AstError : public llvm::ErrorInfo<AstError> {
+public:
+  static char ID;
+  AstError(AstResult result, AstWordPos pos, std::string msg)
+      : result(result), pos(pos), msg(std::move(msg)) {}
+  AstResult getResult() const { return result; }
+  const AstWordPos &getPos() const { return pos; }
+  const std::string &getMessage() const { return msg; }
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  AstResult result;
+  AstWordPos pos;
+  std::string msg;
+};
+
+/// \returns the code of \p e: Success for no error, the AstError's code, or
+/// Internal for any other error. Consumes \p e.
+AstResult takeAstResult(llvm::Error e, std::string *message = nullptr);
+
+/// A variable of the enclosing PTX: bare \c name (printed `%name`) holding
+/// a value of stack \c stackIdx.
+struct AstVar {
+  llvm::StringRef name;
+  uint16_t stackIdx = 0;
+};
+
+/// One output: the variable it writes and its expression's words (ending at
+/// RETURN).
+struct AstOutput {
+  AstVar var;
+  llvm::ArrayRef<uint64_t> words;
+};
+
+/// The words of a program: one expression per output and the routines they
+/// call (Routine i runs routines[i], ending at RETURN).
+struct AstProgram {
+  llvm::ArrayRef<AstOutput> outputs;
+  llvm::ArrayRef<llvm::ArrayRef<uint64_t>> routines;
+};
+
+/// Limits and switches. Defaults are the reference's limits; every one may
+/// be raised to any value, and memory grows only with the program.
+struct AstPtxOptions {
+  /// Values on the stack at once (reference: 256).
+  uint32_t maxStackDepth = 256;
+  /// Nested routine calls (reference: 8).
+  uint32_t maxRoutineDepth = 8;
+  /// Words of an expression or routine before its RETURN (reference:
+  /// 65536).
+  uint32_t maxWords = 65536;
+  /// Operands of an instruction word and arguments of a routine call
+  /// (reference: 4). Instructions whose arity is higher are usable anyway.
+  uint32_t maxArgs = 4;
+  /// Words executed in all, counting each routine call's words again:
+  /// bounds the work of deeply nested calls.
+  uint64_t maxExecutedWords = 1ull << 24;
+  /// Compute equal sub-expressions once.
+  bool shareSubexpressions = true;
+  /// The sm_XX the stub is for, or 0: instructions and special registers
+  /// that need a newer target are UnsupportedInstruction.
+  uint32_t targetSm = 0;
+  /// If not empty, Ptx word payload i names instruction instrMap[i] of the
+  /// tables (the reference's AST catalogue is getReferenceAstInstrMap()).
+  llvm::ArrayRef<uint32_t> instrMap;
+};
+
+/// \returns the instruction indices, in \p info, of the reference's AST PTX
+/// catalogue (spec §3: 0 copysign.f32, 1 add.ftz.f32, ... 17
+/// tanh.approx.f32), for AstPtxOptions::instrMap; empty if \p info lacks
+/// one of them.
+std::vector<uint32_t> getReferenceAstInstrMap(const stack::StackInfo &info);
+
+/// Compiles AST PTX programs against one instruction set. Reuse one context
+/// per thread: after warm-up, compile() does not allocate.
+class AstPtxContext {
+public:
+  explicit AstPtxContext(const stack::StackInfo &info,
+                         AstPtxOptions opts = AstPtxOptions());
+  ~AstPtxContext();
+  AstPtxContext(const AstPtxContext &) = delete;
+  AstPtxContext &operator=(const AstPtxContext &) = delete;
+
+  /// Compiles \p prog; Input i reads \p inputs[i]. \returns the stub text,
+  /// valid until the next call, or an AstError.
+  llvm::Expected<llvm::StringRef> compile(const AstProgram &prog,
+                                          llvm::ArrayRef<AstVar> inputs);
+
+  /// Builds the expression DAG of \p prog without emitting text (the
+  /// interpreter's entry point).
+  llvm::Error build(const AstProgram &prog, llvm::ArrayRef<AstVar> inputs);
+
+  /// A node of the DAG built by the last build()/compile(). Operands have
+  /// lower indices than their users.
+  struct Node {
+    AstWordType kind; ///< Input, Constant, Special or Ptx
+    uint16_t stack;   ///< the stack of its value
+    uint32_t payload; ///< input / literal bits / special / instruction
+    uint32_t aux;     ///< Special: element; Ptx: first operand index
+    uint32_t numOps;  ///< Ptx: number of operands
+  };
+  llvm::ArrayRef<Node> getNodes() const;
+  /// Operand node indices of Ptx nodes (Node::aux, Node::numOps).
+  llvm::ArrayRef<uint32_t> getOperands() const;
+  /// Per output, its value's node.
+  llvm::ArrayRef<uint32_t> getOutputNodes() const;
+  /// Nodes the last compile emitted instructions for.
+  uint32_t getNumEmittedInstrs() const;
+
+  const AstPtxOptions &getOptions() const;
+  /// Every option but targetSm and instrMap may change between compiles.
+  AstPtxOptions &getOptions();
+  const stack::StackInfo &getInfo() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// \returns whether \p name is spelled like the stub's temporaries
+/// (`ast<n>`, `ast_s<stack>_<n>`), which would shadow a variable so named.
+bool isReservedAstName(llvm::StringRef name);
+
+/// Convenience for one-off compiles.
+llvm::Expected<std::string>
+compileAstPtx(const stack::StackInfo &info, const AstProgram &prog,
+              llvm::ArrayRef<AstVar> inputs,
+              const AstPtxOptions &opts = AstPtxOptions());
+
+} // namespace ast
+} // namespace mmptx
+
+#endif // MMPTX_AST_ASTPTX_H

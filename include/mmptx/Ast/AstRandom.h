@@ -1,0 +1,54 @@
+//===- AstRandom.h - Random well-typed AST PTX programs ---------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Random expression trees for property tests, benchmarks and fuzzing:
+/// every tree is well typed, so it must compile, and for its target it must
+/// assemble.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_AST_ASTRANDOM_H
+#define MMPTX_AST_ASTRANDOM_H
+
+#include "mmptx/Ast/AstText.h"
+#include "mmptx/Stack/StackRandom.h"
+
+#include <string>
+#include <vector>
+
+namespace mmptx {
+namespace ast {
+
+/// \returns the words (ending at RETURN) of a random tree of exactly
+/// \p nodes words whose value is on \p stack (fewer when no instruction
+/// fits), using the instructions in \p instrs that give one scalar value and
+/// whose MinSm \p targetSm allows (all of them if \p instrs is empty).
+/// Leaves read an input of \p inputs with the right stack or are random
+/// constants.
+std::vector<uint64_t> randomAstExpr(stack::StackRng &rng,
+                                    const stack::StackInfo &info,
+                                    uint16_t stack, unsigned nodes,
+                                    llvm::ArrayRef<AstVar> inputs,
+                                    llvm::ArrayRef<uint32_t> instrs = {},
+                                    uint32_t targetSm = 0);
+
+/// \returns a program with an input `i<s>` and an output `o<s>` for every
+/// stack s, each output a random tree of 1 to \p maxNodes words.
+AstModule makeRandomAstModule(const stack::StackInfo &info, uint64_t seed,
+                              unsigned maxNodes, uint32_t targetSm = 0);
+
+/// \returns a PTX module (`.target sm_<targetSm>`) of one kernel that
+/// declares and initialises the variables of \p m and contains \p stub.
+std::string wrapAstStubInKernel(const stack::StackInfo &info,
+                                const AstModule &m, llvm::StringRef stub,
+                                uint32_t targetSm);
+
+} // namespace ast
+} // namespace mmptx
+
+#endif // MMPTX_AST_ASTRANDOM_H

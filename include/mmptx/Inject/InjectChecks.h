@@ -1,0 +1,71 @@
+//===- InjectChecks.h - Checks of sites and stubs ---------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The checks that make rendering safe, shared by InjectModule::create (C++
+/// and C), the normalize pass and mmptx-opt:
+///  - a normalised site's scaffold declares and sets its stable registers
+///    and reads the written ones back (verifyNormalizedSite);
+///  - a legacy comment-form site names compiler registers that are declared,
+///    of a type its variables can be moved from, and never one register for
+///    two variables that are written (verifyLegacySite);
+///  - a stub is PTX that can stand inside a function body: instructions,
+///    `.reg`/`.local` declarations, labels, comments and balanced scopes,
+///    ASCII only, and no inject markers (checkStub).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_INJECT_INJECTCHECKS_H
+#define MMPTX_INJECT_INJECTCHECKS_H
+
+#include "mmptx/Inject/InjectModule.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+namespace mmptx {
+namespace ptx {
+class Module;
+} // namespace ptx
+
+/// Both site checks first check that the site lies inside a function body.
+///
+/// Checks already-normalised \p site of \p im, found in \p m: its stable
+/// registers are declared with the marker's types in enclosing scopes, in
+/// and mod variables are set by a `mov` before the site and mod and out
+/// variables read back by a `mov` after it. Legacy sites pass.
+/// \p markerStmt is the index of the statement holding the site's START
+/// marker when the caller knows it (saves a search).
+llvm::Error verifyNormalizedSite(const ptx::Module &m, const InjectModule &im,
+                                 const InjectSite &site,
+                                 uint32_t markerStmt = ~uint32_t(0));
+
+/// Checks the compiler registers of legacy \p site of \p im, found in
+/// \p m: each is declared in a scope enclosing the site, with a type that
+/// its variable's `mov` accepts, and no register belongs to two variables
+/// when one of them is written. Other sites pass.
+llvm::Error verifyLegacySite(const ptx::Module &m, const InjectModule &im,
+                             const InjectSite &site,
+                             uint32_t markerStmt = ~uint32_t(0));
+
+/// Checks \p stub, named \p bufferName in errors, before it is spliced at
+/// the sites of inject \p inj of \p im. Errors are located in the stub and
+/// carry InjectErrc::InvalidStub. A stub that writes the stable register of
+/// an `in` variable (the write is lost) gets a warning through \p warn.
+llvm::Error checkStub(llvm::StringRef stub, llvm::StringRef bufferName,
+                      const InjectModule &im, const Inject &inj,
+                      const WarningHandler &warn = nullptr);
+
+/// \returns whether a register declared \p declared (`b32`, no dot) may be
+/// the operand of a `mov.<movSuffix>`: the same type, a bit type of the
+/// same size, or integers of the same size.
+bool isMovCompatible(llvm::StringRef declared, llvm::StringRef movSuffix);
+
+} // namespace mmptx
+
+#endif // MMPTX_INJECT_INJECTCHECKS_H

@@ -1,0 +1,92 @@
+//===- InjectFormat.h - The inject-site format ------------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The one description of a normalised inject site, shared by everything
+/// that writes one: the CUDA source rewriter (as inline asm), the normalize
+/// pass, render and stub-gen (as PTX):
+///
+///   {
+///   .reg .<regtype> %_x<i>;                 one per variable
+///   mov.<movsuffix> %_x<i>, <outer>;        in and mod variables
+///   // MMPTX_INJECT_BEGIN <name> <n>        markers (or the stub)
+///   // MMPTX_INJECT_ARG <i> <kind> <regtype> <TYPE> <label>
+///   // MMPTX_INJECT_END <name>
+///   mov.<movsuffix> <outer>, %_x<i>;        mod and out variables
+///   }
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_INJECT_INJECTFORMAT_H
+#define MMPTX_INJECT_INJECTFORMAT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstdint>
+
+namespace mmptx {
+
+/// How a site variable is used by the stub. The C API has its own
+/// numbering (mmptx_arg_kind_t).
+enum class InjectArgKind : uint8_t { Out = 0, Mod = 1, In = 2 };
+
+/// \returns "out", "mod" or "in": the spelling in markers and messages.
+llvm::StringRef getInjectArgKindName(InjectArgKind kind);
+
+/// How the device header and the annotate rewriter bind a C++ expression to
+/// its asm operand.
+enum class InjectBind : uint8_t {
+  Value, ///< `(expr)`
+  U16,   ///< storage reinterpreted as unsigned short
+  U32,   ///< storage reinterpreted as unsigned int
+  U64,   ///< storage reinterpreted as unsigned long long
+};
+
+/// An inject type: how a C++ value reaches a PTX register. The one model of
+/// a type for every layer: the built-in ones come from td/InjectTypes.td
+/// (getBuiltinInjectTypes), a user's from their own .td through the header
+/// mmptx-tblgen makes of it, or from the C API.
+struct InjectType {
+  llvm::StringRef token;     ///< `F32`: the name in markers and annotations
+  llvm::StringRef regType;   ///< `f32`: type of the stable register
+  llvm::StringRef movSuffix; ///< `f32`: suffix of the scaffold's `mov`s
+  char constraint = 'r';     ///< inline-asm constraint letter
+  unsigned bits = 32;        ///< size of the register
+  InjectBind bind = InjectBind::Value;
+};
+
+/// \returns the inject types generated from td/InjectTypes.td.
+llvm::ArrayRef<InjectType> getBuiltinInjectTypes();
+
+/// One variable of a site, as a scaffold writer needs it.
+struct ScaffoldVar {
+  InjectArgKind kind;
+  llvm::StringRef regType;   ///< `f32`: type of the stable register
+  llvm::StringRef movSuffix; ///< `f32`: suffix of the scaffold's `mov`s
+  llvm::StringRef typeToken; ///< `F32`
+  llvm::StringRef label;     ///< the variable's name in the markers
+  /// The value outside the site: a compiler register (`%f1`) or an asm
+  /// operand (`%0`).
+  llvm::StringRef outer;
+};
+
+/// Emits the lines between the braces of a normalised site of inject
+/// \p name, each through \p line without indentation or newline: the
+/// `.reg`s, the `mov`s in, the markers (when \p withMarkers), then calls
+/// \p atStub where the stub goes, then the `mov`s out. \p stablePrefix
+/// spells the stable registers: `%_x` in PTX, `%%_x` in an asm template.
+void writeSiteScaffold(llvm::StringRef name, llvm::ArrayRef<ScaffoldVar> vars,
+                       llvm::StringRef stablePrefix, bool withMarkers,
+                       llvm::function_ref<void(const llvm::Twine &)> line,
+                       llvm::function_ref<void()> atStub);
+
+} // namespace mmptx
+
+#endif // MMPTX_INJECT_INJECTFORMAT_H
