@@ -8,21 +8,26 @@ from enum import IntEnum
 
 
 class InjectErrorCode(IntEnum):
-    """Categories of PTX Inject errors (numbered like the C API's results)."""
+    """Categories of PTX Inject errors: the library's ``mmptx::InjectErrc``,
+    in its order. (The C API's ``mmptx_result_t`` keeps the reference's
+    numbers and folds MISSING_STUB into INJECTION_NAME_NOT_FOUND.)"""
 
     SUCCESS = 0
     FORMATTING = 1
     INSUFFICIENT_BUFFER = 2
     INTERNAL = 3
     INVALID_INPUT = 4
-    WRONG_NUM_STUBS = 6
-    OUT_OF_BOUNDS_IDX = 7
-    INCONSISTENT_INJECTION = 8
-    INJECTION_NAME_NOT_FOUND = 9
-    INJECTION_ARG_NAME_NOT_FOUND = 10
-    OUT_OF_MEMORY = 11
-    UNKNOWN_TYPE = 12
-    MISSING_STUB = 13
+    WRONG_NUM_STUBS = 5
+    OUT_OF_BOUNDS_IDX = 6
+    INCONSISTENT_INJECTION = 7
+    INJECTION_NAME_NOT_FOUND = 8
+    INJECTION_ARG_NAME_NOT_FOUND = 9
+    OUT_OF_MEMORY = 10
+    UNKNOWN_TYPE = 11
+    MISSING_STUB = 12
+    INVALID_PTX = 13
+    INVALID_SITE = 14
+    INVALID_STUB = 15
 
 
 class StackErrorCode(IntEnum):

@@ -88,14 +88,17 @@ class Module:
     """The inject sites of one PTX text.
 
     ``extra_types``: (token, reg_type, mov_suffix) triples accepted besides
-    the built-in types. Errors raise :class:`mmptx.InjectError` with the
+    the built-in types. The PTX is parsed and every site's scaffold checked,
+    as by ``mmptx-opt`` and ``mmptx_inject_create``; ``trusted=True`` only
+    scans for markers (for PTX this project produced or already checked, or
+    marker-only text as the reference system accepts). Errors raise :class:`mmptx.InjectError` with the
     located message and its code.
     """
 
     def __init__(self, ptx, name="<ptx>", extra_types=(),
-                 allow_unknown_types=False):
+                 allow_unknown_types=False, trusted=False):
         self._m = _native.Module.create(ptx, name, list(extra_types),
-                                        allow_unknown_types)
+                                        allow_unknown_types, trusted)
         self.name = name
         injects = []
         for i, (iname, sites, variables) in enumerate(self._m.describe()):

@@ -69,7 +69,7 @@ public:
   create(nb::handle ptx, const std::string &name,
          const std::vector<std::tuple<std::string, std::string, std::string>>
              &extraTypes,
-         bool allowUnknownTypes) {
+         bool allowUnknownTypes, bool trusted) {
     llvm::StringRef text = textOf(ptx, "ptx");
     std::vector<InjectType> types;
     for (const auto &t : extraTypes) {
@@ -82,6 +82,7 @@ public:
     InjectOptions opts;
     opts.extraTypes = types;
     opts.allowUnknownTypes = allowUnknownTypes;
+    opts.trusted = trusted;
     llvm::Expected<std::unique_ptr<InjectModule>> m = [&] {
       nb::gil_scoped_release release;
       return InjectModule::create(text, name, opts);
@@ -167,7 +168,7 @@ void mmptx::python::bindInject(nb::module_ &m) {
           nb::arg("name") = "<ptx>",
           nb::arg("extra_types") =
               std::vector<std::tuple<std::string, std::string, std::string>>(),
-          nb::arg("allow_unknown_types") = false)
+          nb::arg("allow_unknown_types") = false, nb::arg("trusted") = false)
       .def("describe", &PyInjectModule::describe)
       .def("render", &PyInjectModule::render, nb::arg("stubs"))
       .def("render_by_name", &PyInjectModule::renderByName, nb::arg("stubs"))

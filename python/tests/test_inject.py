@@ -9,7 +9,7 @@ from mmptx.inject import Module
 
 
 def test_query(func_ptx):
-    m = Module(func_ptx, name="func.ptx")
+    m = Module(func_ptx, name="func.ptx", trusted=True)
     assert len(m) == 1 and m.keys() == ["func"] and "func" in m
     inj = m["func"]
     assert inj is m[0] and inj.num_sites == 1 and len(inj) == 3
@@ -26,7 +26,7 @@ def test_query(func_ptx):
 
 def test_to_list_is_json_like(func_ptx):
     import json
-    lst = Module(func_ptx).to_list()
+    lst = Module(func_ptx, trusted=True).to_list()
     assert json.loads(json.dumps(lst)) == lst
     assert lst[0]["variables"][0] == {
         "name": "x", "index": 0, "kind": "in", "type": "F32",
@@ -34,7 +34,7 @@ def test_to_list_is_json_like(func_ptx):
 
 
 def test_render_by_name_and_index(func_ptx):
-    m = Module(func_ptx)
+    m = Module(func_ptx, trusted=True)
     stub = "\tadd.ftz.f32 %_x2, %_x0, %_x1;"
     by_name = m.render({"func": stub})
     assert by_name == m.render([stub]) == m.render((stub,))
@@ -43,25 +43,38 @@ def test_render_by_name_and_index(func_ptx):
 
 
 def test_render_two_sites_exact(two_sites_ptx):
-    m = Module(two_sites_ptx)
+    m = Module(two_sites_ptx, trusted=True)
     assert m.keys() == ["func_a", "func_b"]
     out = m.render({"func_a": "/*stub-a*/", "func_b": "/*stub-b*/"})
     assert out == "// pre\n/*stub-a*/\n// mid\n/*stub-b*/\n// post\n"
 
 
 def test_bytes_input(func_ptx):
-    assert Module(func_ptx.encode()).keys() == ["func"]
+    assert Module(func_ptx.encode(), trusted=True).keys() == ["func"]
 
 
 def test_no_injects_renders_unchanged():
-    m = Module("// nothing here\n")
+    m = Module("// nothing here\n", trusted=True)
     assert len(m) == 0 and m.render([]) == "// nothing here\n"
+
+
+def test_checked_by_default(func_ptx):
+    # Without trusted=True the PTX is parsed and every scaffold checked, as
+    # by mmptx-opt and mmptx_inject_create: a marker-only fragment has no
+    # declarations for its stable registers.
+    with pytest.raises(mmptx.InjectError) as e:
+        Module(func_ptx, name="func.ptx")
+    assert e.value.message.startswith("func.ptx:6:5: error: stable register "
+                                      "'%_x0' of variable 'x' is not declared")
+    with pytest.raises(mmptx.InjectError) as e:
+        Module("// comment only\n", name="c.ptx")
+    assert e.value.message.startswith("c.ptx:")
 
 
 def test_create_error_is_located():
     bad = "// PTX_INJECT_START f\n// _x0 q f32 F32 x\n// PTX_INJECT_END\n"
     with pytest.raises(mmptx.InjectError) as e:
-        Module(bad, name="k.ptx")
+        Module(bad, name="k.ptx", trusted=True)
     assert e.value.message.startswith("k.ptx:2:8: error: invalid argument "
                                       "kind 'q'")
     assert e.value.code == mmptx.errors.InjectErrorCode.FORMATTING
@@ -73,7 +86,7 @@ def test_inconsistent_duplicate_sites():
            "// PTX_INJECT_START func\n// _x0 i f32 F32 x\n"
            "// _x1 o f32 F32 y\n// PTX_INJECT_END\n")
     with pytest.raises(mmptx.InjectError) as e:
-        Module(ptx, name="dup.ptx")
+        Module(ptx, name="dup.ptx", trusted=True)
     assert e.value.code == mmptx.errors.InjectErrorCode.INCONSISTENT_INJECTION
     assert e.value.message.startswith("dup.ptx:")
 
@@ -81,15 +94,15 @@ def test_inconsistent_duplicate_sites():
 def test_unknown_type_and_extra_types():
     ptx = "// PTX_INJECT_START f\n// _x0 i f32 DOG x\n// PTX_INJECT_END\n"
     with pytest.raises(mmptx.InjectError) as e:
-        Module(ptx)
+        Module(ptx, trusted=True)
     assert e.value.code == mmptx.errors.InjectErrorCode.UNKNOWN_TYPE
-    m = Module(ptx, extra_types=[("DOG", "f32", "f32")])
+    m = Module(ptx, extra_types=[("DOG", "f32", "f32")], trusted=True)
     assert m["f"]["x"].type == "DOG"
-    assert Module(ptx, allow_unknown_types=True)["f"]["x"].reg_type == "f32"
+    assert Module(ptx, allow_unknown_types=True, trusted=True)["f"]["x"].reg_type == "f32"
 
 
 def test_render_errors(func_ptx):
-    m = Module(func_ptx)
+    m = Module(func_ptx, trusted=True)
     codes = mmptx.errors.InjectErrorCode
     with pytest.raises(mmptx.InjectError) as e:
         m.render({})
@@ -113,7 +126,7 @@ def test_builtin_types():
 
 
 def test_render_from_many_threads(func_ptx):
-    m = Module(func_ptx)
+    m = Module(func_ptx, trusted=True)
     stubs = [f"\tmov.f32 %_x2, 0f{i:08x};" for i in range(64)]
     expected = [m.render([s]) for s in stubs]
     results = [None] * len(stubs)

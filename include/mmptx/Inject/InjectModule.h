@@ -93,7 +93,8 @@ struct RenderOptions {
 };
 
 /// Error categories. The C API maps them onto its own result codes
-/// (lib/CAPI/PtxInject.cpp), which keep the reference's numbers.
+/// (lib/CAPI/PtxInject.cpp), which keep the reference's numbers; the Python
+/// package numbers them in this order (python/mmptx/errors.py).
 enum class InjectErrc : uint8_t {
   Success,
   /// Malformed inject markers.
