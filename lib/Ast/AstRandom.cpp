@@ -112,23 +112,28 @@ std::vector<uint64_t> ast::randomAstExpr(StackRng &rng, const StackInfo &info,
 }
 
 AstModule ast::makeRandomAstModule(const StackInfo &info, uint64_t seed,
-                                   unsigned maxNodes, uint32_t targetSm) {
+                                   unsigned maxNodes, uint32_t targetSm,
+                                   ArrayRef<uint16_t> stacks) {
+  SmallVector<uint16_t, 16> chosen(stacks.begin(), stacks.end());
+  if (chosen.empty())
+    for (uint32_t s = 0; s != info.numStacks; ++s)
+      chosen.push_back(uint16_t(s));
   AstModule m;
   for (stack::RegKind k : {stack::RegKind::In, stack::RegKind::Out})
-    for (uint32_t s = 0; s != info.numStacks; ++s) {
+    for (uint16_t s : chosen) {
       AstVarDecl d;
       d.name = ((k == stack::RegKind::In ? "i" : "o") + Twine(s)).str();
-      d.stackIdx = uint16_t(s);
+      d.stackIdx = s;
       d.kind = k;
       m.vars.push_back(std::move(d));
     }
   std::vector<AstVar> inputs = m.getInputs();
-  inputs.resize(info.numStacks); // only the in variables are read
+  inputs.resize(chosen.size()); // only the in variables are read
   StackRng rng(seed);
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
+  for (size_t k = 0; k != chosen.size(); ++k) {
     AstOutputDecl o;
-    o.var = info.numStacks + s;
-    o.expr.words = randomAstExpr(rng, info, uint16_t(s),
+    o.var = uint32_t(chosen.size() + k);
+    o.expr.words = randomAstExpr(rng, info, chosen[k],
                                  1 + rng.below(std::max(maxNodes, 1u)), inputs,
                                  {}, targetSm);
     o.expr.locs.resize(o.expr.words.size());

@@ -18,6 +18,7 @@
 ///                                       of a file: an input i<s> and an
 ///                                       output o<s> per stack, trees of up
 ///                                       to N words
+///   mmptx-ast --random-stacks=F32,U32   ... on these stacks' variables only
 ///   mmptx-ast --emit=kernel ...         the stub in a kernel that declares
 ///                                       the variables (for ptxas)
 ///
@@ -96,6 +97,12 @@ static cl::opt<unsigned>
                 cl::desc("Compile a random well-typed program (trees of up to "
                          "N words per stack) instead of the input"),
                 cl::value_desc("N"), cl::init(0), cl::cat(astCategory));
+static cl::list<std::string>
+    randomStacks("random-stacks",
+                 cl::desc("With --random: variables on these stacks only "
+                          "(default: every stack)"),
+                 cl::value_desc("STACK,..."), cl::CommaSeparated,
+                 cl::cat(astCategory));
 static cl::opt<bool>
     fromWords("from-words",
               cl::desc("The input is a word file (what --emit=words prints)"),
@@ -136,7 +143,22 @@ int main(int argc, char **argv) {
           << "--random=" << randomNodes << " is more than 1048576 words\n";
       return 1;
     }
-    *m = makeRandomAstModule(info, randomSeed, randomNodes, targetSm);
+    SmallVector<uint16_t, 16> stacks;
+    for (const std::string &name : randomStacks) {
+      int s = info.findStack(name);
+      if (s < 0) {
+        WithColor::error(errs(), "mmptx-ast")
+            << "--random-stacks: unknown stack '" << name << "'\n";
+        return 1;
+      }
+      if (is_contained(stacks, uint16_t(s))) {
+        WithColor::error(errs(), "mmptx-ast")
+            << "--random-stacks: stack '" << name << "' given twice\n";
+        return 1;
+      }
+      stacks.push_back(uint16_t(s));
+    }
+    *m = makeRandomAstModule(info, randomSeed, randomNodes, targetSm, stacks);
   } else {
     auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
     if (!buf) {

@@ -72,6 +72,26 @@ TEST(AstText, RandomRoundTrip) {
   }
 }
 
+// A program over some stacks declares variables on those stacks only, and
+// its leaves read only them; inner nodes may still use any stack.
+TEST(AstText, RandomOnChosenStacks) {
+  uint16_t f16 = uint16_t(info().findStack("F16"));
+  uint16_t u64 = uint16_t(info().findStack("U64"));
+  for (uint64_t seed = 1; seed != 40; ++seed) {
+    AstModule m = makeRandomAstModule(info(), seed, 24, 80, {f16, u64});
+    ASSERT_EQ(m.vars.size(), 4u);
+    EXPECT_EQ(m.vars[0].stackIdx, f16);
+    EXPECT_EQ(m.vars[1].stackIdx, u64);
+    EXPECT_EQ(m.vars[2].kind, stack::RegKind::Out);
+    ASSERT_EQ(m.outputs.size(), 2u);
+    EXPECT_EQ(m.outputs[0].var, 2u);
+    EXPECT_EQ(m.outputs[1].var, 3u);
+    std::string text = print(m);
+    auto back = parseAstModule(text, info());
+    EXPECT_TRUE(bool(back)) << text << llvm::toString(back.takeError());
+  }
+}
+
 TEST(AstText, PrintRejectsNonTrees) {
   AstModule m;
   m.vars.push_back({"z", 0, stack::RegKind::Out, {}, {}});

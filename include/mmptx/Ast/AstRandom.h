@@ -38,9 +38,12 @@ std::vector<uint64_t> randomAstExpr(stack::StackRng &rng,
                                     uint32_t targetSm = 0);
 
 /// \returns a program with an input `i<s>` and an output `o<s>` for every
-/// stack s, each output a random tree of 1 to \p maxNodes words.
+/// stack s of \p stacks (every stack if it is empty), each output a random
+/// tree of 1 to \p maxNodes words. Inner nodes may still use any stack:
+/// their leaves on a stack without an input are constants.
 AstModule makeRandomAstModule(const stack::StackInfo &info, uint64_t seed,
-                              unsigned maxNodes, uint32_t targetSm = 0);
+                              unsigned maxNodes, uint32_t targetSm = 0,
+                              llvm::ArrayRef<uint16_t> stacks = {});
 
 /// \returns a PTX module (`.target sm_<targetSm>`) of one kernel that
 /// declares and initialises the variables of \p m and contains \p stub.
