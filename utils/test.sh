@@ -35,6 +35,8 @@ step() {
     extra_rc=1; failed=$((failed + 1))
   fi
 }
+step format "clang-format check of every C and C++ source" \
+  bash utils/check-format.sh
 step tsan "ThreadSanitizer concurrency tests" bash utils/tsan.sh
 # The Python package: build and install it, import it (a missing symbol
 # only shows at import), run its tests.
