@@ -5,6 +5,7 @@ Modules:
   mmptx.stack   compile Stack PTX programs into stubs; CPU interpreter
   mmptx.ast     compile AST PTX programs (S-expressions or words); interpreter
   mmptx.backend PTX -> cubin in batches (compile_batch, backends)
+  mmptx.runtime load a cubin and launch it with NumPy buffers (needs numpy)
   mmptx.compat  the class names of the mm-ptx Python package
 """
 

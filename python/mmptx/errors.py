@@ -117,3 +117,20 @@ class AstError(MmptxError):
     """An AST PTX error; ``code`` is an :class:`AstErrorCode`."""
 
     codes = AstErrorCode
+
+
+class CudaErrorCode(IntEnum):
+    """Categories of GPU runtime errors (``mmptx::runtime::CudaErrorKind``
+    plus one)."""
+
+    OTHER = 0
+    NO_DRIVER = 1
+    STUB_LIBRARY = 2
+    NO_DEVICE = 3
+    CALL = 4
+
+
+class CudaError(MmptxError):
+    """A driver error: the call, its CUDA_ERROR name and the driver's text."""
+
+    codes = CudaErrorCode

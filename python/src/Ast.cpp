@@ -28,6 +28,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 
+#include <mutex>
+
 namespace nb = nanobind;
 using namespace mmptx;
 using namespace mmptx::ast;
@@ -56,16 +58,15 @@ const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 
 /// (max_stack_depth, max_routine_depth, max_words, max_args,
 /// max_executed_words, share_subexpressions, target_sm, reference_instrs).
-using OptionsTuple =
-    std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, bool,
-               uint32_t, bool>;
+using OptionsTuple = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t,
+                                uint64_t, bool, uint32_t, bool>;
 
 /// A context with \p t applied; owns the instruction map it points to.
-struct Context {
+struct OwnedContext {
   std::vector<uint32_t> instrMap;
   std::unique_ptr<AstPtxContext> ctx;
 
-  explicit Context(const OptionsTuple &t) {
+  explicit OwnedContext(const OptionsTuple &t) {
     AstPtxOptions o;
     std::tie(o.maxStackDepth, o.maxRoutineDepth, o.maxWords, o.maxArgs,
              o.maxExecutedWords, o.shareSubexpressions, o.targetSm,
@@ -84,8 +85,8 @@ public:
   PyAstProgram(const std::string &text, const std::string &name, bool words) {
     unsigned id = sm.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(text, name), llvm::SMLoc());
-    llvm::Expected<AstModule> m = words ? parseAstWords(sm, id, info())
-                                        : parseAstModule(sm, id, info());
+    llvm::Expected<AstModule> m =
+        words ? parseAstWords(sm, id, info()) : parseAstModule(sm, id, info());
     if (!m)
       throwAst(m.takeError());
     mod = std::move(*m);
@@ -112,10 +113,12 @@ public:
   }
 
   std::string compile(const OptionsTuple &opts) {
-    Context c(opts);
+    OwnedContext c(opts);
     llvm::Expected<llvm::StringRef> stub;
     {
       nb::gil_scoped_release release;
+      // getProgram() refreshes views inside mod: one caller at a time.
+      std::lock_guard<std::mutex> lock(mutex);
       stub = c.ctx->compile(mod.getProgram(), mod.getInputs());
     }
     if (!stub)
@@ -128,7 +131,8 @@ public:
     std::vector<AstVar> inputs = mod.getInputs();
     if (values.size() != inputs.size())
       throw nb::value_error("interpret: one value per variable is needed");
-    Context c(opts);
+    OwnedContext c(opts);
+    std::lock_guard<std::mutex> lock(mutex);
     llvm::Expected<std::vector<uint64_t>> out =
         interpretAstPtx(*c.ctx, mod.getProgram(), inputs, values);
     if (!out)
@@ -154,6 +158,7 @@ public:
 private:
   llvm::SourceMgr sm;
   AstModule mod;
+  std::mutex mutex;
 };
 
 /// A program of word arrays: inputs (name, stack), outputs (name, stack,
@@ -173,10 +178,10 @@ struct WordProgram {
     return uint16_t(i);
   }
 
-  WordProgram(const std::vector<std::tuple<std::string, std::string>> &ins,
-              const std::vector<std::tuple<std::string, std::string,
-                                           nb::object>> &outs,
-              nb::handle rs)
+  WordProgram(
+      const std::vector<std::tuple<std::string, std::string>> &ins,
+      const std::vector<std::tuple<std::string, std::string, nb::object>> &outs,
+      nb::handle rs)
       : routines(rs) {
     // Names first: the AstVars point into them.
     for (const auto &i : ins)
@@ -197,12 +202,13 @@ struct WordProgram {
 };
 
 using InputList = std::vector<std::tuple<std::string, std::string>>;
-using OutputList = std::vector<std::tuple<std::string, std::string, nb::object>>;
+using OutputList =
+    std::vector<std::tuple<std::string, std::string, nb::object>>;
 
 std::string compileWords(const InputList &ins, const OutputList &outs,
                          nb::handle routines, const OptionsTuple &opts) {
   WordProgram p(ins, outs, routines);
-  Context c(opts);
+  OwnedContext c(opts);
   llvm::Expected<llvm::StringRef> stub;
   {
     nb::gil_scoped_release release;
@@ -221,7 +227,7 @@ std::vector<uint64_t> interpretWords(const InputList &ins,
   WordProgram p(ins, outs, routines);
   if (values.size() != p.inputs.size())
     throw nb::value_error("interpret: one value per input is needed");
-  Context c(opts);
+  OwnedContext c(opts);
   llvm::Expected<std::vector<uint64_t>> out =
       interpretAstPtx(*c.ctx, p.program(), p.inputs, values);
   if (!out)
@@ -242,8 +248,8 @@ void mmptx::python::bindAst(nb::module_ &m) {
            nb::arg("options"))
       .def("text", &PyAstProgram::text)
       .def("words_text", &PyAstProgram::wordsText);
-  m.def("compile_words", &compileWords, nb::arg("inputs"),
-        nb::arg("outputs"), nb::arg("routines").none(), nb::arg("options"));
+  m.def("compile_words", &compileWords, nb::arg("inputs"), nb::arg("outputs"),
+        nb::arg("routines").none(), nb::arg("options"));
   m.def("interpret_words", &interpretWords, nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("routines").none(), nb::arg("values"),
         nb::arg("options"));
@@ -253,9 +259,8 @@ void mmptx::python::bindAst(nb::module_ &m) {
       out.emplace_back(info().stackNames[i], info().literalPrefixes[i]);
     return out;
   });
-  m.def("instruction_index", [](const std::string &name) {
-    return info().findInstr(name);
-  });
+  m.def("instruction_index",
+        [](const std::string &name) { return info().findInstr(name); });
   m.def("instruction_arity", [](uint32_t i) -> int {
     return i < info().numInstrs ? info().instrs[i].numArgs : -1;
   });

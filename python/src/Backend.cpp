@@ -29,8 +29,12 @@ using namespace mmptx;
 using namespace mmptx::python;
 
 /// Error codes of mmptx.errors.CompileErrorCode.
-enum : int { UnknownBackend = 1, Unavailable = 2, InvalidOption = 3,
-             Cache = 4 };
+enum CompileErrc : int {
+  UnknownBackend = 1,
+  Unavailable = 2,
+  InvalidOption = 3,
+  CacheFailure = 4,
+};
 
 static std::unique_ptr<PTXCompiler>
 openCompiler(const std::optional<std::string> &Name) {
@@ -58,8 +62,7 @@ static std::vector<std::tuple<std::string, bool, std::string>> listBackends() {
   for (BackendKind K : getAllBackends()) {
     llvm::Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
     if (C)
-      Out.emplace_back(getBackendName(K).str(), true,
-                       (*C)->getVersion().str());
+      Out.emplace_back(getBackendName(K).str(), true, (*C)->getVersion().str());
     else
       Out.emplace_back(getBackendName(K).str(), false,
                        llvm::toString(C.takeError()));
@@ -67,16 +70,13 @@ static std::vector<std::tuple<std::string, bool, std::string>> listBackends() {
   return Out;
 }
 
-static nb::list compileBatchPy(const std::vector<nb::object> &Ptx,
-                               const std::vector<std::string> &Names,
-                               const std::string &Arch,
-                               const std::optional<std::string> &Backend,
-                               unsigned Jobs,
-                               const std::optional<std::string> &CacheDir,
-                               unsigned OptLevel, bool LineInfo,
-                               unsigned MaxRegCount, bool Verbose,
-                               const std::vector<std::string> &Extra,
-                               bool Dedup) {
+static nb::list
+compileBatchPy(const std::vector<nb::object> &Ptx,
+               const std::vector<std::string> &Names, const std::string &Arch,
+               const std::optional<std::string> &Backend, unsigned Jobs,
+               const std::optional<std::string> &CacheDir, unsigned OptLevel,
+               bool LineInfo, unsigned MaxRegCount, bool Verbose,
+               const std::vector<std::string> &Extra, bool Dedup) {
   CompileOptions Opts;
   Opts.Arch = Arch;
   Opts.OptLevel = OptLevel;
@@ -90,11 +90,10 @@ static nb::list compileBatchPy(const std::vector<nb::object> &Ptx,
 
   std::unique_ptr<ContentCache> TheCache;
   if (CacheDir) {
-    llvm::Expected<std::unique_ptr<ContentCache>> C =
-        ContentCache::open(CacheDir->empty() ? getDefaultCacheDirectory()
-                                             : *CacheDir);
+    llvm::Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(
+        CacheDir->empty() ? getDefaultCacheDirectory() : *CacheDir);
     if (!C)
-      throwError("CompileError", Cache, C.takeError());
+      throwError("CompileError", CacheFailure, C.takeError());
     TheCache = std::move(*C);
   }
 
@@ -137,8 +136,7 @@ static nb::list compileBatchPy(const std::vector<nb::object> &Ptx,
     if (M.Ok)
       Cubin = nb::bytes(M.Result.Cubin.data(), M.Result.Cubin.size());
     Out.append(nb::make_tuple(M.Ok, Cubin, M.Error, M.Result.InfoLog,
-                              Sources[M.Source], M.Result.Backend,
-                              M.Seconds));
+                              Sources[M.Source], M.Result.Backend, M.Seconds));
   }
   return Out;
 }
@@ -148,7 +146,7 @@ void mmptx::python::bindBackend(nb::module_ &m) {
         "(name, available, version or why unavailable) per backend");
   m.def("compile_batch", &compileBatchPy, nb::arg("ptx"), nb::arg("names"),
         nb::arg("arch"), nb::arg("backend").none(), nb::arg("jobs"),
-        nb::arg("cache_dir").none(), nb::arg("opt_level"),
-        nb::arg("lineinfo"), nb::arg("maxrregcount"), nb::arg("verbose"),
-        nb::arg("options"), nb::arg("dedup"));
+        nb::arg("cache_dir").none(), nb::arg("opt_level"), nb::arg("lineinfo"),
+        nb::arg("maxrregcount"), nb::arg("verbose"), nb::arg("options"),
+        nb::arg("dedup"));
 }

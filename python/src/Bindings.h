@@ -48,10 +48,11 @@ public:
   throw Failure(kind, code, llvm::toString(std::move(err)));
 }
 
-using WordArray =
-    nanobind::ndarray<const uint64_t, nanobind::ndim<1>, nanobind::c_contig, nanobind::device::cpu>;
+using WordArray = nanobind::ndarray<const uint64_t, nanobind::ndim<1>,
+                                    nanobind::c_contig, nanobind::device::cpu>;
 
-/// Program words (Stack PTX, AST PTX) borrowed from a uint64 buffer or copied from a sequence of ints.
+/// Program words (Stack PTX, AST PTX) borrowed from a uint64 buffer or copied
+/// from a sequence of ints.
 struct Words {
   WordArray array;
   std::vector<uint64_t> copy;
@@ -66,8 +67,9 @@ struct Words {
       ref = copy;
       return;
     }
-    throw nanobind::type_error("words must be a 1-D uint64 array or a sequence of "
-                         "ints in [0, 2**64)");
+    throw nanobind::type_error(
+        "words must be a 1-D uint64 array or a sequence of "
+        "ints in [0, 2**64)");
   }
 };
 
@@ -90,6 +92,7 @@ void bindInject(nanobind::module_ &m);
 void bindStack(nanobind::module_ &m);
 void bindBackend(nanobind::module_ &m);
 void bindAst(nanobind::module_ &m);
+void bindRuntime(nanobind::module_ &m);
 
 } // namespace python
 } // namespace mmptx

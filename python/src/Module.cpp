@@ -39,4 +39,6 @@ NB_MODULE(_mmptx, m) {
   bindBackend(backend);
   nb::module_ ast = m.def_submodule("ast", "AST PTX");
   bindAst(ast);
+  nb::module_ runtime = m.def_submodule("runtime", "cubins on a GPU");
+  bindRuntime(runtime);
 }
