@@ -130,6 +130,13 @@ def _opts(options, kw):
 _STACKS = dict(_native.stacks())
 
 
+def _value_bits(prefix, v):
+    """Numbers for float variables are values, not bit patterns."""
+    if prefix in ("f32", "f64"):
+        v = float(v)
+    return _to_bits(prefix, v)
+
+
 class Program:
     """A program parsed from text: :func:`parse` or :func:`parse_words`."""
 
@@ -157,7 +164,7 @@ class Program:
             raise ValueError("interpret: unknown variable '%s'"
                              % sorted(unknown)[0])
         bits = [int(values.get(n, 0)) if raw
-                else _to_bits(p, values.get(n, 0))
+                else _value_bits(p, values.get(n, 0))
                 for n, _, p, _ in self.vars]
         out = self._p.interpret(bits, _opts(options, {}))
         prefixes = {v[0]: v[2] for v in self.vars}
@@ -200,7 +207,7 @@ def interpret_words(inputs, outputs, values, routines=None, options=None,
     if raw:
         bits = [int(v) for v in values]
     else:
-        bits = [_to_bits(_STACKS[s], v) for (_, s), v in zip(inputs, values)]
+        bits = [_value_bits(_STACKS[s], v) for (_, s), v in zip(inputs, values)]
     out = _native.interpret_words([tuple(i) for i in inputs],
                                   [tuple(o) for o in outputs], routines,
                                   bits, _opts(options, {}))

