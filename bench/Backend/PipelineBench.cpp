@@ -122,24 +122,7 @@ struct Pipeline {
     for (unsigned I = 0; I < N; ++I) {
       const StackProgram &Base = Bases[Rng.below(Bases.size())];
       Words = Base.main;
-      for (unsigned K = 1 + Rng.below(3); K; --K) {
-        uint64_t W = Vocabulary[Rng.below(Vocabulary.size())];
-        size_t At = Rng.below(Words.size() + 1);
-        switch (Rng.below(3)) {
-        case 0: // replace
-          if (At < Words.size()) {
-            Words[At] = W;
-            break;
-          }
-          LLVM_FALLTHROUGH;
-        case 1: // insert
-          Words.insert(Words.begin() + At, W);
-          break;
-        default: // delete
-          if (At < Words.size())
-            Words.erase(Words.begin() + At);
-        }
-      }
+      mutateProgram(Rng, Words, Vocabulary);
       Program Prog{Words, {}};
       auto Stub = Ctx.compile(Prog, Base.getRegisters(), Base.requests);
       if (!Stub)

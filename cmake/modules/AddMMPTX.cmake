@@ -2,6 +2,7 @@
 #
 # add_mmptx_library(name src...)   static library linking LLVMSupport
 # add_mmptx_tool(name src...)      executable in bin/
+# add_mmptx_example(name src...)   example program in bin/, never installed
 # add_mmptx_unittest(name src...)  GoogleTest binary, run by test/Unit
 # add_mmptx_test_depends(target...) something else the tests need built
 #                                  (a generated header they compile against)
@@ -34,6 +35,14 @@ function(add_mmptx_tool name)
     add_dependencies(${name} ${ARG_DEPENDS})
   endif()
   set_property(GLOBAL APPEND PROPERTY MMPTX_TOOLS ${name})
+endfunction()
+
+function(add_mmptx_example name)
+  cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
+  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} ${MMPTX_LLVM_SUPPORT_LIBS})
+  # The test suite runs it.
+  add_mmptx_test_depends(${name})
 endfunction()
 
 function(add_mmptx_unittest name)

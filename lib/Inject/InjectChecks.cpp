@@ -498,7 +498,7 @@ Error mmptx::checkStub(StringRef stub, StringRef bufferName,
   if (!bad && stub.find_first_not_of(" \t\r\n") == StringRef::npos)
     return Error::success();
   SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
+  sm.AddNewSourceBuffer(
       MemoryBuffer::getMemBuffer(stub, bufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());

@@ -104,6 +104,28 @@ std::vector<uint64_t> stack::randomF32Program(StackRng &rng, size_t n,
   return words;
 }
 
+void stack::mutateProgram(StackRng &rng, std::vector<uint64_t> &words,
+                          ArrayRef<uint64_t> vocabulary, unsigned maxEdits) {
+  for (unsigned k = 1 + rng.below(maxEdits); k; --k) {
+    uint64_t w = vocabulary[rng.below(vocabulary.size())];
+    size_t at = rng.below(words.size() + 1);
+    switch (rng.below(3)) {
+    case 0: // replace
+      if (at < words.size()) {
+        words[at] = w;
+        break;
+      }
+      LLVM_FALLTHROUGH;
+    case 1: // insert
+      words.insert(words.begin() + at, w);
+      break;
+    default: // delete
+      if (at < words.size())
+        words.erase(words.begin() + at);
+    }
+  }
+}
+
 std::vector<RegisterDecl>
 stack::makeRandomTestRegisters(const StackInfo &info) {
   std::vector<RegisterDecl> regs;

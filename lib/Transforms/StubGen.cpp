@@ -449,7 +449,7 @@ mmptx::createStubGenPassFromValues(ArrayRef<std::string> values) {
     auto [name, file] = StringRef(v).split('=');
     if (name.empty() || file.empty())
       return makeError("--stub-gen expects NAME=FILE, got '" + v + "'");
-    specs.push_back({name.str(), file.str()});
+    specs.push_back({name.str(), file.str(), /*includeDirs=*/{}});
   }
   return createStubGenPass(std::move(specs));
 }

@@ -473,4 +473,32 @@ TEST(StackCompilerTest, ContextReusesBuffers) {
   }
 }
 
+// mutateProgram: 1-3 one-word edits drawn from the vocabulary, the same for
+// the same seed, and every result compiles.
+TEST(StackCompilerTest, MutateProgram) {
+  const StackInfo &info = getDefaultStackInfo();
+  StackRng vocabRng(1);
+  std::vector<uint64_t> vocabulary = randomF32Program(vocabRng, 64, info, 2);
+  std::vector<uint64_t> base = randomF32Program(vocabRng, 8, info, 2);
+  std::vector<Register> regs = {
+      {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  StackPtxContext ctx(info, StackPtxOptions());
+  unsigned changed = 0;
+  for (uint64_t seed = 0; seed != 200; ++seed) {
+    std::vector<uint64_t> a = base, b = base;
+    StackRng rngA(seed), rngB(seed);
+    mutateProgram(rngA, a, vocabulary);
+    mutateProgram(rngB, b, vocabulary);
+    EXPECT_EQ(a, b);
+    EXPECT_LE(a.size(), base.size() + 3);
+    EXPECT_GE(a.size() + 3, base.size());
+    for (uint64_t w : a)
+      EXPECT_TRUE(llvm::is_contained(base, w) ||
+                  llvm::is_contained(vocabulary, w));
+    changed += a != base;
+    EXPECT_TRUE(bool(ctx.compile({a, {}}, regs, {2})));
+  }
+  EXPECT_GT(changed, 150u);
+}
+
 } // namespace

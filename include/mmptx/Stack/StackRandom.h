@@ -55,6 +55,13 @@ std::vector<uint64_t> randomF32Program(StackRng &rng, size_t n,
                                        const StackInfo &info,
                                        uint32_t numInputs);
 
+/// Applies 1 to \p maxEdits random edits to \p words, each replacing,
+/// inserting or deleting one word; inserted and replacing words come from
+/// \p vocabulary (which must not be empty). Any word sequence compiles, so
+/// the result is a valid program: the mutation step of a search.
+void mutateProgram(StackRng &rng, std::vector<uint64_t> &words,
+                   llvm::ArrayRef<uint64_t> vocabulary, unsigned maxEdits = 3);
+
 /// One register per stack, in and out: `i<s>` (In) then `o<s>` (Out).
 std::vector<RegisterDecl> makeRandomTestRegisters(const StackInfo &info);
 
