@@ -3,16 +3,21 @@
 Modules:
   mmptx.inject  find the inject sites of compiled PTX and render stubs in
   mmptx.stack   compile Stack PTX programs into stubs; CPU interpreter
+  mmptx.ast     compile AST PTX programs (S-expressions or words); interpreter
+  mmptx.backend PTX -> cubin in batches (compile_batch, backends)
+  mmptx.runtime load a cubin and launch it with NumPy buffers (needs numpy)
   mmptx.compat  the class names of the mm-ptx Python package
 """
 
 import os as _os
 
-from . import errors, inject, stack
-from .errors import InjectError, MmptxError, StackError
+from . import ast, backend, errors, inject, stack
+from .backend import backends, compile_batch
+from .errors import AstError, CompileError, InjectError, MmptxError, StackError
 
 __version__ = "0.1.0"
-__all__ = ["inject", "stack", "errors", "InjectError", "StackError",
+__all__ = ["inject", "stack", "ast", "backend", "errors", "compile_batch",
+           "backends", "AstError", "InjectError", "StackError", "CompileError",
            "MmptxError", "get_include", "get_device_header",
            "get_nvrtc_options"]
 

@@ -68,3 +68,69 @@ class StackError(MmptxError):
     """A Stack PTX error; ``code`` is a :class:`StackErrorCode`."""
 
     codes = StackErrorCode
+
+
+class CompileErrorCode(IntEnum):
+    """Categories of batch-compile errors (mmptx.compile_batch)."""
+
+    UNKNOWN_BACKEND = 1
+    UNAVAILABLE = 2
+    INVALID_OPTION = 3
+    CACHE = 4
+    COMPILE = 5
+
+
+class CompileError(MmptxError):
+    """A PTX -> cubin error: a bad option or backend, or, with
+    ``check=True``, the first module that failed (``code`` COMPILE, the
+    message the compiler's log with ``name:line:`` locations)."""
+
+    codes = CompileErrorCode
+
+
+class AstErrorCode(IntEnum):
+    """AST PTX result codes (the C API's ``ast_ptx_result_t``), then PARSE
+    for errors of the text form."""
+
+    SUCCESS = 0
+    INTERNAL = 1
+    INSUFFICIENT_BUFFER = 2
+    INVALID_VALUE = 3
+    BAD_INSTRUCTION_MAYBE_FORGOT_RETURN = 4
+    INPUT_IDX_OUT_OF_BOUNDS = 5
+    PTX_INSTRUCTION_IDX_OUT_OF_BOUNDS = 6
+    STACK_OVERFLOW = 7
+    STACK_UNDERFLOW = 8
+    TOO_MANY_ARGS = 9
+    UNSUPPORTED_INSTRUCTION = 10
+    ROUTINE_IDX_OUT_OF_BOUNDS = 11
+    ROUTINE_ARG_IDX_OUT_OF_BOUNDS = 12
+    ROUTINE_DEPTH_EXCEEDED = 13
+    TYPE_MISMATCH = 14
+    SPECIAL_REGISTER_IDX_OUT_OF_BOUNDS = 15
+    STACK_IDX_OUT_OF_BOUNDS = 16
+    LIMIT_EXCEEDED = 17
+    PARSE = 18
+
+
+class AstError(MmptxError):
+    """An AST PTX error; ``code`` is an :class:`AstErrorCode`."""
+
+    codes = AstErrorCode
+
+
+class CudaErrorCode(IntEnum):
+    """Categories of GPU runtime errors (``mmptx::runtime::CudaErrorKind``
+    plus one)."""
+
+    OTHER = 0
+    NO_DRIVER = 1
+    STUB_LIBRARY = 2
+    NO_DEVICE = 3
+    CALL = 4
+
+
+class CudaError(MmptxError):
+    """A driver error: the call, its CUDA_ERROR name and the driver's text."""
+
+    codes = CudaErrorCode

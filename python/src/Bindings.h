@@ -16,11 +16,15 @@
 #define MMPTX_PYTHON_BINDINGS_H
 
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/vector.h>
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace mmptx {
 namespace python {
@@ -44,8 +48,51 @@ public:
   throw Failure(kind, code, llvm::toString(std::move(err)));
 }
 
+using WordArray = nanobind::ndarray<const uint64_t, nanobind::ndim<1>,
+                                    nanobind::c_contig, nanobind::device::cpu>;
+
+/// Program words (Stack PTX, AST PTX) borrowed from a uint64 buffer or copied
+/// from a sequence of ints.
+struct Words {
+  WordArray array;
+  std::vector<uint64_t> copy;
+  llvm::ArrayRef<uint64_t> ref;
+
+  explicit Words(nanobind::handle h) {
+    if (nanobind::try_cast(h, array, /*convert=*/false)) {
+      ref = llvm::ArrayRef<uint64_t>(array.data(), array.shape(0));
+      return;
+    }
+    if (nanobind::try_cast(h, copy)) {
+      ref = copy;
+      return;
+    }
+    throw nanobind::type_error(
+        "words must be a 1-D uint64 array or a sequence of "
+        "ints in [0, 2**64)");
+  }
+};
+
+/// A program's routines, borrowed or copied like Words.
+struct Routines {
+  std::vector<Words> words;
+  std::vector<llvm::ArrayRef<uint64_t>> refs;
+
+  explicit Routines(nanobind::handle seq) {
+    if (seq.is_none())
+      return;
+    for (nanobind::handle h : nanobind::iter(seq))
+      words.emplace_back(h);
+    for (const Words &w : words)
+      refs.push_back(w.ref);
+  }
+};
+
 void bindInject(nanobind::module_ &m);
 void bindStack(nanobind::module_ &m);
+void bindBackend(nanobind::module_ &m);
+void bindAst(nanobind::module_ &m);
+void bindRuntime(nanobind::module_ &m);
 
 } // namespace python
 } // namespace mmptx

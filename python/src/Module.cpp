@@ -35,4 +35,10 @@ NB_MODULE(_mmptx, m) {
   bindInject(inject);
   nb::module_ stack = m.def_submodule("stack", "Stack PTX");
   bindStack(stack);
+  nb::module_ backend = m.def_submodule("backend", "PTX -> cubin");
+  bindBackend(backend);
+  nb::module_ ast = m.def_submodule("ast", "AST PTX");
+  bindAst(ast);
+  nb::module_ runtime = m.def_submodule("runtime", "cubins on a GPU");
+  bindRuntime(runtime);
 }

@@ -55,44 +55,6 @@ enum StackErrc : int {
   throw Failure("StackError", code, msg);
 }
 
-using WordArray =
-    nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-
-/// Words borrowed from a uint64 buffer or copied from a sequence of ints.
-struct Words {
-  WordArray array;
-  std::vector<uint64_t> copy;
-  llvm::ArrayRef<uint64_t> ref;
-
-  explicit Words(nb::handle h) {
-    if (nb::try_cast(h, array, /*convert=*/false)) {
-      ref = llvm::ArrayRef<uint64_t>(array.data(), array.shape(0));
-      return;
-    }
-    if (nb::try_cast(h, copy)) {
-      ref = copy;
-      return;
-    }
-    throw nb::type_error("words must be a 1-D uint64 array or a sequence of "
-                         "ints in [0, 2**64)");
-  }
-};
-
-/// A program's routines, borrowed or copied like Words.
-struct Routines {
-  std::vector<Words> words;
-  std::vector<llvm::ArrayRef<uint64_t>> refs;
-
-  explicit Routines(nb::handle seq) {
-    if (seq.is_none())
-      return;
-    for (nb::handle h : nb::iter(seq))
-      words.emplace_back(h);
-    for (const Words &w : words)
-      refs.push_back(w.ref);
-  }
-};
-
 /// An instruction set: a view of the generated default tables, or tables
 /// built at run time (owned here).
 class PyInstructionSet {

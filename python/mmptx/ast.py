@@ -1,0 +1,216 @@
+"""AST PTX: expression programs (S-expressions or word arrays) -> PTX stubs.
+
+    p = mmptx.ast.parse('''
+        (in x F32) (in y F32) (out z F32)
+        (= z (add.ftz.f32 (mul.ftz.f32 x y) 1.0))''', name="k.ast")
+    p.compile()                      # "{\\n.reg .f32 %ast<2>;\\n..."
+    p.interpret(x=5, y=3)            # {"z": 16.0} on the CPU
+
+    # The same program as words, read in place from NumPy arrays:
+    A = mmptx.ast
+    words = numpy.array([A.input_(0), A.input_(1), A.ptx("mul.ftz.f32"),
+                         A.constant(1.0), A.ptx("add.ftz.f32"), A.ret()],
+                        dtype=numpy.uint64)
+    A.compile_words([("x", "F32"), ("y", "F32")], [("z", "F32", words)])
+
+Word layout: ``type | aux << 16 | payload << 32`` (aux: a PTX word's or a
+routine call's operand count). Errors raise :class:`mmptx.errors.AstError`
+with the located message (``k.ast:2:7: error: ...``) and the result code.
+"""
+
+import struct
+from enum import IntEnum
+
+from ._mmptx import ast as _native
+from .errors import AstError, AstErrorCode
+from .stack import _from_bits, _to_bits
+
+__all__ = ["WordType", "Options", "Program", "parse", "parse_words",
+           "compile_words", "interpret_words", "make_word", "input_",
+           "constant", "constant_bits", "ptx", "routine", "routine_arg",
+           "ret", "special", "AstError", "AstErrorCode"]
+
+
+class WordType(IntEnum):
+    NONE = 0
+    INPUT = 1
+    CONSTANT = 2
+    PTX = 3
+    ROUTINE = 4
+    RETURN = 5
+    ROUTINE_ARG = 6
+    REGISTER = 7
+    SPECIAL = 8
+
+
+def make_word(type_, aux, payload):
+    return (int(type_) & 0xFFFF) | (aux & 0xFFFF) << 16 | \
+        (payload & 0xFFFFFFFF) << 32
+
+
+def input_(i):
+    """Reads input variable ``i``."""
+    return make_word(WordType.INPUT, 0, i)
+
+
+def constant_bits(bits, stack=0):
+    return make_word(WordType.CONSTANT, stack, bits)
+
+
+def constant(x):
+    """An f32 literal; it takes the type of the operand it fills."""
+    return constant_bits(struct.unpack("<I", struct.pack("<f", x))[0])
+
+
+def ptx(name, num_args=None):
+    """The word of instruction ``name`` (e.g. ``"add.ftz.f32"``) of the
+    default tables, with its own arity unless ``num_args`` is given."""
+    i = _native.instruction_index(name)
+    if i < 0:
+        raise AstError("unknown instruction '%s'" % name,
+                       AstErrorCode.PTX_INSTRUCTION_IDX_OUT_OF_BOUNDS)
+    if num_args is None:
+        num_args = _native.instruction_arity(i)
+    return make_word(WordType.PTX, num_args, i)
+
+
+def routine(i, num_args):
+    return make_word(WordType.ROUTINE, num_args, i)
+
+
+def routine_arg(i):
+    return make_word(WordType.ROUTINE_ARG, 0, i)
+
+
+def ret():
+    return make_word(WordType.RETURN, 0, 0)
+
+
+def special(i, elem=0):
+    return make_word(WordType.SPECIAL, elem, i)
+
+
+class Options:
+    """Compile options (the defaults are the reference's limits);
+    ``reference_instructions`` makes PTX word payloads index the
+    reference's AST catalogue instead of the default tables."""
+
+    __slots__ = ("max_stack_depth", "max_routine_depth", "max_words",
+                 "max_args", "max_executed_words", "share_subexpressions",
+                 "target_sm", "reference_instructions")
+
+    def __init__(self, max_stack_depth=256, max_routine_depth=8,
+                 max_words=65536, max_args=4, max_executed_words=1 << 24,
+                 share_subexpressions=True, target_sm=0,
+                 reference_instructions=False):
+        self.max_stack_depth = max_stack_depth
+        self.max_routine_depth = max_routine_depth
+        self.max_words = max_words
+        self.max_args = max_args
+        self.max_executed_words = max_executed_words
+        self.share_subexpressions = share_subexpressions
+        self.target_sm = target_sm
+        self.reference_instructions = reference_instructions
+
+    def _tuple(self):
+        return (self.max_stack_depth, self.max_routine_depth, self.max_words,
+                self.max_args, self.max_executed_words,
+                self.share_subexpressions, self.target_sm,
+                self.reference_instructions)
+
+
+def _opts(options, kw):
+    if options is None:
+        options = Options(**kw)
+    elif kw:
+        raise TypeError("give either options or keyword options")
+    return options._tuple()
+
+
+_STACKS = dict(_native.stacks())
+
+
+def _value_bits(prefix, v):
+    """Numbers for float variables are values, not bit patterns."""
+    if prefix in ("f32", "f64"):
+        v = float(v)
+    return _to_bits(prefix, v)
+
+
+class Program:
+    """A program parsed from text: :func:`parse` or :func:`parse_words`."""
+
+    def __init__(self, text, name="<ast>", words=False):
+        self._p = _native.Program(text, name, words)
+        self.vars = [tuple(v) for v in self._p.vars()]  # name stack prefix kind
+        self.outputs = [self.vars[i][0] for i in self._p.outputs()]
+
+    @property
+    def inputs(self):
+        """The variables' names, in the order Input words read them."""
+        return [v[0] for v in self.vars]
+
+    def compile(self, options=None, **kw):
+        """The PTX stub; keyword options as :class:`Options`."""
+        return self._p.compile(_opts(options, kw))
+
+    def interpret(self, values=None, options=None, raw=False, **kw_values):
+        """Runs the program on the CPU: values by variable name (a dict or
+        keywords; unnamed ones are 0). Returns {output: value}; bit
+        patterns throughout with ``raw``."""
+        values = dict(values or {}, **kw_values)
+        unknown = set(values) - set(self.inputs)
+        if unknown:
+            raise ValueError("interpret: unknown variable '%s'"
+                             % sorted(unknown)[0])
+        bits = [int(values.get(n, 0)) if raw
+                else _value_bits(p, values.get(n, 0))
+                for n, _, p, _ in self.vars]
+        out = self._p.interpret(bits, _opts(options, {}))
+        prefixes = {v[0]: v[2] for v in self.vars}
+        return {n: b if raw else _from_bits(prefixes[n], b)
+                for n, b in zip(self.outputs, out)}
+
+    def text(self):
+        """The program printed back as S-expressions."""
+        return self._p.text()
+
+    def words_text(self):
+        """The word listing (what ``mmptx-ast --emit=words`` prints)."""
+        return self._p.words_text()
+
+
+def parse(text, name="<ast>"):
+    """Parses the S-expression form; errors are located in ``name``."""
+    return Program(text, name)
+
+
+def parse_words(text, name="<ast>"):
+    """Parses the word listing (``--emit=words``'s form)."""
+    return Program(text, name, words=True)
+
+
+def compile_words(inputs, outputs, routines=None, options=None, **kw):
+    """Compiles a program of word arrays: ``inputs`` (name, stack) in the
+    order Input words index them, ``outputs`` (name, stack, words),
+    ``routines`` a list of words. Words are 1-D uint64 NumPy arrays (read in
+    place) or sequences of ints."""
+    return _native.compile_words([tuple(i) for i in inputs],
+                                 [tuple(o) for o in outputs], routines,
+                                 _opts(options, kw))
+
+
+def interpret_words(inputs, outputs, values, routines=None, options=None,
+                    raw=False):
+    """Runs a program of word arrays on the CPU with one value per input;
+    returns one value per output."""
+    if raw:
+        bits = [int(v) for v in values]
+    else:
+        bits = [_value_bits(_STACKS[s], v) for (_, s), v in zip(inputs, values)]
+    out = _native.interpret_words([tuple(i) for i in inputs],
+                                  [tuple(o) for o in outputs], routines,
+                                  bits, _opts(options, {}))
+    if raw:
+        return out
+    return [_from_bits(_STACKS[o[1]], b) for o, b in zip(outputs, out)]

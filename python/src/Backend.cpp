@@ -1,0 +1,153 @@
+//===- Backend.cpp - mmptx._mmptx.backend: batch PTX -> cubin -------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Binds compileBatch() (mmptx/Backend/Batch.h): the PTX texts are borrowed
+/// from the Python strings/bytes while the batch runs without the GIL, and
+/// each module comes back as a plain tuple that python/mmptx/backend.py
+/// wraps. The polymorphic PTXCompiler stays behind a unique_ptr: nothing
+/// here needs its typeinfo.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+#include "mmptx/Backend/Batch.h"
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+
+namespace nb = nanobind;
+using namespace mmptx;
+using namespace mmptx::python;
+
+/// Error codes of mmptx.errors.CompileErrorCode.
+enum CompileErrc : int {
+  UnknownBackend = 1,
+  Unavailable = 2,
+  InvalidOption = 3,
+  CacheFailure = 4,
+};
+
+static std::unique_ptr<PTXCompiler>
+openCompiler(const std::optional<std::string> &Name) {
+  llvm::Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
+  if (Name) {
+    llvm::consumeError(C.takeError());
+    llvm::Optional<BackendKind> K = parseBackendName(*Name);
+    if (!K) {
+      std::string Known;
+      for (BackendKind B : getAllBackends())
+        Known += (Known.empty() ? "" : ", ") + getBackendName(B).str();
+      throw Failure("CompileError", UnknownBackend,
+                    "unknown backend '" + *Name + "' (known: " + Known + ")");
+    }
+    C = createPTXCompiler(*K);
+  }
+  if (!C)
+    throwError("CompileError", Unavailable, C.takeError());
+  return std::move(*C);
+}
+
+/// (name, available, version or why not) for every backend.
+static std::vector<std::tuple<std::string, bool, std::string>> listBackends() {
+  std::vector<std::tuple<std::string, bool, std::string>> Out;
+  for (BackendKind K : getAllBackends()) {
+    llvm::Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
+    if (C)
+      Out.emplace_back(getBackendName(K).str(), true, (*C)->getVersion().str());
+    else
+      Out.emplace_back(getBackendName(K).str(), false,
+                       llvm::toString(C.takeError()));
+  }
+  return Out;
+}
+
+static nb::list
+compileBatchPy(const std::vector<nb::object> &Ptx,
+               const std::vector<std::string> &Names, const std::string &Arch,
+               const std::optional<std::string> &Backend, unsigned Jobs,
+               const std::optional<std::string> &CacheDir, unsigned OptLevel,
+               bool LineInfo, unsigned MaxRegCount, bool Verbose,
+               const std::vector<std::string> &Extra, bool Dedup) {
+  CompileOptions Opts;
+  Opts.Arch = Arch;
+  Opts.OptLevel = OptLevel;
+  Opts.LineInfo = LineInfo;
+  Opts.MaxRegCount = MaxRegCount;
+  Opts.Verbose = Verbose;
+  Opts.ExtraOptions = Extra;
+  if (llvm::Error E = Opts.validate())
+    throwError("CompileError", InvalidOption, std::move(E));
+  std::unique_ptr<PTXCompiler> Compiler = openCompiler(Backend);
+
+  std::unique_ptr<ContentCache> TheCache;
+  if (CacheDir) {
+    llvm::Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(
+        CacheDir->empty() ? getDefaultCacheDirectory() : *CacheDir);
+    if (!C)
+      throwError("CompileError", CacheFailure, C.takeError());
+    TheCache = std::move(*C);
+  }
+
+  // Borrow each text: the caller's list keeps the objects alive.
+  std::vector<BatchModule> Modules(Ptx.size());
+  for (size_t I = 0; I < Ptx.size(); ++I) {
+    const nb::object &O = Ptx[I];
+    if (nb::isinstance<nb::str>(O)) {
+      Py_ssize_t Size = 0;
+      const char *Data = PyUnicode_AsUTF8AndSize(O.ptr(), &Size);
+      if (!Data)
+        throw nb::python_error();
+      Modules[I].Ptx = llvm::StringRef(Data, size_t(Size));
+    } else if (nb::isinstance<nb::bytes>(O)) {
+      nb::bytes B = nb::borrow<nb::bytes>(O);
+      Modules[I].Ptx = llvm::StringRef(B.c_str(), B.size());
+    } else {
+      throw nb::type_error(("compile_batch: module " + std::to_string(I) +
+                            " is neither str nor bytes")
+                               .c_str());
+    }
+    Modules[I].Name =
+        I < Names.size() ? Names[I] : "<ptx#" + std::to_string(I) + ">";
+  }
+
+  BatchOptions BOpts;
+  BOpts.Threads = Jobs;
+  BOpts.Cache = TheCache.get();
+  BOpts.Deduplicate = Dedup;
+  BatchResult R;
+  {
+    nb::gil_scoped_release Release;
+    R = compileBatch(*Compiler, Modules, Opts, BOpts);
+  }
+
+  static const char *Sources[] = {"compiled", "cached", "duplicate"};
+  nb::list Out;
+  for (const ModuleResult &M : R.Modules) {
+    nb::object Cubin = nb::none();
+    if (M.Ok)
+      Cubin = nb::bytes(M.Result.Cubin.data(), M.Result.Cubin.size());
+    Out.append(nb::make_tuple(M.Ok, Cubin, M.Error, M.Result.InfoLog,
+                              Sources[M.Source], M.Result.Backend, M.Seconds));
+  }
+  return Out;
+}
+
+void mmptx::python::bindBackend(nb::module_ &m) {
+  m.def("backends", &listBackends,
+        "(name, available, version or why unavailable) per backend");
+  m.def("compile_batch", &compileBatchPy, nb::arg("ptx"), nb::arg("names"),
+        nb::arg("arch"), nb::arg("backend").none(), nb::arg("jobs"),
+        nb::arg("cache_dir").none(), nb::arg("opt_level"), nb::arg("lineinfo"),
+        nb::arg("maxrregcount"), nb::arg("verbose"), nb::arg("options"),
+        nb::arg("dedup"));
+}
