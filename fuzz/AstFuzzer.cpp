@@ -79,8 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       r0(words.begin() + 2 * q, words.begin() + 3 * q),
       r1(words.begin() + 3 * q, words.end());
   const AstVar inputs[] = {{"x", 0}, {"y", 0}, {"n", 1}, {"p", 4}};
-  AstOutput outs[] = {{{"z", uint16_t((mode >> 1) & 3)}, e0},
-                      {{"w", 0}, e1}};
+  AstOutput outs[] = {{{"z", uint16_t((mode >> 1) & 3)}, e0}, {{"w", 0}, e1}};
   llvm::ArrayRef<uint64_t> routines[] = {r0, r1};
   AstProgram prog{outs, routines};
   AstPtxOptions o;

@@ -65,8 +65,11 @@ void run(benchmark::State &st, bool share) {
 void BM_AstCompile(benchmark::State &st) { run(st, true); }
 void BM_AstCompileNoShare(benchmark::State &st) { run(st, false); }
 
-BENCHMARK(BM_AstCompile)->Arg(8)->Arg(32)->Arg(128)->Unit(
-    benchmark::kNanosecond);
+BENCHMARK(BM_AstCompile)
+    ->Arg(8)
+    ->Arg(32)
+    ->Arg(128)
+    ->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_AstCompileNoShare)
     ->Arg(8)
     ->Arg(32)

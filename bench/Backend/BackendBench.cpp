@@ -32,7 +32,6 @@
 
 #include <benchmark/benchmark.h>
 
-
 using namespace llvm;
 using namespace mmptx;
 

@@ -57,7 +57,9 @@ static const std::string &synthetic(int64_t numSites, int64_t numNames) {
     std::string n = std::to_string(i % numNames);
     s += "\t// begin inline asm\n\t{\n\t.reg .f32 %_x0;\n\t.reg .f32 %_x1;\n"
          "\tmov.f32 %_x0, %f1;\n\tmov.f32 %_x1, %f2;\n"
-         "\t// PTX_INJECT_START site_" + n + "\n"
+         "\t// PTX_INJECT_START site_" +
+         n +
+         "\n"
          "\t// _x0 m f32 F32 acc\n\t// _x1 i f32 F32 v\n"
          "\t// PTX_INJECT_END\n\tmov.f32 %f1, %_x0;\n\t}\n"
          "\t// end inline asm\n";
@@ -252,12 +254,13 @@ BENCHMARK(BM_RenderSynthetic)
     ->Unit(benchmark::kMicrosecond);
 
 /// `--cold=checked|trusted [FILE]`: times the first create of this process
-/// on corpus file FILE (anchor_gemm_kernel.ptx by default; page faults and cold caches included, as a
-/// program that makes one handle sees them), prints it with the handle's
-/// bytes and exits. Run it a few times; each run is one sample.
+/// on corpus file FILE (anchor_gemm_kernel.ptx by default; page faults and cold
+/// caches included, as a program that makes one handle sees them), prints it
+/// with the handle's bytes and exits. Run it a few times; each run is one
+/// sample.
 static int coldCreate(llvm::StringRef mode, const char *file) {
-  auto buf = llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" +
-                                         file);
+  auto buf =
+      llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + file);
   if (!buf || (mode != "checked" && mode != "trusted")) {
     fprintf(stderr,
             "usage: mmptx-bench-inject --cold=checked|trusted [FILE]\n");

@@ -102,8 +102,7 @@ static inline uint64_t mmptx_ast_encode_constant_f32(float f) {
   b.f = f;
   return mmptx_ast_encode_constant_bits(0, b.u);
 }
-static inline uint64_t mmptx_ast_encode_ptx(uint32_t instr,
-                                            uint16_t num_args) {
+static inline uint64_t mmptx_ast_encode_ptx(uint32_t instr, uint16_t num_args) {
   return mmptx_ast_make_word(MMPTX_AST_WORD_PTX, num_args, instr);
 }
 static inline uint64_t mmptx_ast_encode_routine(uint32_t routine,
@@ -162,10 +161,9 @@ const uint32_t *mmptx_ast_reference_instr_map(size_t *count);
 
 /* tables == NULL: the default instruction set (the tables must outlive the
  * context; instr_map is copied). options == NULL: the defaults. */
-mmptx_ast_result_t
-mmptx_ast_context_create(const mmptx_stack_tables_t *tables,
-                         const mmptx_ast_options_t *options,
-                         mmptx_ast_context_t **context);
+mmptx_ast_result_t mmptx_ast_context_create(const mmptx_stack_tables_t *tables,
+                                            const mmptx_ast_options_t *options,
+                                            mmptx_ast_context_t **context);
 
 void mmptx_ast_context_destroy(mmptx_ast_context_t *context);
 

@@ -58,13 +58,13 @@ typedef struct mmptx_compiler mmptx_compiler_t;
 typedef struct mmptx_batch mmptx_batch_t;
 
 typedef struct mmptx_compile_options {
-  const char *arch;             /* "sm_80", "sm_90a", ... */
-  unsigned opt_level;           /* 0..3 */
-  int line_info;                /* non-zero: -lineinfo */
-  unsigned max_reg_count;       /* 0: no limit */
+  const char *arch;                 /* "sm_80", "sm_90a", ... */
+  unsigned opt_level;               /* 0..3 */
+  int line_info;                    /* non-zero: -lineinfo */
+  unsigned max_reg_count;           /* 0: no limit */
   const char *const *extra_options; /* passed as they are */
   size_t num_extra_options;
-  int deduplicate;              /* non-zero: identical PTX compiled once */
+  int deduplicate; /* non-zero: identical PTX compiled once */
 } mmptx_compile_options_t;
 
 typedef struct mmptx_batch_summary {
@@ -101,8 +101,7 @@ mmptx_compile_batch(mmptx_compiler_t *compiler, const char *const *ptx,
                     const mmptx_compile_options_t *options, unsigned threads,
                     mmptx_batch_t **out);
 mmptx_backend_result_t mmptx_batch_destroy(mmptx_batch_t *batch);
-mmptx_backend_result_t mmptx_batch_size(const mmptx_batch_t *batch,
-                                        size_t *n);
+mmptx_backend_result_t mmptx_batch_size(const mmptx_batch_t *batch, size_t *n);
 /* The cubin of module \p index (owned by the batch), or
  * MMPTX_BACKEND_ERROR_COMPILATION if that module failed. */
 mmptx_backend_result_t mmptx_batch_cubin(const mmptx_batch_t *batch,

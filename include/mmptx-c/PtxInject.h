@@ -120,8 +120,7 @@ const char *mmptx_result_to_string(mmptx_result_t result);
 mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
                                    size_t ptx_size, const char *buffer_name,
                                    const mmptx_inject_type_t *extra_types,
-                                   size_t num_extra_types,
-                                   char *error_message,
+                                   size_t num_extra_types, char *error_message,
                                    size_t error_message_size);
 
 /** As mmptx_inject_create, with \p options (NULL: the defaults). */
@@ -159,8 +158,8 @@ mmptx_result_t mmptx_inject_inject_info_by_index(const mmptx_inject_t *handle,
 mmptx_result_t mmptx_inject_variable_info_by_name(
     const mmptx_inject_t *handle, size_t inject_index,
     const char *variable_name, size_t *variable_index,
-    const char **stable_register, mmptx_arg_kind_t *kind,
-    const char **reg_type, const char **type_token);
+    const char **stable_register, mmptx_arg_kind_t *kind, const char **reg_type,
+    const char **type_token);
 
 /** Variable \p variable_index of inject \p inject_index; both indices are
  *  checked (OUT_OF_BOUNDS_IDX). Outputs (all optional): name, stable
@@ -174,8 +173,8 @@ mmptx_result_t mmptx_inject_variable_info_by_index(
  *  inject i. Each stub is checked first (INVALID_STUB, message located in
  *  "<stub of inject 'NAME'>"): it may hold only instructions, `.reg` and
  *  `.local` declarations, labels, comments and balanced scopes, in ASCII,
- *  and no inject markers. \p num_stubs is checked against the number of injects before
- *  \p stubs is read (WRONG_NUM_STUBS), so a short array is never overrun;
+ *  and no inject markers. \p num_stubs is checked against the number of injects
+ * before \p stubs is read (WRONG_NUM_STUBS), so a short array is never overrun;
  *  \p stubs may be NULL when there are no injects.
  *  Size query: with \p buffer NULL, stores the exact rendered size in bytes,
  *  NOT counting a terminating NUL, in \p *written (then required).

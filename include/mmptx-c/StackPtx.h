@@ -110,8 +110,7 @@ static inline uint64_t mmptx_stack_encode_meta_constant(uint32_t value) {
 static inline uint64_t mmptx_stack_encode_routine(uint32_t routine) {
   return mmptx_stack_make_word(MMPTX_STACK_WORD_ROUTINE, 0, routine);
 }
-static inline uint64_t mmptx_stack_encode_store(uint16_t stack,
-                                                uint32_t slot) {
+static inline uint64_t mmptx_stack_encode_store(uint16_t stack, uint32_t slot) {
   return mmptx_stack_make_word(MMPTX_STACK_WORD_STORE, stack, slot);
 }
 static inline uint64_t mmptx_stack_encode_load(uint32_t slot) {

@@ -82,8 +82,7 @@ static void printBinding(const SiteVar &var, raw_ostream &os) {
     intType = "unsigned long long";
     break;
   }
-  os << "(*reinterpret_cast<" << cv << intType << " *>(&(" << var.expr
-     << ")))";
+  os << "(*reinterpret_cast<" << cv << intType << " *>(&(" << var.expr << ")))";
 }
 
 void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
@@ -115,9 +114,8 @@ void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
     labels.push_back(escapeAsm(vars[i].expr));
   }
   for (size_t i = 0, e = vars.size(); i != e; ++i)
-    sv.push_back({vars[i].kind, vars[i].type->regType,
-                  vars[i].type->movSuffix, vars[i].type->token, labels[i],
-                  operands[i]});
+    sv.push_back({vars[i].kind, vars[i].type->regType, vars[i].type->movSuffix,
+                  vars[i].type->token, labels[i], operands[i]});
   writeSiteScaffold(escapeAsm(name), sv, "%%_x", /*withMarkers=*/true, line,
                     [] {});
   os << body << "\"}\"" << eol << beforeOperands;
@@ -363,8 +361,8 @@ Error Rewriter::parseVar(StringRef text, SmallVectorImpl<ParsedVar> &vars,
     t = t.substr(0, comment);
   StringRef expr = t.trim(" \t");
   if (expr.empty())
-    return error(typeWord.end(), "expected an expression after inject type '" +
-                                     typeWord + "'");
+    return error(typeWord.end(),
+                 "expected an expression after inject type '" + typeWord + "'");
   SMLoc loc = SMLoc::getFromPointer(expr.data());
   auto inserted = seen.try_emplace(expr, loc);
   if (!inserted.second)

@@ -41,7 +41,7 @@ Error TypeTable::add(TypeInfo info) {
   info.token = save(info.token);
   info.regType = save(info.regType);
   info.movSuffix = save(info.movSuffix);
-  info.bits = info.constraint == 'h'                   ? 16
+  info.bits = info.constraint == 'h'                      ? 16
               : StringRef("ld").contains(info.constraint) ? 64
                                                           : 32;
   std::string key = StringRef(info.token).lower();

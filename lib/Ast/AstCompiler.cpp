@@ -21,8 +21,8 @@
 #include "mmptx/Expr/Literal.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <vector>
@@ -87,12 +87,12 @@ AstResult ast::takeAstResult(Error e, std::string *message) {
 
 std::vector<uint32_t> ast::getReferenceAstInstrMap(const StackInfo &info) {
   static const char *const names[] = {
-      "copysign.f32",        "add.ftz.f32",         "sub.ftz.f32",
-      "mul.ftz.f32",         "fma.rn.ftz.f32",      "div.approx.ftz.f32",
-      "abs.ftz.f32",         "neg.ftz.f32",         "min.ftz.f32",
-      "max.ftz.f32",         "rcp.approx.ftz.f32",  "sqrt.approx.ftz.f32",
+      "copysign.f32",         "add.ftz.f32",        "sub.ftz.f32",
+      "mul.ftz.f32",          "fma.rn.ftz.f32",     "div.approx.ftz.f32",
+      "abs.ftz.f32",          "neg.ftz.f32",        "min.ftz.f32",
+      "max.ftz.f32",          "rcp.approx.ftz.f32", "sqrt.approx.ftz.f32",
       "rsqrt.approx.ftz.f32", "sin.approx.ftz.f32", "cos.approx.ftz.f32",
-      "lg2.approx.ftz.f32",  "ex2.approx.ftz.f32",  "tanh.approx.f32"};
+      "lg2.approx.ftz.f32",   "ex2.approx.ftz.f32", "tanh.approx.f32"};
   std::vector<uint32_t> map;
   for (const char *n : names) {
     int i = info.findInstr(n);
@@ -142,10 +142,12 @@ struct AstPtxContext::Impl {
             ArrayRef<AstVar> inputs);
   StringRef emit(const AstProgram &prog, ArrayRef<AstVar> inputs);
 
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(AstWordType kind, uint16_t stack, uint32_t payload,
-                   uint32_t aux);
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t instr, uint16_t stack, const uint32_t *ops,
-                    uint32_t numOps);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(AstWordType kind,
+                                                uint16_t stack,
+                                                uint32_t payload, uint32_t aux);
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t instr, uint16_t stack,
+                                                 const uint32_t *ops,
+                                                 uint32_t numOps);
   void growTable();
   /// Appends a node field by field: a node assembled on the stack and
   /// copied whole stalls on store forwarding.
@@ -275,7 +277,7 @@ struct AstPtxContext::Impl {
   std::vector<expr::LiteralKind> litKinds;
   std::vector<uint8_t> inlineLits;
   std::vector<std::string> regPrefix; ///< `%ast`, `%ast_s4_`
-  std::vector<Piece> regPieces; ///< regPrefix, when it fits
+  std::vector<Piece> regPieces;       ///< regPrefix, when it fits
   /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
   /// bytes of padding so that 32 bytes may be copied from any start.
   std::vector<char> opText;
@@ -354,8 +356,9 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
     pc.len = reg.size() <= 16 ? uint8_t(reg.size()) : 0xff;
     std::memcpy(pc.text, reg.data(), std::min<size_t>(reg.size(), 16));
     regPieces.push_back(pc);
-    movOps.push_back((p == "u8" || p == "s8" ? "cvt." + p.str() + "." : "mov.") +
-                     p.str() + " ");
+    movOps.push_back(
+        (p == "u8" || p == "s8" ? "cvt." + p.str() + "." : "mov.") + p.str() +
+        " ");
     declHeads.push_back(".reg ." + p.str() + " " + reg + "<");
     headerRoom += declHeads.back().size() + 16;
   }
@@ -366,9 +369,8 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
     if (i >= info.numInstrs)
       return fi;
     const InstrInfo &ii = instrInfo[i];
-    if (ii.status != InstrInfo::Ok || ii.hasVectorArgs ||
-        ii.numArgElems == 0 || ii.numArgElems > 4 ||
-        ii.numArgElems > opts.maxArgs)
+    if (ii.status != InstrInfo::Ok || ii.hasVectorArgs || ii.numArgElems == 0 ||
+        ii.numArgElems > 4 || ii.numArgElems > opts.maxArgs)
       return fi;
     fi.retStack = ii.retStack;
     fi.numArgs = ii.numArgElems;
@@ -413,7 +415,7 @@ void AstPtxContext::Impl::growTable() {
 }
 
 inline uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
-                                      uint32_t payload, uint32_t aux) {
+                                             uint32_t payload, uint32_t aux) {
   if (nodes.size() * 2 >= table.size())
     growTable();
   size_t mask = table.size() - 1;
@@ -434,7 +436,8 @@ inline uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
 }
 
 inline uint32_t AstPtxContext::Impl::addInstr(uint32_t instr, uint16_t stack,
-                                       const uint32_t *ops, uint32_t numOps) {
+                                              const uint32_t *ops,
+                                              uint32_t numOps) {
   size_t i = 0;
   if (opts.shareSubexpressions) {
     if (nodes.size() * 2 >= table.size())
@@ -619,8 +622,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       if (payload >= info.numSpecials ||
           info.specials[payload].argType >= info.numArgTypes)
         return fail(AstResult::SpecialRegisterIdxOutOfBounds,
-                    "special register " + Twine(payload) +
-                        " out of range (" + Twine(info.numSpecials) + ")");
+                    "special register " + Twine(payload) + " out of range (" +
+                        Twine(info.numSpecials) + ")");
       const stack::ArgTypeInfo &t =
           info.argTypes[info.specials[payload].argType];
       if (aux >= std::max<unsigned>(t.numVecElems, 1) || aux >= 4)
@@ -666,8 +669,9 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                         "node has one");
       if (ii->status == InstrInfo::TooNew)
         return fail(AstResult::UnsupportedInstruction,
-                    "'" + name() + "' needs sm_" + Twine(info.instrMinSm[instr]) +
-                        "; the target is sm_" + Twine(opts.targetSm));
+                    "'" + name() + "' needs sm_" +
+                        Twine(info.instrMinSm[instr]) + "; the target is sm_" +
+                        Twine(opts.targetSm));
       if (aux != ii->numArgElems)
         return fail(AstResult::InvalidValue,
                     "'" + name() + "' takes " + Twine(ii->numArgElems) +
@@ -691,10 +695,10 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
     }
     case AstWordType::Routine: {
       if (aux > opts.maxArgs)
-        return fail(AstResult::TooManyArgs,
-                    "routine call with " + Twine(aux) +
-                        " arguments, more than " + Twine(opts.maxArgs) +
-                        " (maxArgs)");
+        return fail(AstResult::TooManyArgs, "routine call with " + Twine(aux) +
+                                                " arguments, more than " +
+                                                Twine(opts.maxArgs) +
+                                                " (maxArgs)");
       if (payload >= prog.routines.size())
         return fail(AstResult::RoutineIdxOutOfBounds,
                     "routine " + Twine(payload) + " out of range (" +
@@ -714,8 +718,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       ArrayRef<uint64_t> body = prog.routines[payload];
       sawCall = true;
       f->pc = size_t(wp - f->words);
-      frames.push_back({body.data(), body.size(), 0, payload, argBase, aux,
-                        sp});
+      frames.push_back(
+          {body.data(), body.size(), 0, payload, argBase, aux, sp});
       f = &frames.back();
       wp = f->words;
       wend = f->words + std::min(f->size, maxWords);
@@ -735,11 +739,11 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       break;
     case AstWordType::Return: {
       if (height != 1)
-        return fail(AstResult::InvalidValue,
-                    (f->routine == ~0u ? Twine("expression")
-                                       : Twine("routine")) +
-                        " returns with " + Twine(height) +
-                        " values on its stack, not 1");
+        return fail(
+            AstResult::InvalidValue,
+            (f->routine == ~0u ? Twine("expression") : Twine("routine")) +
+                " returns with " + Twine(height) +
+                " values on its stack, not 1");
       if (f->routine != ~0u) {
         args.resize(f->argBase);
         frames.pop_back();
@@ -751,9 +755,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       uint32_t n = vs[sp - 1];
       if (nodes[n].stack != out.var.stackIdx)
         return fail(AstResult::TypeMismatch,
-                    "the value is " + stackName(nodes[n].stack) +
-                        "; output '" + out.var.name + "' is " +
-                        stackName(out.var.stackIdx));
+                    "the value is " + stackName(nodes[n].stack) + "; output '" +
+                        out.var.name + "' is " + stackName(out.var.stackIdx));
       outputNodes.push_back(n);
       executed = exec;
       return Error::success();
@@ -983,9 +986,7 @@ Expected<StringRef> AstPtxContext::compile(const AstProgram &prog,
 ArrayRef<AstPtxContext::Node> AstPtxContext::getNodes() const {
   return impl->nodes;
 }
-ArrayRef<uint32_t> AstPtxContext::getOperands() const {
-  return impl->operands;
-}
+ArrayRef<uint32_t> AstPtxContext::getOperands() const { return impl->operands; }
 ArrayRef<uint32_t> AstPtxContext::getOutputNodes() const {
   return impl->outputNodes;
 }
@@ -999,9 +1000,8 @@ bool ast::isReservedAstName(StringRef name) {
     return false;
   if (name.consume_front("_s"))
     return true;
-  return !name.empty() && llvm::all_of(name, [](char c) {
-    return c >= '0' && c <= '9';
-  });
+  return !name.empty() &&
+         llvm::all_of(name, [](char c) { return c >= '0' && c <= '9'; });
 }
 
 Expected<std::string> ast::compileAstPtx(const StackInfo &info,

@@ -49,8 +49,7 @@ ast::interpretAstPtx(AstPtxContext &ctx, const AstProgram &prog,
       vals[n] = expr::literalValue(nd.payload, prefix);
       break;
     case AstWordType::Special:
-      vals[n] = specials ? specials(nd.payload, nd.aux == ~0u ? 0 : nd.aux)
-                         : 0;
+      vals[n] = specials ? specials(nd.payload, nd.aux == ~0u ? 0 : nd.aux) : 0;
       break;
     case AstWordType::Ptx: {
       args.clear();

@@ -95,8 +95,7 @@ std::vector<uint64_t> ast::randomAstExpr(StackRng &rng, const StackInfo &info,
       return;
     for (unsigned a = 0; a != d.numArgs; ++a) {
       const stack::ArgTypeInfo &t = info.argTypes[d.args[a]];
-      g.operandStacks[i].append(t.numVecElems ? t.numVecElems : 1,
-                                t.stackIdx);
+      g.operandStacks[i].append(t.numVecElems ? t.numVecElems : 1, t.stackIdx);
     }
     g.byStack[info.argTypes[d.rets[0]].stackIdx].push_back(i);
   };

@@ -57,21 +57,20 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
                                       "' has no variable '" + d.name + "'");
     uint16_t s = stackOf(*it);
     if (s >= info.numStacks)
-      return DiagnosticError::get(
-          sm, d.loc,
-          "variable '" + it->name + "' has inject type '" + it->typeToken +
-              "', which no AST PTX stack holds");
+      return DiagnosticError::get(sm, d.loc,
+                                  "variable '" + it->name +
+                                      "' has inject type '" + it->typeToken +
+                                      "', which no AST PTX stack holds");
     if (s != d.stackIdx)
       return DiagnosticError::get(sm, d.loc,
                                   "variable '" + it->name + "' of inject '" +
                                       injectName + "' is " + it->typeToken +
                                       ", not " + info.stackNames[d.stackIdx]);
     if (d.kind != it->kind && it->kind != RegKind::Mod)
-      return DiagnosticError::get(sm, d.loc,
-                                  "variable '" + it->name + "' of inject '" +
-                                      injectName + "' is '" +
-                                      kindName(it->kind) + "', not '" +
-                                      kindName(d.kind) + "'");
+      return DiagnosticError::get(
+          sm, d.loc,
+          "variable '" + it->name + "' of inject '" + injectName + "' is '" +
+              kindName(it->kind) + "', not '" + kindName(d.kind) + "'");
     inputs.push_back({it->stableRegister, s});
     siteVarOf.push_back(int(it - vars.begin()));
   }
@@ -82,9 +81,8 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
   for (const AstOutputDecl &o : m->outputs) {
     int sv = siteVarOf[o.var];
     if (written[sv])
-      return DiagnosticError::get(sm, o.expr.loc,
-                                  "variable '" + vars[sv].name +
-                                      "' is written twice");
+      return DiagnosticError::get(
+          sm, o.expr.loc, "variable '" + vars[sv].name + "' is written twice");
     written[sv] = true;
     outputs.push_back({inputs[o.var], o.expr.words});
   }
@@ -96,8 +94,8 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
     uint16_t s = stackOf(vars[i]);
     if (s >= info.numStacks)
       return DiagnosticError::get(
-          sm, SMLoc::getFromPointer(
-                  sm.getMemoryBuffer(bufferID)->getBufferStart()),
+          sm,
+          SMLoc::getFromPointer(sm.getMemoryBuffer(bufferID)->getBufferStart()),
           "out variable '" + vars[i].name + "' of inject '" + injectName +
               "' has inject type '" + vars[i].typeToken +
               "', which no AST PTX stack holds, so it cannot be zeroed; "
@@ -108,8 +106,7 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
   std::vector<ArrayRef<uint64_t>> routines;
   for (const AstRoutineDecl &r : m->routines)
     routines.push_back(r.body.words);
-  Expected<StringRef> stub =
-      ctx.compile(AstProgram{outputs, routines}, inputs);
+  Expected<StringRef> stub = ctx.compile(AstProgram{outputs, routines}, inputs);
   if (!stub)
     return locateAstError(stub.takeError(), sm, *m);
   return stub->str();

@@ -115,8 +115,7 @@ private:
     for (;;) {
       skipBlanks();
       if (cur == end)
-        return DiagnosticError::get(sm, x.loc(),
-                                    "'(' without a matching ')'");
+        return DiagnosticError::get(sm, x.loc(), "'(' without a matching ')'");
       if (*cur == ')') {
         ++cur;
         return Error::success();
@@ -204,19 +203,19 @@ Error Builder::declare(const SExpr &form) {
   if (!isIdent(name.atom))
     return error(name, "'" + name.atom + "' is not a PTX identifier");
   if (info.findInstr(name.atom) >= 0)
-    return error(name, "variable '" + name.atom +
-                           "' has the name of an instruction");
+    return error(name,
+                 "variable '" + name.atom + "' has the name of an instruction");
   if (isReservedAstName(name.atom))
     return error(name, "variable name '" + name.atom +
                            "' is reserved for the stub's temporaries "
                            "(ast<n>, ast_s<stack>_<n>)");
   auto it = varIdx.find(name.atom);
   if (it != varIdx.end())
-    return error(name, "variable '" + name.atom + "' is declared " +
-                           (m.vars[it->second].loc.getPointer() <
-                                    name.atom.data()
-                                ? "twice"
-                                : "after its first use"));
+    return error(name,
+                 "variable '" + name.atom + "' is declared " +
+                     (m.vars[it->second].loc.getPointer() < name.atom.data()
+                          ? "twice"
+                          : "after its first use"));
   Expected<uint16_t> s = parseStack(form.items[2]);
   if (!s)
     return s.takeError();
@@ -357,12 +356,11 @@ Error Builder::expr(const SExpr &x, int expected, AstWords &out) {
     uint64_t last = out.words.back();
     if (getAstWordType(last) == AstWordType::Input &&
         m.vars[getAstWordPayload(last)].stackIdx != want[i - 1])
-      return error(x.items[i],
-                   "operand " + Twine(i - 1) + " of '" + head.atom +
-                       "' must be " + info.stackNames[want[i - 1]] + "; '" +
-                       x.items[i].atom + "' is " +
-                       info.stackNames[m.vars[getAstWordPayload(last)]
-                                           .stackIdx]);
+      return error(
+          x.items[i],
+          "operand " + Twine(i - 1) + " of '" + head.atom + "' must be " +
+              info.stackNames[want[i - 1]] + "; '" + x.items[i].atom + "' is " +
+              info.stackNames[m.vars[getAstWordPayload(last)].stackIdx]);
   }
   add(out, encodePtx(uint32_t(instr), uint16_t(numArgs)), head);
   return Error::success();
@@ -378,8 +376,7 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &forms) {
       if (Error e = declare(f))
         return e;
     } else if (h == "define") {
-      if (f.items.size() != 3 || !f.items[1].isList ||
-          f.items[1].items.empty())
+      if (f.items.size() != 3 || !f.items[1].isList || f.items[1].items.empty())
         return error(f, "expected '(define (NAME PARAM...) EXPR)'");
       AstRoutineDecl rd;
       for (const SExpr &p : f.items[1].items) {
@@ -433,8 +430,8 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &forms) {
                                        "mod variables can be written");
         for (const AstOutputDecl &o : m.outputs)
           if (o.var == uint32_t(*v))
-            return error(f.items[1], "'" + f.items[1].atom +
-                                         "' is written twice");
+            return error(f.items[1],
+                         "'" + f.items[1].atom + "' is written twice");
         AstOutputDecl o;
         o.var = uint32_t(*v);
         o.expr.loc = f.items[1].loc();
@@ -509,8 +506,7 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &forms) {
   return std::move(m);
 }
 
-Expected<AstModule> ast::parseAstModule(const SourceMgr &sm,
-                                        unsigned bufferID,
+Expected<AstModule> ast::parseAstModule(const SourceMgr &sm, unsigned bufferID,
                                         const StackInfo &info,
                                         ArrayRef<AstVarDecl> predeclared) {
   std::vector<SExpr> forms;
@@ -562,8 +558,7 @@ Error ast::locateAstError(Error e, const SourceMgr &sm, const AstModule &m) {
       return make_error<AstError>(ae);
     return DiagnosticError::get(sm, loc,
                                 ae.getMessage() + " (" +
-                                    getAstResultName(uint32_t(
-                                        ae.getResult())) +
+                                    getAstResultName(uint32_t(ae.getResult())) +
                                     ")");
   });
 }
@@ -695,14 +690,18 @@ printExpr(ArrayRef<uint64_t> words, const AstModule &m, const StackInfo &info,
 Error ast::printAstModule(raw_ostream &os, const AstModule &m,
                           const StackInfo &info) {
   for (const AstVarDecl &v : m.vars)
-    os << "(" << (v.kind == RegKind::In ? "in" : v.kind == RegKind::Out ? "out" : "mod")
+    os << "("
+       << (v.kind == RegKind::In    ? "in"
+           : v.kind == RegKind::Out ? "out"
+                                    : "mod")
        << " " << v.name << " " << info.stackNames[v.stackIdx] << ")\n";
   for (size_t i = 0; i != m.routines.size(); ++i) {
     const AstRoutineDecl &r = m.routines[i];
     Expected<std::string> body =
         printExpr(r.body.words, m, info, &r.params, -1);
     if (!body)
-      return makeError("routine '" + r.name + "': " + toString(body.takeError()));
+      return makeError("routine '" + r.name +
+                       "': " + toString(body.takeError()));
     os << "(define (" << r.name;
     for (const std::string &p : r.params)
       os << " " << p;
@@ -799,8 +798,9 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &sm, unsigned bufferID,
       AstVarDecl d;
       d.name = f[1].str();
       d.stackIdx = uint16_t(st);
-      d.kind = head == "in" ? RegKind::In : head == "out" ? RegKind::Out
-                                                          : RegKind::Mod;
+      d.kind = head == "in"    ? RegKind::In
+               : head == "out" ? RegKind::Out
+                               : RegKind::Mod;
       d.loc = SMLoc::getFromPointer(f[1].data());
       m.vars.push_back(std::move(d));
     } else if (head == "routine") {

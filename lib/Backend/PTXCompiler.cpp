@@ -129,7 +129,7 @@ static bool parseLineMessage(StringRef Line, unsigned &LineNo,
 }
 
 StubLineMap mmptx::computeStubLineMap(StringRef Original,
-                                     ArrayRef<Splice> Splices) {
+                                      ArrayRef<Splice> Splices) {
   StubLineMap Map;
   // Line of the output at the current position, walking the original.
   unsigned Line = 1;

@@ -30,7 +30,8 @@ static void emitKernel(raw_ostream &OS, ArrayRef<StringRef> Stubs,
      << "\t.param .u64 " << P << "_out,\n"
      << "\t.param .u32 " << P << "_n\n)\n{\n"
      << "\t.reg .pred %pk;\n\t.reg .b32 %rk<6>;\n\t.reg .b64 %rdk<8>;\n"
-     << "\t.reg .f32 %x<" << Spec.NumInputs << ">;\n\t.reg .f32 %y;\n"
+     << "\t.reg .f32 %x<" << Spec.NumInputs
+     << ">;\n\t.reg .f32 %y;\n"
      // e = ctaid.y * ntid.x + tid.x; return if e >= n.
      << "\tld.param.u64 %rdk0, [" << P << "_in];\n"
      << "\tld.param.u64 %rdk1, [" << P << "_out];\n"
@@ -39,7 +40,8 @@ static void emitKernel(raw_ostream &OS, ArrayRef<StringRef> Stubs,
      << "\tcvta.to.global.u64 %rdk1, %rdk1;\n"
      << "\tmov.u32 %rk1, %ctaid.y;\n\tmov.u32 %rk2, %ntid.x;\n"
      << "\tmov.u32 %rk3, %tid.x;\n\tmad.lo.u32 %rk1, %rk1, %rk2, %rk3;\n"
-     << "\tsetp.ge.u32 %pk, %rk1, %rk0;\n\t@%pk bra $" << P << "_exit;\n"
+     << "\tsetp.ge.u32 %pk, %rk1, %rk0;\n\t@%pk bra $" << P
+     << "_exit;\n"
      // Inputs: x_j = in[j*n + e].
      << "\tmul.wide.u32 %rdk2, %rk1, 4;\n\tadd.u64 %rdk2, %rdk0, %rdk2;\n"
      << "\tmul.wide.u32 %rdk3, %rk0, 4;\n";
@@ -78,8 +80,7 @@ Expected<std::string> mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
                      "' is not a PTX identifier");
   StringRef Sm = Spec.Arch;
   if (!Sm.consume_front("sm_") || Sm.empty() || !isDigit(Sm[0]))
-    return makeError("packed module: unknown architecture '" + Spec.Arch +
-                     "'");
+    return makeError("packed module: unknown architecture '" + Spec.Arch + "'");
   std::string Out;
   raw_string_ostream OS(Out);
   // PTX ISA 8.0 is accepted by CUDA 12.0 and newer.
@@ -87,8 +88,9 @@ Expected<std::string> mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
      << ".version 8.0\n.target " << Spec.Arch << "\n.address_size 64\n\n";
   for (size_t First = 0, K = 0; First < Stubs.size();
        First += Spec.SitesPerKernel, ++K)
-    emitKernel(OS, Stubs.slice(First, std::min<size_t>(Spec.SitesPerKernel,
-                                                       Stubs.size() - First)),
+    emitKernel(OS,
+               Stubs.slice(First, std::min<size_t>(Spec.SitesPerKernel,
+                                                   Stubs.size() - First)),
                unsigned(K), unsigned(First), Spec);
   return OS.str();
 }

@@ -31,8 +31,7 @@ using stack::StackInfo;
 
 static_assert(sizeof(mmptx_stack_tables_t) == sizeof(StackInfo),
               "tables layout");
-static_assert(int(MMPTX_AST_RESULT_NUM) == int(NumAstResults),
-              "result codes");
+static_assert(int(MMPTX_AST_RESULT_NUM) == int(NumAstResults), "result codes");
 
 struct mmptx_ast_context {
   StackInfo info;
@@ -196,9 +195,7 @@ mmptx_ast_result_t mmptx_ast_context_create(const mmptx_stack_tables_t *tables,
   return MMPTX_AST_SUCCESS;
 }
 
-void mmptx_ast_context_destroy(mmptx_ast_context_t *context) {
-  delete context;
-}
+void mmptx_ast_context_destroy(mmptx_ast_context_t *context) { delete context; }
 
 mmptx_ast_result_t
 mmptx_ast_compile(mmptx_ast_context_t *c, const mmptx_ast_variable_t *inputs,
@@ -254,9 +251,9 @@ mmptx_ast_interpret(mmptx_ast_context_t *c, const mmptx_ast_variable_t *inputs,
   if (mmptx_ast_result_t r = takeProgram(c, inputs, num_inputs, outputs,
                                          num_outputs, routines, num_routines))
     return r;
-  llvm::Expected<std::vector<uint64_t>> vals = interpretAstPtx(
-      *c->ctx, {c->outputs, c->routines}, c->inputs,
-      llvm::ArrayRef<uint64_t>(values, num_inputs));
+  llvm::Expected<std::vector<uint64_t>> vals =
+      interpretAstPtx(*c->ctx, {c->outputs, c->routines}, c->inputs,
+                      llvm::ArrayRef<uint64_t>(values, num_inputs));
   if (!vals)
     return failWith(c, vals.takeError());
   std::copy(vals->begin(), vals->end(), results);

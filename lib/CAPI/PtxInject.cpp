@@ -154,10 +154,11 @@ mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
                                           errorMessage, errorMessageSize);
 }
 
-mmptx_result_t mmptx_inject_create_with_options(
-    mmptx_inject_t **out, const char *ptx, size_t ptxSize,
-    const mmptx_inject_options_t *options, char *errorMessage,
-    size_t errorMessageSize) {
+mmptx_result_t
+mmptx_inject_create_with_options(mmptx_inject_t **out, const char *ptx,
+                                 size_t ptxSize,
+                                 const mmptx_inject_options_t *options,
+                                 char *errorMessage, size_t errorMessageSize) {
   lastError.clear();
   setMessage(errorMessage, errorMessageSize, "");
   auto failWith = [&](mmptx_result_t result, StringRef msg) {
@@ -169,10 +170,9 @@ mmptx_result_t mmptx_inject_create_with_options(
   mmptx_inject_options_t defaults = {};
   const mmptx_inject_options_t &o = options ? *options : defaults;
   if (!out || (!ptx && ptxSize) || (!o.extra_types && o.num_extra_types))
-    return failWith(MMPTX_ERROR_INVALID_INPUT,
-                    !out   ? "out is NULL"
-                    : !ptx ? "ptx is NULL"
-                           : "extra_types is NULL");
+    return failWith(MMPTX_ERROR_INVALID_INPUT, !out   ? "out is NULL"
+                                               : !ptx ? "ptx is NULL"
+                                                      : "extra_types is NULL");
   SmallVector<InjectType, 4> types;
   for (size_t i = 0; i != o.num_extra_types; ++i) {
     const mmptx_inject_type_t &t = o.extra_types[i];
@@ -206,11 +206,10 @@ mmptx_result_t mmptx_inject_create_with_options(
   for (const Inject &inj : im.injects()) {
     h->injectNames.push_back(saver.save(inj.name).data());
     for (const InjectVariable &v : im.getVariables(inj))
-      h->variables.push_back({saver.save(v.name).data(),
-                              saver.save(v.stableRegister).data(),
-                              saver.save(v.regType).data(),
-                              saver.save(v.typeToken).data(),
-                              toArgKind(v.kind)});
+      h->variables.push_back(
+          {saver.save(v.name).data(), saver.save(v.stableRegister).data(),
+           saver.save(v.regType).data(), saver.save(v.typeToken).data(),
+           toArgKind(v.kind)});
   }
   *out = h;
   return MMPTX_SUCCESS;
@@ -278,21 +277,20 @@ static void setVariable(const mmptx_inject::Variable &v, const char **name,
 
 mmptx_result_t mmptx_inject_variable_info_by_name(
     const mmptx_inject_t *handle, size_t injectIndex, const char *variableName,
-    size_t *variableIndex, const char **stableRegister,
-    mmptx_arg_kind_t *kind, const char **regType, const char **typeToken) {
+    size_t *variableIndex, const char **stableRegister, mmptx_arg_kind_t *kind,
+    const char **regType, const char **typeToken) {
   if (!handle || !variableName)
     return MMPTX_ERROR_INVALID_INPUT;
   if (injectIndex >= handle->module->getNumInjects())
     return MMPTX_ERROR_OUT_OF_BOUNDS_IDX;
   const Inject &inj = handle->module->getInject(injectIndex);
-  const InjectVariable *v =
-      handle->module->lookupVariable(inj, variableName);
+  const InjectVariable *v = handle->module->lookupVariable(inj, variableName);
   if (!v)
     return MMPTX_ERROR_INJECTION_ARG_NAME_NOT_FOUND;
   size_t i = v - handle->module->getVariables(inj).data();
   set(variableIndex, i);
-  setVariable(handle->variables[inj.firstVariable + i], nullptr,
-              stableRegister, kind, regType, typeToken);
+  setVariable(handle->variables[inj.firstVariable + i], nullptr, stableRegister,
+              kind, regType, typeToken);
   return MMPTX_SUCCESS;
 }
 
@@ -333,8 +331,7 @@ static mmptx_result_t render(const mmptx_inject_t *handle,
   refs.reserve(numStubs);
   for (size_t i = 0; i != numStubs; ++i) {
     if (!stubs[i])
-      return fail(MMPTX_ERROR_INVALID_INPUT,
-                  "stub " + Twine(i) + " is NULL");
+      return fail(MMPTX_ERROR_INVALID_INPUT, "stub " + Twine(i) + " is NULL");
     refs.push_back(stubs[i]);
   }
   if (check)

@@ -89,7 +89,8 @@ Expected<uint32_t> expr::parseLiteral(StringRef text, StringRef prefix) {
       char nearest[32];
       snprintf(nearest, sizeof(nearest), "%.9g", double(f));
       return fail("is not exact in f32, the payload of an f64 constant; the "
-                  "nearest is " + Twine(nearest));
+                  "nearest is " +
+                  Twine(nearest));
     }
     return floatBits(f);
   }
@@ -111,7 +112,8 @@ Expected<uint32_t> expr::parseLiteral(StringRef text, StringRef prefix) {
   // non-negative.
   if (w == 64 && neg)
     return fail("is negative; a constant carries 32 bits, zero-extended to "
-                "." + prefix);
+                "." +
+                prefix);
   uint64_t maxU = payloadW == 64 ? ~0ULL : (1ULL << payloadW) - 1;
   uint64_t maxS = (1ULL << (payloadW - 1)) - 1;
   if (neg) {

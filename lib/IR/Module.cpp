@@ -73,8 +73,9 @@ void Module::replaceRange(uint32_t Begin, uint32_t End, std::string Text) {
   // Most passes edit front to back, so appending is the common case.
   auto It = Edits.end();
   if (!Edits.empty() && Edits.back().End > Begin)
-    It = std::upper_bound(Edits.begin(), Edits.end(), Begin,
-                          [](uint32_t B, const Edit &E) { return B < E.Begin; });
+    It =
+        std::upper_bound(Edits.begin(), Edits.end(), Begin,
+                         [](uint32_t B, const Edit &E) { return B < E.Begin; });
   assert((It == Edits.begin() || std::prev(It)->End <= Begin) &&
          (It == Edits.end() || It->Begin >= End) && "overlapping edits");
   Edits.insert(It, Edit{Begin, End, std::move(Text)});

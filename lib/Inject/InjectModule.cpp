@@ -50,18 +50,17 @@ using namespace mmptx;
 // Types and errors
 //===----------------------------------------------------------------------===//
 
-
 char InjectError::ID = 0;
 char InjectUsageError::ID = 0;
 
 Error mmptx::withInjectCode(Error err, InjectErrc code) {
-  return handleErrors(
-      std::move(err), [&](std::unique_ptr<DiagnosticError> d) -> Error {
-        if (d->isA(InjectError::classID()))
-          return Error(std::move(d));
-        return make_error<InjectError>(code, d->getDiagnostic(),
-                                       d->getNoteText());
-      });
+  return handleErrors(std::move(err),
+                      [&](std::unique_ptr<DiagnosticError> d) -> Error {
+                        if (d->isA(InjectError::classID()))
+                          return Error(std::move(d));
+                        return make_error<InjectError>(code, d->getDiagnostic(),
+                                                       d->getNoteText());
+                      });
 }
 
 InjectErrc mmptx::takeInjectError(Error err, std::string *message) {
@@ -134,8 +133,8 @@ class InjectSiteScanner {
 public:
   InjectSiteScanner(InjectModule &h, StringRef buf, const SourceMgr *sm,
                     StringRef bufferName, const InjectOptions &opts)
-      : h(h), base(buf.data()), end(buf.data() + buf.size()), buf(buf),
-        sm(sm), bufferName(bufferName), opts(opts), segStart(base),
+      : h(h), base(buf.data()), end(buf.data() + buf.size()), buf(buf), sm(sm),
+        bufferName(bufferName), opts(opts), segStart(base),
         commentScanPos(base) {
     size_t guess = buf.size() / 512 + 8;
     h.segments.reserve(2 * guess);
@@ -362,9 +361,10 @@ Error InjectSiteScanner::handleMarker(const char *j, const char *&resume) {
   if (!native)
     return diag(InjectErrc::Formatting, kw,
                 "'PTX_INJECT_END' without a matching 'PTX_INJECT_START'");
-  return diag(InjectErrc::Formatting, kw,
-              Twine(which == End ? "'MMPTX_INJECT_END'" : "'MMPTX_INJECT_ARG'") +
-                  " without a matching 'MMPTX_INJECT_BEGIN'");
+  return diag(
+      InjectErrc::Formatting, kw,
+      Twine(which == End ? "'MMPTX_INJECT_END'" : "'MMPTX_INJECT_ARG'") +
+          " without a matching 'MMPTX_INJECT_BEGIN'");
 }
 
 Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
@@ -652,8 +652,10 @@ Error InjectSiteScanner::parseArgs(const char *kw, StringRef name, bool native,
                   "unknown inject type '" + a.typeToken + "'");
     if (a.type && !legacy && a.type->regType != a.regType)
       return diag(InjectErrc::Formatting, a.regType.data(),
-                  "register type '" + a.regType + "' does not match inject "
-                  "type '" + a.type->token + "' (" + a.type->regType + ")");
+                  "register type '" + a.regType +
+                      "' does not match inject "
+                      "type '" +
+                      a.type->token + "' (" + a.type->regType + ")");
     args.push_back(a);
     ls = next;
     if (le == end)
@@ -691,8 +693,8 @@ Error InjectSiteScanner::checkAgainstFirst(uint32_t index, const char *kw,
     if (a.name != v.name)
       return diag(InjectErrc::InconsistentInjection, a.line,
                   "inconsistent inject site '" + name + "': argument " +
-                      Twine(i) + " is variable '" + a.name +
-                      "' here, but '" + v.name + "' at the first site",
+                      Twine(i) + " is variable '" + a.name + "' here, but '" +
+                      v.name + "' at the first site",
                   firstLoc, note);
     if (a.kind != v.kind)
       return differs("kind", getInjectArgKindName(a.kind),
@@ -1024,9 +1026,9 @@ InjectModule::orderStubs(const StringMap<StringRef> &stubsByName) const {
       missing += (numMissing++ ? ", '" : " '") + injectList[i].name.str() + "'";
     }
   if (numMissing)
-    return usageError(InjectErrc::MissingStub,
-                      Twine("no stub for inject") +
-                          (numMissing > 1 ? "s" : "") + missing);
+    return usageError(InjectErrc::MissingStub, Twine("no stub for inject") +
+                                                   (numMissing > 1 ? "s" : "") +
+                                                   missing);
   return stubs;
 }
 

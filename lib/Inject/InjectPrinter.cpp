@@ -22,8 +22,7 @@ using namespace llvm;
 using namespace mmptx;
 
 /// \returns, per inject, the 1-based line of each of its sites' marker.
-static std::vector<std::vector<uint32_t>>
-getSiteLines(const InjectModule &m) {
+static std::vector<std::vector<uint32_t>> getSiteLines(const InjectModule &m) {
   std::vector<std::vector<uint32_t>> lines(m.getNumInjects());
   StringRef ptx = m.getPTX();
   uint32_t line = 1, counted = 0;

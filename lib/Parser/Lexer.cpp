@@ -45,8 +45,9 @@ Token Lexer::lexNumber(const char *B, bool Space) {
     if (size_t(Cur - H) != Want || (Cur < End && isIdentChar(*Cur))) {
       while (Cur < End && isIdentChar(*Cur))
         ++Cur;
-      return error(B, Want == 8 ? "'0f' float literal needs 8 hex digits"
-                                : "'0d' float literal needs 16 hex digits",
+      return error(B,
+                   Want == 8 ? "'0f' float literal needs 8 hex digits"
+                             : "'0d' float literal needs 16 hex digits",
                    Space);
     }
     return make(Token::Float, B, Space);
@@ -193,8 +194,7 @@ Token Lexer::badChar(const char *B, bool Space) {
   if (C >= 0x20 && C < 0x7f)
     std::snprintf(ErrBuf, sizeof(ErrBuf), "unexpected character '%c'", C);
   else
-    std::snprintf(ErrBuf, sizeof(ErrBuf), "invalid byte 0x%02x in PTX text",
-                  C);
+    std::snprintf(ErrBuf, sizeof(ErrBuf), "invalid byte 0x%02x in PTX text", C);
   Cur = B + 1;
   Token T = make(Token::Error, B, Space);
   ErrorMsg = nullptr;

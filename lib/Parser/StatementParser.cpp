@@ -73,9 +73,9 @@ bool mmptx::isPTXType(StringRef Name) {
     return pack<6>(S) == lit(".f16x2");
   case 7: {
     uint64_t V = pack<7>(S);
-    return V == lit(".bf16x2") || V == lit(".e4m3x2") ||
-           V == lit(".e5m2x2") || V == lit(".e2m1x2") ||
-           V == lit(".e2m3x2") || V == lit(".e3m2x2") || V == lit(".texref");
+    return V == lit(".bf16x2") || V == lit(".e4m3x2") || V == lit(".e5m2x2") ||
+           V == lit(".e2m1x2") || V == lit(".e2m3x2") || V == lit(".e3m2x2") ||
+           V == lit(".texref");
   }
   case 8: {
     uint64_t V = pack<8>(S);

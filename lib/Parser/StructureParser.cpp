@@ -81,13 +81,13 @@ using namespace mmptx::ptx;
 namespace {
 
 enum CharClass : uint8_t {
-  CC_Blank = 1 << 0,     // ' ' '\t' '\r' '\f' '\v' '\n'
-  CC_Ident = 1 << 1,     // [A-Za-z0-9_$%.]
+  CC_Blank = 1 << 0,      // ' ' '\t' '\r' '\f' '\v' '\n'
+  CC_Ident = 1 << 1,      // [A-Za-z0-9_$%.]
   CC_IdentStart = 1 << 2, // [A-Za-z_$%]
-  CC_InstrStop = 1 << 3, // ; / " { } :
-  CC_DirStop = 1 << 4,   // ; / " { } ( ) = \n
-  CC_Word = 1 << 5,      // [A-Za-z0-9_$%]: CC_Ident without '.'
-  CC_Stop = 1 << 6,      // CC_InstrStop | CC_DirStop | 'J' (StopIndex)
+  CC_InstrStop = 1 << 3,  // ; / " { } :
+  CC_DirStop = 1 << 4,    // ; / " { } ( ) = \n
+  CC_Word = 1 << 5,       // [A-Za-z0-9_$%]: CC_Ident without '.'
+  CC_Stop = 1 << 6,       // CC_InstrStop | CC_DirStop | 'J' (StopIndex)
 };
 
 /// What a statement's first byte makes it; one table lookup and one switch
@@ -662,8 +662,7 @@ Error StructureParser::scanInstructionOrLabel() {
       break;
     case ';':
       if (Braces == 0) {
-        add(B, Q + 1, StmtKind::Instruction,
-            InInlineAsm ? SF_InInlineAsm : 0);
+        add(B, Q + 1, StmtKind::Instruction, InInlineAsm ? SF_InInlineAsm : 0);
         P = Q + 1;
         return Error::success();
       }
@@ -1008,17 +1007,19 @@ Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
   // PTX identifiers: [A-Za-z_$%][A-Za-z0-9_$]*, as the signature parser
   // reads them.
   if (!Rest.empty() && is(Rest[0], CC_IdentStart))
-    F.Name = Rest.take_front(
-        1 + Rest.drop_front().take_while([](char C) {
-              return is(C, CC_Ident) && C != '.' && C != '%';
-            }).size());
+    F.Name = Rest.take_front(1 + Rest.drop_front()
+                                     .take_while([](char C) {
+                                       return is(C, CC_Ident) && C != '.' &&
+                                              C != '%';
+                                     })
+                                     .size());
   if (F.Name.empty()) {
     if (Rest.empty())
       return error(Text.end(), "expected function name");
     if (!isPrint(Rest[0]))
       return error(Rest.data(), "expected function name");
-    return error(Rest.data(), "expected function name, found '" +
-                                  Rest.take_front() + "'");
+    return error(Rest.data(),
+                 "expected function name, found '" + Rest.take_front() + "'");
   }
   if (!OpenScopes.empty())
     return error(B, "function header inside a scope");
@@ -1268,7 +1269,8 @@ Error StructureParser::run() {
 
   if (!OpenScopes.empty()) {
     const char *Open = Start + Stmts[OpenScopes.back()].Begin;
-    return errorWithNote(End, "unterminated scope: expected '}' at end of input",
+    return errorWithNote(End,
+                         "unterminated scope: expected '}' at end of input",
                          Open, "scope opened here");
   }
   // At the end, not the start: in a --split-input-file chunk that is the
@@ -1294,8 +1296,8 @@ Error StructureParser::run() {
 
 } // namespace
 
-Expected<std::unique_ptr<Module>>
-mmptx::parseStructure(const SourceMgr &SM, unsigned BufferID) {
+Expected<std::unique_ptr<Module>> mmptx::parseStructure(const SourceMgr &SM,
+                                                        unsigned BufferID) {
   auto M = std::make_unique<Module>(SM, BufferID);
   StructureParser P(SM, *M);
   if (Error E = P.run())

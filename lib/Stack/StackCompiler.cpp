@@ -1133,9 +1133,8 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
   // with a value are collected only when some request has none.
   StringSet<> valued;
   if (opts.zeroUnsatisfied &&
-      llvm::is_contained(ArrayRef<uint32_t>(requestNodes.data(),
-                                            requests.size()),
-                         None))
+      llvm::is_contained(
+          ArrayRef<uint32_t>(requestNodes.data(), requests.size()), None))
     for (uint32_t k = 0, e = requests.size(); k != e; ++k)
       if (requestNodes[k] != None && requests[k] < regs.size())
         valued.insert(regs[requests[k]].name);

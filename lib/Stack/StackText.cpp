@@ -517,7 +517,8 @@ Error Parser::parseConstant(std::vector<uint64_t> &words) {
       return error(text, "literal '" + text + "' on stack '" +
                              info.stackNames[stack] +
                              "' is not exact: a constant carries a 32-bit "
-                             "float; the nearest is " + nearest);
+                             "float; the nearest is " +
+                             nearest);
     }
     std::memcpy(&bits, &f, 4);
   } else {

@@ -78,8 +78,8 @@ Expected<std::unique_ptr<ToolOutput>> ToolOutput::open(StringRef Path) {
   // The replacement keeps the mode of the file it replaces.
   if (Exists)
     (void)sys::fs::setPermissions(FD, Status.permissions());
-  Out->OwnedOS =
-      std::make_unique<raw_fd_ostream>(moveAboveStdio(FD), /*shouldClose=*/true);
+  Out->OwnedOS = std::make_unique<raw_fd_ostream>(moveAboveStdio(FD),
+                                                  /*shouldClose=*/true);
   Out->OS = Out->OwnedOS.get();
   return Out;
 }

@@ -39,7 +39,8 @@ cl::OptionCategory OptCategory("mmptx-opt Options");
 
 cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input .ptx>"),
                                    cl::init("-"), cl::cat(OptCategory));
-cl::opt<std::string> OutputFilename("o", cl::desc("Output file (default: stdout)"),
+cl::opt<std::string> OutputFilename("o",
+                                    cl::desc("Output file (default: stdout)"),
                                     cl::value_desc("filename"), cl::init("-"),
                                     cl::cat(OptCategory));
 cl::opt<bool> SplitInputFile(
@@ -192,9 +193,8 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
     Ordered.push_back(
         {List->getPosition(0), [Shared] { return std::move(*Shared); }});
   }
-  llvm::stable_sort(Ordered, [](const auto &A, const auto &B) {
-    return A.first < B.first;
-  });
+  llvm::stable_sort(
+      Ordered, [](const auto &A, const auto &B) { return A.first < B.first; });
   std::vector<std::unique_ptr<Pass>> Out;
   for (auto &P : Ordered)
     Out.push_back(P.second());
@@ -237,9 +237,7 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   std::vector<std::string> IncludeDirs(StackIncludeDirs.begin(),
                                        StackIncludeDirs.end());
   Context.stackIncludeDirs = &IncludeDirs;
-  Context.onWarning = [](const SMDiagnostic &D) {
-    printDiagnostic(D, errs());
-  };
+  Context.onWarning = [](const SMDiagnostic &D) { printDiagnostic(D, errs()); };
   PM.setContext(Context);
   auto Pipeline = buildPipeline();
   if (!Pipeline)
@@ -286,14 +284,13 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   if (StackNodeLimit.getNumOccurrences())
     StackOpts.maxNodes = StackNodeLimit;
   StackOpts.targetSm = StackTargetSm;
-  bool StackFlags = StackStrict.getNumOccurrences() ||
-                    StackExecutionLimit.getNumOccurrences() ||
-                    StackMaxFrameDepth.getNumOccurrences() ||
-                    StackSize.getNumOccurrences() ||
-                    StackStoreSize.getNumOccurrences() ||
-                    StackNodeLimit.getNumOccurrences() ||
-                    StackIncludeDirs.getNumOccurrences() ||
-                    StackTargetSm.getNumOccurrences();
+  bool StackFlags =
+      StackStrict.getNumOccurrences() ||
+      StackExecutionLimit.getNumOccurrences() ||
+      StackMaxFrameDepth.getNumOccurrences() || StackSize.getNumOccurrences() ||
+      StackStoreSize.getNumOccurrences() ||
+      StackNodeLimit.getNumOccurrences() ||
+      StackIncludeDirs.getNumOccurrences() || StackTargetSm.getNumOccurrences();
   if (StackFlags && valuesOf("stub-gen").empty()) {
     reportError(makeError("the --stack-* options apply to --stub-gen only"),
                 "mmptx-opt");
@@ -306,9 +303,9 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   }
   auto BufOrErr = MemoryBuffer::getFileOrSTDIN(InputFilename, /*IsText=*/false);
   if (std::error_code EC = BufOrErr.getError()) {
-    reportError(makeError("cannot open '" + InputFilename + "': " +
-                          EC.message()),
-                "mmptx-opt");
+    reportError(
+        makeError("cannot open '" + InputFilename + "': " + EC.message()),
+        "mmptx-opt");
     return 1;
   }
   StringRef Input = (*BufOrErr)->getBuffer();
@@ -373,7 +370,8 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       First = false;
       std::string Padded(Line - 1, '\n');
       Padded += Chunk;
-      if (Error E = processBuffer(Padded, Name, Line - 1, Opts, StackOpts, Out.os())) {
+      if (Error E = processBuffer(Padded, Name, Line - 1, Opts, StackOpts,
+                                  Out.os())) {
         reportError(std::move(E), "mmptx-opt");
         Failed = true;
       }

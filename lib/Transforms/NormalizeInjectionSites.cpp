@@ -40,9 +40,7 @@ using namespace mmptx::ptx;
 namespace {
 class NormalizeInjectionSitesPass : public Pass {
 public:
-  StringRef getArgument() const override {
-    return "normalize-injection-sites";
-  }
+  StringRef getArgument() const override { return "normalize-injection-sites"; }
   StringRef getDescription() const override {
     return "give every site of an inject the same stable registers";
   }

@@ -37,15 +37,14 @@ Error PassManager::run(std::unique_ptr<ptx::Module> &M) {
     std::string Text = printModuleToString(*M);
     unsigned ID = SM.AddNewSourceBuffer(
         MemoryBuffer::getMemBufferCopy(
-            Text, (M->getBufferIdentifier() + " after --" +
-                   P->getArgument())
-                      .str()),
+            Text,
+            (M->getBufferIdentifier() + " after --" + P->getArgument()).str()),
         SMLoc());
     auto NewM = VerifyEach ? parsePTX(SM, ID) : parseStructure(SM, ID);
     if (!NewM)
-      return joinErrors(makeError("pass '" + P->getArgument() +
-                                  "' produced malformed PTX"),
-                        NewM.takeError());
+      return joinErrors(
+          makeError("pass '" + P->getArgument() + "' produced malformed PTX"),
+          NewM.takeError());
     M = std::move(*NewM);
   }
   return Error::success();

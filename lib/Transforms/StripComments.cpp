@@ -46,8 +46,9 @@ Error StripCommentsPass::run(Module &M) {
            (Buf[LineStart - 1] == ' ' || Buf[LineStart - 1] == '\t'))
       --LineStart;
     bool AloneOnLine = LineStart == 0 || Buf[LineStart - 1] == '\n';
-    bool LineEnds = E == Buf.size() || Buf[E] == '\n' ||
-                    (Buf[E] == '\r' && E + 1 < Buf.size() && Buf[E + 1] == '\n');
+    bool LineEnds =
+        E == Buf.size() || Buf[E] == '\n' ||
+        (Buf[E] == '\r' && E + 1 < Buf.size() && Buf[E + 1] == '\n');
     B = LineStart;
     if (AloneOnLine && LineEnds && E < Buf.size())
       E += Buf[E] == '\r' ? 2 : 1;

@@ -74,8 +74,8 @@ public:
 private:
   Expected<std::string> compileFor(const InjectModule &im, const Inject &inj,
                                    const StubGenSpec &spec);
-  Expected<std::string> compileAstFor(const InjectModule &im,
-                                      const Inject &inj, unsigned bufferID);
+  Expected<std::string> compileAstFor(const InjectModule &im, const Inject &inj,
+                                      unsigned bufferID);
   void warnAboutLimits(unsigned bufferID, const Inject &inj,
                        const stack::StackPtxStats &stats);
 
@@ -151,8 +151,8 @@ static std::string describeMissingStack(const stack::StackInfo &info,
   std::string candidates;
   for (unsigned i = 0; i != info.numStacks; ++i)
     if (getStackRegType(info, i) == v.regType)
-      candidates += (candidates.empty() ? "" : ", ") +
-                    std::string(info.stackNames[i]);
+      candidates +=
+          (candidates.empty() ? "" : ", ") + std::string(info.stackNames[i]);
   std::string what = ("variable '" + v.name + "' has inject type '" +
                       v.typeToken + "' in a ." + v.regType + " register")
                          .str();
@@ -186,10 +186,9 @@ void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
   if (!handler)
     return;
   stack::describeLimitsHit(stats, o, stackOptionFlag, [&](const Twine &msg) {
-    handler(programSM.GetMessage(bufferStart(programSM, bufferID),
-                                 SourceMgr::DK_Warning,
-                                 "program for inject '" + inj.name +
-                                     "': " + msg));
+    handler(programSM.GetMessage(
+        bufferStart(programSM, bufferID), SourceMgr::DK_Warning,
+        "program for inject '" + inj.name + "': " + msg));
   });
 }
 
@@ -265,10 +264,10 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                   describeMissingStack(info, v));
     if (s >= 0 && s != d.stackIdx &&
         info.findStack(v.typeToken) == s) // a type with a stack of its own
-      return DiagnosticError::get(
-          programSM, d.loc,
-          "variable '" + v.name + "' of inject '" + inj.name + "' is " +
-              v.typeToken + ", not " + info.stackNames[d.stackIdx]);
+      return DiagnosticError::get(programSM, d.loc,
+                                  "variable '" + v.name + "' of inject '" +
+                                      inj.name + "' is " + v.typeToken +
+                                      ", not " + info.stackNames[d.stackIdx]);
     // A user type may be restated on any stack of its register type.
     if (s != d.stackIdx && getStackRegType(info, d.stackIdx) != v.regType)
       return DiagnosticError::get(
@@ -280,10 +279,10 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     s = d.stackIdx;
     stack::RegKind vk = toRegKind(v.kind);
     if (d.kind != vk && !(vk == stack::RegKind::Mod))
-      return DiagnosticError::get(
-          programSM, d.loc,
-          "variable '" + v.name + "' of inject '" + inj.name + "' is '" +
-              kindName(vk) + "', not '" + kindName(d.kind) + "'");
+      return DiagnosticError::get(programSM, d.loc,
+                                  "variable '" + v.name + "' of inject '" +
+                                      inj.name + "' is '" + kindName(vk) +
+                                      "', not '" + kindName(d.kind) + "'");
     // An out register has no value before the stub writes it.
     if (d.kind == stack::RegKind::Out && d.firstRead.isValid()) {
       if (vk == stack::RegKind::Out)
@@ -386,8 +385,8 @@ Expected<std::string> StubGenPass::compileAstFor(const InjectModule &im,
   if (!astCtx || astCtx->getOptions().targetSm != targetSm) {
     ast::AstPtxOptions o;
     o.targetSm = targetSm;
-    astCtx = std::make_unique<ast::AstPtxContext>(
-        stack::getDefaultStackInfo(), o);
+    astCtx =
+        std::make_unique<ast::AstPtxContext>(stack::getDefaultStackInfo(), o);
   }
   return ast::compileAstStub(programSM, bufferID, inj.name, vars, *astCtx);
 }
@@ -437,8 +436,7 @@ Error StubGenPass::run(Module &m) {
   return Error::success();
 }
 
-std::unique_ptr<Pass>
-mmptx::createStubGenPass(std::vector<StubGenSpec> specs) {
+std::unique_ptr<Pass> mmptx::createStubGenPass(std::vector<StubGenSpec> specs) {
   return std::make_unique<StubGenPass>(std::move(specs));
 }
 

@@ -71,9 +71,9 @@ static bool annotateFile(StringRef input, StringRef output,
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf =
       MemoryBuffer::getFileOrSTDIN(input, /*IsText=*/false);
   if (!buf) {
-    reportError(makeError("cannot read '" + input +
-                          "': " + buf.getError().message()),
-                toolName);
+    reportError(
+        makeError("cannot read '" + input + "': " + buf.getError().message()),
+        toolName);
     return false;
   }
   SourceMgr sm;

@@ -77,9 +77,10 @@ static cl::opt<unsigned>
     maxRoutineDepth("max-routine-depth", cl::desc("Nested routine calls"),
                     cl::init(AstPtxOptions().maxRoutineDepth),
                     cl::cat(astCategory));
-static cl::opt<unsigned>
-    maxWords("max-words", cl::desc("Words of an expression or routine"),
-             cl::init(AstPtxOptions().maxWords), cl::cat(astCategory));
+static cl::opt<unsigned> maxWords("max-words",
+                                  cl::desc("Words of an expression or routine"),
+                                  cl::init(AstPtxOptions().maxWords),
+                                  cl::cat(astCategory));
 static cl::opt<unsigned> maxArgs("max-args",
                                  cl::desc("Operands of a word / routine call"),
                                  cl::init(AstPtxOptions().maxArgs),
@@ -195,8 +196,8 @@ int main(int argc, char **argv) {
     for (StringRef item : items) {
       auto [name, value] = item.split('=');
       name = name.trim();
-      auto it = find_if(m->vars,
-                        [&](const AstVarDecl &d) { return d.name == name; });
+      auto it =
+          find_if(m->vars, [&](const AstVarDecl &d) { return d.name == name; });
       if (it == m->vars.end()) {
         WithColor::error(errs(), "mmptx-ast")
             << "--interpret: unknown variable '" << name << "'\n";

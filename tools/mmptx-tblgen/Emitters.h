@@ -29,8 +29,7 @@ void emitStackCHeader(llvm::RecordKeeper &records, llvm::raw_ostream &os);
 
 /// -gen-inject-device-types: the type macros of the CUDA device header
 /// (mmptx/cuda/ptx_inject.h).
-void emitInjectDeviceTypes(llvm::RecordKeeper &Records,
-                           llvm::raw_ostream &OS);
+void emitInjectDeviceTypes(llvm::RecordKeeper &Records, llvm::raw_ostream &OS);
 
 /// \returns the InjectType records in definition order, each validated
 /// (identifier token, known register type and mov suffix, constraint letter

@@ -49,8 +49,8 @@ static bool isIdentifier(StringRef S) {
 }
 
 static bool isRegType(StringRef S) {
-  static const char *const Types[] = {"b16", "b32", "b64", "u16", "u32",
-                                      "u64", "s16", "s32", "s64", "f16",
+  static const char *const Types[] = {"b16", "b32", "b64",  "u16", "u32",
+                                      "u64", "s16", "s32",  "s64", "f16",
                                       "f32", "f64", "bf16", "pred"};
   return is_contained(Types, S);
 }
@@ -58,8 +58,8 @@ static bool isRegType(StringRef S) {
 static void check(const Record *R) {
   StringRef Token = R->getValueAsString("Token");
   if (!isIdentifier(Token))
-    PrintFatalError(R, "inject type token '" + Token +
-                           "' is not a C identifier");
+    PrintFatalError(R,
+                    "inject type token '" + Token + "' is not a C identifier");
   StringRef RegType = R->getValueAsString("RegType");
   if (!isRegType(RegType))
     PrintFatalError(R, "unknown PTX register type '" + RegType +

@@ -199,8 +199,7 @@ TEST(AnnotateTest, NamesAndLabelsAreEscaped) {
   EXPECT_NE(out.find("\"// MMPTX_INJECT_BEGIN a%%b 1\\n\\t\""),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("F32 s[\\\"%%\\\"[0]]\\n\\t\""), std::string::npos)
-      << out;
+  EXPECT_NE(out.find("F32 s[\\\"%%\\\"[0]]\\n\\t\""), std::string::npos) << out;
 }
 
 TEST(AnnotateTest, CrlfIsKept) {

@@ -85,11 +85,12 @@ TEST(TypeTableTest, ReadsGeneratedHeader) {
 
 TEST(TypeTableTest, IncompleteHeaderTypeIsLocated) {
   SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy("#define PTX_INJECT_TYPE_CAT 1\n"
-                                     "#define PTX_INJECT_TYPE_CAT_REG \"f32\"\n",
-                                     "TestBuffer"),
-      SMLoc());
+  unsigned id =
+      sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(
+                                "#define PTX_INJECT_TYPE_CAT 1\n"
+                                "#define PTX_INJECT_TYPE_CAT_REG \"f32\"\n",
+                                "TestBuffer"),
+                            SMLoc());
   TypeTable table;
   EXPECT_EQ(toString(table.addFromHeader(sm, id)),
             "TestBuffer:1:9: error: inject type 'CAT' has no "

@@ -70,15 +70,15 @@ int mmptxAstCApiTest(char *msg, size_t msg_size) {
   CHECK(4, written == strlen(expected) && strcmp(buf, expected) == 0);
   /* A short buffer: the size, and the text without a second compile. */
   CHECK(5, mmptx_ast_compile(ctx, inputs, 2, outputs, 1, routines, 1, small,
-                             sizeof small, &written) ==
-               MMPTX_AST_ERROR_INSUFFICIENT_BUFFER);
+                             sizeof small,
+                             &written) == MMPTX_AST_ERROR_INSUFFICIENT_BUFFER);
   CHECK(6, written == strlen(expected));
   CHECK(7, mmptx_ast_last_output(ctx, &text, &len) == MMPTX_AST_SUCCESS &&
                len == written && strcmp(text, expected) == 0);
   /* size == length is too small: the NUL needs room. */
   CHECK(8, mmptx_ast_compile(ctx, inputs, 2, outputs, 1, routines, 1, buf,
-                             strlen(expected), &written) ==
-               MMPTX_AST_ERROR_INSUFFICIENT_BUFFER);
+                             strlen(expected),
+                             &written) == MMPTX_AST_ERROR_INSUFFICIENT_BUFFER);
 
   /* The interpreter: 5 * 3 + 1. */
   f = 5.0f;
@@ -87,8 +87,8 @@ int mmptxAstCApiTest(char *msg, size_t msg_size) {
   f = 3.0f;
   values[1] = 0;
   memcpy(&values[1], &f, 4);
-  CHECK(9, mmptx_ast_interpret(ctx, inputs, 2, values, outputs, 1, routines,
-                               1, result) == MMPTX_AST_SUCCESS);
+  CHECK(9, mmptx_ast_interpret(ctx, inputs, 2, values, outputs, 1, routines, 1,
+                               result) == MMPTX_AST_SUCCESS);
   memcpy(&f, &result[0], 4);
   CHECK(10, f == 16.0f);
 
@@ -99,8 +99,8 @@ int mmptxAstCApiTest(char *msg, size_t msg_size) {
   outputs[0].words = bad;
   outputs[0].num_words = 3;
   CHECK(11, mmptx_ast_compile(ctx, inputs, 2, outputs, 1, routines, 1, buf,
-                              sizeof buf, &written) ==
-                MMPTX_AST_ERROR_INVALID_VALUE);
+                              sizeof buf,
+                              &written) == MMPTX_AST_ERROR_INVALID_VALUE);
   CHECK(12, strstr(mmptx_ast_last_error(ctx), "word 2") != NULL);
   CHECK(13, strcmp(mmptx_ast_result_to_string(MMPTX_AST_ERROR_INVALID_VALUE),
                    "MMPTX_AST_ERROR_INVALID_VALUE") == 0);

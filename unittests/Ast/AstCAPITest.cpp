@@ -44,28 +44,27 @@ TEST(AstCAPI, CheckedInputs) {
   uint64_t w[] = {mmptx_ast_encode_input(0), mmptx_ast_encode_return()};
   mmptx_ast_variable_t in[] = {{"x", 0}};
   mmptx_ast_output_t out[] = {{{"z", 0}, w, 2}};
-  EXPECT_EQ(mmptx_ast_compile(ctx, in, 1, out, 1, nullptr, 0, nullptr, 0,
-                              nullptr),
-            MMPTX_AST_ERROR_INVALID_VALUE);
-  EXPECT_EQ(mmptx_ast_compile(ctx, nullptr, 1, out, 1, nullptr, 0, nullptr, 0,
-                              &n),
-            MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t badName[] = {{"1x", 0}};
-  EXPECT_EQ(mmptx_ast_compile(ctx, badName, 1, out, 1, nullptr, 0, nullptr,
-                              0, &n),
-            MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t reserved[] = {{"ast0", 0}};
-  EXPECT_EQ(mmptx_ast_compile(ctx, reserved, 1, out, 1, nullptr, 0, nullptr,
-                              0, &n),
-            MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t badStack[] = {{"x", 999}};
-  EXPECT_EQ(mmptx_ast_compile(ctx, badStack, 1, out, 1, nullptr, 0, nullptr,
-                              0, &n),
-            MMPTX_AST_ERROR_STACK_IDX_OUT_OF_BOUNDS);
-  mmptx_ast_output_t twice[] = {{{"z", 0}, w, 2}, {{"z", 0}, w, 2}};
   EXPECT_EQ(
-      mmptx_ast_compile(ctx, in, 1, twice, 2, nullptr, 0, nullptr, 0, &n),
+      mmptx_ast_compile(ctx, in, 1, out, 1, nullptr, 0, nullptr, 0, nullptr),
       MMPTX_AST_ERROR_INVALID_VALUE);
+  EXPECT_EQ(
+      mmptx_ast_compile(ctx, nullptr, 1, out, 1, nullptr, 0, nullptr, 0, &n),
+      MMPTX_AST_ERROR_INVALID_VALUE);
+  mmptx_ast_variable_t badName[] = {{"1x", 0}};
+  EXPECT_EQ(
+      mmptx_ast_compile(ctx, badName, 1, out, 1, nullptr, 0, nullptr, 0, &n),
+      MMPTX_AST_ERROR_INVALID_VALUE);
+  mmptx_ast_variable_t reserved[] = {{"ast0", 0}};
+  EXPECT_EQ(
+      mmptx_ast_compile(ctx, reserved, 1, out, 1, nullptr, 0, nullptr, 0, &n),
+      MMPTX_AST_ERROR_INVALID_VALUE);
+  mmptx_ast_variable_t badStack[] = {{"x", 999}};
+  EXPECT_EQ(
+      mmptx_ast_compile(ctx, badStack, 1, out, 1, nullptr, 0, nullptr, 0, &n),
+      MMPTX_AST_ERROR_STACK_IDX_OUT_OF_BOUNDS);
+  mmptx_ast_output_t twice[] = {{{"z", 0}, w, 2}, {{"z", 0}, w, 2}};
+  EXPECT_EQ(mmptx_ast_compile(ctx, in, 1, twice, 2, nullptr, 0, nullptr, 0, &n),
+            MMPTX_AST_ERROR_INVALID_VALUE);
   EXPECT_NE(std::string(mmptx_ast_last_error(ctx)).find("written twice"),
             std::string::npos);
   mmptx_ast_context_destroy(ctx);

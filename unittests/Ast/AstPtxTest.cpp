@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Ast/AstInterpreter.h"
 #include "mmptx/Ast/AstPtx.h"
+#include "mmptx/Ast/AstInterpreter.h"
 #include "mmptx/Ast/AstRandom.h"
 
 #include "gtest/gtest.h"
@@ -72,17 +72,17 @@ TEST(AstPtx, ReferenceWordsExactText) {
   const uint64_t subRoutine[] = {encodeRoutineArg(1), encodeRoutineArg(0),
                                  encodePtx(2, 2), encodeReturn()};
   llvm::ArrayRef<uint64_t> routines[] = {mulRoutine, subRoutine};
-  const uint64_t prog1[] = {encodeInput(0),     encodeInput(1),
+  const uint64_t prog1[] = {encodeInput(0),      encodeInput(1),
                             encodeRoutine(0, 2), encodeConstant(1.0f),
-                            encodePtx(1, 2),    encodeReturn()};
+                            encodePtx(1, 2),     encodeReturn()};
   Compiled c = compile(ctx, prog1, routines);
   ASSERT_EQ(c.result, AstResult::Success) << c.text;
   EXPECT_EQ(c.text, "{\n.reg .f32 %ast<2>;\nmul.ftz.f32 %ast0, %x, %y;\n"
                     "add.ftz.f32 %ast1, %ast0, 0f3f800000;\nmov.f32 %z, "
                     "%ast1;\n}");
-  const uint64_t prog2[] = {encodeInput(0),      encodeInput(1),
+  const uint64_t prog2[] = {encodeInput(0),       encodeInput(1),
                             encodeConstant(2.0f), encodePtx(4, 3),
-                            encodeInput(1),      encodeRoutine(1, 2),
+                            encodeInput(1),       encodeRoutine(1, 2),
                             encodeReturn()};
   c = compile(ctx, prog2, routines);
   ASSERT_EQ(c.result, AstResult::Success) << c.text;
@@ -124,10 +124,10 @@ TEST(AstPtx, EveryError) {
   EXPECT_EQ(result(ref, {encodeInput(0), encodeInput(1), encodePtx(1, 1),
                          encodeReturn()}),
             AstResult::InvalidValue);
-  EXPECT_EQ(result(ref, {encodeInput(0), encodeRoutine(0, 1), encodeReturn()},
-                   {{encodeRoutineArg(0), encodeRoutineArg(0),
-                     encodeReturn()}}),
-            AstResult::InvalidValue);
+  EXPECT_EQ(
+      result(ref, {encodeInput(0), encodeRoutine(0, 1), encodeReturn()},
+             {{encodeRoutineArg(0), encodeRoutineArg(0), encodeReturn()}}),
+      AstResult::InvalidValue);
   EXPECT_EQ(result(ctx, {encodeInput(0)}),
             AstResult::BadInstructionMaybeForgotReturn);
   EXPECT_EQ(result(ctx, {makeAstWord(AstWordType::None, 0, 0)}),
@@ -138,20 +138,18 @@ TEST(AstPtx, EveryError) {
             AstResult::InputIdxOutOfBounds);
   EXPECT_EQ(result(ref, {encodeInput(0), encodePtx(18, 1), encodeReturn()}),
             AstResult::PtxInstructionIdxOutOfBounds);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(100000, 1),
-                         encodeReturn()}),
+  EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(100000, 1), encodeReturn()}),
             AstResult::PtxInstructionIdxOutOfBounds);
   AstPtxContext shallow(info());
   shallow.getOptions().maxStackDepth = 1;
-  EXPECT_EQ(result(shallow, {encodeInput(0), encodeInput(1),
-                             encodePtx(add, 2), encodeReturn()}),
+  EXPECT_EQ(result(shallow, {encodeInput(0), encodeInput(1), encodePtx(add, 2),
+                             encodeReturn()}),
             AstResult::StackOverflow);
   EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(add, 2), encodeReturn()}),
             AstResult::StackUnderflow);
   EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(add, 5), encodeReturn()}),
             AstResult::TooManyArgs);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodeRoutine(0, 5),
-                         encodeReturn()},
+  EXPECT_EQ(result(ctx, {encodeInput(0), encodeRoutine(0, 5), encodeReturn()},
                    {{encodeRoutineArg(0), encodeReturn()}}),
             AstResult::TooManyArgs);
   EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(instr("unpack.f16x2"), 1),
@@ -179,8 +177,8 @@ TEST(AstPtx, EveryError) {
             AstResult::StackIdxOutOfBounds);
   AstPtxContext limited(info());
   limited.getOptions().maxExecutedWords = 2;
-  EXPECT_EQ(result(limited, {encodeInput(0), encodeInput(1),
-                             encodePtx(add, 2), encodeReturn()}),
+  EXPECT_EQ(result(limited, {encodeInput(0), encodeInput(1), encodePtx(add, 2),
+                             encodeReturn()}),
             AstResult::LimitExceeded);
   // Every code has a name.
   for (uint32_t r = 0; r != NumAstResults; ++r)
@@ -217,8 +215,8 @@ TEST(AstPtx, SharingAndDeadCode) {
   AstPtxContext ctx(info());
   uint32_t mul = instr("mul.f32"), add = instr("add.f32"),
            sin = instr("sin.approx.f32");
-  const uint64_t w[] = {encodeInput(0), encodeInput(1), encodePtx(mul, 2),
-                        encodeInput(0), encodeInput(1), encodePtx(mul, 2),
+  const uint64_t w[] = {encodeInput(0),    encodeInput(1), encodePtx(mul, 2),
+                        encodeInput(0),    encodeInput(1), encodePtx(mul, 2),
                         encodePtx(add, 2), encodeReturn()};
   Compiled c = compile(ctx, w);
   EXPECT_EQ(c.text, "{\n.reg .f32 %ast<2>;\nmul.f32 %ast0, %x, %y;\n"

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Ast/AstText.h"
+#include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Expr/Literal.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -51,8 +51,9 @@ TEST(AstText, ErrorsAreLocated) {
   auto m = parseAstModule("(in x F32) (out z F32)\n(= z (neg.f32 q))", info(),
                           "p.ast");
   ASSERT_FALSE(bool(m));
-  EXPECT_NE(llvm::toString(m.takeError()).find("p.ast:2:15: error: unknown "
-                                               "variable 'q'"),
+  EXPECT_NE(llvm::toString(m.takeError())
+                .find("p.ast:2:15: error: unknown "
+                      "variable 'q'"),
             std::string::npos);
 }
 
@@ -66,8 +67,7 @@ TEST(AstText, RandomRoundTrip) {
     ASSERT_TRUE(bool(back)) << text << llvm::toString(back.takeError());
     ASSERT_EQ(back->outputs.size(), m.outputs.size());
     for (size_t i = 0; i != m.outputs.size(); ++i)
-      EXPECT_EQ(back->outputs[i].expr.words, m.outputs[i].expr.words)
-          << text;
+      EXPECT_EQ(back->outputs[i].expr.words, m.outputs[i].expr.words) << text;
     EXPECT_EQ(print(*back), text);
   }
 }

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Backend/PackedModule.h"
+#include "mmptx/Backend/PTXCompiler.h"
 
 #include "gtest/gtest.h"
 

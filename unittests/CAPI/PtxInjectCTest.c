@@ -94,39 +94,39 @@ static void test_result_to_string(void) {
 static void test_create_errors(const mmptx_inject_type_t *dog) {
   mmptx_inject_t *h = (mmptx_inject_t *)&h; /* must be reset to NULL */
   char msg[256];
-  CHECK_RESULT(mmptx_inject_create(NULL, kPtx, sizeof(kPtx) - 1, NULL, NULL,
-                                   0, NULL, 0),
-               MMPTX_ERROR_INVALID_INPUT);
-  CHECK_RESULT(mmptx_inject_create(&h, NULL, 5, NULL, NULL, 0, msg,
-                                   sizeof(msg)),
-               MMPTX_ERROR_INVALID_INPUT);
+  CHECK_RESULT(
+      mmptx_inject_create(NULL, kPtx, sizeof(kPtx) - 1, NULL, NULL, 0, NULL, 0),
+      MMPTX_ERROR_INVALID_INPUT);
+  CHECK_RESULT(
+      mmptx_inject_create(&h, NULL, 5, NULL, NULL, 0, msg, sizeof(msg)),
+      MMPTX_ERROR_INVALID_INPUT);
   CHECK(h == NULL);
   CHECK(strcmp(msg, "ptx is NULL") == 0);
-  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, NULL, NULL, 1,
-                                   NULL, 0),
-               MMPTX_ERROR_INVALID_INPUT);
+  CHECK_RESULT(
+      create_fragment(&h, kPtx, sizeof(kPtx) - 1, NULL, NULL, 1, NULL, 0),
+      MMPTX_ERROR_INVALID_INPUT);
   {
     mmptx_inject_type_t bad = {NULL, "f32", "f32"};
-    CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, NULL, &bad,
-                                     1, NULL, 0),
-                 MMPTX_ERROR_INVALID_INPUT);
+    CHECK_RESULT(
+        create_fragment(&h, kPtx, sizeof(kPtx) - 1, NULL, &bad, 1, NULL, 0),
+        MMPTX_ERROR_INVALID_INPUT);
   }
   /* DOG is not built in. */
   h = (mmptx_inject_t *)&h;
-  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
-                                   0, msg, sizeof(msg)),
+  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL, 0,
+                               msg, sizeof(msg)),
                MMPTX_ERROR_UNKNOWN_TYPE);
   CHECK(h == NULL);
   CHECK(strncmp(msg, "k.ptx:4:15: error: unknown inject type 'DOG'", 44) == 0);
   /* Truncated message: always NUL-terminated. */
-  CHECK_RESULT(create_fragment(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
-                                   0, msg, 6),
-               MMPTX_ERROR_UNKNOWN_TYPE);
+  CHECK_RESULT(
+      create_fragment(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL, 0, msg, 6),
+      MMPTX_ERROR_UNKNOWN_TYPE);
   CHECK(strcmp(msg, "k.ptx") == 0);
   {
     static const char bad[] = "// PTX_INJECT_END\n";
-    CHECK_RESULT(create_fragment(&h, bad, sizeof(bad) - 1, NULL, NULL, 0,
-                                     msg, sizeof(msg)),
+    CHECK_RESULT(create_fragment(&h, bad, sizeof(bad) - 1, NULL, NULL, 0, msg,
+                                 sizeof(msg)),
                  MMPTX_ERROR_FORMATTING);
     CHECK(strstr(msg, "<ptx>:1:4: error:") == msg);
   }
@@ -135,8 +135,8 @@ static void test_create_errors(const mmptx_inject_type_t *dog) {
                               "// PTX_INJECT_END\n"
                               "// PTX_INJECT_START f\n// _x0 m f32 F32 a\n"
                               "// PTX_INJECT_END\n";
-    CHECK_RESULT(create_fragment(&h, bad, sizeof(bad) - 1, NULL, dog, 1,
-                                     msg, sizeof(msg)),
+    CHECK_RESULT(create_fragment(&h, bad, sizeof(bad) - 1, NULL, dog, 1, msg,
+                                 sizeof(msg)),
                  MMPTX_ERROR_INCONSISTENT_INJECTION);
     CHECK(strstr(msg, "note: first site of inject 'f' is here") != NULL);
   }
@@ -177,38 +177,38 @@ static void test_queries(mmptx_inject_t *h) {
   CHECK_RESULT(mmptx_inject_variable_info_by_name(NULL, 0, "v", &idx, &reg,
                                                   &kind, &regtype, &type),
                MMPTX_ERROR_INVALID_INPUT);
-  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, NULL, &idx, &reg,
-                                                  &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, NULL, &idx, &reg, &kind,
+                                                  &regtype, &type),
                MMPTX_ERROR_INVALID_INPUT);
-  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 7, "v", &idx, &reg,
-                                                  &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 7, "v", &idx, &reg, &kind,
+                                                  &regtype, &type),
                MMPTX_ERROR_OUT_OF_BOUNDS_IDX);
-  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, "w", &idx, &reg,
-                                                  &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, "w", &idx, &reg, &kind,
+                                                  &regtype, &type),
                MMPTX_ERROR_INJECTION_ARG_NAME_NOT_FOUND);
-  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, "v", &idx, &reg,
-                                                  &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, "v", &idx, &reg, &kind,
+                                                  &regtype, &type),
                MMPTX_SUCCESS);
   CHECK(idx == 1 && strcmp(reg, "_x1") == 0 && kind == MMPTX_ARG_IN &&
         strcmp(regtype, "f32") == 0 && strcmp(type, "DOG") == 0);
-  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, "acc", NULL, NULL,
-                                                  NULL, NULL, NULL),
+  CHECK_RESULT(mmptx_inject_variable_info_by_name(h, 0, "acc", NULL, NULL, NULL,
+                                                  NULL, NULL),
                MMPTX_SUCCESS);
 
   CHECK_RESULT(mmptx_inject_variable_info_by_index(NULL, 0, 0, &name, &reg,
                                                    &kind, &regtype, &type),
                MMPTX_ERROR_INVALID_INPUT);
-  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 2, 0, &name, &reg,
-                                                   &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 2, 0, &name, &reg, &kind,
+                                                   &regtype, &type),
                MMPTX_ERROR_OUT_OF_BOUNDS_IDX);
-  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 0, 2, &name, &reg,
-                                                   &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 0, 2, &name, &reg, &kind,
+                                                   &regtype, &type),
                MMPTX_ERROR_OUT_OF_BOUNDS_IDX);
-  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 1, 0, &name, &reg,
-                                                   &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 1, 0, &name, &reg, &kind,
+                                                   &regtype, &type),
                MMPTX_ERROR_OUT_OF_BOUNDS_IDX);
-  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 0, 0, &name, &reg,
-                                                   &kind, &regtype, &type),
+  CHECK_RESULT(mmptx_inject_variable_info_by_index(h, 0, 0, &name, &reg, &kind,
+                                                   &regtype, &type),
                MMPTX_SUCCESS);
   CHECK(strcmp(name, "acc") == 0 && strcmp(reg, "_x0") == 0 &&
         kind == MMPTX_ARG_MOD && strcmp(regtype, "f32") == 0 &&
@@ -242,8 +242,7 @@ static void test_render(mmptx_inject_t *h) {
                MMPTX_ERROR_INVALID_INPUT);
 
   /* Size query: excludes the NUL. */
-  CHECK_RESULT(mmptx_inject_render(h, stubs, 2, NULL, 0, &size),
-               MMPTX_SUCCESS);
+  CHECK_RESULT(mmptx_inject_render(h, stubs, 2, NULL, 0, &size), MMPTX_SUCCESS);
   CHECK(size == sizeof(expected) - 1);
   /* The buffer needs size + 1 bytes for the NUL. */
   CHECK_RESULT(mmptx_inject_render(h, stubs, 2, buf, size, &written),
@@ -264,14 +263,13 @@ static void test_no_injects(void) {
   mmptx_inject_t *h = NULL;
   size_t n = 9, size = 0;
   char buf[32];
-  CHECK_RESULT(mmptx_inject_create(&h, ptx, sizeof(ptx) - 1, NULL, NULL, 0,
-                                   NULL, 0),
-               MMPTX_SUCCESS);
+  CHECK_RESULT(
+      mmptx_inject_create(&h, ptx, sizeof(ptx) - 1, NULL, NULL, 0, NULL, 0),
+      MMPTX_SUCCESS);
   CHECK_RESULT(mmptx_inject_num_injects(h, &n), MMPTX_SUCCESS);
   CHECK(n == 0);
   /* NULL stubs are fine with no injects. */
-  CHECK_RESULT(mmptx_inject_render(h, NULL, 0, NULL, 0, &size),
-               MMPTX_SUCCESS);
+  CHECK_RESULT(mmptx_inject_render(h, NULL, 0, NULL, 0, &size), MMPTX_SUCCESS);
   CHECK(size == sizeof(ptx) - 1);
   CHECK_RESULT(mmptx_inject_render(h, NULL, 0, buf, sizeof(buf), NULL),
                MMPTX_SUCCESS);
@@ -303,8 +301,8 @@ static void test_checks(void) {
   const char *good[1] = {"\tadd.f32 %_x0, %_x0, 0f3F800000;"};
   const char *bad[1] = {"}\n.entry evil() { ret; }\n{"};
   size_t size = 0;
-  CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL,
-                                   0, msg, sizeof(msg)),
+  CHECK_RESULT(mmptx_inject_create(&h, kPtx, sizeof(kPtx) - 1, "k.ptx", NULL, 0,
+                                   msg, sizeof(msg)),
                MMPTX_ERROR_INVALID_PTX);
   CHECK(strstr(msg, "k.ptx:") == msg &&
         strstr(msg, "error: expected ';' at end of instruction") != NULL);
@@ -335,8 +333,7 @@ static void test_checks(void) {
                                    NULL, 0, msg, sizeof(msg)),
                MMPTX_SUCCESS);
   CHECK(mmptx_inject_last_error()[0] == '\0');
-  CHECK_RESULT(mmptx_inject_render(h, good, 1, NULL, 0, &size),
-               MMPTX_SUCCESS);
+  CHECK_RESULT(mmptx_inject_render(h, good, 1, NULL, 0, &size), MMPTX_SUCCESS);
   CHECK_RESULT(mmptx_inject_render(h, bad, 1, NULL, 0, &size),
                MMPTX_ERROR_INVALID_STUB);
   CHECK(strcmp(mmptx_inject_last_error(),

@@ -32,8 +32,8 @@ TEST(PtxInjectCAPITest, ConcurrentRenderFromOneHandle) {
   std::string ptx = ss.str();
   ASSERT_FALSE(ptx.empty());
   mmptx_inject_t *h = nullptr;
-  ASSERT_EQ(mmptx_inject_create(&h, ptx.data(), ptx.size(), "gemm", nullptr,
-                                0, nullptr, 0),
+  ASSERT_EQ(mmptx_inject_create(&h, ptx.data(), ptx.size(), "gemm", nullptr, 0,
+                                nullptr, 0),
             MMPTX_SUCCESS);
   size_t n = 0;
   ASSERT_EQ(mmptx_inject_num_injects(h, &n), MMPTX_SUCCESS);
@@ -47,9 +47,9 @@ TEST(PtxInjectCAPITest, ConcurrentRenderFromOneHandle) {
   ASSERT_EQ(mmptx_inject_render(h, stubs.data(), n, nullptr, 0, &size),
             MMPTX_SUCCESS);
   std::string expected(size + 1, '\0');
-  ASSERT_EQ(mmptx_inject_render(h, stubs.data(), n, &expected[0], size + 1,
-                                nullptr),
-            MMPTX_SUCCESS);
+  ASSERT_EQ(
+      mmptx_inject_render(h, stubs.data(), n, &expected[0], size + 1, nullptr),
+      MMPTX_SUCCESS);
   std::vector<int> mismatches(4, 0);
   std::vector<std::thread> threads;
   for (unsigned t = 0; t != mismatches.size(); ++t)

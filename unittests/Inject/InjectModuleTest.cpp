@@ -68,8 +68,8 @@ std::string renderOK(const InjectModule &m, ArrayRef<StringRef> stubs) {
 }
 
 std::string readCorpus(StringRef name) {
-  auto buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" +
-                                   name.str());
+  auto buf =
+      MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + name.str());
   if (!buf)
     return "";
   return (*buf)->getBuffer().str();
@@ -215,11 +215,12 @@ TEST(InjectModuleTest, MalformedMarkers) {
             "test.ptx:2:4: error: 'PTX_INJECT_END' without a matching "
             "'PTX_INJECT_START'\n// PTX_INJECT_END\n   ^");
   EXPECT_EQ(code, InjectErrc::Formatting);
-  EXPECT_NE(createError("// PTX_INJECT_START f\n// _x0 in f32 F32 x\n"
-                        "// PTX_INJECT_END\n")
-                .find("test.ptx:2:8: error: invalid argument kind 'in': expected "
-                      "'m', 'o' or 'i'"),
-            std::string::npos);
+  EXPECT_NE(
+      createError("// PTX_INJECT_START f\n// _x0 in f32 F32 x\n"
+                  "// PTX_INJECT_END\n")
+          .find("test.ptx:2:8: error: invalid argument kind 'in': expected "
+                "'m', 'o' or 'i'"),
+      std::string::npos);
   EXPECT_NE(createError("// PTX_INJECT_START f\n// _x0 q f32 F32 x\n"
                         "// PTX_INJECT_END\n")
                 .find("2:8: error: invalid argument kind 'q'"),
@@ -318,7 +319,8 @@ TEST(InjectModuleTest, InconsistentDuplicates) {
   // another register type cannot exist, so allow unknown types.
   InjectOptions any;
   any.allowUnknownTypes = true;
-  std::string ptx = site("\t// _x0 m f32 T acc\n") + site("\t// _x0 m b32 T acc\n");
+  std::string ptx =
+      site("\t// _x0 m f32 T acc\n") + site("\t// _x0 m b32 T acc\n");
   std::string msg = createError(ptx, nullptr, any);
   EXPECT_NE(msg.find("has register type 'b32' here, but 'f32' at the first"),
             std::string::npos)
@@ -361,8 +363,8 @@ TEST(InjectModuleTest, RenderErrors) {
 }
 
 TEST(InjectModuleTest, ModulePathMatchesTextPath) {
-  for (StringRef file : {"ptx_inject_simple_kernel.ptx",
-                         "anchor_gemm_kernel.ptx"}) {
+  for (StringRef file :
+       {"ptx_inject_simple_kernel.ptx", "anchor_gemm_kernel.ptx"}) {
     std::string text = readCorpus(file);
     ASSERT_FALSE(text.empty());
     auto fast = createOK(text);

@@ -41,10 +41,9 @@ TEST(LexerTest, SplitsOpcodeModifiers) {
 
 TEST(LexerTest, Numbers) {
   auto T = lexAll("42 0x1FU 0b101 017 1.5 1e-3 0d3FF0000000000000");
-  std::vector<Token::Kind> Kinds = {Token::Integer, Token::Integer,
-                                    Token::Integer, Token::Integer,
-                                    Token::Float,   Token::Float,
-                                    Token::Float,   Token::Eof};
+  std::vector<Token::Kind> Kinds = {
+      Token::Integer, Token::Integer, Token::Integer, Token::Integer,
+      Token::Float,   Token::Float,   Token::Float,   Token::Eof};
   ASSERT_EQ(T.size(), Kinds.size());
   for (size_t I = 0; I < Kinds.size(); ++I)
     EXPECT_EQ(T[I].K, Kinds[I]) << "token " << I;
@@ -140,9 +139,9 @@ TEST(LexerTest, SpaceBeforeAfterNewlinesAndComments) {
   auto T = lexAll("a\nb/*x*/c//y\n.d%e");
   ASSERT_EQ(T.size(), 6u);
   EXPECT_TRUE(T[0].SpaceBefore); // the first token
-  EXPECT_TRUE(T[1].SpaceBefore);  // b after a newline
-  EXPECT_TRUE(T[2].SpaceBefore);  // c after a block comment
-  EXPECT_TRUE(T[3].SpaceBefore);  // .d after a line comment
+  EXPECT_TRUE(T[1].SpaceBefore); // b after a newline
+  EXPECT_TRUE(T[2].SpaceBefore); // c after a block comment
+  EXPECT_TRUE(T[3].SpaceBefore); // .d after a line comment
   EXPECT_EQ(T[3].K, Token::Directive);
   EXPECT_FALSE(T[4].SpaceBefore); // %e right after .d
   EXPECT_EQ(T[4].K, Token::Register);

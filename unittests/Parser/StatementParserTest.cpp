@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
+#include "mmptx/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -127,15 +127,16 @@ TEST(StatementParserTest, MissingComma) {
 
 TEST(StatementParserTest, PTXTypesAndStateSpaces) {
   for (const char *T :
-       {".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64",
-        ".s8", ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2",
-        ".f32", ".f64", ".pred", ".tf32", ".e4m3", ".e5m2", ".e4m3x2",
-        ".e5m2x2", ".e2m1x2", ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".e2m1",
+       {".b8",     ".b16",        ".b32",    ".b64",    ".b128",    ".u8",
+        ".u16",    ".u32",        ".u64",    ".s8",     ".s16",     ".s32",
+        ".s64",    ".f16",        ".f16x2",  ".bf16",   ".bf16x2",  ".f32",
+        ".f64",    ".pred",       ".tf32",   ".e4m3",   ".e5m2",    ".e4m3x2",
+        ".e5m2x2", ".e2m1x2",     ".e2m3x2", ".e3m2x2", ".ue8m0x2", ".e2m1",
         ".texref", ".samplerref", ".surfref"})
     EXPECT_TRUE(isPTXType(T)) << T;
-  for (const char *T : {"", ".", ".f", ".f33", "f32", ".F32", ".f32x", ".b1",
-                        ".b12", ".f16x4", ".reg", ".samplerre", ".samplerrefs",
-                        ".u64 ", ".e4m3x"})
+  for (const char *T :
+       {"", ".", ".f", ".f33", "f32", ".F32", ".f32x", ".b1", ".b12", ".f16x4",
+        ".reg", ".samplerre", ".samplerrefs", ".u64 ", ".e4m3x"})
     EXPECT_FALSE(isPTXType(T)) << T;
   // A name is compared as a whole, not as a prefix of the buffer.
   EXPECT_FALSE(isPTXType(llvm::StringRef(".f32", 3)));

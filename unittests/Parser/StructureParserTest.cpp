@@ -36,10 +36,10 @@ TEST(StructureParserTest, ClassifiesStatements) {
   for (const Statement &S : (*M)->statements())
     Kinds.push_back(S.Kind);
   std::vector<StmtKind> Want = {
-      StmtKind::Directive,  StmtKind::Directive,   StmtKind::Directive,
-      StmtKind::FunctionHeader, StmtKind::ScopeBegin, StmtKind::Directive,
-      StmtKind::Label,      StmtKind::Instruction, StmtKind::Comment,
-      StmtKind::ScopeBegin, StmtKind::Instruction, StmtKind::ScopeEnd,
+      StmtKind::Directive,      StmtKind::Directive,   StmtKind::Directive,
+      StmtKind::FunctionHeader, StmtKind::ScopeBegin,  StmtKind::Directive,
+      StmtKind::Label,          StmtKind::Instruction, StmtKind::Comment,
+      StmtKind::ScopeBegin,     StmtKind::Instruction, StmtKind::ScopeEnd,
       StmtKind::ScopeEnd};
   EXPECT_EQ(Kinds, Want);
   EXPECT_EQ((*M)->headerDirectives().size(), 3u);
@@ -70,8 +70,7 @@ TEST(StructureParserTest, ReportsUnterminatedScope) {
   auto M = parsePTXString(".version 9.0\n.entry k()\n{\nret;\n", "t.ptx");
   ASSERT_FALSE(bool(M));
   std::string Msg = llvm::toString(M.takeError());
-  EXPECT_NE(Msg.find("t.ptx:5:1: error: unterminated scope"),
-            std::string::npos)
+  EXPECT_NE(Msg.find("t.ptx:5:1: error: unterminated scope"), std::string::npos)
       << Msg;
   EXPECT_NE(Msg.find("t.ptx:3:1: note: scope opened here"), std::string::npos)
       << Msg;
@@ -194,9 +193,12 @@ TEST(StructureParserTest, DirectiveExtents) {
   std::vector<std::string> Texts;
   for (const Statement &S : M->statements())
     Texts.push_back(M->getText(S).str());
-  std::vector<std::string> Want = {
-      ".version 9.0", ".loc 1 2 3", "// where", ".pragma \"a;b\";",
-      ".global .b8 s[4] = {1, /* } */ 2,\n 3, 4};", ".file 1 \"k.cu\", 1, 2"};
+  std::vector<std::string> Want = {".version 9.0",
+                                   ".loc 1 2 3",
+                                   "// where",
+                                   ".pragma \"a;b\";",
+                                   ".global .b8 s[4] = {1, /* } */ 2,\n 3, 4};",
+                                   ".file 1 \"k.cu\", 1, 2"};
   EXPECT_EQ(Texts, Want);
 }
 

@@ -50,18 +50,21 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   words[3] = mmptx_stack_encode_constant_f32(1.0f);
   words[4] = mmptx_stack_encode_ptx_add_ftz_f32();
   words[5] = mmptx_stack_encode_return();
-  regs[0].name = "x"; regs[0].stack_idx = MMPTX_STACK_TYPE_F32;
+  regs[0].name = "x";
+  regs[0].stack_idx = MMPTX_STACK_TYPE_F32;
   regs[0].kind = MMPTX_STACK_REG_IN;
-  regs[1].name = "y"; regs[1].stack_idx = MMPTX_STACK_TYPE_F32;
+  regs[1].name = "y";
+  regs[1].stack_idx = MMPTX_STACK_TYPE_F32;
   regs[1].kind = MMPTX_STACK_REG_IN;
-  regs[2].name = "z"; regs[2].stack_idx = MMPTX_STACK_TYPE_F32;
+  regs[2].name = "z";
+  regs[2].stack_idx = MMPTX_STACK_TYPE_F32;
   regs[2].kind = MMPTX_STACK_REG_OUT;
 
   CHECK(1, mmptx_stack_context_create(&mmptx_stack_tables, NULL, &ctx) ==
                MMPTX_STACK_SUCCESS);
-  CHECK(2, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
-                               buf, sizeof buf,
-                               &written) == MMPTX_STACK_SUCCESS);
+  CHECK(2,
+        mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1, buf,
+                            sizeof buf, &written) == MMPTX_STACK_SUCCESS);
   CHECK(3, written == strlen(expected) && strcmp(buf, expected) == 0);
 
   /* Too small: exact size, and the text without a second compile. */
@@ -73,13 +76,13 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   CHECK(7, len == written && strcmp(text, expected) == 0);
   CHECK(8, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
                                NULL, 0, &written) ==
-               MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER &&
+                   MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER &&
                written == strlen(expected));
 
   /* Checked inputs. */
-  CHECK(9, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, bad_requests,
-                               1, buf, sizeof buf, &written) ==
-               MMPTX_STACK_ERROR_INVALID_REQUEST);
+  CHECK(9, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, bad_requests, 1,
+                               buf, sizeof buf,
+                               &written) == MMPTX_STACK_ERROR_INVALID_REQUEST);
   CHECK(10, strstr(mmptx_stack_last_error(ctx), "request 0") != NULL);
   regs[1].name = NULL;
   CHECK(11, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
@@ -104,25 +107,25 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
                                 buf, sizeof buf, &written) ==
                 MMPTX_STACK_ERROR_INVALID_ARGUMENT);
   CHECK(15, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
-                                buf, sizeof buf, NULL) ==
-                MMPTX_STACK_ERROR_INVALID_ARGUMENT);
+                                buf, sizeof buf,
+                                NULL) == MMPTX_STACK_ERROR_INVALID_ARGUMENT);
 
   /* Invalid words: no-ops, or errors in strict mode. */
   words[1] = mmptx_stack_encode_load(1000);
-  CHECK(16, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
-                                buf, sizeof buf,
-                                &written) == MMPTX_STACK_SUCCESS);
+  CHECK(16,
+        mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1, buf,
+                            sizeof buf, &written) == MMPTX_STACK_SUCCESS);
   CHECK(17, mmptx_stack_get_stats(ctx, &stats) == MMPTX_STACK_SUCCESS &&
                 stats.ignored_words == 1);
   mmptx_stack_context_destroy(ctx);
   ctx = NULL;
   mmptx_stack_options_init(&opts);
   opts.strict = 1;
-  CHECK(18, mmptx_stack_context_create(NULL, &opts, &ctx) ==
-                MMPTX_STACK_SUCCESS);
+  CHECK(18,
+        mmptx_stack_context_create(NULL, &opts, &ctx) == MMPTX_STACK_SUCCESS);
   CHECK(19, mmptx_stack_compile(ctx, words, 6, NULL, 0, regs, 3, requests, 1,
-                                buf, sizeof buf, &written) ==
-                MMPTX_STACK_ERROR_INVALID_WORD);
+                                buf, sizeof buf,
+                                &written) == MMPTX_STACK_ERROR_INVALID_WORD);
   CHECK(20, strcmp(mmptx_stack_last_error(ctx),
                    "word 1 of the main program: load slot 1000 out of range "
                    "(32 slots)") == 0);
@@ -137,30 +140,30 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   u32_reg[0].kind = MMPTX_STACK_REG_OUT;
   mmptx_stack_options_init(&opts);
   CHECK(26, opts.target_sm == 0);
-  CHECK(27, mmptx_stack_context_create(NULL, &opts, &ctx) ==
-                MMPTX_STACK_SUCCESS);
-  CHECK(28, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
-                                u32_request, 1, buf, sizeof buf,
-                                &written) == MMPTX_STACK_SUCCESS &&
-                strstr(buf, "%aggr_smem_size") != NULL);
+  CHECK(27,
+        mmptx_stack_context_create(NULL, &opts, &ctx) == MMPTX_STACK_SUCCESS);
+  CHECK(28,
+        mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1, u32_request, 1,
+                            buf, sizeof buf, &written) == MMPTX_STACK_SUCCESS &&
+            strstr(buf, "%aggr_smem_size") != NULL);
   mmptx_stack_context_destroy(ctx);
   ctx = NULL;
   opts.target_sm = 80;
   CHECK(29, mmptx_stack_context_create(&mmptx_stack_tables, &opts, &ctx) ==
                 MMPTX_STACK_SUCCESS);
-  CHECK(30, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
-                                u32_request, 1, buf, sizeof buf,
-                                &written) == MMPTX_STACK_SUCCESS &&
-                strcmp(buf, "\t{\n\tmov.u32 %z, 0x00000000U;\n\t}") == 0);
+  CHECK(30,
+        mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1, u32_request, 1,
+                            buf, sizeof buf, &written) == MMPTX_STACK_SUCCESS &&
+            strcmp(buf, "\t{\n\tmov.u32 %z, 0x00000000U;\n\t}") == 0);
   CHECK(31, mmptx_stack_get_stats(ctx, &stats) == MMPTX_STACK_SUCCESS &&
                 stats.ignored_words == 1);
   mmptx_stack_context_destroy(ctx);
   ctx = NULL;
   opts.strict = 1;
-  CHECK(32, mmptx_stack_context_create(NULL, &opts, &ctx) ==
-                MMPTX_STACK_SUCCESS);
-  CHECK(33, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
-                                u32_request, 1, buf, sizeof buf,
+  CHECK(32,
+        mmptx_stack_context_create(NULL, &opts, &ctx) == MMPTX_STACK_SUCCESS);
+  CHECK(33, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1, u32_request,
+                                1, buf, sizeof buf,
                                 &written) == MMPTX_STACK_ERROR_INVALID_WORD);
   CHECK(34, strcmp(mmptx_stack_last_error(ctx),
                    "word 0 of the main program: special register "
@@ -173,10 +176,10 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   broken.special_min_sm = NULL;
   CHECK(35, mmptx_stack_context_create(&broken, &opts, &ctx) ==
                 MMPTX_STACK_SUCCESS);
-  CHECK(36, mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1,
-                                u32_request, 1, buf, sizeof buf,
-                                &written) == MMPTX_STACK_SUCCESS &&
-                strstr(buf, "%aggr_smem_size") != NULL);
+  CHECK(36,
+        mmptx_stack_compile(ctx, aggr, 1, NULL, 0, u32_reg, 1, u32_request, 1,
+                            buf, sizeof buf, &written) == MMPTX_STACK_SUCCESS &&
+            strstr(buf, "%aggr_smem_size") != NULL);
   mmptx_stack_context_destroy(ctx);
   ctx = NULL;
 
@@ -184,7 +187,8 @@ int mmptxStackCApiTest(char *msg, size_t msg_size) {
   broken = mmptx_stack_tables;
   broken.num_arg_types = 1;
   CHECK(21, mmptx_stack_context_create(&broken, NULL, &ctx) ==
-                MMPTX_STACK_ERROR_INVALID_TABLES && ctx == NULL);
+                    MMPTX_STACK_ERROR_INVALID_TABLES &&
+                ctx == NULL);
   CHECK(22, mmptx_stack_context_create(NULL, NULL, NULL) ==
                 MMPTX_STACK_ERROR_INVALID_ARGUMENT);
   CHECK(23, strcmp(mmptx_stack_result_to_string(MMPTX_STACK_SUCCESS),

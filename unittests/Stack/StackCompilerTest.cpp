@@ -105,10 +105,9 @@ TEST(StackCompilerTest, TwoReturnsCustomTable) {
   static const PtxInstrDesc instrs[] = {{{0, 0, 2, 2}, {1, 1}, 2, 2},
                                         {{0, 0, 1, 2}, {0, 2}, 3, 1}};
   static const char *const ptx[] = {"setp.lt.f32", "selp.f32"};
-  StackInfo info = {2,        stackNames, prefixes, 2,       argTypes,
-                    argNames, 2,          instrs,   ptx,     ptx,
-                    0,        nullptr,    nullptr,  nullptr, nullptr,
-                    nullptr,  nullptr};
+  StackInfo info = {2,       stackNames, prefixes, 2,       argTypes, argNames,
+                    2,       instrs,     ptx,      ptx,     0,        nullptr,
+                    nullptr, nullptr,    nullptr,  nullptr, nullptr};
   ASSERT_FALSE(bool(info.verify()));
   std::vector<uint64_t> prog = {encodeInput(0), encodeInput(1), encodePtx(0),
                                 encodeInput(0), encodeInput(1), encodePtx(1)};
@@ -177,10 +176,9 @@ TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
   static const ArgTypeInfo argTypes[] = {{7, 0}};
   static const PtxInstrDesc instrs[] = {{{0, 0, 0, 0}, {0, 0}, 1, 1}};
   static const char *const ptx[] = {"neg.f32"};
-  StackInfo info = {1,     names,   prefixes, 1,       argTypes,
-                    names, 1,       instrs,   ptx,     ptx,
-                    0,     nullptr, nullptr,  nullptr, nullptr,
-                    nullptr, nullptr};
+  StackInfo info = {1,       names,   prefixes, 1,       argTypes, names,
+                    1,       instrs,  ptx,      ptx,     0,        nullptr,
+                    nullptr, nullptr, nullptr,  nullptr, nullptr};
   EXPECT_EQ(llvm::toString(info.verify()),
             "arg type 0 has stack index 7 out of range");
   std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
@@ -254,7 +252,8 @@ TEST(StackCompilerTest, TargetSmOneOff) {
   StackPtxOptions sm70;
   sm70.targetSm = 70;
   for (int i = 0; i != 2; ++i) {
-    llvm::Expected<std::string> a = compileStackPtx(info, {prog, {}}, regs, {1});
+    llvm::Expected<std::string> a =
+        compileStackPtx(info, {prog, {}}, regs, {1});
     ASSERT_TRUE(bool(a));
     EXPECT_NE(a->find("tanh"), std::string::npos);
     llvm::Expected<std::string> b =
@@ -446,11 +445,10 @@ TEST(StackCompilerTest, ZeroRegistersFollowTheRequests) {
   std::vector<Register> zeros = {{"w", 0, RegKind::Out},
                                  {"b", u8, RegKind::Out}};
   StackPtxContext ctx(info);
-  llvm::Expected<llvm::StringRef> s =
-      ctx.compile({prog, {}}, regs, {1}, zeros);
+  llvm::Expected<llvm::StringRef> s = ctx.compile({prog, {}}, regs, {1}, zeros);
   ASSERT_TRUE(bool(s)) << llvm::toString(s.takeError());
   EXPECT_EQ(s->str(), "\t{\n\tmov.f32 %z, %x;\n\tmov.f32 %w, 0f00000000;\n"
-                "\tcvt.u8.u8 %b, 0x00000000;\n\t}");
+                      "\tcvt.u8.u8 %b, 0x00000000;\n\t}");
 }
 
 // After warm-up the context reuses its buffers: compiling the same program

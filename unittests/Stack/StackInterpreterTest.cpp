@@ -50,10 +50,10 @@ TEST(StackInterpreterTest, F32Arithmetic) {
 // target lacks is skipped in both: z gets x, as the stub would write.
 TEST(StackInterpreterTest, TargetSmAgreesWithCompiler) {
   const StackInfo &info = getDefaultStackInfo();
-  llvm::Expected<StackProgram> p = parseStackProgram(
-      ".registers { x : F32 in; z : F32 out; }\n"
-      ".program { x tanh.approx.f32 }\n.requests { z }",
-      info);
+  llvm::Expected<StackProgram> p =
+      parseStackProgram(".registers { x : F32 in; z : F32 out; }\n"
+                        ".program { x tanh.approx.f32 }\n.requests { z }",
+                        info);
   ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
   std::vector<Register> regs = p->getRegisters();
   for (uint32_t target : {0u, 70u}) {

@@ -20,8 +20,7 @@ namespace {
 std::string diagAt(StringRef Text, size_t Offset, unsigned MaxWidth = 120,
                    std::vector<std::pair<size_t, size_t>> Ranges = {}) {
   SourceMgr SM;
-  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, "t.ptx"),
-                        SMLoc());
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, "t.ptx"), SMLoc());
   const char *Base = SM.getMemoryBuffer(1)->getBufferStart();
   std::vector<SMRange> SMRanges;
   for (auto [B, E] : Ranges)
@@ -73,8 +72,7 @@ TEST(DiagnosticTest, LongLineShowsAWindowAroundTheCaret) {
 
 TEST(DiagnosticTest, LongLineCutAtOneEndOnly) {
   std::string Text(100, 'a');
-  EXPECT_EQ(diagAt(Text, 2, 10),
-            "t.ptx:1:3: error: bad\naaaaaaaaaa...\n  ^\n");
+  EXPECT_EQ(diagAt(Text, 2, 10), "t.ptx:1:3: error: bad\naaaaaaaaaa...\n  ^\n");
   EXPECT_EQ(diagAt(Text, 100, 10),
             "t.ptx:1:101: error: bad\n...aaaaaaaaaa\n             ^\n");
 }
@@ -90,9 +88,9 @@ TEST(DiagnosticTest, MessageControlBytesAreVisible) {
   SourceMgr SM;
   SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy("x\n", "t.ptx"),
                         SMLoc());
-  SMDiagnostic D =
-      SM.GetMessage(SMLoc::getFromPointer(SM.getMemoryBuffer(1)->getBufferStart()),
-                    SourceMgr::DK_Error, StringRef("name 'a\0b'", 10));
+  SMDiagnostic D = SM.GetMessage(
+      SMLoc::getFromPointer(SM.getMemoryBuffer(1)->getBufferStart()),
+      SourceMgr::DK_Error, StringRef("name 'a\0b'", 10));
   std::string Out;
   raw_string_ostream OS(Out);
   printDiagnostic(D, OS);
@@ -102,8 +100,7 @@ TEST(DiagnosticTest, MessageControlBytesAreVisible) {
 TEST(DiagnosticTest, ErrorLogUsesTheSafePrinter) {
   SourceMgr SM;
   std::string Text(5000, '}');
-  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, "t.ptx"),
-                        SMLoc());
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, "t.ptx"), SMLoc());
   Error E = DiagnosticError::get(
       SM, SMLoc::getFromPointer(SM.getMemoryBuffer(1)->getBufferStart() + 10),
       "unbalanced");

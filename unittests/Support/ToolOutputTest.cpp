@@ -75,7 +75,7 @@ TEST_F(ToolOutputTest, ReplacesOnlyOnCommit) {
     (*Out)->os().flush();
     EXPECT_EQ(read("out"), "old");
     EXPECT_EQ(entries().size(), 2u); // The target and the temporary file.
-  } // Not committed: discarded.
+  }                                  // Not committed: discarded.
   EXPECT_EQ(read("out"), "old");
   EXPECT_EQ(entries(), std::vector<std::string>{"out"});
 
@@ -106,8 +106,8 @@ TEST_F(ToolOutputTest, KeepsTheModeOfTheReplacedFile) {
   ASSERT_FALSE(bool(writeText(path("out"), "new")));
   sys::fs::file_status Status;
   ASSERT_FALSE(sys::fs::status(path("out"), Status));
-  EXPECT_EQ(Status.permissions(), sys::fs::owner_read | sys::fs::owner_write |
-                                      sys::fs::owner_exe);
+  EXPECT_EQ(Status.permissions(),
+            sys::fs::owner_read | sys::fs::owner_write | sys::fs::owner_exe);
 }
 
 TEST_F(ToolOutputTest, WritesThroughASymbolicLink) {

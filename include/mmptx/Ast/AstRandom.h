@@ -30,12 +30,10 @@ namespace ast {
 /// whose MinSm \p targetSm allows (all of them if \p instrs is empty).
 /// Leaves read an input of \p inputs with the right stack or are random
 /// constants.
-std::vector<uint64_t> randomAstExpr(stack::StackRng &rng,
-                                    const stack::StackInfo &info,
-                                    uint16_t stack, unsigned nodes,
-                                    llvm::ArrayRef<AstVar> inputs,
-                                    llvm::ArrayRef<uint32_t> instrs = {},
-                                    uint32_t targetSm = 0);
+std::vector<uint64_t>
+randomAstExpr(stack::StackRng &rng, const stack::StackInfo &info,
+              uint16_t stack, unsigned nodes, llvm::ArrayRef<AstVar> inputs,
+              llvm::ArrayRef<uint32_t> instrs = {}, uint32_t targetSm = 0);
 
 /// \returns a program with an input `i<s>` and an output `o<s>` for every
 /// stack s of \p stacks (every stack if it is empty), each output a random

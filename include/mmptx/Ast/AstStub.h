@@ -53,10 +53,11 @@ struct AstSiteVar {
 /// tables give the stacks: a variable's stack is the one named like its
 /// type token) into the stub of inject \p injectName with variables
 /// \p vars. \returns the stub or a located error.
-llvm::Expected<std::string>
-compileAstStub(const llvm::SourceMgr &sm, unsigned bufferID,
-               llvm::StringRef injectName, llvm::ArrayRef<AstSiteVar> vars,
-               AstPtxContext &ctx);
+llvm::Expected<std::string> compileAstStub(const llvm::SourceMgr &sm,
+                                           unsigned bufferID,
+                                           llvm::StringRef injectName,
+                                           llvm::ArrayRef<AstSiteVar> vars,
+                                           AstPtxContext &ctx);
 
 } // namespace ast
 } // namespace mmptx

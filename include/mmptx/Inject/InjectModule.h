@@ -160,7 +160,7 @@ InjectErrc takeInjectError(llvm::Error err, std::string *message = nullptr);
 
 /// A variable of an inject, as the stub sees it.
 struct InjectVariable {
-  llvm::StringRef name;           ///< `v_x`, `x[ 0 ]`: verbatim
+  llvm::StringRef name; ///< `v_x`, `x[ 0 ]`: verbatim
   InjectArgKind kind;
   llvm::StringRef regType;        ///< `f32` (no dot)
   llvm::StringRef typeToken;      ///< `F32`

@@ -41,8 +41,8 @@ parseStructure(const llvm::SourceMgr &SM, unsigned BufferID);
 llvm::Error verifyModule(const ptx::Module &M);
 
 /// parseStructure() followed by verifyModule().
-llvm::Expected<std::unique_ptr<ptx::Module>>
-parsePTX(const llvm::SourceMgr &SM, unsigned BufferID);
+llvm::Expected<std::unique_ptr<ptx::Module>> parsePTX(const llvm::SourceMgr &SM,
+                                                      unsigned BufferID);
 
 /// Parses a copy of \p Text named \p Name; the module owns its SourceMgr.
 /// \p Verify selects the full parse.

@@ -1,4 +1,5 @@
-/*===- mmptx-inject-capi.c - Drive the PTX Inject C API -------------*- C -*-===*\
+/*===- mmptx-inject-capi.c - Drive the PTX Inject C API -------------*- C
+-*-===*\
 |*                                                                            *|
 |* Part of the mmptx project, under the Apache License v2.0 with LLVM         *|
 |* Exceptions.                                                                *|

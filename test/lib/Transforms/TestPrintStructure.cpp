@@ -33,8 +33,7 @@ public:
   Error run(Module &M) override {
     raw_ostream &OS = errs();
     for (const Statement &S : M.statements()) {
-      auto LC = M.getSourceMgr().getLineAndColumn(M.getLoc(S),
-                                                  M.getBufferID());
+      auto LC = M.getSourceMgr().getLineAndColumn(M.getLoc(S), M.getBufferID());
       OS << LC.first << ':' << LC.second << ' ' << S.Depth << ' '
          << getStmtKindName(S.Kind);
       if (S.Flags & SF_BeginInlineAsm)
@@ -50,11 +49,11 @@ public:
          << (Text.contains('\n') ? " ..." : "") << '\n';
     }
     for (const Function &F : M.functions())
-      OS << (F.IsEntry ? "entry " : "func ") << F.Name << " header="
-         << M.getLine(M.getStatement(F.Header))
+      OS << (F.IsEntry ? "entry " : "func ") << F.Name
+         << " header=" << M.getLine(M.getStatement(F.Header))
          << (F.isDefinition()
-                 ? " body=" + std::to_string(M.getLine(
-                                  M.getStatement(F.BodyBegin))) +
+                 ? " body=" +
+                       std::to_string(M.getLine(M.getStatement(F.BodyBegin))) +
                        "-" +
                        std::to_string(M.getLine(M.getStatement(F.BodyEnd)))
                  : std::string(" prototype"))

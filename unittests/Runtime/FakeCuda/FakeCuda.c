@@ -64,8 +64,7 @@ static const struct Code Codes[] = {
     {INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
     {OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
     {NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
-    {STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY",
-     "CUDA driver is a stub library"},
+    {STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
     {NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
     {INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
     {INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE",
@@ -89,8 +88,7 @@ static int envListHas(const char *Var, const char *Name, int *Code) {
   while (L && *L) {
     const char *End = strchr(L, ',');
     size_t Len = End ? (size_t)(End - L) : strlen(L);
-    if (Len >= N && strncmp(L, Name, N) == 0 &&
-        (Len == N || L[N] == '=')) {
+    if (Len >= N && strncmp(L, Name, N) == 0 && (Len == N || L[N] == '=')) {
       if (Code)
         *Code = Len > N ? atoi(L + N + 1) : 1;
       return 1;
@@ -282,7 +280,8 @@ static size_t elfSize(const unsigned char *E) {
     const unsigned char *S = E + ShOff + I * ShEnt;
     uint32_t Type;
     memcpy(&Type, S + 4, 4);
-    if (Type != 8 /* SHT_NOBITS */ && read64(S + 0x18) + read64(S + 0x20) > Size)
+    if (Type != 8 /* SHT_NOBITS */ &&
+        read64(S + 0x18) + read64(S + 0x20) > Size)
       Size = read64(S + 0x18) + read64(S + 0x20);
   }
   return (size_t)Size;
@@ -441,10 +440,10 @@ EXPORT CUresult cuStreamSynchronize(void *S) {
 }
 
 #ifndef FAKE_CUDA_LEGACY
-EXPORT CUresult cuLaunchKernel(struct FakeFunction *F, unsigned GX,
-                               unsigned GY, unsigned GZ, unsigned BX,
-                               unsigned BY, unsigned BZ, unsigned Shared,
-                               void *Stream, void **Params, void **Extra) {
+EXPORT CUresult cuLaunchKernel(struct FakeFunction *F, unsigned GX, unsigned GY,
+                               unsigned GZ, unsigned BX, unsigned BY,
+                               unsigned BZ, unsigned Shared, void *Stream,
+                               void **Params, void **Extra) {
   unsigned long long Threads;
   ENTER_CTX("cuLaunchKernel");
   if (!F)
@@ -488,7 +487,8 @@ struct Entry {
   void *Fn;
 };
 
-#define ENTRY(Name, Version, Fn) {Name, Version, (void *)&Fn}
+#define ENTRY(Name, Version, Fn)                                               \
+  { Name, Version, (void *)&Fn }
 static const struct Entry Entries[] = {
     ENTRY("cuGetErrorName", 6000, cuGetErrorName),
     ENTRY("cuGetErrorString", 6000, cuGetErrorString),
@@ -517,9 +517,8 @@ static const struct Entry Entries[] = {
     ENTRY("cuLaunchKernel", 4000, cuLaunchKernel),
 };
 
-EXPORT CUresult cuGetProcAddress_v2(const char *Symbol, void **Fn,
-                                    int Version, unsigned long long Flags,
-                                    int *Status) {
+EXPORT CUresult cuGetProcAddress_v2(const char *Symbol, void **Fn, int Version,
+                                    unsigned long long Flags, int *Status) {
   size_t I;
   CUresult R = injected("cuGetProcAddress");
   if (R != SUCCESS)
