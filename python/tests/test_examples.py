@@ -34,3 +34,30 @@ def test_random_image(tmp_path):
     data = png.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and b"IDAT" in data
     assert int.from_bytes(data[16:20], "big") == 32  # width
+
+
+def test_symbolic_regression():
+    np = pytest.importorskip("numpy")
+    out = run("symbolic_regression.py", "--generations", "6",
+              "--population", "24", "--seed", "5")
+    lines = out.splitlines()
+    mses = [float(ln.split("best mse ")[1].split()[0])
+            for ln in lines if ln.startswith("generation ")]
+    assert len(mses) == 6
+    # Elitism: the best error never gets worse.
+    assert all(b <= a for a, b in zip(mses, mses[1:]))
+    assert "6 generations x 24 programs" in out
+    assert "generations/s" in out
+    # The printed expression computes what the interpreter measured.
+    best = next(ln for ln in lines if ln.startswith("best: y = "))
+    expr = best[len("best: y = "):best.index("  (mse")]
+    x = np.linspace(-2.0, 2.0, 21)
+    got = eval(expr, {"x": x}) + 0 * x
+    mse = float(np.mean((got - (x * x + 0.5 * x)) ** 2))
+    assert mse == pytest.approx(mses[-1], rel=1e-3, abs=1e-4)
+    assert ".reg .f32" in out  # the best program's stub
+    # Deterministic with a seed.
+    again = run("symbolic_regression.py", "--generations", "6",
+                "--population", "24", "--seed", "5")
+    assert [ln for ln in again.splitlines() if "generations/s" not in ln] \
+        == [ln for ln in lines if "generations/s" not in ln]
