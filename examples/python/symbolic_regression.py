@@ -24,19 +24,35 @@ import numpy as np
 import mmptx
 from mmptx import stack as S
 
-# The site a fitted kernel would have: x in, y out.
+# A kernel that evaluates the model at each thread: y[tid] = f(x[tid]).
 KERNEL_PTX = """\
 .version 8.0
 .target sm_80
 .address_size 64
-.visible .entry fit()
+.visible .entry fit(.param .u64 px, .param .u64 py)
 {
+\t.reg .b32 %r<2>;
+\t.reg .b64 %rd<7>;
+\t.reg .f32 %f<3>;
+\tld.param.u64 %rd1, [px];
+\tld.param.u64 %rd2, [py];
+\tcvta.to.global.u64 %rd3, %rd1;
+\tcvta.to.global.u64 %rd4, %rd2;
+\tmov.u32 %r1, %tid.x;
+\tmul.wide.u32 %rd5, %r1, 4;
+\tadd.s64 %rd6, %rd3, %rd5;
+\tld.global.f32 %f1, [%rd6];
 \t{
+\t.reg .f32 %_x<2>;
+\tmov.f32 %_x0, %f1;
 \t// PTX_INJECT_START model
 \t// _x0 i f32 F32 x
 \t// _x1 o f32 F32 y
 \t// PTX_INJECT_END
+\tmov.f32 %f2, %_x1;
 \t}
+\tadd.s64 %rd6, %rd4, %rd5;
+\tst.global.f32 [%rd6], %f2;
 \tret;
 }
 """
@@ -129,7 +145,7 @@ def main():
         ap.error("need --population >= 4 and --generations >= 1")
 
     rng = random.Random(args.seed)
-    module = mmptx.inject.Module(KERNEL_PTX, name="fit.ptx", trusted=True)
+    module = mmptx.inject.Module(KERNEL_PTX, name="fit.ptx")
     site = module["model"]
     cc = S.Compiler(target_sm=80)
     regs = cc.instruction_set.registers(
@@ -180,7 +196,7 @@ def main():
           + (f", {cubins} cubins ({backend})" if backend else ""))
     print(f"best: y = {genes.expression(best)}  (mse {best_err:.6g})")
     print("stub:")
-    print(cc.compile(best, regs, [out]), end="")
+    print(cc.compile(best, regs, [out]).rstrip("\n"))
 
 
 if __name__ == "__main__":

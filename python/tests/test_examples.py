@@ -61,3 +61,13 @@ def test_symbolic_regression():
                 "--population", "24", "--seed", "5")
     assert [ln for ln in again.splitlines() if "generations/s" not in ln] \
         == [ln for ln in lines if "generations/s" not in ln]
+
+
+def test_symbolic_regression_cubin():
+    pytest.importorskip("numpy")
+    import mmptx
+    if not any(b.available for b in mmptx.backends()):
+        pytest.skip("no PTX backend")
+    out = run("symbolic_regression.py", "--generations", "2",
+              "--population", "8", "--seed", "2", "--cubin")
+    assert "16 cubins (" in out
