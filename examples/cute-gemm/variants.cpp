@@ -392,15 +392,7 @@ int main(int argc, char **argv) {
   const unsigned N = std::max(1u, unsigned(NumVariants));
 
   // The PTX compiler of stage 5.
-  auto Compiler = BackendName.empty()
-                      ? createDefaultPTXCompiler()
-                      : [&]() -> Expected<std::unique_ptr<PTXCompiler>> {
-    auto Kind = parseBackendName(BackendName);
-    if (!Kind)
-      return createStringError(inconvertibleErrorCode(), "unknown backend '%s'",
-                               BackendName.c_str());
-    return createPTXCompiler(*Kind);
-  }();
+  auto Compiler = createPTXCompiler(StringRef(BackendName));
   if (!Compiler)
     return fail(Compiler.takeError());
   std::unique_ptr<ContentCache> Cache;

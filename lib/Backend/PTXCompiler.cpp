@@ -244,3 +244,19 @@ Expected<std::unique_ptr<PTXCompiler>> mmptx::createDefaultPTXCompiler() {
   }
   return makeError("no PTX compiler backend is available:" + Why);
 }
+
+Expected<std::unique_ptr<PTXCompiler>>
+mmptx::createPTXCompiler(StringRef Name) {
+  if (Name.empty())
+    return createDefaultPTXCompiler();
+  if (Optional<BackendKind> Kind = parseBackendName(Name))
+    return createPTXCompiler(*Kind);
+  ArrayRef<BackendKind> All = getAllBackends();
+  std::string Known;
+  for (size_t I = 0; I != All.size(); ++I)
+    Known += (I == 0                ? ""
+              : I + 1 == All.size() ? " or "
+                                    : ", ") +
+             getBackendName(All[I]).str();
+  return makeError("unknown backend '" + Name + "' (expected " + Known + ")");
+}

@@ -39,21 +39,12 @@ enum CompileErrc : int {
 
 static std::unique_ptr<PTXCompiler>
 openCompiler(const std::optional<std::string> &Name) {
-  llvm::Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (Name) {
-    llvm::consumeError(C.takeError());
-    llvm::Optional<BackendKind> K = parseBackendName(*Name);
-    if (!K) {
-      std::string Known;
-      for (BackendKind B : getAllBackends())
-        Known += (Known.empty() ? "" : ", ") + getBackendName(B).str();
-      throw Failure("CompileError", UnknownBackend,
-                    "unknown backend '" + *Name + "' (known: " + Known + ")");
-    }
-    C = createPTXCompiler(*K);
-  }
+  llvm::StringRef N = Name ? llvm::StringRef(*Name) : llvm::StringRef();
+  llvm::Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(N);
   if (!C)
-    throwError("CompileError", Unavailable, C.takeError());
+    throwError("CompileError",
+               N.empty() || parseBackendName(N) ? Unavailable : UnknownBackend,
+               C.takeError());
   return std::move(*C);
 }
 

@@ -200,22 +200,10 @@ int main(int argc, char **argv) {
   if (Error E = Opts.validate())
     return fail(std::move(E));
 
-  std::unique_ptr<PTXCompiler> Compiler;
-  {
-    Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-    if (!BackendName.empty()) {
-      Optional<BackendKind> K = parseBackendName(BackendName);
-      consumeError(C.takeError());
-      if (!K)
-        return fail(makeError("unknown backend '" + BackendName +
-                              "' (expected nvptxcompiler, nvjitlink or "
-                              "ptxas)"));
-      C = createPTXCompiler(*K);
-    }
-    if (!C)
-      return fail(C.takeError());
-    Compiler = std::move(*C);
-  }
+  Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(BackendName);
+  if (!C)
+    return fail(C.takeError());
+  std::unique_ptr<PTXCompiler> Compiler = std::move(*C);
 
   std::unique_ptr<ContentCache> Cache;
   std::string CachePath = CacheDir;

@@ -159,6 +159,12 @@ createPTXCompiler(BackendKind Kind);
 /// The first backend of getAllBackends() that can be created.
 llvm::Expected<std::unique_ptr<PTXCompiler>> createDefaultPTXCompiler();
 
+/// The backend a user names (`nvptxcompiler`, `nvjitlink`, `ptxas`), or the
+/// default one when \p Name is empty; an unknown name is an error listing
+/// the known ones.
+llvm::Expected<std::unique_ptr<PTXCompiler>>
+createPTXCompiler(llvm::StringRef Name);
+
 /// Rewrites a compiler log for a module named \p Name: `... line N; error :
 /// msg` becomes `Name:N: error: msg`, plus a note where \p Map places line N
 /// in a stub. Other lines pass unchanged.
