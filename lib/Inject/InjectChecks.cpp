@@ -528,11 +528,8 @@ Error mmptx::verifyLegacySite(const Module &m, const InjectModule &im,
   const Inject &inj = im.getInject(site.inject);
   ArrayRef<InjectVariable> vars = im.getVariables(inj);
   ArrayRef<StringRef> regs = im.getSiteRegisters(site);
-  auto regLoc = [&](size_t i) {
-    // The handle's registers point into its own copy of the text, at the
-    // same offsets as in the module.
-    return m.getLoc(uint32_t(regs[i].data() - im.getPTX().data()));
-  };
+  ArrayRef<uint32_t> regOffsets = im.getSiteRegisterOffsets(site);
+  auto regLoc = [&](size_t i) { return m.getLoc(regOffsets[i]); };
   for (size_t i = 0; i != vars.size(); ++i)
     for (size_t k = 0; k != i; ++k)
       if (regs[i] == regs[k] && (vars[i].kind != InjectArgKind::In ||

@@ -7,21 +7,26 @@
 ///
 /// \file
 /// Creation of an InjectModule. The algorithm:
-///  1. Copy the PTX into the handle (it must outlive the caller's text).
-///  2. Find marker keywords: every marker contains `PTX_INJECT` and the
+///  1. Find marker keywords: every marker contains `PTX_INJECT` and the
 ///     letter `J` is rare in PTX, so memchr('J') skips most of the text at
 ///     memory speed. The module path visits only the comment statements the
 ///     structural parser flagged instead.
-///  3. A keyword inside a `//` comment that opens a site (`PTX_INJECT_START`,
+///  2. A keyword inside a `//` comment that opens a site (`PTX_INJECT_START`,
 ///     `MMPTX_INJECT_BEGIN`) is parsed line by line up to its END marker.
 ///     A later site of a known inject whose marker lines are byte-identical
 ///     to the first site's is accepted with one memcmp (the common case:
 ///     unrolled copies); anything else is parsed and compared field by
 ///     field, so every difference gets a located error and a note at the
 ///     first site.
-///  4. Each site cuts the template: text up to the site, a slot for the
-///     inject's stub (legacy sites: wrapped in their normalisation
-///     scaffold), then text from the end of the END line (its newline kept).
+///  3. Each site is a slot in the template: the text up to the site, the
+///     stub (legacy sites: in their normalisation scaffold), then text from
+///     the end of the END line (its newline kept).
+///  4. The handle keeps only what render needs (see finish()): the template,
+///     one allocation of exactly the input less the marker blocks, filled
+///     by one copy per site; compact site records; and one block with the
+///     variables' strings. The caller's text is read in place and never
+///     copied whole, so a handle holds less than its input and a create
+///     touches (page-faults) little more memory than the template.
 ///
 /// Names are looked up in one StringMap, so creation is linear in the input
 /// whatever the number of sites and names.
@@ -41,6 +46,7 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace llvm;
@@ -134,11 +140,8 @@ public:
   InjectSiteScanner(InjectModule &h, StringRef buf, const SourceMgr *sm,
                     StringRef bufferName, const InjectOptions &opts)
       : h(h), base(buf.data()), end(buf.data() + buf.size()), buf(buf), sm(sm),
-        bufferName(bufferName), opts(opts), segStart(base),
-        commentScanPos(base) {
-    size_t guess = buf.size() / 512 + 8;
-    h.segments.reserve(2 * guess);
-    h.siteList.reserve(guess);
+        bufferName(bufferName), opts(opts), commentScanPos(base) {
+    h.siteList.reserve(buf.size() / 512 + 8);
   }
 
   Error scanText();
@@ -155,7 +158,6 @@ private:
     const InjectType *type;
   };
   static constexpr uint32_t NoFastPath = ~uint32_t(0);
-  static constexpr uint32_t ScaffoldSegment = ~uint32_t(1);
 
   Error handleMarker(const char *j, const char *&resume);
   Error parseSite(const char *comment, const char *keyword, bool native,
@@ -171,18 +173,8 @@ private:
              const char *noteLoc = nullptr, const Twine &note = "");
   const InjectType *lookupType(StringRef token, bool legacy) const;
   StringRef stableName(size_t i);
-  StringRef rebase(StringRef s) const {
-    return StringRef(h.ptx.data() + (s.data() - base), s.size());
-  }
   uint32_t offset(const char *p) const { return uint32_t(p - base); }
   bool insideBlockComment(const char *p);
-  void addText(const char *b, const char *e) {
-    if (e <= b)
-      return;
-    h.segments.push_back({h.ptx.data() + (b - base), uint32_t(e - b),
-                          InjectModule::TextSegment});
-    h.textSize += e - b;
-  }
   const char *lineEnd(const char *p) const {
     const void *nl = memchr(p, '\n', end - p);
     return nl ? static_cast<const char *>(nl) : end;
@@ -195,11 +187,15 @@ private:
   std::unique_ptr<SourceMgr> ownedSM;
   StringRef bufferName;
   const InjectOptions &opts;
-  const char *segStart;
   /// Per inject: the first site's marker lines after START (offset, size)
-  /// for the byte-identical fast path, and its format.
+  /// for the byte-identical fast path, its format and its newlines.
   std::vector<std::pair<uint32_t, uint32_t>> firstBlock;
   std::vector<InjectSiteFormat> injectFormat;
+  std::vector<uint32_t> injectMarkerLines;
+  /// Per variable: its type is a built-in one, whose strings are static.
+  std::vector<bool> builtinType;
+  /// Bytes of the input in marker blocks.
+  size_t removedBytes = 0;
   SmallVector<Arg, 16> args;
   /// First site of an inject: where each variable name and mm-ptx stable
   /// register was seen (duplicates are errors).
@@ -210,7 +206,10 @@ private:
   bool inBlockComment = false;
   const char *commentScanPos;
   std::vector<StringRef> stableNames;
-  StringSaver saver{h.alloc};
+  /// Strings that live only during create (stable names, copies of extra
+  /// types' fields); finish() copies what the handle keeps.
+  BumpPtrAllocator scratch;
+  StringSaver saver{scratch};
 };
 } // namespace mmptx
 
@@ -421,6 +420,7 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
       if (removeEnd > body && removeEnd[-1] == '\r')
         --removeEnd;
       addSite(index, kw, removeBegin, removeEnd, injectFormat[index]);
+      h.siteList.back().markerLines = injectMarkerLines[index];
       resume = blockEnd;
       return Error::success();
     }
@@ -457,7 +457,7 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
                     r.first->second, "first given here");
     }
     Inject inj;
-    inj.name = rebase(name);
+    inj.name = inserted.first->getKey(); // stable: the map's own copy
     inj.index = index;
     inj.numSites = 0;
     inj.firstVariable = h.variables.size();
@@ -465,21 +465,20 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
     inj.firstSiteOffset = offset(kw);
     for (size_t i = 0, n = args.size(); i != n; ++i) {
       const Arg &a = args[i];
+      // Strings into the input or the extra types for now; finish() gives
+      // the handle its own copies.
       InjectVariable v;
-      v.name = rebase(a.name);
+      v.name = a.name;
       v.kind = a.kind;
-      v.regType = a.type ? a.type->regType : rebase(a.regType);
-      v.typeToken = a.type ? a.type->token : rebase(a.typeToken);
+      v.regType = a.type ? a.type->regType : a.regType;
+      v.typeToken = a.type ? a.type->token : a.typeToken;
       v.movSuffix = a.type ? a.type->movSuffix : v.regType;
-      if (a.type && opts.extraTypes.size()) {
-        // Extra types live only during create: keep our own copies.
-        v.regType = saver.save(v.regType);
-        v.typeToken = saver.save(v.typeToken);
-        v.movSuffix = saver.save(v.movSuffix);
-      }
       v.stableRegister =
-          format == InjectSiteFormat::MmPtx ? rebase(a.reg) : stableName(i);
+          format == InjectSiteFormat::MmPtx ? a.reg : stableName(i);
       h.variables.push_back(v);
+      ArrayRef<InjectType> builtins = getBuiltinInjectTypes();
+      builtinType.push_back(a.type && a.type >= builtins.begin() &&
+                            a.type < builtins.end());
     }
     h.injectList.push_back(inj);
     injectFormat.push_back(format);
@@ -487,10 +486,16 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
       firstBlock.push_back({NoFastPath, 0});
     else
       firstBlock.push_back({offset(body), uint32_t(blockEnd - body)});
+    injectMarkerLines.push_back(
+        uint32_t(std::count(removeBegin, removeEnd, '\n')));
   } else if (Error e = checkAgainstFirst(index, kw, name)) {
     return e;
   }
   addSite(index, kw, removeBegin, removeEnd, format);
+  h.siteList.back().markerLines = injectMarkerLines[index];
+  if (!inserted.second)
+    h.siteList.back().markerLines =
+        uint32_t(std::count(removeBegin, removeEnd, '\n'));
   resume = blockEnd;
   return Error::success();
 }
@@ -724,34 +729,27 @@ void InjectSiteScanner::addSite(uint32_t index, const char *kw,
   site.markerOffset = offset(kw);
   site.removeBegin = offset(removeBegin);
   site.removeEnd = offset(removeEnd);
+  site.slot = uint32_t(site.removeBegin - removedBytes);
+  site.markerLines = 0;
   site.format = format;
   site.firstRegister = h.siteRegisters.size();
   h.siteList.push_back(site);
   ++h.injectList[index].numSites;
-
-  addText(segStart, removeBegin);
-  segStart = removeEnd;
-  if (format != InjectSiteFormat::Legacy) {
-    h.segments.push_back({nullptr, 0, index});
+  removedBytes += removeEnd - removeBegin;
+  if (format != InjectSiteFormat::Legacy)
     return;
+  // Legacy: the stub goes into the normalisation scaffold.
+  for (const Arg &a : args) {
+    h.siteRegisters.push_back(a.reg);
+    h.siteRegisterOffsets.push_back(offset(a.reg.data()));
   }
-  // Legacy: wrap the stub in the normalisation scaffold.
-  for (const Arg &a : args)
-    h.siteRegisters.push_back(rebase(a.reg));
   std::string &s = h.scaffold;
-  size_t prefixBegin = s.size();
   size_t prefixEnd = writeNormalizedSite(
       s, h.injectList[index], h.getVariables(h.injectList[index]),
       makeArrayRef(h.siteRegisters).take_back(args.size()),
       /*leadingTab=*/*removeBegin == '\t', /*withMarkers=*/false);
-  size_t suffixEnd = s.size();
-  // Offsets into the growing scaffold string; fixed up in finish().
-  h.segments.push_back({reinterpret_cast<const char *>(prefixBegin),
-                        uint32_t(prefixEnd - prefixBegin), ScaffoldSegment});
-  h.segments.push_back({nullptr, 0, index});
-  h.segments.push_back({reinterpret_cast<const char *>(prefixEnd),
-                        uint32_t(suffixEnd - prefixEnd), ScaffoldSegment});
-  h.textSize += suffixEnd - prefixBegin;
+  h.scaffoldEnds.push_back(uint32_t(prefixEnd));
+  h.scaffoldEnds.push_back(uint32_t(s.size()));
 }
 
 Error InjectSiteScanner::scanText() {
@@ -800,12 +798,54 @@ Error InjectSiteScanner::scanModule(const ptx::Module &m) {
 }
 
 void InjectSiteScanner::finish() {
-  addText(segStart, end);
-  for (InjectModule::Segment &s : h.segments)
-    if (s.inject == ScaffoldSegment) {
-      s.data = h.scaffold.data() + reinterpret_cast<uintptr_t>(s.data);
-      s.inject = InjectModule::TextSegment;
+  // The template: the input less the marker blocks, in one allocation of
+  // its exact size (not zeroed: every byte is copied once).
+  size_t size = buf.size() - removedBytes;
+  h.templateText.reset(new char[size ? size : 1]);
+  h.templateSize = size;
+  char *out = h.templateText.get();
+  uint32_t from = 0;
+  for (const InjectSite &site : h.siteList) {
+    memcpy(out, base + from, site.removeBegin - from);
+    out += site.removeBegin - from;
+    from = site.removeEnd;
+  }
+  memcpy(out, base + from, buf.size() - from);
+  h.siteList.shrink_to_fit();
+
+  // One block for the strings of the variables and legacy registers that
+  // point into the input or into scratch; the built-in types' are static.
+  size_t total = 0;
+  for (size_t i = 0, n = h.variables.size(); i != n; ++i) {
+    InjectVariable &v = h.variables[i];
+    total += v.name.size() + v.stableRegister.size();
+    if (!builtinType[i])
+      total += v.regType.size() + v.typeToken.size() + v.movSuffix.size();
+  }
+  for (StringRef r : h.siteRegisters)
+    total += r.size();
+  if (!total)
+    return;
+  h.strings.reset(new char[total]);
+  h.stringsSize = total;
+  char *p = h.strings.get();
+  auto own = [&](StringRef &str) {
+    memcpy(p, str.data(), str.size());
+    str = StringRef(p, str.size());
+    p += str.size();
+  };
+  for (size_t i = 0, n = h.variables.size(); i != n; ++i) {
+    InjectVariable &v = h.variables[i];
+    own(v.name);
+    own(v.stableRegister);
+    if (!builtinType[i]) {
+      own(v.regType);
+      own(v.typeToken);
+      own(v.movSuffix);
     }
+  }
+  for (StringRef &r : h.siteRegisters)
+    own(r);
 }
 
 //===----------------------------------------------------------------------===//
@@ -823,25 +863,24 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
                       "PTX of " + Twine(ptxText.size()) +
                           " bytes is too large (limit 4 GiB)");
   std::unique_ptr<InjectModule> h(new InjectModule());
-  h->ptx.assign(ptxText.data(), ptxText.size());
   if (options.trusted) {
-    InjectSiteScanner scanner(*h, h->ptx, nullptr, bufferName, options);
+    InjectSiteScanner scanner(*h, ptxText, nullptr, bufferName, options);
     if (Error e = scanner.scanText())
       return e;
     scanner.finish();
     return h;
   }
-  // The structural parse over the handle's own copy; its statements are
-  // only needed until the checks are done.
+  // The structural parse of the caller's text; its statements are only
+  // needed until the checks are done.
   SourceMgr sm;
   unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(h->ptx, bufferName,
+      MemoryBuffer::getMemBuffer(ptxText, bufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
   auto m = parseStructure(sm, id);
   if (!m)
     return withInjectCode(m.takeError(), InjectErrc::InvalidPTX);
-  InjectSiteScanner scanner(*h, h->ptx, &sm, bufferName, options);
+  InjectSiteScanner scanner(*h, ptxText, &sm, bufferName, options);
   if (Error e = scanner.scanModule(**m))
     return e;
   scanner.finish();
@@ -860,7 +899,6 @@ InjectModule::create(const ptx::Module &m, const InjectOptions &options) {
   if (text.size() >= UINT32_MAX)
     return usageError(InjectErrc::InvalidInput, "PTX too large (limit 4 GiB)");
   std::unique_ptr<InjectModule> h(new InjectModule());
-  h->ptx.assign(text.data(), text.size());
   InjectSiteScanner scanner(*h, text, &m.getSourceMgr(),
                             m.getBufferIdentifier(), options);
   if (Error e = scanner.scanModule(m))
@@ -893,14 +931,23 @@ InjectModule::getSiteRegisters(const InjectSite &site) const {
       .slice(site.firstRegister, injectList[site.inject].numVariables);
 }
 
+ArrayRef<uint32_t>
+InjectModule::getSiteRegisterOffsets(const InjectSite &site) const {
+  if (site.format != InjectSiteFormat::Legacy)
+    return {};
+  return makeArrayRef(siteRegisterOffsets)
+      .slice(site.firstRegister, injectList[site.inject].numVariables);
+}
+
 size_t InjectModule::getMemoryUsage() const {
-  size_t bytes = sizeof(*this) + ptx.capacity() + scaffold.capacity() +
-                 segments.capacity() * sizeof(Segment) +
+  size_t bytes = sizeof(*this) + templateSize + scaffold.capacity() +
+                 scaffoldEnds.capacity() * sizeof(uint32_t) +
                  injectList.capacity() * sizeof(Inject) +
                  variables.capacity() * sizeof(InjectVariable) +
                  siteList.capacity() * sizeof(InjectSite) +
                  siteRegisters.capacity() * sizeof(StringRef) +
-                 alloc.getTotalMemory() +
+                 siteRegisterOffsets.capacity() * sizeof(uint32_t) +
+                 stringsSize +
                  nameToInject.getNumBuckets() * (sizeof(void *) + 4);
   for (const auto &e : nameToInject)
     bytes += sizeof(e) + e.getKeyLength() + 1;
@@ -937,24 +984,33 @@ Error InjectModule::checkStubCount(ArrayRef<StringRef> stubs) const {
 Expected<size_t> InjectModule::renderedSize(ArrayRef<StringRef> stubs) const {
   if (Error e = checkStubCount(stubs))
     return e;
-  size_t size = textSize;
+  size_t size = templateSize + scaffold.size();
   for (size_t i = 0, n = stubs.size(); i != n; ++i)
     size += stubs[i].size() * injectList[i].numSites;
   return size;
 }
 
-void InjectModule::fill(ArrayRef<StringRef> stubs, char *out) const {
+template <typename Sink>
+void InjectModule::fill(ArrayRef<StringRef> stubs, Sink append) const {
+  const char *text = templateText.get();
   const StringRef *stubData = stubs.data();
-  for (const Segment &s : segments) {
-    if (s.inject == TextSegment) {
-      memcpy(out, s.data, s.size);
-      out += s.size;
-    } else {
-      const StringRef &stub = stubData[s.inject];
-      memcpy(out, stub.data(), stub.size());
-      out += stub.size();
+  const uint32_t *scaffoldEnd = scaffoldEnds.data();
+  uint32_t from = 0, scaffoldFrom = 0;
+  for (const InjectSite &site : siteList) {
+    append(text + from, site.slot - from);
+    from = site.slot;
+    const StringRef &stub = stubData[site.inject];
+    if (site.format != InjectSiteFormat::Legacy) {
+      append(stub.data(), stub.size());
+      continue;
     }
+    uint32_t prefixEnd = *scaffoldEnd++, suffixEnd = *scaffoldEnd++;
+    append(scaffold.data() + scaffoldFrom, prefixEnd - scaffoldFrom);
+    append(stub.data(), stub.size());
+    append(scaffold.data() + prefixEnd, suffixEnd - prefixEnd);
+    scaffoldFrom = suffixEnd;
   }
+  append(text + from, templateSize - from);
 }
 
 Error InjectModule::render(ArrayRef<StringRef> stubs, std::string &out,
@@ -967,13 +1023,7 @@ Error InjectModule::render(ArrayRef<StringRef> stubs, std::string &out,
     return size.takeError();
   out.clear();
   out.reserve(*size);
-  const StringRef *stubData = stubs.data();
-  for (const Segment &s : segments) {
-    if (s.inject == TextSegment)
-      out.append(s.data, s.size);
-    else
-      out.append(stubData[s.inject].data(), stubData[s.inject].size());
-  }
+  fill(stubs, [&](const char *data, size_t n) { out.append(data, n); });
   return Error::success();
 }
 
@@ -993,7 +1043,11 @@ Expected<size_t> InjectModule::render(ArrayRef<StringRef> stubs, char *buf,
                       "output buffer of " + Twine(bufSize) +
                           " bytes is too small: the rendered PTX needs " +
                           Twine(*size));
-  fill(stubs, buf);
+  char *out = buf;
+  fill(stubs, [&](const char *data, size_t n) {
+    memcpy(out, data, n);
+    out += n;
+  });
   return *size;
 }
 

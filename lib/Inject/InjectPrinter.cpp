@@ -24,12 +24,14 @@ using namespace mmptx;
 /// \returns, per inject, the 1-based line of each of its sites' marker.
 static std::vector<std::vector<uint32_t>> getSiteLines(const InjectModule &m) {
   std::vector<std::vector<uint32_t>> lines(m.getNumInjects());
-  StringRef ptx = m.getPTX();
+  // The template lacks the marker blocks: add back their newlines.
+  StringRef text = m.getTemplate();
   uint32_t line = 1, counted = 0;
   for (const InjectSite &site : m.sites()) { // in file order
-    line += ptx.slice(counted, site.markerOffset).count('\n');
-    counted = site.markerOffset;
+    line += text.slice(counted, site.slot).count('\n');
+    counted = site.slot;
     lines[site.inject].push_back(line);
+    line += site.markerLines;
   }
   return lines;
 }

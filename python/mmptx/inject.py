@@ -99,6 +99,9 @@ class Module:
                  allow_unknown_types=False, trusted=False):
         self._m = _native.Module.create(ptx, name, list(extra_types),
                                         allow_unknown_types, trusted)
+        # The native handle keeps only what render needs, not the text.
+        self._ptx = (ptx if isinstance(ptx, str)
+                     else bytes(ptx).decode("utf-8", "surrogateescape"))
         self.name = name
         injects = []
         for i, (iname, sites, variables) in enumerate(self._m.describe()):
@@ -111,7 +114,7 @@ class Module:
     @property
     def ptx(self):
         """The PTX text the module was created from."""
-        return self._m.ptx
+        return self._ptx
 
     @property
     def memory_usage(self):

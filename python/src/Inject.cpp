@@ -173,11 +173,6 @@ void mmptx::python::bindInject(nb::module_ &m) {
       .def("render", &PyInjectModule::render, nb::arg("stubs"))
       .def("render_by_name", &PyInjectModule::renderByName, nb::arg("stubs"))
       .def("json", &PyInjectModule::json)
-      .def_prop_ro("ptx",
-                   [](const PyInjectModule &m) {
-                     llvm::StringRef p = m.get().getPTX();
-                     return toStr(std::string(p));
-                   })
       .def_prop_ro(
           "num_injects",
           [](const PyInjectModule &m) { return m.get().getNumInjects(); })

@@ -38,7 +38,6 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -175,19 +174,25 @@ struct Inject {
   uint32_t numSites;
   uint32_t firstVariable;
   uint32_t numVariables;
-  /// Byte offset of the first site's START marker in getPTX().
+  /// Byte offset of the first site's START marker in the input.
   uint32_t firstSiteOffset;
 };
 
 /// One START…END block.
 struct InjectSite {
   uint32_t inject;
-  /// Offset of the marker keyword (`PTX_INJECT_START`, ...) in getPTX().
+  /// Offset of the marker keyword (`PTX_INJECT_START`, ...) in the input.
   uint32_t markerOffset;
-  /// The bytes the stub replaces: the marker block, from its `//` (one tab
-  /// before it included) to the end of its END line (newline excluded).
+  /// The bytes of the input that the stub replaces: the marker block, from
+  /// its `//` (one tab before it included) to the end of its END line
+  /// (newline excluded).
   uint32_t removeBegin;
   uint32_t removeEnd;
+  /// Offset in getTemplate() where the stub (of a legacy site: the stub in
+  /// its normalisation scaffold) goes.
+  uint32_t slot;
+  /// Newlines in the removed bytes.
+  uint32_t markerLines;
   InjectSiteFormat format;
   /// Legacy sites: index of the first compiler register in
   /// getSiteRegisters().
@@ -197,9 +202,11 @@ struct InjectSite {
 /// The inject sites of one PTX text, ready to render.
 class InjectModule {
 public:
-  /// Parses \p ptx (copied): the structural parse, the sites and their
-  /// checks (see InjectChecks.h), or with \p options.trusted only the fast
-  /// marker scanner. Errors are located in a buffer named \p bufferName.
+  /// Parses \p ptx: the structural parse, the sites and their checks (see
+  /// InjectChecks.h), or with \p options.trusted only the fast marker
+  /// scanner. Errors are located in a buffer named \p bufferName. The
+  /// handle keeps what render needs (getTemplate() and the site and variable
+  /// records), not \p ptx.
   static llvm::Expected<std::unique_ptr<InjectModule>>
   create(llvm::StringRef ptx, llvm::StringRef bufferName = "<ptx>",
          const InjectOptions &options = {});
@@ -216,8 +223,11 @@ public:
   InjectModule(const InjectModule &) = delete;
   InjectModule &operator=(const InjectModule &) = delete;
 
-  /// The PTX the handle was created from.
-  llvm::StringRef getPTX() const { return ptx; }
+  /// The input without the sites' marker blocks: render writes the text
+  /// between consecutive InjectSite::slot offsets, with the stubs between.
+  llvm::StringRef getTemplate() const {
+    return llvm::StringRef(templateText.get(), templateSize);
+  }
 
   size_t getNumInjects() const { return injectList.size(); }
   llvm::ArrayRef<Inject> injects() const { return injectList; }
@@ -239,6 +249,8 @@ public:
   /// The compiler registers of legacy site \p site, in argument order.
   llvm::ArrayRef<llvm::StringRef>
   getSiteRegisters(const InjectSite &site) const;
+  /// Where the registers of getSiteRegisters(\p site) are in the input.
+  llvm::ArrayRef<uint32_t> getSiteRegisterOffsets(const InjectSite &site) const;
 
   /// Checks every stub of \p stubsByInject (one per inject) with
   /// checkStub(), naming them as \p opts says.
@@ -270,36 +282,35 @@ public:
   llvm::Expected<std::vector<llvm::StringRef>>
   orderStubs(const llvm::StringMap<llvm::StringRef> &stubsByName) const;
 
-  /// \returns the bytes this handle owns (PTX copy included).
+  /// \returns the bytes this handle owns: its template, records and names
+  /// (heap blocks at their requested sizes).
   size_t getMemoryUsage() const;
 
 private:
   InjectModule();
   friend class InjectSiteScanner;
 
-  /// A piece of the render template: text, or the stub of inject `inject`.
-  struct Segment {
-    const char *data;
-    uint32_t size;
-    uint32_t inject;
-  };
-  static constexpr uint32_t TextSegment = ~uint32_t(0);
-
   llvm::Error checkStubCount(llvm::ArrayRef<llvm::StringRef> stubs) const;
-  void fill(llvm::ArrayRef<llvm::StringRef> stubs, char *out) const;
+  template <typename Sink>
+  void fill(llvm::ArrayRef<llvm::StringRef> stubs, Sink append) const;
 
-  std::string ptx;
-  /// Normalisation scaffolds of legacy sites.
+  /// The input with every site's marker block cut out.
+  std::unique_ptr<char[]> templateText;
+  size_t templateSize = 0;
+  /// Normalisation scaffolds of the legacy sites, in site order: per site a
+  /// prefix (to the stub) and a suffix, their ends in scaffoldEnds.
   std::string scaffold;
-  std::vector<Segment> segments;
-  /// Bytes of the template without stubs.
-  size_t textSize = 0;
+  std::vector<uint32_t> scaffoldEnds;
   std::vector<Inject> injectList;
   std::vector<InjectVariable> variables;
   std::vector<InjectSite> siteList;
   std::vector<llvm::StringRef> siteRegisters;
+  /// Where each of siteRegisters was in the input.
+  std::vector<uint32_t> siteRegisterOffsets;
   llvm::StringMap<uint32_t> nameToInject;
-  llvm::BumpPtrAllocator alloc;
+  /// Variable names and types, inject names are nameToInject's keys.
+  std::unique_ptr<char[]> strings;
+  size_t stringsSize = 0;
 };
 
 /// Appends to \p out the normalised form of a legacy site of \p inj whose
