@@ -38,7 +38,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <array>
 #include <cstring>
+#include <memory>
 
 using namespace llvm;
 using namespace mmptx;
@@ -443,22 +445,174 @@ static bool sameDeclarations(const Module &m, const CheckedScaffold &first,
   return true;
 }
 
-Error mmptx::verifySites(const Module &m, const InjectModule &im) {
+/// \returns whether the \p n bytes at \p a and \p b are equal. Scaffold
+/// texts are 8 to 24 bytes: two or three overlapping 8-byte compares, no
+/// call.
+static inline bool sameBytes(const char *a, const char *b, size_t n) {
+  if (n < 8) {
+    for (size_t i = 0; i != n; ++i)
+      if (a[i] != b[i])
+        return false;
+    return true;
+  }
+  uint64_t x, y;
+  memcpy(&x, a + n - 8, 8);
+  memcpy(&y, b + n - 8, 8);
+  if (x != y)
+    return false;
+  for (size_t i = 0; i + 8 < n; i += 8) {
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    if (x != y)
+      return false;
+  }
+  return true;
+}
+
+/// \returns whether \p s is one operand that parseSimpleMov() takes whole
+/// (no comma, bracket or brace).
+static inline bool isPlainOperand(const char *b, const char *e) {
+  if (b == e)
+    return false;
+  for (; b != e; ++b)
+    if (*b == ',' || *b == '{' || *b == '}' || *b == '[' || *b == ']')
+      return false;
+  return true;
+}
+
+namespace {
+/// The texts of an inject's plain scaffold (see hasPlainScaffold()), per
+/// variable, built once per inject.
+struct PlainScaffold {
+  struct Var {
+    StringRef decl;     ///< `.reg .T %R;`
+    StringRef inMov;    ///< `mov.S %R, `
+    StringRef movStart; ///< `mov.S `
+    StringRef readBack; ///< `, %R;`
+  };
+  std::string text;
+  SmallVector<Var, 4> vars;
+
+  explicit PlainScaffold(ArrayRef<InjectVariable> injectVars) {
+    SmallVector<uint32_t, 16> ends;
+    for (const InjectVariable &v : injectVars) {
+      text += (".reg ." + v.regType + " %" + v.stableRegister + ";").str();
+      ends.push_back(text.size());
+      text += ("mov." + v.movSuffix + " %" + v.stableRegister + ", ").str();
+      ends.push_back(text.size());
+      text += ("mov." + v.movSuffix + " ").str();
+      ends.push_back(text.size());
+      text += (", %" + v.stableRegister + ";").str();
+      ends.push_back(text.size());
+    }
+    uint32_t b = 0;
+    auto next = [&](size_t k) {
+      StringRef part(text.data() + b, ends[k] - b);
+      b = ends[k];
+      return part;
+    };
+    for (size_t i = 0; i != injectVars.size(); ++i) {
+      Var v;
+      v.decl = next(4 * i);
+      v.inMov = next(4 * i + 1);
+      v.movStart = next(4 * i + 2);
+      v.readBack = next(4 * i + 3);
+      vars.push_back(v);
+    }
+  }
+  bool isDecl(size_t var, StringRef s) const {
+    StringRef d = vars[var].decl;
+    return s.size() == d.size() && sameBytes(s.data(), d.data(), d.size());
+  }
+  /// `mov.S %R, X;`
+  bool isInMov(size_t var, StringRef s) const {
+    StringRef p = vars[var].inMov;
+    return s.size() > p.size() + 1 && s.back() == ';' &&
+           sameBytes(s.data(), p.data(), p.size()) &&
+           isPlainOperand(s.data() + p.size(), s.end() - 1);
+  }
+  /// `mov.S X, %R;`
+  bool isReadBack(size_t var, StringRef s) const {
+    StringRef p = vars[var].movStart, t = vars[var].readBack;
+    return s.size() > p.size() + t.size() &&
+           sameBytes(s.data(), p.data(), p.size()) &&
+           sameBytes(s.end() - t.size(), t.data(), t.size()) &&
+           isPlainOperand(s.data() + p.size(), s.end() - t.size());
+  }
+};
+} // namespace
+
+/// \returns true if the normalised site whose START marker is statement
+/// \p marker has exactly the scaffold that nvcc's inline asm and
+/// writeSiteScaffold() give it: `{`, `.reg .<type> %<stable>;` per variable,
+/// `mov.<suffix> %<stable>, X;` per in/mod variable, the markers, then
+/// `mov.<suffix> X, %<stable>;` per mod/out variable, all in variable order.
+/// Such a site passes verifyNormalizedSite() (each declaration is the
+/// nearest, of the right type, each mov where its walks look first), so
+/// the statement and operand parses need not run; any other site returns
+/// false and gets them. A few word compares per statement.
+static bool hasPlainScaffold(const Module &m, const PlainScaffold &plain,
+                             ArrayRef<InjectVariable> vars,
+                             const InjectSite &site, uint32_t marker) {
+  ArrayRef<Statement> stmts = m.statements();
+  uint32_t j = marker;
+  for (size_t i = vars.size(); i-- > 0;) {
+    if (vars[i].kind == InjectArgKind::Out)
+      continue;
+    if (j == 0 || stmts[--j].Kind != StmtKind::Instruction ||
+        !plain.isInMov(i, m.getText(stmts[j])))
+      return false;
+  }
+  for (size_t i = vars.size(); i-- > 0;)
+    if (j == 0 || stmts[--j].Kind != StmtKind::Directive ||
+        !plain.isDecl(i, m.getText(stmts[j])))
+      return false;
+  if (j == 0 || stmts[j - 1].Kind != StmtKind::ScopeBegin)
+    return false;
+  uint32_t after = marker;
+  while (after < stmts.size() && stmts[after].Begin < site.removeEnd)
+    ++after;
+  for (size_t i = 0; i != vars.size(); ++i) {
+    if (vars[i].kind == InjectArgKind::In)
+      continue;
+    if (after == stmts.size() || stmts[after].Kind != StmtKind::Instruction ||
+        !plain.isReadBack(i, m.getText(stmts[after])))
+      return false;
+    ++after;
+  }
+  return true;
+}
+
+Error mmptx::verifySites(const Module &m, const InjectModule &im,
+                         ArrayRef<uint32_t> markerStmts) {
   ArrayRef<Statement> stmts = m.statements();
   std::vector<CheckedScaffold> first(im.injects().size());
+  std::vector<std::unique_ptr<PlainScaffold>> plain(im.injects().size());
   SmallVector<StringRef, 8> regs;
   // Sites come in file order: one cursor finds every marker's statement.
   uint32_t j = 0;
-  for (const InjectSite &site : im.sites()) {
-    while (j + 1 < stmts.size() && stmts[j + 1].Begin <= site.markerOffset)
-      ++j;
+  ArrayRef<InjectSite> sites = im.sites();
+  for (size_t k = 0, n = sites.size(); k != n; ++k) {
+    const InjectSite &site = sites[k];
+    if (markerStmts.size() == n)
+      j = markerStmts[k];
+    else
+      while (j + 1 < stmts.size() && stmts[j + 1].Begin <= site.markerOffset)
+        ++j;
     if (site.format == InjectSiteFormat::Legacy) {
       if (Error e = verifyLegacySite(m, im, site, j))
         return e;
       continue;
     }
+    if (Error e = verifyInFunction(m, im, site, j))
+      return e;
     const Inject &inj = im.getInject(site.inject);
     ArrayRef<InjectVariable> vars = im.getVariables(inj);
+    std::unique_ptr<PlainScaffold> &p = plain[site.inject];
+    if (!p)
+      p = std::make_unique<PlainScaffold>(vars);
+    if (hasPlainScaffold(m, *p, vars, site, j))
+      continue;
     CheckedScaffold &f = first[site.inject];
     if (vars.empty() || f.begin == Statement::NoIndex ||
         !sameDeclarations(m, f, j)) {
@@ -481,8 +635,6 @@ Error mmptx::verifySites(const Module &m, const InjectModule &im) {
     }
     // The declarations check as the first site's did; the movs are this
     // site's own.
-    if (Error e = verifyInFunction(m, im, site, j))
-      return e;
     regs.clear();
     for (const InjectVariable &v : vars)
       regs.push_back(v.stableRegister);

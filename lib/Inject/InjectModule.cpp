@@ -192,6 +192,9 @@ private:
   std::vector<std::pair<uint32_t, uint32_t>> firstBlock;
   std::vector<InjectSiteFormat> injectFormat;
   std::vector<uint32_t> injectMarkerLines;
+  /// The name and index of the previous site.
+  StringRef lastName;
+  uint32_t lastIndex = NoFastPath;
   /// Per variable: its type is a built-in one, whose strings are static.
   std::vector<bool> builtinType;
   /// Bytes of the input in marker blocks.
@@ -206,6 +209,15 @@ private:
   bool inBlockComment = false;
   const char *commentScanPos;
   std::vector<StringRef> stableNames;
+  /// scanModule(): the statement being scanned, and per site the statement
+  /// of its START marker.
+  uint32_t currentStmt = ptx::Statement::NoIndex;
+  std::vector<uint32_t> markerStmts;
+
+public:
+  ArrayRef<uint32_t> getMarkerStatements() const { return markerStmts; }
+
+private:
   /// Strings that live only during create (stable names, copies of extra
   /// types' fields); finish() copies what the handle keeps.
   BumpPtrAllocator scratch;
@@ -374,12 +386,18 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
   StringRef keyword = native ? "MMPTX_INJECT_BEGIN" : "PTX_INJECT_START";
   const char *q = kw + keyword.size();
   const char *le = lineEnd(q);
-  StringRef line = StringRef(q, le - q).rtrim(" \t\r");
+  // Trims by hand: StringRef's build a table per call.
+  const char *lb = q, *lend = le;
+  while (lend > lb && (isBlank(lend[-1]) || lend[-1] == '\r'))
+    --lend;
+  StringRef line(lb, lend - lb);
   StringRef name;
   uint32_t declaredArgs = 0;
   const char *nargsLoc = nullptr;
   if (!native) {
-    name = line.ltrim(" \t");
+    while (lb < lend && isBlank(*lb))
+      ++lb;
+    name = StringRef(lb, lend - lb);
     if (name.empty())
       return diag(InjectErrc::Formatting, q,
                   "expected an inject name after 'PTX_INJECT_START'");
@@ -404,9 +422,21 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
   }
   const char *body = le < end ? le + 1 : end;
 
-  auto inserted = h.nameToInject.try_emplace(name, h.injectList.size());
-  uint32_t index = inserted.first->second;
-  if (!inserted.second && firstBlock[index].first != NoFastPath &&
+  // Unrolled copies come in runs: most sites have the previous site's name.
+  uint32_t index;
+  bool isNew = false;
+  StringRef key;
+  if (lastIndex != NoFastPath && name == lastName) {
+    index = lastIndex;
+  } else {
+    auto inserted = h.nameToInject.try_emplace(name, h.injectList.size());
+    index = inserted.first->second;
+    isNew = inserted.second;
+    key = inserted.first->getKey();
+  }
+  lastName = name;
+  lastIndex = index;
+  if (!isNew && firstBlock[index].first != NoFastPath &&
       (injectFormat[index] == InjectSiteFormat::Native) == native) {
     // Fast path: marker lines byte-identical to the first site's.
     const Inject &inj = h.injectList[index];
@@ -436,7 +466,7 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
                     plural(declaredArgs, "argument") + " but has " +
                     plural(args.size(), "'MMPTX_INJECT_ARG' line"));
 
-  if (inserted.second) {
+  if (isNew) {
     // Later sites are checked against this one, so checking it suffices.
     seenNames.clear();
     seenRegs.clear();
@@ -457,7 +487,7 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
                     r.first->second, "first given here");
     }
     Inject inj;
-    inj.name = inserted.first->getKey(); // stable: the map's own copy
+    inj.name = key; // stable: the map's own copy
     inj.index = index;
     inj.numSites = 0;
     inj.firstVariable = h.variables.size();
@@ -493,7 +523,7 @@ Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
   }
   addSite(index, kw, removeBegin, removeEnd, format);
   h.siteList.back().markerLines = injectMarkerLines[index];
-  if (!inserted.second)
+  if (!isNew)
     h.siteList.back().markerLines =
         uint32_t(std::count(removeBegin, removeEnd, '\n'));
   resume = blockEnd;
@@ -735,6 +765,8 @@ void InjectSiteScanner::addSite(uint32_t index, const char *kw,
   site.firstRegister = h.siteRegisters.size();
   h.siteList.push_back(site);
   ++h.injectList[index].numSites;
+  if (currentStmt != ptx::Statement::NoIndex)
+    markerStmts.push_back(currentStmt);
   removedBytes += removeEnd - removeBegin;
   if (format != InjectSiteFormat::Legacy)
     return;
@@ -777,10 +809,13 @@ Error InjectSiteScanner::scanText() {
 
 Error InjectSiteScanner::scanModule(const ptx::Module &m) {
   const char *resume = base;
-  for (const ptx::Statement &s : m.statements()) {
+  ArrayRef<ptx::Statement> stmts = m.statements();
+  for (size_t i = 0, n = stmts.size(); i != n; ++i) {
+    const ptx::Statement &s = stmts[i];
     if (s.Kind != ptx::StmtKind::Comment ||
         !(s.Flags & ptx::SF_MaybeInjectMarker))
       continue;
+    currentStmt = uint32_t(i);
     const char *p = base + s.Begin, *se = base + s.End;
     // Markers are `//` comments; a `/* */` comment only mentions them.
     if (p < resume || se - p < 2 || p[1] != '/')
@@ -884,7 +919,7 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
   if (Error e = scanner.scanModule(**m))
     return e;
   scanner.finish();
-  if (Error e = verifySites(**m, *h))
+  if (Error e = verifySites(**m, *h, scanner.getMarkerStatements()))
     return e;
   return h;
 }
@@ -905,7 +940,7 @@ InjectModule::create(const ptx::Module &m, const InjectOptions &options) {
     return e;
   scanner.finish();
   if (!options.trusted)
-    if (Error e = verifySites(m, *h))
+    if (Error e = verifySites(m, *h, scanner.getMarkerStatements()))
       return e;
   return h;
 }

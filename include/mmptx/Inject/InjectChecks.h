@@ -57,8 +57,13 @@ llvm::Error verifyLegacySite(const ptx::Module &m, const InjectModule &im,
 /// found in \p m; \returns the first error. Same verdicts as checking each
 /// site alone, but a normalised site whose scope, up to its marker, has the
 /// statements of its inject's first site with byte-identical declarations
-/// (unrolled copies) reuses that site's declaration checks.
-llvm::Error verifySites(const ptx::Module &m, const InjectModule &im);
+/// (unrolled copies) reuses that site's declaration checks, and a site
+/// with the exact scaffold that nvcc and writeSiteScaffold() produce is
+/// recognised by comparing its statements' bytes. \p markerStmts, when it
+/// has one entry per site, gives the statement of each site's START
+/// marker (saves a walk over the statements).
+llvm::Error verifySites(const ptx::Module &m, const InjectModule &im,
+                        llvm::ArrayRef<uint32_t> markerStmts = {});
 
 /// Checks \p stub, named \p bufferName in errors, before it is spliced at
 /// the sites of inject \p inj of \p im. Errors are located in the stub and
