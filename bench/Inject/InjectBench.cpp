@@ -9,8 +9,9 @@
 /// The hot path of PTX Inject on bench/corpus: create (scan + check + build
 /// the template) and render (one stub per inject), with memcpy of the same
 /// number of bytes as the ceiling for render; a synthetic many-site,
-/// many-name case that shows creation stays linear; and the memory a handle
-/// keeps per input byte. Run: build/bin/mmptx-bench-inject.
+/// many-name case that shows creation stays linear; the memory a handle
+/// keeps per input byte; and (--cold-report) a first create in fresh
+/// processes. Run: build/bin/mmptx-bench-inject.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,9 +22,14 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace mmptx;
 
@@ -254,13 +260,15 @@ BENCHMARK(BM_RenderSynthetic)
     ->Unit(benchmark::kMicrosecond);
 
 /// `--cold=checked|trusted [FILE]`: times the first create of this process
-/// on corpus file FILE (anchor_gemm_kernel.ptx by default; page faults and cold
-/// caches included, as a program that makes one handle sees them), prints it
-/// with the handle's bytes and exits. Run it a few times; each run is one
-/// sample.
+/// on corpus file FILE (anchor_gemm_kernel.ptx by default; page faults and
+/// cold caches included, as a program that makes one handle sees them) and
+/// prints it with the page faults it took and the handle's bytes. The text
+/// is read into memory first, as a caller holds it. Each run is one sample;
+/// --cold-report takes several.
 static int coldCreate(llvm::StringRef mode, const char *file) {
-  auto buf =
-      llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + file);
+  auto buf = llvm::MemoryBuffer::getFile(
+      std::string(MMPTX_CORPUS_DIR) + "/" + file, /*IsText=*/false,
+      /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
   if (!buf || (mode != "checked" && mode != "trusted")) {
     fprintf(stderr,
             "usage: mmptx-bench-inject --cold=checked|trusted [FILE]\n");
@@ -268,18 +276,78 @@ static int coldCreate(llvm::StringRef mode, const char *file) {
   }
   InjectOptions opts;
   opts.trusted = mode == "trusted";
+  struct rusage before, after;
+  getrusage(RUSAGE_SELF, &before);
   auto start = std::chrono::steady_clock::now();
   auto m = InjectModule::create((*buf)->getBuffer(), "gemm", opts);
   auto end = std::chrono::steady_clock::now();
+  getrusage(RUSAGE_SELF, &after);
   if (!m) {
     llvm::errs() << toString(m.takeError()) << '\n';
     return 1;
   }
-  printf("cold %s create: %.1f us, handle %zu bytes (%.2f x input)\n",
+  printf("cold %s create: %.1f us, %ld page faults, handle %zu bytes "
+         "(%.2f x input)\n",
          mode.str().c_str(),
          std::chrono::duration<double, std::micro>(end - start).count(),
+         after.ru_minflt - before.ru_minflt + after.ru_majflt -
+             before.ru_majflt,
          (*m)->getMemoryUsage(),
          double((*m)->getMemoryUsage()) / (*buf)->getBufferSize());
+  return 0;
+}
+
+/// `--cold-report [RUNS]`: runs --cold in RUNS fresh processes (fork and
+/// exec of this program; 11 by default) per corpus file and mode and
+/// prints the medians.
+static int coldReport(int runs) {
+  printf("%-30s %-8s %12s %12s %14s\n", "file", "mode", "create us",
+         "page faults", "handle bytes");
+  for (const char *file : Files)
+    for (const char *mode : {"checked", "trusted"}) {
+      std::vector<double> times, faults;
+      size_t bytes = 0;
+      for (int r = 0; r < runs; ++r) {
+        int fds[2];
+        if (pipe(fds) != 0)
+          return 1;
+        std::string arg = std::string("--cold=") + mode;
+        pid_t pid = fork();
+        if (pid == 0) {
+          dup2(fds[1], 1);
+          close(fds[0]);
+          execl("/proc/self/exe", "mmptx-bench-inject", arg.c_str(), file,
+                static_cast<char *>(nullptr));
+          _exit(127);
+        }
+        close(fds[1]);
+        char out[512] = {};
+        size_t n = 0;
+        ssize_t k;
+        while (n + 1 < sizeof(out) &&
+               (k = read(fds[0], out + n, sizeof(out) - 1 - n)) > 0)
+          n += k;
+        close(fds[0]);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        double us = 0;
+        long pf = 0;
+        const char *p = strchr(out, ':');
+        if (!p || sscanf(p, ": %lf us, %ld page faults, handle %zu bytes", &us,
+                         &pf, &bytes) != 3) {
+          fprintf(stderr, "cold run failed: %s\n", out);
+          return 1;
+        }
+        times.push_back(us);
+        faults.push_back(double(pf));
+      }
+      auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+      };
+      printf("%-30s %-8s %12.1f %12.0f %14zu\n", file, mode, median(times),
+             median(faults), bytes);
+    }
   return 0;
 }
 
@@ -288,6 +356,8 @@ int main(int argc, char **argv) {
       llvm::StringRef(argv[1]).startswith("--cold="))
     return coldCreate(llvm::StringRef(argv[1]).drop_front(strlen("--cold=")),
                       argc == 3 ? argv[2] : "anchor_gemm_kernel.ptx");
+  if ((argc == 2 || argc == 3) && llvm::StringRef(argv[1]) == "--cold-report")
+    return coldReport(argc == 3 ? std::max(1, atoi(argv[2])) : 11);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;

@@ -601,3 +601,142 @@ TEST(InjectChecksTest, MovCompatibility) {
 }
 
 } // namespace
+
+TEST(InjectModuleTest, HandleKeepsOnlyTheTemplate) {
+  std::string text = readCorpus("anchor_gemm_kernel.ptx");
+  ASSERT_FALSE(text.empty());
+  for (bool trusted : {false, true}) {
+    std::string input = text; // destroyed below: the handle must not need it
+    InjectOptions opts;
+    opts.trusted = trusted;
+    auto m = InjectModule::create(input, "gemm.ptx", opts);
+    ASSERT_TRUE(bool(m)) << toString(m.takeError());
+    // The template is the input less the marker blocks.
+    std::string expected;
+    uint32_t from = 0;
+    for (const InjectSite &site : (*m)->sites()) {
+      expected += StringRef(text).slice(from, site.removeBegin).str();
+      EXPECT_EQ(site.slot, expected.size());
+      EXPECT_EQ(
+          site.markerLines,
+          StringRef(text).slice(site.removeBegin, site.removeEnd).count('\n'));
+      from = site.removeEnd;
+    }
+    expected += StringRef(text).drop_front(from).str();
+    EXPECT_EQ((*m)->getTemplate(), expected);
+    // Under 1x its input: the template and small records.
+    size_t bytes = (*m)->getMemoryUsage();
+    EXPECT_GE(bytes, expected.size());
+    EXPECT_LE(bytes, text.size());
+
+    std::fill(input.begin(), input.end(), '?');
+    input = std::string();
+    const Inject *mma = (*m)->lookupInject("mma");
+    ASSERT_TRUE(mma);
+    EXPECT_EQ(mma->name, "mma");
+    ArrayRef<InjectVariable> vars = (*m)->getVariables(*mma);
+    ASSERT_EQ(vars.size(), 3u);
+    EXPECT_EQ(vars[0].name, "v_c");
+    EXPECT_EQ(vars[0].stableRegister, "_x0");
+    EXPECT_EQ(vars[2].typeToken, "F32");
+    std::vector<StringRef> stubs((*m)->getNumInjects(), "");
+    EXPECT_EQ(renderOK(**m, stubs), expected);
+  }
+}
+
+TEST(InjectModuleTest, LegacyScaffoldsOutsideTheTemplate) {
+  const char *const ptx = ".version 9.0\n.entry k()\n{\n"
+                          "\t.reg .f32 %f<3>;\n"
+                          "\t// PTX_INJECT_START f\n"
+                          "\t// %f1 mod f32 x\n"
+                          "\t// PTX_INJECT_END\n"
+                          "\t// PTX_INJECT_START f\n"
+                          "\t// %f2 mod f32 x\n"
+                          "\t// PTX_INJECT_END\n\tret;\n}\n";
+  auto m = InjectModule::create(ptx, "k.ptx");
+  ASSERT_TRUE(bool(m)) << toString(m.takeError());
+  EXPECT_EQ((*m)->getTemplate(),
+            ".version 9.0\n.entry k()\n{\n\t.reg .f32 %f<3>;\n\n\n\tret;\n}\n");
+  ArrayRef<InjectSite> sites = (*m)->sites();
+  ASSERT_EQ(sites.size(), 2u);
+  EXPECT_EQ((*m)->getSiteRegisters(sites[1])[0], "%f2");
+  EXPECT_EQ((*m)->getSiteRegisterOffsets(sites[1])[0],
+            StringRef(ptx).find("%f2 mod"));
+  std::string out = renderOK(**m, {"\tS;"});
+  EXPECT_NE(out.find("\tmov.f32 %_x0, %f1;\n\tS;\n\tmov.f32 %f1, %_x0;\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\tmov.f32 %_x0, %f2;\n\tS;\n\tmov.f32 %f2, %_x0;\n"),
+            std::string::npos)
+      << out;
+}
+
+/// verifySites() recognises the exact nvcc scaffold by its bytes; every
+/// other scaffold gets the full checks. Both must give the verdict of the
+/// full checks (verifyNormalizedSite()) for every variation of the scaffold.
+TEST(InjectChecksTest, PlainScaffoldShortcutKeepsVerdicts) {
+  const std::vector<std::string> lines = {
+      "\t.reg .f32 %_x0;",       "\t.reg .f32 %_x1;",
+      "\tmov.f32 %_x0, %f1;",    "\tmov.f32 %_x1, %f2;",
+      "\t// PTX_INJECT_START f", "\t// _x0 m f32 F32 a",
+      "\t// _x1 i f32 F32 b",    "\t// PTX_INJECT_END",
+      "\tmov.f32 %f1, %_x0;"};
+  const std::vector<std::pair<std::string, std::string>> edits = {
+      {"", ""},
+      {".f32 %_x0;", ".b32 %_x0;"},
+      {".f32 %_x1;", ".f32 %_x1, %_x2;"},
+      {"%_x1;", "%_x<2>;"},
+      {"mov.f32 %_x0, %f1;", "mov.f32 %_x0, %f1, %f3;"},
+      {"mov.f32 %_x0, %f1;", "mov.f32 %_x0, [%f1];"},
+      {"mov.f32 %_x0, %f1;", "mov.b32 %_x0, %f1;"},
+      {"mov.f32 %_x0, %f1;", "mov.f32 %_x00, %f1;"},
+      {"mov.f32 %_x0, %f1;", "@%p mov.f32 %_x0, %f1;"},
+      {"mov.f32 %_x1, %f2;", "add.f32 %_x1, %f2, %f2;"},
+      {"mov.f32 %f1, %_x0;", "mov.f32 %f1, %_x1;"},
+      {"mov.f32 %f1, %_x0;", "mov.f32 %f1, %_x0, %f2;"},
+      {"mov.f32 %f1, %_x0;", "mov.f32 {%f1}, %_x0;"},
+      {"mov.f32 %f1, %_x0;", "mov.f32 , %_x0;"},
+      {"mov.f32 %f1, %_x0;", "mov.f32 %f1,%_x0;"},
+      {"\t.reg .f32 %_x0;", "\t.reg .f32 %_x0;\n\tnop;"},
+      {"\tmov.f32 %_x0, %f1;", "\tmov.f32 %_x0, %f1;\n\tnop;"},
+      {"\tmov.f32 %_x0, %f1;", ""},
+      {"\t.reg .f32 %_x1;", ""},
+  };
+  unsigned passed = 0, failed = 0;
+  for (const auto &edit : edits) {
+    std::string body;
+    for (const std::string &l : lines)
+      body += l + "\n";
+    if (!edit.first.empty()) {
+      size_t at = body.find(edit.first);
+      ASSERT_NE(at, std::string::npos) << edit.first;
+      body.replace(at, edit.first.size(), edit.second);
+    }
+    std::string ptx = ".version 9.0\n.target sm_80\n.entry k()\n{\n"
+                      "\t.reg .pred %p;\n\t.reg .f32 %f<4>;\n\t{\n" +
+                      body + "\t}\n\tret;\n}\n";
+    SCOPED_TRACE(ptx);
+    auto pm = parsePTXString(ptx, "k.ptx", /*Verify=*/false);
+    ASSERT_TRUE(bool(pm)) << toString(pm.takeError());
+    InjectOptions trusted;
+    trusted.trusted = true;
+    auto im = InjectModule::create(**pm, trusted);
+    ASSERT_TRUE(bool(im)) << toString(im.takeError());
+    ASSERT_EQ((*im)->sites().size(), 1u);
+    std::string full, fast;
+    takeInjectError(verifyNormalizedSite(**pm, **im, (*im)->sites()[0]), &full);
+    takeInjectError(verifySites(**pm, **im), &fast);
+    EXPECT_EQ(fast, full);
+    // And create agrees, from text and from the module.
+    std::string viaText;
+    auto m = InjectModule::create(ptx, "k.ptx");
+    if (!m)
+      takeInjectError(m.takeError(), &viaText);
+    EXPECT_EQ(viaText, full);
+    ++(full.empty() ? passed : failed);
+  }
+  // Both verdicts occur: the unedited scaffold and harmless variations
+  // pass, wrong ones fail.
+  EXPECT_GE(passed, 5u);
+  EXPECT_GE(failed, 5u);
+}
