@@ -39,6 +39,8 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -846,7 +848,10 @@ void InjectSiteScanner::finish() {
     from = site.removeEnd;
   }
   memcpy(out, base + from, buf.size() - from);
+  // The records grew by doubling: give back the slack (a handle lives on).
   h.siteList.shrink_to_fit();
+  h.injectList.shrink_to_fit();
+  h.variables.shrink_to_fit();
 
   // One block for the strings of the variables and legacy registers that
   // point into the input or into scratch; the built-in types' are static.
@@ -912,7 +917,19 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
       MemoryBuffer::getMemBuffer(ptxText, bufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
-  auto m = parseStructure(sm, id);
+  // The statements' memory is kept per thread between creates, up to
+  // MaxScratchStatements: a program that makes many handles maps it once
+  // instead of page-faulting a fresh block for every create.
+  constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
+  static thread_local std::vector<ptx::Statement> scratchStatements;
+  auto m = parseStructure(sm, id, std::move(scratchStatements));
+  auto keepScratch = make_scope_exit([&] {
+    if (!m)
+      return;
+    std::vector<ptx::Statement> &s = (*m)->getStatementsForBuild();
+    if (s.capacity() <= MaxScratchStatements)
+      scratchStatements.swap(s);
+  });
   if (!m)
     return withInjectCode(m.takeError(), InjectErrc::InvalidPTX);
   InjectSiteScanner scanner(*h, ptxText, &sm, bufferName, options);

@@ -1305,6 +1305,18 @@ Expected<std::unique_ptr<Module>> mmptx::parseStructure(const SourceMgr &SM,
   return M;
 }
 
+Expected<std::unique_ptr<Module>>
+mmptx::parseStructure(const SourceMgr &SM, unsigned BufferID,
+                      std::vector<Statement> &&Storage) {
+  auto M = std::make_unique<Module>(SM, BufferID);
+  Storage.clear();
+  M->getStatementsForBuild().swap(Storage);
+  StructureParser P(SM, *M);
+  if (Error E = P.run())
+    return E;
+  return M;
+}
+
 Expected<std::unique_ptr<Module>> mmptx::parsePTX(const SourceMgr &SM,
                                                   unsigned BufferID) {
   auto M = parseStructure(SM, BufferID);

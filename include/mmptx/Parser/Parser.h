@@ -37,6 +37,14 @@ namespace mmptx {
 llvm::Expected<std::unique_ptr<ptx::Module>>
 parseStructure(const llvm::SourceMgr &SM, unsigned BufferID);
 
+/// parseStructure() that builds the statements in \p Storage (cleared
+/// first), so that a caller parsing many buffers reuses one allocation
+/// (and its mapped pages) instead of a fresh one each time; take it back
+/// from Module::getStatementsForBuild() when done with the module.
+llvm::Expected<std::unique_ptr<ptx::Module>>
+parseStructure(const llvm::SourceMgr &SM, unsigned BufferID,
+               std::vector<ptx::Statement> &&Storage);
+
 /// Parses the operands of every statement of \p M; \returns the first error.
 llvm::Error verifyModule(const ptx::Module &M);
 
