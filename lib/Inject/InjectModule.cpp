@@ -975,20 +975,23 @@ const InjectVariable *InjectModule::lookupVariable(const Inject &inj,
   return nullptr;
 }
 
-ArrayRef<StringRef>
-InjectModule::getSiteRegisters(const InjectSite &site) const {
+template <typename T>
+ArrayRef<T> InjectModule::registersOf(const InjectSite &site,
+                                      const std::vector<T> &all) const {
   if (site.format != InjectSiteFormat::Legacy)
     return {};
-  return makeArrayRef(siteRegisters)
-      .slice(site.firstRegister, injectList[site.inject].numVariables);
+  return makeArrayRef(all).slice(site.firstRegister,
+                                 injectList[site.inject].numVariables);
+}
+
+ArrayRef<StringRef>
+InjectModule::getSiteRegisters(const InjectSite &site) const {
+  return registersOf(site, siteRegisters);
 }
 
 ArrayRef<uint32_t>
 InjectModule::getSiteRegisterOffsets(const InjectSite &site) const {
-  if (site.format != InjectSiteFormat::Legacy)
-    return {};
-  return makeArrayRef(siteRegisterOffsets)
-      .slice(site.firstRegister, injectList[site.inject].numVariables);
+  return registersOf(site, siteRegisterOffsets);
 }
 
 size_t InjectModule::getMemoryUsage() const {

@@ -291,6 +291,10 @@ private:
   friend class InjectSiteScanner;
 
   llvm::Error checkStubCount(llvm::ArrayRef<llvm::StringRef> stubs) const;
+  /// The slice of \p all (siteRegisters or its offsets) of legacy \p site.
+  template <typename T>
+  llvm::ArrayRef<T> registersOf(const InjectSite &site,
+                                const std::vector<T> &all) const;
   template <typename Sink>
   void fill(llvm::ArrayRef<llvm::StringRef> stubs, Sink append) const;
 
