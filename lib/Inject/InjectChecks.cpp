@@ -9,7 +9,10 @@
 /// Site checks walk the statements of the structural parse backwards from a
 /// site through its enclosing scopes (a closed nested scope is skipped in one
 /// step through its Link) and parse only the declarations and `mov`s they
-/// meet, so they cost little more than the site's own scope.
+/// meet, so they cost little more than the site's own scope. verifySites()
+/// first compares a site's statements with the texts of the plain scaffold
+/// (hasPlainScaffold()): nvcc's and mmptx's own sites pass on word
+/// compares, and only other scaffolds are walked and parsed.
 ///
 /// A stub is checked in four steps:
 ///  1. every byte is ASCII and not NUL (one pass; nothing else is PTX);
