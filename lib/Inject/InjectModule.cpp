@@ -922,21 +922,20 @@ InjectModule::create(StringRef ptxText, StringRef bufferName,
   // instead of page-faulting a fresh block for every create.
   constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
   static thread_local std::vector<ptx::Statement> scratchStatements;
-  auto m = parseStructure(sm, id, std::move(scratchStatements));
+  auto parsed = parseStructure(sm, id, std::move(scratchStatements));
+  if (!parsed)
+    return withInjectCode(parsed.takeError(), InjectErrc::InvalidPTX);
+  std::unique_ptr<ptx::Module> m = std::move(*parsed);
   auto keepScratch = make_scope_exit([&] {
-    if (!m)
-      return;
-    std::vector<ptx::Statement> &s = (*m)->getStatementsForBuild();
+    std::vector<ptx::Statement> &s = m->getStatementsForBuild();
     if (s.capacity() <= MaxScratchStatements)
       scratchStatements.swap(s);
   });
-  if (!m)
-    return withInjectCode(m.takeError(), InjectErrc::InvalidPTX);
   InjectSiteScanner scanner(*h, ptxText, &sm, bufferName, options);
-  if (Error e = scanner.scanModule(**m))
+  if (Error e = scanner.scanModule(*m))
     return e;
   scanner.finish();
-  if (Error e = verifySites(**m, *h, scanner.getMarkerStatements()))
+  if (Error e = verifySites(*m, *h, scanner.getMarkerStatements()))
     return e;
   return h;
 }
