@@ -43,6 +43,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/MemAlloc.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/StringSaver.h"
@@ -50,6 +51,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 using namespace llvm;
 using namespace mmptx;
@@ -143,7 +145,10 @@ public:
                     StringRef bufferName, const InjectOptions &opts)
       : h(h), base(buf.data()), end(buf.data() + buf.size()), buf(buf), sm(sm),
         bufferName(bufferName), opts(opts), commentScanPos(base) {
-    h.siteList.reserve(buf.size() / 512 + 8);
+    // A site takes at least 32 bytes of markers: reserving for that many
+    // never grows (each growth copies and touches new pages); the pages
+    // beyond the sites found are never touched, and finish() trims.
+    h.siteList.reserve(buf.size() / 32 + 8);
   }
 
   Error scanText();
@@ -834,6 +839,12 @@ Error InjectSiteScanner::scanModule(const ptx::Module &m) {
   return Error::success();
 }
 
+/// Reallocates \p v to its size when that saves memory.
+template <typename T> static void trimCapacity(std::vector<T> &v) {
+  if (v.capacity() > v.size())
+    std::vector<T>(v.begin(), v.end()).swap(v);
+}
+
 void InjectSiteScanner::finish() {
   // The template: the input less the marker blocks, in one allocation of
   // its exact size (not zeroed: every byte is copied once).
@@ -848,10 +859,11 @@ void InjectSiteScanner::finish() {
     from = site.removeEnd;
   }
   memcpy(out, base + from, buf.size() - from);
-  // The records grew by doubling: give back the slack (a handle lives on).
-  h.siteList.shrink_to_fit();
-  h.injectList.shrink_to_fit();
-  h.variables.shrink_to_fit();
+  // Give back the records' slack: a handle lives on. (shrink_to_fit() does
+  // nothing without exceptions in libstdc++.)
+  h.siteList.trim();
+  trimCapacity(h.injectList);
+  trimCapacity(h.variables);
 
   // One block for the strings of the variables and legacy registers that
   // point into the input or into scratch; the built-in types' are static.
@@ -894,6 +906,40 @@ void InjectSiteScanner::finish() {
 
 InjectModule::InjectModule() = default;
 InjectModule::~InjectModule() = default;
+
+static_assert(std::is_trivially_copyable<InjectSite>::value,
+              "SiteStorage moves sites with realloc");
+
+InjectModule::SiteStorage::~SiteStorage() { free(items); }
+
+void InjectModule::SiteStorage::reserve(size_t n) {
+  if (n <= capacity)
+    return;
+  items =
+      static_cast<InjectSite *>(safe_realloc(items, n * sizeof(InjectSite)));
+  capacity = n;
+}
+
+void InjectModule::SiteStorage::push_back(const InjectSite &site) {
+  if (count == capacity)
+    reserve(2 * capacity + 8);
+  items[count++] = site;
+}
+
+void InjectModule::SiteStorage::trim() {
+  if (count == capacity)
+    return;
+  if (!count) {
+    free(items);
+    items = nullptr;
+  } else {
+    // Shrinking keeps the block where it is (glibc splits it, or mremaps a
+    // mapped one): no copy.
+    items = static_cast<InjectSite *>(
+        safe_realloc(items, count * sizeof(InjectSite)));
+  }
+  capacity = count;
+}
 
 Expected<std::unique_ptr<InjectModule>>
 InjectModule::create(StringRef ptxText, StringRef bufferName,
@@ -998,7 +1044,7 @@ size_t InjectModule::getMemoryUsage() const {
                  scaffoldEnds.capacity() * sizeof(uint32_t) +
                  injectList.capacity() * sizeof(Inject) +
                  variables.capacity() * sizeof(InjectVariable) +
-                 siteList.capacity() * sizeof(InjectSite) +
+                 siteList.capacity * sizeof(InjectSite) +
                  siteRegisters.capacity() * sizeof(StringRef) +
                  siteRegisterOffsets.capacity() * sizeof(uint32_t) +
                  stringsSize +

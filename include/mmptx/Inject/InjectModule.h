@@ -245,7 +245,9 @@ public:
                                        llvm::StringRef name) const;
 
   /// Every site, in file order.
-  llvm::ArrayRef<InjectSite> sites() const { return siteList; }
+  llvm::ArrayRef<InjectSite> sites() const {
+    return llvm::makeArrayRef(siteList.items, siteList.count);
+  }
   /// The compiler registers of legacy site \p site, in argument order.
   llvm::ArrayRef<llvm::StringRef>
   getSiteRegisters(const InjectSite &site) const;
@@ -307,7 +309,26 @@ private:
   std::vector<uint32_t> scaffoldEnds;
   std::vector<Inject> injectList;
   std::vector<InjectVariable> variables;
-  std::vector<InjectSite> siteList;
+  /// The sites in one malloc'ed block: reserved for as many sites as the
+  /// input can hold (pages never written cost nothing) and trimmed in place
+  /// by realloc after the scan, so it never grows by copying into freshly
+  /// faulted pages.
+  struct SiteStorage {
+    InjectSite *items = nullptr;
+    size_t count = 0;
+    size_t capacity = 0;
+    SiteStorage() = default;
+    SiteStorage(const SiteStorage &) = delete;
+    SiteStorage &operator=(const SiteStorage &) = delete;
+    ~SiteStorage();
+    void reserve(size_t n);
+    void push_back(const InjectSite &site);
+    void trim();
+    InjectSite &back() { return items[count - 1]; }
+    const InjectSite *begin() const { return items; }
+    const InjectSite *end() const { return items + count; }
+  };
+  SiteStorage siteList;
   std::vector<llvm::StringRef> siteRegisters;
   /// Where each of siteRegisters was in the input.
   std::vector<uint32_t> siteRegisterOffsets;
