@@ -145,10 +145,12 @@ public:
                     StringRef bufferName, const InjectOptions &opts)
       : h(h), base(buf.data()), end(buf.data() + buf.size()), buf(buf), sm(sm),
         bufferName(bufferName), opts(opts), commentScanPos(base) {
-    // A site takes at least 32 bytes of markers: reserving for that many
-    // never grows (each growth copies and touches new pages); the pages
-    // beyond the sites found are never touched, and finish() trims.
-    h.siteList.reserve(buf.size() / 32 + 8);
+    // nvcc's sites are about one in 360 bytes. Growth reallocates (a large
+    // block is moved by mremap, not copied) and finish() trims in place.
+    // (Reserving for the most sites the input can hold would touch no more
+    // pages, but a block that large makes glibc map and unmap the
+    // create's other big blocks each time.)
+    h.siteList.reserve(buf.size() / 256 + 8);
   }
 
   Error scanText();

@@ -309,10 +309,8 @@ private:
   std::vector<uint32_t> scaffoldEnds;
   std::vector<Inject> injectList;
   std::vector<InjectVariable> variables;
-  /// The sites in one malloc'ed block: reserved for as many sites as the
-  /// input can hold (pages never written cost nothing) and trimmed in place
-  /// by realloc after the scan, so it never grows by copying into freshly
-  /// faulted pages.
+  /// The sites in one malloc'ed block, grown and trimmed by realloc: a
+  /// trim shrinks it in place, where a vector copies into a fresh block.
   struct SiteStorage {
     InjectSite *items = nullptr;
     size_t count = 0;
