@@ -19,28 +19,17 @@ with the located message (``k.ast:2:7: error: ...``) and the result code.
 """
 
 import struct
-from enum import IntEnum
 
+from ._enums import AstWordType as WordType
+from ._enums import PtxInstr, SpecialReg
 from ._mmptx import ast as _native
 from .errors import AstError, AstErrorCode
 from .stack import _from_bits, _to_bits
 
-__all__ = ["WordType", "Options", "Program", "parse", "parse_words",
+__all__ = ["WordType", "PtxInstr", "SpecialReg", "Options", "Program", "parse", "parse_words",
            "compile_words", "interpret_words", "make_word", "input_",
            "constant", "constant_bits", "ptx", "routine", "routine_arg",
            "ret", "special", "AstError", "AstErrorCode"]
-
-
-class WordType(IntEnum):
-    NONE = 0
-    INPUT = 1
-    CONSTANT = 2
-    PTX = 3
-    ROUTINE = 4
-    RETURN = 5
-    ROUTINE_ARG = 6
-    REGISTER = 7
-    SPECIAL = 8
 
 
 def make_word(type_, aux, payload):
@@ -63,9 +52,13 @@ def constant(x):
 
 
 def ptx(name, num_args=None):
-    """The word of instruction ``name`` (e.g. ``"add.ftz.f32"``) of the
-    default tables, with its own arity unless ``num_args`` is given."""
-    i = _native.instruction_index(name)
+    """The word of instruction ``name`` (e.g. ``"add.ftz.f32"``, or
+    ``PtxInstr.ADD_FTZ_F32`` with no lookup) of the default tables, with its
+    own arity unless ``num_args`` is given."""
+    if isinstance(name, int):
+        i = int(name) if 0 <= name < len(PtxInstr) else -1
+    else:
+        i = _native.instruction_index(name)
     if i < 0:
         raise AstError("unknown instruction '%s'" % name,
                        AstErrorCode.PTX_INSTRUCTION_IDX_OUT_OF_BOUNDS)
@@ -87,6 +80,8 @@ def ret():
 
 
 def special(i, elem=0):
+    """Special register ``i`` (e.g. ``SpecialReg.TID_X``), vector element
+    ``elem``."""
     return make_word(WordType.SPECIAL, elem, i)
 
 

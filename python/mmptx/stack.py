@@ -13,6 +13,12 @@
     stub = cc.compile(words, regs, [2])
     cc.interpret(words, regs, [2], [1.5, 2.0])   # [3.5] on the CPU
 
+The default instruction set's enums are generated from td/StackInstrs.td at
+build time (mmptx-tblgen -gen-python-enums): ``StackType.F32``,
+``PtxInstr.ADD_FTZ_F32``, ``SpecialReg.TID_X``, ``ArgType``, and the word
+formats' ``WordType`` and ``MetaOp``; ``ptx(PtxInstr.ADD_FTZ_F32)`` is a word
+with no lookup by name.
+
 Word layout: ``type | aux << 16 | payload << 32``. Stubs have no trailing
 NUL. Compilers are safe to share between threads (calls are serialised);
 compile_batch and interpret_rows release the GIL.
@@ -20,42 +26,17 @@ compile_batch and interpret_rows release the GIL.
 
 import functools
 import struct
-from enum import IntEnum
 
+from ._enums import ArgType, MetaOp, PtxInstr, SpecialReg, StackType, WordType
 from ._mmptx import stack as _native
 from .errors import StackError, StackErrorCode
 
-__all__ = ["WordType", "MetaOp", "make_word", "ptx", "constant", "input_",
+__all__ = ["WordType", "MetaOp", "StackType", "ArgType", "PtxInstr",
+           "SpecialReg", "make_word", "ptx", "constant", "input_",
            "special", "meta", "meta_constant", "routine", "store", "load",
            "ret", "f32_bits", "bits_f32", "InstructionSet", "Registers",
            "Program", "Compiler", "parse", "default_instruction_set",
            "StackError", "StackErrorCode"]
-
-
-class WordType(IntEnum):
-    NONE = 0
-    PTX = 1
-    CONSTANT = 2
-    INPUT = 3
-    SPECIAL = 4
-    META = 5
-    META_CONSTANT = 6
-    ROUTINE = 7
-    RETURN = 10
-    STORE = 11
-    LOAD = 12
-
-
-class MetaOp(IntEnum):
-    DUP = 0
-    YANK_DUP = 1
-    SWAP = 2
-    SWAP_WITH = 3
-    REPLACE = 4
-    DROP = 5
-    CLEAR = 6
-    ROTATE = 7
-    REVERSE = 8
 
 
 def make_word(type_, aux, payload):
@@ -64,7 +45,7 @@ def make_word(type_, aux, payload):
 
 
 def ptx(instr):
-    """PTX instruction ``instr`` (an index)."""
+    """PTX instruction ``instr`` (an index, e.g. ``PtxInstr.ADD_FTZ_F32``)."""
     return make_word(WordType.PTX, 0, instr)
 
 
@@ -79,6 +60,7 @@ def input_(reg):
 
 
 def special(sreg):
+    """Special register ``sreg`` (an index, e.g. ``SpecialReg.TID_X``)."""
     return make_word(WordType.SPECIAL, 0, sreg)
 
 
@@ -194,6 +176,11 @@ class InstructionSet:
                              StackErrorCode.INVALID_ARGUMENT) from None
 
     def instruction_index(self, name):
+        if isinstance(name, int):
+            if not 0 <= name < len(self.instructions):
+                raise StackError(f"instruction {int(name)} is out of range",
+                                 StackErrorCode.INVALID_ARGUMENT)
+            return int(name)
         try:
             return self._instr[name]
         except KeyError:
@@ -201,16 +188,26 @@ class InstructionSet:
                              StackErrorCode.INVALID_ARGUMENT) from None
 
     def ptx(self, name):
-        """The word of instruction ``name`` (``"add.ftz.f32"``)."""
+        """The word of instruction ``name`` (``"add.ftz.f32"``, or an index
+        such as ``PtxInstr.ADD_FTZ_F32``)."""
         return ptx(self.instruction_index(name))
 
-    def special(self, name):
-        """The word of special register ``name`` (``"tid.x"``)."""
+    def special_index(self, name):
+        if isinstance(name, int):
+            if not 0 <= name < len(self.specials):
+                raise StackError(f"special register {int(name)} is out of "
+                                 "range", StackErrorCode.INVALID_ARGUMENT)
+            return int(name)
         try:
-            return special(self._special[name])
+            return self._special[name]
         except KeyError:
             raise StackError(f"unknown special register '{name}'",
                              StackErrorCode.INVALID_ARGUMENT) from None
+
+    def special(self, name):
+        """The word of special register ``name`` (``"tid.x"``, or an index
+        such as ``SpecialReg.TID_X``)."""
+        return special(self.special_index(name))
 
     def constant(self, stack, value):
         """A constant of ``stack``: floats for f32/f64 stacks (stored as an

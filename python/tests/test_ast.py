@@ -174,3 +174,16 @@ def test_threads():
 
 def test_exported():
     assert mmptx.ast is A and mmptx.AstError is AstError
+
+
+def test_generated_enums():
+    """AST word kinds and the default instructions come from mmptx._enums
+    (generated at build time)."""
+    assert A.WordType.SPECIAL == 8 and A.WordType.ROUTINE_ARG == 6
+    assert A.ptx(A.PtxInstr.ADD_FTZ_F32) == A.ptx("add.ftz.f32")
+    assert A.ptx(A.PtxInstr.SIN_APPROX_FTZ_F32, 1) == \
+        A.ptx("sin.approx.ftz.f32", 1)
+    assert A.special(A.SpecialReg.TID_X) == \
+        A.make_word(A.WordType.SPECIAL, 0, int(A.SpecialReg.TID_X))
+    with pytest.raises(AstError, match="unknown instruction"):
+        A.ptx(len(A.PtxInstr))

@@ -240,3 +240,38 @@ def test_named_encoders(iset):
     assert "fma_rn_f32" in dir(iset.instr)
     with pytest.raises(AttributeError):
         iset.instr.no_such_op
+
+
+def _mangle(name):
+    return "".join(c.upper() if c.isalnum() else "_" for c in name)
+
+
+def test_generated_enums_match_the_tables(iset):
+    """mmptx._enums is generated from td/StackInstrs.td at build time: its
+    numbering is the default tables'."""
+    assert [m.name for m in S.StackType] == iset.stacks
+    assert [m.name for m in S.PtxInstr] == \
+        [_mangle(i[0]) for i in iset.instructions]
+    assert [m.name for m in S.SpecialReg] == \
+        [_mangle(s[0]) for s in iset.specials]
+    assert [m.name for m in S.ArgType] == \
+        [_mangle(a[0]) for a in iset.arg_types]
+    assert S.WordType.PTX == 1 and S.WordType.LOAD == 12
+    assert S.MetaOp.REVERSE == 8 and len(S.MetaOp) == 9
+    assert S.StackType.F32 == 0 and S.StackType.U32 == 1
+
+
+def test_enum_words_need_no_lookup(cc, iset):
+    regs = iset.registers(XYZ)
+    words = [S.input_(0), S.input_(1), S.ptx(S.PtxInstr.ADD_FTZ_F32)]
+    assert words[2] == iset.ptx("add.ftz.f32") == \
+        iset.ptx(S.PtxInstr.ADD_FTZ_F32)
+    assert cc.compile(words, regs, ["z"]) == ADD_STUB
+    assert iset.special(S.SpecialReg.TID_X) == iset.special("tid.x") == \
+        S.special(S.SpecialReg.TID_X)
+    assert iset.meta(S.StackType.F32, S.MetaOp.DUP) == \
+        iset.meta("F32", S.MetaOp.DUP)
+    with pytest.raises(S.StackError, match="instruction 100000 is out of"):
+        iset.ptx(100000)
+    with pytest.raises(S.StackError, match="special register -1 is out of"):
+        iset.special(-1)

@@ -31,6 +31,10 @@ void emitStackCHeader(llvm::RecordKeeper &records, llvm::raw_ostream &os);
 /// (mmptx/cuda/ptx_inject.h).
 void emitInjectDeviceTypes(llvm::RecordKeeper &Records, llvm::raw_ostream &OS);
 
+/// -gen-python-enums: the instruction set's and the word formats' Python
+/// IntEnums (the mmptx package's mmptx._enums).
+void emitPythonEnums(llvm::RecordKeeper &Records, llvm::raw_ostream &OS);
+
 /// \returns the InjectType records in definition order, each validated
 /// (identifier token, known register type and mov suffix, constraint letter
 /// matching the register width, unique token); bad records are fatal errors.

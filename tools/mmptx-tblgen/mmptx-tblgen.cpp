@@ -37,7 +37,8 @@ enum ActionType {
   GenInjectTypes,
   GenInjectDeviceTypes,
   GenStackTables,
-  GenStackCHeader
+  GenStackCHeader,
+  GenPythonEnums
 };
 
 cl::opt<ActionType> Action(
@@ -51,7 +52,9 @@ cl::opt<ActionType> Action(
                clEnumValN(GenStackTables, "gen-stack-tables",
                           "Generate Stack PTX C++ tables and encoders"),
                clEnumValN(GenStackCHeader, "gen-stack-c-header",
-                          "Generate the Stack PTX C99 header")));
+                          "Generate the Stack PTX C99 header"),
+               clEnumValN(GenPythonEnums, "gen-python-enums",
+                          "Generate the Stack/AST PTX Python enums")));
 
 /// TableGenMain's output options, taken over by this tool.
 struct OutputOptions {
@@ -116,6 +119,9 @@ void runBackend(raw_ostream &OS, RecordKeeper &Records) {
     break;
   case GenInjectDeviceTypes:
     mmptx::emitInjectDeviceTypes(Records, OS);
+    break;
+  case GenPythonEnums:
+    mmptx::emitPythonEnums(Records, OS);
     break;
   }
 }
