@@ -325,6 +325,7 @@ class Compiler:
             zero_unsatisfied=zero_unsatisfied, stack_size=stack_size,
             max_nodes=max_nodes, max_frame_depth=max_frame_depth,
             store_size=store_size, execution_limit=execution_limit)
+        self._compile = self._c.compile
         self.options = dict(target_sm=target_sm, strict=strict,
                             zero_unsatisfied=zero_unsatisfied,
                             stack_size=stack_size, max_nodes=max_nodes,
@@ -342,10 +343,14 @@ class Compiler:
         """Compiles ``words`` (a 1-D uint64 array, read in place, or a
         sequence of ints). ``requests``: register indices or names, in
         order; ``routines``: word arrays that ROUTINE i calls."""
+        # The common call (a Registers, no zero registers) goes straight to
+        # the extension, which resolves request names itself.
+        if zero_registers is None and type(registers) is Registers:
+            return self._compile(words, registers._native, requests,
+                                 routines, None)
         regs = self._regs(registers)
         zero = self._regs(zero_registers)._native if zero_registers else None
-        return self._c.compile(words, regs._native, regs.requests(requests),
-                               routines, zero)
+        return self._compile(words, regs._native, requests, routines, zero)
 
     def compile_text(self, text, name="<stack>"):
         """Parses and compiles the text form (registers and requests come

@@ -22,6 +22,8 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackText.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -221,8 +223,48 @@ public:
       names.push_back(name);
       regs.push_back(Register{llvm::StringRef(), stack, parseKind(kind)});
     }
-    for (size_t i = 0; i != regs.size(); ++i)
+    for (size_t i = 0; i != regs.size(); ++i) {
       regs[i].name = names[i];
+      index.try_emplace(names[i], uint32_t(i));
+    }
+  }
+
+  /// \p reqs (a sequence of register indices or names of these registers)
+  /// as indices, without a Python-level loop.
+  void resolve(nb::handle reqs, llvm::SmallVectorImpl<uint32_t> &out) const {
+    PyObject *seq = PySequence_Fast(reqs.ptr(), "requests must be a sequence "
+                                                "of register indices or names");
+    if (!seq)
+      throw nb::python_error();
+    nb::object hold = nb::steal(seq);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i != n; ++i) {
+      PyObject *o = items[i];
+      if (PyLong_Check(o)) {
+        unsigned long v = PyLong_AsUnsignedLong(o);
+        if ((v == (unsigned long)-1 && PyErr_Occurred()) || v > UINT32_MAX) {
+          PyErr_Clear();
+          throwStack(InvalidRequest, "request " + std::to_string(i) +
+                                         " is not a register index in "
+                                         "[0, 2**32)");
+        }
+        out.push_back(uint32_t(v));
+        continue;
+      }
+      Py_ssize_t len = 0;
+      const char *name =
+          PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : nullptr;
+      if (!name) {
+        PyErr_Clear();
+        throw nb::type_error("requests are register indices or names");
+      }
+      auto it = index.find(llvm::StringRef(name, size_t(len)));
+      if (it == index.end())
+        throwStack(InvalidRequest,
+                   "unknown register '" + std::string(name, len) + "'");
+      out.push_back(it->second);
+    }
   }
 
   nb::list list() const {
@@ -235,6 +277,7 @@ public:
 
   std::vector<std::string> names;
   std::vector<Register> regs;
+  llvm::StringMap<uint32_t> index;
 };
 
 /// A program parsed from the text form.
@@ -261,10 +304,12 @@ public:
       : ctx(set.info, opts) {}
 
   nb::str compile(nb::handle words, const PyRegisters &regs,
-                  const std::vector<uint32_t> &requests, nb::handle routines,
+                  nb::handle requestSeq, nb::handle routines,
                   const PyRegisters *zero) {
     Words w(words);
     Routines r(routines);
+    llvm::SmallVector<uint32_t, 8> requests;
+    regs.resolve(requestSeq, requests);
     Program p{w.ref, r.refs};
     std::lock_guard<std::mutex> lock(mu);
     return toStr(ctx.compile(p, regs.regs, requests,

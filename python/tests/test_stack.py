@@ -275,3 +275,26 @@ def test_enum_words_need_no_lookup(cc, iset):
         iset.ptx(100000)
     with pytest.raises(S.StackError, match="special register -1 is out of"):
         iset.special(-1)
+
+
+def test_compile_fast_path_requests(cc, iset):
+    """With a Registers, compile() resolves request names in the extension;
+    its errors match the other paths'."""
+    regs = iset.registers(XYZ)
+    words = np.array([S.input_(0), S.input_(1), iset.ptx("add.ftz.f32")],
+                     dtype=np.uint64)
+    assert cc.compile(words, regs, ("z",)) == cc.compile(words, regs, [2]) \
+        == ADD_STUB
+    with pytest.raises(mmptx.StackError, match="unknown register 'w'") as e:
+        cc.compile(words, regs, ["w"])
+    assert e.value.code == mmptx.errors.StackErrorCode.INVALID_REQUEST
+    with pytest.raises(mmptx.StackError, match="request 1 is not a register"):
+        cc.compile(words, regs, [2, -1])
+    with pytest.raises(TypeError, match="register indices or names"):
+        cc.compile(words, regs, [2.0])
+    with pytest.raises(TypeError, match="must be a sequence"):
+        cc.compile(words, regs, 2)
+    # Buffers of other item types are copied through the sequence path.
+    assert cc.compile(words.view(np.int64), regs, [2]) == ADD_STUB
+    with pytest.raises(TypeError, match="1-D uint64 array"):
+        cc.compile(words.reshape(1, 3), regs, [2])
