@@ -119,6 +119,44 @@ def _from_bits(prefix, b):
     return b
 
 
+def _special_bits(iset, specials):
+    """``specials`` ({name, ``%name`` or SpecialReg index: value, or a
+    sequence of values for a vector register}) as the extension's (index,
+    element bits) pairs."""
+    if not specials:
+        return []
+    given = {}
+    for name, value in specials.items():
+        if isinstance(name, str) and name.startswith("%"):
+            name = name[1:]
+        i = iset.special_index(name)
+        arg = iset.arg_types[iset.specials[i][2]]
+        prefix = iset.literal_prefixes[arg[1]]
+        elems = list(value) if isinstance(value, (list, tuple)) else [value]
+        width = max(arg[2], 1)
+        if len(elems) > width:
+            raise StackError(f"special register '{iset.specials[i][0]}' has "
+                             f"{width} element(s): got {len(elems)} values",
+                             StackErrorCode.INVALID_ARGUMENT)
+        given[i] = [_to_bits(prefix, v) for v in elems]
+    # A vector register and its components (%tid and %tid.x, ...) agree
+    # unless both are given.
+    derived = {}
+    for i, bits in given.items():
+        name = iset.specials[i][0]
+        for k, b in enumerate(bits[:4]):
+            c = iset._special.get(f"{name}.{'xyzw'[k]}")
+            if c is not None and c not in given:
+                derived[c] = [b]
+        base, dot, comp = name.rpartition(".")
+        v = iset._special.get(base) if dot and comp in ("x", "y", "z", "w") \
+            else None
+        if v is not None and v not in given:
+            elems = derived.setdefault(v, [0] * 4)
+            elems["xyzw".index(comp)] = bits[0]
+    return list(given.items()) + list(derived.items())
+
+
 class InstructionSet:
     """The tables of an instruction set: the default one generated from
     td/StackInstrs.td (:func:`default_instruction_set`), or one built at run
@@ -379,31 +417,35 @@ class Compiler:
                                      regs.requests(requests))
 
     def interpret(self, words, registers, requests, inputs, routines=None,
-                  raw=False):
+                  raw=False, specials=None):
         """Runs the program on the CPU with one input per register (floats
         for float stacks; bit patterns with ``raw``). Returns one value per
-        request, as the compiled stub would compute it."""
+        request, as the compiled stub would compute it. ``specials`` gives
+        special registers' values by name (``{"tid.x": 3}``; a sequence for
+        a vector register); the others read 0."""
         regs = self._regs(registers)
         reqs = regs.requests(requests)
         if raw:
             bits = [int(v) for v in inputs]
         else:
             bits = [_to_bits(p, v) for p, v in zip(regs._prefixes, inputs)]
-        out = self._c.interpret(words, regs._native, reqs, bits, routines)
+        out = self._c.interpret(words, regs._native, reqs, bits, routines,
+                                _special_bits(self.instruction_set, specials))
         if raw:
             return out
         return [_from_bits(regs._prefixes[r], b) if r < len(regs) else b
                 for r, b in zip(reqs, out)]
 
     def interpret_rows(self, words, registers, requests, inputs,
-                       routines=None):
+                       routines=None, specials=None):
         """Runs the program once per row of ``inputs`` (a uint64 NumPy array
-        rows x registers of bit patterns; see numpy's ``.view``). Returns a
+        rows x registers of bit patterns; see numpy's ``.view``), with the
+        same ``specials`` (as :meth:`interpret`) for every row. Returns a
         rows x requests uint64 array."""
         regs = self._regs(registers)
-        return self._c.interpret_rows(words, regs._native,
-                                      regs.requests(requests), inputs,
-                                      routines)
+        return self._c.interpret_rows(
+            words, regs._native, regs.requests(requests), inputs, routines,
+            _special_bits(self.instruction_set, specials))
 
     @property
     def stats(self):

@@ -17,6 +17,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/vector.h>
 
 #include "llvm/ADT/ArrayRef.h"
@@ -111,6 +112,30 @@ private:
     view = std::move(held);
     return true;
   }
+};
+
+/// Special-register values for the interpreters, given as (special index,
+/// element bit patterns) pairs; registers and elements not given read 0.
+class SpecialValues {
+public:
+  using List = std::vector<std::pair<uint32_t, std::vector<uint64_t>>>;
+
+  explicit SpecialValues(const List &given) {
+    for (const auto &[idx, bits] : given) {
+      if (idx >= values.size())
+        values.resize(size_t(idx) + 1);
+      values[idx] = bits;
+    }
+  }
+
+  uint64_t get(uint32_t special, unsigned elem) const {
+    if (special >= values.size() || elem >= values[special].size())
+      return 0;
+    return values[special][elem];
+  }
+
+private:
+  std::vector<std::vector<uint64_t>> values;
 };
 
 /// A program's routines, borrowed or copied like Words.

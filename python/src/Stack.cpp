@@ -363,12 +363,15 @@ public:
   std::vector<uint64_t> interpret(nb::handle words, const PyRegisters &regs,
                                   const std::vector<uint32_t> &requests,
                                   const std::vector<uint64_t> &inputs,
-                                  nb::handle routines) {
+                                  nb::handle routines,
+                                  const SpecialValues::List &specials) {
     Words w(words);
     Routines r(routines);
+    SpecialValues sv(specials);
     std::lock_guard<std::mutex> lock(mu);
-    return check(interpretStackPtx(ctx, Program{w.ref, r.refs}, regs.regs,
-                                   requests, inputs));
+    return check(interpretStackPtx(
+        ctx, Program{w.ref, r.refs}, regs.regs, requests, inputs,
+        [&](uint32_t s, unsigned e) { return sv.get(s, e); }));
   }
 
   using InputRows =
@@ -379,9 +382,12 @@ public:
   /// bit patterns); \returns rows x requests.
   OutputRows interpretRows(nb::handle words, const PyRegisters &regs,
                            const std::vector<uint32_t> &requests,
-                           InputRows inputs, nb::handle routines) {
+                           InputRows inputs, nb::handle routines,
+                           const SpecialValues::List &specials) {
     Words w(words);
     Routines r(routines);
+    SpecialValues sv(specials);
+    auto special = [&](uint32_t s, unsigned e) { return sv.get(s, e); };
     size_t rows = inputs.shape(0), cols = inputs.shape(1);
     auto *out = new uint64_t[rows * requests.size()];
     nb::capsule owner(out, [](void *p) noexcept { delete[](uint64_t *) p; });
@@ -393,7 +399,7 @@ public:
       for (size_t i = 0; i != rows; ++i) {
         llvm::Expected<std::vector<uint64_t>> v = interpretStackPtx(
             ctx, p, regs.regs, requests,
-            llvm::ArrayRef<uint64_t>(inputs.data() + i * cols, cols));
+            llvm::ArrayRef<uint64_t>(inputs.data() + i * cols, cols), special);
         if (!v) {
           error = llvm::toString(v.takeError());
           break;
@@ -598,10 +604,12 @@ void mmptx::python::bindStack(nb::module_ &m) {
            nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
       .def("interpret", &PyCompiler::interpret, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
-           nb::arg("routines") = nb::none())
+           nb::arg("routines") = nb::none(),
+           nb::arg("specials") = SpecialValues::List())
       .def("interpret_rows", &PyCompiler::interpretRows, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
-           nb::arg("routines") = nb::none())
+           nb::arg("routines") = nb::none(),
+           nb::arg("specials") = SpecialValues::List())
       .def_prop_ro("stats", &PyCompiler::stats)
       .def_prop_ro("target_sm",
                    [](const PyCompiler &c) { return c.ctx.getTargetSm(); });

@@ -187,3 +187,18 @@ def test_generated_enums():
         A.make_word(A.WordType.SPECIAL, 0, int(A.SpecialReg.TID_X))
     with pytest.raises(AstError, match="unknown instruction"):
         A.ptx(len(A.PtxInstr))
+
+
+def test_interpret_specials():
+    p = A.parse("(out z U32)\n(= z (add.u32 %tid.x %ntid.x))")
+    assert p.interpret() == {"z": 0}
+    assert p.interpret(specials={"tid.x": 3, "%ntid.x": 32}) == {"z": 35}
+    assert p.interpret(specials={"tid": [4, 0, 0], "ntid": [1]}) == {"z": 5}
+    words = np.array([A.special(A.SpecialReg.TID_X),
+                      A.special(A.SpecialReg.NTID_X),
+                      A.ptx("add.u32"), A.ret()], dtype=np.uint64)
+    assert A.interpret_words([], [("z", "U32", words)], [],
+                             specials={A.SpecialReg.TID_X: 7}) == [7]
+    with pytest.raises(AstError, match="unknown special register") as e:
+        p.interpret(specials={"nope": 1})
+    assert e.value.code == AstErrorCode.SPECIAL_REGISTER_IDX_OUT_OF_BOUNDS

@@ -298,3 +298,28 @@ def test_compile_fast_path_requests(cc, iset):
     assert cc.compile(words.view(np.int64), regs, [2]) == ADD_STUB
     with pytest.raises(TypeError, match="1-D uint64 array"):
         cc.compile(words.reshape(1, 3), regs, [2])
+
+
+def test_interpret_specials(cc, iset):
+    """Special registers read the values given by name (0 otherwise)."""
+    regs = iset.registers([("z", "U32", "out")])
+    w = [iset.special("tid.x")]
+    assert cc.interpret(w, regs, ["z"], [0]) == [0]
+    assert cc.interpret(w, regs, ["z"], [0], specials={"tid.x": 3}) == [3]
+    assert cc.interpret(w, regs, ["z"], [0], specials={"%tid.x": 4}) == [4]
+    assert cc.interpret(w, regs, ["z"], [0],
+                        specials={S.SpecialReg.TID_X: 5}) == [5]
+    # A vector register's elements are its components' values.
+    assert cc.interpret(w, regs, ["z"], [0], specials={"tid": [6, 7]}) == [6]
+    w2 = [iset.special("tid.x"), iset.special("ntid.x"), iset.ptx("add.u32")]
+    sp = {"tid.x": 3, "ntid.x": 32}
+    assert cc.interpret(w2, regs, ["z"], [0], specials=sp) == [35]
+    rows = cc.interpret_rows(np.array(w2, dtype=np.uint64), regs, ["z"],
+                             np.zeros((2, 1), dtype=np.uint64), specials=sp)
+    assert rows.tolist() == [[35], [35]]
+    with pytest.raises(S.StackError, match="unknown special register 'tid.q'"):
+        cc.interpret(w, regs, ["z"], [0], specials={"tid.q": 1})
+    with pytest.raises(S.StackError, match="'tid.x' has 1 element"):
+        cc.interpret(w, regs, ["z"], [0], specials={"tid.x": [1, 2]})
+    with pytest.raises(S.StackError, match="special register 99 is out"):
+        cc.interpret(w, regs, ["z"], [0], specials={99: 1})
