@@ -153,7 +153,7 @@ def test_device_buffer(fake):
     with pytest.raises(ValueError, match="negative"):
         dev.empty((2, -1))
     # Host DLPack producers are copied like NumPy arrays.
-    h = dev.from_numpy(HostTensor(np.array([7, 8], dtype=np.int64)))
+    h = dev.from_numpy(DlpackTensor(np.array([7, 8], dtype=np.int64)))
     assert h.to_numpy().tolist() == [7, 8]
 
 
@@ -190,29 +190,17 @@ class ForeignArray:
 
 
 class DlpackTensor:
-    """A device tensor of another library: __dlpack__ only (as torch)."""
+    """A tensor of another library that offers only __dlpack__ (as torch,
+    on the device or the host)."""
 
-    def __init__(self, buf):
-        self._buf = buf
-
-    def __dlpack__(self, **kwargs):
-        return self._buf.__dlpack__(**kwargs)
-
-    def __dlpack_device__(self):
-        return self._buf.__dlpack_device__()
-
-
-class HostTensor:
-    """A host tensor of another library, exported through NumPy's DLPack."""
-
-    def __init__(self, array):
-        self._a = array
+    def __init__(self, tensor):
+        self._t = tensor
 
     def __dlpack__(self, **kwargs):
-        return self._a.__dlpack__(**kwargs)
+        return self._t.__dlpack__(**kwargs)
 
     def __dlpack_device__(self):
-        return self._a.__dlpack_device__()
+        return self._t.__dlpack_device__()
 
 
 @needs_fake
@@ -289,7 +277,7 @@ def test_foreign_device_arrays(fake):
                             np.int32(3)])
     assert y.to_numpy().tolist() == [2, 4, 6]
     # A host DLPack producer is copied like a NumPy array.
-    k.launch(block=3, args=[np.float32(1), HostTensor(np.ones(3, np.float32)),
+    k.launch(block=3, args=[np.float32(1), DlpackTensor(np.ones(3, np.float32)),
                             y, np.int32(3)])
     assert y.to_numpy().tolist() == [3, 5, 7]
     # NumPy cannot import device memory: the capsule says CUDA.

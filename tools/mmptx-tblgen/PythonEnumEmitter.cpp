@@ -91,12 +91,16 @@ const EnumValue AstWordTypes[] = {
 };
 #undef MMPTX_WORD
 
+void emitEnumHeader(raw_ostream &OS, StringRef Name, StringRef Doc) {
+  OS << "\n\nclass " << Name << "(IntEnum):\n    \"\"\"" << Doc << "\"\"\"\n";
+}
+
 /// Writes `class Name(IntEnum):` with \p Doc and one line per member; a
 /// member's comment, when given, follows its value.
 template <typename FnT>
 void emitEnum(raw_ostream &OS, StringRef Name, StringRef Doc, unsigned Count,
               FnT Member) {
-  OS << "\n\nclass " << Name << "(IntEnum):\n    \"\"\"" << Doc << "\"\"\"\n";
+  emitEnumHeader(OS, Name, Doc);
   if (!Count)
     OS << "    pass\n";
   for (unsigned I = 0; I != Count; ++I) {
@@ -111,7 +115,7 @@ void emitEnum(raw_ostream &OS, StringRef Name, StringRef Doc, unsigned Count,
 
 void emitFixedEnum(raw_ostream &OS, StringRef Name, StringRef Doc,
                    ArrayRef<EnumValue> Values) {
-  OS << "\n\nclass " << Name << "(IntEnum):\n    \"\"\"" << Doc << "\"\"\"\n";
+  emitEnumHeader(OS, Name, Doc);
   for (const EnumValue &V : Values)
     OS << "    " << V.Name << " = " << V.Value << "\n";
 }
