@@ -22,6 +22,7 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackText.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Allocator.h"
@@ -330,9 +331,16 @@ public:
                         const PyRegisters &regs,
                         const std::vector<uint32_t> &requests) {
     Batch b(programs, offsets);
-    std::string text;
+    // Kept per thread between batches: a fresh multi-megabyte buffer each
+    // time costs more in page faults than the strings made from it.
+    static thread_local std::string text;
     std::vector<size_t> ends;
+    text.clear();
     runBatch(b, regs, requests, &text, ends);
+    auto trim = llvm::make_scope_exit([] {
+      if (text.capacity() > (size_t(64) << 20))
+        std::string().swap(text);
+    });
     nb::list out = nb::steal<nb::list>(PyList_New(Py_ssize_t(ends.size())));
     size_t begin = 0;
     for (size_t i = 0; i != ends.size(); ++i) {
