@@ -296,6 +296,13 @@ def test_compile_fast_path_requests(cc, iset):
         cc.compile(words, regs, 2)
     # Buffers of other item types are copied through the sequence path.
     assert cc.compile(words.view(np.int64), regs, [2]) == ADD_STUB
+    assert cc.compile(words.astype(">u8"), regs, [2]) == ADD_STUB
+    assert cc.compile(np.repeat(words, 2)[::2], regs, [2]) == ADD_STUB
+
+    class Sub(np.ndarray):
+        pass
+
+    assert cc.compile(words.view(Sub), regs, [2]) == ADD_STUB
     with pytest.raises(TypeError, match="1-D uint64 array"):
         cc.compile(words.reshape(1, 3), regs, [2])
 
