@@ -170,7 +170,10 @@ class DeviceBuffer:
         self._b.fill(value)
 
     def close(self):
-        """Frees the memory now; later use raises ValueError."""
+        """Frees the memory now; later use raises ValueError. Views exported
+        through ``__dlpack__`` or ``__cuda_array_interface__`` must not be
+        used afterwards (without close(), a DLPack view keeps the buffer
+        alive)."""
         self._b.close()
 
     def __enter__(self):
