@@ -51,7 +51,21 @@ using namespace mmptx;
 //===----------------------------------------------------------------------===//
 
 char InjectError::ID = 0;
-char InjectUsageError::ID = 0;
+
+namespace {
+class InjectErrorCategory : public std::error_category {
+public:
+  const char *name() const noexcept override { return "mmptx-inject"; }
+  std::string message(int code) const override {
+    return "inject error " + std::to_string(code);
+  }
+};
+} // namespace
+
+const std::error_category &mmptx::getInjectErrorCategory() {
+  static const InjectErrorCategory category;
+  return category;
+}
 
 Error mmptx::withInjectCode(Error err, InjectErrc code) {
   return handleErrors(std::move(err),
@@ -72,10 +86,13 @@ InjectErrc mmptx::takeInjectError(Error err, std::string *message) {
         if (message)
           *message = e.message();
       },
-      [&](const InjectUsageError &e) {
-        code = e.getCode();
+      [&](const StringError &e) {
+        std::error_code ec = e.convertToErrorCode();
+        code = ec.category() == getInjectErrorCategory()
+                   ? InjectErrc(ec.value())
+                   : InjectErrc::Internal;
         if (message)
-          *message = e.message();
+          *message = e.getMessage();
       },
       [&](const ErrorInfoBase &e) {
         code = InjectErrc::Internal;
@@ -113,7 +130,7 @@ size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
 }
 
 static Error usageError(InjectErrc code, const Twine &msg) {
-  return make_error<InjectUsageError>(code, msg.str());
+  return make_error<StringError>(msg, make_error_code(code));
 }
 
 //===----------------------------------------------------------------------===//

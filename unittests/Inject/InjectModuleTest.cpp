@@ -327,6 +327,27 @@ TEST(InjectModuleTest, InconsistentDuplicates) {
       << msg;
 }
 
+// An error without a location is a StringError whose code has the inject
+// category; any other error is Internal.
+TEST(InjectModuleTest, UnlocatedErrorsAreStringErrors) {
+  auto m = createOK(SimpleSite);
+  ASSERT_TRUE(m);
+  std::string out;
+  RenderOptions unchecked;
+  unchecked.checkStubs = false;
+  Error e = m->render(ArrayRef<StringRef>{}, out, unchecked);
+  std::error_code ec;
+  handleAllErrors(std::move(e),
+                  [&](const StringError &s) { ec = s.convertToErrorCode(); });
+  EXPECT_EQ(ec, make_error_code(InjectErrc::WrongNumStubs));
+  EXPECT_EQ(&ec.category(), &getInjectErrorCategory());
+  std::string msg;
+  EXPECT_EQ(
+      takeInjectError(createStringError(inconvertibleErrorCode(), "x"), &msg),
+      InjectErrc::Internal);
+  EXPECT_EQ(msg, "x");
+}
+
 TEST(InjectModuleTest, RenderErrors) {
   auto m = createOK(SimpleSite);
   ASSERT_TRUE(m);
