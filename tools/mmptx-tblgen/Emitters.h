@@ -32,6 +32,10 @@ void emitStackCHeader(llvm::RecordKeeper &Records, llvm::raw_ostream &OS);
 /// (mmptx/cuda/ptx_inject.h).
 void emitInjectDeviceTypes(llvm::RecordKeeper &Records, llvm::raw_ostream &OS);
 
+/// -gen-inject-device-format: the site-format macros of the CUDA device
+/// header, written by the scaffold writers of mmptx/Inject/InjectFormat.h.
+void emitInjectDeviceFormat(llvm::RecordKeeper &Records, llvm::raw_ostream &OS);
+
 /// \returns the InjectType records in definition order, each validated
 /// (identifier token, known register type and mov suffix, constraint letter
 /// matching the register width, unique token); bad records are fatal errors.

@@ -62,17 +62,16 @@ struct StackView {
   }
 };
 
-const StackView CView = {
-    true,
-    "0",
-    "/* ",
-    " */",
-    "mmptx_stack_arg_type_info_t",
-    "mmptx_stack_instr_desc_t",
-    "mmptx_stack_special_desc_t",
-    "mmptx_stack_tables_t",
-    "mmptx_stack_tables",
-    "  "};
+const StackView CView = {true,
+                         "0",
+                         "/* ",
+                         " */",
+                         "mmptx_stack_arg_type_info_t",
+                         "mmptx_stack_instr_desc_t",
+                         "mmptx_stack_special_desc_t",
+                         "mmptx_stack_tables_t",
+                         "mmptx_stack_tables",
+                         "  "};
 const StackView CppView = {false,
                            "nullptr",
                            "// ",
@@ -144,8 +143,7 @@ void StackTablesEmitter::emitEnum(raw_ostream &OS, const StackEnum &E,
     OS << "  NONE = " << Names.size() << ",\n";
   OS << "};\n";
   if (!E.CppCount.empty())
-    OS << "constexpr uint32_t " << E.CppCount << " = " << Names.size()
-       << ";\n";
+    OS << "constexpr uint32_t " << E.CppCount << " = " << Names.size() << ";\n";
 }
 
 void StackTablesEmitter::emitEnums(raw_ostream &OS) {
@@ -159,10 +157,10 @@ void StackTablesEmitter::emitEnums(raw_ostream &OS) {
   for (const StackSpecial &Sp : Recs.specials)
     SpecialNames.push_back(Sp.name);
   static const StackEnum StackTypes = {
-      "StackType",        "uint16_t", "NumStackTypes", "mmptx_stack_type",
-      "MMPTX_STACK_TYPE_", "NUM",     false,           false};
+      "StackType",         "uint16_t", "NumStackTypes", "mmptx_stack_type",
+      "MMPTX_STACK_TYPE_", "NUM",      false,           false};
   static const StackEnum ArgTypes = {
-      "ArgType",         "uint16_t", "",    "mmptx_stack_arg_type",
+      "ArgType",         "uint16_t", "",   "mmptx_stack_arg_type",
       "MMPTX_ARG_TYPE_", "NONE",     true, false};
   static const StackEnum Instrs = {
       "PtxInstr",         "uint32_t", "NumPtxInstrs", "mmptx_stack_ptx_instr",
@@ -213,8 +211,9 @@ void StackTablesEmitter::emitCppEncoders(raw_ostream &OS) {
   for (unsigned I = 0, E = Recs.stackNames.size(); I != E; ++I) {
     StringRef CType = Recs.getConstantCType(I);
     OS << "constexpr uint64_t encodeConstant" << Recs.stackNames[I] << "("
-       << CType << " v) {\n  return encodeConstant(StackType::"
-       << Recs.stackNames[I] << ", ";
+       << CType
+       << " v) {\n  return encodeConstant(StackType::" << Recs.stackNames[I]
+       << ", ";
     if (CType == "float")
       OS << "__builtin_bit_cast(uint32_t, v)";
     else
@@ -273,11 +272,11 @@ void StackTablesEmitter::emitTables(raw_ostream &OS) {
   OS << "};\n";
 
   std::vector<std::string> Strs;
-  OS << "static const " << View.ArgTypeInfo << " "
-     << View.getArray("ArgTypes") << "[] = {\n";
+  OS << "static const " << View.ArgTypeInfo << " " << View.getArray("ArgTypes")
+     << "[] = {\n";
   for (const StackArgType &A : Recs.argTypes) {
-    OS << "  {" << A.stack << ", " << A.numVecElems << "}," << View.comment(A.name)
-       << "\n";
+    OS << "  {" << A.stack << ", " << A.numVecElems << "},"
+       << View.comment(A.name) << "\n";
     Strs.push_back(A.name);
   }
   if (Recs.argTypes.empty())
@@ -337,8 +336,8 @@ void StackTablesEmitter::emitTables(raw_ostream &OS) {
      << A("ArgTypeNames") << ",\n"
      << View.Indent << Recs.instrs.size() << ", " << A("InstrDescs") << ", "
      << A("InstrPtx") << ", " << A("InstrNames") << ",\n"
-     << View.Indent << Recs.specials.size() << ", " << A("SpecialDescs")
-     << ", " << A("SpecialPtx") << ", " << A("SpecialNames") << ",\n"
+     << View.Indent << Recs.specials.size() << ", " << A("SpecialDescs") << ", "
+     << A("SpecialPtx") << ", " << A("SpecialNames") << ",\n"
      << View.Indent << A("InlineLiterals") << ", " << A("InstrMinSm") << ", "
      << A("SpecialMinSm") << "\n};\n";
   if (!View.IsC)

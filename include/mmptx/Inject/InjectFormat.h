@@ -7,8 +7,10 @@
 ///
 /// \file
 /// The one description of a normalised inject site, shared by everything
-/// that writes one: the CUDA source rewriter (as inline asm), the normalize
-/// pass, render and stub-gen (as PTX):
+/// that writes one: the CUDA source rewriter (as inline asm), the device
+/// header (its line macros are generated from the writers below by
+/// mmptx-tblgen -gen-inject-device-format), the normalize pass, render and
+/// stub-gen (as PTX):
 ///
 ///   {
 ///   .reg .<regtype> %_x<i>;                 one per variable
@@ -77,6 +79,48 @@ struct ScaffoldVar {
   llvm::StringRef outer;
 };
 
+/// The sections of a scaffold, in the order writeSiteScaffold writes them.
+/// Markers are the begin marker, one arg marker per variable and the end
+/// marker.
+enum class ScaffoldSection : uint8_t {
+  Decls,
+  MovesIn,
+  Markers,
+  Stub,
+  MovesOut
+};
+
+/// \returns the sections of a scaffold in order.
+llvm::ArrayRef<ScaffoldSection> getScaffoldSections();
+
+/// \returns true if a variable of kind \p kind is moved into its stable
+/// register before the stub (in, mod) / out of it after the stub (mod, out).
+bool scaffoldMovesIn(InjectArgKind kind);
+bool scaffoldMovesOut(InjectArgKind kind);
+
+/// Receives one line of a scaffold, without indentation or newline.
+using ScaffoldLineFn = llvm::function_ref<void(const llvm::Twine &)>;
+
+/// The lines of a scaffold, one function each. The parts are Twines so that
+/// a writer may pass placeholders rather than values: the device-header
+/// backend of mmptx-tblgen passes macro parameters, so that the CUDA header
+/// writes exactly these lines. \p stable is a stable register (`%_x0`),
+/// \p outer the value outside the site.
+void writeScaffoldDecl(const llvm::Twine &regType, const llvm::Twine &stable,
+                       ScaffoldLineFn line);
+void writeScaffoldMoveIn(const llvm::Twine &movSuffix,
+                         const llvm::Twine &stable, const llvm::Twine &outer,
+                         ScaffoldLineFn line);
+void writeScaffoldMoveOut(const llvm::Twine &movSuffix,
+                          const llvm::Twine &outer, const llvm::Twine &stable,
+                          ScaffoldLineFn line);
+void writeBeginMarker(const llvm::Twine &name, const llvm::Twine &numVars,
+                      ScaffoldLineFn line);
+void writeArgMarker(const llvm::Twine &index, const llvm::Twine &kind,
+                    const llvm::Twine &regType, const llvm::Twine &typeToken,
+                    const llvm::Twine &label, ScaffoldLineFn line);
+void writeEndMarker(const llvm::Twine &name, ScaffoldLineFn line);
+
 /// Emits the lines between the braces of a normalised site of inject
 /// \p name, each through \p line without indentation or newline: the
 /// `.reg`s, the `mov`s in, the markers (when \p withMarkers), then calls
@@ -84,8 +128,7 @@ struct ScaffoldVar {
 /// spells the stable registers: `%_x` in PTX, `%%_x` in an asm template.
 void writeSiteScaffold(llvm::StringRef name, llvm::ArrayRef<ScaffoldVar> vars,
                        llvm::StringRef stablePrefix, bool withMarkers,
-                       llvm::function_ref<void(const llvm::Twine &)> line,
-                       llvm::function_ref<void()> atStub);
+                       ScaffoldLineFn line, llvm::function_ref<void()> atStub);
 
 } // namespace mmptx
 
