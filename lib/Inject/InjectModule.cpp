@@ -797,8 +797,7 @@ Error InjectSiteScanner::scanText() {
 Error InjectSiteScanner::scanModule(const ptx::Module &m) {
   const char *resume = base;
   for (const ptx::Statement &s : m.statements()) {
-    if (s.Kind != ptx::StmtKind::Comment ||
-        !(s.Flags & ptx::SF_MaybeInjectMarker))
+    if (s.Kind != ptx::StmtKind::Comment || !(s.Flags & ptx::SF_KeywordComment))
       continue;
     const char *p = base + s.Begin, *se = base + s.End;
     // Markers are `//` comments; a `/* */` comment only mentions them.

@@ -92,9 +92,8 @@ void mmptx::emitInjectDeviceFormat(RecordKeeper &, raw_ostream &OS) {
   std::string Stable = "%%_x" + number("i");
   std::string Outer = "%" + number("op");
   std::string Reg = param("reg"), Mov = param("mov");
-  defineLine(OS, "MMPTX_FMT_DECL_(reg, i)", [&](ScaffoldLineFn L) {
-    writeScaffoldDecl(Reg, Stable, L);
-  });
+  defineLine(OS, "MMPTX_FMT_DECL_(reg, i)",
+             [&](ScaffoldLineFn L) { writeScaffoldDecl(Reg, Stable, L); });
   defineLine(OS, "MMPTX_FMT_MOVIN_(mov, i, op)", [&](ScaffoldLineFn L) {
     writeScaffoldMoveIn(Mov, Stable, Outer, L);
   });
@@ -109,9 +108,8 @@ void mmptx::emitInjectDeviceFormat(RecordKeeper &, raw_ostream &OS) {
                writeArgMarker(number("i"), param("kind"), Reg, param("T"),
                               param("label"), L);
              });
-  defineLine(OS, "MMPTX_FMT_END_(name)", [&](ScaffoldLineFn L) {
-    writeEndMarker(param("name"), L);
-  });
+  defineLine(OS, "MMPTX_FMT_END_(name)",
+             [&](ScaffoldLineFn L) { writeEndMarker(param("name"), L); });
   OS << "\n";
 
   for (InjectArgKind Kind :

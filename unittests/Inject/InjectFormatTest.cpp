@@ -6,9 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Inject/InjectFormat.h"
+#include "mmptx/Parser/Parser.h"
 
 // The device header's site-format macros, generated from the writers.
 #include "mmptx/cuda/PtxInjectFormat.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include "gtest/gtest.h"
 
@@ -70,6 +74,37 @@ TEST(InjectFormatTest, SectionsAndMoves) {
                    "mov.f32 %_x0, %f1;\n"
                    "STUB\n"
                    "mov.f32 %f2, %_x1;\n");
+}
+
+// The inject layer finds markers among the comments the structural parser
+// flags (SF_KeywordComment, in the parser's one walk): every marker line the
+// writers write, and the legacy form's start and end, is one of them (the
+// legacy variable lines are read after the start marker).
+TEST(InjectFormatTest, MarkersAreKeywordComments) {
+  std::string Ptx = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k()\n{\n.reg .f32 %f<2>;\n"
+                    "// PTX_INJECT_START g\n// %f1 mod f32 acc\n"
+                    "// PTX_INJECT_END\n{\n";
+  ScaffoldVar Vars[] = {{InjectArgKind::Mod, "f32", "f32", "F32", "x", "%f1"}};
+  writeSiteScaffold(
+      "f", Vars, "%_x", /*withMarkers=*/true,
+      [&](const Twine &Line) { Ptx += (Line + "\n").str(); }, [] {});
+  Ptx += "}\n// an ordinary comment\nret;\n}\n";
+  SourceMgr SM;
+  unsigned ID =
+      SM.AddNewSourceBuffer(MemoryBuffer::getMemBuffer(Ptx, "k.ptx"), SMLoc());
+  auto M = parseStructure(SM, ID);
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  unsigned NumMarkers = 0;
+  for (const ptx::Statement &S : (*M)->statements()) {
+    if (S.Kind != ptx::StmtKind::Comment)
+      continue;
+    StringRef Text = StringRef(Ptx).slice(S.Begin, S.End);
+    bool IsMarker = Text.contains("INJECT");
+    EXPECT_EQ(bool(S.Flags & ptx::SF_KeywordComment), IsMarker) << Text.str();
+    NumMarkers += IsMarker;
+  }
+  EXPECT_EQ(NumMarkers, 5u); // 2 legacy, 3 mmptx
 }
 
 } // namespace
