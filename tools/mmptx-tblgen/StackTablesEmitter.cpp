@@ -108,6 +108,15 @@ private:
   void emitCEncoders(raw_ostream &OS);
   void emitStringArray(raw_ostream &OS, StringRef Name,
                        ArrayRef<std::string> Strs);
+  /// Writes the string array \p Name of field \p Field of \p Items.
+  template <typename T>
+  void emitFieldArray(raw_ostream &OS, StringRef Name, ArrayRef<T> Items,
+                      std::string T::*Field) {
+    std::vector<std::string> Strs;
+    for (const T &Item : Items)
+      Strs.push_back(Item.*Field);
+    emitStringArray(OS, Name, Strs);
+  }
   void emitTables(raw_ostream &OS);
 
   StackRecords Recs;
@@ -271,18 +280,16 @@ void StackTablesEmitter::emitTables(raw_ostream &OS) {
     OS << "1";
   OS << "};\n";
 
-  std::vector<std::string> Strs;
   OS << "static const " << View.ArgTypeInfo << " " << View.getArray("ArgTypes")
      << "[] = {\n";
-  for (const StackArgType &A : Recs.argTypes) {
+  for (const StackArgType &A : Recs.argTypes)
     OS << "  {" << A.stack << ", " << A.numVecElems << "},"
        << View.comment(A.name) << "\n";
-    Strs.push_back(A.name);
-  }
   if (Recs.argTypes.empty())
     OS << "  {0, 0},\n";
   OS << "};\n";
-  emitStringArray(OS, "ArgTypeNames", Strs);
+  emitFieldArray(OS, "ArgTypeNames", makeArrayRef(Recs.argTypes),
+                 &StackArgType::name);
 
   unsigned None = Recs.argTypes.size();
   OS << "static const " << View.InstrDesc << " " << View.getArray("InstrDescs")
@@ -300,14 +307,9 @@ void StackTablesEmitter::emitTables(raw_ostream &OS) {
   if (Recs.instrs.empty())
     OS << "  {{0, 0, 0, 0}, {0, 0}, 0, 0},\n";
   OS << "};\n";
-  Strs.clear();
-  for (const StackInstr &In : Recs.instrs)
-    Strs.push_back(In.ptx);
-  emitStringArray(OS, "InstrPtx", Strs);
-  Strs.clear();
-  for (const StackInstr &In : Recs.instrs)
-    Strs.push_back(In.name);
-  emitStringArray(OS, "InstrNames", Strs);
+  emitFieldArray(OS, "InstrPtx", makeArrayRef(Recs.instrs), &StackInstr::ptx);
+  emitFieldArray(OS, "InstrNames", makeArrayRef(Recs.instrs),
+                 &StackInstr::name);
 
   OS << "static const " << View.SpecialDesc << " "
      << View.getArray("SpecialDescs") << "[] = {\n";
@@ -316,14 +318,10 @@ void StackTablesEmitter::emitTables(raw_ostream &OS) {
   if (Recs.specials.empty())
     OS << "  {0},\n";
   OS << "};\n";
-  Strs.clear();
-  for (const StackSpecial &Sp : Recs.specials)
-    Strs.push_back(Sp.ptx);
-  emitStringArray(OS, "SpecialPtx", Strs);
-  Strs.clear();
-  for (const StackSpecial &Sp : Recs.specials)
-    Strs.push_back(Sp.name);
-  emitStringArray(OS, "SpecialNames", Strs);
+  emitFieldArray(OS, "SpecialPtx", makeArrayRef(Recs.specials),
+                 &StackSpecial::ptx);
+  emitFieldArray(OS, "SpecialNames", makeArrayRef(Recs.specials),
+                 &StackSpecial::name);
   Recs.emitMinSmArrays(OS, View.getArray("InstrMinSm"),
                        View.getArray("SpecialMinSm"));
 
