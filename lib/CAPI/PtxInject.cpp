@@ -333,7 +333,8 @@ static mmptx_result_t render(const mmptx_inject_t *handle,
   if (numStubs != m.getNumInjects())
     return fail(MMPTX_ERROR_WRONG_NUM_STUBS,
                 "expected " + Twine(m.getNumInjects()) +
-                    " stubs (one per inject), got " + Twine(numStubs));
+                    (m.getNumInjects() == 1 ? " stub" : " stubs") +
+                    " (one per inject), got " + Twine(numStubs));
   if (numStubs && !stubs)
     return fail(MMPTX_ERROR_INVALID_INPUT, "stubs is NULL");
   if (!buffer && !written)

@@ -60,6 +60,9 @@ static void test_inject(void) {
   mmptx_inject_t *h = NULL;
   size_t n = 0;
   const char *name = NULL;
+  CHECK_ERROR(mmptx_inject_create(NULL, kModule, sizeof(kModule) - 1, NULL,
+                                  NULL, 0, NULL, 0),
+              MMPTX_ERROR_INVALID_INPUT, "out is NULL");
   CHECK_ERROR(mmptx_inject_create(&h, kModule, sizeof(kModule) - 1, "m.ptx",
                                   NULL, 0, NULL, 0),
               MMPTX_SUCCESS, "");
@@ -80,6 +83,9 @@ static void test_inject(void) {
                                                   NULL, NULL),
               MMPTX_ERROR_OUT_OF_BOUNDS_IDX,
               "variable index 1 is out of range (inject 'f' has 1)");
+  CHECK_ERROR(mmptx_inject_render(h, NULL, 2, NULL, 0, &n),
+              MMPTX_ERROR_WRONG_NUM_STUBS,
+              "expected 1 stub (one per inject), got 2");
   /* A success clears the message. */
   CHECK_ERROR(mmptx_inject_num_injects(h, &n), MMPTX_SUCCESS, "");
   CHECK(n == 1);
@@ -122,6 +128,16 @@ static void test_stack(void) {
               "");
   CHECK_ERROR(mmptx_stack_context_create(NULL, NULL, &other),
               MMPTX_STACK_SUCCESS, "");
+  {
+    const char *text = NULL;
+    size_t length = 0;
+    CHECK_ERROR(mmptx_stack_last_output(ctx, &text, &length),
+                MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                "the last compile made no output");
+    CHECK_ERROR(mmptx_stack_last_output(ctx, NULL, &length),
+                MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                "context, text or length is NULL");
+  }
   CHECK_ERROR(mmptx_stack_compile(ctx, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL,
                                   0, NULL),
               MMPTX_STACK_ERROR_INVALID_ARGUMENT, "written is NULL");
@@ -161,8 +177,18 @@ static void test_ast(void) {
   uint32_t map[1] = {100000};
   const char *text = NULL;
   size_t length = 0;
+  mmptx_stack_tables_t bad = *mmptx_stack_default_tables();
   CHECK_ERROR(mmptx_ast_context_create(NULL, NULL, NULL),
               MMPTX_AST_ERROR_INVALID_VALUE, "context is NULL");
+  bad.stack_names = NULL;
+  CHECK_ERROR(mmptx_ast_context_create(&bad, NULL, &ctx),
+              MMPTX_AST_ERROR_INVALID_VALUE,
+              "invalid tables: stack tables are missing");
+  o.instr_map = NULL;
+  o.num_instr_map = 1;
+  CHECK_ERROR(mmptx_ast_context_create(NULL, &o, &ctx),
+              MMPTX_AST_ERROR_INVALID_VALUE,
+              "instr_map is NULL with a non-zero count");
   o.instr_map = map;
   o.num_instr_map = 1;
   CHECK(mmptx_ast_context_create(NULL, &o, &ctx) ==
@@ -176,6 +202,14 @@ static void test_ast(void) {
   CHECK_ERROR(mmptx_ast_compile(ctx, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL),
               MMPTX_AST_ERROR_INVALID_VALUE, "written is NULL");
   CHECK(strcmp(mmptx_ast_last_error(ctx), "written is NULL") == 0);
+  {
+    uint64_t result = 0;
+    mmptx_ast_variable_t in = {"x", 0};
+    CHECK_ERROR(
+        mmptx_ast_interpret(ctx, &in, 1, NULL, NULL, 0, NULL, 0, &result),
+        MMPTX_AST_ERROR_INVALID_VALUE,
+        "NULL values or results with a non-zero count");
+  }
   mmptx_ast_context_destroy(ctx);
 }
 
@@ -186,6 +220,8 @@ static void test_backend(void) {
   CHECK(mmptx_backend_last_error() == mmptx_last_error());
   CHECK_ERROR(mmptx_compiler_create((mmptx_backend_kind_t)7, NULL, &c),
               MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "unknown backend kind 7");
+  CHECK_ERROR(mmptx_batch_size(NULL, NULL),
+              MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "batch or n is NULL");
   {
     mmptx_compile_options_t o;
     CHECK_ERROR(mmptx_compile_options_init(&o), MMPTX_BACKEND_SUCCESS, "");
