@@ -228,15 +228,15 @@ template <typename T> static void set(T *p, T v) {
     *p = v;
 }
 
-/// \returns OUT_OF_BOUNDS_IDX (recorded) unless \p index names an inject.
-static mmptx_result_t checkInjectIndex(const mmptx_inject_t *handle,
-                                       size_t index) {
-  size_t n = handle->module->getNumInjects();
-  if (index < n)
+/// \returns OUT_OF_BOUNDS_IDX (recorded) unless \p Index names an inject.
+static mmptx_result_t checkInjectIndex(const mmptx_inject_t *Handle,
+                                       size_t Index) {
+  size_t N = Handle->module->getNumInjects();
+  if (Index < N)
     return MMPTX_SUCCESS;
-  return fail(MMPTX_ERROR_OUT_OF_BOUNDS_IDX, "inject index " + Twine(index) +
+  return fail(MMPTX_ERROR_OUT_OF_BOUNDS_IDX, "inject index " + Twine(Index) +
                                                  " is out of range (" +
-                                                 Twine(n) + " injects)");
+                                                 Twine(N) + " injects)");
 }
 
 mmptx_result_t mmptx_inject_inject_info_by_name(const mmptx_inject_t *handle,

@@ -106,16 +106,16 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
     opts.targetSm = options->target_sm;
     // Oversize limits are refused here, before anything is sized by them.
     // Named as the C struct spells them: stackSize -> options.stack_size.
-    std::string spelled;
-    auto cName = [&](llvm::StringRef field) -> llvm::StringRef {
-      spelled = "options.";
-      for (char ch : field)
-        spelled += (ch >= 'A' && ch <= 'Z')
-                       ? std::string{'_', llvm::toLower(ch)}
-                       : std::string(1, ch);
-      return spelled;
+    std::string Spelled;
+    auto CName = [&](llvm::StringRef Field) -> llvm::StringRef {
+      Spelled = "options.";
+      for (char Ch : Field)
+        Spelled += (Ch >= 'A' && Ch <= 'Z')
+                       ? std::string{'_', llvm::toLower(Ch)}
+                       : std::string(1, Ch);
+      return Spelled;
     };
-    if (llvm::Error e = checkStackPtxOptions(opts, cName))
+    if (llvm::Error e = checkStackPtxOptions(opts, CName))
       return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
                   llvm::toString(std::move(e)));
   }

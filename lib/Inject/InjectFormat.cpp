@@ -28,43 +28,43 @@ static const ScaffoldSection Sections[] = {
 
 ArrayRef<ScaffoldSection> mmptx::getScaffoldSections() { return Sections; }
 
-bool mmptx::scaffoldMovesIn(InjectArgKind kind) {
-  return kind != InjectArgKind::Out;
+bool mmptx::scaffoldMovesIn(InjectArgKind Kind) {
+  return Kind != InjectArgKind::Out;
 }
 
-bool mmptx::scaffoldMovesOut(InjectArgKind kind) {
-  return kind != InjectArgKind::In;
+bool mmptx::scaffoldMovesOut(InjectArgKind Kind) {
+  return Kind != InjectArgKind::In;
 }
 
-void mmptx::writeScaffoldDecl(const Twine &regType, const Twine &stable,
-                              ScaffoldLineFn line) {
-  line(".reg ." + regType + " " + stable + ";");
+void mmptx::writeScaffoldDecl(const Twine &RegType, const Twine &Stable,
+                              ScaffoldLineFn Line) {
+  Line(".reg ." + RegType + " " + Stable + ";");
 }
 
-void mmptx::writeScaffoldMoveIn(const Twine &movSuffix, const Twine &stable,
-                                const Twine &outer, ScaffoldLineFn line) {
-  line("mov." + movSuffix + " " + stable + ", " + outer + ";");
+void mmptx::writeScaffoldMoveIn(const Twine &MovSuffix, const Twine &Stable,
+                                const Twine &Outer, ScaffoldLineFn Line) {
+  Line("mov." + MovSuffix + " " + Stable + ", " + Outer + ";");
 }
 
-void mmptx::writeScaffoldMoveOut(const Twine &movSuffix, const Twine &outer,
-                                 const Twine &stable, ScaffoldLineFn line) {
-  line("mov." + movSuffix + " " + outer + ", " + stable + ";");
+void mmptx::writeScaffoldMoveOut(const Twine &MovSuffix, const Twine &Outer,
+                                 const Twine &Stable, ScaffoldLineFn Line) {
+  Line("mov." + MovSuffix + " " + Outer + ", " + Stable + ";");
 }
 
-void mmptx::writeBeginMarker(const Twine &name, const Twine &numVars,
-                             ScaffoldLineFn line) {
-  line("// MMPTX_INJECT_BEGIN " + name + " " + numVars);
+void mmptx::writeBeginMarker(const Twine &Name, const Twine &NumVars,
+                             ScaffoldLineFn Line) {
+  Line("// MMPTX_INJECT_BEGIN " + Name + " " + NumVars);
 }
 
-void mmptx::writeArgMarker(const Twine &index, const Twine &kind,
-                           const Twine &regType, const Twine &typeToken,
-                           const Twine &label, ScaffoldLineFn line) {
-  line("// MMPTX_INJECT_ARG " + index + " " + kind + " " + regType + " " +
-       typeToken + " " + label);
+void mmptx::writeArgMarker(const Twine &Index, const Twine &Kind,
+                           const Twine &RegType, const Twine &TypeToken,
+                           const Twine &Label, ScaffoldLineFn Line) {
+  Line("// MMPTX_INJECT_ARG " + Index + " " + Kind + " " + RegType + " " +
+       TypeToken + " " + Label);
 }
 
-void mmptx::writeEndMarker(const Twine &name, ScaffoldLineFn line) {
-  line("// MMPTX_INJECT_END " + name);
+void mmptx::writeEndMarker(const Twine &Name, ScaffoldLineFn Line) {
+  Line("// MMPTX_INJECT_END " + Name);
 }
 
 void mmptx::writeSiteScaffold(StringRef name, ArrayRef<ScaffoldVar> vars,

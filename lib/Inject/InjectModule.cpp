@@ -56,15 +56,15 @@ namespace {
 class InjectErrorCategory : public std::error_category {
 public:
   const char *name() const noexcept override { return "mmptx-inject"; }
-  std::string message(int code) const override {
-    return "inject error " + std::to_string(code);
+  std::string message(int Code) const override {
+    return "inject error " + std::to_string(Code);
   }
 };
 } // namespace
 
 const std::error_category &mmptx::getInjectErrorCategory() {
-  static const InjectErrorCategory category;
-  return category;
+  static const InjectErrorCategory Category;
+  return Category;
 }
 
 Error mmptx::withInjectCode(Error err, InjectErrc code) {

@@ -93,10 +93,10 @@ enum class ScaffoldSection : uint8_t {
 /// \returns the sections of a scaffold in order.
 llvm::ArrayRef<ScaffoldSection> getScaffoldSections();
 
-/// \returns true if a variable of kind \p kind is moved into its stable
+/// \returns true if a variable of kind \p Kind is moved into its stable
 /// register before the stub (in, mod) / out of it after the stub (mod, out).
-bool scaffoldMovesIn(InjectArgKind kind);
-bool scaffoldMovesOut(InjectArgKind kind);
+bool scaffoldMovesIn(InjectArgKind Kind);
+bool scaffoldMovesOut(InjectArgKind Kind);
 
 /// Receives one line of a scaffold, without indentation or newline.
 using ScaffoldLineFn = llvm::function_ref<void(const llvm::Twine &)>;
@@ -104,22 +104,22 @@ using ScaffoldLineFn = llvm::function_ref<void(const llvm::Twine &)>;
 /// The lines of a scaffold, one function each. The parts are Twines so that
 /// a writer may pass placeholders rather than values: the device-header
 /// backend of mmptx-tblgen passes macro parameters, so that the CUDA header
-/// writes exactly these lines. \p stable is a stable register (`%_x0`),
-/// \p outer the value outside the site.
-void writeScaffoldDecl(const llvm::Twine &regType, const llvm::Twine &stable,
-                       ScaffoldLineFn line);
-void writeScaffoldMoveIn(const llvm::Twine &movSuffix,
-                         const llvm::Twine &stable, const llvm::Twine &outer,
-                         ScaffoldLineFn line);
-void writeScaffoldMoveOut(const llvm::Twine &movSuffix,
-                          const llvm::Twine &outer, const llvm::Twine &stable,
-                          ScaffoldLineFn line);
-void writeBeginMarker(const llvm::Twine &name, const llvm::Twine &numVars,
-                      ScaffoldLineFn line);
-void writeArgMarker(const llvm::Twine &index, const llvm::Twine &kind,
-                    const llvm::Twine &regType, const llvm::Twine &typeToken,
-                    const llvm::Twine &label, ScaffoldLineFn line);
-void writeEndMarker(const llvm::Twine &name, ScaffoldLineFn line);
+/// writes exactly these lines. \p Stable is a stable register (`%_x0`),
+/// \p Outer the value outside the site.
+void writeScaffoldDecl(const llvm::Twine &RegType, const llvm::Twine &Stable,
+                       ScaffoldLineFn Line);
+void writeScaffoldMoveIn(const llvm::Twine &MovSuffix,
+                         const llvm::Twine &Stable, const llvm::Twine &Outer,
+                         ScaffoldLineFn Line);
+void writeScaffoldMoveOut(const llvm::Twine &MovSuffix,
+                          const llvm::Twine &Outer, const llvm::Twine &Stable,
+                          ScaffoldLineFn Line);
+void writeBeginMarker(const llvm::Twine &Name, const llvm::Twine &NumVars,
+                      ScaffoldLineFn Line);
+void writeArgMarker(const llvm::Twine &Index, const llvm::Twine &Kind,
+                    const llvm::Twine &RegType, const llvm::Twine &TypeToken,
+                    const llvm::Twine &Label, ScaffoldLineFn Line);
+void writeEndMarker(const llvm::Twine &Name, ScaffoldLineFn Line);
 
 /// Emits the lines between the braces of a normalised site of inject
 /// \p name, each through \p line without indentation or newline: the
