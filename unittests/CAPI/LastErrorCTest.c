@@ -15,6 +15,8 @@
 #include "mmptx-c/PtxInject.h"
 #include "mmptx-c/StackPtx.h"
 
+#include "CAPITestModules.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,16 +47,6 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
     CHECK((expr) == (code));                                                   \
     CHECK(strcmp(mmptx_last_error(), (msg)) == 0);                             \
   } while (0)
-
-static const char kModule[] = ".version 8.0\n.target sm_80\n"
-                              ".address_size 64\n"
-                              ".visible .entry k()\n{\n"
-                              "\t.reg .f32 %f<2>;\n"
-                              "\t// PTX_INJECT_START f\n"
-                              "\t// %f1 mod f32 acc\n"
-                              "\t// PTX_INJECT_END\n"
-                              "\tret;\n"
-                              "}\n";
 
 static void test_inject(void) {
   mmptx_inject_t *h = NULL;

@@ -139,8 +139,8 @@ private:
 /// make_error_code(InjectErrc::X))`.
 const std::error_category &getInjectErrorCategory();
 
-inline std::error_code make_error_code(InjectErrc code) {
-  return {int(code), getInjectErrorCategory()};
+inline std::error_code make_error_code(InjectErrc Code) {
+  return {int(Code), getInjectErrorCategory()};
 }
 
 /// \returns \p err with category \p code when it is a located error
