@@ -115,8 +115,9 @@ size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
   out += "{\n";
   size_t stubPos = 0;
   raw_string_ostream os(out); // unbuffered: writes go straight to out
+  static const std::string StablePrefix = ("%" + StableRegisterPrefix).str();
   writeSiteScaffold(
-      inj.name, sv, "%_x", withMarkers,
+      inj.name, sv, StablePrefix, withMarkers,
       [&](const Twine &l) { os << '\t' << l << '\n'; },
       [&] {
         // The markers' last newline comes after the stub.
@@ -272,7 +273,8 @@ const InjectType *InjectSiteScanner::lookupType(StringRef token,
 StringRef InjectSiteScanner::stableName(size_t i) {
   while (stableNames.size() <= i)
     stableNames.push_back(
-        saver.save("_x" + Twine(static_cast<uint64_t>(stableNames.size()))));
+        saver.save(StableRegisterPrefix +
+                   Twine(static_cast<uint64_t>(stableNames.size()))));
   return stableNames[i];
 }
 

@@ -89,7 +89,7 @@ void mmptx::emitInjectDeviceFormat(RecordKeeper &, raw_ostream &OS) {
      << "#define MMPTX_FMT_STR_(x) MMPTX_FMT_STR_I_(x)\n"
      << "#define MMPTX_FMT_STR_I_(x) #x\n\n";
   // Stable registers are `%_x<i>`, with the asm template's `%%`.
-  std::string Stable = "%%_x" + number("i");
+  std::string Stable = "%%" + StableRegisterPrefix.str() + number("i");
   std::string Outer = "%" + number("op");
   std::string Reg = param("reg"), Mov = param("mov");
   defineLine(OS, "MMPTX_FMT_DECL_(reg, i)",

@@ -67,6 +67,9 @@ struct InjectType {
 /// \returns the inject types generated from td/InjectTypes.td.
 llvm::ArrayRef<InjectType> getBuiltinInjectTypes();
 
+/// The stable register of variable i is `%_x<i>`: this prefix and i.
+constexpr llvm::StringLiteral StableRegisterPrefix = "_x";
+
 /// One variable of a site, as a scaffold writer needs it.
 struct ScaffoldVar {
   InjectArgKind kind;
