@@ -36,6 +36,7 @@ enum ActionType {
   PrintRecords,
   GenInjectTypes,
   GenInjectDeviceTypes,
+  GenInjectDeviceFormat,
   GenStackTables,
   GenStackCHeader,
   GenPythonEnums
@@ -49,6 +50,8 @@ cl::opt<ActionType> Action(
                           "Generate the inject-type table"),
                clEnumValN(GenInjectDeviceTypes, "gen-inject-device-types",
                           "Generate the device header's type macros"),
+               clEnumValN(GenInjectDeviceFormat, "gen-inject-device-format",
+                          "Generate the device header's site-format macros"),
                clEnumValN(GenStackTables, "gen-stack-tables",
                           "Generate Stack PTX C++ tables and encoders"),
                clEnumValN(GenStackCHeader, "gen-stack-c-header",
@@ -122,6 +125,9 @@ void runBackend(raw_ostream &OS, RecordKeeper &Records) {
     break;
   case GenPythonEnums:
     mmptx::emitPythonEnums(Records, OS);
+    break;
+  case GenInjectDeviceFormat:
+    mmptx::emitInjectDeviceFormat(Records, OS);
     break;
   }
 }
