@@ -61,7 +61,21 @@ using namespace mmptx;
 //===----------------------------------------------------------------------===//
 
 char InjectError::ID = 0;
-char InjectUsageError::ID = 0;
+
+namespace {
+class InjectErrorCategory : public std::error_category {
+public:
+  const char *name() const noexcept override { return "mmptx-inject"; }
+  std::string message(int Code) const override {
+    return "inject error " + std::to_string(Code);
+  }
+};
+} // namespace
+
+const std::error_category &mmptx::getInjectErrorCategory() {
+  static const InjectErrorCategory Category;
+  return Category;
+}
 
 Error mmptx::withInjectCode(Error err, InjectErrc code) {
   return handleErrors(std::move(err),
@@ -82,10 +96,13 @@ InjectErrc mmptx::takeInjectError(Error err, std::string *message) {
         if (message)
           *message = e.message();
       },
-      [&](const InjectUsageError &e) {
-        code = e.getCode();
+      [&](const StringError &e) {
+        std::error_code ec = e.convertToErrorCode();
+        code = ec.category() == getInjectErrorCategory()
+                   ? InjectErrc(ec.value())
+                   : InjectErrc::Internal;
         if (message)
-          *message = e.message();
+          *message = e.getMessage();
       },
       [&](const ErrorInfoBase &e) {
         code = InjectErrc::Internal;
@@ -108,8 +125,9 @@ size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
   out += "{\n";
   size_t stubPos = 0;
   raw_string_ostream os(out); // unbuffered: writes go straight to out
+  static const std::string StablePrefix = ("%" + StableRegisterPrefix).str();
   writeSiteScaffold(
-      inj.name, sv, "%_x", withMarkers,
+      inj.name, sv, StablePrefix, withMarkers,
       [&](const Twine &l) { os << '\t' << l << '\n'; },
       [&] {
         // The markers' last newline comes after the stub.
@@ -123,7 +141,7 @@ size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
 }
 
 static Error usageError(InjectErrc code, const Twine &msg) {
-  return make_error<InjectUsageError>(code, msg.str());
+  return make_error<StringError>(msg, make_error_code(code));
 }
 
 //===----------------------------------------------------------------------===//
@@ -275,7 +293,8 @@ const InjectType *InjectSiteScanner::lookupType(StringRef token,
 StringRef InjectSiteScanner::stableName(size_t i) {
   while (stableNames.size() <= i)
     stableNames.push_back(
-        saver.save("_x" + Twine(static_cast<uint64_t>(stableNames.size()))));
+        saver.save(StableRegisterPrefix +
+                   Twine(static_cast<uint64_t>(stableNames.size()))));
   return stableNames[i];
 }
 
@@ -821,8 +840,7 @@ Error InjectSiteScanner::scanModule(const ptx::Module &m) {
   ArrayRef<ptx::Statement> stmts = m.statements();
   for (size_t i = 0, n = stmts.size(); i != n; ++i) {
     const ptx::Statement &s = stmts[i];
-    if (s.Kind != ptx::StmtKind::Comment ||
-        !(s.Flags & ptx::SF_MaybeInjectMarker))
+    if (s.Kind != ptx::StmtKind::Comment || !(s.Flags & ptx::SF_KeywordComment))
       continue;
     currentStmt = uint32_t(i);
     const char *p = base + s.Begin, *se = base + s.End;
