@@ -21,10 +21,6 @@ using namespace mmptx;
 using namespace mmptx::ast;
 using stack::RegKind;
 
-static StringRef kindName(RegKind k) {
-  return k == RegKind::In ? "in" : k == RegKind::Out ? "out" : "mod";
-}
-
 Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
                                           unsigned bufferID,
                                           StringRef injectName,
@@ -70,7 +66,8 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
       return DiagnosticError::get(
           sm, d.loc,
           "variable '" + it->name + "' of inject '" + injectName + "' is '" +
-              kindName(it->kind) + "', not '" + kindName(d.kind) + "'");
+              getInjectArgKindName(it->kind) + "', not '" +
+              getInjectArgKindName(d.kind) + "'");
     inputs.push_back({it->stableRegister, s});
     siteVarOf.push_back(int(it - vars.begin()));
   }

@@ -690,11 +690,8 @@ printExpr(ArrayRef<uint64_t> words, const AstModule &m, const StackInfo &info,
 Error ast::printAstModule(raw_ostream &os, const AstModule &m,
                           const StackInfo &info) {
   for (const AstVarDecl &v : m.vars)
-    os << "("
-       << (v.kind == RegKind::In    ? "in"
-           : v.kind == RegKind::Out ? "out"
-                                    : "mod")
-       << " " << v.name << " " << info.stackNames[v.stackIdx] << ")\n";
+    os << "(" << getInjectArgKindName(v.kind) << " " << v.name << " "
+       << info.stackNames[v.stackIdx] << ")\n";
   for (size_t i = 0; i != m.routines.size(); ++i) {
     const AstRoutineDecl &r = m.routines[i];
     Expected<std::string> body =
@@ -723,14 +720,10 @@ Error ast::printAstModule(raw_ostream &os, const AstModule &m,
 // Word files
 //===----------------------------------------------------------------------===//
 
-static StringRef kindWord(RegKind k) {
-  return k == RegKind::In ? "in" : k == RegKind::Out ? "out" : "mod";
-}
-
 void ast::printAstWords(raw_ostream &os, const AstModule &m,
                         const StackInfo &info) {
   for (const AstVarDecl &v : m.vars)
-    os << "// " << kindWord(v.kind) << " " << v.name << " "
+    os << "// " << getInjectArgKindName(v.kind) << " " << v.name << " "
        << (v.stackIdx < info.numStacks ? info.stackNames[v.stackIdx] : "?")
        << "\n";
   auto words = [&](ArrayRef<uint64_t> ws) {

@@ -866,10 +866,7 @@ void stack::printStackProgram(raw_ostream &os, const StackProgram &prog,
     for (const RegisterDecl &d : prog.registers) {
       os << "  " << d.name << " : "
          << (d.stackIdx < info.numStacks ? info.stackNames[d.stackIdx] : "?")
-         << (d.kind == RegKind::In    ? " in"
-             : d.kind == RegKind::Out ? " out"
-                                      : " mod")
-         << ";\n";
+         << " " << getInjectArgKindName(d.kind) << ";\n";
     }
     os << "}\n";
   }

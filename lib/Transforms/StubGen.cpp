@@ -92,31 +92,6 @@ private:
 };
 } // namespace
 
-/// \returns the stack-kind name used in messages.
-static StringRef kindName(stack::RegKind k) {
-  switch (k) {
-  case stack::RegKind::In:
-    return "in";
-  case stack::RegKind::Out:
-    return "out";
-  case stack::RegKind::Mod:
-    return "mod";
-  }
-  return "in";
-}
-
-static stack::RegKind toRegKind(InjectArgKind k) {
-  switch (k) {
-  case InjectArgKind::In:
-    return stack::RegKind::In;
-  case InjectArgKind::Out:
-    return stack::RegKind::Out;
-  case InjectArgKind::Mod:
-    return stack::RegKind::Mod;
-  }
-  return stack::RegKind::In;
-}
-
 /// \returns the PTX register type of the values of stack \p s: that of the
 /// built-in inject type of the same name (`F16` holds `b16`), else the
 /// stack's literal prefix.
@@ -238,8 +213,7 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     int s = stackOf(v);
     uint16_t stackIdx = s < 0 ? uint16_t(info.numStacks) : uint16_t(s);
     for (StringRef name : {v.name, v.stableRegister})
-      predeclared.push_back(
-          {name.str(), stackIdx, toRegKind(v.kind), SMLoc(), SMLoc()});
+      predeclared.push_back({name.str(), stackIdx, v.kind, SMLoc(), SMLoc()});
   }
   auto prog = stack::parseStackProgram(programSM, id, info, predeclared,
                                        spec.includeDirs);
@@ -277,12 +251,13 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
               " register, but stack " + info.stackNames[d.stackIdx] +
               " holds ." + getStackRegType(info, d.stackIdx));
     s = d.stackIdx;
-    stack::RegKind vk = toRegKind(v.kind);
+    InjectArgKind vk = v.kind;
     if (d.kind != vk && !(vk == stack::RegKind::Mod))
       return DiagnosticError::get(programSM, d.loc,
                                   "variable '" + v.name + "' of inject '" +
-                                      inj.name + "' is '" + kindName(vk) +
-                                      "', not '" + kindName(d.kind) + "'");
+                                      inj.name + "' is '" +
+                                      getInjectArgKindName(vk) + "', not '" +
+                                      getInjectArgKindName(d.kind) + "'");
     // An out register has no value before the stub writes it.
     if (d.kind == stack::RegKind::Out && d.firstRead.isValid()) {
       if (vk == stack::RegKind::Out)
@@ -381,7 +356,7 @@ Expected<std::string> StubGenPass::compileAstFor(const InjectModule &im,
                                                  unsigned bufferID) {
   std::vector<ast::AstSiteVar> vars;
   for (const InjectVariable &v : im.getVariables(inj))
-    vars.push_back({v.name, v.stableRegister, v.typeToken, toRegKind(v.kind)});
+    vars.push_back({v.name, v.stableRegister, v.typeToken, v.kind});
   if (!astCtx || astCtx->getOptions().targetSm != targetSm) {
     ast::AstPtxOptions o;
     o.targetSm = targetSm;

@@ -109,9 +109,9 @@ uint64_t hashStackPrograms(uint64_t seed, unsigned count, bool strict,
     std::vector<ArrayRef<uint64_t>> refs(routines.begin(), routines.end());
     std::vector<uint64_t> main;
     if (rng.below(5) < 3) {
-      main = stack::randomWords(rng, 1 + rng.below(256), in,
-                                uint32_t(regs.size()),
-                                uint32_t(routines.size()));
+      main =
+          stack::randomWords(rng, 1 + rng.below(256), in, uint32_t(regs.size()),
+                             uint32_t(routines.size()));
     } else {
       main = stack::randomF32Program(rng, 1 + rng.below(128), in, 8);
       stack::mutateProgram(rng, main, vocab, 4);
@@ -124,8 +124,7 @@ uint64_t hashStackPrograms(uint64_t seed, unsigned count, bool strict,
     ArrayRef<stack::Register> zeros;
     if (rng.below(4) == 0)
       zeros = zeroRegs;
-    Expected<StringRef> stub =
-        ctx.compile({main, refs}, regs, requests, zeros);
+    Expected<StringRef> stub = ctx.compile({main, refs}, regs, requests, zeros);
     if (!stub) {
       ++errorsSeen;
       h.text("error");
@@ -169,8 +168,7 @@ uint64_t hashAstPrograms(uint64_t seed, unsigned count, uint32_t targetSm,
       r = ast::randomAstExpr(rng, in, st, 1 + rng.below(8), inputs, {},
                              targetSm);
       for (uint64_t &w : r)
-        if (ast::getAstWordType(w) == ast::AstWordType::Input &&
-            rng.below(2))
+        if (ast::getAstWordType(w) == ast::AstWordType::Input && rng.below(2))
           w = ast::encodeRoutineArg(rng.below(3));
     }
     std::vector<ArrayRef<uint64_t>> refs(routines.begin(), routines.end());

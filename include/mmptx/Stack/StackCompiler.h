@@ -42,6 +42,7 @@
 #ifndef MMPTX_STACK_STACKCOMPILER_H
 #define MMPTX_STACK_STACKCOMPILER_H
 
+#include "mmptx/Inject/InjectFormat.h"
 #include "mmptx/Stack/StackInfo.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -58,12 +59,11 @@
 namespace mmptx {
 namespace stack {
 
-/// How a register is used by the stub.
-enum class RegKind : uint8_t {
-  In,  ///< read by the program (INPUT)
-  Out, ///< written by a request; zero if the request cannot be satisfied
-  Mod, ///< read and written; unchanged if the request cannot be satisfied
-};
+/// How a register is used by the stub: the kinds of an inject site's
+/// variables. In: read by the program (INPUT); Out: written by a request,
+/// zero if the request cannot be satisfied; Mod: read and written, unchanged
+/// if the request cannot be satisfied.
+using RegKind = InjectArgKind;
 
 /// A register of the enclosing PTX the stub reads or writes. \c name is bare
 /// (printed as `%name`).
