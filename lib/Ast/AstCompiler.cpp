@@ -18,7 +18,9 @@
 
 #include "mmptx/Ast/AstPtx.h"
 
+#include "mmptx/Expr/InstrTraits.h"
 #include "mmptx/Expr/Literal.h"
+#include "mmptx/Expr/PtxEmitter.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -108,7 +110,7 @@ std::vector<uint32_t> ast::getReferenceAstInstrMap(const StackInfo &info) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// What the compiler needs of an instruction, derived from the tables once.
+/// What the compiler needs of an instruction, derived from its traits.
 struct InstrInfo {
   enum : uint8_t { Ok, BadTables, MultiResult, TooNew } status = BadTables;
   uint16_t retStack = 0;
@@ -130,11 +132,7 @@ struct HashEntry {
 } // namespace
 
 struct AstPtxContext::Impl {
-  /// A fixed-size piece of text, copied whole and then cut to len.
-  struct Piece {
-    char text[16];
-    uint8_t len;
-  };
+  using Piece = expr::TextPiece;
   Impl(const StackInfo &info, AstPtxOptions o);
 
   Error build(const AstProgram &prog, ArrayRef<AstVar> inputs);
@@ -182,43 +180,9 @@ struct AstPtxContext::Impl {
   }
   unsigned tableShift = 64;
 
-  char *ensure(char *p, size_t n) {
-    size_t used = size_t(p - &out[0]);
-    if (out.size() - used < n) {
-      out.resize(std::max(out.size() * 2, used + n + 256));
-      return &out[0] + used;
-    }
-    return p;
-  }
-  static char *writeUInt(char *p, uint32_t v) {
-    // Register numbers are mostly below 100.
-    if (v < 10) {
-      *p = char('0' + v);
-      return p + 1;
-    }
-    if (v < 100) {
-      p[0] = char('0' + v / 10);
-      p[1] = char('0' + v % 10);
-      return p + 2;
-    }
-    char tmp[10];
-    unsigned n = 0;
-    do
-      tmp[n++] = char('0' + v % 10);
-    while (v /= 10);
-    while (n)
-      *p++ = tmp[--n];
-    return p;
-  }
-  char *writeReg(char *p, uint16_t stack, uint32_t reg) {
-    const Piece &pc = regPieces[stack];
-    if (__builtin_expect(pc.len != 0xff, 1)) {
-      std::memcpy(p, pc.text, 16);
-      return writeUInt(p + pc.len, reg);
-    }
-    const std::string &rp = regPrefix[stack];
-    std::memcpy(p, rp.data(), rp.size());
-    return writeUInt(p + rp.size(), reg);
+  char *ensure(char *p, size_t n) { return out.ensure(p, n); }
+  char *writeReg(char *p, uint16_t stack, uint32_t reg) const {
+    return tables.writeReg(p, stack, reg);
   }
   inline char *writeOperand(char *p, uint32_t n, ArrayRef<AstVar> inputs);
 
@@ -228,22 +192,14 @@ struct AstPtxContext::Impl {
   struct Writer {
     const Node *nodes;
     const uint32_t *regOf;
-    const Piece *pieces;
-    const std::string *prefixes;
+    const expr::PtxStackTables &tables;
     const expr::LiteralKind *litKinds;
     const AstVar *inputs;
     Writer(const Impl &im, ArrayRef<AstVar> in)
-        : nodes(im.nodes.data()), regOf(im.regOf.data()),
-          pieces(im.regPieces.data()), prefixes(im.regPrefix.data()),
-          litKinds(im.litKinds.data()), inputs(in.data()) {}
+        : nodes(im.nodes.data()), regOf(im.regOf.data()), tables(im.tables),
+          litKinds(im.tables.getLiteralKinds()), inputs(in.data()) {}
     char *reg(char *p, uint16_t stack, uint32_t r) const {
-      const Piece &pc = pieces[stack];
-      if (__builtin_expect(pc.len != 0xff, 1)) {
-        std::memcpy(p, pc.text, 16);
-        return writeUInt(p + pc.len, r);
-      }
-      std::memcpy(p, prefixes[stack].data(), prefixes[stack].size());
-      return writeUInt(p + prefixes[stack].size(), r);
+      return tables.writeReg(p, stack, r);
     }
     char *operand(char *p, uint32_t n) const {
       const Node &nd = nodes[n];
@@ -255,13 +211,17 @@ struct AstPtxContext::Impl {
       }
       uint32_t r = regOf[n];
       if (r == ~0u)
-        return expr::writeLiteral(p, litKinds[nd.stack], nd.payload);
+        return expr::writePtxLiteral<false>(p, litKinds[nd.stack], nd.payload);
       return reg(p, nd.stack, r);
     }
   };
 
   const StackInfo &info;
   AstPtxOptions opts;
+  const expr::InstrSetTraits traits;
+  /// Lower-case literals, `%ast<N>` for stack 0 and `%ast_s<S>_<N>` for
+  /// the others, no indent: the reference's AST PTX text.
+  const expr::PtxStackTables tables;
   std::vector<InstrInfo> instrInfo;
   /// Per PTX word payload (through opts.instrMap when set): instructions
   /// with 1-4 scalar operands and one scalar result the target has, the
@@ -273,17 +233,12 @@ struct AstPtxContext::Impl {
     uint16_t argStacks[4];
   };
   std::vector<FastInstr> fastInstrs;
-  std::vector<uint16_t> argElemStacks;
-  std::vector<expr::LiteralKind> litKinds;
-  std::vector<uint8_t> inlineLits;
-  std::vector<std::string> regPrefix; ///< `%ast`, `%ast_s4_`
-  std::vector<Piece> regPieces;       ///< regPrefix, when it fits
+  /// traits.getElemStacks().
+  const uint16_t *argElemStacks;
   /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
   /// bytes of padding so that 32 bytes may be copied from any start.
   std::vector<char> opText;
   std::vector<uint32_t> opBegin, opLen;
-  std::vector<std::string> movOps;    ///< `mov.f32 `, `cvt.u8.u8 `
-  std::vector<std::string> declHeads; ///< `.reg .f32 %ast<`
 
   // Per compile; cleared, never shrunk.
   std::vector<Node> nodes;
@@ -308,60 +263,35 @@ struct AstPtxContext::Impl {
   std::string header;
   /// The longest input name of the compile being emitted.
   size_t maxNameLen = 0;
-  std::string out;
-  size_t outLen = 0;
+  expr::TextBuf out;
 };
 
 AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
-    : info(info), opts(o) {
+    : info(info), opts(o), traits(info, o.targetSm),
+      tables(info, "", [](unsigned s) {
+        return s == 0 ? std::string("%ast")
+                      : "%ast_s" + std::to_string(s) + "_";
+      }) {
+  argElemStacks = traits.getElemStacks().data();
   instrInfo.resize(info.numInstrs);
   for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    const stack::PtxInstrDesc &d = info.instrs[i];
+    const expr::InstrTraits &t = traits.getInstr(i);
     InstrInfo &ii = instrInfo[i];
-    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2)
+    if (!t.wellFormed)
       continue;
-    bool ok = true;
-    ii.argElemBegin = uint32_t(argElemStacks.size());
-    for (unsigned a = 0; a != d.numArgs && ok; ++a) {
-      if (d.args[a] >= info.numArgTypes) {
-        ok = false;
-        break;
-      }
-      const stack::ArgTypeInfo &t = info.argTypes[d.args[a]];
-      ok = t.stackIdx < info.numStacks;
-      ii.hasVectorArgs |= t.numVecElems != 0;
-      argElemStacks.insert(argElemStacks.end(),
-                           t.numVecElems ? t.numVecElems : 1, t.stackIdx);
-    }
-    ii.numArgElems = uint16_t(argElemStacks.size() - ii.argElemBegin);
-    if (!ok || d.rets[0] >= info.numArgTypes ||
-        info.argTypes[d.rets[0]].stackIdx >= info.numStacks)
-      continue;
-    ii.retStack = info.argTypes[d.rets[0]].stackIdx;
-    if (d.numRets != 1 || info.argTypes[d.rets[0]].numVecElems != 0)
+    ii.argElemBegin = t.argElemBegin;
+    ii.numArgElems = t.numArgElems;
+    ii.hasVectorArgs = t.hasVectorArgs;
+    ii.retStack = traits.getRetElemStacks(i)[0];
+    if (info.instrs[i].numRets != 1 || t.hasVectorRets)
       ii.status = InstrInfo::MultiResult;
-    else if (opts.targetSm && info.instrMinSm &&
-             info.instrMinSm[i] > opts.targetSm)
+    else if (t.tooNew)
       ii.status = InstrInfo::TooNew;
     else
       ii.status = InstrInfo::Ok;
   }
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
-    StringRef p = info.literalPrefixes[s];
-    litKinds.push_back(expr::getLiteralKind(p));
-    inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
-    std::string reg = s == 0 ? "%ast" : "%ast_s" + std::to_string(s) + "_";
-    regPrefix.push_back(reg);
-    Piece pc = {};
-    pc.len = reg.size() <= 16 ? uint8_t(reg.size()) : 0xff;
-    std::memcpy(pc.text, reg.data(), std::min<size_t>(reg.size(), 16));
-    regPieces.push_back(pc);
-    movOps.push_back(
-        (p == "u8" || p == "s8" ? "cvt." + p.str() + "." : "mov.") + p.str() +
-        " ");
-    declHeads.push_back(".reg ." + p.str() + " " + reg + "<");
-    headerRoom += declHeads.back().size() + 16;
-  }
+  for (uint32_t s = 0; s != info.numStacks; ++s)
+    headerRoom += tables.getDeclHead(s).size() + 16;
   regCounts.resize(info.numStacks);
   headerRoom += 2;
   auto fastOf = [&](uint32_t i) {
@@ -681,7 +611,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                     "'" + name() + "' needs " + Twine(aux) + " operands, " +
                         Twine(height) + " on the stack");
       const uint32_t *ops = vs + sp - aux;
-      const uint16_t *want = argElemStacks.data() + ii->argElemBegin;
+      const uint16_t *want = argElemStacks + ii->argElemBegin;
       for (unsigned i = 0; i != aux; ++i)
         if (nodes[ops[i]].stack != want[i])
           return fail(AstResult::TypeMismatch,
@@ -805,11 +735,10 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   emitted = 0;
 
   // The body goes after room for the declarations, which are written last.
-  if (out.size() < headerRoom + 256)
-    out.resize(headerRoom + 256);
-  char *p = &out[0] + headerRoom;
+  out.clear();
+  char *p = out.ensure(out.begin(), headerRoom + 256) + headerRoom;
   // Tables in locals: the char stores below may alias any member.
-  const uint8_t *inl = inlineLits.data();
+  const uint8_t *inl = tables.getInlineLiterals();
   const Node *nodeP = nodes.data();
   uint32_t *regP = regOf.data();
   uint32_t *counts = regCounts.data();
@@ -875,14 +804,15 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
       ++emitted;
     } else {
       // A special register or a literal that cannot be an operand.
-      const std::string &mov = movOps[nd.stack];
+      const std::string &mov = tables.getMovLine(nd.stack);
       p = ensure(p, mov.size() + 96);
       std::memcpy(p, mov.data(), mov.size());
       p = writeReg(p + mov.size(), nd.stack, r);
       std::memcpy(p, ", ", 2);
       p += 2;
       if (nd.kind == AstWordType::Constant) {
-        p = expr::writeLiteral(p, litKinds[nd.stack], nd.payload);
+        p = expr::writePtxLiteral<false>(p, tables.getLiteralKind(nd.stack),
+                                         nd.payload);
       } else {
         StringRef sp = info.specialPtx[nd.payload];
         p = ensure(p, sp.size() + 16);
@@ -918,7 +848,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     if (outputCopies[o] == ~0u)
       continue;
     uint32_t n = outputNodes[o];
-    const std::string &mov = movOps[nodes[n].stack];
+    const std::string &mov = tables.getMovLine(nodes[n].stack);
     p = ensure(p, mov.size() + maxNameLen + 64);
     std::memcpy(p, mov.data(), mov.size());
     p = writeReg(p + mov.size(), nodes[n].stack, outputCopies[o]);
@@ -930,7 +860,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   for (uint32_t o = 0; o != numOut; ++o) {
     const AstVar &v = prog.outputs[o].var;
     uint32_t n = outputNodes[o];
-    const std::string &mov = movOps[v.stackIdx];
+    const std::string &mov = tables.getMovLine(v.stackIdx);
     p = ensure(p, mov.size() + v.name.size() + maxNameLen + 64);
     std::memcpy(p, mov.data(), mov.size());
     p += mov.size();
@@ -948,20 +878,20 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   }
   p = ensure(p, 2);
   *p++ = '}';
-  size_t end = size_t(p - &out[0]);
+  size_t end = size_t(p - out.begin());
   header.assign("{\n");
   for (uint32_t s = 0; s != info.numStacks; ++s) {
     if (!regCounts[s])
       continue;
     char num[12];
-    header += declHeads[s];
-    header.append(num, writeUInt(num, regCounts[s]));
+    header += tables.getDeclHead(s);
+    header.append(num, expr::writeUInt(num, regCounts[s]));
     header += ">;\n";
   }
   size_t begin = headerRoom - header.size();
-  std::memcpy(&out[begin], header.data(), header.size());
-  outLen = end - begin;
-  return StringRef(out.data() + begin, outLen);
+  std::memcpy(out.begin() + begin, header.data(), header.size());
+  out.setEnd(out.begin() + end);
+  return StringRef(out.data() + begin, end - begin);
 }
 
 //===----------------------------------------------------------------------===//

@@ -210,7 +210,6 @@ struct FloatLane {
   unsigned lanes() const { return ty == Ty::F16X2 || ty == Ty::BF16X2 ? 2 : 1; }
 };
 
-
 } // namespace
 
 static bool cmp(StringRef op, double a, double b) {
@@ -242,10 +241,9 @@ static bool cmpInt(StringRef op, int64_t a, int64_t b) {
       .Default(false);
 }
 
-
 Error expr::evaluateInstr(const StackInfo &info, uint32_t instr,
-                           ArrayRef<uint64_t> a,
-                           MutableArrayRef<uint64_t> results) {
+                          ArrayRef<uint64_t> a,
+                          MutableArrayRef<uint64_t> results) {
   const PtxInstrDesc &d = info.instrs[instr];
   StringRef ptx = info.instrPtx[instr];
   SmallVector<StringRef, 8> parts;
@@ -621,4 +619,3 @@ Error expr::evaluateInstr(const StackInfo &info, uint32_t instr,
     results[e] = maskToWidth(res[e], retWidth(e));
   return Error::success();
 }
-
