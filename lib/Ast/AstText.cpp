@@ -237,6 +237,13 @@ Expected<int> Builder::lookupVar(const SExpr &x) {
     return int(it->second);
   for (const AstVarDecl &p : predeclared)
     if (p.name == x.atom) {
+      // A site variable whose type no one stack holds must be declared.
+      if (p.stackIdx >= info.numStacks)
+        return error(x, "variable '" + x.atom +
+                            "' has no stack of its own: declare it with the "
+                            "stack to use, as in (" +
+                            getInjectArgKindName(p.kind) + " " + x.atom +
+                            " STACK)");
       AstVarDecl d = p;
       d.loc = x.loc();
       d.firstRead = SMLoc();

@@ -44,8 +44,7 @@ std::string expr::describeMissingStack(const StackInfo &info,
       candidates +=
           (candidates.empty() ? "" : ", ") + std::string(info.stackNames[i]);
   std::string what =
-      ("variable '" + v.name + "' has inject type '" + v.typeToken + "'")
-          .str();
+      ("variable '" + v.name + "' has inject type '" + v.typeToken + "'").str();
   if (!v.regType.empty())
     what += (" in a ." + v.regType + " register").str();
   if (candidates.empty())
