@@ -102,6 +102,11 @@ Expected<uint32_t> expr::parseLiteral(StringRef text, StringRef prefix) {
   if (t.endswith("u") || t.endswith("U"))
     t = t.drop_back();
   bool neg = t.consume_front("-");
+  if (!neg)
+    t.consume_front("+");
+  // A hex literal spells the bits of a signed type, a decimal its value.
+  if (!neg && t.startswith_insensitive("0x"))
+    isSigned = false;
   uint64_t v;
   if (t.empty() || t.getAsInteger(0, v))
     return fail("is not an integer (a ." + prefix + " literal)");

@@ -73,8 +73,8 @@ TEST(PtxEmitter, Writers) {
   EXPECT_EQ(std::string(buf, writeUInt(buf, 4294967295u)), "4294967295");
   EXPECT_EQ(std::string(buf, writeHex8<true>(buf, 0x3f80abcdu)), "3F80ABCD");
   EXPECT_EQ(std::string(buf, writeHex8<false>(buf, 0x3f80abcdu)), "3f80abcd");
-  EXPECT_EQ(std::string(buf, writePtxLiteral<true>(buf, LiteralKind::F32,
-                                                   0x3f800000u)),
+  EXPECT_EQ(std::string(
+                buf, writePtxLiteral<true>(buf, LiteralKind::F32, 0x3f800000u)),
             "0f3F800000");
   EXPECT_EQ(std::string(buf, writePtxLiteral<false>(buf, LiteralKind::F64,
                                                     0x3f800000u)),
@@ -88,9 +88,8 @@ TEST(PtxEmitter, Writers) {
 
 TEST(PtxEmitter, StackTables) {
   PtxStackTables t(info(), "\t", [](unsigned s) {
-    return s == 0 ? std::string("%a_prefix_longer_than_16_") : "%r" +
-                                                                   std::to_string(
-                                                                       s);
+    return s == 0 ? std::string("%a_prefix_longer_than_16_")
+                  : "%r" + std::to_string(s);
   });
   unsigned f32 = unsigned(info().findStack("F32"));
   EXPECT_EQ(t.getMovOp(f32), "mov.f32");
@@ -105,9 +104,8 @@ TEST(PtxEmitter, StackTables) {
   if (u8 >= 0) {
     EXPECT_EQ(t.getMovOp(unsigned(u8)), "cvt.u8.u8");
   }
-  EXPECT_EQ(t.getDeclHead(1), "\t.reg ." +
-                                  std::string(info().literalPrefixes[1]) +
-                                  " %r1<");
+  EXPECT_EQ(t.getDeclHead(1),
+            "\t.reg ." + std::string(info().literalPrefixes[1]) + " %r1<");
 }
 
 TEST(PtxEmitter, TextBufGrows) {
@@ -159,8 +157,8 @@ TEST(InjectTyping, Uses) {
 TEST(Evaluate, OneHome) {
   uint64_t r[1];
   int add = instr("add.f32");
-  ASSERT_FALSE(bool(evaluateInstr(info(), uint32_t(add),
-                                  {f32Bits(1.5f), f32Bits(2.0f)}, r)));
+  ASSERT_FALSE(bool(
+      evaluateInstr(info(), uint32_t(add), {f32Bits(1.5f), f32Bits(2.0f)}, r)));
   EXPECT_EQ(bitsF32(r[0]), 3.5f);
   EXPECT_EQ(getValueWidth("f16x2"), 32u);
   EXPECT_EQ(getValueWidth("pred"), 1u);
