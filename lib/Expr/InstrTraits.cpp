@@ -33,21 +33,23 @@ InstrSetTraits::InstrSetTraits(const StackInfo &info, uint32_t targetSm)
       ok &= typeOk(d.rets[r]);
     if (!ok)
       continue;
+    // Appends the element stacks of types \p types; \returns whether one
+    // is a vector.
+    auto addElems = [&](const uint16_t *types, unsigned n) {
+      bool vec = false;
+      for (unsigned k = 0; k != n; ++k) {
+        const ArgTypeInfo &at = info.argTypes[types[k]];
+        vec |= at.numVecElems != 0;
+        elemStacks.insert(elemStacks.end(), at.numVecElems ? at.numVecElems : 1,
+                          at.stackIdx);
+      }
+      return vec;
+    };
     t.argElemBegin = uint32_t(elemStacks.size());
-    for (unsigned a = 0; a != d.numArgs; ++a) {
-      const ArgTypeInfo &at = info.argTypes[d.args[a]];
-      t.hasVectorArgs |= at.numVecElems != 0;
-      elemStacks.insert(elemStacks.end(), at.numVecElems ? at.numVecElems : 1,
-                        at.stackIdx);
-    }
+    t.hasVectorArgs = addElems(d.args, d.numArgs);
     t.numArgElems = uint16_t(elemStacks.size() - t.argElemBegin);
     t.retElemBegin = uint32_t(elemStacks.size());
-    for (unsigned r = 0; r != d.numRets; ++r) {
-      const ArgTypeInfo &at = info.argTypes[d.rets[r]];
-      t.hasVectorRets |= at.numVecElems != 0;
-      elemStacks.insert(elemStacks.end(), at.numVecElems ? at.numVecElems : 1,
-                        at.stackIdx);
-    }
+    t.hasVectorRets = addElems(d.rets, d.numRets);
     t.numRetElems = uint16_t(elemStacks.size() - t.retElemBegin);
     t.wellFormed = true;
   }

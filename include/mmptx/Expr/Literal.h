@@ -58,9 +58,8 @@ unsigned getTypeWidth(llvm::StringRef prefix);
 llvm::Expected<uint32_t> parseLiteral(llvm::StringRef text,
                                       llvm::StringRef prefix);
 
-/// Writes the PTX immediate of payload \p bits of kind \p kind at \p p
-/// (room for 20 characters), with lower-case hex digits. \returns the end.
-char *writeLiteral(char *p, LiteralKind kind, uint32_t bits);
+// The PTX immediate of a payload is written by writePtxLiteral
+// (mmptx/Expr/PtxEmitter.h).
 
 /// \returns the host value (bit pattern, see StackInterpreter.h) of a
 /// literal payload on a stack with PTX type \p prefix.
