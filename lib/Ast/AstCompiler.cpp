@@ -204,10 +204,8 @@ struct AstPtxContext::Impl {
     char *operand(char *p, uint32_t n) const {
       const Node &nd = nodes[n];
       if (nd.kind == AstWordType::Input) {
-        StringRef name = inputs[nd.payload].name;
-        *p++ = '%';
-        std::memcpy(p, name.data(), name.size());
-        return p + name.size();
+        *p = '%';
+        return expr::writeName(p + 1, inputs[nd.payload].name);
       }
       uint32_t r = regOf[n];
       if (r == ~0u)

@@ -750,6 +750,50 @@ void ast::printAstWords(raw_ostream &os, const AstModule &m,
   }
 }
 
+Error ast::renumberAstInstrs(AstModule &m, ArrayRef<uint32_t> map, bool toMap,
+                             const StackInfo &info, const SourceMgr *sm) {
+  std::vector<AstWords *> all;
+  for (AstRoutineDecl &r : m.routines)
+    all.push_back(&r.body);
+  for (AstOutputDecl &o : m.outputs)
+    all.push_back(&o.expr);
+  // Check every word first, so that an error leaves the module unchanged.
+  for (int apply = 0; apply != 2; ++apply)
+    for (AstWords *ws : all)
+      for (size_t i = 0; i != ws->words.size(); ++i) {
+        uint64_t &w = ws->words[i];
+        if (getAstWordType(w) != AstWordType::Ptx)
+          continue;
+        uint32_t idx = getAstWordPayload(w);
+        uint32_t to = ~0u;
+        if (toMap) {
+          const uint32_t *it = llvm::find(map, idx);
+          if (it != map.end())
+            to = uint32_t(it - map.begin());
+        } else if (idx < map.size()) {
+          to = map[idx];
+        }
+        if (to == ~0u) {
+          std::string msg =
+              toMap ? "instruction '" +
+                          std::string(idx < info.numInstrs ? info.instrPtx[idx]
+                                                           : "?") +
+                          "' has no number in the instruction catalogue"
+                    : ("instruction number " + Twine(idx) +
+                       " is outside the instruction catalogue (" +
+                       Twine(map.size()) + " instructions)")
+                          .str();
+          SMLoc loc = i < ws->locs.size() ? ws->locs[i] : ws->loc;
+          if (sm && loc.isValid())
+            return DiagnosticError::get(*sm, loc, msg);
+          return makeError(msg);
+        }
+        if (apply)
+          w = encodePtx(to, getAstWordAux(w));
+      }
+  return Error::success();
+}
+
 Expected<AstModule> ast::parseAstWords(const SourceMgr &sm, unsigned bufferID,
                                        const StackInfo &info) {
   StringRef buf = sm.getMemoryBuffer(bufferID)->getBuffer();
