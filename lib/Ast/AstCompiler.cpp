@@ -18,6 +18,7 @@
 
 #include "mmptx/Ast/AstPtx.h"
 
+#include "mmptx/Expr/ExprDag.h"
 #include "mmptx/Expr/InstrTraits.h"
 #include "mmptx/Expr/Literal.h"
 #include "mmptx/Expr/PtxEmitter.h"
@@ -125,10 +126,6 @@ struct Frame {
   uint32_t routine; ///< ~0u for an expression
   uint32_t argBase, numArgs, entryHeight;
 };
-struct HashEntry {
-  uint32_t gen;
-  uint32_t node;
-};
 } // namespace
 
 struct AstPtxContext::Impl {
@@ -139,46 +136,6 @@ struct AstPtxContext::Impl {
   Error run(uint32_t expr, const AstOutput &out, const AstProgram &prog,
             ArrayRef<AstVar> inputs);
   StringRef emit(const AstProgram &prog, ArrayRef<AstVar> inputs);
-
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(AstWordType kind,
-                                                uint16_t stack,
-                                                uint32_t payload, uint32_t aux);
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t instr, uint16_t stack,
-                                                 const uint32_t *ops,
-                                                 uint32_t numOps);
-  void growTable();
-  /// Appends a node field by field: a node assembled on the stack and
-  /// copied whole stalls on store forwarding.
-  void pushNode(AstWordType kind, uint16_t stack, uint32_t payload,
-                uint32_t aux, uint32_t numOps) {
-    nodes.emplace_back();
-    Node &n = nodes.back();
-    n.kind = kind;
-    n.stack = stack;
-    n.payload = payload;
-    n.aux = aux;
-    n.numOps = numOps;
-  }
-  /// Hashes are multiplied by a Fibonacci constant and indexed by their top
-  /// bits (slot()), which mixes every input bit into the index.
-  uint64_t hashOf(const Node &n) const;
-  static uint64_t hashInstr(uint32_t instr, const uint32_t *ops,
-                            uint32_t numOps) {
-    uint64_t h = uint64_t(instr) << 32 | 0x5bd1e995u;
-    for (uint32_t i = 0; i != numOps; ++i)
-      h = (h ^ ops[i]) * 0x100000001b3ull + (h >> 41);
-    return h;
-  }
-  static uint64_t hashLeaf(AstWordType kind, uint16_t stack, uint32_t payload,
-                           uint32_t aux) {
-    uint64_t h = (uint64_t(kind) << 48 | uint64_t(stack) << 32 | payload) ^
-                 (uint64_t(aux) << 17);
-    return h * 0xff51afd7ed558ccdull ^ (h >> 33);
-  }
-  size_t slot(uint64_t h) const {
-    return size_t((h * 0x9E3779B97F4A7C15ull) >> tableShift);
-  }
-  unsigned tableShift = 64;
 
   char *ensure(char *p, size_t n) { return out.ensure(p, n); }
   char *writeReg(char *p, uint16_t stack, uint32_t reg) const {
@@ -196,8 +153,9 @@ struct AstPtxContext::Impl {
     const expr::LiteralKind *litKinds;
     const AstVar *inputs;
     Writer(const Impl &im, ArrayRef<AstVar> in)
-        : nodes(im.nodes.data()), regOf(im.regOf.data()), tables(im.tables),
-          litKinds(im.tables.getLiteralKinds()), inputs(in.data()) {}
+        : nodes(im.dag.getNodes().data()), regOf(im.regOf.data()),
+          tables(im.tables), litKinds(im.tables.getLiteralKinds()),
+          inputs(in.data()) {}
     char *reg(char *p, uint16_t stack, uint32_t r) const {
       return tables.writeReg(p, stack, r);
     }
@@ -239,10 +197,7 @@ struct AstPtxContext::Impl {
   std::vector<uint32_t> opBegin, opLen;
 
   // Per compile; cleared, never shrunk.
-  std::vector<Node> nodes;
-  std::vector<uint32_t> operands;
-  std::vector<HashEntry> table;
-  uint32_t gen = 0;
+  expr::ExprDag<Node, AstWordType::Ptx> dag;
   std::vector<uint32_t> inputNode, inputGen;
   std::vector<uint32_t> vals;
   std::vector<uint32_t> args;
@@ -322,96 +277,17 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
   opText.resize(opText.size() + 32, '\0');
 }
 
-uint64_t AstPtxContext::Impl::hashOf(const Node &n) const {
-  if (n.kind == AstWordType::Ptx)
-    return hashInstr(n.payload, operands.data() + n.aux, n.numOps);
-  return hashLeaf(n.kind, n.stack, n.payload, n.aux);
-}
-
-void AstPtxContext::Impl::growTable() {
-  // Entries of generation 0 are empty (gen is never 0).
-  size_t cap = std::max<size_t>(table.size() * 2, 256);
-  table.assign(cap, HashEntry{0, 0});
-  tableShift = 64 - unsigned(llvm::countTrailingZeros(cap));
-  size_t mask = cap - 1;
-  for (uint32_t n = 0, e = uint32_t(nodes.size()); n != e; ++n) {
-    size_t i = slot(hashOf(nodes[n]));
-    while (table[i].gen == gen)
-      i = (i + 1) & mask;
-    table[i] = {gen, n};
-  }
-}
-
-inline uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
-                                             uint32_t payload, uint32_t aux) {
-  if (nodes.size() * 2 >= table.size())
-    growTable();
-  size_t mask = table.size() - 1;
-  size_t i = slot(hashLeaf(kind, stack, payload, aux));
-  for (;; i = (i + 1) & mask) {
-    HashEntry &e = table[i];
-    if (e.gen != gen)
-      break;
-    const Node &m = nodes[e.node];
-    if (m.kind == kind && m.stack == stack && m.payload == payload &&
-        m.aux == aux)
-      return e.node;
-  }
-  uint32_t idx = uint32_t(nodes.size());
-  table[i] = {gen, idx};
-  pushNode(kind, stack, payload, aux, 0);
-  return idx;
-}
-
-inline uint32_t AstPtxContext::Impl::addInstr(uint32_t instr, uint16_t stack,
-                                              const uint32_t *ops,
-                                              uint32_t numOps) {
-  size_t i = 0;
-  if (opts.shareSubexpressions) {
-    if (nodes.size() * 2 >= table.size())
-      growTable();
-    size_t mask = table.size() - 1;
-    i = slot(hashInstr(instr, ops, numOps));
-    for (;; i = (i + 1) & mask) {
-      HashEntry &e = table[i];
-      if (e.gen != gen)
-        break;
-      const Node &m = nodes[e.node];
-      if (m.kind == AstWordType::Ptx && m.payload == instr &&
-          m.numOps == numOps &&
-          std::equal(ops, ops + numOps, operands.data() + m.aux))
-        return e.node;
-    }
-  }
-  uint32_t idx = uint32_t(nodes.size());
-  if (opts.shareSubexpressions)
-    table[i] = {gen, idx};
-  uint32_t begin = uint32_t(operands.size());
-  for (uint32_t k = 0; k != numOps; ++k)
-    operands.push_back(ops[k]);
-  pushNode(AstWordType::Ptx, stack, instr, begin, numOps);
-  return idx;
-}
-
 //===----------------------------------------------------------------------===//
 // Build
 //===----------------------------------------------------------------------===//
 
 Error AstPtxContext::Impl::build(const AstProgram &prog,
                                  ArrayRef<AstVar> inputs) {
-  nodes.clear();
-  operands.clear();
   outputNodes.clear();
   sawCall = false;
   executed = 0;
-  if (++gen == 0) {
-    // Generations wrapped: forget every stamp.
-    gen = 1;
-    std::fill(table.begin(), table.end(), HashEntry{0, 0});
+  if (dag.clear()) // generations wrapped: forget every stamp
     std::fill(inputGen.begin(), inputGen.end(), 0);
-  }
-  if (table.empty())
-    growTable();
   if (inputGen.size() < inputs.size()) {
     inputGen.resize(inputs.size(), 0);
     inputNode.resize(inputs.size());
@@ -505,9 +381,10 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         const uint32_t *ops = vs + sp - aux;
         bool typed = true;
         for (unsigned i = 0; i != aux; ++i)
-          typed &= nodes[ops[i]].stack == fi.argStacks[i];
+          typed &= dag[ops[i]].stack == fi.argStacks[i];
         if (typed) {
-          uint32_t n = addInstr(fi.instr, fi.retStack, ops, aux);
+          uint32_t n = dag.addInstr(fi.instr, fi.retStack, ops, aux,
+                                    opts.shareSubexpressions);
           sp -= aux;
           vs[sp++] = n;
           continue;
@@ -527,11 +404,11 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                     "input '" + inputs[payload].name + "' has stack index " +
                         Twine(s) + ", out of range");
       uint32_t n;
-      if (inputGen[payload] == gen) {
+      if (inputGen[payload] == dag.getGeneration()) {
         n = inputNode[payload];
       } else {
-        n = addLeaf(AstWordType::Input, s, payload, 0);
-        inputGen[payload] = gen;
+        n = dag.addLeaf(AstWordType::Input, s, payload, 0);
+        inputGen[payload] = dag.getGeneration();
         inputNode[payload] = n;
       }
       if (!push(n))
@@ -543,7 +420,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         return fail(AstResult::StackIdxOutOfBounds,
                     "constant on stack " + Twine(aux) + ", out of range (" +
                         Twine(info.numStacks) + " stacks)");
-      if (!push(addLeaf(AstWordType::Constant, aux, payload, 0)))
+      if (!push(dag.addLeaf(AstWordType::Constant, aux, payload, 0)))
         return overflow();
       break;
     case AstWordType::Special: {
@@ -564,8 +441,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                     "special register '" + Twine(info.specialNames[payload]) +
                         "' needs sm_" + Twine(info.specialMinSm[payload]) +
                         "; the target is sm_" + Twine(opts.targetSm));
-      if (!push(addLeaf(AstWordType::Special, t.stackIdx, payload,
-                        t.numVecElems ? aux : ~0u)))
+      if (!push(dag.addLeaf(AstWordType::Special, t.stackIdx, payload,
+                            t.numVecElems ? aux : ~0u)))
         return overflow();
       break;
     }
@@ -611,12 +488,13 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       const uint32_t *ops = vs + sp - aux;
       const uint16_t *want = argElemStacks + ii->argElemBegin;
       for (unsigned i = 0; i != aux; ++i)
-        if (nodes[ops[i]].stack != want[i])
+        if (dag[ops[i]].stack != want[i])
           return fail(AstResult::TypeMismatch,
                       "operand " + Twine(i) + " of '" + name() + "' is " +
-                          stackName(nodes[ops[i]].stack) + ", expected " +
+                          stackName(dag[ops[i]].stack) + ", expected " +
                           stackName(want[i]));
-      uint32_t n = addInstr(instr, ii->retStack, ops, aux);
+      uint32_t n =
+          dag.addInstr(instr, ii->retStack, ops, aux, opts.shareSubexpressions);
       sp -= aux;
       vs[sp++] = n; // where its operands were: room is certain
       break;
@@ -681,9 +559,9 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         break;
       }
       uint32_t n = vs[sp - 1];
-      if (nodes[n].stack != out.var.stackIdx)
+      if (dag[n].stack != out.var.stackIdx)
         return fail(AstResult::TypeMismatch,
-                    "the value is " + stackName(nodes[n].stack) + "; output '" +
+                    "the value is " + stackName(dag[n].stack) + "; output '" +
                         out.var.name + "' is " + stackName(out.var.stackIdx));
       outputNodes.push_back(n);
       executed = exec;
@@ -715,20 +593,11 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     maxNameLen = std::max(maxNameLen, v.name.size());
   // Liveness (only a routine call can leave nodes dead); registers are
   // numbered in node order as the lines are written.
-  uint32_t numNodes = uint32_t(nodes.size());
+  uint32_t numNodes = dag.size();
   if (regOf.size() < numNodes)
     regOf.resize(numNodes);
-  if (sawCall) {
-    std::fill(regOf.begin(), regOf.begin() + numNodes, Dead);
-    for (uint32_t n : outputNodes)
-      regOf[n] = LiveNoReg;
-    for (uint32_t n = numNodes; n-- != 0;) {
-      if (regOf[n] == Dead || nodes[n].kind != AstWordType::Ptx)
-        continue;
-      for (uint32_t i = 0; i != nodes[n].numOps; ++i)
-        regOf[operands[nodes[n].aux + i]] = LiveNoReg;
-    }
-  }
+  if (sawCall)
+    dag.markLive(outputNodes, regOf.data(), Dead, LiveNoReg);
   std::fill(regCounts.begin(), regCounts.end(), 0);
   emitted = 0;
 
@@ -737,13 +606,13 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   char *p = out.ensure(out.begin(), headerRoom + 256) + headerRoom;
   // Tables in locals: the char stores below may alias any member.
   const uint8_t *inl = tables.getInlineLiterals();
-  const Node *nodeP = nodes.data();
+  const Node *nodeP = dag.getNodes().data();
   uint32_t *regP = regOf.data();
   uint32_t *counts = regCounts.data();
   const uint32_t *opLenP = opLen.data(), *opBeginP = opBegin.data();
   const char *opTextP = opText.data();
   const InstrInfo *infoP = instrInfo.data();
-  const uint32_t *operandP = operands.data();
+  const uint32_t *operandP = dag.getOperands().data();
   const bool call = sawCall;
   const size_t operandRoom = maxNameLen + 40;
   const Writer w(*this, inputs);
@@ -784,7 +653,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
           std::memcpy(p, ", ", 2);
           p += 2;
           if (!v) {
-            p = writeOperand(p, operands[nd.aux + e++], inputs);
+            p = writeOperand(p, operandP[nd.aux + e++], inputs);
             continue;
           }
           *p++ = '{';
@@ -794,7 +663,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
               std::memcpy(p, ", ", 2);
               p += 2;
             }
-            p = writeOperand(p, operands[nd.aux + e++], inputs);
+            p = writeOperand(p, operandP[nd.aux + e++], inputs);
           }
           *p++ = '}';
         }
@@ -832,7 +701,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   uint32_t numOut = uint32_t(outputNodes.size());
   outputCopies.assign(numOut, ~0u);
   for (uint32_t o = 1; o < numOut; ++o) {
-    const Node &nd = nodes[outputNodes[o]];
+    const Node &nd = dag[outputNodes[o]];
     if (nd.kind != AstWordType::Input)
       continue;
     StringRef name = inputs[nd.payload].name;
@@ -846,10 +715,10 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     if (outputCopies[o] == ~0u)
       continue;
     uint32_t n = outputNodes[o];
-    const std::string &mov = tables.getMovLine(nodes[n].stack);
+    const std::string &mov = tables.getMovLine(dag[n].stack);
     p = ensure(p, mov.size() + maxNameLen + 64);
     std::memcpy(p, mov.data(), mov.size());
-    p = writeReg(p + mov.size(), nodes[n].stack, outputCopies[o]);
+    p = writeReg(p + mov.size(), dag[n].stack, outputCopies[o]);
     std::memcpy(p, ", ", 2);
     p = writeOperand(p + 2, n, inputs);
     std::memcpy(p, ";\n", 2);
@@ -868,7 +737,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     std::memcpy(p, ", ", 2);
     p += 2;
     if (outputCopies[o] != ~0u)
-      p = writeReg(p, nodes[n].stack, outputCopies[o]);
+      p = writeReg(p, dag[n].stack, outputCopies[o]);
     else
       p = writeOperand(p, n, inputs);
     std::memcpy(p, ";\n", 2);
@@ -912,9 +781,11 @@ Expected<StringRef> AstPtxContext::compile(const AstProgram &prog,
 }
 
 ArrayRef<AstPtxContext::Node> AstPtxContext::getNodes() const {
-  return impl->nodes;
+  return impl->dag.getNodes();
 }
-ArrayRef<uint32_t> AstPtxContext::getOperands() const { return impl->operands; }
+ArrayRef<uint32_t> AstPtxContext::getOperands() const {
+  return impl->dag.getOperands();
+}
 ArrayRef<uint32_t> AstPtxContext::getOutputNodes() const {
   return impl->outputNodes;
 }

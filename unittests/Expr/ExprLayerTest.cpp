@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Expr/Evaluate.h"
+#include "mmptx/Expr/ExprDag.h"
 #include "mmptx/Expr/InjectTyping.h"
 #include "mmptx/Expr/InstrTraits.h"
 #include "mmptx/Expr/PtxEmitter.h"
@@ -152,6 +153,58 @@ TEST(InjectTyping, Uses) {
   for (InjectArgKind k :
        {InjectArgKind::In, InjectArgKind::Out, InjectArgKind::Mod})
     EXPECT_EQ(checkSiteVarUse(info(), "i", vars[1], f32, k), "");
+}
+
+enum class Kind : uint8_t { Leaf, Instr };
+struct Node {
+  Kind kind;
+  uint16_t stack;
+  uint32_t payload, aux, numOps;
+};
+using Dag = ExprDag<Node, Kind::Instr>;
+
+TEST(ExprDag, SharesEqualSubexpressions) {
+  Dag d;
+  d.clear();
+  uint32_t x = d.addLeaf(Kind::Leaf, 0, 1, 0);
+  EXPECT_EQ(d.addLeaf(Kind::Leaf, 0, 1, 0), x);
+  uint32_t y = d.addLeaf(Kind::Leaf, 0, 2, 0);
+  uint32_t ops[] = {x, y};
+  uint32_t a = d.addInstr(7, 0, ops, 2, true);
+  EXPECT_EQ(d.addInstr(7, 0, ops, 2, true), a);
+  // Unshared, an equal instruction is a node of its own.
+  EXPECT_NE(d.addInstr(7, 0, ops, 2, false), a);
+  uint32_t swapped[] = {y, x};
+  EXPECT_NE(d.addInstr(7, 0, swapped, 2, true), a);
+  EXPECT_EQ(d.size(), 5u);
+  EXPECT_EQ(d.getOperands().size(), 6u);
+  // Many nodes grow the table; every one is still found.
+  for (uint32_t i = 0; i != 1000; ++i)
+    d.addLeaf(Kind::Leaf, 1, i, 0);
+  for (uint32_t i = 0; i != 1000; ++i)
+    EXPECT_EQ(d.addLeaf(Kind::Leaf, 1, i, 0), 5 + i);
+  // A new DAG finds nothing of the old one.
+  d.clear();
+  EXPECT_EQ(d.size(), 0u);
+  EXPECT_EQ(d.addLeaf(Kind::Leaf, 0, 1, 0), 0u);
+}
+
+TEST(ExprDag, MarkLive) {
+  Dag d;
+  d.clear();
+  uint32_t x = d.addLeaf(Kind::Leaf, 0, 1, 0);
+  uint32_t y = d.addLeaf(Kind::Leaf, 0, 2, 0);
+  uint32_t one[] = {x};
+  uint32_t dead = d.addInstr(1, 0, one, 1, true);
+  uint32_t two[] = {x, y};
+  uint32_t root = d.addInstr(2, 0, two, 2, true);
+  std::vector<uint32_t> mark(d.size());
+  uint32_t roots[] = {root};
+  d.markLive(roots, mark.data(), 0, 1);
+  EXPECT_EQ(mark[x], 1u);
+  EXPECT_EQ(mark[y], 1u);
+  EXPECT_EQ(mark[dead], 0u);
+  EXPECT_EQ(mark[root], 1u);
 }
 
 TEST(Evaluate, OneHome) {
