@@ -425,23 +425,21 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       break;
     case AstWordType::Special: {
       if (payload >= info.numSpecials ||
-          info.specials[payload].argType >= info.numArgTypes)
+          !traits.getSpecials()[payload].wellFormed)
         return fail(AstResult::SpecialRegisterIdxOutOfBounds,
                     "special register " + Twine(payload) + " out of range (" +
                         Twine(info.numSpecials) + ")");
-      const stack::ArgTypeInfo &t =
-          info.argTypes[info.specials[payload].argType];
-      if (aux >= std::max<unsigned>(t.numVecElems, 1) || aux >= 4)
+      const expr::SpecialTraits &t = traits.getSpecials()[payload];
+      if (aux >= std::max<unsigned>(t.numVecElems, 1))
         return fail(AstResult::InvalidValue,
                     "special register '" + Twine(info.specialNames[payload]) +
                         "' has no element " + Twine(aux));
-      if (opts.targetSm && info.specialMinSm &&
-          info.specialMinSm[payload] > opts.targetSm)
+      if (uint32_t sm = traits.specialTooNewFor(payload))
         return fail(AstResult::UnsupportedInstruction,
                     "special register '" + Twine(info.specialNames[payload]) +
-                        "' needs sm_" + Twine(info.specialMinSm[payload]) +
-                        "; the target is sm_" + Twine(opts.targetSm));
-      if (!push(dag.addLeaf(AstWordType::Special, t.stackIdx, payload,
+                        "' needs sm_" + Twine(sm) + "; the target is sm_" +
+                        Twine(opts.targetSm));
+      if (!push(dag.addLeaf(AstWordType::Special, t.stack, payload,
                             t.numVecElems ? aux : ~0u)))
         return overflow();
       break;
