@@ -171,9 +171,8 @@ static Optional<std::vector<unsigned>> getPtxParamSizes(StringRef Ptx,
     if (!Rest.startswith("("))
       return std::vector<unsigned>();
     // The list ends before the body: no `{` comes before it.
-    std::string Head = stripComments(Rest.take_until([](char C) {
-      return C == '{';
-    }));
+    std::string Head =
+        stripComments(Rest.take_until([](char C) { return C == '{'; }));
     size_t Close = Head.find(')');
     if (Close == std::string::npos)
       return None;

@@ -322,13 +322,14 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   SourceMgr TypeSM;
   annotate::TypeTable Types;
   for (const std::string &File : InjectTypeFiles) {
-    std::string Included;
-    unsigned ID = TypeSM.AddIncludeFile(File, SMLoc(), Included);
-    if (!ID) {
-      reportError(makeError("cannot open inject types '" + File + "'"),
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(File);
+    if (!Buf) {
+      reportError(makeError("cannot open inject types '" + File +
+                            "': " + Buf.getError().message()),
                   "mmptx-opt");
       return 1;
     }
+    unsigned ID = TypeSM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
     if (Error E = Types.addFromHeader(TypeSM, ID)) {
       reportError(std::move(E), "mmptx-opt");
       return 1;

@@ -46,8 +46,9 @@ std::string makeCubin(StringRef Kernel, StringRef Info) {
   Names += ".nv.info." + Kernel.str();
   Names += '\0';
   std::string Elf(64, '\0');
-  Elf.replace(0, 6, "\x7f"
-                    "ELF\x02\x01");
+  Elf.replace(0, 6,
+              "\x7f"
+              "ELF\x02\x01");
   size_t NamesOff = Elf.size();
   Elf += Names;
   size_t InfoOff = Elf.size();
@@ -80,7 +81,8 @@ TEST(KernelParamsTest, Cubin) {
   EXPECT_EQ(*Sizes, (std::vector<unsigned>{4, 8, 24}));
   EXPECT_FALSE(getKernelParamSizes(Elf, "other"));
   // No records: no parameters.
-  Sizes = getKernelParamSizes(makeCubin("k", StringRef("\x03\x1b\xff\x00", 4)), "k");
+  Sizes = getKernelParamSizes(makeCubin("k", StringRef("\x03\x1b\xff\x00", 4)),
+                              "k");
   ASSERT_TRUE(Sizes);
   EXPECT_TRUE(Sizes->empty());
   // A missing ordinal: the image does not say.
