@@ -22,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -107,6 +108,11 @@ int main(int argc, char **argv) {
     errs() << toolName << ": " << inputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
            << getNvrtcIdentity() << ")\n";
+  if (Cache) {
+    std::string Msg = Cache->getStoreFailureMessage();
+    if (!Msg.empty())
+      WithColor::warning(errs(), toolName) << Msg << '\n';
+  }
   if (Error E = writeToolOutput(outputFilename, [&](raw_ostream &OS) {
         OS << R->Ptx;
         return Error::success();
