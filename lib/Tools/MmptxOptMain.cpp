@@ -271,10 +271,14 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       "  Parses a PTX module, runs the given passes in order and prints the\n"
       "  result. With no passes the output is the input, byte for byte.\n");
 
-  if (ListInjects && !valuesOf("inject").empty()) {
-    reportError(makeError("--list-injects and --inject exclude each other: "
-                          "the one lists the injects, the other renders "
-                          "stubs into them"),
+  // The passes with values (--inject, --stub-gen) render stubs into the
+  // injects that --list-injects would list.
+  for (auto &[Info, List] : valuePasses()) {
+    if (!ListInjects || List->empty())
+      continue;
+    reportError(makeError("--list-injects and --" + Info->Argument +
+                          " exclude each other: the one lists the injects, "
+                          "the other renders stubs into them"),
                 "mmptx-opt");
     return 1;
   }
