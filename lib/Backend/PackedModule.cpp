@@ -110,6 +110,11 @@ mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
     return makeError("packed module: sites per kernel must be at least 1");
   if (Spec.NumInputs == 0)
     return makeError("packed module: at least one input is needed");
+  // Each input is a load in every kernel: a mistyped count must not build
+  // gigabytes of PTX.
+  if (Spec.NumInputs > MaxPackedInputs)
+    return makeError("packed module: " + Twine(Spec.NumInputs) +
+                     " inputs, but at most " + Twine(MaxPackedInputs));
   if (!isSimpleIdentifier(Spec.KernelPrefix))
     return makeError("packed module: '" + Spec.KernelPrefix +
                      "' is not a PTX identifier");

@@ -49,7 +49,9 @@ static cl::opt<std::string> OutDir("o",
                                             "file of a single input"),
                                    cl::value_desc("dir"), cl::init("."),
                                    cl::cat(Category));
-static cl::opt<std::string> Arch("arch", cl::desc("GPU architecture"),
+static cl::opt<std::string> Arch("arch",
+                                 cl::desc("GPU architecture (default: "
+                                          "sm_80)"),
                                  cl::value_desc("sm_N"), cl::init("sm_80"),
                                  cl::cat(Category));
 static cl::opt<unsigned> Jobs("j",
@@ -117,7 +119,7 @@ static cl::opt<unsigned> SitesPerKernel("sites-per-kernel",
                                         cl::init(128), cl::cat(Category));
 static cl::opt<unsigned> PackInputs("pack-inputs",
                                     cl::desc("With --pack: f32 inputs per "
-                                             "element (%x0..)"),
+                                             "element (%x0..), at most 4096"),
                                     cl::init(2), cl::cat(Category));
 
 static cl::list<std::string> IncludeDirs("I",
@@ -205,6 +207,9 @@ int main(int argc, char **argv) {
     return listBackends();
   if (Inputs.empty())
     return fail(makeError("no input files (see --help)"));
+  if (OutDir.empty())
+    return fail(makeError("-o: expected a directory or a .cubin file, got an "
+                          "empty name"));
   if (Jobs > MaxJobs)
     return fail(makeError("-j " + Twine(Jobs) + ": at most " + Twine(MaxJobs) +
                           " threads"));

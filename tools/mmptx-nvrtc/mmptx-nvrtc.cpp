@@ -30,15 +30,21 @@ using namespace mmptx;
 
 static cl::OptionCategory nvrtcCategory("mmptx-nvrtc Options");
 
-static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
-                                          cl::desc("<input .cu file>"),
-                                          cl::cat(nvrtcCategory));
-static cl::opt<std::string> outputFilename("o", cl::desc("Output PTX file"),
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::Required,
+                  cl::desc("<input .cu file, '-' for stdin>"),
+                  cl::cat(nvrtcCategory));
+static cl::opt<std::string> outputFilename("o",
+                                           cl::desc("Output PTX file "
+                                                    "(default: stdout)"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
                                            cl::cat(nvrtcCategory));
-static cl::opt<std::string> arch("arch", cl::desc("GPU architecture"),
-                                 cl::init("sm_80"), cl::cat(nvrtcCategory));
+static cl::opt<std::string> arch("arch",
+                                 cl::desc("GPU architecture: sm_N, or "
+                                          "compute_N (default: sm_80)"),
+                                 cl::value_desc("arch"), cl::init("sm_80"),
+                                 cl::cat(nvrtcCategory));
 static cl::list<std::string> includeDirs("I", cl::desc("Include directory"),
                                          cl::value_desc("dir"), cl::Prefix,
                                          cl::cat(nvrtcCategory));

@@ -86,6 +86,9 @@ TEST(PackedModuleTest, BadSpecs) {
   Spec.NumInputs = 0;
   EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
             "packed module: at least one input is needed");
+  Spec.NumInputs = 4000000000u;
+  EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
+            "packed module: 4000000000 inputs, but at most 4096");
   Spec = {};
   Spec.KernelPrefix = "1x";
   EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),

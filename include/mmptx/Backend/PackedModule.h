@@ -36,6 +36,9 @@
 
 namespace mmptx {
 
+/// The most f32 inputs (`%x0`...) a packed module reads per element.
+constexpr unsigned MaxPackedInputs = 4096;
+
 struct PackedModuleSpec {
   unsigned NumInputs = 2;
   unsigned SitesPerKernel = 128;
