@@ -163,9 +163,6 @@ static void warnAboutCache(const ContentCache *Cache) {
     WithColor::warning(errs(), ToolName) << Msg << '\n';
 }
 
-/// Threads enough for any machine; more only exhausts the process.
-static constexpr unsigned MaxJobs = 1024;
-
 /// The one place this tool writes an output file (all or nothing).
 static Error writeOutput(StringRef Path, StringRef Bytes) {
   return writeToolOutput(Path, [&](raw_ostream &OS) {
@@ -210,9 +207,9 @@ int main(int argc, char **argv) {
   if (OutDir.empty())
     return fail(makeError("-o: expected a directory or a .cubin file, got an "
                           "empty name"));
-  if (Jobs > MaxJobs)
-    return fail(makeError("-j " + Twine(Jobs) + ": at most " + Twine(MaxJobs) +
-                          " threads"));
+  if (Jobs > MaxBatchThreads)
+    return fail(makeError("-j " + Twine(Jobs) + ": at most " +
+                          Twine(MaxBatchThreads) + " threads"));
 
   CompileOptions Opts;
   Opts.Arch = Arch;
