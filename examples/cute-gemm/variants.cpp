@@ -46,6 +46,7 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -369,6 +370,7 @@ static int fail(Error E) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -263,6 +263,7 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
 
 int mmptx::mmptxOptMain(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   registerValuePassOptions();
   cl::HideUnrelatedOptions(OptCategory);
   cl::ParseCommandLineOptions(

@@ -102,6 +102,7 @@ static bool annotateFile(StringRef input, StringRef output,
 
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(annotateCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

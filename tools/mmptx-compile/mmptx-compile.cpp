@@ -171,16 +171,28 @@ static Error writeOutput(StringRef Path, StringRef Bytes) {
   });
 }
 
-static int listBackends() {
-  for (BackendKind K : getAllBackends()) {
-    Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
-    if (C)
-      outs() << (*C)->getName() << ' ' << (*C)->getVersion() << '\n';
-    else
-      outs() << getBackendName(K) << " unavailable: " << toString(C.takeError())
-             << '\n';
-  }
+/// Prints to stdout through ToolOutput: a write error (a closed stdout, a
+/// full disk) is one line and exit status 1, not an abort at exit.
+static int printToStdout(function_ref<void(raw_ostream &)> Print) {
+  if (Error E = writeToolOutput("-", [&](raw_ostream &OS) {
+        Print(OS);
+        return Error::success();
+      }))
+    return fail(std::move(E));
   return 0;
+}
+
+static int listBackends() {
+  return printToStdout([](raw_ostream &OS) {
+    for (BackendKind K : getAllBackends()) {
+      Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
+      if (C)
+        OS << (*C)->getName() << ' ' << (*C)->getVersion() << '\n';
+      else
+        OS << getBackendName(K) << " unavailable: " << toString(C.takeError())
+           << '\n';
+    }
+  });
 }
 
 /// `[#####.....] done/total` on stderr, redrawn in place.
@@ -195,6 +207,7 @@ static void drawProgress(size_t Done, size_t Total) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -407,14 +420,16 @@ int main(int argc, char **argv) {
   Ctx.Arch = Opts.Arch;
   Ctx.CacheDir = Cache ? Cache->getDirectory().str() : "";
   Ctx.Outputs = Outputs;
-  if (OutputFormat == Format::Json) {
-    printBatchJSON(outs(), R, Modules, Ctx);
-  } else {
-    printBatchSummary(outs(), R, Ctx);
+  int Status = printToStdout([&](raw_ostream &OS) {
+    if (OutputFormat == Format::Json) {
+      printBatchJSON(OS, R, Modules, Ctx);
+      return;
+    }
+    printBatchSummary(OS, R, Ctx);
     if (NumCuda)
-      outs() << getNvrtcIdentity() << ": " << NumCuda << " CUDA sources, "
-             << NumCudaCached << " from cache, " << format("%.3f", CudaSeconds)
-             << " s\n";
-  }
-  return Failed ? 1 : 0;
+      OS << getNvrtcIdentity() << ": " << NumCuda << " CUDA sources, "
+         << NumCudaCached << " from cache, " << format("%.3f", CudaSeconds)
+         << " s\n";
+  });
+  return Failed || Status ? 1 : 0;
 }

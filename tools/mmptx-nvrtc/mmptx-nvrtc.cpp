@@ -81,6 +81,7 @@ static int fail(Error E) {
 
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(nvrtcCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "mmptx-nvrtc: compile CUDA to PTX with NVRTC\n");

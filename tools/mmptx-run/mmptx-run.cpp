@@ -159,6 +159,7 @@ static bool checkArgs(StringRef Image, StringRef Kernel,
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
