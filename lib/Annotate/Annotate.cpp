@@ -496,6 +496,9 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
     return;
   size_t lineStart, lineEnd;
   findLine(begin, lineStart, lineEnd);
+  // A UTF-8 byte order mark, which compilers skip, starts no code.
+  if (lineStart == 0 && buf.startswith("\xEF\xBB\xBF"))
+    lineStart = 3;
   StringRef headerText = buf.slice(begin, std::min(lineEnd, textEnd));
   if (lineEnd <= textEnd)
     headerText = dropCR(headerText);
