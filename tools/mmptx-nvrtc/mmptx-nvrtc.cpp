@@ -92,6 +92,15 @@ int main(int argc, char **argv) {
     return fail(makeError("cannot read '" + inputFilename +
                           "': " + Buf.getError().message()));
 
+  // Unlike mmptx-opt's or mmptx-annotate's, this output is another
+  // language: writing it over the input loses the source.
+  bool Same = false;
+  if (inputFilename != "-" && outputFilename != "-" &&
+      !sys::fs::equivalent(inputFilename, outputFilename, Same) && Same)
+    return fail(makeError("-o '" + outputFilename +
+                          "' is the input: the CUDA source would be "
+                          "replaced by its PTX"));
+
   CudaCompileOptions Opts;
   Opts.Arch = arch;
   Opts.IncludeDirs = includeDirs;
