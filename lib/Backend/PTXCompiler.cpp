@@ -197,6 +197,11 @@ Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
                                              const StubLineMap *Map) {
   if (Error E = Opts.validate())
     return E;
+  // The backends answer an empty module each in its own way (nvPTXCompiler
+  // with a bare result code).
+  if (Ptx.trim().empty())
+    return makeError(Name +
+                     ":1:1: error: empty PTX: expected a '.version' directive");
   size_t Nul = Ptx.find('\0');
   if (Nul != StringRef::npos) {
     StringRef Before = Ptx.take_front(Nul);

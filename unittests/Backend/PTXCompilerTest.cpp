@@ -178,6 +178,10 @@ TEST_P(BackendTest, RejectsBadInputBeforeCompiling) {
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(toString(R.takeError()),
             "n.ptx:2:9: error: PTX contains a NUL byte (a binary file?)");
+  R = Compiler->compile(" \n\t\n", {}, "e.ptx");
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(toString(R.takeError()),
+            "e.ptx:1:1: error: empty PTX: expected a '.version' directive");
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BackendTest,
