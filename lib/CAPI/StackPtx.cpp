@@ -182,7 +182,8 @@ mmptx_stack_result_t mmptx_stack_compile(
       return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
                   "register '" + llvm::Twine(r.name) +
                       "' has a bad stack index or kind");
-    c->regs.push_back({r.name, r.stack_idx, RegKind(r.kind)});
+    static const RegKind kinds[] = {RegKind::In, RegKind::Out, RegKind::Mod};
+    c->regs.push_back({r.name, r.stack_idx, kinds[r.kind]});
   }
   // Two registers of one name would be one PTX register written twice.
   c->names.clear();

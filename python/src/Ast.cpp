@@ -95,13 +95,12 @@ public:
   /// (name, stack, literal prefix, kind) per variable, Input order.
   std::vector<std::tuple<std::string, std::string, std::string, std::string>>
   vars() const {
-    static const char *kinds[] = {"in", "out", "mod"};
     std::vector<std::tuple<std::string, std::string, std::string, std::string>>
         out;
     for (const AstVarDecl &d : mod.vars)
       out.emplace_back(d.name, info().stackNames[d.stackIdx],
                        info().literalPrefixes[d.stackIdx],
-                       kinds[unsigned(d.kind) % 3]);
+                       getInjectArgKindName(d.kind).str());
     return out;
   }
 
