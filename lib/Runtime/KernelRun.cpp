@@ -78,8 +78,16 @@ static bool parseValue(StringRef S, ArgType T, uint64_t &Bits) {
     double D = std::strtod(Str.c_str(), &End);
     if (End != Str.c_str() + Str.size())
       return false;
+    // Out of range (1e999, or 1e39 for f32) is an error, not infinity;
+    // infinity and NaN must be spelled as such.
+    bool Spelled =
+        !std::isfinite(D) && S.find_insensitive("inf") != StringRef::npos;
+    if (std::isinf(D) && !Spelled)
+      return false;
     if (T == ArgType::F32) {
       float F = static_cast<float>(D);
+      if (std::isinf(F) && !std::isinf(D))
+        return false;
       uint32_t B;
       std::memcpy(&B, &F, 4);
       Bits = B;

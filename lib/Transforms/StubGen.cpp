@@ -159,9 +159,13 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                               const StubGenSpec &spec) {
   std::string included;
   unsigned id = programSM.AddIncludeFile(spec.programFile, SMLoc(), included);
-  if (!id)
-    return makeError("cannot open Stack PTX program '" + spec.programFile +
-                     "'");
+  if (!id) {
+    // AddIncludeFile drops the reason; ask the file system for it.
+    auto Buf = MemoryBuffer::getFile(spec.programFile);
+    return makeError("cannot open program '" + spec.programFile + "': " +
+                     (Buf ? std::string("not found in the include path")
+                          : Buf.getError().message()));
+  }
   if (StringRef(spec.programFile).endswith(".ast"))
     return compileAstFor(im, inj, id);
   const stack::StackInfo &info = stack::getDefaultStackInfo();

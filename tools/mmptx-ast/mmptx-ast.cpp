@@ -137,6 +137,7 @@ static int writeOutput(StringRef text) {
 
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(astCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "AST PTX compiler: S-expression program -> PTX "

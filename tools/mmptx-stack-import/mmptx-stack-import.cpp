@@ -17,6 +17,7 @@
 
 #include "mmptx/Stack/StackImport.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolOutput.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -60,6 +61,7 @@ static Error writeOutput(StringRef path, StringRef text) {
 
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(importCategory);
   cl::ParseCommandLineOptions(
       argc, argv, "Stack PTX JSON instruction-set description -> .td\n");

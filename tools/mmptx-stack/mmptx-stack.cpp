@@ -158,6 +158,7 @@ static void randomizeProgram(StackProgram &prog, const StackInfo &info) {
 
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(stackCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Stack PTX compiler: text program -> PTX stub\n");

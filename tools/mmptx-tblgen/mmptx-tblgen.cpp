@@ -147,6 +147,7 @@ bool mmptxTableGenMain(raw_ostream &, RecordKeeper &Records) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  mmptx::ignoreStderrWriteErrorsAtExit();
   cl::ParseCommandLineOptions(argc, argv, "mmptx table generator\n");
   // Take -o, -d and --write-if-changed from TableGenMain, leaving it an
   // empty output on stdout and no depfile.

@@ -82,6 +82,11 @@ TEST(KernelArgTest, Errors) {
             "value");
   EXPECT_EQ(parseError("f32:1.5x"),
             "bad kernel argument 'f32:1.5x': '1.5x' is not a f32 value");
+  EXPECT_EQ(parseError("f32:1e39"),
+            "bad kernel argument 'f32:1e39': '1e39' is not a f32 value");
+  EXPECT_EQ(parseError("f64:1e999"),
+            "bad kernel argument 'f64:1e999': '1e999' is not a f64 value");
+  EXPECT_EQ(parse("f64:inf").Values[0], 0x7FF0000000000000ull);
   EXPECT_EQ(parseError("f32:0f3FC0"),
             "bad kernel argument 'f32:0f3FC0': '0f3FC0' is not a f32 value");
   EXPECT_EQ(parseError("out:f32:0"),
