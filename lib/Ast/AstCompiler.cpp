@@ -363,11 +363,16 @@ template <bool Share, bool Presized>
 Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                                const AstProgram &prog,
                                ArrayRef<AstVar> inputs) {
-  args.clear();
-  frames.clear();
-  frames.push_back({out.words.data(), out.words.size(), 0, ~0u, 0, 0, 0});
+  // The expression's frame; with routines, frames holds it and theirs.
+  Frame top = {out.words.data(), out.words.size(), 0, ~0u, 0, 0, 0};
+  Frame *f = &top;
+  if (!Presized) {
+    args.clear();
+    frames.clear();
+    frames.push_back(top);
+    f = &frames.back();
+  }
   const uint32_t maxDepth = opts.maxStackDepth;
-  Frame *f = &frames.back();
   // The current frame's cursor and end, and the executed-word budget, in
   // locals; Frame::pc is written back only around calls.
   const size_t maxWords = opts.maxWords;
@@ -670,7 +675,9 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   }
   if (sawCall)
     dag.markLive(outputNodes, regOf.data(), Dead, LiveNoReg);
-  std::fill(regCounts.begin(), regCounts.end(), 0);
+  // regCounts is all 0 between compiles; usedStacks has a bit per stack
+  // with a register (numbered mod 64), so the declarations visit only those.
+  uint64_t usedStacks = 0;
   emitted = 0;
 
   // The body goes after room for the declarations, which are written last.
@@ -720,6 +727,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
       continue;
     }
     uint32_t r = regP[n] = counts[nd.stack]++;
+    usedStacks |= uint64_t(1) << (nd.stack & 63);
     // `, <register>`: the head piece, then the number's digits.
     const OperandText &head = regHeads[nd.stack];
     if (LLVM_LIKELY(head.len <= 12 && r < 1000)) {
@@ -822,6 +830,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     for (uint32_t j = 0; j != o; ++j)
       if (prog.outputs[j].var.name == name) {
         outputCopies[o] = regCounts[nd.stack]++;
+        usedStacks |= uint64_t(1) << (nd.stack & 63);
         break;
       }
   }
@@ -841,13 +850,10 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   for (uint32_t o = 0; o != numOut; ++o) {
     const AstVar &v = prog.outputs[o].var;
     uint32_t n = outputNodes[o];
-    const std::string &mov = tables.getMovLine(v.stackIdx);
-    p = ensure(p, mov.size() + v.name.size() + maxNameLen + 64);
-    std::memcpy(p, mov.data(), mov.size());
-    p += mov.size();
+    p = ensure(p, tables.getMaxMovLine() + v.name.size() + maxNameLen + 64);
+    p = tables.writeMovLine(p, v.stackIdx);
     *p++ = '%';
-    std::memcpy(p, v.name.data(), v.name.size());
-    p += v.name.size();
+    p = expr::writeName(p, v.name);
     std::memcpy(p, ", ", 2);
     p += 2;
     if (outputCopies[o] != ~0u)
@@ -864,14 +870,22 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   char *hp = header.data();
   std::memcpy(hp, "{\n", 2);
   hp += 2;
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
+  auto declare = [&](uint32_t s) {
     if (!regCounts[s])
-      continue;
+      return;
     const std::string &head = tables.getDeclHead(s);
     std::memcpy(hp, head.data(), head.size());
     hp = expr::writeUInt(hp + head.size(), regCounts[s]);
     std::memcpy(hp, ">;\n", 3);
     hp += 3;
+    regCounts[s] = 0;
+  };
+  if (info.numStacks <= 64) {
+    for (; usedStacks; usedStacks &= usedStacks - 1)
+      declare(uint32_t(llvm::countTrailingZeros(usedStacks)));
+  } else {
+    for (uint32_t s = 0; s != info.numStacks; ++s)
+      declare(s);
   }
   size_t headerSize = size_t(hp - header.data());
   size_t begin = headerRoom - headerSize;
