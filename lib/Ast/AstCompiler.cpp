@@ -219,9 +219,9 @@ struct AstPtxContext::Impl {
   std::vector<OperandText> operandText;
   /// Per stack, `, <register prefix>`.
   std::vector<OperandText> regHeadText;
-  /// Decimal digits of 0-999, padded to 4 bytes.
+  /// Decimal digits of 0-999 in the low bytes, their count in the top one
+  /// (copied along, past the end of the text).
   static const std::array<uint32_t, 1000> digitText;
-  static unsigned digitLen(uint32_t v) { return 1 + (v >= 10) + (v >= 100); }
   std::vector<uint32_t> regCounts;
   std::vector<uint32_t> outputCopies;
   uint64_t executed = 0;
@@ -439,7 +439,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                       " words executed (maxExecutedWords)");
     uint16_t aux = getAstWordAux(w);
     uint32_t payload = getAstWordPayload(w);
-    uint32_t height = sp - f->entryHeight;
+    uint32_t height = Presized ? sp : sp - f->entryHeight;
     if (getAstWordType(w) == AstWordType::Ptx && payload < numFast) {
       const FastInstr &fi = fast[payload];
       if (fi.numArgs == aux && height >= aux) {
@@ -655,7 +655,7 @@ const std::array<uint32_t, 1000> AstPtxContext::Impl::digitText = [] {
   std::array<uint32_t, 1000> t = {};
   for (uint32_t v = 0; v != 1000; ++v) {
     char d[4] = {};
-    expr::writeUInt(d, v);
+    d[3] = char(expr::writeUInt(d, v) - d);
     std::memcpy(&t[v], d, 4);
   }
   return t;
@@ -732,8 +732,9 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     const OperandText &head = regHeads[nd.stack];
     if (LLVM_LIKELY(head.len <= 12 && r < 1000)) {
       std::memcpy(t.text, head.text, sizeof(t.text));
-      std::memcpy(t.text + head.len, &digitText[r], 4);
-      t.len = uint8_t(head.len + digitLen(r));
+      uint32_t digits = digitText[r];
+      std::memcpy(t.text + head.len, &digits, 4);
+      t.len = uint8_t(head.len + (digits >> 24));
     } else {
       t.len = OperandText::Long;
     }
