@@ -46,6 +46,7 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
+#include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -70,10 +71,13 @@ static cl::opt<std::string>
     Source(cl::Positional, cl::desc("[kernel.cu (default: the CuTe GEMM)]"),
            cl::init(MMPTX_EXAMPLE_DIR "/cute_gemm.cu"), cl::cat(Category));
 static cl::opt<unsigned> NumVariants("variants",
-                                     cl::desc("Variants to make (default 128)"),
+                                     cl::desc("Variants to make, 1 to 65536 "
+                                              "(default 128)"),
                                      cl::value_desc("N"), cl::init(128),
                                      cl::cat(Category));
-static cl::opt<unsigned> Jobs("jobs", cl::desc("Threads (0: one per core)"),
+static cl::opt<unsigned> Jobs("jobs",
+                              cl::desc("Threads, at most 1024 (0: one per "
+                                       "core)"),
                               cl::value_desc("J"), cl::init(0),
                               cl::cat(Category));
 static cl::opt<std::string>
@@ -108,11 +112,11 @@ static cl::list<std::string> IncludeDirs("I", cl::desc("Include directory"),
                                          cl::cat(Category));
 static cl::opt<unsigned> MatrixSize("size",
                                     cl::desc("GPU check: M = N (a multiple of "
-                                             "64; default 64)"),
+                                             "64 up to 4096; default 64)"),
                                     cl::init(64), cl::cat(Category));
 static cl::opt<unsigned> Depth("depth",
-                               cl::desc("GPU check: K (a multiple of 8; "
-                                        "default 32)"),
+                               cl::desc("GPU check: K (a multiple of 8 up "
+                                        "to 4096; default 32)"),
                                cl::init(32), cl::cat(Category));
 
 namespace {
@@ -366,6 +370,7 @@ static int fail(Error E) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -377,10 +382,25 @@ int main(int argc, char **argv) {
       "deduplicated,\n"
       "  cached) -> on a GPU: run each and check it against the "
       "interpreter\n");
-  if (MatrixSize == 0 || MatrixSize % 64 || Depth == 0 || Depth % 8)
+  // Bounds that keep a mistyped number from exhausting the machine: every
+  // variant's PTX is held until it is compiled, and the GPU check holds
+  // size x depth matrices.
+  const unsigned MaxVariants = 1u << 16, MaxDim = 4096;
+  if (MatrixSize == 0 || MatrixSize % 64 || MatrixSize > MaxDim || Depth == 0 ||
+      Depth % 8 || Depth > MaxDim)
+    return fail(createStringError(
+        inconvertibleErrorCode(),
+        "--size must be a multiple of 64 and --depth a multiple of 8, both "
+        "at most %u (got --size=%u --depth=%u)",
+        MaxDim, unsigned(MatrixSize), unsigned(Depth)));
+  if (NumVariants == 0 || NumVariants > MaxVariants)
     return fail(createStringError(inconvertibleErrorCode(),
-                                  "--size must be a multiple of 64 and "
-                                  "--depth a multiple of 8"));
+                                  "--variants=%u: expected 1 to %u",
+                                  unsigned(NumVariants), MaxVariants));
+  if (Jobs > MaxBatchThreads)
+    return fail(createStringError(inconvertibleErrorCode(),
+                                  "--jobs=%u: at most %u threads",
+                                  unsigned(Jobs), MaxBatchThreads));
   CompileOptions ArchCheck;
   ArchCheck.Arch = Arch;
   if (Error E = ArchCheck.validate())
@@ -389,7 +409,7 @@ int main(int argc, char **argv) {
       Jobs ? unsigned(Jobs)
            : std::max(1u,
                       unsigned(hardware_concurrency().compute_thread_count()));
-  const unsigned N = std::max(1u, unsigned(NumVariants));
+  const unsigned N = NumVariants;
 
   // The PTX compiler of stage 5.
   auto Compiler = createPTXCompiler(StringRef(BackendName));

@@ -199,11 +199,33 @@ private:
   /// records it as the first.
   Error checkAgainstFirst(StringRef name, SMLoc loc, ArrayRef<ParsedVar> vars);
 
+  /// Sets [\p start, \p end) to the line that holds \p pos (\p end at its
+  /// newline or the end of the buffer). Positions only grow, so a line is
+  /// searched once however many sites it has.
+  void findLine(size_t pos, size_t &start, size_t &end) {
+    if (!haveLine || pos > lineEnd) {
+      size_t from = haveLine ? lineEnd + 1 : 0;
+      size_t nl = buf.slice(from, pos).rfind('\n');
+      lineStart = nl == StringRef::npos ? from : from + nl + 1;
+      lineEnd = std::min(buf.find('\n', pos), buf.size());
+      haveLine = true;
+    }
+    start = lineStart;
+    end = lineEnd;
+  }
+
   SMLoc getLoc(size_t pos) const {
     return SMLoc::getFromPointer(buf.data() + pos);
   }
   /// \returns `#line <line> "<file name>"` and \p eol.
   std::string getLineDirective(unsigned line, StringRef eol) const;
+
+  /// Records the error of a broken site; at the limit, the scan stops.
+  void addError(Error err) {
+    errors = joinErrors(std::move(errors), std::move(err));
+    if (++numErrors == opts.errorLimit)
+      tooManyErrors = true;
+  }
 
   Error error(StringRef at, const Twine &msg) {
     return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
@@ -216,9 +238,14 @@ private:
   StringRef buf;
   StringRef fileName;
   size_t copied = 0; ///< buf[0, copied) has been written
+  /// The line findLine() found last, if any.
+  bool haveLine = false;
+  size_t lineStart = 0, lineEnd = 0;
   bool directivePending = false;
   StringMap<FirstSite> firstSites;
   Error errors = Error::success();
+  unsigned numErrors = 0;
+  bool tooManyErrors = false;
   unsigned numSites = 0;
 };
 
@@ -284,8 +311,9 @@ size_t Rewriter::skipLiteral(size_t pos, char quote) const {
 
 size_t Rewriter::skipRawString(size_t pos) const {
   // Splices are undone inside raw strings, so the text is taken as it is.
-  size_t paren = buf.find_first_of("( )\\\t\v\f\r\n", pos);
-  if (paren == StringRef::npos || buf[paren] != '(' || paren - pos > 16)
+  // A delimiter has at most 16 characters: look no further.
+  size_t paren = buf.substr(0, pos + 17).find_first_of("( )\\\t\v\f\r\n", pos);
+  if (paren == StringRef::npos || buf[paren] != '(')
     return skipLiteral(pos, '"'); // not a raw string after all
   std::string terminator = (")" + buf.slice(pos, paren) + "\"").str();
   size_t end = buf.find(terminator, paren + 1);
@@ -313,7 +341,7 @@ size_t Rewriter::skipNumber(size_t pos, char first) const {
 }
 
 /// \returns the position just after `PTX_INJECT` if \p s is `/*`, blanks,
-/// `PTX_INJECT` and then a blank or the end; else npos.
+/// `PTX_INJECT` and then a blank, a line end or the end; else npos.
 static size_t matchHeader(StringRef s) {
   if (!s.startswith("/*"))
     return StringRef::npos;
@@ -324,7 +352,7 @@ static size_t matchHeader(StringRef s) {
   if (!s.substr(pos).startswith(kw))
     return StringRef::npos;
   pos += kw.size();
-  if (pos == s.size() || isBlank(s[pos]))
+  if (pos == s.size() || isBlank(s[pos]) || s[pos] == '\r' || s[pos] == '\n')
     return pos;
   return StringRef::npos;
 }
@@ -461,16 +489,20 @@ static StringRef dropCR(StringRef text) {
 }
 
 void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
-  size_t lineStart = buf.rfind('\n', begin) + 1; // npos + 1 == 0
-  size_t lineEnd = std::min(buf.find('\n', begin), buf.size());
-  // The comment text, without `*/`.
+  // Most comments are not sites: look no further than `/* PTX_INJECT`
+  // before finding the comment's line, which may be long (minified code).
   size_t textEnd = close == StringRef::npos ? buf.size() : close;
+  if (matchHeader(buf.slice(begin, textEnd)) == StringRef::npos)
+    return;
+  size_t lineStart, lineEnd;
+  findLine(begin, lineStart, lineEnd);
+  // A UTF-8 byte order mark, which compilers skip, starts no code.
+  if (lineStart == 0 && buf.startswith("\xEF\xBB\xBF"))
+    lineStart = 3;
   StringRef headerText = buf.slice(begin, std::min(lineEnd, textEnd));
   if (lineEnd <= textEnd)
     headerText = dropCR(headerText);
   size_t afterKw = matchHeader(headerText);
-  if (afterKw == StringRef::npos)
-    return;
 
   // A header after code would silently stay an ordinary comment; so would
   // one on a line spliced to the previous (a macro body, say).
@@ -478,14 +510,12 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   StringRef before = buf.substr(0, lineStart);
   bool spliced = lineStart > 0 && dropCR(before.drop_back()).endswith("\\");
   if (indent.find_first_not_of(" \t") != StringRef::npos || spliced) {
-    errors = joinErrors(
-        std::move(errors),
-        DiagnosticError::get(
-            sm, getLoc(begin),
-            spliced ? "inject site comment must be the first thing on its "
-                      "line, which continues the previous one"
-                    : "inject site comment must be the first thing on its "
-                      "line"));
+    addError(DiagnosticError::get(
+        sm, getLoc(begin),
+        spliced ? "inject site comment must be the first thing on its "
+                  "line, which continues the previous one"
+                : "inject site comment must be the first thing on its "
+                  "line"));
     return;
   }
 
@@ -533,7 +563,7 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
     err = checkAgainstFirst(name, getLoc(begin), vars);
   if (err) {
     // Copied unchanged, so the scan goes on and reports every broken site.
-    errors = joinErrors(std::move(errors), std::move(err));
+    addError(std::move(err));
     return;
   }
 
@@ -575,7 +605,7 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
 
 Expected<unsigned> Rewriter::run() {
   size_t size = buf.size();
-  for (size_t pos = 0; (pos = skipSplices(pos)) < size;) {
+  for (size_t pos = 0; !tooManyErrors && (pos = skipSplices(pos)) < size;) {
     char c = buf[pos];
     size_t next = skipSplices(pos + 1);
     char d = next < size ? buf[next] : '\0';
@@ -607,6 +637,11 @@ Expected<unsigned> Rewriter::run() {
     }
   }
   os << buf.substr(copied);
+  if (tooManyErrors)
+    return joinErrors(std::move(errors),
+                      makeError("too many broken inject sites in '" + fileName +
+                                "' (" + Twine(numErrors) +
+                                "), stopping there"));
   if (errors)
     return std::move(errors);
   return numSites;

@@ -122,6 +122,13 @@ Error TypeTable::addFromHeader(const SourceMgr &sm, unsigned bufferID) {
     fieldDefs.push_back({name, value});
     fieldLocs.push_back(value.empty() ? name.data() : value.data());
   }
+  // Anything else (a wrong file, a binary one) would add nothing, silently.
+  if (found.empty())
+    return DiagnosticError::get(
+        sm, SMLoc::getFromPointer(buf.data()),
+        "no inject types in this header: expected '#define " + prefix +
+            "<T> 1' lines, as 'mmptx-tblgen -gen-inject-device-types' "
+            "writes them");
   // Pass 2: attach the fields to their types.
   for (size_t i = 0, e = fieldDefs.size(); i != e; ++i) {
     StringRef name = fieldDefs[i].first, value = fieldDefs[i].second;

@@ -92,6 +92,7 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
   unsigned Threads = BOpts.Threads
                          ? BOpts.Threads
                          : hardware_concurrency().compute_thread_count();
+  Threads = std::min(Threads, MaxBatchThreads);
   Threads = std::max(1u, std::min<unsigned>(Threads, Unique.size()));
   S.Threads = Threads;
 

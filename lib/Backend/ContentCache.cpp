@@ -116,6 +116,9 @@ Expected<std::unique_ptr<ContentCache>> ContentCache::open(StringRef Dir,
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return makeError("cannot create cache directory '" + Dir +
                      "': " + EC.message());
+  // create_directories accepts an existing file of that name.
+  if (!sys::fs::is_directory(Dir))
+    return makeError("cache directory '" + Dir + "' is not a directory");
   return std::unique_ptr<ContentCache>(new ContentCache(Dir, MaxBytes));
 }
 
@@ -178,6 +181,29 @@ Optional<std::vector<std::string>> ContentCache::lookup(StringRef Key) {
   return Fields;
 }
 
+Error ContentCache::storeFailed(Error E) {
+  ++Stats.StoreFailures;
+  std::string Msg = toString(std::move(E));
+  {
+    std::lock_guard<std::mutex> Lock(StoreErrorMutex);
+    if (FirstStoreError.empty())
+      FirstStoreError = Msg;
+  }
+  return makeError(Msg);
+}
+
+std::string ContentCache::getStoreFailureMessage() const {
+  uint64_t N = Stats.StoreFailures;
+  if (!N)
+    return "";
+  std::lock_guard<std::mutex> Lock(StoreErrorMutex);
+  return ("cache '" + Dir + "': " + Twine(N) +
+          (N == 1 ? " entry was" : " entries were") +
+          " not written, so later runs will compile again (" + FirstStoreError +
+          ")")
+      .str();
+}
+
 Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
   assert(isEntryName(Key) && "keys come from CacheKey::final()");
   std::string Payload;
@@ -213,16 +239,16 @@ Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
   std::string Path = getEntryPath(Key);
   StringRef SubDir = sys::path::parent_path(Path);
   if (std::error_code EC = sys::fs::create_directories(SubDir))
-    return makeError("cannot create cache directory '" + SubDir +
-                     "': " + EC.message());
+    return storeFailed(makeError("cannot create cache directory '" + SubDir +
+                                 "': " + EC.message()));
   // The temporary lives beside the entry so the rename stays in one file
   // system; its name never looks like an entry.
   int FD;
   SmallString<256> Tmp;
   if (std::error_code EC = sys::fs::createUniqueFile(
           Twine(Path) + ".tmp-%%%%%%%%", FD, Tmp, sys::fs::OF_None))
-    return makeError("cannot write cache entry in '" + SubDir +
-                     "': " + EC.message());
+    return storeFailed(makeError("cannot write cache entry in '" + SubDir +
+                                 "': " + EC.message()));
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
     OS << Header << Payload;
@@ -231,14 +257,14 @@ Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
       std::error_code EC = OS.error();
       OS.clear_error();
       sys::fs::remove(Tmp);
-      return makeError("cannot write cache entry '" + Tmp +
-                       "': " + EC.message());
+      return storeFailed(
+          makeError("cannot write cache entry '" + Tmp + "': " + EC.message()));
     }
   }
   if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
     sys::fs::remove(Tmp);
-    return makeError("cannot write cache entry '" + Path +
-                     "': " + EC.message());
+    return storeFailed(
+        makeError("cannot write cache entry '" + Path + "': " + EC.message()));
   }
   ++Stats.Stores;
   if (!MaxBytes)

@@ -197,9 +197,19 @@ Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
                                              const StubLineMap *Map) {
   if (Error E = Opts.validate())
     return E;
-  if (Ptx.contains('\0'))
-    return makeError(Name + ": PTX contains a NUL byte at offset " +
-                     Twine(Ptx.find('\0')));
+  // The backends answer an empty module each in its own way (nvPTXCompiler
+  // with a bare result code).
+  if (Ptx.trim().empty())
+    return makeError(Name +
+                     ":1:1: error: empty PTX: expected a '.version' directive");
+  size_t Nul = Ptx.find('\0');
+  if (Nul != StringRef::npos) {
+    StringRef Before = Ptx.take_front(Nul);
+    size_t LineStart = Before.rfind('\n') + 1; // npos + 1 == 0
+    return makeError(Name + ":" + Twine(Before.count('\n') + 1) + ":" +
+                     Twine(Nul - LineStart + 1) +
+                     ": error: PTX contains a NUL byte (a binary file?)");
+  }
   Expected<RawResult> Raw = compileImpl(Ptx, Opts);
   if (!Raw)
     return Raw.takeError();

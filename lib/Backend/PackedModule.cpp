@@ -21,9 +21,40 @@ static bool isSimpleIdentifier(StringRef S) {
          all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
 }
 
-static void emitKernel(raw_ostream &OS, ArrayRef<StringRef> Stubs,
+namespace {
+/// Where the stubs land in the module being written, for a StubLineMap.
+struct LineTracker {
+  raw_string_ostream &OS;
+  StubLineMap *Map;
+  ArrayRef<std::string> Names;
+  size_t Counted = 0;
+  unsigned Line = 1;
+
+  /// Records that program \p Program (site \p Site of kernel \p Kernel),
+  /// \p Stub, is written next.
+  void addStub(StringRef Stub, size_t Program, unsigned Kernel, size_t Site,
+               StringRef Prefix) {
+    if (!Map)
+      return;
+    StringRef Out = OS.str();
+    Line += StringRef(Out).drop_front(Counted).count('\n');
+    Counted = Out.size();
+    StubLineRange R;
+    R.FirstLine = Line;
+    R.NumLines = Stub.count('\n') + !Stub.endswith("\n");
+    R.Site = ("program " + Twine(Program) + " (" + Prefix + "_" +
+              Twine(Kernel) + ", site " + Twine(Site) + ")")
+                 .str();
+    R.Stub = Program < Names.size() ? Names[Program]
+                                    : ("stub " + Twine(Program)).str();
+    Map->push_back(std::move(R));
+  }
+};
+} // namespace
+
+static void emitKernel(raw_string_ostream &OS, ArrayRef<StringRef> Stubs,
                        unsigned Kernel, unsigned FirstProgram,
-                       const PackedModuleSpec &Spec) {
+                       const PackedModuleSpec &Spec, LineTracker &Lines) {
   StringRef P = Spec.KernelPrefix;
   OS << ".visible .entry " << P << '_' << Kernel << "(\n"
      << "\t.param .u64 " << P << "_in,\n"
@@ -61,20 +92,29 @@ static void emitKernel(raw_ostream &OS, ArrayRef<StringRef> Stubs,
   for (size_t S = 0; S < Stubs.size(); ++S)
     OS << (S ? ", " : "") << '$' << P << "_s" << S;
   OS << ";\n\tbrx.idx %rk4, $" << P << "_sites;\n";
-  for (size_t S = 0; S < Stubs.size(); ++S)
-    OS << '$' << P << "_s" << S << ":\n"
-       << Stubs[S] << (Stubs[S].endswith("\n") ? "" : "\n") << "\tbra.uni $"
+  for (size_t S = 0; S < Stubs.size(); ++S) {
+    OS << '$' << P << "_s" << S << ":\n";
+    Lines.addStub(Stubs[S], FirstProgram + S, Kernel, S, P);
+    OS << Stubs[S] << (Stubs[S].endswith("\n") ? "" : "\n") << "\tbra.uni $"
        << P << "_store;\n";
+  }
   OS << '$' << P << "_store:\n\tst.global.f32 [%rdk4], %y;\n"
      << '$' << P << "_exit:\n\tret;\n}\n\n";
 }
 
-Expected<std::string> mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
-                                               const PackedModuleSpec &Spec) {
+Expected<std::string>
+mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
+                         const PackedModuleSpec &Spec, StubLineMap *Map,
+                         ArrayRef<std::string> StubNames) {
   if (Spec.SitesPerKernel == 0)
     return makeError("packed module: sites per kernel must be at least 1");
   if (Spec.NumInputs == 0)
     return makeError("packed module: at least one input is needed");
+  // Each input is a load in every kernel: a mistyped count must not build
+  // gigabytes of PTX.
+  if (Spec.NumInputs > MaxPackedInputs)
+    return makeError("packed module: " + Twine(Spec.NumInputs) +
+                     " inputs, but at most " + Twine(MaxPackedInputs));
   if (!isSimpleIdentifier(Spec.KernelPrefix))
     return makeError("packed module: '" + Spec.KernelPrefix +
                      "' is not a PTX identifier");
@@ -83,6 +123,9 @@ Expected<std::string> mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
     return makeError("packed module: unknown architecture '" + Spec.Arch + "'");
   std::string Out;
   raw_string_ostream OS(Out);
+  LineTracker Lines{OS, Map, StubNames};
+  if (Map)
+    Map->clear();
   // PTX ISA 8.0 is accepted by CUDA 12.0 and newer.
   OS << "//\n// Packed injects: " << Stubs.size() << " programs\n//\n\n"
      << ".version 8.0\n.target " << Spec.Arch << "\n.address_size 64\n\n";
@@ -91,6 +134,6 @@ Expected<std::string> mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
     emitKernel(OS,
                Stubs.slice(First, std::min<size_t>(Spec.SitesPerKernel,
                                                    Stubs.size() - First)),
-               unsigned(K), unsigned(First), Spec);
+               unsigned(K), unsigned(First), Spec, Lines);
   return OS.str();
 }

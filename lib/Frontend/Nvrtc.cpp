@@ -16,6 +16,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 #ifdef MMPTX_HAVE_NVRTC
 #include <nvrtc.h>
@@ -108,6 +109,32 @@ static void addIncludes(StringRef Text, StringRef Dir,
   }
 }
 
+#ifdef MMPTX_HAVE_NVRTC
+/// NVRTC's log with its `file(line): error: ...` locations written as the
+/// other tools write them, `file:line: error: ...`.
+static std::string formatNvrtcLog(StringRef Log) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  SmallVector<StringRef, 16> Lines;
+  Log.split(Lines, '\n');
+  for (size_t I = 0; I != Lines.size(); ++I) {
+    StringRef Line = Lines[I];
+    size_t Close = Line.find("): ");
+    size_t Open = Close == StringRef::npos ? Close : Line.rfind('(', Close);
+    unsigned LineNo;
+    if (Open != StringRef::npos && Open != 0 &&
+        !Line.slice(Open + 1, Close).getAsInteger(10, LineNo))
+      OS << Line.take_front(Open) << ':' << LineNo
+         << Line.drop_front(Close + 1);
+    else
+      OS << Line;
+    if (I + 1 != Lines.size())
+      OS << '\n';
+  }
+  return OS.str();
+}
+#endif
+
 static std::vector<std::string> getNvrtcArgs(const CudaCompileOptions &Opts) {
   std::vector<std::string> Args;
   Args.push_back("-arch=" + Opts.Arch);
@@ -193,7 +220,7 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
   if (LogSize > 1) {
     std::string Log(LogSize, '\0');
     nvrtcGetProgramLog(Prog, &Log[0]);
-    Out.Log = StringRef(Log.c_str()).str();
+    Out.Log = formatNvrtcLog(Log.c_str());
   }
   if (Compiled != NVRTC_SUCCESS) {
     nvrtcDestroyProgram(&Prog);
@@ -202,6 +229,12 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
             .str();
     if (!Out.Log.empty())
       Msg += "\n" + StringRef(Out.Log).rtrim().str();
+    // NVRTC names the option it rejects, not always its value.
+    if (Compiled == NVRTC_ERROR_INVALID_OPTION) {
+      Msg += "\nNVRTC options:";
+      for (const std::string &A : Args)
+        Msg += " '" + A + "'";
+    }
     return makeError(Msg);
   }
   size_t PtxSize = 0;

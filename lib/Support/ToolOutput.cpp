@@ -12,6 +12,7 @@
 #include "llvm/Support/Signals.h"
 
 #ifdef LLVM_ON_UNIX
+#include <cstdlib>
 #include <fcntl.h>
 #include <unistd.h>
 #endif
@@ -148,4 +149,10 @@ Error mmptx::writeToolOutput(StringRef Path,
   if (Error E = Write((*Out)->os()))
     return E; // ~ToolOutput discards.
   return (*Out)->commit();
+}
+
+void mmptx::ignoreStderrWriteErrorsAtExit() {
+  // errs() is made first, so it is destroyed after the handler has run.
+  errs();
+  std::atexit([] { errs().clear_error(); });
 }

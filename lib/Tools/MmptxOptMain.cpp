@@ -123,10 +123,12 @@ std::vector<PassInfo> &testPasses() {
   static std::vector<PassInfo> Passes;
   return Passes;
 }
-cl::list<std::string> TestPassList("test-pass", cl::Hidden,
-                                   cl::desc("Run a test-only pass"),
-                                   cl::value_desc("name"),
-                                   cl::cat(OptCategory));
+/// `--test-pass`, made by the first registerTestPass(): a driver without
+/// test passes (the installed mmptx-opt) has no such option at all.
+std::unique_ptr<cl::list<std::string>> &testPassList() {
+  static std::unique_ptr<cl::list<std::string>> List;
+  return List;
+}
 
 cl::opt<bool> StackStrict(
     "stack-strict",
@@ -174,13 +176,15 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
       Ordered;
   for (unsigned I = 0; I < PassList.size(); ++I)
     Ordered.push_back({PassList.getPosition(I), PassList[I]->Factory});
-  for (unsigned I = 0; I < TestPassList.size(); ++I) {
-    auto It = llvm::find_if(testPasses(), [&](const PassInfo &P) {
-      return P.Argument == TestPassList[I];
-    });
-    if (It == testPasses().end())
-      return makeError("unknown test pass '" + TestPassList[I] + "'");
-    Ordered.push_back({TestPassList.getPosition(I), It->Factory});
+  if (const auto &TestPassList = testPassList()) {
+    for (unsigned I = 0; I < TestPassList->size(); ++I) {
+      auto It = llvm::find_if(testPasses(), [&](const PassInfo &P) {
+        return P.Argument == (*TestPassList)[I];
+      });
+      if (It == testPasses().end())
+        return makeError("unknown test pass '" + (*TestPassList)[I] + "'");
+      Ordered.push_back({TestPassList->getPosition(I), It->Factory});
+    }
   }
   // A pass with values runs once, at the position of its first value.
   for (auto &[Info, List] : valuePasses()) {
@@ -204,6 +208,10 @@ Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
 
 void mmptx::registerTestPass(const PassInfo &Info) {
   testPasses().push_back(Info);
+  if (!testPassList())
+    testPassList() = std::make_unique<cl::list<std::string>>(
+        "test-pass", cl::Hidden, cl::desc("Run a test-only pass"),
+        cl::value_desc("name"), cl::cat(OptCategory));
 }
 
 /// --list-injects: prints the injects of \p M.
@@ -255,6 +263,7 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
 
 int mmptx::mmptxOptMain(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   registerValuePassOptions();
   cl::HideUnrelatedOptions(OptCategory);
   cl::ParseCommandLineOptions(
@@ -263,10 +272,14 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       "  Parses a PTX module, runs the given passes in order and prints the\n"
       "  result. With no passes the output is the input, byte for byte.\n");
 
-  if (ListInjects && !valuesOf("inject").empty()) {
-    reportError(makeError("--list-injects and --inject exclude each other: "
-                          "the one lists the injects, the other renders "
-                          "stubs into them"),
+  // The passes with values (--inject, --stub-gen) render stubs into the
+  // injects that --list-injects would list.
+  for (auto &[Info, List] : valuePasses()) {
+    if (!ListInjects || List->empty())
+      continue;
+    reportError(makeError("--list-injects and --" + Info->Argument +
+                          " exclude each other: the one lists the injects, "
+                          "the other renders stubs into them"),
                 "mmptx-opt");
     return 1;
   }
@@ -314,13 +327,14 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   SourceMgr TypeSM;
   annotate::TypeTable Types;
   for (const std::string &File : InjectTypeFiles) {
-    std::string Included;
-    unsigned ID = TypeSM.AddIncludeFile(File, SMLoc(), Included);
-    if (!ID) {
-      reportError(makeError("cannot open inject types '" + File + "'"),
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(File);
+    if (!Buf) {
+      reportError(makeError("cannot open inject types '" + File +
+                            "': " + Buf.getError().message()),
                   "mmptx-opt");
       return 1;
     }
+    unsigned ID = TypeSM.AddNewSourceBuffer(std::move(*Buf), SMLoc());
     if (Error E = Types.addFromHeader(TypeSM, ID)) {
       reportError(std::move(E), "mmptx-opt");
       return 1;

@@ -55,4 +55,4 @@ extern "C" __global__ void step(float *p, __half *h) {
 // RENDER-COUNT-2: add.f32 %_x0, %_x0, %_x1;
 
 // BROKEN: mmptx-nvrtc: error: compiling '{{.*}}nvrtc.cu' failed: NVRTC_ERROR_COMPILATION
-// BROKEN: nvrtc.cu(43): error: identifier "not_declared" is undefined
+// BROKEN: nvrtc.cu:43: error: identifier "not_declared" is undefined

@@ -39,7 +39,8 @@ using namespace mmptx;
 static cl::OptionCategory annotateCategory("mmptx-annotate Options");
 
 static cl::list<std::string> inputFilenames(cl::Positional, cl::OneOrMore,
-                                            cl::desc("<input .cu files>"),
+                                            cl::desc("<input .cu files, "
+                                                     "'-' for stdin>"),
                                             cl::cat(annotateCategory));
 
 static cl::opt<std::string>
@@ -101,6 +102,7 @@ static bool annotateFile(StringRef input, StringRef output,
 
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(annotateCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -109,14 +111,15 @@ int main(int argc, char **argv) {
 
   annotate::TypeTable types = annotate::TypeTable::getDefault();
   for (const std::string &header : typeHeaders) {
-    SourceMgr sm;
-    std::string included;
-    unsigned id = sm.AddIncludeFile(header, SMLoc(), included);
-    if (!id) {
-      reportError(makeError("cannot read types header '" + header + "'"),
+    ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(header);
+    if (!buf) {
+      reportError(makeError("cannot read types header '" + header +
+                            "': " + buf.getError().message()),
                   toolName);
       return 1;
     }
+    SourceMgr sm;
+    unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
     if (Error err = types.addFromHeader(sm, id)) {
       reportError(std::move(err), toolName);
       return 1;
@@ -145,6 +148,14 @@ int main(int argc, char **argv) {
   for (const std::string &input : inputFilenames) {
     std::string output = outputFilename;
     if (toDir) {
+      if (input == "-") {
+        reportError(makeError("standard input has no name to write it under "
+                              "in directory '" +
+                              outputFilename + "': give -o FILE"),
+                    toolName);
+        ok = false;
+        continue;
+      }
       SmallString<256> path(outputFilename);
       sys::path::append(path, sys::path::filename(input));
       output = std::string(path);

@@ -22,6 +22,7 @@
 #include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -48,10 +49,14 @@ static cl::opt<std::string> OutDir("o",
                                             "file of a single input"),
                                    cl::value_desc("dir"), cl::init("."),
                                    cl::cat(Category));
-static cl::opt<std::string> Arch("arch", cl::desc("GPU architecture"),
+static cl::opt<std::string> Arch("arch",
+                                 cl::desc("GPU architecture (default: "
+                                          "sm_80)"),
                                  cl::value_desc("sm_N"), cl::init("sm_80"),
                                  cl::cat(Category));
-static cl::opt<unsigned> Jobs("j", cl::desc("Threads (0: one per core)"),
+static cl::opt<unsigned> Jobs("j",
+                              cl::desc("Threads, at most 1024 (0: one per "
+                                       "core)"),
                               cl::value_desc("N"), cl::init(0), cl::Prefix,
                               cl::cat(Category));
 static cl::opt<std::string>
@@ -67,7 +72,7 @@ static cl::opt<std::string>
 static cl::opt<unsigned> CacheSizeMB("cache-size-mb",
                                      cl::desc("Cache size limit in MiB "
                                               "(least recently used entries "
-                                              "go first)"),
+                                              "go first; 0: no limit)"),
                                      cl::init(1024), cl::cat(Category));
 static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
                              cl::cat(Category));
@@ -114,7 +119,7 @@ static cl::opt<unsigned> SitesPerKernel("sites-per-kernel",
                                         cl::init(128), cl::cat(Category));
 static cl::opt<unsigned> PackInputs("pack-inputs",
                                     cl::desc("With --pack: f32 inputs per "
-                                             "element (%x0..)"),
+                                             "element (%x0..), at most 4096"),
                                     cl::init(2), cl::cat(Category));
 
 static cl::list<std::string> IncludeDirs("I",
@@ -148,6 +153,16 @@ static int fail(Error E) {
   return 1;
 }
 
+/// A cache that could not be written costs speed only, but the user should
+/// know that it does not work.
+static void warnAboutCache(const ContentCache *Cache) {
+  if (!Cache)
+    return;
+  std::string Msg = Cache->getStoreFailureMessage();
+  if (!Msg.empty())
+    WithColor::warning(errs(), ToolName) << Msg << '\n';
+}
+
 /// The one place this tool writes an output file (all or nothing).
 static Error writeOutput(StringRef Path, StringRef Bytes) {
   return writeToolOutput(Path, [&](raw_ostream &OS) {
@@ -156,16 +171,28 @@ static Error writeOutput(StringRef Path, StringRef Bytes) {
   });
 }
 
-static int listBackends() {
-  for (BackendKind K : getAllBackends()) {
-    Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
-    if (C)
-      outs() << (*C)->getName() << ' ' << (*C)->getVersion() << '\n';
-    else
-      outs() << getBackendName(K) << " unavailable: " << toString(C.takeError())
-             << '\n';
-  }
+/// Prints to stdout through ToolOutput: a write error (a closed stdout, a
+/// full disk) is one line and exit status 1, not an abort at exit.
+static int printToStdout(function_ref<void(raw_ostream &)> Print) {
+  if (Error E = writeToolOutput("-", [&](raw_ostream &OS) {
+        Print(OS);
+        return Error::success();
+      }))
+    return fail(std::move(E));
   return 0;
+}
+
+static int listBackends() {
+  return printToStdout([](raw_ostream &OS) {
+    for (BackendKind K : getAllBackends()) {
+      Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(K);
+      if (C)
+        OS << (*C)->getName() << ' ' << (*C)->getVersion() << '\n';
+      else
+        OS << getBackendName(K) << " unavailable: " << toString(C.takeError())
+           << '\n';
+    }
+  });
 }
 
 /// `[#####.....] done/total` on stderr, redrawn in place.
@@ -180,6 +207,7 @@ static void drawProgress(size_t Done, size_t Total) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -189,6 +217,12 @@ int main(int argc, char **argv) {
     return listBackends();
   if (Inputs.empty())
     return fail(makeError("no input files (see --help)"));
+  if (OutDir.empty())
+    return fail(makeError("-o: expected a directory or a .cubin file, got an "
+                          "empty name"));
+  if (Jobs > MaxBatchThreads)
+    return fail(makeError("-j " + Twine(Jobs) + ": at most " +
+                          Twine(MaxBatchThreads) + " threads"));
 
   CompileOptions Opts;
   Opts.Arch = Arch;
@@ -224,6 +258,10 @@ int main(int argc, char **argv) {
   std::vector<std::string> Outputs;
   StringMap<std::string> Stems;
   std::vector<std::unique_ptr<std::string>> CudaPtx;
+  // .cu inputs that NVRTC failed on: their place among the inputs and the
+  // error. Like a module that fails, they do not stop the others.
+  std::vector<std::pair<size_t, std::string>> CudaFailures;
+  StringSet<> Seen;
   unsigned NumCuda = 0, NumCudaCached = 0;
   auto CudaStart = std::chrono::steady_clock::now();
   // `-o k.cubin` names the output of a single input; otherwise -o is a
@@ -242,13 +280,16 @@ int main(int argc, char **argv) {
     if (!B)
       return fail(
           makeError("cannot read '" + In + "': " + B.getError().message()));
+    if (!Seen.insert(In).second && !Pack)
+      return fail(makeError("input '" + In + "' is given twice"));
     SmallString<256> Out(OutIsFile ? StringRef(OutDir) : StringRef());
     if (!OutIsFile)
       sys::path::append(Out, OutDir, sys::path::stem(In) + ".cubin");
     auto Ins = Stems.try_emplace(Out, In);
     if (!Ins.second && !Pack)
       return fail(makeError("'" + In + "' and '" + Ins.first->second +
-                            "' would both be written to '" + Out + "'"));
+                            "' would both be written to '" + Out +
+                            "': give them different names"));
     BatchModule M;
     M.Name = In;
     M.Ptx = (*B)->getBuffer();
@@ -256,8 +297,13 @@ int main(int argc, char **argv) {
       // CUDA -> PTX through NVRTC in process, through the same cache.
       Expected<CudaCompileResult> R =
           compileCudaToPtx(M.Ptx, In, getCudaOptions(Opts.Arch), Cache.get());
-      if (!R)
-        return fail(R.takeError());
+      if (!R) {
+        std::string Msg = toString(R.takeError());
+        WithColor::error(errs(), ToolName) << Msg << '\n';
+        CudaFailures.push_back({Modules.size() + CudaFailures.size(), Msg});
+        ++NumCuda;
+        continue;
+      }
       errs() << R->Log;
       ++NumCuda;
       NumCudaCached += R->FromCache;
@@ -274,15 +320,22 @@ int main(int argc, char **argv) {
 
   // Packed injects: the stubs become one module, compiled as the only input.
   std::string PackedPtx;
+  StubLineMap PackedMap;
   if (Pack) {
+    if (!CudaFailures.empty())
+      return 1;
     std::vector<StringRef> Stubs;
-    for (const BatchModule &M : Modules)
+    std::vector<std::string> Names;
+    for (const BatchModule &M : Modules) {
       Stubs.push_back(M.Ptx);
+      Names.push_back(M.Name);
+    }
     PackedModuleSpec Spec;
     Spec.NumInputs = PackInputs;
     Spec.SitesPerKernel = SitesPerKernel;
     Spec.Arch = Opts.Arch;
-    Expected<std::string> Ptx = buildPackedModule(Stubs, Spec);
+    Expected<std::string> Ptx =
+        buildPackedModule(Stubs, Spec, &PackedMap, Names);
     if (!Ptx)
       return fail(Ptx.takeError());
     PackedPtx = std::move(*Ptx);
@@ -290,7 +343,7 @@ int main(int argc, char **argv) {
     sys::path::append(Path, "packed.ptx");
     if (Error E = writeOutput(Path, PackedPtx))
       return fail(std::move(E));
-    Modules.assign(1, BatchModule{std::string(Path), PackedPtx, nullptr});
+    Modules.assign(1, BatchModule{std::string(Path), PackedPtx, &PackedMap});
     sys::path::replace_extension(Path, "cubin");
     Outputs.assign(1, std::string(Path));
   }
@@ -321,10 +374,45 @@ int main(int argc, char **argv) {
         M.Source != ModuleResult::Duplicate)
       errs() << Modules[I].Name << ":\n" << M.Result.InfoLog;
     if (Error E = writeOutput(Outputs[I], M.Result.Cubin)) {
-      reportError(std::move(E), ToolName);
+      // Reported as this module's failure, in the summary too.
+      std::string Msg = toString(std::move(E));
+      WithColor::error(errs(), ToolName) << Msg << '\n';
+      R.Modules[I].Ok = false;
+      R.Modules[I].Error = Msg;
+      ++R.Summary.Failed;
       Failed = true;
     }
   }
+  // The .cu inputs NVRTC failed on take their places in the report.
+  if (!CudaFailures.empty()) {
+    std::vector<ModuleResult> AllResults;
+    std::vector<BatchModule> AllModules;
+    std::vector<std::string> AllOutputs;
+    std::vector<size_t> NewIndex;
+    for (size_t I = 0, F = 0, Old = 0; I != Inputs.size(); ++I) {
+      if (F < CudaFailures.size() && CudaFailures[F].first == I) {
+        AllResults.emplace_back();
+        AllResults.back().Error = CudaFailures[F++].second;
+        AllModules.push_back({Inputs[I], "", nullptr});
+        AllOutputs.emplace_back();
+        continue;
+      }
+      NewIndex.push_back(I);
+      AllResults.push_back(std::move(R.Modules[Old]));
+      AllModules.push_back(std::move(Modules[Old]));
+      AllOutputs.push_back(std::move(Outputs[Old++]));
+    }
+    for (ModuleResult &M : AllResults)
+      if (M.Source == ModuleResult::Duplicate)
+        M.DuplicateOf = NewIndex[M.DuplicateOf];
+    R.Modules = std::move(AllResults);
+    Modules = std::move(AllModules);
+    Outputs = std::move(AllOutputs);
+    R.Summary.Modules += CudaFailures.size();
+    R.Summary.Failed += CudaFailures.size();
+    Failed = true;
+  }
+  warnAboutCache(Cache.get());
 
   BatchReportContext Ctx;
   Ctx.Tool = ToolName;
@@ -332,14 +420,16 @@ int main(int argc, char **argv) {
   Ctx.Arch = Opts.Arch;
   Ctx.CacheDir = Cache ? Cache->getDirectory().str() : "";
   Ctx.Outputs = Outputs;
-  if (OutputFormat == Format::Json) {
-    printBatchJSON(outs(), R, Modules, Ctx);
-  } else {
-    printBatchSummary(outs(), R, Ctx);
+  int Status = printToStdout([&](raw_ostream &OS) {
+    if (OutputFormat == Format::Json) {
+      printBatchJSON(OS, R, Modules, Ctx);
+      return;
+    }
+    printBatchSummary(OS, R, Ctx);
     if (NumCuda)
-      outs() << getNvrtcIdentity() << ": " << NumCuda << " CUDA sources, "
-             << NumCudaCached << " from cache, " << format("%.3f", CudaSeconds)
-             << " s\n";
-  }
-  return Failed ? 1 : 0;
+      OS << getNvrtcIdentity() << ": " << NumCuda << " CUDA sources, "
+         << NumCudaCached << " from cache, " << format("%.3f", CudaSeconds)
+         << " s\n";
+  });
+  return Failed || Status ? 1 : 0;
 }

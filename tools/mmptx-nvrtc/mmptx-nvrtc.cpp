@@ -22,6 +22,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -29,15 +30,21 @@ using namespace mmptx;
 
 static cl::OptionCategory nvrtcCategory("mmptx-nvrtc Options");
 
-static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
-                                          cl::desc("<input .cu file>"),
-                                          cl::cat(nvrtcCategory));
-static cl::opt<std::string> outputFilename("o", cl::desc("Output PTX file"),
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::Required,
+                  cl::desc("<input .cu file, '-' for stdin>"),
+                  cl::cat(nvrtcCategory));
+static cl::opt<std::string> outputFilename("o",
+                                           cl::desc("Output PTX file "
+                                                    "(default: stdout)"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
                                            cl::cat(nvrtcCategory));
-static cl::opt<std::string> arch("arch", cl::desc("GPU architecture"),
-                                 cl::init("sm_80"), cl::cat(nvrtcCategory));
+static cl::opt<std::string> arch("arch",
+                                 cl::desc("GPU architecture: sm_N, or "
+                                          "compute_N (default: sm_80)"),
+                                 cl::value_desc("arch"), cl::init("sm_80"),
+                                 cl::cat(nvrtcCategory));
 static cl::list<std::string> includeDirs("I", cl::desc("Include directory"),
                                          cl::value_desc("dir"), cl::Prefix,
                                          cl::cat(nvrtcCategory));
@@ -74,6 +81,7 @@ static int fail(Error E) {
 
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(nvrtcCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "mmptx-nvrtc: compile CUDA to PTX with NVRTC\n");
@@ -83,6 +91,15 @@ int main(int argc, char **argv) {
   if (!Buf)
     return fail(makeError("cannot read '" + inputFilename +
                           "': " + Buf.getError().message()));
+
+  // Unlike mmptx-opt's or mmptx-annotate's, this output is another
+  // language: writing it over the input loses the source.
+  bool Same = false;
+  if (inputFilename != "-" && outputFilename != "-" &&
+      !sys::fs::equivalent(inputFilename, outputFilename, Same) && Same)
+    return fail(makeError("-o '" + outputFilename +
+                          "' is the input: the CUDA source would be "
+                          "replaced by its PTX"));
 
   CudaCompileOptions Opts;
   Opts.Arch = arch;
@@ -107,6 +124,11 @@ int main(int argc, char **argv) {
     errs() << toolName << ": " << inputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
            << getNvrtcIdentity() << ")\n";
+  if (Cache) {
+    std::string Msg = Cache->getStoreFailureMessage();
+    if (!Msg.empty())
+      WithColor::warning(errs(), toolName) << Msg << '\n';
+  }
   if (Error E = writeToolOutput(outputFilename, [&](raw_ostream &OS) {
         OS << R->Ptx;
         return Error::success();

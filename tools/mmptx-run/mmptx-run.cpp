@@ -13,15 +13,19 @@
 ///       --arg=in:f32:1,2,3 --arg=inout:f32:0*3 --arg=s32:3
 ///
 /// prints every inout/out buffer, one element a line (`arg2[0] = 2
-/// (0f40000000)`). `--probe` only checks for a usable device. Exit status:
-/// 0 on success, 77 when there is no usable driver or device (the skip code
-/// of test harnesses), 1 for any other error.
+/// (0f40000000)`). `--probe` only checks for a usable device. The command
+/// line, and the --arg list against the parameters the image declares
+/// (mmptx/Backend/KernelParams.h), are checked before the driver is
+/// loaded. Exit status: 0 on success, 77 when there is no usable driver or
+/// device (the skip code of test harnesses), 1 for any other error.
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Backend/KernelParams.h"
 #include "mmptx/Runtime/KernelRun.h"
 #include "mmptx/Support/ToolOutput.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -53,7 +57,9 @@ static cl::list<std::string>
     args("arg",
          cl::desc("A kernel argument, in order: TYPE:VALUE, in:TYPE:V1,V2,..., "
                   "inout:TYPE:V1,..., out:TYPE:COUNT (TYPE f32 f64 u32 s32 "
-                  "u64 s64; V*N repeats V)"),
+                  "u64 s64; V*N repeats V; 0f3FC00000 gives the bits). "
+                  "Checked against the kernel's parameters where the image "
+                  "declares them (a cubin, PTX)"),
          cl::cat(runCategory));
 static cl::opt<int> deviceOrdinal("device", cl::desc("Device ordinal"),
                                   cl::init(0), cl::cat(runCategory));
@@ -96,23 +102,112 @@ static int printOutput(function_ref<void(raw_ostream &)> Print) {
   return 0;
 }
 
-static bool parseDim3(StringRef Text, Dim3 &D) {
+static int usageError(const Twine &Msg) {
+  WithColor::error(errs(), "mmptx-run") << Msg << "\n";
+  return 1;
+}
+
+/// Parses `X[,Y[,Z]]` of option \p Name into \p D, or reports why not.
+static bool parseDim3(StringRef Name, StringRef Text, Dim3 &D) {
   SmallVector<StringRef, 3> Parts;
   Text.split(Parts, ',');
-  if (Parts.size() > 3)
-    return false;
+  bool Ok = Parts.size() <= 3;
   unsigned *Out[] = {&D.X, &D.Y, &D.Z};
-  for (size_t I = 0; I != Parts.size(); ++I)
-    if (Parts[I].trim().getAsInteger(10, *Out[I]) || *Out[I] == 0)
-      return false;
+  for (size_t I = 0; Ok && I != Parts.size(); ++I)
+    Ok = !Parts[I].trim().getAsInteger(10, *Out[I]) && *Out[I] != 0;
+  if (!Ok)
+    usageError("bad --" + Name + "='" + Text +
+               "': expected X[,Y[,Z]], each from 1 to 4294967295");
+  return Ok;
+}
+
+/// Checks \p Args against the parameters that \p Image declares for
+/// \p Kernel, where it says: the driver copies as many bytes as the kernel
+/// declares from each argument, so a missing or narrower one would be read
+/// past its end.
+static bool checkArgs(StringRef Image, StringRef Kernel,
+                      ArrayRef<KernelArg> Args) {
+  Optional<std::vector<unsigned>> Sizes = getKernelParamSizes(Image, Kernel);
+  if (!Sizes)
+    return true;
+  if (Sizes->size() != Args.size()) {
+    std::string List;
+    raw_string_ostream OS(List);
+    interleave(*Sizes, OS, ", ");
+    usageError("kernel '" + Kernel + "' has " + Twine(Sizes->size()) +
+               (Sizes->size() == 1 ? " parameter" : " parameters") +
+               (Sizes->empty() ? "" : " (" + OS.str() + " bytes)") + ", but " +
+               Twine(Args.size()) + " --arg " +
+               (Args.size() == 1 ? "was" : "were") + " given");
+    return false;
+  }
+  for (size_t I = 0, E = Args.size(); I != E; ++I) {
+    unsigned Size = Args[I].isBuffer() ? 8 : getArgTypeSize(Args[I].Type);
+    if (Size == (*Sizes)[I])
+      continue;
+    usageError("--arg=" + args[I] + " is " +
+               (Args[I].isBuffer()
+                    ? "a buffer, passed as an 8-byte pointer"
+                    : (Size == 8 ? "an 8-byte value"
+                                 : "a " + Twine(Size) + "-byte value")) +
+               ", but parameter " + Twine(I) + " of kernel '" + Kernel +
+               "' is " + Twine((*Sizes)[I]) + " bytes");
+    return false;
+  }
   return true;
 }
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  ignoreStderrWriteErrorsAtExit();
   cl::HideUnrelatedOptions(runCategory);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "run a kernel of a cubin on the GPU\n");
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "mmptx-run: run a kernel of a cubin on the GPU, through the CUDA "
+      "driver ($MMPTX_LIBCUDA or libcuda.so.1)\n\n"
+      "  Prints every inout/out buffer. Exit status: 0 on success, 77 when\n"
+      "  there is no usable driver or GPU, 1 for any other error.\n");
+
+  // Every mistake in the command line is reported before the driver is
+  // loaded: it is one whether or not there is a GPU (exit status 1, never
+  // the skip status).
+  if (printArch && !probe)
+    return usageError("--print-arch applies to --probe only");
+  if (deviceOrdinal < 0)
+    return usageError("bad --device=" + Twine(deviceOrdinal) +
+                      ": expected a device ordinal, 0 or more");
+  LaunchConfig Config;
+  std::vector<KernelArg> Args;
+  std::unique_ptr<MemoryBuffer> Image;
+  if (probe) {
+    if (!inputFilename.empty() || !kernelName.empty() || !args.empty())
+      return usageError("--probe takes no input file, --kernel or --arg");
+  } else {
+    if (inputFilename.empty() || kernelName.empty())
+      return usageError(
+          "expected an input file and --kernel=NAME (or --probe)");
+    if (!parseDim3("grid", gridText, Config.Grid) ||
+        !parseDim3("block", blockText, Config.Block))
+      return 1;
+    if (repeat == 0)
+      return usageError("bad --repeat=0: expected 1 or more launches");
+    Config.SharedBytes = sharedBytes;
+    for (const std::string &Text : args) {
+      Expected<KernelArg> A = parseKernelArg(Text);
+      if (!A)
+        return report(A.takeError());
+      Args.push_back(std::move(*A));
+    }
+    // The driver reads PTX images up to a NUL: keep one after the bytes.
+    auto Buf = MemoryBuffer::getFile(inputFilename, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/true);
+    if (!Buf)
+      return usageError("cannot read '" + inputFilename +
+                        "': " + Buf.getError().message());
+    Image = std::move(*Buf);
+    if (!checkArgs(Image->getBuffer(), kernelName, Args))
+      return 1;
+  }
 
   Expected<CudaDriver &> Driver = CudaDriver::get();
   if (!Driver)
@@ -138,36 +233,7 @@ int main(int argc, char **argv) {
     });
   }
 
-  if (inputFilename.empty() || kernelName.empty()) {
-    WithColor::error(errs(), "mmptx-run")
-        << "expected an input file and --kernel=NAME (or --probe)\n";
-    return 1;
-  }
-  LaunchConfig Config;
-  if (!parseDim3(gridText, Config.Grid) ||
-      !parseDim3(blockText, Config.Block)) {
-    WithColor::error(errs(), "mmptx-run")
-        << "bad --grid/--block: expected X[,Y[,Z]] with positive numbers\n";
-    return 1;
-  }
-  Config.SharedBytes = sharedBytes;
-  std::vector<KernelArg> Args;
-  for (const std::string &Text : args) {
-    Expected<KernelArg> A = parseKernelArg(Text);
-    if (!A)
-      return report(A.takeError());
-    Args.push_back(std::move(*A));
-  }
-  // The driver reads PTX images up to a NUL: keep one after the bytes.
-  auto Buf = MemoryBuffer::getFile(inputFilename, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/true);
-  if (!Buf) {
-    WithColor::error(errs(), "mmptx-run")
-        << "cannot read '" << inputFilename << "': " << Buf.getError().message()
-        << "\n";
-    return 1;
-  }
-  StringRef Bytes = (*Buf)->getBuffer();
+  StringRef Bytes = Image->getBuffer();
   KernelRunTimes Times;
   if (Error E = runKernel(**Ctx, makeArrayRef(Bytes.data(), Bytes.size() + 1),
                           kernelName, Config, Args, repeat, &Times))

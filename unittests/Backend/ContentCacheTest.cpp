@@ -38,6 +38,15 @@ protected:
   }
 
   SmallString<128> Dir;
+
+  static Error writeFile(StringRef Path) {
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (EC)
+      return errorCodeToError(EC);
+    OS << "not a cache";
+    return Error::success();
+  }
 };
 
 TEST(CacheKeyTest, PartsAreDelimited) {
@@ -47,6 +56,35 @@ TEST(CacheKeyTest, PartsAreDelimited) {
   EXPECT_EQ(CacheKey("k").final().size(), 64u);
   EXPECT_EQ(sha256Hex("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_F(ContentCacheTest, NotADirectory) {
+  SmallString<128> File(Dir);
+  sys::path::append(File, "file");
+  ASSERT_FALSE(bool(writeFile(File)));
+  Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(File);
+  ASSERT_FALSE(bool(C));
+  EXPECT_EQ(toString(C.takeError()),
+            ("cache directory '" + File + "' is not a directory").str());
+}
+
+TEST_F(ContentCacheTest, StoreFailuresAreCounted) {
+  auto C = open();
+  EXPECT_EQ(C->getStoreFailureMessage(), "");
+  // The entry's name taken by a directory: the rename over it fails.
+  std::string K = key("a");
+  ASSERT_FALSE(sys::fs::create_directories(C->getEntryPath(K)));
+  Error E = C->store(K, {"x"});
+  ASSERT_TRUE(bool(E));
+  consumeError(std::move(E));
+  consumeError(C->store(K, {"y"}));
+  EXPECT_EQ(C->getStats().StoreFailures, 2u);
+  std::string Msg = C->getStoreFailureMessage();
+  EXPECT_NE(Msg.find("2 entries were not written"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("Is a directory"), std::string::npos) << Msg;
+  // Other entries are stored as ever.
+  EXPECT_FALSE(bool(C->store(key("b"), {"z"})));
+  EXPECT_TRUE(C->lookup(key("b")));
 }
 
 TEST_F(ContentCacheTest, StoreAndLookup) {

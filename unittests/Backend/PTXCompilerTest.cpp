@@ -174,10 +174,14 @@ TEST_P(BackendTest, RejectsBadInputBeforeCompiling) {
   Expected<CompileResult> R = Compiler->compile(".version 9.0", O);
   ASSERT_FALSE(bool(R));
   consumeError(R.takeError());
-  R = Compiler->compile(StringRef(".version\0 9.0", 13), {}, "n.ptx");
+  R = Compiler->compile(StringRef("//\n.version\0 9.0", 16), {}, "n.ptx");
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(toString(R.takeError()),
-            "n.ptx: PTX contains a NUL byte at offset 8");
+            "n.ptx:2:9: error: PTX contains a NUL byte (a binary file?)");
+  R = Compiler->compile(" \n\t\n", {}, "e.ptx");
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(toString(R.takeError()),
+            "e.ptx:1:1: error: empty PTX: expected a '.version' directive");
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BackendTest,

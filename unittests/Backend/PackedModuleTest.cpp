@@ -52,6 +52,30 @@ TEST(PackedModuleTest, KernelsTimesSites) {
   EXPECT_TRUE(bool(R)) << toString(R.takeError());
 }
 
+TEST(PackedModuleTest, StubLineMap) {
+  std::vector<StringRef> Stubs = {"\tmov.f32 %y, %x0;\n",
+                                  "\tmov.f32 %y, %x1;\n\tabs.f32 %y, %y;"};
+  PackedModuleSpec Spec;
+  Spec.SitesPerKernel = 1;
+  StubLineMap Map;
+  Expected<std::string> M = buildPackedModule(Stubs, Spec, &Map, {"a.stub"});
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  ASSERT_EQ(Map.size(), 2u);
+  SmallVector<StringRef, 0> Lines;
+  StringRef(*M).split(Lines, '\n');
+  for (size_t I = 0; I != 2; ++I) {
+    SmallVector<StringRef, 2> StubLines;
+    Stubs[I].rtrim('\n').split(StubLines, '\n');
+    ASSERT_EQ(Map[I].NumLines, StubLines.size());
+    for (size_t J = 0; J != StubLines.size(); ++J)
+      EXPECT_EQ(Lines[Map[I].FirstLine - 1 + J], StubLines[J]);
+  }
+  EXPECT_EQ(Map[0].Stub, "a.stub");
+  EXPECT_EQ(Map[1].Stub, "stub 1");
+  EXPECT_EQ(Map[1].Site, "program 1 (mmptx_packed_1, site 0)");
+  EXPECT_EQ(Map[1].StubFirstLine, 1u);
+}
+
 TEST(PackedModuleTest, BadSpecs) {
   StringRef Stub = "{ mov.f32 %y, %x0; }";
   PackedModuleSpec Spec;
@@ -62,6 +86,9 @@ TEST(PackedModuleTest, BadSpecs) {
   Spec.NumInputs = 0;
   EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
             "packed module: at least one input is needed");
+  Spec.NumInputs = 4000000000u;
+  EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),
+            "packed module: 4000000000 inputs, but at most 4096");
   Spec = {};
   Spec.KernelPrefix = "1x";
   EXPECT_EQ(toString(buildPackedModule(Stub, Spec).takeError()),

@@ -114,11 +114,15 @@ struct AnnotateOptions {
   /// source: the asm at the header's line, its operand lists at the last
   /// lines of the site, and the lines after the site at their own lines.
   bool lineDirectives = true;
+  /// Broken sites reported before the scan stops (0: no limit), as a C++
+  /// compiler stops after 20 errors: each error holds its source line.
+  unsigned errorLimit = 20;
 };
 
 /// Rewrites every enabled comment-form site in buffer \p bufferID of \p sm
-/// into \p os. \returns the number of sites rewritten, or every located
-/// error found (one per broken site); \p os then holds partial output. A
+/// into \p os. \returns the number of sites rewritten, or the located
+/// errors found (one per broken site, at most AnnotateOptions::errorLimit);
+/// \p os then holds partial output. A
 /// buffer without sites is copied byte for byte.
 llvm::Expected<unsigned>
 annotateSource(const llvm::SourceMgr &sm, unsigned bufferID,

@@ -44,8 +44,11 @@ struct BatchModule {
   const StubLineMap *Map = nullptr;
 };
 
+/// The most worker threads a batch starts: more only exhausts the process.
+constexpr unsigned MaxBatchThreads = 1024;
+
 struct BatchOptions {
-  /// Worker threads; 0: one per hardware thread.
+  /// Worker threads; 0: one per hardware thread; at most MaxBatchThreads.
   unsigned Threads = 0;
   ContentCache *Cache = nullptr;
   bool Deduplicate = true;

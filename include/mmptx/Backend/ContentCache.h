@@ -66,12 +66,17 @@ std::string sha256Hex(llvm::StringRef Data);
 
 struct CacheStats {
   std::atomic<uint64_t> Hits{0}, Misses{0}, Stores{0}, Corrupt{0}, Evicted{0};
+  /// Entries that could not be written (an unwritable directory, a full
+  /// disk): a cost in speed that callers should make known.
+  std::atomic<uint64_t> StoreFailures{0};
 };
 
 class ContentCache {
 public:
   /// Opens (creating) the cache directory \p Dir with a size limit of
-  /// \p MaxBytes (0: no limit).
+  /// \p MaxBytes (0: no limit). A \p Dir that is not a directory is an
+  /// error; one that cannot be written is not (every store fails, counted
+  /// in CacheStats::StoreFailures).
   static llvm::Expected<std::unique_ptr<ContentCache>>
   open(llvm::StringRef Dir, uint64_t MaxBytes = DefaultMaxBytes);
 
@@ -92,6 +97,9 @@ public:
   /// The file that holds \p Key.
   std::string getEntryPath(llvm::StringRef Key) const;
   const CacheStats &getStats() const { return Stats; }
+  /// "" if every store succeeded, else a line for a warning: how many
+  /// failed, and why the first did.
+  std::string getStoreFailureMessage() const;
 
 private:
   ContentCache(llvm::StringRef Dir, uint64_t MaxBytes)
@@ -105,6 +113,11 @@ private:
   std::once_flag SizeKnown;
   std::mutex PruneMutex;
   CacheStats Stats;
+  mutable std::mutex StoreErrorMutex;
+  std::string FirstStoreError;
+
+  /// Counts \p E as a failed store; \returns it.
+  llvm::Error storeFailed(llvm::Error E);
 };
 
 /// The default cache directory: $MMPTX_CACHE_DIR, else

@@ -26,13 +26,18 @@
 #ifndef MMPTX_BACKEND_PACKEDMODULE_H
 #define MMPTX_BACKEND_PACKEDMODULE_H
 
+#include "mmptx/Backend/PTXCompiler.h"
 #include "llvm/ADT/ArrayRef.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace mmptx {
+
+/// The most f32 inputs (`%x0`...) a packed module reads per element.
+constexpr unsigned MaxPackedInputs = 4096;
 
 struct PackedModuleSpec {
   unsigned NumInputs = 2;
@@ -43,9 +48,13 @@ struct PackedModuleSpec {
 };
 
 /// Builds the module for \p Stubs (program i at kernel i / S, site i % S).
+/// With \p Map, records the lines that each stub occupies, named after
+/// \p StubNames (`stub <i>` where there are none), so that a compiler
+/// message about a stub's line gets a note at that line of the stub.
 llvm::Expected<std::string>
 buildPackedModule(llvm::ArrayRef<llvm::StringRef> Stubs,
-                  const PackedModuleSpec &Spec = {});
+                  const PackedModuleSpec &Spec = {}, StubLineMap *Map = nullptr,
+                  llvm::ArrayRef<std::string> StubNames = {});
 
 } // namespace mmptx
 

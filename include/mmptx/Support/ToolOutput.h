@@ -80,6 +80,11 @@ llvm::Error
 writeToolOutput(llvm::StringRef Path,
                 llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
 
+/// A tool whose stderr is closed or full cannot report anything, but must
+/// still exit with its status: LLVM aborts at exit when `errs()` saw a
+/// write error. Call once at the start of main(); it covers exit() too.
+void ignoreStderrWriteErrorsAtExit();
+
 } // namespace mmptx
 
 #endif // MMPTX_SUPPORT_TOOLOUTPUT_H
