@@ -28,6 +28,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <vector>
 
 using namespace llvm;
@@ -133,6 +134,10 @@ struct AstPtxContext::Impl {
   Impl(const StackInfo &info, AstPtxOptions o);
 
   Error build(const AstProgram &prog, ArrayRef<AstVar> inputs);
+  /// Share: opts.shareSubexpressions. Presized: the DAG and the value
+  /// stack have room for every word, and the executed-word limit cannot be
+  /// reached (no routines), so neither is checked per word.
+  template <bool Share, bool Presized>
   Error run(uint32_t expr, const AstOutput &out, const AstProgram &prog,
             ArrayRef<AstVar> inputs);
   StringRef emit(const AstProgram &prog, ArrayRef<AstVar> inputs);
@@ -204,6 +209,19 @@ struct AstPtxContext::Impl {
   std::vector<Frame> frames;
   std::vector<uint32_t> outputNodes;
   std::vector<uint32_t> regOf; ///< per node: register or ~0u; live marks
+  /// Per node, the text of its uses as an operand, `, <operand>`, copied
+  /// whole; Long when it does not fit.
+  struct OperandText {
+    static constexpr uint8_t Long = 0xff;
+    char text[24];
+    uint8_t len;
+  };
+  std::vector<OperandText> operandText;
+  /// Per stack, `, <register prefix>`.
+  std::vector<OperandText> regHeadText;
+  /// Decimal digits of 0-999 in the low bytes, their count in the top one
+  /// (copied along, past the end of the text).
+  static const std::array<uint32_t, 1000> digitText;
   std::vector<uint32_t> regCounts;
   std::vector<uint32_t> outputCopies;
   uint64_t executed = 0;
@@ -213,7 +231,7 @@ struct AstPtxContext::Impl {
   bool sawCall = false;
   /// Room before the body for the declarations, written last.
   size_t headerRoom = 0;
-  std::string header;
+  std::vector<char> header; ///< headerRoom bytes
   /// The longest input name of the compile being emitted.
   size_t maxNameLen = 0;
   expr::TextBuf out;
@@ -247,6 +265,18 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
     headerRoom += tables.getDeclHead(s).size() + 16;
   regCounts.resize(info.numStacks);
   headerRoom += 2;
+  header.resize(headerRoom);
+  for (uint32_t s = 0; s != info.numStacks; ++s) {
+    const std::string &rp = tables.getRegPrefix(s);
+    OperandText t = {};
+    t.len = OperandText::Long;
+    if (rp.size() + 2 <= 12) {
+      std::memcpy(t.text, ", ", 2);
+      std::memcpy(t.text + 2, rp.data(), rp.size());
+      t.len = uint8_t(rp.size() + 2);
+    }
+    regHeadText.push_back(t);
+  }
   auto fastOf = [&](uint32_t i) {
     FastInstr fi = {i, 0, 0, {0, 0, 0, 0}};
     if (i >= info.numInstrs)
@@ -292,6 +322,29 @@ Error AstPtxContext::Impl::build(const AstProgram &prog,
     inputGen.resize(inputs.size(), 0);
     inputNode.resize(inputs.size());
   }
+  // Without routines every word makes at most one node and one value, and
+  // every operand is a value some word made: room for the words is room
+  // for everything.
+  bool presized = false;
+  if (prog.routines.empty()) {
+    uint64_t words = 0;
+    for (const AstOutput &out : prog.outputs)
+      words += std::min<uint64_t>(out.words.size(), opts.maxWords);
+    if (words <= opts.maxExecutedWords && words < (1u << 30)) {
+      presized = true;
+      dag.reserve(size_t(words));
+      // + 4: the DAG copies 4 operands from the stack's top.
+      size_t depth = std::min<uint64_t>(words, opts.maxStackDepth) + 4;
+      if (vals.size() < depth)
+        vals.resize(depth);
+    }
+  }
+  using RunFn = Error (Impl::*)(uint32_t, const AstOutput &, const AstProgram &,
+                                ArrayRef<AstVar>);
+  RunFn fn =
+      opts.shareSubexpressions
+          ? (presized ? &Impl::run<true, true> : &Impl::run<true, false>)
+          : (presized ? &Impl::run<false, true> : &Impl::run<false, false>);
   for (uint32_t o = 0, e = uint32_t(prog.outputs.size()); o != e; ++o) {
     const AstOutput &out = prog.outputs[o];
     if (out.var.stackIdx >= info.numStacks)
@@ -300,20 +353,26 @@ Error AstPtxContext::Impl::build(const AstProgram &prog,
           ("output '" + out.var.name + "' has stack index " +
            Twine(out.var.stackIdx) + ", out of range")
               .str());
-    if (Error err = run(o, out, prog, inputs))
+    if (Error err = (this->*fn)(o, out, prog, inputs))
       return err;
   }
   return Error::success();
 }
 
+template <bool Share, bool Presized>
 Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                                const AstProgram &prog,
                                ArrayRef<AstVar> inputs) {
-  args.clear();
-  frames.clear();
-  frames.push_back({out.words.data(), out.words.size(), 0, ~0u, 0, 0, 0});
+  // The expression's frame; with routines, frames holds it and theirs.
+  Frame top = {out.words.data(), out.words.size(), 0, ~0u, 0, 0, 0};
+  Frame *f = &top;
+  if (!Presized) {
+    args.clear();
+    frames.clear();
+    frames.push_back(top);
+    f = &frames.back();
+  }
   const uint32_t maxDepth = opts.maxStackDepth;
-  Frame *f = &frames.back();
   // The current frame's cursor and end, and the executed-word budget, in
   // locals; Frame::pc is written back only around calls.
   const size_t maxWords = opts.maxWords;
@@ -335,6 +394,12 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
   uint32_t sp = 0;
   size_t cap = vals.size();
   auto push = [&](uint32_t n) -> bool {
+    if (Presized) { // vals has room for min(words, maxDepth) + 1 values
+      if (__builtin_expect(sp >= maxDepth, 0))
+        return false;
+      vs[sp++] = n;
+      return true;
+    }
     if (__builtin_expect(sp >= cap, 0)) {
       if (sp >= maxDepth)
         return false;
@@ -368,13 +433,13 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
               .str());
     }
     uint64_t w = *wp++;
-    if (__builtin_expect(++exec > maxExecuted, 0))
+    if (!Presized && __builtin_expect(++exec > maxExecuted, 0))
       return fail(AstResult::LimitExceeded,
                   "more than " + Twine(opts.maxExecutedWords) +
                       " words executed (maxExecutedWords)");
     uint16_t aux = getAstWordAux(w);
     uint32_t payload = getAstWordPayload(w);
-    uint32_t height = sp - f->entryHeight;
+    uint32_t height = Presized ? sp : sp - f->entryHeight;
     if (getAstWordType(w) == AstWordType::Ptx && payload < numFast) {
       const FastInstr &fi = fast[payload];
       if (fi.numArgs == aux && height >= aux) {
@@ -383,8 +448,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         for (unsigned i = 0; i != aux; ++i)
           typed &= dag[ops[i]].stack == fi.argStacks[i];
         if (typed) {
-          uint32_t n = dag.addInstr(fi.instr, fi.retStack, ops, aux,
-                                    opts.shareSubexpressions);
+          uint32_t n = dag.template addInstr<Share, Presized>(
+              fi.instr, fi.retStack, ops, aux);
           sp -= aux;
           vs[sp++] = n;
           continue;
@@ -407,7 +472,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
       if (inputGen[payload] == dag.getGeneration()) {
         n = inputNode[payload];
       } else {
-        n = dag.addLeaf(AstWordType::Input, s, payload, 0);
+        n = dag.template addLeaf<Presized>(AstWordType::Input, s, payload, 0);
         inputGen[payload] = dag.getGeneration();
         inputNode[payload] = n;
       }
@@ -420,7 +485,8 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         return fail(AstResult::StackIdxOutOfBounds,
                     "constant on stack " + Twine(aux) + ", out of range (" +
                         Twine(info.numStacks) + " stacks)");
-      if (!push(dag.addLeaf(AstWordType::Constant, aux, payload, 0)))
+      if (!push(dag.template addLeaf<Presized>(AstWordType::Constant, aux,
+                                               payload, 0)))
         return overflow();
       break;
     case AstWordType::Special: {
@@ -439,8 +505,9 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                     "special register '" + Twine(info.specialNames[payload]) +
                         "' needs sm_" + Twine(sm) + "; the target is sm_" +
                         Twine(opts.targetSm));
-      if (!push(dag.addLeaf(AstWordType::Special, t.stack, payload,
-                            t.numVecElems ? aux : ~0u)))
+      if (!push(dag.template addLeaf<Presized>(AstWordType::Special, t.stack,
+                                               payload,
+                                               t.numVecElems ? aux : ~0u)))
         return overflow();
       break;
     }
@@ -492,7 +559,7 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                           stackName(dag[ops[i]].stack) + ", expected " +
                           stackName(want[i]));
       uint32_t n =
-          dag.addInstr(instr, ii->retStack, ops, aux, opts.shareSubexpressions);
+          dag.template addInstr<Share, Presized>(instr, ii->retStack, ops, aux);
       sp -= aux;
       vs[sp++] = n; // where its operands were: room is certain
       break;
@@ -584,6 +651,16 @@ inline char *AstPtxContext::Impl::writeOperand(char *p, uint32_t n,
 
 static constexpr uint32_t Dead = ~0u, LiveNoReg = ~0u - 1;
 
+const std::array<uint32_t, 1000> AstPtxContext::Impl::digitText = [] {
+  std::array<uint32_t, 1000> t = {};
+  for (uint32_t v = 0; v != 1000; ++v) {
+    char d[4] = {};
+    d[3] = char(expr::writeUInt(d, v) - d);
+    std::memcpy(&t[v], d, 4);
+  }
+  return t;
+}();
+
 StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
                                     ArrayRef<AstVar> inputs) {
   maxNameLen = 0;
@@ -592,11 +669,15 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   // Liveness (only a routine call can leave nodes dead); registers are
   // numbered in node order as the lines are written.
   uint32_t numNodes = dag.size();
-  if (regOf.size() < numNodes)
+  if (regOf.size() < numNodes) {
     regOf.resize(numNodes);
+    operandText.resize(numNodes);
+  }
   if (sawCall)
     dag.markLive(outputNodes, regOf.data(), Dead, LiveNoReg);
-  std::fill(regCounts.begin(), regCounts.end(), 0);
+  // regCounts is all 0 between compiles; usedStacks has a bit per stack
+  // with a register (numbered mod 64), so the declarations visit only those.
+  uint64_t usedStacks = 0;
   emitted = 0;
 
   // The body goes after room for the declarations, which are written last.
@@ -614,16 +695,49 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   const bool call = sawCall;
   const size_t operandRoom = maxNameLen + 40;
   const Writer w(*this, inputs);
+  const expr::LiteralKind *litKinds = tables.getLiteralKinds();
+  OperandText *textP = operandText.data();
+  const OperandText *regHeads = regHeadText.data();
   for (uint32_t n = 0; n != numNodes; ++n) {
     if (call && regP[n] == Dead)
       continue;
     const Node &nd = nodeP[n];
+    OperandText &t = textP[n];
     if (nd.kind == AstWordType::Input ||
         (nd.kind == AstWordType::Constant && inl[nd.stack])) {
       regP[n] = ~0u;
+      // `, <operand>` once: every use copies it whole.
+      if (nd.kind == AstWordType::Input) {
+        StringRef name = inputs[nd.payload].name;
+        t.len = OperandText::Long;
+        if (name.size() + 3 <= sizeof(t.text)) {
+          std::memcpy(t.text, ", %", 3);
+          std::memcpy(t.text + 3, name.data(), name.size());
+          t.len = uint8_t(name.size() + 3);
+        }
+        continue;
+      }
+      // A literal: at most 18 characters (f64).
+      char tmp[32];
+      std::memcpy(tmp, ", ", 2);
+      char *e =
+          expr::writePtxLiteral<false>(tmp + 2, litKinds[nd.stack], nd.payload);
+      std::memcpy(t.text, tmp, sizeof(t.text));
+      t.len = uint8_t(e - tmp);
       continue;
     }
     uint32_t r = regP[n] = counts[nd.stack]++;
+    usedStacks |= uint64_t(1) << (nd.stack & 63);
+    // `, <register>`: the head piece, then the number's digits.
+    const OperandText &head = regHeads[nd.stack];
+    if (LLVM_LIKELY(head.len <= 12 && r < 1000)) {
+      std::memcpy(t.text, head.text, sizeof(t.text));
+      uint32_t digits = digitText[r];
+      std::memcpy(t.text + head.len, &digits, 4);
+      t.len = uint8_t(head.len + (digits >> 24));
+    } else {
+      t.len = OperandText::Long;
+    }
     if (nd.kind == AstWordType::Ptx) {
       uint32_t len = opLenP[nd.payload];
       const char *op = opTextP + opBeginP[nd.payload];
@@ -635,12 +749,23 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
       else
         std::memcpy(p, op, len);
       p += len;
-      p = w.reg(p, nd.stack, r);
+      if (LLVM_LIKELY(t.len != OperandText::Long)) {
+        std::memcpy(p, t.text + 2, sizeof(t.text) - 2);
+        p += t.len - 2;
+      } else {
+        p = w.reg(p, nd.stack, r);
+      }
       if (!infoP[nd.payload].hasVectorArgs) {
         const uint32_t *ops = operandP + nd.aux;
         for (uint32_t i = 0, e = nd.numOps; i != e; ++i) {
-          std::memcpy(p, ", ", 2);
-          p = w.operand(p + 2, ops[i]);
+          const OperandText &o = textP[ops[i]];
+          if (LLVM_LIKELY(o.len != OperandText::Long)) {
+            std::memcpy(p, o.text, sizeof(o.text));
+            p += o.len;
+          } else {
+            std::memcpy(p, ", ", 2);
+            p = w.operand(p + 2, ops[i]);
+          }
         }
       } else {
         const stack::PtxInstrDesc &d = info.instrs[nd.payload];
@@ -706,6 +831,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     for (uint32_t j = 0; j != o; ++j)
       if (prog.outputs[j].var.name == name) {
         outputCopies[o] = regCounts[nd.stack]++;
+        usedStacks |= uint64_t(1) << (nd.stack & 63);
         break;
       }
   }
@@ -725,13 +851,10 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   for (uint32_t o = 0; o != numOut; ++o) {
     const AstVar &v = prog.outputs[o].var;
     uint32_t n = outputNodes[o];
-    const std::string &mov = tables.getMovLine(v.stackIdx);
-    p = ensure(p, mov.size() + v.name.size() + maxNameLen + 64);
-    std::memcpy(p, mov.data(), mov.size());
-    p += mov.size();
+    p = ensure(p, tables.getMaxMovLine() + v.name.size() + maxNameLen + 64);
+    p = tables.writeMovLine(p, v.stackIdx);
     *p++ = '%';
-    std::memcpy(p, v.name.data(), v.name.size());
-    p += v.name.size();
+    p = expr::writeName(p, v.name);
     std::memcpy(p, ", ", 2);
     p += 2;
     if (outputCopies[o] != ~0u)
@@ -744,17 +867,30 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   p = ensure(p, 2);
   *p++ = '}';
   size_t end = size_t(p - out.begin());
-  header.assign("{\n");
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
+  // Written into a scratch of headerRoom bytes, then moved before the body.
+  char *hp = header.data();
+  std::memcpy(hp, "{\n", 2);
+  hp += 2;
+  auto declare = [&](uint32_t s) {
     if (!regCounts[s])
-      continue;
-    char num[12];
-    header += tables.getDeclHead(s);
-    header.append(num, expr::writeUInt(num, regCounts[s]));
-    header += ">;\n";
+      return;
+    const std::string &head = tables.getDeclHead(s);
+    std::memcpy(hp, head.data(), head.size());
+    hp = expr::writeUInt(hp + head.size(), regCounts[s]);
+    std::memcpy(hp, ">;\n", 3);
+    hp += 3;
+    regCounts[s] = 0;
+  };
+  if (info.numStacks <= 64) {
+    for (; usedStacks; usedStacks &= usedStacks - 1)
+      declare(uint32_t(llvm::countTrailingZeros(usedStacks)));
+  } else {
+    for (uint32_t s = 0; s != info.numStacks; ++s)
+      declare(s);
   }
-  size_t begin = headerRoom - header.size();
-  std::memcpy(out.begin() + begin, header.data(), header.size());
+  size_t headerSize = size_t(hp - header.data());
+  size_t begin = headerRoom - headerSize;
+  std::memcpy(out.begin() + begin, header.data(), headerSize);
   out.setEnd(out.begin() + end);
   return StringRef(out.data() + begin, end - begin);
 }

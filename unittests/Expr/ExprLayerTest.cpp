@@ -189,6 +189,35 @@ TEST(ExprDag, SharesEqualSubexpressions) {
   EXPECT_EQ(d.addLeaf(Kind::Leaf, 0, 1, 0), 0u);
 }
 
+TEST(ExprDag, PresizedAddsMatchChecked) {
+  // reserve() makes room, and Presized adds skip every check; the DAG is
+  // the one checked adds build. Operands come from an array with 4 values
+  // of slack, as the adds may read that far.
+  Dag d;
+  d.clear();
+  d.reserve(8);
+  uint32_t x = d.addLeaf<true>(Kind::Leaf, 0, 1, 0);
+  uint32_t y = d.addLeaf<true>(Kind::Leaf, 0, 2, 0);
+  EXPECT_EQ(d.addLeaf<true>(Kind::Leaf, 0, 1, 0), x);
+  uint32_t xyx[] = {x, y, x, 0, 0, 0, 0};
+  uint32_t xxx[] = {x, x, x, 0, 0, 0, 0};
+  uint32_t a = d.addInstr<true, true>(4, 0, xyx, 3);
+  // Same first and last operands, another middle one: not equal.
+  uint32_t b = d.addInstr<true, true>(4, 0, xxx, 3);
+  EXPECT_NE(a, b);
+  uint32_t again = d.addInstr<true, true>(4, 0, xyx, 3);
+  EXPECT_EQ(again, a);
+  again = d.addInstr<true, true>(4, 0, xxx, 3);
+  EXPECT_EQ(again, b);
+  uint32_t unshared = d.addInstr<false, true>(4, 0, xyx, 3);
+  EXPECT_NE(unshared, a);
+  EXPECT_EQ(d.size(), 5u);
+  ASSERT_EQ(d.getOperands().size(), 9u);
+  EXPECT_EQ(d.getOperands()[3], x);
+  EXPECT_EQ(d.getOperands()[4], x);
+  EXPECT_EQ(d.getOperands()[7], y);
+}
+
 TEST(ExprDag, MarkLive) {
   Dag d;
   d.clear();

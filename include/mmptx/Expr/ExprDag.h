@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace mmptx {
@@ -42,8 +43,7 @@ public:
   /// hash-consing. \returns true when the generation counter wrapped, which
   /// invalidates stamps a front end keeps of getGeneration().
   bool clear() {
-    nodes.clear();
-    operands.clear();
+    numNodes = numOperands = 0;
     bool wrapped = false;
     if (++gen == 0) {
       // Entries of generation 0 are empty, and gen is never 0.
@@ -55,66 +55,105 @@ public:
       growTable();
     return wrapped;
   }
+  /// Makes room, on an empty DAG, for \p maxNodes nodes with as many
+  /// operands in all, so that the Presized adds below need no checks. A
+  /// Presized add of at most 4 operands reads 4 from its \p ops.
+  void reserve(size_t maxNodes) {
+    if (nodes.size() < maxNodes)
+      nodes.resize(maxNodes);
+    // Slack for copying four operands whatever their number.
+    if (operands.size() < maxNodes + 4)
+      operands.resize(maxNodes + 4);
+    // At most half full: probes end soon on an empty entry.
+    if (table.size() < 2 * maxNodes + 2) {
+      size_t cap = llvm::PowerOf2Ceil(2 * maxNodes + 2);
+      table.assign(cap, HashEntry{0, 0});
+      tableShift = 64 - unsigned(llvm::countTrailingZeros(cap));
+    }
+  }
   /// The generation of the current DAG, never 0.
   uint32_t getGeneration() const { return gen; }
 
   /// \returns the leaf (kind, stack, payload, aux), added unless present.
+  /// Presized: reserve() made room for it.
+  template <bool Presized = false>
   LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(KindT kind, uint16_t stack,
                                                 uint32_t payload,
                                                 uint32_t aux) {
-    if (nodes.size() * 2 >= table.size())
-      growTable();
+    if (!Presized)
+      makeRoom(0);
     size_t mask = table.size() - 1;
     size_t i = slot(hashLeaf(kind, stack, payload, aux));
+    HashEntry *tab = table.data();
+    const NodeT *nd = nodes.data();
     for (;; i = (i + 1) & mask) {
-      HashEntry &e = table[i];
+      HashEntry &e = tab[i];
       if (e.gen != gen)
         break;
-      const NodeT &m = nodes[e.node];
+      const NodeT &m = nd[e.node];
       if (m.kind == kind && m.stack == stack && m.payload == payload &&
           m.aux == aux)
         return e.node;
     }
-    uint32_t idx = uint32_t(nodes.size());
-    table[i] = {gen, idx};
+    uint32_t idx = numNodes;
+    tab[i] = {gen, idx};
     pushNode(kind, stack, payload, aux, 0);
     return idx;
   }
 
   /// \returns instruction \p instr of operands \p ops with a value on
-  /// \p stack: an equal one already present if \p share, else a new node.
+  /// \p stack: an equal one already present if Share, else a new node.
+  /// Presized: reserve() made room for it and its operands.
+  template <bool Share, bool Presized = false>
   LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t instr, uint16_t stack,
                                                  const uint32_t *ops,
-                                                 uint32_t numOps, bool share) {
-    size_t i = 0;
-    if (share) {
-      if (nodes.size() * 2 >= table.size())
-        growTable();
+                                                 uint32_t numOps) {
+    if (!Presized)
+      makeRoom(numOps);
+    uint32_t idx = numNodes;
+    if (Share) {
       size_t mask = table.size() - 1;
-      i = slot(hashInstr(instr, ops, numOps));
+      size_t i = slot(hashInstr(instr, ops, numOps));
+      HashEntry *tab = table.data();
+      const NodeT *nd = nodes.data();
+      const uint32_t *opd = operands.data();
       for (;; i = (i + 1) & mask) {
-        HashEntry &e = table[i];
+        HashEntry &e = tab[i];
         if (e.gen != gen)
           break;
-        const NodeT &m = nodes[e.node];
+        const NodeT &m = nd[e.node];
         if (m.kind == InstrKind && m.payload == instr && m.numOps == numOps &&
-            std::equal(ops, ops + numOps, operands.data() + m.aux))
+            std::equal(ops, ops + numOps, opd + m.aux))
           return e.node;
       }
+      tab[i] = {gen, idx};
     }
-    uint32_t idx = uint32_t(nodes.size());
-    if (share)
-      table[i] = {gen, idx};
-    uint32_t begin = uint32_t(operands.size());
-    for (uint32_t k = 0; k != numOps; ++k)
-      operands.push_back(ops[k]);
+    uint32_t begin = numOperands;
+    uint32_t *dst = operands.data() + begin;
+    if (Presized && numOps <= 4)
+      std::memcpy(dst, ops, 16); // one copy; the slack takes the excess
+    else
+      for (uint32_t k = 0; k != numOps; ++k)
+        dst[k] = ops[k];
+    numOperands = begin + numOps;
     pushNode(InstrKind, stack, instr, begin, numOps);
     return idx;
   }
 
-  llvm::ArrayRef<NodeT> getNodes() const { return nodes; }
-  llvm::ArrayRef<uint32_t> getOperands() const { return operands; }
-  uint32_t size() const { return uint32_t(nodes.size()); }
+  /// addInstr with the sharing mode chosen at run time.
+  uint32_t addInstr(uint32_t instr, uint16_t stack, const uint32_t *ops,
+                    uint32_t numOps, bool share) {
+    return share ? addInstr<true>(instr, stack, ops, numOps)
+                 : addInstr<false>(instr, stack, ops, numOps);
+  }
+
+  llvm::ArrayRef<NodeT> getNodes() const {
+    return llvm::makeArrayRef(nodes.data(), numNodes);
+  }
+  llvm::ArrayRef<uint32_t> getOperands() const {
+    return llvm::makeArrayRef(operands.data(), numOperands);
+  }
+  uint32_t size() const { return numNodes; }
   const NodeT &operator[](uint32_t n) const { return nodes[n]; }
 
   /// Dead-code elimination: sets \p mark[n] to \p live for every node the
@@ -122,7 +161,7 @@ public:
   /// indices than their users). \p mark has a slot per node.
   void markLive(llvm::ArrayRef<uint32_t> roots, uint32_t *mark, uint32_t dead,
                 uint32_t live) const {
-    uint32_t num = uint32_t(nodes.size());
+    uint32_t num = numNodes;
     std::fill(mark, mark + num, dead);
     for (uint32_t n : roots)
       mark[n] = live;
@@ -143,21 +182,32 @@ private:
   /// copied whole stalls on store forwarding.
   void pushNode(KindT kind, uint16_t stack, uint32_t payload, uint32_t aux,
                 uint32_t numOps) {
-    nodes.emplace_back();
-    NodeT &n = nodes.back();
+    NodeT &n = nodes[numNodes++];
     n.kind = kind;
     n.stack = stack;
     n.payload = payload;
     n.aux = aux;
     n.numOps = numOps;
   }
+  /// Room for one more node of \p numOps operands, and the table at most
+  /// half full after it.
+  void makeRoom(uint32_t numOps) {
+    if (LLVM_UNLIKELY(numNodes == nodes.size()))
+      nodes.resize(std::max<size_t>(2 * nodes.size(), 64));
+    if (LLVM_UNLIKELY(operands.size() - numOperands < numOps))
+      operands.resize(std::max<size_t>(2 * operands.size(), 64) + numOps);
+    if (LLVM_UNLIKELY(size_t(numNodes) * 2 >= table.size()))
+      growTable();
+  }
   /// Hashes are multiplied by a Fibonacci constant and indexed by their top
   /// bits (slot()), which mixes every input bit into the index.
   static uint64_t hashInstr(uint32_t instr, const uint32_t *ops,
                             uint32_t numOps) {
-    uint64_t h = uint64_t(instr) << 32 | 0x5bd1e995u;
-    for (uint32_t i = 0; i != numOps; ++i)
-      h = (h ^ ops[i]) * 0x100000001b3ull + (h >> 41);
+    // The first and last operands only (no loop): a collision costs a
+    // compare, and slot()'s multiply does the mixing.
+    uint64_t h = uint64_t(instr) << 32 | numOps;
+    if (numOps)
+      h ^= uint64_t(ops[0]) << 8 ^ uint64_t(ops[numOps - 1]) << 40;
     return h;
   }
   static uint64_t hashLeaf(KindT kind, uint16_t stack, uint32_t payload,
@@ -179,7 +229,7 @@ private:
     table.assign(cap, HashEntry{0, 0});
     tableShift = 64 - unsigned(llvm::countTrailingZeros(cap));
     size_t mask = cap - 1;
-    for (uint32_t n = 0, e = uint32_t(nodes.size()); n != e; ++n) {
+    for (uint32_t n = 0, e = numNodes; n != e; ++n) {
       size_t i = slot(hashOf(nodes[n]));
       while (table[i].gen == gen)
         i = (i + 1) & mask;
@@ -190,6 +240,9 @@ private:
   std::vector<NodeT> nodes;
   std::vector<uint32_t> operands;
   std::vector<HashEntry> table;
+  /// The DAG is nodes[0, numNodes) and operands[0, numOperands); the
+  /// vectors are storage, sized ahead.
+  uint32_t numNodes = 0, numOperands = 0;
   uint32_t gen = 0;
   unsigned tableShift = 64;
 };
