@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Turns the naming fixes clang-tidy exported (run-clang-tidy -export-fixes)
+into one set of renames for clang-apply-replacements.
+
+  naming-fixes.py SRC_ROOT FIXES.yaml OUT.yaml TYPES [SHADOWS]
+
+Each declaration is renamed once: the diagnostics every translation unit
+gives for a name declared in a shared header are merged, and a rename whose
+edits would reach a file outside the tracked sources (a TableGen-generated
+file) is dropped whole. A variable, parameter or member whose new name would
+collide with another declaration gets the LLVM idiom for such a clash
+instead, a "The" prefix (`Module &TheModule`): when the new name is a type,
+enumerator, namespace or template parameter (TYPES: one name a line), or when
+the compiler's -Wshadow says the renamed declaration hides another one that
+had a different name before (SHADOWS: "path:line:name path:line" lines of
+declaration and shadowed declaration, from utils/fix-naming.sh). Uses in
+offsetof(), which clang-tidy 14 does not rename, are renamed too. Prints one
+line per rename it changed or dropped.
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+# Every scalar read as a string: a new name such as `Off` or `No` must not
+# become a boolean.
+try:
+    from yaml import CBaseLoader as Loader, CSafeDumper as Dumper
+except ImportError:
+    from yaml import BaseLoader as Loader, SafeDumper as Dumper
+
+
+def read(path, cache={}):
+    if path not in cache:
+        with open(path, "rb") as f:
+            cache[path] = f.read()
+    return cache[path]
+
+
+def line_of(path, offset):
+    return read(path).count(b"\n", 0, offset) + 1
+
+
+def main():
+    root = os.path.abspath(sys.argv[1])
+    src, dst = sys.argv[2], sys.argv[3]
+    with open(sys.argv[4]) as f:
+        types = {l.strip() for l in f if l.strip()}
+    shadows = []
+    if len(sys.argv) > 5:
+        with open(sys.argv[5]) as f:
+            shadows = [l.split() for l in f if len(l.split()) == 2]
+    tracked = set(
+        os.path.join(root, f) for f in subprocess.run(
+            ["git", "-C", root, "ls-files"], check=True, capture_output=True,
+            text=True).stdout.split())
+
+    with open(src) as f:
+        diags = yaml.load(f, Loader=Loader).get("Diagnostics") or []
+
+    # One entry per declaration: (file, offset) -> old name, new name, edits.
+    renames = {}
+    for d in diags:
+        if d.get("DiagnosticName") != "readability-identifier-naming":
+            continue
+        msg = d["DiagnosticMessage"]
+        reps = msg.get("Replacements") or []
+        if not reps:
+            continue
+        m = re.search(r"'([^']*)'", msg["Message"])
+        key = (msg["FilePath"], int(msg["FileOffset"]))
+        r = renames.setdefault(key, {"old": m.group(1), "kind": msg["Message"],
+                                     "new": reps[0]["ReplacementText"],
+                                     "edits": set()})
+        for rep in reps:
+            p, o, n = rep["FilePath"], int(rep["Offset"]), int(rep["Length"])
+            # clang-tidy 14 also "renames" a lambda's implicit capture
+            # (`[&]`, `[=]`) of the variable: keep only edits of the name.
+            if p in tracked and read(p)[o:o + n] != r["old"].encode():
+                continue
+            r["edits"].add((p, o, n))
+
+    # offsetof(Type, member): the member's uses clang-tidy 14 leaves alone.
+    members = {}
+    for r in renames.values():
+        if " member " in r["kind"]:
+            members.setdefault(r["old"], r)
+    for p in sorted(tracked):
+        if not p.endswith((".cpp", ".h")) or not os.path.exists(p):
+            continue
+        for m in re.finditer(rb"offsetof\(\s*([A-Za-z_][\w:]*)\s*,\s*(\w+)\s*\)",
+                             read(p)):
+            r = members.get(m.group(2).decode())
+            if r and not m.group(1).startswith(b"mmptx_"):
+                r["edits"].add((p, m.start(2), len(m.group(2))))
+
+    # Declarations by where clang-tidy renamed them: (path, line) -> renames.
+    at = {}
+    for key, r in renames.items():
+        at.setdefault((os.path.relpath(key[0], root), line_of(*key)),
+                      []).append(r)
+    avoid = set()
+    for decl, shadowed in shadows:
+        dpath, dline, name = decl.rsplit(":", 2)
+        spath, sline = shadowed.rsplit(":", 1)
+        dpath = os.path.relpath(os.path.abspath(dpath), root)
+        spath = os.path.relpath(os.path.abspath(spath), root)
+        for r in at.get((dpath, int(dline)), []):
+            if r["new"] != name:
+                continue
+            # Both were one name before (`int size` hiding member `size`):
+            # the renamed code means what the old code did.
+            if any(s["old"] == r["old"] and s["new"] == name
+                   for s in at.get((spath, int(sline)), [])):
+                continue
+            avoid.add(id(r))
+
+    out = []
+    for (path, offset), r in sorted(renames.items()):
+        outside = sorted({p for p, _, _ in r["edits"] if p not in tracked})
+        if outside:
+            print(f"naming: not renaming '{r['old']}' "
+                  f"({os.path.relpath(path, root)}:{line_of(path, offset)}): "
+                  f"it is used in {', '.join(outside)}")
+            continue
+        new = r["new"]
+        is_var = re.search(r"for (\w+ )*(variable|parameter|member) ",
+                           r["kind"])
+        if is_var and (new in types or id(r) in avoid):
+            new = "The" + new
+            print(f"naming: {os.path.relpath(path, root)}:"
+                  f"{line_of(path, offset)}: '{r['old']}' becomes '{new}' "
+                  f"('{r['new']}' names another declaration)")
+        out.append({
+            "DiagnosticName": "readability-identifier-naming",
+            "Level": "Warning",
+            "BuildDirectory": root,
+            "DiagnosticMessage": {
+                "Message": r["kind"], "FilePath": path, "FileOffset": offset,
+                "Replacements": [
+                    {"FilePath": p, "Offset": o, "Length": n,
+                     "ReplacementText": new}
+                    for p, o, n in sorted(r["edits"])]},
+        })
+    with open(dst, "w") as f:
+        yaml.dump({"MainSourceFile": "", "Diagnostics": out}, f, Dumper=Dumper)
+    print(f"naming: {len(out)} declarations renamed")
+
+
+if __name__ == "__main__":
+    main()
