@@ -48,7 +48,9 @@ if python3 -m nanobind --cmake_dir >/dev/null 2>&1; then
 else
   echo "fix-naming: nanobind not installed: python/src is left out" >&2
 fi
-rm -rf "$W"
+# REUSE_FIXES=1 reuses the last run's clang-tidy fixes (same sources only).
+[ "${REUSE_FIXES:-0}" = 1 ] && [ -f "$W/fixes.yaml" ] ||
+  { rm -rf "$W"; REUSE_FIXES=0; }
 mkdir -p "$W/apply"
 python3 utils/naming-compdb.py . build "$PYBUILD" "$W" >"$W/files.txt"
 echo "fix-naming: $(wc -l <"$W/files.txt") C++ sources"
@@ -72,10 +74,11 @@ sort -u -o "$W/types.txt" "$W/types.txt"
 
 # 2. The renames clang-tidy proposes.
 HF="^$ROOT/(include/mmptx/|lib/|tools/|unittests/|bench/|fuzz/|examples/|python/src/|test/)"
-run-clang-tidy-14 -p "$W" -j "$JOBS" -quiet \
+[ "$REUSE_FIXES" = 1 ] || run-clang-tidy-14 -p "$W" -j "$JOBS" -quiet \
   -checks='-*,readability-identifier-naming' -header-filter="$HF" \
   -export-fixes "$W/fixes.yaml" "${ROOT//./\\.}/.*\\.cpp\$" \
   >"$W/clang-tidy.log" 2>&1 || true
+echo "fix-naming: clang-tidy done ($((SECONDS - start))s)"
 if grep -q 'error:' "$W/clang-tidy.log"; then
   grep 'error:' "$W/clang-tidy.log" | sed 's/\x1b\[[0-9;]*m//g' | sort -u >&2
   echo "fix-naming: clang-tidy could not parse the sources above" >&2
