@@ -55,23 +55,6 @@ mkdir -p "$W/apply"
 python3 utils/naming-compdb.py . build "$PYBUILD" "$W" >"$W/files.txt"
 echo "fix-naming: $(wc -l <"$W/files.txt") C++ sources"
 
-# Names a variable must not take: the project's types, enumerators and
-# template parameters, and LLVM's ADT/Support types.
-{
-  git ls-files '*.h' '*.cpp' '*.def' |
-    ctags -L - -x --language-force=C++ --kinds-C++=csgutenZ 2>/dev/null
-  find build/include build/unittests -name '*.inc' -o -name '*.h' \
-      -path 'build/include/*' |
-    ctags -L - -x --language-force=C++ --kinds-C++=csgutenZ 2>/dev/null
-} | awk '{print $1}' >"$W/types.txt"
-LLVM_INC=$(llvm-config-14 --includedir 2>/dev/null || echo /usr/lib/llvm-14/include)
-ctags -R -f - --fields=+Ks --languages=C++ --langmap=C++:+.h --kinds-C++=csgut \
-    "$LLVM_INC/llvm/ADT" "$LLVM_INC/llvm/Support" 2>/dev/null |
-  awk -F'\t' '{ sc = ""
-    for (i = 4; i <= NF; i++) if ($i ~ /^(namespace|class|struct|enum|union):/) sc = $i
-    if (sc == "" || sc == "namespace:llvm") print $1 }' >>"$W/types.txt"
-sort -u -o "$W/types.txt" "$W/types.txt"
-
 # 2. The renames clang-tidy proposes.
 HF="^$ROOT/(include/mmptx/|lib/|tools/|unittests/|bench/|fuzz/|examples/|python/src/|test/)"
 [ "$REUSE_FIXES" = 1 ] || run-clang-tidy-14 -p "$W" -j "$JOBS" -quiet \
@@ -88,7 +71,7 @@ fi
 
 apply() {
   python3 utils/naming-fixes.py . "$W/fixes.yaml" "$W/apply/fixes.yaml" \
-    "$W/types.txt" "$@" >"$W/renames.log"
+    "$@" >"$W/renames.log"
   clang-apply-replacements-14 "$W/apply"
 }
 apply
@@ -117,21 +100,29 @@ import re, sys
 lines = sys.stdin.read().splitlines()
 seen = set()
 for i, l in enumerate(lines):
-    m = re.match(r"(\S+?):(\d+):\d+: warning: declaration of .(\w+). shadows", l)
+    m = re.match(r"(\S+?):(\d+):\d+: error: declaration of .* "
+                 r"changes meaning of .(\w+).", l)
+    if m:
+        seen.add(f"{m[1]}:{m[2]}:{m[3]} -")
+        continue
+    m = re.match(r"(\S+?):(\d+):\d+: (?:warning|error): declaration of "
+                 r".(?:[^\x27]*\W)?(\w+). shadows", l)
     if not m:
+        continue
+    if "shadows template parameter" in l:
+        seen.add(f"{m[1]}:{m[2]}:{m[3]} -")
         continue
     for n in lines[i + 1:i + 4]:
         s = re.match(r"(\S+?):(\d+):\d+: note: shadowed declaration", n)
         if s:
-            key = f"{m[1]}:{m[2]}:{m[3]} {s[1]}:{s[2]}"
-            if key not in seen:
-                seen.add(key)
-                print(key)
+            seen.add(f"{m[1]}:{m[2]}:{m[3]} {s[1]}:{s[2]}")
             break
+print("\n".join(sorted(seen)))
 '
 }
 shadows >"$W/shadows.txt"
-echo "fix-naming: $(wc -l <"$W/shadows.txt") shadowing declarations to check"
+echo "fix-naming: $(wc -l <"$W/shadows.txt") declarations hide or change" \
+  "another; applying again"
 git checkout -q -- .
 apply "$W/shadows.txt"
 grep -v "names another declaration" "$W/renames.log" || true

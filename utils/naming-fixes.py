@@ -2,18 +2,21 @@
 """Turns the naming fixes clang-tidy exported (run-clang-tidy -export-fixes)
 into one set of renames for clang-apply-replacements.
 
-  naming-fixes.py SRC_ROOT FIXES.yaml OUT.yaml TYPES [SHADOWS]
+  naming-fixes.py SRC_ROOT FIXES.yaml OUT.yaml [SHADOWS]
 
 Each declaration is renamed once: the diagnostics every translation unit
 gives for a name declared in a shared header are merged, and a rename whose
 edits would reach a file outside the tracked sources (a TableGen-generated
 file) is dropped whole. A variable, parameter or member whose new name would
 collide with another declaration gets the LLVM idiom for such a clash
-instead, a "The" prefix (`Module &TheModule`): when the new name is a type,
-enumerator, namespace or template parameter (TYPES: one name a line), or when
-the compiler's -Wshadow says the renamed declaration hides another one that
-had a different name before (SHADOWS: "path:line:name path:line" lines of
-declaration and shadowed declaration, from utils/fix-naming.sh). Uses in
+instead, a "The" prefix (`Module &TheModule`): when the new name is a type
+or unscoped enumerator at namespace scope (found with universal-ctags, in
+the project and LLVM's ADT and Support; one declared in a .cpp or in a
+header outside include/ counts only in that file or folder), or when the
+compiler says the renamed declaration hides another one that had a
+different name before (SHADOWS: "path:line:name path:line" lines of
+declaration and shadowed declaration, or "path:line:name -" for one that
+changes the meaning of a name; from utils/fix-naming.sh). Uses in
 offsetof(), which clang-tidy 14 does not rename, are renamed too. Prints one
 line per rename it changed or dropped.
 """
@@ -44,19 +47,84 @@ def line_of(path, offset):
     return read(path).count(b"\n", 0, offset) + 1
 
 
+def ctags(paths, kinds):
+    """The tags universal-ctags finds in paths: (name, path, fields)."""
+    out = subprocess.run(
+        ["ctags", "-L", "-", "-f", "-", "--fields=+Ks",
+         "--fields-C++=+{properties}", "--language-force=C++",
+         "--kinds-C++=" + kinds],
+        input="\n".join(paths), capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        if line.startswith("!"):
+            continue
+        cols = line.split("\t")
+        fields = {}
+        for f in cols[3:]:
+            k, sep, v = f.partition(":")
+            fields[k if sep else "kind"] = v
+        yield cols[0], cols[1], fields
+
+
+SCOPES = ("function", "struct", "class", "union", "enum")
+
+
+def type_names(root, tracked):
+    """Names a variable must not take -> the path prefix where they count."""
+    llvm = subprocess.run(["llvm-config-14", "--includedir"],
+                          capture_output=True, text=True).stdout.strip()
+    llvm = llvm or "/usr/lib/llvm-14/include"
+    headers = [os.path.join(dp, f)
+               for d in ("llvm/ADT", "llvm/Support")
+               for dp, _, fs in os.walk(os.path.join(llvm, d))
+               for f in fs if f.endswith(".h")]
+    gen = [os.path.join(dp, f)
+           for d in ("build/include", "build/unittests")
+           for dp, _, fs in os.walk(os.path.join(root, d))
+           for f in fs if f.endswith(".inc")]
+    src = [p for p in tracked if p.endswith((".h", ".cpp", ".def"))]
+    tags = list(ctags(src + gen, "csgute")) + [
+        (n, "", f) for n, _, f in ctags(headers, "csgut")
+        if f.get("namespace", "llvm") == "llvm" and
+        not any(k in f for k in SCOPES)]
+    # Unscoped enums at namespace scope: their enumerators are seen there.
+    open_enums = set()
+    for name, path, f in tags:
+        if f.get("kind") == "enum" and "scopedenum" not in f.get(
+                "properties", "") and not any(k in f for k in SCOPES):
+            ns = f.get("namespace")
+            open_enums.add(f"{ns}::{name}" if ns else name)
+    names = {}
+    for name, path, f in tags:
+        if f.get("kind") == "enumerator":
+            if f.get("enum") not in open_enums:
+                continue
+        elif any(k in f for k in SCOPES):
+            continue
+        if not path or path.startswith(os.path.join(root, "include") + os.sep) \
+                or path.startswith(os.path.join(root, "build") + os.sep):
+            where = ""
+        elif path.endswith(".cpp"):
+            where = path
+        else:
+            where = os.path.dirname(path) + os.sep
+        old = names.get(name)
+        names[name] = where if old is None else os.path.commonprefix(
+            [old, where])
+    return names
+
+
 def main():
     root = os.path.abspath(sys.argv[1])
     src, dst = sys.argv[2], sys.argv[3]
-    with open(sys.argv[4]) as f:
-        types = {l.strip() for l in f if l.strip()}
     shadows = []
-    if len(sys.argv) > 5:
-        with open(sys.argv[5]) as f:
+    if len(sys.argv) > 4:
+        with open(sys.argv[4]) as f:
             shadows = [l.split() for l in f if len(l.split()) == 2]
     tracked = set(
         os.path.join(root, f) for f in subprocess.run(
             ["git", "-C", root, "ls-files"], check=True, capture_output=True,
             text=True).stdout.split())
+    types = type_names(root, tracked)
 
     with open(src) as f:
         diags = yaml.load(f, Loader=Loader).get("Diagnostics") or []
@@ -105,11 +173,15 @@ def main():
     avoid = set()
     for decl, shadowed in shadows:
         dpath, dline, name = decl.rsplit(":", 2)
-        spath, sline = shadowed.rsplit(":", 1)
         dpath = os.path.relpath(os.path.abspath(dpath), root)
-        spath = os.path.relpath(os.path.abspath(spath), root)
+        if shadowed != "-":
+            spath, sline = shadowed.rsplit(":", 1)
+            spath = os.path.relpath(os.path.abspath(spath), root)
         for r in at.get((dpath, int(dline)), []):
             if r["new"] != name:
+                continue
+            if shadowed == "-":
+                avoid.add(id(r))
                 continue
             # Both were one name before (`int size` hiding member `size`):
             # the renamed code means what the old code did.
@@ -129,7 +201,8 @@ def main():
         new = r["new"]
         is_var = re.search(r"for (\w+ )*(variable|parameter|member) ",
                            r["kind"])
-        if is_var and (new in types or id(r) in avoid):
+        if is_var and ((new in types and path.startswith(types[new])) or
+                       id(r) in avoid):
             new = "The" + new
             print(f"naming: {os.path.relpath(path, root)}:"
                   f"{line_of(path, offset)}: '{r['old']}' becomes '{new}' "
