@@ -50,7 +50,7 @@ def line_of(path, offset):
 def ctags(paths, kinds):
     """The tags universal-ctags finds in paths: (name, path, fields)."""
     out = subprocess.run(
-        ["ctags", "-L", "-", "-f", "-", "--fields=+Ks",
+        ["ctags", "-L", "-", "-f", "-", "--fields=+Ksn",
          "--fields-C++=+{properties}", "--language-force=C++",
          "--kinds-C++=" + kinds],
         input="\n".join(paths), capture_output=True, text=True).stdout
@@ -61,7 +61,7 @@ def ctags(paths, kinds):
         fields = {}
         for f in cols[3:]:
             k, sep, v = f.partition(":")
-            fields[k if sep else "kind"] = v
+            fields[k if sep else "kind"] = v if sep else k
         yield cols[0], cols[1], fields
 
 
@@ -113,6 +113,32 @@ def type_names(root, tracked):
     return names
 
 
+def nested_clashes(tracked):
+    """(path, line, old name) of the variables, parameters and members that
+    are declared in a class, or in one of its member functions, with a nested
+    type: the class's short name -> those type names too."""
+    src = [p for p in tracked if p.endswith((".h", ".cpp"))]
+    nested, decls = {}, {}
+    for name, path, f in ctags(src, "csgutmlz"):
+        kind = f.get("kind")
+        if kind in ("member", "local", "parameter"):
+            scope = next((f[k] for k in SCOPES if k in f), "")
+            if kind != "member":
+                scope = scope.rpartition("::")[0]  # function:A::f -> A
+            decls[(path, int(f.get("line", 0)), name)] = scope.split("::")[-1]
+        else:
+            scope = next((f[k] for k in ("struct", "class", "union") if k in f),
+                         None)
+            if scope:
+                nested.setdefault(scope.split("::")[-1], set()).add(name)
+    return {k: nested.get(c, set()) for k, c in decls.items() if c}
+
+
+# PyYAML (run-clang-tidy merges the fixes with it) reads a new name such as
+# `Off` as a boolean and writes it back as `false`.
+YAML_WORDS = {"true", "false", "null", "~", ""}
+
+
 def main():
     root = os.path.abspath(sys.argv[1])
     src, dst = sys.argv[2], sys.argv[3]
@@ -140,9 +166,13 @@ def main():
             continue
         m = re.search(r"'([^']*)'", msg["Message"])
         key = (msg["FilePath"], int(msg["FileOffset"]))
+        new = reps[0]["ReplacementText"]
+        if new.lower() in YAML_WORDS and new != m.group(1):
+            old = m.group(1)
+            new = (old[0].lower() if "function" in msg["Message"] else
+                   old[0].upper()) + old[1:]
         r = renames.setdefault(key, {"old": m.group(1), "kind": msg["Message"],
-                                     "new": reps[0]["ReplacementText"],
-                                     "edits": set()})
+                                     "new": new, "edits": set()})
         for rep in reps:
             p, o, n = rep["FilePath"], int(rep["Offset"]), int(rep["Length"])
             # clang-tidy 14 also "renames" a lambda's implicit capture
@@ -177,17 +207,22 @@ def main():
         if shadowed != "-":
             spath, sline = shadowed.rsplit(":", 1)
             spath = os.path.relpath(os.path.abspath(spath), root)
-        for r in at.get((dpath, int(dline)), []):
-            if r["new"] != name:
-                continue
-            if shadowed == "-":
-                avoid.add(id(r))
-                continue
-            # Both were one name before (`int size` hiding member `size`):
-            # the renamed code means what the old code did.
-            if any(s["old"] == r["old"] and s["new"] == name
-                   for s in at.get((spath, int(sline)), [])):
-                continue
+        rd = [r for r in at.get((dpath, int(dline)), []) if r["new"] == name]
+        if shadowed == "-":
+            avoid.update(id(r) for r in rd)
+            continue
+        rs = [r for r in at.get((spath, int(sline)), []) if r["new"] == name]
+        # Both were one name before (`int size` hiding member `size`): the
+        # renamed code means what the old code did.
+        if rd and rs and rd[0]["old"] == rs[0]["old"]:
+            continue
+        # Otherwise the renamed one of the two takes the prefix.
+        avoid.update(id(r) for r in (rd or rs))
+
+    clashes = nested_clashes(tracked)
+    for (path, offset), r in renames.items():
+        if r["new"] in clashes.get((path, line_of(path, offset), r["old"]),
+                                   ()):
             avoid.add(id(r))
 
     out = []
