@@ -32,6 +32,8 @@
  * checked: NULL pointers with non-zero counts, names that are not PTX
  * identifiers, stack indices, options and tables give an error code, never
  * undefined behaviour. A context is not thread-safe; use one per thread.
+ * Errors follow mmptx-c/Error.h: every call records its message for the
+ * calling thread (mmptx_last_error()).
  */
 
 #ifndef MMPTX_C_ASTPTX_H
@@ -191,7 +193,8 @@ mmptx_ast_interpret(mmptx_ast_context_t *context,
                     size_t num_outputs, const mmptx_ast_routine_t *routines,
                     size_t num_routines, uint64_t *results);
 
-/* The message of the last failure ("" if none): which word and why. */
+/* The message of the last compile or interpret on this context ("" if it
+ * succeeded, or none ran): which word and why. */
 const char *mmptx_ast_last_error(mmptx_ast_context_t *context);
 
 /* "MMPTX_AST_SUCCESS", ..., or "MMPTX_AST_ERROR_INVALID_RESULT_ENUM". */

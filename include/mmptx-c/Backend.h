@@ -23,13 +23,16 @@
  *
  * Every input is checked: NULL pointers (with non-zero counts), unknown
  * backends, bad options and out-of-range indices give an error code, never
- * undefined behaviour. mmptx_backend_last_error() holds the message of the
- * last failure on the calling thread. A compiler may be used by several
- * threads at once; a batch's results are read-only.
+ * undefined behaviour. Errors follow mmptx-c/Error.h: every call records its
+ * message for the calling thread (mmptx_last_error(), "" on success). A
+ * compiler may be used by several threads at once; a batch's results are
+ * read-only.
  */
 
 #ifndef MMPTX_C_BACKEND_H
 #define MMPTX_C_BACKEND_H
+
+#include "mmptx-c/Error.h"
 
 #include <stddef.h>
 
@@ -75,7 +78,7 @@ typedef struct mmptx_batch_summary {
 
 /* A static string naming \p result; "unknown result" if out of range. */
 const char *mmptx_backend_result_to_string(mmptx_backend_result_t result);
-/* The message of the calling thread's last failure ("" if none). */
+/* mmptx_last_error(): the message of the calling thread's last call. */
 const char *mmptx_backend_last_error(void);
 
 /* Defaults: sm_80, -O3, no line info, no register limit, deduplicate. */

@@ -17,13 +17,15 @@
 |*  - A handle is read-only after creation: any number of threads may query   *|
 |*    and render from one handle at once.                                     *|
 |*  - Sizes never include a terminating NUL.                                  *|
-|*  - Every failing call also leaves its message for                          *|
-|*    mmptx_inject_last_error() on the calling thread.                        *|
+|*  - Errors follow mmptx-c/Error.h: every call records its message for the *|
+|*    calling thread (mmptx_last_error(), "" on success).                     *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #ifndef MMPTX_C_PTXINJECT_H
 #define MMPTX_C_PTXINJECT_H
+
+#include "mmptx-c/Error.h"
 
 #include <stddef.h>
 
@@ -99,8 +101,8 @@ typedef struct mmptx_inject_options {
   int trusted;
 } mmptx_inject_options_t;
 
-/** \returns the message of the last create or render call on this thread
- *  ("" when it succeeded); valid until the next such call on this thread. */
+/** \returns mmptx_last_error(): the message of this thread's last mmptx
+ *  call ("" when it succeeded). */
 const char *mmptx_inject_last_error(void);
 
 /** \returns the name of \p result ("MMPTX_SUCCESS", ...), or

@@ -30,11 +30,14 @@
  * tables give an error code, never undefined behaviour. Invalid words are
  * no-ops unless options.strict is set; with options.target_sm, so are words
  * that need a newer target. A context is not thread-safe; use one per
- * thread.
+ * thread. Errors follow mmptx-c/Error.h: every call records its message for
+ * the calling thread (mmptx_last_error()).
  */
 
 #ifndef MMPTX_C_STACKPTX_H
 #define MMPTX_C_STACKPTX_H
+
+#include "mmptx-c/Error.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -247,7 +250,9 @@ mmptx_stack_result_t mmptx_stack_compile(
 mmptx_stack_result_t mmptx_stack_last_output(mmptx_stack_context_t *context,
                                              const char **text, size_t *length);
 
-/* The message of the last error of this context ("" if none). */
+/* The message of the last compile on this context ("" if it succeeded, or
+ * none ran), or of a failed create, which has no context:
+ * mmptx_last_error(). */
 const char *mmptx_stack_last_error(mmptx_stack_context_t *context);
 
 /* The statistics of the last compile. */

@@ -116,8 +116,8 @@ void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
   for (size_t i = 0, e = vars.size(); i != e; ++i)
     sv.push_back({vars[i].kind, vars[i].type->regType, vars[i].type->movSuffix,
                   vars[i].type->token, labels[i], operands[i]});
-  writeSiteScaffold(escapeAsm(name), sv, "%%_x", /*withMarkers=*/true, line,
-                    [] {});
+  writeSiteScaffold(escapeAsm(name), sv, "%%" + StableRegisterPrefix.str(),
+                    /*withMarkers=*/true, line, [] {});
   os << body << "\"}\"" << eol << beforeOperands;
 
   auto clause = [&](bool outputs) {

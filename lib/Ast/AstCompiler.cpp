@@ -18,7 +18,10 @@
 
 #include "mmptx/Ast/AstPtx.h"
 
+#include "mmptx/Expr/ExprDag.h"
+#include "mmptx/Expr/InstrTraits.h"
 #include "mmptx/Expr/Literal.h"
+#include "mmptx/Expr/PtxEmitter.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -108,7 +111,7 @@ std::vector<uint32_t> ast::getReferenceAstInstrMap(const StackInfo &info) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// What the compiler needs of an instruction, derived from the tables once.
+/// What the compiler needs of an instruction, derived from its traits.
 struct InstrInfo {
   enum : uint8_t { Ok, BadTables, MultiResult, TooNew } status = BadTables;
   uint16_t retStack = 0;
@@ -123,18 +126,10 @@ struct Frame {
   uint32_t routine; ///< ~0u for an expression
   uint32_t argBase, numArgs, entryHeight;
 };
-struct HashEntry {
-  uint32_t gen;
-  uint32_t node;
-};
 } // namespace
 
 struct AstPtxContext::Impl {
-  /// A fixed-size piece of text, copied whole and then cut to len.
-  struct Piece {
-    char text[16];
-    uint8_t len;
-  };
+  using Piece = expr::TextPiece;
   Impl(const StackInfo &info, AstPtxOptions o);
 
   Error build(const AstProgram &prog, ArrayRef<AstVar> inputs);
@@ -142,83 +137,9 @@ struct AstPtxContext::Impl {
             ArrayRef<AstVar> inputs);
   StringRef emit(const AstProgram &prog, ArrayRef<AstVar> inputs);
 
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(AstWordType kind,
-                                                uint16_t stack,
-                                                uint32_t payload, uint32_t aux);
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t instr, uint16_t stack,
-                                                 const uint32_t *ops,
-                                                 uint32_t numOps);
-  void growTable();
-  /// Appends a node field by field: a node assembled on the stack and
-  /// copied whole stalls on store forwarding.
-  void pushNode(AstWordType kind, uint16_t stack, uint32_t payload,
-                uint32_t aux, uint32_t numOps) {
-    nodes.emplace_back();
-    Node &n = nodes.back();
-    n.kind = kind;
-    n.stack = stack;
-    n.payload = payload;
-    n.aux = aux;
-    n.numOps = numOps;
-  }
-  /// Hashes are multiplied by a Fibonacci constant and indexed by their top
-  /// bits (slot()), which mixes every input bit into the index.
-  uint64_t hashOf(const Node &n) const;
-  static uint64_t hashInstr(uint32_t instr, const uint32_t *ops,
-                            uint32_t numOps) {
-    uint64_t h = uint64_t(instr) << 32 | 0x5bd1e995u;
-    for (uint32_t i = 0; i != numOps; ++i)
-      h = (h ^ ops[i]) * 0x100000001b3ull + (h >> 41);
-    return h;
-  }
-  static uint64_t hashLeaf(AstWordType kind, uint16_t stack, uint32_t payload,
-                           uint32_t aux) {
-    uint64_t h = (uint64_t(kind) << 48 | uint64_t(stack) << 32 | payload) ^
-                 (uint64_t(aux) << 17);
-    return h * 0xff51afd7ed558ccdull ^ (h >> 33);
-  }
-  size_t slot(uint64_t h) const {
-    return size_t((h * 0x9E3779B97F4A7C15ull) >> tableShift);
-  }
-  unsigned tableShift = 64;
-
-  char *ensure(char *p, size_t n) {
-    size_t used = size_t(p - &out[0]);
-    if (out.size() - used < n) {
-      out.resize(std::max(out.size() * 2, used + n + 256));
-      return &out[0] + used;
-    }
-    return p;
-  }
-  static char *writeUInt(char *p, uint32_t v) {
-    // Register numbers are mostly below 100.
-    if (v < 10) {
-      *p = char('0' + v);
-      return p + 1;
-    }
-    if (v < 100) {
-      p[0] = char('0' + v / 10);
-      p[1] = char('0' + v % 10);
-      return p + 2;
-    }
-    char tmp[10];
-    unsigned n = 0;
-    do
-      tmp[n++] = char('0' + v % 10);
-    while (v /= 10);
-    while (n)
-      *p++ = tmp[--n];
-    return p;
-  }
-  char *writeReg(char *p, uint16_t stack, uint32_t reg) {
-    const Piece &pc = regPieces[stack];
-    if (__builtin_expect(pc.len != 0xff, 1)) {
-      std::memcpy(p, pc.text, 16);
-      return writeUInt(p + pc.len, reg);
-    }
-    const std::string &rp = regPrefix[stack];
-    std::memcpy(p, rp.data(), rp.size());
-    return writeUInt(p + rp.size(), reg);
+  char *ensure(char *p, size_t n) { return out.ensure(p, n); }
+  char *writeReg(char *p, uint16_t stack, uint32_t reg) const {
+    return tables.writeReg(p, stack, reg);
   }
   inline char *writeOperand(char *p, uint32_t n, ArrayRef<AstVar> inputs);
 
@@ -228,40 +149,35 @@ struct AstPtxContext::Impl {
   struct Writer {
     const Node *nodes;
     const uint32_t *regOf;
-    const Piece *pieces;
-    const std::string *prefixes;
+    const expr::PtxStackTables &tables;
     const expr::LiteralKind *litKinds;
     const AstVar *inputs;
     Writer(const Impl &im, ArrayRef<AstVar> in)
-        : nodes(im.nodes.data()), regOf(im.regOf.data()),
-          pieces(im.regPieces.data()), prefixes(im.regPrefix.data()),
-          litKinds(im.litKinds.data()), inputs(in.data()) {}
+        : nodes(im.dag.getNodes().data()), regOf(im.regOf.data()),
+          tables(im.tables), litKinds(im.tables.getLiteralKinds()),
+          inputs(in.data()) {}
     char *reg(char *p, uint16_t stack, uint32_t r) const {
-      const Piece &pc = pieces[stack];
-      if (__builtin_expect(pc.len != 0xff, 1)) {
-        std::memcpy(p, pc.text, 16);
-        return writeUInt(p + pc.len, r);
-      }
-      std::memcpy(p, prefixes[stack].data(), prefixes[stack].size());
-      return writeUInt(p + prefixes[stack].size(), r);
+      return tables.writeReg(p, stack, r);
     }
     char *operand(char *p, uint32_t n) const {
       const Node &nd = nodes[n];
       if (nd.kind == AstWordType::Input) {
-        StringRef name = inputs[nd.payload].name;
-        *p++ = '%';
-        std::memcpy(p, name.data(), name.size());
-        return p + name.size();
+        *p = '%';
+        return expr::writeName(p + 1, inputs[nd.payload].name);
       }
       uint32_t r = regOf[n];
       if (r == ~0u)
-        return expr::writeLiteral(p, litKinds[nd.stack], nd.payload);
+        return expr::writePtxLiteral<false>(p, litKinds[nd.stack], nd.payload);
       return reg(p, nd.stack, r);
     }
   };
 
   const StackInfo &info;
   AstPtxOptions opts;
+  const expr::InstrSetTraits traits;
+  /// Lower-case literals, `%ast<N>` for stack 0 and `%ast_s<S>_<N>` for
+  /// the others, no indent: the reference's AST PTX text.
+  const expr::PtxStackTables tables;
   std::vector<InstrInfo> instrInfo;
   /// Per PTX word payload (through opts.instrMap when set): instructions
   /// with 1-4 scalar operands and one scalar result the target has, the
@@ -273,23 +189,15 @@ struct AstPtxContext::Impl {
     uint16_t argStacks[4];
   };
   std::vector<FastInstr> fastInstrs;
-  std::vector<uint16_t> argElemStacks;
-  std::vector<expr::LiteralKind> litKinds;
-  std::vector<uint8_t> inlineLits;
-  std::vector<std::string> regPrefix; ///< `%ast`, `%ast_s4_`
-  std::vector<Piece> regPieces;       ///< regPrefix, when it fits
+  /// traits.getElemStacks().
+  const uint16_t *argElemStacks;
   /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
   /// bytes of padding so that 32 bytes may be copied from any start.
   std::vector<char> opText;
   std::vector<uint32_t> opBegin, opLen;
-  std::vector<std::string> movOps;    ///< `mov.f32 `, `cvt.u8.u8 `
-  std::vector<std::string> declHeads; ///< `.reg .f32 %ast<`
 
   // Per compile; cleared, never shrunk.
-  std::vector<Node> nodes;
-  std::vector<uint32_t> operands;
-  std::vector<HashEntry> table;
-  uint32_t gen = 0;
+  expr::ExprDag<Node, AstWordType::Ptx> dag;
   std::vector<uint32_t> inputNode, inputGen;
   std::vector<uint32_t> vals;
   std::vector<uint32_t> args;
@@ -308,60 +216,35 @@ struct AstPtxContext::Impl {
   std::string header;
   /// The longest input name of the compile being emitted.
   size_t maxNameLen = 0;
-  std::string out;
-  size_t outLen = 0;
+  expr::TextBuf out;
 };
 
 AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
-    : info(info), opts(o) {
+    : info(info), opts(o), traits(info, o.targetSm),
+      tables(info, "", [](unsigned s) {
+        return s == 0 ? std::string("%ast")
+                      : "%ast_s" + std::to_string(s) + "_";
+      }) {
+  argElemStacks = traits.getElemStacks().data();
   instrInfo.resize(info.numInstrs);
   for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    const stack::PtxInstrDesc &d = info.instrs[i];
+    const expr::InstrTraits &t = traits.getInstr(i);
     InstrInfo &ii = instrInfo[i];
-    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2)
+    if (!t.wellFormed)
       continue;
-    bool ok = true;
-    ii.argElemBegin = uint32_t(argElemStacks.size());
-    for (unsigned a = 0; a != d.numArgs && ok; ++a) {
-      if (d.args[a] >= info.numArgTypes) {
-        ok = false;
-        break;
-      }
-      const stack::ArgTypeInfo &t = info.argTypes[d.args[a]];
-      ok = t.stackIdx < info.numStacks;
-      ii.hasVectorArgs |= t.numVecElems != 0;
-      argElemStacks.insert(argElemStacks.end(),
-                           t.numVecElems ? t.numVecElems : 1, t.stackIdx);
-    }
-    ii.numArgElems = uint16_t(argElemStacks.size() - ii.argElemBegin);
-    if (!ok || d.rets[0] >= info.numArgTypes ||
-        info.argTypes[d.rets[0]].stackIdx >= info.numStacks)
-      continue;
-    ii.retStack = info.argTypes[d.rets[0]].stackIdx;
-    if (d.numRets != 1 || info.argTypes[d.rets[0]].numVecElems != 0)
+    ii.argElemBegin = t.argElemBegin;
+    ii.numArgElems = t.numArgElems;
+    ii.hasVectorArgs = t.hasVectorArgs;
+    ii.retStack = traits.getRetElemStacks(i)[0];
+    if (info.instrs[i].numRets != 1 || t.hasVectorRets)
       ii.status = InstrInfo::MultiResult;
-    else if (opts.targetSm && info.instrMinSm &&
-             info.instrMinSm[i] > opts.targetSm)
+    else if (t.tooNew)
       ii.status = InstrInfo::TooNew;
     else
       ii.status = InstrInfo::Ok;
   }
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
-    StringRef p = info.literalPrefixes[s];
-    litKinds.push_back(expr::getLiteralKind(p));
-    inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
-    std::string reg = s == 0 ? "%ast" : "%ast_s" + std::to_string(s) + "_";
-    regPrefix.push_back(reg);
-    Piece pc = {};
-    pc.len = reg.size() <= 16 ? uint8_t(reg.size()) : 0xff;
-    std::memcpy(pc.text, reg.data(), std::min<size_t>(reg.size(), 16));
-    regPieces.push_back(pc);
-    movOps.push_back(
-        (p == "u8" || p == "s8" ? "cvt." + p.str() + "." : "mov.") + p.str() +
-        " ");
-    declHeads.push_back(".reg ." + p.str() + " " + reg + "<");
-    headerRoom += declHeads.back().size() + 16;
-  }
+  for (uint32_t s = 0; s != info.numStacks; ++s)
+    headerRoom += tables.getDeclHead(s).size() + 16;
   regCounts.resize(info.numStacks);
   headerRoom += 2;
   auto fastOf = [&](uint32_t i) {
@@ -394,96 +277,17 @@ AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
   opText.resize(opText.size() + 32, '\0');
 }
 
-uint64_t AstPtxContext::Impl::hashOf(const Node &n) const {
-  if (n.kind == AstWordType::Ptx)
-    return hashInstr(n.payload, operands.data() + n.aux, n.numOps);
-  return hashLeaf(n.kind, n.stack, n.payload, n.aux);
-}
-
-void AstPtxContext::Impl::growTable() {
-  // Entries of generation 0 are empty (gen is never 0).
-  size_t cap = std::max<size_t>(table.size() * 2, 256);
-  table.assign(cap, HashEntry{0, 0});
-  tableShift = 64 - unsigned(llvm::countTrailingZeros(cap));
-  size_t mask = cap - 1;
-  for (uint32_t n = 0, e = uint32_t(nodes.size()); n != e; ++n) {
-    size_t i = slot(hashOf(nodes[n]));
-    while (table[i].gen == gen)
-      i = (i + 1) & mask;
-    table[i] = {gen, n};
-  }
-}
-
-inline uint32_t AstPtxContext::Impl::addLeaf(AstWordType kind, uint16_t stack,
-                                             uint32_t payload, uint32_t aux) {
-  if (nodes.size() * 2 >= table.size())
-    growTable();
-  size_t mask = table.size() - 1;
-  size_t i = slot(hashLeaf(kind, stack, payload, aux));
-  for (;; i = (i + 1) & mask) {
-    HashEntry &e = table[i];
-    if (e.gen != gen)
-      break;
-    const Node &m = nodes[e.node];
-    if (m.kind == kind && m.stack == stack && m.payload == payload &&
-        m.aux == aux)
-      return e.node;
-  }
-  uint32_t idx = uint32_t(nodes.size());
-  table[i] = {gen, idx};
-  pushNode(kind, stack, payload, aux, 0);
-  return idx;
-}
-
-inline uint32_t AstPtxContext::Impl::addInstr(uint32_t instr, uint16_t stack,
-                                              const uint32_t *ops,
-                                              uint32_t numOps) {
-  size_t i = 0;
-  if (opts.shareSubexpressions) {
-    if (nodes.size() * 2 >= table.size())
-      growTable();
-    size_t mask = table.size() - 1;
-    i = slot(hashInstr(instr, ops, numOps));
-    for (;; i = (i + 1) & mask) {
-      HashEntry &e = table[i];
-      if (e.gen != gen)
-        break;
-      const Node &m = nodes[e.node];
-      if (m.kind == AstWordType::Ptx && m.payload == instr &&
-          m.numOps == numOps &&
-          std::equal(ops, ops + numOps, operands.data() + m.aux))
-        return e.node;
-    }
-  }
-  uint32_t idx = uint32_t(nodes.size());
-  if (opts.shareSubexpressions)
-    table[i] = {gen, idx};
-  uint32_t begin = uint32_t(operands.size());
-  for (uint32_t k = 0; k != numOps; ++k)
-    operands.push_back(ops[k]);
-  pushNode(AstWordType::Ptx, stack, instr, begin, numOps);
-  return idx;
-}
-
 //===----------------------------------------------------------------------===//
 // Build
 //===----------------------------------------------------------------------===//
 
 Error AstPtxContext::Impl::build(const AstProgram &prog,
                                  ArrayRef<AstVar> inputs) {
-  nodes.clear();
-  operands.clear();
   outputNodes.clear();
   sawCall = false;
   executed = 0;
-  if (++gen == 0) {
-    // Generations wrapped: forget every stamp.
-    gen = 1;
-    std::fill(table.begin(), table.end(), HashEntry{0, 0});
+  if (dag.clear()) // generations wrapped: forget every stamp
     std::fill(inputGen.begin(), inputGen.end(), 0);
-  }
-  if (table.empty())
-    growTable();
   if (inputGen.size() < inputs.size()) {
     inputGen.resize(inputs.size(), 0);
     inputNode.resize(inputs.size());
@@ -577,9 +381,10 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         const uint32_t *ops = vs + sp - aux;
         bool typed = true;
         for (unsigned i = 0; i != aux; ++i)
-          typed &= nodes[ops[i]].stack == fi.argStacks[i];
+          typed &= dag[ops[i]].stack == fi.argStacks[i];
         if (typed) {
-          uint32_t n = addInstr(fi.instr, fi.retStack, ops, aux);
+          uint32_t n = dag.addInstr(fi.instr, fi.retStack, ops, aux,
+                                    opts.shareSubexpressions);
           sp -= aux;
           vs[sp++] = n;
           continue;
@@ -599,11 +404,11 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                     "input '" + inputs[payload].name + "' has stack index " +
                         Twine(s) + ", out of range");
       uint32_t n;
-      if (inputGen[payload] == gen) {
+      if (inputGen[payload] == dag.getGeneration()) {
         n = inputNode[payload];
       } else {
-        n = addLeaf(AstWordType::Input, s, payload, 0);
-        inputGen[payload] = gen;
+        n = dag.addLeaf(AstWordType::Input, s, payload, 0);
+        inputGen[payload] = dag.getGeneration();
         inputNode[payload] = n;
       }
       if (!push(n))
@@ -615,29 +420,27 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         return fail(AstResult::StackIdxOutOfBounds,
                     "constant on stack " + Twine(aux) + ", out of range (" +
                         Twine(info.numStacks) + " stacks)");
-      if (!push(addLeaf(AstWordType::Constant, aux, payload, 0)))
+      if (!push(dag.addLeaf(AstWordType::Constant, aux, payload, 0)))
         return overflow();
       break;
     case AstWordType::Special: {
       if (payload >= info.numSpecials ||
-          info.specials[payload].argType >= info.numArgTypes)
+          !traits.getSpecials()[payload].wellFormed)
         return fail(AstResult::SpecialRegisterIdxOutOfBounds,
                     "special register " + Twine(payload) + " out of range (" +
                         Twine(info.numSpecials) + ")");
-      const stack::ArgTypeInfo &t =
-          info.argTypes[info.specials[payload].argType];
-      if (aux >= std::max<unsigned>(t.numVecElems, 1) || aux >= 4)
+      const expr::SpecialTraits &t = traits.getSpecials()[payload];
+      if (aux >= std::max<unsigned>(t.numVecElems, 1))
         return fail(AstResult::InvalidValue,
                     "special register '" + Twine(info.specialNames[payload]) +
                         "' has no element " + Twine(aux));
-      if (opts.targetSm && info.specialMinSm &&
-          info.specialMinSm[payload] > opts.targetSm)
+      if (uint32_t sm = traits.specialTooNewFor(payload))
         return fail(AstResult::UnsupportedInstruction,
                     "special register '" + Twine(info.specialNames[payload]) +
-                        "' needs sm_" + Twine(info.specialMinSm[payload]) +
-                        "; the target is sm_" + Twine(opts.targetSm));
-      if (!push(addLeaf(AstWordType::Special, t.stackIdx, payload,
-                        t.numVecElems ? aux : ~0u)))
+                        "' needs sm_" + Twine(sm) + "; the target is sm_" +
+                        Twine(opts.targetSm));
+      if (!push(dag.addLeaf(AstWordType::Special, t.stack, payload,
+                            t.numVecElems ? aux : ~0u)))
         return overflow();
       break;
     }
@@ -681,14 +484,15 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
                     "'" + name() + "' needs " + Twine(aux) + " operands, " +
                         Twine(height) + " on the stack");
       const uint32_t *ops = vs + sp - aux;
-      const uint16_t *want = argElemStacks.data() + ii->argElemBegin;
+      const uint16_t *want = argElemStacks + ii->argElemBegin;
       for (unsigned i = 0; i != aux; ++i)
-        if (nodes[ops[i]].stack != want[i])
+        if (dag[ops[i]].stack != want[i])
           return fail(AstResult::TypeMismatch,
                       "operand " + Twine(i) + " of '" + name() + "' is " +
-                          stackName(nodes[ops[i]].stack) + ", expected " +
+                          stackName(dag[ops[i]].stack) + ", expected " +
                           stackName(want[i]));
-      uint32_t n = addInstr(instr, ii->retStack, ops, aux);
+      uint32_t n =
+          dag.addInstr(instr, ii->retStack, ops, aux, opts.shareSubexpressions);
       sp -= aux;
       vs[sp++] = n; // where its operands were: room is certain
       break;
@@ -753,9 +557,9 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
         break;
       }
       uint32_t n = vs[sp - 1];
-      if (nodes[n].stack != out.var.stackIdx)
+      if (dag[n].stack != out.var.stackIdx)
         return fail(AstResult::TypeMismatch,
-                    "the value is " + stackName(nodes[n].stack) + "; output '" +
+                    "the value is " + stackName(dag[n].stack) + "; output '" +
                         out.var.name + "' is " + stackName(out.var.stackIdx));
       outputNodes.push_back(n);
       executed = exec;
@@ -787,36 +591,26 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     maxNameLen = std::max(maxNameLen, v.name.size());
   // Liveness (only a routine call can leave nodes dead); registers are
   // numbered in node order as the lines are written.
-  uint32_t numNodes = uint32_t(nodes.size());
+  uint32_t numNodes = dag.size();
   if (regOf.size() < numNodes)
     regOf.resize(numNodes);
-  if (sawCall) {
-    std::fill(regOf.begin(), regOf.begin() + numNodes, Dead);
-    for (uint32_t n : outputNodes)
-      regOf[n] = LiveNoReg;
-    for (uint32_t n = numNodes; n-- != 0;) {
-      if (regOf[n] == Dead || nodes[n].kind != AstWordType::Ptx)
-        continue;
-      for (uint32_t i = 0; i != nodes[n].numOps; ++i)
-        regOf[operands[nodes[n].aux + i]] = LiveNoReg;
-    }
-  }
+  if (sawCall)
+    dag.markLive(outputNodes, regOf.data(), Dead, LiveNoReg);
   std::fill(regCounts.begin(), regCounts.end(), 0);
   emitted = 0;
 
   // The body goes after room for the declarations, which are written last.
-  if (out.size() < headerRoom + 256)
-    out.resize(headerRoom + 256);
-  char *p = &out[0] + headerRoom;
+  out.clear();
+  char *p = out.ensure(out.begin(), headerRoom + 256) + headerRoom;
   // Tables in locals: the char stores below may alias any member.
-  const uint8_t *inl = inlineLits.data();
-  const Node *nodeP = nodes.data();
+  const uint8_t *inl = tables.getInlineLiterals();
+  const Node *nodeP = dag.getNodes().data();
   uint32_t *regP = regOf.data();
   uint32_t *counts = regCounts.data();
   const uint32_t *opLenP = opLen.data(), *opBeginP = opBegin.data();
   const char *opTextP = opText.data();
   const InstrInfo *infoP = instrInfo.data();
-  const uint32_t *operandP = operands.data();
+  const uint32_t *operandP = dag.getOperands().data();
   const bool call = sawCall;
   const size_t operandRoom = maxNameLen + 40;
   const Writer w(*this, inputs);
@@ -857,7 +651,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
           std::memcpy(p, ", ", 2);
           p += 2;
           if (!v) {
-            p = writeOperand(p, operands[nd.aux + e++], inputs);
+            p = writeOperand(p, operandP[nd.aux + e++], inputs);
             continue;
           }
           *p++ = '{';
@@ -867,7 +661,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
               std::memcpy(p, ", ", 2);
               p += 2;
             }
-            p = writeOperand(p, operands[nd.aux + e++], inputs);
+            p = writeOperand(p, operandP[nd.aux + e++], inputs);
           }
           *p++ = '}';
         }
@@ -875,14 +669,15 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
       ++emitted;
     } else {
       // A special register or a literal that cannot be an operand.
-      const std::string &mov = movOps[nd.stack];
+      const std::string &mov = tables.getMovLine(nd.stack);
       p = ensure(p, mov.size() + 96);
       std::memcpy(p, mov.data(), mov.size());
       p = writeReg(p + mov.size(), nd.stack, r);
       std::memcpy(p, ", ", 2);
       p += 2;
       if (nd.kind == AstWordType::Constant) {
-        p = expr::writeLiteral(p, litKinds[nd.stack], nd.payload);
+        p = expr::writePtxLiteral<false>(p, tables.getLiteralKind(nd.stack),
+                                         nd.payload);
       } else {
         StringRef sp = info.specialPtx[nd.payload];
         p = ensure(p, sp.size() + 16);
@@ -904,7 +699,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   uint32_t numOut = uint32_t(outputNodes.size());
   outputCopies.assign(numOut, ~0u);
   for (uint32_t o = 1; o < numOut; ++o) {
-    const Node &nd = nodes[outputNodes[o]];
+    const Node &nd = dag[outputNodes[o]];
     if (nd.kind != AstWordType::Input)
       continue;
     StringRef name = inputs[nd.payload].name;
@@ -918,10 +713,10 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     if (outputCopies[o] == ~0u)
       continue;
     uint32_t n = outputNodes[o];
-    const std::string &mov = movOps[nodes[n].stack];
+    const std::string &mov = tables.getMovLine(dag[n].stack);
     p = ensure(p, mov.size() + maxNameLen + 64);
     std::memcpy(p, mov.data(), mov.size());
-    p = writeReg(p + mov.size(), nodes[n].stack, outputCopies[o]);
+    p = writeReg(p + mov.size(), dag[n].stack, outputCopies[o]);
     std::memcpy(p, ", ", 2);
     p = writeOperand(p + 2, n, inputs);
     std::memcpy(p, ";\n", 2);
@@ -930,7 +725,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   for (uint32_t o = 0; o != numOut; ++o) {
     const AstVar &v = prog.outputs[o].var;
     uint32_t n = outputNodes[o];
-    const std::string &mov = movOps[v.stackIdx];
+    const std::string &mov = tables.getMovLine(v.stackIdx);
     p = ensure(p, mov.size() + v.name.size() + maxNameLen + 64);
     std::memcpy(p, mov.data(), mov.size());
     p += mov.size();
@@ -940,7 +735,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
     std::memcpy(p, ", ", 2);
     p += 2;
     if (outputCopies[o] != ~0u)
-      p = writeReg(p, nodes[n].stack, outputCopies[o]);
+      p = writeReg(p, dag[n].stack, outputCopies[o]);
     else
       p = writeOperand(p, n, inputs);
     std::memcpy(p, ";\n", 2);
@@ -948,20 +743,20 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
   }
   p = ensure(p, 2);
   *p++ = '}';
-  size_t end = size_t(p - &out[0]);
+  size_t end = size_t(p - out.begin());
   header.assign("{\n");
   for (uint32_t s = 0; s != info.numStacks; ++s) {
     if (!regCounts[s])
       continue;
     char num[12];
-    header += declHeads[s];
-    header.append(num, writeUInt(num, regCounts[s]));
+    header += tables.getDeclHead(s);
+    header.append(num, expr::writeUInt(num, regCounts[s]));
     header += ">;\n";
   }
   size_t begin = headerRoom - header.size();
-  std::memcpy(&out[begin], header.data(), header.size());
-  outLen = end - begin;
-  return StringRef(out.data() + begin, outLen);
+  std::memcpy(out.begin() + begin, header.data(), header.size());
+  out.setEnd(out.begin() + end);
+  return StringRef(out.data() + begin, end - begin);
 }
 
 //===----------------------------------------------------------------------===//
@@ -984,9 +779,11 @@ Expected<StringRef> AstPtxContext::compile(const AstProgram &prog,
 }
 
 ArrayRef<AstPtxContext::Node> AstPtxContext::getNodes() const {
-  return impl->nodes;
+  return impl->dag.getNodes();
 }
-ArrayRef<uint32_t> AstPtxContext::getOperands() const { return impl->operands; }
+ArrayRef<uint32_t> AstPtxContext::getOperands() const {
+  return impl->dag.getOperands();
+}
 ArrayRef<uint32_t> AstPtxContext::getOutputNodes() const {
   return impl->outputNodes;
 }

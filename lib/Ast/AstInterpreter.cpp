@@ -7,6 +7,7 @@
 
 #include "mmptx/Ast/AstInterpreter.h"
 
+#include "mmptx/Expr/Evaluate.h"
 #include "mmptx/Expr/Literal.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -55,8 +56,8 @@ ast::interpretAstPtx(AstPtxContext &ctx, const AstProgram &prog,
       args.clear();
       for (uint32_t i = 0; i != nd.numOps; ++i)
         args.push_back(vals[operands[nd.aux + i]]);
-      if (Error e = stack::evaluateInstr(info, nd.payload, args,
-                                         MutableArrayRef<uint64_t>(vals[n])))
+      if (Error e = expr::evaluateInstr(info, nd.payload, args,
+                                        MutableArrayRef<uint64_t>(vals[n])))
         return e;
       break;
     }

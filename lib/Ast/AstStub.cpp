@@ -21,10 +21,6 @@ using namespace mmptx;
 using namespace mmptx::ast;
 using stack::RegKind;
 
-static StringRef kindName(RegKind k) {
-  return k == RegKind::In ? "in" : k == RegKind::Out ? "out" : "mod";
-}
-
 Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
                                           unsigned bufferID,
                                           StringRef injectName,
@@ -32,7 +28,7 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
                                           AstPtxContext &ctx) {
   const stack::StackInfo &info = ctx.getInfo();
   auto stackOf = [&](const AstSiteVar &v) {
-    int s = info.findStack(v.typeToken);
+    int s = expr::findStackOf(info, v);
     return s < 0 ? uint16_t(info.numStacks) : uint16_t(s);
   };
   std::vector<AstVarDecl> predeclared;
@@ -48,31 +44,17 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
   std::vector<AstVar> inputs;
   std::vector<int> siteVarOf;
   for (const AstVarDecl &d : m->vars) {
-    auto it = find_if(vars, [&](const AstSiteVar &v) {
-      return v.name == d.name || v.stableRegister == d.name;
-    });
-    if (it == vars.end())
+    const AstSiteVar *v = expr::findSiteVar(vars, d.name);
+    if (!v)
       return DiagnosticError::get(sm, d.loc,
                                   "inject '" + injectName +
                                       "' has no variable '" + d.name + "'");
-    uint16_t s = stackOf(*it);
-    if (s >= info.numStacks)
-      return DiagnosticError::get(sm, d.loc,
-                                  "variable '" + it->name +
-                                      "' has inject type '" + it->typeToken +
-                                      "', which no AST PTX stack holds");
-    if (s != d.stackIdx)
-      return DiagnosticError::get(sm, d.loc,
-                                  "variable '" + it->name + "' of inject '" +
-                                      injectName + "' is " + it->typeToken +
-                                      ", not " + info.stackNames[d.stackIdx]);
-    if (d.kind != it->kind && it->kind != RegKind::Mod)
-      return DiagnosticError::get(
-          sm, d.loc,
-          "variable '" + it->name + "' of inject '" + injectName + "' is '" +
-              kindName(it->kind) + "', not '" + kindName(d.kind) + "'");
-    inputs.push_back({it->stableRegister, s});
-    siteVarOf.push_back(int(it - vars.begin()));
+    std::string misfit =
+        expr::checkSiteVarUse(info, injectName, *v, d.stackIdx, d.kind);
+    if (!misfit.empty())
+      return DiagnosticError::get(sm, d.loc, misfit);
+    inputs.push_back({v->stableRegister, d.stackIdx});
+    siteVarOf.push_back(int(v - vars.data()));
   }
 
   // One expression per variable; zero for out variables without one.
@@ -97,9 +79,8 @@ Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
           sm,
           SMLoc::getFromPointer(sm.getMemoryBuffer(bufferID)->getBufferStart()),
           "out variable '" + vars[i].name + "' of inject '" + injectName +
-              "' has inject type '" + vars[i].typeToken +
-              "', which no AST PTX stack holds, so it cannot be zeroed; "
-              "write it");
+              "' cannot be zeroed: " +
+              expr::describeMissingStack(info, vars[i]) + "; or write it");
     zeroWords.push_back({encodeConstantBits(s, 0), encodeReturn()});
     outputs.push_back({{vars[i].stableRegister, s}, zeroWords.back()});
   }

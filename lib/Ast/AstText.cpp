@@ -237,6 +237,13 @@ Expected<int> Builder::lookupVar(const SExpr &x) {
     return int(it->second);
   for (const AstVarDecl &p : predeclared)
     if (p.name == x.atom) {
+      // A site variable whose type no one stack holds must be declared.
+      if (p.stackIdx >= info.numStacks)
+        return error(x, "variable '" + x.atom +
+                            "' has no stack of its own: declare it with the "
+                            "stack to use, as in (" +
+                            getInjectArgKindName(p.kind) + " " + x.atom +
+                            " STACK)");
       AstVarDecl d = p;
       d.loc = x.loc();
       d.firstRead = SMLoc();
@@ -690,11 +697,8 @@ printExpr(ArrayRef<uint64_t> words, const AstModule &m, const StackInfo &info,
 Error ast::printAstModule(raw_ostream &os, const AstModule &m,
                           const StackInfo &info) {
   for (const AstVarDecl &v : m.vars)
-    os << "("
-       << (v.kind == RegKind::In    ? "in"
-           : v.kind == RegKind::Out ? "out"
-                                    : "mod")
-       << " " << v.name << " " << info.stackNames[v.stackIdx] << ")\n";
+    os << "(" << getInjectArgKindName(v.kind) << " " << v.name << " "
+       << info.stackNames[v.stackIdx] << ")\n";
   for (size_t i = 0; i != m.routines.size(); ++i) {
     const AstRoutineDecl &r = m.routines[i];
     Expected<std::string> body =
@@ -723,14 +727,10 @@ Error ast::printAstModule(raw_ostream &os, const AstModule &m,
 // Word files
 //===----------------------------------------------------------------------===//
 
-static StringRef kindWord(RegKind k) {
-  return k == RegKind::In ? "in" : k == RegKind::Out ? "out" : "mod";
-}
-
 void ast::printAstWords(raw_ostream &os, const AstModule &m,
                         const StackInfo &info) {
   for (const AstVarDecl &v : m.vars)
-    os << "// " << kindWord(v.kind) << " " << v.name << " "
+    os << "// " << getInjectArgKindName(v.kind) << " " << v.name << " "
        << (v.stackIdx < info.numStacks ? info.stackNames[v.stackIdx] : "?")
        << "\n";
   auto words = [&](ArrayRef<uint64_t> ws) {
@@ -748,6 +748,50 @@ void ast::printAstWords(raw_ostream &os, const AstModule &m,
     os << "// output " << m.vars[o.var].name;
     words(o.expr.words);
   }
+}
+
+Error ast::renumberAstInstrs(AstModule &m, ArrayRef<uint32_t> map, bool toMap,
+                             const StackInfo &info, const SourceMgr *sm) {
+  std::vector<AstWords *> all;
+  for (AstRoutineDecl &r : m.routines)
+    all.push_back(&r.body);
+  for (AstOutputDecl &o : m.outputs)
+    all.push_back(&o.expr);
+  // Check every word first, so that an error leaves the module unchanged.
+  for (int apply = 0; apply != 2; ++apply)
+    for (AstWords *ws : all)
+      for (size_t i = 0; i != ws->words.size(); ++i) {
+        uint64_t &w = ws->words[i];
+        if (getAstWordType(w) != AstWordType::Ptx)
+          continue;
+        uint32_t idx = getAstWordPayload(w);
+        uint32_t to = ~0u;
+        if (toMap) {
+          const uint32_t *it = llvm::find(map, idx);
+          if (it != map.end())
+            to = uint32_t(it - map.begin());
+        } else if (idx < map.size()) {
+          to = map[idx];
+        }
+        if (to == ~0u) {
+          std::string msg =
+              toMap ? "instruction '" +
+                          std::string(idx < info.numInstrs ? info.instrPtx[idx]
+                                                           : "?") +
+                          "' has no number in the instruction catalogue"
+                    : ("instruction number " + Twine(idx) +
+                       " is outside the instruction catalogue (" +
+                       Twine(map.size()) + " instructions)")
+                          .str();
+          SMLoc loc = i < ws->locs.size() ? ws->locs[i] : ws->loc;
+          if (sm && loc.isValid())
+            return DiagnosticError::get(*sm, loc, msg);
+          return makeError(msg);
+        }
+        if (apply)
+          w = encodePtx(to, getAstWordAux(w));
+      }
+  return Error::success();
 }
 
 Expected<AstModule> ast::parseAstWords(const SourceMgr &sm, unsigned bufferID,

@@ -7,10 +7,13 @@
 ///
 /// \file
 /// Implements include/mmptx-c/AstPtx.h over AstPtxContext: checks every
-/// input, converts the C tables into a StackInfo (same layout), and keeps
+/// input, views the C tables as a StackInfo (StackTables.h), and keeps
 /// the last output and error message in the context.
 ///
 //===----------------------------------------------------------------------===//
+
+#include "LastError.h"
+#include "StackTables.h"
 
 #include "mmptx-c/AstPtx.h"
 
@@ -29,8 +32,6 @@ using namespace mmptx;
 using namespace mmptx::ast;
 using stack::StackInfo;
 
-static_assert(sizeof(mmptx_stack_tables_t) == sizeof(StackInfo),
-              "tables layout");
 static_assert(int(MMPTX_AST_RESULT_NUM) == int(NumAstResults), "result codes");
 
 struct mmptx_ast_context {
@@ -45,11 +46,17 @@ struct mmptx_ast_context {
   bool haveOutput = false;
 };
 
+/// Records \p msg for the thread and for the context \p c; \returns \p r.
 static mmptx_ast_result_t fail(mmptx_ast_context_t *c, mmptx_ast_result_t r,
                                const llvm::Twine &msg) {
-  c->lastError = msg.str();
-  return r;
+  return capi::fail(r, msg, &c->lastError);
 }
+
+static mmptx_ast_result_t fail(mmptx_ast_result_t r, const llvm::Twine &msg) {
+  return capi::fail(r, msg);
+}
+
+static mmptx_ast_result_t succeed() { return capi::succeed(MMPTX_AST_SUCCESS); }
 
 static bool isPtxIdentifier(const char *name) {
   if (!name || !*name)
@@ -158,27 +165,30 @@ mmptx_ast_result_t mmptx_ast_context_create(const mmptx_stack_tables_t *tables,
                                             const mmptx_ast_options_t *options,
                                             mmptx_ast_context_t **context) {
   if (!context)
-    return MMPTX_AST_ERROR_INVALID_VALUE;
+    return fail(MMPTX_AST_ERROR_INVALID_VALUE, "context is NULL");
   *context = nullptr;
   StackInfo info;
   if (!tables) {
     info = stack::getDefaultStackInfo();
   } else {
-    std::memcpy(static_cast<void *>(&info), tables, sizeof(info));
-    if (llvm::Error e = info.verify()) {
-      llvm::consumeError(std::move(e));
-      return MMPTX_AST_ERROR_INVALID_VALUE;
-    }
+    info = capi::toStackInfo(*tables);
+    if (llvm::Error e = info.verify())
+      return fail(MMPTX_AST_ERROR_INVALID_VALUE,
+                  "invalid tables: " + llvm::toString(std::move(e)));
   }
   mmptx_ast_options_t o = options ? *options : mmptx_ast_default_options();
   if (!o.instr_map && o.num_instr_map)
-    return MMPTX_AST_ERROR_INVALID_VALUE;
+    return fail(MMPTX_AST_ERROR_INVALID_VALUE,
+                "instr_map is NULL with a non-zero count");
   for (size_t i = 0; i != o.num_instr_map; ++i)
     if (o.instr_map[i] >= info.numInstrs)
-      return MMPTX_AST_ERROR_PTX_INSTRUCTION_IDX_OUT_OF_BOUNDS;
+      return fail(MMPTX_AST_ERROR_PTX_INSTRUCTION_IDX_OUT_OF_BOUNDS,
+                  "instr_map[" + llvm::Twine(i) + "] is " +
+                      llvm::Twine(o.instr_map[i]) + ", out of range (" +
+                      llvm::Twine(info.numInstrs) + " instructions)");
   auto *c = new (std::nothrow) mmptx_ast_context();
   if (!c)
-    return MMPTX_AST_ERROR_INTERNAL;
+    return fail(MMPTX_AST_ERROR_INTERNAL, "out of memory");
   c->info = info;
   c->instrMap.assign(o.instr_map, o.instr_map + o.num_instr_map);
   AstPtxOptions opts;
@@ -192,7 +202,7 @@ mmptx_ast_result_t mmptx_ast_context_create(const mmptx_stack_tables_t *tables,
   opts.instrMap = c->instrMap;
   c->ctx = std::make_unique<AstPtxContext>(c->info, opts);
   *context = c;
-  return MMPTX_AST_SUCCESS;
+  return succeed();
 }
 
 void mmptx_ast_context_destroy(mmptx_ast_context_t *context) { delete context; }
@@ -204,7 +214,7 @@ mmptx_ast_compile(mmptx_ast_context_t *c, const mmptx_ast_variable_t *inputs,
                   size_t num_routines, char *buffer, size_t buffer_size,
                   size_t *written) {
   if (!c)
-    return MMPTX_AST_ERROR_INVALID_VALUE;
+    return fail(MMPTX_AST_ERROR_INVALID_VALUE, "context is NULL");
   c->haveOutput = false;
   c->lastError.clear();
   if (!written)
@@ -221,19 +231,25 @@ mmptx_ast_compile(mmptx_ast_context_t *c, const mmptx_ast_variable_t *inputs,
   c->lastOutput = text->str();
   *written = text->size();
   if (!buffer || buffer_size <= text->size())
-    return MMPTX_AST_ERROR_INSUFFICIENT_BUFFER;
+    return fail(
+        c, MMPTX_AST_ERROR_INSUFFICIENT_BUFFER,
+        capi::insufficientBuffer(buffer_size, text->size(), "the stub"));
   std::memcpy(buffer, text->data(), text->size());
   buffer[text->size()] = '\0';
-  return MMPTX_AST_SUCCESS;
+  return succeed();
 }
 
 mmptx_ast_result_t mmptx_ast_last_output(mmptx_ast_context_t *c,
                                          const char **text, size_t *length) {
-  if (!c || !text || !length || !c->haveOutput)
-    return MMPTX_AST_ERROR_INVALID_VALUE;
+  if (!c || !text || !length)
+    return fail(MMPTX_AST_ERROR_INVALID_VALUE,
+                "context, text or length is NULL");
+  if (!c->haveOutput)
+    return fail(MMPTX_AST_ERROR_INVALID_VALUE,
+                "the last compile made no output");
   *text = c->lastOutput.c_str();
   *length = c->lastOutput.size();
-  return MMPTX_AST_SUCCESS;
+  return succeed();
 }
 
 mmptx_ast_result_t
@@ -243,7 +259,7 @@ mmptx_ast_interpret(mmptx_ast_context_t *c, const mmptx_ast_variable_t *inputs,
                     const mmptx_ast_routine_t *routines, size_t num_routines,
                     uint64_t *results) {
   if (!c)
-    return MMPTX_AST_ERROR_INVALID_VALUE;
+    return fail(MMPTX_AST_ERROR_INVALID_VALUE, "context is NULL");
   c->lastError.clear();
   if ((!values && num_inputs) || (!results && num_outputs))
     return fail(c, MMPTX_AST_ERROR_INVALID_VALUE,
@@ -257,7 +273,7 @@ mmptx_ast_interpret(mmptx_ast_context_t *c, const mmptx_ast_variable_t *inputs,
   if (!vals)
     return failWith(c, vals.takeError());
   std::copy(vals->begin(), vals->end(), results);
-  return MMPTX_AST_SUCCESS;
+  return succeed();
 }
 
 const char *mmptx_ast_last_error(mmptx_ast_context_t *c) {

@@ -10,6 +10,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "LastError.h"
+
 #include "mmptx-c/Backend.h"
 #include "mmptx/Backend/Batch.h"
 
@@ -29,17 +31,10 @@ struct mmptx_batch {
   BatchResult result;
 };
 
-static thread_local std::string lastError;
-
-static mmptx_backend_result_t fail(mmptx_backend_result_t code,
-                                   const Twine &msg) {
-  lastError = msg.str();
-  return code;
-}
+using capi::fail;
 
 static mmptx_backend_result_t ok() {
-  lastError.clear();
-  return MMPTX_BACKEND_SUCCESS;
+  return capi::succeed(MMPTX_BACKEND_SUCCESS);
 }
 
 const char *mmptx_backend_result_to_string(mmptx_backend_result_t result) {
@@ -60,7 +55,7 @@ const char *mmptx_backend_result_to_string(mmptx_backend_result_t result) {
   return "unknown result";
 }
 
-const char *mmptx_backend_last_error(void) { return lastError.c_str(); }
+const char *mmptx_backend_last_error(void) { return mmptx_last_error(); }
 
 mmptx_backend_result_t
 mmptx_compile_options_init(mmptx_compile_options_t *options) {

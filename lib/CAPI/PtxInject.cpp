@@ -12,6 +12,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "LastError.h"
+
 #include "mmptx-c/PtxInject.h"
 #include "mmptx/Inject/InjectModule.h"
 
@@ -73,24 +75,18 @@ static mmptx_result_t toResult(InjectErrc code) {
   return MMPTX_ERROR_INTERNAL;
 }
 
-/// The message of the last create or render call of this thread.
-static thread_local std::string lastError;
+using capi::fail;
 
-/// Records \p msg as the last error and \returns \p result.
-static mmptx_result_t fail(mmptx_result_t result, const Twine &msg) {
-  lastError = msg.str();
-  return result;
-}
+static mmptx_result_t succeed() { return capi::succeed(MMPTX_SUCCESS); }
 
 /// Records \p err as the last error; \returns its result code.
 static mmptx_result_t fail(Error err) {
   std::string msg;
   mmptx_result_t result = toResult(takeInjectError(std::move(err), &msg));
-  lastError = std::move(msg);
-  return result;
+  return fail(result, msg);
 }
 
-const char *mmptx_inject_last_error(void) { return lastError.c_str(); }
+const char *mmptx_inject_last_error(void) { return mmptx_last_error(); }
 
 /// The C numbering of argument kinds is the C API's own.
 static mmptx_arg_kind_t toArgKind(InjectArgKind kind) {
@@ -159,7 +155,6 @@ mmptx_inject_create_with_options(mmptx_inject_t **out, const char *ptx,
                                  size_t ptxSize,
                                  const mmptx_inject_options_t *options,
                                  char *errorMessage, size_t errorMessageSize) {
-  lastError.clear();
   setMessage(errorMessage, errorMessageSize, "");
   auto failWith = [&](mmptx_result_t result, StringRef msg) {
     setMessage(errorMessage, errorMessageSize, msg);
@@ -193,7 +188,7 @@ mmptx_inject_create_with_options(mmptx_inject_t **out, const char *ptx,
                                 o.buffer_name ? o.buffer_name : "<ptx>", opts);
   if (!m) {
     mmptx_result_t result = fail(m.takeError());
-    setMessage(errorMessage, errorMessageSize, lastError);
+    setMessage(errorMessage, errorMessageSize, capi::getLastError());
     return result;
   }
   auto *h = new (std::nothrow) mmptx_inject();
@@ -212,25 +207,36 @@ mmptx_inject_create_with_options(mmptx_inject_t **out, const char *ptx,
            toArgKind(v.kind)});
   }
   *out = h;
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 mmptx_result_t mmptx_inject_destroy(mmptx_inject_t *handle) {
   delete handle;
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 mmptx_result_t mmptx_inject_num_injects(const mmptx_inject_t *handle,
                                         size_t *numInjects) {
   if (!handle || !numInjects)
-    return MMPTX_ERROR_INVALID_INPUT;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "handle or num_injects is NULL");
   *numInjects = handle->module->getNumInjects();
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 template <typename T> static void set(T *p, T v) {
   if (p)
     *p = v;
+}
+
+/// \returns OUT_OF_BOUNDS_IDX (recorded) unless \p Index names an inject.
+static mmptx_result_t checkInjectIndex(const mmptx_inject_t *Handle,
+                                       size_t Index) {
+  size_t N = Handle->module->getNumInjects();
+  if (Index < N)
+    return MMPTX_SUCCESS;
+  return fail(MMPTX_ERROR_OUT_OF_BOUNDS_IDX, "inject index " + Twine(Index) +
+                                                 " is out of range (" +
+                                                 Twine(N) + " injects)");
 }
 
 mmptx_result_t mmptx_inject_inject_info_by_name(const mmptx_inject_t *handle,
@@ -239,14 +245,15 @@ mmptx_result_t mmptx_inject_inject_info_by_name(const mmptx_inject_t *handle,
                                                 size_t *numVariables,
                                                 size_t *numSites) {
   if (!handle || !name)
-    return MMPTX_ERROR_INVALID_INPUT;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "handle or name is NULL");
   const Inject *inj = handle->module->lookupInject(name);
   if (!inj)
-    return MMPTX_ERROR_INJECTION_NAME_NOT_FOUND;
+    return fail(MMPTX_ERROR_INJECTION_NAME_NOT_FOUND,
+                "no inject named '" + Twine(name) + "'");
   set(injectIndex, size_t(inj->index));
   set(numVariables, size_t(inj->numVariables));
   set(numSites, size_t(inj->numSites));
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 mmptx_result_t mmptx_inject_inject_info_by_index(const mmptx_inject_t *handle,
@@ -255,14 +262,14 @@ mmptx_result_t mmptx_inject_inject_info_by_index(const mmptx_inject_t *handle,
                                                  size_t *numVariables,
                                                  size_t *numSites) {
   if (!handle)
-    return MMPTX_ERROR_INVALID_INPUT;
-  if (injectIndex >= handle->module->getNumInjects())
-    return MMPTX_ERROR_OUT_OF_BOUNDS_IDX;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "handle is NULL");
+  if (mmptx_result_t r = checkInjectIndex(handle, injectIndex))
+    return r;
   const Inject &inj = handle->module->getInject(injectIndex);
   set(name, handle->injectNames[injectIndex]);
   set(numVariables, size_t(inj.numVariables));
   set(numSites, size_t(inj.numSites));
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 static void setVariable(const mmptx_inject::Variable &v, const char **name,
@@ -280,18 +287,20 @@ mmptx_result_t mmptx_inject_variable_info_by_name(
     size_t *variableIndex, const char **stableRegister, mmptx_arg_kind_t *kind,
     const char **regType, const char **typeToken) {
   if (!handle || !variableName)
-    return MMPTX_ERROR_INVALID_INPUT;
-  if (injectIndex >= handle->module->getNumInjects())
-    return MMPTX_ERROR_OUT_OF_BOUNDS_IDX;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "handle or variable_name is NULL");
+  if (mmptx_result_t r = checkInjectIndex(handle, injectIndex))
+    return r;
   const Inject &inj = handle->module->getInject(injectIndex);
   const InjectVariable *v = handle->module->lookupVariable(inj, variableName);
   if (!v)
-    return MMPTX_ERROR_INJECTION_ARG_NAME_NOT_FOUND;
+    return fail(MMPTX_ERROR_INJECTION_ARG_NAME_NOT_FOUND,
+                "inject '" + inj.name + "' has no variable named '" +
+                    variableName + "'");
   size_t i = v - handle->module->getVariables(inj).data();
   set(variableIndex, i);
   setVariable(handle->variables[inj.firstVariable + i], nullptr, stableRegister,
               kind, regType, typeToken);
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 mmptx_result_t mmptx_inject_variable_info_by_index(
@@ -299,22 +308,24 @@ mmptx_result_t mmptx_inject_variable_info_by_index(
     const char **variableName, const char **stableRegister,
     mmptx_arg_kind_t *kind, const char **regType, const char **typeToken) {
   if (!handle)
-    return MMPTX_ERROR_INVALID_INPUT;
-  if (injectIndex >= handle->module->getNumInjects())
-    return MMPTX_ERROR_OUT_OF_BOUNDS_IDX;
+    return fail(MMPTX_ERROR_INVALID_INPUT, "handle is NULL");
+  if (mmptx_result_t r = checkInjectIndex(handle, injectIndex))
+    return r;
   const Inject &inj = handle->module->getInject(injectIndex);
   if (variableIndex >= inj.numVariables)
-    return MMPTX_ERROR_OUT_OF_BOUNDS_IDX;
+    return fail(MMPTX_ERROR_OUT_OF_BOUNDS_IDX,
+                "variable index " + Twine(variableIndex) +
+                    " is out of range (inject '" + inj.name + "' has " +
+                    Twine(inj.numVariables) + ")");
   setVariable(handle->variables[inj.firstVariable + variableIndex],
               variableName, stableRegister, kind, regType, typeToken);
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 static mmptx_result_t render(const mmptx_inject_t *handle,
                              const char *const *stubs, size_t numStubs,
                              char *buffer, size_t bufferSize, size_t *written,
                              bool check) {
-  lastError.clear();
   if (!handle)
     return fail(MMPTX_ERROR_INVALID_INPUT, "handle is NULL");
   const InjectModule &m = *handle->module;
@@ -322,7 +333,8 @@ static mmptx_result_t render(const mmptx_inject_t *handle,
   if (numStubs != m.getNumInjects())
     return fail(MMPTX_ERROR_WRONG_NUM_STUBS,
                 "expected " + Twine(m.getNumInjects()) +
-                    " stubs (one per inject), got " + Twine(numStubs));
+                    (m.getNumInjects() == 1 ? " stub" : " stubs") +
+                    " (one per inject), got " + Twine(numStubs));
   if (numStubs && !stubs)
     return fail(MMPTX_ERROR_INVALID_INPUT, "stubs is NULL");
   if (!buffer && !written)
@@ -342,19 +354,18 @@ static mmptx_result_t render(const mmptx_inject_t *handle,
     return fail(size.takeError());
   set(written, *size);
   if (!buffer)
-    return MMPTX_SUCCESS;
+    return succeed();
   if (bufferSize <= *size)
-    return fail(MMPTX_ERROR_INSUFFICIENT_BUFFER,
-                "output buffer of " + Twine(bufferSize) +
-                    " bytes is too small: the rendered PTX and its NUL need " +
-                    Twine(*size + 1));
+    return fail(
+        MMPTX_ERROR_INSUFFICIENT_BUFFER,
+        capi::insufficientBuffer(bufferSize, *size, "the rendered PTX"));
   RenderOptions unchecked;
   unchecked.checkStubs = false;
   Expected<size_t> n = m.render(refs, buffer, bufferSize, unchecked);
   if (!n)
     return fail(n.takeError());
   buffer[*n] = '\0';
-  return MMPTX_SUCCESS;
+  return succeed();
 }
 
 mmptx_result_t mmptx_inject_render(const mmptx_inject_t *handle,

@@ -7,11 +7,14 @@
 ///
 /// \file
 /// Implements mmptx-c/StackPtx.h over StackPtxContext: checks every input,
-/// converts the C tables into a StackInfo, and keeps the last output and
-/// error message in the context so a too-small buffer never needs a second
+/// views the C tables as a StackInfo (StackTables.h), and keeps the last
+/// output in the context so a too-small buffer never needs a second
 /// compile.
 ///
 //===----------------------------------------------------------------------===//
+
+#include "LastError.h"
+#include "StackTables.h"
 
 #include "mmptx-c/StackPtx.h"
 
@@ -27,27 +30,6 @@
 
 using namespace mmptx;
 using namespace mmptx::stack;
-
-static_assert(sizeof(mmptx_stack_arg_type_info_t) == sizeof(ArgTypeInfo) &&
-                  offsetof(mmptx_stack_arg_type_info_t, num_vec_elems) ==
-                      offsetof(ArgTypeInfo, numVecElems),
-              "arg type layout");
-static_assert(sizeof(mmptx_stack_instr_desc_t) == sizeof(PtxInstrDesc) &&
-                  offsetof(mmptx_stack_instr_desc_t, rets) ==
-                      offsetof(PtxInstrDesc, rets) &&
-                  offsetof(mmptx_stack_instr_desc_t, num_rets) ==
-                      offsetof(PtxInstrDesc, numRets),
-              "instruction layout");
-static_assert(sizeof(mmptx_stack_special_desc_t) == sizeof(SpecialRegDesc),
-              "special register layout");
-static_assert(sizeof(mmptx_stack_tables_t) == sizeof(StackInfo) &&
-                  offsetof(mmptx_stack_tables_t, inline_literals) ==
-                      offsetof(StackInfo, inlineLiterals) &&
-                  offsetof(mmptx_stack_tables_t, instr_min_sm) ==
-                      offsetof(StackInfo, instrMinSm) &&
-                  offsetof(mmptx_stack_tables_t, special_min_sm) ==
-                      offsetof(StackInfo, specialMinSm),
-              "tables layout");
 
 static_assert(MMPTX_STACK_MAX_STACK_SIZE == StackPtxBounds::MaxStackSize &&
                   MMPTX_STACK_MAX_NODES == StackPtxBounds::MaxNodes &&
@@ -69,10 +51,19 @@ struct mmptx_stack_context {
   llvm::StringRef lastOutput;
 };
 
+/// Records \p msg for the thread and for the context \p c; \returns \p r.
 static mmptx_stack_result_t fail(mmptx_stack_context *c, mmptx_stack_result_t r,
                                  const llvm::Twine &msg) {
-  c->lastError = msg.str();
-  return r;
+  return capi::fail(r, msg, &c->lastError);
+}
+
+static mmptx_stack_result_t fail(mmptx_stack_result_t r,
+                                 const llvm::Twine &msg) {
+  return capi::fail(r, msg);
+}
+
+static mmptx_stack_result_t succeed() {
+  return capi::succeed(MMPTX_STACK_SUCCESS);
 }
 
 extern "C" {
@@ -92,30 +83,7 @@ void mmptx_stack_options_init(mmptx_stack_options_t *o) {
 }
 
 const mmptx_stack_tables_t *mmptx_stack_default_tables(void) {
-  static mmptx_stack_tables_t t = [] {
-    const StackInfo &i = getDefaultStackInfo();
-    mmptx_stack_tables_t r;
-    r.num_stacks = i.numStacks;
-    r.stack_names = i.stackNames;
-    r.literal_prefixes = i.literalPrefixes;
-    r.num_arg_types = i.numArgTypes;
-    r.arg_types =
-        reinterpret_cast<const mmptx_stack_arg_type_info_t *>(i.argTypes);
-    r.arg_type_names = i.argTypeNames;
-    r.num_instrs = i.numInstrs;
-    r.instrs = reinterpret_cast<const mmptx_stack_instr_desc_t *>(i.instrs);
-    r.instr_ptx = i.instrPtx;
-    r.instr_names = i.instrNames;
-    r.num_specials = i.numSpecials;
-    r.specials =
-        reinterpret_cast<const mmptx_stack_special_desc_t *>(i.specials);
-    r.special_ptx = i.specialPtx;
-    r.special_names = i.specialNames;
-    r.inline_literals = i.inlineLiterals;
-    r.instr_min_sm = i.instrMinSm;
-    r.special_min_sm = i.specialMinSm;
-    return r;
-  }();
+  static const mmptx_stack_tables_t t = capi::toCTables(getDefaultStackInfo());
   return &t;
 }
 
@@ -124,7 +92,7 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
                            const mmptx_stack_options_t *options,
                            mmptx_stack_context_t **context) {
   if (!context)
-    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+    return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT, "context is NULL");
   *context = nullptr;
   StackPtxOptions opts;
   if (options) {
@@ -137,44 +105,36 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
     opts.executionLimit = options->execution_limit;
     opts.targetSm = options->target_sm;
     // Oversize limits are refused here, before anything is sized by them.
-    if (llvm::Error e = checkStackPtxOptions(opts)) {
-      llvm::consumeError(std::move(e));
-      return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
-    }
+    // Named as the C struct spells them: stackSize -> options.stack_size.
+    std::string Spelled;
+    auto CName = [&](llvm::StringRef Field) -> llvm::StringRef {
+      Spelled = "options.";
+      for (char Ch : Field)
+        Spelled += (Ch >= 'A' && Ch <= 'Z')
+                       ? std::string{'_', llvm::toLower(Ch)}
+                       : std::string(1, Ch);
+      return Spelled;
+    };
+    if (llvm::Error e = checkStackPtxOptions(opts, CName))
+      return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                  llvm::toString(std::move(e)));
   }
   StackInfo info;
   if (!tables) {
     info = getDefaultStackInfo();
   } else {
-    info.numStacks = tables->num_stacks;
-    info.stackNames = tables->stack_names;
-    info.literalPrefixes = tables->literal_prefixes;
-    info.numArgTypes = tables->num_arg_types;
-    info.argTypes = reinterpret_cast<const ArgTypeInfo *>(tables->arg_types);
-    info.argTypeNames = tables->arg_type_names;
-    info.numInstrs = tables->num_instrs;
-    info.instrs = reinterpret_cast<const PtxInstrDesc *>(tables->instrs);
-    info.instrPtx = tables->instr_ptx;
-    info.instrNames = tables->instr_names;
-    info.numSpecials = tables->num_specials;
-    info.specials = reinterpret_cast<const SpecialRegDesc *>(tables->specials);
-    info.specialPtx = tables->special_ptx;
-    info.specialNames = tables->special_names;
-    info.inlineLiterals = tables->inline_literals;
-    info.instrMinSm = tables->instr_min_sm;
-    info.specialMinSm = tables->special_min_sm;
-    if (llvm::Error e = info.verify()) {
-      llvm::consumeError(std::move(e));
-      return MMPTX_STACK_ERROR_INVALID_TABLES;
-    }
+    info = capi::toStackInfo(*tables);
+    if (llvm::Error e = info.verify())
+      return fail(MMPTX_STACK_ERROR_INVALID_TABLES,
+                  "invalid tables: " + llvm::toString(std::move(e)));
   }
   auto *c = new (std::nothrow) mmptx_stack_context();
   if (!c)
-    return MMPTX_STACK_ERROR_OUT_OF_MEMORY;
+    return fail(MMPTX_STACK_ERROR_OUT_OF_MEMORY, "out of memory");
   c->info = info;
   c->ctx = std::make_unique<StackPtxContext>(c->info, opts);
   *context = c;
-  return MMPTX_STACK_SUCCESS;
+  return succeed();
 }
 
 void mmptx_stack_context_destroy(mmptx_stack_context_t *context) {
@@ -188,7 +148,7 @@ mmptx_stack_result_t mmptx_stack_compile(
     const uint32_t *requests, size_t num_requests, char *buffer,
     size_t buffer_size, size_t *written) {
   if (!c)
-    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+    return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT, "context is NULL");
   c->haveOutput = false;
   c->lastError.clear();
   if (!written)
@@ -222,7 +182,8 @@ mmptx_stack_result_t mmptx_stack_compile(
       return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
                   "register '" + llvm::Twine(r.name) +
                       "' has a bad stack index or kind");
-    c->regs.push_back({r.name, r.stack_idx, RegKind(r.kind)});
+    static const RegKind kinds[] = {RegKind::In, RegKind::Out, RegKind::Mod};
+    c->regs.push_back({r.name, r.stack_idx, kinds[r.kind]});
   }
   // Two registers of one name would be one PTX register written twice.
   c->names.clear();
@@ -252,23 +213,27 @@ mmptx_stack_result_t mmptx_stack_compile(
   c->lastOutput = *text;
   *written = text->size();
   if (!buffer || buffer_size <= text->size())
-    return MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER;
+    return fail(
+        c, MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER,
+        capi::insufficientBuffer(buffer_size, text->size(), "the stub"));
   std::memcpy(buffer, text->data(), text->size());
   buffer[text->size()] = '\0';
-  return MMPTX_STACK_SUCCESS;
+  return succeed();
 }
 
 mmptx_stack_result_t mmptx_stack_last_output(mmptx_stack_context_t *c,
                                              const char **text,
                                              size_t *length) {
   if (!c || !text || !length)
-    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+    return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                "context, text or length is NULL");
   if (!c->haveOutput)
-    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+    return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                "the last compile made no output");
   // The context's buffer is a std::string: NUL-terminated.
   *text = c->lastOutput.data();
   *length = c->lastOutput.size();
-  return MMPTX_STACK_SUCCESS;
+  return succeed();
 }
 
 const char *mmptx_stack_last_error(mmptx_stack_context_t *c) {
@@ -278,7 +243,7 @@ const char *mmptx_stack_last_error(mmptx_stack_context_t *c) {
 mmptx_stack_result_t mmptx_stack_get_stats(mmptx_stack_context_t *c,
                                            mmptx_stack_stats_t *out) {
   if (!c || !out)
-    return MMPTX_STACK_ERROR_INVALID_ARGUMENT;
+    return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT, "context or stats is NULL");
   const StackPtxStats &s = c->ctx->getStats();
   out->executed_words = s.executedWords;
   out->num_nodes = s.numNodes;
@@ -291,7 +256,7 @@ mmptx_stack_result_t mmptx_stack_get_stats(mmptx_stack_context_t *c,
   out->zeroed_requests = s.zeroedRequests;
   out->hit_execution_limit = s.hitExecutionLimit;
   out->hit_node_limit = s.hitNodeLimit;
-  return MMPTX_STACK_SUCCESS;
+  return succeed();
 }
 
 const char *mmptx_stack_result_to_string(mmptx_stack_result_t r) {

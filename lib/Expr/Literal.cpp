@@ -102,6 +102,11 @@ Expected<uint32_t> expr::parseLiteral(StringRef text, StringRef prefix) {
   if (t.endswith("u") || t.endswith("U"))
     t = t.drop_back();
   bool neg = t.consume_front("-");
+  if (!neg)
+    t.consume_front("+");
+  // A hex literal spells the bits of a signed type, a decimal its value.
+  if (!neg && t.startswith_insensitive("0x"))
+    isSigned = false;
   uint64_t v;
   if (t.empty() || t.getAsInteger(0, v))
     return fail("is not an integer (a ." + prefix + " literal)");
@@ -128,56 +133,6 @@ Expected<uint32_t> expr::parseLiteral(StringRef text, StringRef prefix) {
                           "constant"
                         : Twine("is out of range for .") + prefix);
   return uint32_t(v);
-}
-
-namespace {
-/// The two lower-case hex digits of every byte.
-struct HexPairs {
-  char pairs[512];
-  HexPairs() {
-    static const char hex[] = "0123456789abcdef";
-    for (unsigned b = 0; b != 256; ++b) {
-      pairs[2 * b] = hex[b >> 4];
-      pairs[2 * b + 1] = hex[b & 15];
-    }
-  }
-};
-const HexPairs hexPairs;
-} // namespace
-
-/// Writes the low \p digits (even) hex digits of \p v, a byte at a time.
-static char *writeHex(char *p, uint64_t v, unsigned digits) {
-  for (unsigned i = digits / 2; i-- != 0;) {
-    std::memcpy(p, hexPairs.pairs + 2 * ((v >> (8 * i)) & 0xff), 2);
-    p += 2;
-  }
-  return p;
-}
-
-char *expr::writeLiteral(char *p, LiteralKind kind, uint32_t bits) {
-  switch (kind) {
-  case LiteralKind::F32:
-    std::memcpy(p, "0f", 2);
-    return writeHex(p + 2, bits, 8);
-  case LiteralKind::F64: {
-    float f;
-    std::memcpy(&f, &bits, 4);
-    double d = f;
-    uint64_t db;
-    std::memcpy(&db, &d, 8);
-    std::memcpy(p, "0d", 2);
-    return writeHex(p + 2, db, 16);
-  }
-  case LiteralKind::U32:
-    std::memcpy(p, "0x", 2);
-    p = writeHex(p + 2, bits, 8);
-    *p = 'U';
-    return p + 1;
-  case LiteralKind::Hex:
-    std::memcpy(p, "0x", 2);
-    return writeHex(p + 2, bits, 8);
-  }
-  return p;
 }
 
 uint64_t expr::literalValue(uint32_t bits, StringRef prefix) {

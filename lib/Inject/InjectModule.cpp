@@ -51,7 +51,21 @@ using namespace mmptx;
 //===----------------------------------------------------------------------===//
 
 char InjectError::ID = 0;
-char InjectUsageError::ID = 0;
+
+namespace {
+class InjectErrorCategory : public std::error_category {
+public:
+  const char *name() const noexcept override { return "mmptx-inject"; }
+  std::string message(int Code) const override {
+    return "inject error " + std::to_string(Code);
+  }
+};
+} // namespace
+
+const std::error_category &mmptx::getInjectErrorCategory() {
+  static const InjectErrorCategory Category;
+  return Category;
+}
 
 Error mmptx::withInjectCode(Error err, InjectErrc code) {
   return handleErrors(std::move(err),
@@ -72,10 +86,13 @@ InjectErrc mmptx::takeInjectError(Error err, std::string *message) {
         if (message)
           *message = e.message();
       },
-      [&](const InjectUsageError &e) {
-        code = e.getCode();
+      [&](const StringError &e) {
+        std::error_code ec = e.convertToErrorCode();
+        code = ec.category() == getInjectErrorCategory()
+                   ? InjectErrc(ec.value())
+                   : InjectErrc::Internal;
         if (message)
-          *message = e.message();
+          *message = e.getMessage();
       },
       [&](const ErrorInfoBase &e) {
         code = InjectErrc::Internal;
@@ -98,8 +115,9 @@ size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
   out += "{\n";
   size_t stubPos = 0;
   raw_string_ostream os(out); // unbuffered: writes go straight to out
+  static const std::string StablePrefix = ("%" + StableRegisterPrefix).str();
   writeSiteScaffold(
-      inj.name, sv, "%_x", withMarkers,
+      inj.name, sv, StablePrefix, withMarkers,
       [&](const Twine &l) { os << '\t' << l << '\n'; },
       [&] {
         // The markers' last newline comes after the stub.
@@ -113,7 +131,7 @@ size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
 }
 
 static Error usageError(InjectErrc code, const Twine &msg) {
-  return make_error<InjectUsageError>(code, msg.str());
+  return make_error<StringError>(msg, make_error_code(code));
 }
 
 //===----------------------------------------------------------------------===//
@@ -255,7 +273,8 @@ const InjectType *InjectSiteScanner::lookupType(StringRef token,
 StringRef InjectSiteScanner::stableName(size_t i) {
   while (stableNames.size() <= i)
     stableNames.push_back(
-        saver.save("_x" + Twine(static_cast<uint64_t>(stableNames.size()))));
+        saver.save(StableRegisterPrefix +
+                   Twine(static_cast<uint64_t>(stableNames.size()))));
   return stableNames[i];
 }
 
@@ -780,8 +799,7 @@ Error InjectSiteScanner::scanText() {
 Error InjectSiteScanner::scanModule(const ptx::Module &m) {
   const char *resume = base;
   for (const ptx::Statement &s : m.statements()) {
-    if (s.Kind != ptx::StmtKind::Comment ||
-        !(s.Flags & ptx::SF_MaybeInjectMarker))
+    if (s.Kind != ptx::StmtKind::Comment || !(s.Flags & ptx::SF_KeywordComment))
       continue;
     const char *p = base + s.Begin, *se = base + s.End;
     // Markers are `//` comments; a `/* */` comment only mentions them.

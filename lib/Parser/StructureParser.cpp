@@ -611,7 +611,7 @@ Error StructureParser::scanComment() {
   if (!E)
     return error(B, "unterminated block comment");
   // Inject markers are confirmed later by the inject-site layer.
-  uint8_t Flags = containsMarker(B, E) ? SF_MaybeInjectMarker : 0;
+  uint8_t Flags = containsMarker(B, E) ? SF_KeywordComment : 0;
   if (InInlineAsm)
     Flags |= SF_InInlineAsm;
   add(B, E, StmtKind::Comment, Flags);
@@ -1117,7 +1117,7 @@ Error StructureParser::run() {
         if (*Q == '\n')
           return true;
         if (*Q == 'J' && isMarkerAt(Q, B, BufEnd))
-          Flags = SF_MaybeInjectMarker;
+          Flags = SF_KeywordComment;
         return false;
       });
       if (S[-1] == '\r')

@@ -28,6 +28,8 @@
 
 #include "mmptx/Stack/StackCompiler.h"
 
+#include "mmptx/Expr/InstrTraits.h"
+#include "mmptx/Expr/PtxEmitter.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -40,6 +42,7 @@
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::stack;
+using expr::writeName;
 
 const char *stack::getMetaOpName(uint32_t op) {
   static const char *const names[] = {"dup",       "yank_dup", "swap",
@@ -105,15 +108,155 @@ void stack::describeLimitsHit(const StackPtxStats &stats,
   }
 }
 
-StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
-    : info(info), opts(opts), targetSm(opts.targetSm) {
-  // Derive per-instruction element layouts; an entry with a bad index, or
-  // one that needs a newer target, stays invalid and its words are ignored,
-  // so a broken table cannot crash us and the target costs nothing per word.
-  auto argOk = [&](uint16_t a) {
-    return a < info.numArgTypes && info.argTypes[a].stackIdx < info.numStacks &&
-           info.argTypes[a].numVecElems <= 64;
+struct StackPtxContext::Impl {
+  Impl(const StackInfo &info, StackPtxOptions opts);
+
+  llvm::Error execute(const Program &prog, llvm::ArrayRef<Register> regs,
+                      llvm::ArrayRef<uint32_t> requests);
+
+  struct InstrInfo {
+    bool valid = false;
+    /// 1-4 scalar args and one scalar ret, all on uniqueStack[0].
+    bool simple = false;
+    /// No vector args or rets.
+    bool scalar = false;
+    uint8_t numUnique = 0;
+    uint16_t numArgElems = 0, numRetElems = 0;
+    uint32_t argElemBegin = 0, retElemBegin = 0;
+    uint16_t uniqueStack[4] = {0, 0, 0, 0};
+    uint16_t uniqueCount[4] = {0, 0, 0, 0};
+    /// `\t<ptx> ` at opText[opTextBegin]; lineMax bounds the line's length
+    /// without the names of input registers.
+    uint32_t opTextBegin = 0, opTextLen = 0, lineMax = 0;
   };
+  /// What the traits say, and the length of the register's name.
+  struct SpecialInfo {
+    bool valid = false;
+    uint16_t stack = 0;
+    uint16_t numVecElems = 0;
+    uint32_t ptxLen = 0;
+  };
+  struct Frame {
+    const uint64_t *words;
+    size_t size;
+    size_t pc;
+    uint32_t routine; // ~0u for the main program
+  };
+  struct Slot {
+    uint32_t node;
+    uint16_t stack;
+    uint32_t gen; ///< valid if == storeGen
+  };
+  /// Values per stack in stackData are preceded by this many spare slots,
+  /// so an operand copy may read a fixed number of values below any stack.
+  static constexpr uint32_t StackGuard = 4;
+
+  llvm::Error run(const Program &prog, llvm::ArrayRef<Register> regs);
+  /// Runs the common words (valid INPUT and CONSTANT, simple PTX, dup and
+  /// swap; no push dropped) from \p pc on while there is room for any of
+  /// them.
+  /// \returns \p stop or the first word it left to execWord.
+  const uint64_t *runCommon(const uint64_t *pc, const uint64_t *stop,
+                            llvm::ArrayRef<Register> regs);
+  /// Executes \p w, read at \p f.pc - 1, on the member state: any word but
+  /// RETURN and a call that is made.
+  llvm::Error execWord(uint64_t w, const Frame &f, const Program &prog,
+                       llvm::ArrayRef<Register> regs);
+  llvm::Error resolveRequests(llvm::ArrayRef<Register> regs,
+                              llvm::ArrayRef<uint32_t> requests);
+  llvm::Error invalidWord(const Frame &f, const llvm::Twine &msg);
+  llvm::StringRef emit(llvm::ArrayRef<Register> regs,
+                       llvm::ArrayRef<uint32_t> requests,
+                       llvm::ArrayRef<Register> zeroRegs);
+  inline char *emitInstr(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
+  /// The rets and args of instruction \p n when some are vectors.
+  char *emitVectorOperands(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
+  /// Writes operand \p n; room for \p after more characters remains.
+  inline char *writeOperand(char *p, uint32_t n, llvm::ArrayRef<Register> regs,
+                            size_t after);
+  /// `%_s<stack>_` always fits a piece.
+  char *writeReg(char *p, uint16_t stack, uint32_t reg) const {
+    return tables.writeShortReg(p, stack, reg);
+  }
+  /// \returns the next register number of \p stack.
+  uint32_t newReg(uint16_t stack) {
+    uint32_t r = regCounts[stack]++;
+    if (r == 0)
+      usedStacks[numUsedStacks++] = stack;
+    return r;
+  }
+  char *writeMov(char *p, uint16_t stack) const {
+    return tables.writeMovLine(p, stack);
+  }
+  /// Literals in upper-case hex, as the reference prints them.
+  char *writeLiteral(char *p, uint16_t stack, uint32_t bits) const {
+    return expr::writePtxLiteral<true>(p, tables.getLiteralKind(stack), bits);
+  }
+  void growNodes(uint32_t moreNodes, uint32_t moreOps);
+  bool makeRoom(uint32_t moreNodes, uint32_t moreOps);
+
+  const StackInfo &info;
+  StackPtxOptions opts;
+  StackPtxStats stats;
+  /// opts.targetSm at construction, which the tables below reflect.
+  const uint32_t targetSm;
+  const expr::InstrSetTraits traits;
+  const expr::PtxStackTables tables;
+
+  // Derived from the tables once.
+  std::vector<InstrInfo> instrInfo;
+  /// Per instruction, `stack << 16 | numArgElems` if simple, else 0: the
+  /// fast path's table.
+  std::vector<uint32_t> simpleInstrs;
+  uint32_t numInstrs = 0;
+  /// traits.getElemStacks().
+  const uint16_t *elemStacks;
+  std::vector<SpecialInfo> specialInfo;
+  /// The opcode texts, padded so that 32 bytes can be read at any start.
+  std::vector<char> opText;
+  /// Room for the longest possible declarations, which are written last
+  /// in front of the body.
+  size_t headerRoom = 0;
+  /// The longest mov line of any stack, and one more.
+  size_t movMax = 0;
+
+  // Per compile; cleared, never shrunk. nodes/operands are storage of which
+  // the first numNodes/numOperands are used.
+  uint32_t allocatedStackSize = 0;
+  uint32_t numNodes = 0, numOperands = 0;
+  size_t nodeCap = 0, operandCap = 0; ///< sizes of nodes/operands
+  uint32_t nodeLimit = 0;             ///< min(nodeCap, maxNodes)
+  uint32_t storeGen = 0;
+  uint32_t metaHeight = 0;
+  std::vector<StackNode> nodes;
+  std::vector<uint32_t> operands;
+  std::vector<uint32_t> stackData;
+  std::vector<uint32_t> heights;
+  std::vector<uint32_t> metaStack;
+  std::vector<Slot> store;
+  std::vector<Frame> frames;
+  std::vector<uint32_t> requestNodes;
+  /// Per request, a register holding a copy of its input operand taken
+  /// before any request writes (None if no copy is needed).
+  std::vector<uint32_t> requestCopies;
+  std::vector<uint32_t> visit;
+  std::vector<uint32_t> regCounts;
+  /// The stacks with registers, in the order of their first.
+  std::vector<uint16_t> usedStacks;
+  uint32_t numUsedStacks = 0;
+  expr::TextBuf out;
+};
+
+StackPtxContext::Impl::Impl(const StackInfo &info, StackPtxOptions opts)
+    : info(info), opts(opts), targetSm(opts.targetSm),
+      traits(info, opts.targetSm), tables(info, "\t", [](unsigned s) {
+        return "%_s" + std::to_string(s) + "_";
+      }) {
+  // An instruction or special register the traits find malformed or too new
+  // for the target stays invalid and its words are ignored, so a broken
+  // table cannot crash us and the target costs nothing per word.
+  assert(tables.allRegPrefixesFit() && "writeReg copies one piece");
+  elemStacks = traits.getElemStacks().data();
   instrInfo.resize(info.numInstrs);
   // `\t<ptx> ` per instruction, and padding for the fixed-size copy.
   size_t textSize = 32;
@@ -132,43 +275,28 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   }
   for (uint32_t i = 0; i != info.numInstrs; ++i) {
     const PtxInstrDesc &d = info.instrs[i];
+    const expr::InstrTraits &t = traits.getInstr(i);
     InstrInfo &ii = instrInfo[i];
-    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2 ||
-        tooNewFor(info.instrMinSm, info.numInstrs, i))
+    if (!t.isUsable())
       continue;
-    bool ok = true;
-    for (unsigned a = 0; a != d.numArgs; ++a)
-      ok &= argOk(d.args[a]);
-    for (unsigned r = 0; r != d.numRets; ++r)
-      ok &= argOk(d.rets[r]);
-    if (!ok)
-      continue;
-    ii.argElemBegin = elemStacks.size();
-    for (unsigned a = 0; a != d.numArgs; ++a) {
-      const ArgTypeInfo &t = info.argTypes[d.args[a]];
-      unsigned n = t.numVecElems ? t.numVecElems : 1;
-      for (unsigned e = 0; e != n; ++e)
-        elemStacks.push_back(t.stackIdx);
-      ii.numArgElems += n;
+    ii.argElemBegin = t.argElemBegin;
+    ii.numArgElems = t.numArgElems;
+    ii.retElemBegin = t.retElemBegin;
+    ii.numRetElems = t.numRetElems;
+    // The distinct stacks of the operands and how many values each gives.
+    for (unsigned e = 0; e != t.numArgElems; ++e) {
+      uint16_t st = elemStacks[t.argElemBegin + e];
       unsigned u = 0;
-      while (u != ii.numUnique && ii.uniqueStack[u] != t.stackIdx)
+      while (u != ii.numUnique && ii.uniqueStack[u] != st)
         ++u;
       if (u == ii.numUnique) {
-        ii.uniqueStack[u] = t.stackIdx;
+        ii.uniqueStack[u] = st;
         ++ii.numUnique;
       }
-      ii.uniqueCount[u] += n;
-    }
-    ii.retElemBegin = elemStacks.size();
-    for (unsigned r = 0; r != d.numRets; ++r) {
-      const ArgTypeInfo &t = info.argTypes[d.rets[r]];
-      unsigned n = t.numVecElems ? t.numVecElems : 1;
-      for (unsigned e = 0; e != n; ++e)
-        elemStacks.push_back(t.stackIdx);
-      ii.numRetElems += n;
+      ++ii.uniqueCount[u];
     }
     ii.valid = true;
-    ii.scalar = ii.numArgElems == d.numArgs && ii.numRetElems == d.numRets;
+    ii.scalar = !t.hasVectorArgs && !t.hasVectorRets;
     ii.simple = ii.scalar && ii.numUnique == 1 && d.numRets == 1 &&
                 elemStacks[ii.retElemBegin] == ii.uniqueStack[0];
     // Per element: ", " or "|", and a register or literal of at most 19
@@ -179,44 +307,15 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
   }
   specialInfo.resize(info.numSpecials);
   for (uint32_t i = 0; i != info.numSpecials; ++i) {
-    uint16_t a = info.specials[i].argType;
-    if (!argOk(a) || info.argTypes[a].numVecElems > 4 ||
-        tooNewFor(info.specialMinSm, info.numSpecials, i))
-      continue;
-    specialInfo[i] = {true, info.argTypes[a].stackIdx,
-                      info.argTypes[a].numVecElems,
-                      uint32_t(std::strlen(info.specialPtx[i]))};
+    const expr::SpecialTraits &t = traits.getSpecials()[i];
+    if (t.isUsable())
+      specialInfo[i] = {true, t.stack, t.numVecElems,
+                        uint32_t(std::strlen(info.specialPtx[i]))};
   }
-  litKinds.resize(info.numStacks);
-  movOps.reserve(info.numStacks);
   headerRoom = 3;
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
-    // Plain string appends: Twine costs microseconds per context here.
-    StringRef p = info.literalPrefixes[s];
-    std::string ps = p.str();
-    inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
-    movOps.push_back(p == "u8" || p == "s8" ? "cvt." + ps + "." + ps
-                                            : "mov." + ps);
-    movMax = std::max(movMax, movOps.back().size() + 2);
-    Piece mp = {}, rp = {};
-    std::string mov = "\t" + movOps.back() + " ";
-    std::string reg = "%_s" + std::to_string(s) + "_";
-    mp.len = std::min<size_t>(mov.size(), 16);
-    std::memcpy(mp.text, mov.data(), mp.len);
-    rp.len = std::min<size_t>(reg.size(), 16);
-    std::memcpy(rp.text, reg.data(), rp.len);
-    // Long prefixes do not fit a piece; len 0xff marks "use the string".
-    if (mov.size() > 16)
-      mp.len = 0xff;
-    movPieces.push_back(mp);
-    regPieces.push_back(rp);
-    declHeads.push_back("\t.reg ." + ps + " " + reg + "<");
-    headerRoom += declHeads.back().size() + 10 + 3;
-    litKinds[s] = p == "f32"   ? LitKind::F32
-                  : p == "u32" ? LitKind::U32
-                  : p == "f64" ? LitKind::F64
-                               : LitKind::Hex;
-  }
+  for (uint32_t s = 0; s != info.numStacks; ++s)
+    headerRoom += tables.getDeclHead(s).size() + 10 + 3;
+  movMax = tables.getMaxMovLine() + 1;
   heights.resize(info.numStacks);
   regCounts.resize(info.numStacks);
   usedStacks.resize(info.numStacks);
@@ -231,14 +330,14 @@ StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
 // Execution
 //===----------------------------------------------------------------------===//
 
-bool StackPtxContext::makeRoom(uint32_t moreNodes, uint32_t moreOps) {
+bool StackPtxContext::Impl::makeRoom(uint32_t moreNodes, uint32_t moreOps) {
   if (uint64_t(numNodes) + moreNodes > opts.maxNodes)
     return false;
   growNodes(moreNodes, moreOps);
   return true;
 }
 
-void StackPtxContext::growNodes(uint32_t moreNodes, uint32_t moreOps) {
+void StackPtxContext::Impl::growNodes(uint32_t moreNodes, uint32_t moreOps) {
   if (numNodes + moreNodes > nodes.size())
     nodes.resize(std::max<size_t>(2 * nodes.size() + 64, numNodes + moreNodes));
   if (numOperands + moreOps > operands.size())
@@ -249,7 +348,7 @@ void StackPtxContext::growNodes(uint32_t moreNodes, uint32_t moreOps) {
   nodeLimit = uint32_t(std::min<size_t>(nodeCap, opts.maxNodes));
 }
 
-Error StackPtxContext::invalidWord(const Frame &f, const Twine &msg) {
+Error StackPtxContext::Impl::invalidWord(const Frame &f, const Twine &msg) {
   // f.pc is the index of the word after the invalid one.
   std::string where = f.routine == ~0u ? std::string("the main program")
                                        : ("routine " + Twine(f.routine)).str();
@@ -273,8 +372,9 @@ static inline void setNode(StackNode &n, StackNode::Kind kind, uint16_t stack,
   std::memcpy(p + 8, &hi, 8);
 }
 
-Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
-                                ArrayRef<Register> regs) {
+Error StackPtxContext::Impl::execWord(uint64_t w, const Frame &f,
+                                      const Program &prog,
+                                      ArrayRef<Register> regs) {
   const uint32_t S = opts.stackSize;
   const uint32_t numStacks = info.numStacks;
   uint32_t *sd = stackData.data() + StackGuard;
@@ -337,7 +437,7 @@ Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
 
   case WordType::Special: {
     if (payload >= specialInfo.size() || !specialInfo[payload].valid) {
-      if (uint32_t sm = tooNewFor(info.specialMinSm, info.numSpecials, payload))
+      if (uint32_t sm = traits.specialTooNewFor(payload))
         return bad("special register '%" + Twine(info.specialPtx[payload]) +
                    "' needs sm_" + Twine(sm) + ", the target is sm_" +
                    Twine(targetSm));
@@ -359,7 +459,7 @@ Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
 
   case WordType::Ptx: {
     if (payload >= instrInfo.size() || !instrInfo[payload].valid) {
-      if (uint32_t sm = tooNewFor(info.instrMinSm, info.numInstrs, payload))
+      if (uint32_t sm = traits.instrTooNewFor(payload))
         return bad("PTX instruction '" + Twine(info.instrPtx[payload]) +
                    "' needs sm_" + Twine(sm) + ", the target is sm_" +
                    Twine(targetSm));
@@ -527,9 +627,9 @@ Error StackPtxContext::execWord(uint64_t w, const Frame &f, const Program &prog,
   }
 }
 
-const uint64_t *StackPtxContext::runCommon(const uint64_t *pc,
-                                           const uint64_t *stop,
-                                           ArrayRef<Register> regs) {
+const uint64_t *StackPtxContext::Impl::runCommon(const uint64_t *pc,
+                                                 const uint64_t *stop,
+                                                 ArrayRef<Register> regs) {
   // Make room for the next words at once: stopping where the room runs out
   // costs a slow word and a call per doubling.
   size_t words = std::min<size_t>(stop - pc, 4096);
@@ -654,7 +754,7 @@ other:
   return pc;
 }
 
-Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
+Error StackPtxContext::Impl::run(const Program &prog, ArrayRef<Register> regs) {
   stats = StackPtxStats();
   // Options may change between compiles; nothing is sized before this.
   using B = StackPtxBounds;
@@ -763,8 +863,8 @@ Error StackPtxContext::run(const Program &prog, ArrayRef<Register> regs) {
   return Error::success();
 }
 
-Error StackPtxContext::resolveRequests(ArrayRef<Register> regs,
-                                       ArrayRef<uint32_t> requests) {
+Error StackPtxContext::Impl::resolveRequests(ArrayRef<Register> regs,
+                                             ArrayRef<uint32_t> requests) {
   requestNodes.resize(requests.size());
   // The k-th request for a stack gets its k-th value from the top. regCounts,
   // zero outside emit(), counts the values taken so far.
@@ -806,8 +906,9 @@ Error StackPtxContext::resolveRequests(ArrayRef<Register> regs,
                              " out of range");
 }
 
-Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
-                               ArrayRef<uint32_t> requests) {
+Error StackPtxContext::Impl::execute(const Program &prog,
+                                     ArrayRef<Register> regs,
+                                     ArrayRef<uint32_t> requests) {
   if (Error e = run(prog, regs))
     return e;
   return resolveRequests(regs, requests);
@@ -822,110 +923,9 @@ Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
 // check nor grow. Registers and pieces are written with fixed 16-byte copies,
 // so room includes that overshoot.
 
-char *StackPtxContext::writeUInt(char *p, uint32_t v) {
-  if (v < 10) {
-    *p = char('0' + v);
-    return p + 1;
-  }
-  if (v < 100) {
-    p[0] = char('0' + v / 10);
-    p[1] = char('0' + v % 10);
-    return p + 2;
-  }
-  char tmp[10];
-  char *t = tmp + sizeof(tmp);
-  do {
-    *--t = char('0' + v % 10);
-    v /= 10;
-  } while (v);
-  size_t n = tmp + sizeof(tmp) - t;
-  std::memcpy(p, t, n);
-  return p + n;
-}
-
-/// Writes \p v as eight upper-case hex digits: the nibbles are spread to
-/// one per byte, most significant first, and turned into digits together.
-static inline char *writeHex8(char *p, uint32_t v) {
-  uint64_t x = v;
-  x = ((x << 16) | x) & 0x0000FFFF0000FFFFull;
-  x = ((x << 8) | x) & 0x00FF00FF00FF00FFull;
-  x = ((x << 4) | x) & 0x0F0F0F0F0F0F0F0Full;
-  x = __builtin_bswap64(x);
-  uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
-  x += 0x3030303030303030ull + letters * 7;
-  std::memcpy(p, &x, 8);
-  return p + 8;
-}
-
-/// Copies a register name: short ones, the usual, without a call.
-static inline char *writeName(char *p, StringRef name) {
-  const char *s = name.data();
-  size_t n = name.size();
-  if (n > 16) {
-    std::memcpy(p, s, n);
-    return p + n;
-  }
-  // Two copies that overlap cover every length in a range.
-  if (n >= 8) {
-    uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(p, &a, 8);
-    std::memcpy(p + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    std::memcpy(&a, s, 4);
-    std::memcpy(&b, s + n - 4, 4);
-    std::memcpy(p, &a, 4);
-    std::memcpy(p + n - 4, &b, 4);
-  } else if (n) {
-    p[0] = s[0];
-    p[n / 2] = s[n / 2];
-    p[n - 1] = s[n - 1];
-  }
-  return p + n;
-}
-
-char *StackPtxContext::writeLongMov(char *p, uint16_t stack) const {
-  const std::string &op = movOps[stack];
-  *p++ = '\t';
-  std::memcpy(p, op.data(), op.size());
-  p += op.size();
-  *p++ = ' ';
-  return p;
-}
-
-char *StackPtxContext::writeLiteral(char *p, uint16_t stack,
-                                    uint32_t bits) const {
-  switch (litKinds[stack]) {
-  case LitKind::F32:
-    std::memcpy(p, "0f", 2);
-    return writeHex8(p + 2, bits);
-  case LitKind::U32:
-    std::memcpy(p, "0x", 2);
-    p = writeHex8(p + 2, bits);
-    *p = 'U';
-    return p + 1;
-  case LitKind::F64: {
-    // 32-bit payloads on an f64 stack are f32 values, widened exactly.
-    float f;
-    std::memcpy(&f, &bits, 4);
-    double d = f;
-    uint64_t dbits;
-    std::memcpy(&dbits, &d, 8);
-    std::memcpy(p, "0d", 2);
-    p = writeHex8(p + 2, uint32_t(dbits >> 32));
-    return writeHex8(p, uint32_t(dbits));
-  }
-  case LitKind::Hex:
-    std::memcpy(p, "0x", 2);
-    return writeHex8(p + 2, bits);
-  }
-  llvm_unreachable("unknown literal kind");
-}
-
-char *StackPtxContext::writeOperand(char *p, uint32_t n,
-                                    ArrayRef<Register> regs, size_t after) {
+char *StackPtxContext::Impl::writeOperand(char *p, uint32_t n,
+                                          ArrayRef<Register> regs,
+                                          size_t after) {
   const StackNode &nd = nodes[n];
   switch (nd.kind) {
   case StackNode::Input: {
@@ -948,7 +948,8 @@ char *StackPtxContext::writeOperand(char *p, uint32_t n,
   llvm_unreachable("an instruction node is never an operand");
 }
 
-char *StackPtxContext::emitInstr(char *p, uint32_t n, ArrayRef<Register> regs) {
+char *StackPtxContext::Impl::emitInstr(char *p, uint32_t n,
+                                       ArrayRef<Register> regs) {
   StackNode *nd = nodes.data();
   StackNode &in = nd[n];
   in.reg = 1;
@@ -978,8 +979,8 @@ char *StackPtxContext::emitInstr(char *p, uint32_t n, ArrayRef<Register> regs) {
   return p + 2;
 }
 
-char *StackPtxContext::emitVectorOperands(char *p, uint32_t n,
-                                          ArrayRef<Register> regs) {
+char *StackPtxContext::Impl::emitVectorOperands(char *p, uint32_t n,
+                                                ArrayRef<Register> regs) {
   // Vector operands: `\n\t\t{e0, e1, ...}`.
   StackNode *nd = nodes.data();
   const StackNode &in = nd[n];
@@ -1032,9 +1033,9 @@ char *StackPtxContext::emitVectorOperands(char *p, uint32_t n,
   return p + 2;
 }
 
-StringRef StackPtxContext::emit(ArrayRef<Register> regs,
-                                ArrayRef<uint32_t> requests,
-                                ArrayRef<Register> zeroRegs) {
+StringRef StackPtxContext::Impl::emit(ArrayRef<Register> regs,
+                                      ArrayRef<uint32_t> requests,
+                                      ArrayRef<Register> zeroRegs) {
   // regCounts is all zero here and is put back so at the end.
   numUsedStacks = 0;
   // The declarations depend on the register counts, known last: the body
@@ -1053,7 +1054,7 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
     if (n != None)
       vis[top++] = n;
   StackNode *nd = nodes.data();
-  const uint8_t *inl = inlineLits.data();
+  const uint8_t *inl = tables.getInlineLiterals();
   while (top) {
     uint32_t n = vis[--top];
     StackNode &x = nd[n];
@@ -1232,7 +1233,7 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
       *--q = char('0' + c % 10);
       c /= 10;
     } while (c);
-    const std::string &head = declHeads[s];
+    const std::string &head = tables.getDeclHead(s);
     q -= head.size();
     std::memcpy(q, head.data(), head.size());
   }
@@ -1241,15 +1242,54 @@ StringRef StackPtxContext::emit(ArrayRef<Register> regs,
   return StringRef(q, out.end() - q);
 }
 
+//===----------------------------------------------------------------------===//
+// StackPtxContext
+//===----------------------------------------------------------------------===//
+
+StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
+    : impl(std::make_unique<Impl>(info, opts)) {}
+StackPtxContext::~StackPtxContext() = default;
+StackPtxContext::StackPtxContext(StackPtxContext &&) = default;
+StackPtxContext &StackPtxContext::operator=(StackPtxContext &&) = default;
+
 Expected<StringRef> StackPtxContext::compile(const Program &prog,
                                              ArrayRef<Register> regs,
                                              ArrayRef<uint32_t> requests,
                                              ArrayRef<Register> zeroRegs) {
-  assert(opts.targetSm == targetSm &&
+  Impl &im = *impl;
+  assert(im.opts.targetSm == im.targetSm &&
          "the target is baked into the context's tables at construction");
-  if (Error e = execute(prog, regs, requests))
+  if (Error e = im.execute(prog, regs, requests))
     return e;
-  return emit(regs, requests, zeroRegs);
+  return im.emit(regs, requests, zeroRegs);
+}
+
+Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
+                               ArrayRef<uint32_t> requests) {
+  return impl->execute(prog, regs, requests);
+}
+
+const StackPtxStats &StackPtxContext::getStats() const { return impl->stats; }
+const StackPtxOptions &StackPtxContext::getOptions() const {
+  return impl->opts;
+}
+StackPtxOptions &StackPtxContext::getOptions() { return impl->opts; }
+const StackInfo &StackPtxContext::getInfo() const { return impl->info; }
+uint32_t StackPtxContext::getTargetSm() const { return impl->targetSm; }
+ArrayRef<StackNode> StackPtxContext::getNodes() const {
+  return ArrayRef<StackNode>(impl->nodes.data(), impl->numNodes);
+}
+ArrayRef<uint32_t> StackPtxContext::getOperands() const {
+  return ArrayRef<uint32_t>(impl->operands.data(), impl->numOperands);
+}
+ArrayRef<uint32_t> StackPtxContext::getRequestNodes() const {
+  return impl->requestNodes;
+}
+unsigned StackPtxContext::getNumArgElems(uint32_t instr) const {
+  return impl->instrInfo[instr].numArgElems;
+}
+uint16_t StackPtxContext::getRetElemStack(uint32_t instr, unsigned elem) const {
+  return impl->elemStacks[impl->instrInfo[instr].retElemBegin + elem];
 }
 
 bool stack::isRegisterName(StringRef s) {

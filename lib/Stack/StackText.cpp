@@ -480,66 +480,12 @@ Error Parser::parseConstant(std::vector<uint64_t> &words) {
       return error(text, "no default stack for literal '" + text +
                              "'; write it as value:STACK");
   }
-  if (hasU)
-    text = text.drop_back();
-  StringRef prefix = info.literalPrefixes[stack];
-  bool floatStack = prefix == "f32" || prefix == "f64";
-  uint32_t bits = 0;
-  if (isHexF) {
-    uint64_t v;
-    if (text.drop_front(2).getAsInteger(16, v))
-      return error(text, "bad hex float literal '" + text + "'");
-    bits = uint32_t(v);
-  } else if (isFloat || floatStack) {
-    if (!floatStack)
-      return error(text, "float literal '" + text + "' on stack '" +
-                             info.stackNames[stack] + "'");
-    SmallString<32> s(text);
-    char *endp = nullptr;
-    double d = std::strtod(s.c_str(), &endp);
-    if (endp != s.c_str() + s.size())
-      return error(text, "bad literal '" + text + "'");
-    // A constant carries 32 bits: an f32 (widened on the f64 stack). Say so
-    // rather than silently round a value the program did not write (an
-    // infinity is spelled 0f7F800000; strtod makes one of 1e999).
-    float f = float(d);
-    if (!std::isfinite(f))
-      return error(text, "literal '" + text +
-                             "' is out of range for the 32-bit float a "
-                             "constant carries");
-    if (d != 0 && f == 0)
-      return error(text, "literal '" + text +
-                             "' underflows to 0 in the 32-bit float a "
-                             "constant carries");
-    if (prefix == "f64" && std::isfinite(d) && double(f) != d) {
-      char nearest[32];
-      snprintf(nearest, sizeof(nearest), "%.9g", double(f));
-      return error(text, "literal '" + text + "' on stack '" +
-                             info.stackNames[stack] +
-                             "' is not exact: a constant carries a 32-bit "
-                             "float; the nearest is " +
-                             nearest);
-    }
-    std::memcpy(&bits, &f, 4);
-  } else {
-    bool neg = text.startswith("-");
-    StringRef digits = neg || text.startswith("+") ? text.drop_front() : text;
-    uint64_t v;
-    if (digits.getAsInteger(0, v))
-      return error(text, "bad literal '" + text + "'");
-    if ((!neg && v > 0xffffffffULL) || (neg && v > 0x80000000ULL))
-      return error(text, "literal '" + text + "' does not fit in 32 bits");
-    bits = neg ? uint32_t(0u - uint32_t(v)) : uint32_t(v);
-    // A decimal is a value of the stack's type, a hex literal its bits.
-    if (!literalFits(prefix, bits, neg, isHex)) {
-      if (prefix == "pred")
-        return error(text, "literal '" + text + "' on stack '" +
-                               info.stackNames[stack] + "' must be 0 or 1");
-      return error(text, "literal '" + text + "' is out of range for stack '" +
-                             info.stackNames[stack] + "' (." + prefix + ")");
-    }
-  }
-  words.push_back(encodeConstant(uint16_t(stack), bits));
+  Expected<uint32_t> bits =
+      expr::parseLiteral(text, info.literalPrefixes[stack]);
+  if (!bits)
+    return error(text, toString(bits.takeError()) + " on stack " +
+                           info.stackNames[stack]);
+  words.push_back(encodeConstant(uint16_t(stack), *bits));
   return Error::success();
 }
 
@@ -866,10 +812,7 @@ void stack::printStackProgram(raw_ostream &os, const StackProgram &prog,
     for (const RegisterDecl &d : prog.registers) {
       os << "  " << d.name << " : "
          << (d.stackIdx < info.numStacks ? info.stackNames[d.stackIdx] : "?")
-         << (d.kind == RegKind::In    ? " in"
-             : d.kind == RegKind::Out ? " out"
-                                      : " mod")
-         << ";\n";
+         << " " << getInjectArgKindName(d.kind) << ";\n";
     }
     os << "}\n";
   }

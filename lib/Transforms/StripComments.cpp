@@ -33,8 +33,8 @@ public:
 } // namespace
 
 Error StripCommentsPass::run(Module &M) {
-  constexpr uint8_t Keep = SF_BeginInlineAsm | SF_EndInlineAsm |
-                           SF_InInlineAsm | SF_MaybeInjectMarker;
+  constexpr uint8_t Keep =
+      SF_BeginInlineAsm | SF_EndInlineAsm | SF_InInlineAsm | SF_KeywordComment;
   StringRef Buf = M.getBuffer();
   for (uint32_t I = 0, N = M.size(); I != N; ++I) {
     const Statement &S = M.getStatement(I);

@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Ast/AstStub.h"
+#include "mmptx/Expr/InjectTyping.h"
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Stack/StackCompiler.h"
@@ -92,74 +93,13 @@ private:
 };
 } // namespace
 
-/// \returns the stack-kind name used in messages.
-static StringRef kindName(stack::RegKind k) {
-  switch (k) {
-  case stack::RegKind::In:
-    return "in";
-  case stack::RegKind::Out:
-    return "out";
-  case stack::RegKind::Mod:
-    return "mod";
-  }
-  return "in";
-}
-
-static stack::RegKind toRegKind(InjectArgKind k) {
-  switch (k) {
-  case InjectArgKind::In:
-    return stack::RegKind::In;
-  case InjectArgKind::Out:
-    return stack::RegKind::Out;
-  case InjectArgKind::Mod:
-    return stack::RegKind::Mod;
-  }
-  return stack::RegKind::In;
-}
-
-/// \returns the PTX register type of the values of stack \p s: that of the
-/// built-in inject type of the same name (`F16` holds `b16`), else the
-/// stack's literal prefix.
-static StringRef getStackRegType(const stack::StackInfo &info, unsigned s) {
-  StringRef name = info.stackNames[s];
-  for (const InjectType &t : getBuiltinInjectTypes())
-    if (t.token == name)
-      return t.regType;
-  return info.literalPrefixes[s];
-}
-
-/// \returns the stack of inject type \p token in \p regType registers:
-/// the stack of that name when it holds \p regType (every built-in type),
-/// else the one stack that holds \p regType (a user type: `DOG` in f32
-/// registers lives on F32); -1 when none does and -2 when several do (the
-/// program must restate the variable in `.registers`).
-static int findStackForType(const stack::StackInfo &info, StringRef token,
-                            StringRef regType) {
-  int s = info.findStack(token);
-  if (s >= 0 && getStackRegType(info, s) == regType)
-    return s;
-  int found = -1;
-  for (unsigned i = 0; i != info.numStacks; ++i)
-    if (getStackRegType(info, i) == regType)
-      found = found == -1 ? int(i) : -2;
-  return found;
-}
-
-/// \returns why variable \p v has no stack of its own.
-static std::string describeMissingStack(const stack::StackInfo &info,
-                                        const InjectVariable &v) {
-  std::string candidates;
-  for (unsigned i = 0; i != info.numStacks; ++i)
-    if (getStackRegType(info, i) == v.regType)
-      candidates +=
-          (candidates.empty() ? "" : ", ") + std::string(info.stackNames[i]);
-  std::string what = ("variable '" + v.name + "' has inject type '" +
-                      v.typeToken + "' in a ." + v.regType + " register")
-                         .str();
-  if (candidates.empty())
-    return what + ", which no Stack PTX stack holds";
-  return what + ", which stacks " + candidates +
-         " all hold: declare it in '.registers' on one of them";
+/// \returns the variables of \p inj as the expression compilers type them.
+static std::vector<expr::SiteVar> getSiteVars(const InjectModule &im,
+                                              const Inject &inj) {
+  std::vector<expr::SiteVar> vars;
+  for (const InjectVariable &v : im.getVariables(inj))
+    vars.push_back({v.name, v.stableRegister, v.typeToken, v.kind, v.regType});
+  return vars;
 }
 
 /// \returns the mmptx-opt flag of StackPtxOptions field \p field.
@@ -225,21 +165,20 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
   if (StringRef(spec.programFile).endswith(".ast"))
     return compileAstFor(im, inj, id);
   const stack::StackInfo &info = stack::getDefaultStackInfo();
-  ArrayRef<InjectVariable> vars = im.getVariables(inj);
-  auto stackOf = [&](const InjectVariable &v) {
-    return findStackForType(info, v.typeToken, v.regType);
+  std::vector<expr::SiteVar> vars = getSiteVars(im, inj);
+  auto stackOf = [&](const expr::SiteVar &v) {
+    return expr::findStackOf(info, v);
   };
 
   // Every variable may be used without a declaration, by name or by stable
   // register. One whose type has no one stack gets an invalid stack, so that
   // its use is reported below, located.
   std::vector<stack::RegisterDecl> predeclared;
-  for (const InjectVariable &v : vars) {
+  for (const expr::SiteVar &v : vars) {
     int s = stackOf(v);
     uint16_t stackIdx = s < 0 ? uint16_t(info.numStacks) : uint16_t(s);
     for (StringRef name : {v.name, v.stableRegister})
-      predeclared.push_back(
-          {name.str(), stackIdx, toRegKind(v.kind), SMLoc(), SMLoc()});
+      predeclared.push_back({name.str(), stackIdx, v.kind, SMLoc(), SMLoc()});
   }
   auto prog = stack::parseStackProgram(programSM, id, info, predeclared,
                                        spec.includeDirs);
@@ -250,42 +189,18 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
   std::vector<stack::Register> regs;
   std::vector<int> varOfReg;
   for (const stack::RegisterDecl &d : prog->registers) {
-    auto it = llvm::find_if(vars, [&](const InjectVariable &v) {
-      return v.name == d.name || v.stableRegister == d.name;
-    });
-    if (it == vars.end())
+    const expr::SiteVar *v = expr::findSiteVar(vars, d.name);
+    if (!v)
       return DiagnosticError::get(programSM, d.loc,
                                   "inject '" + inj.name +
                                       "' has no variable '" + d.name + "'");
-    const InjectVariable &v = *it;
-    int s = stackOf(v);
-    if (d.stackIdx >= info.numStacks) // used without a declaration
-      return DiagnosticError::get(programSM, d.loc,
-                                  describeMissingStack(info, v));
-    if (s >= 0 && s != d.stackIdx &&
-        info.findStack(v.typeToken) == s) // a type with a stack of its own
-      return DiagnosticError::get(programSM, d.loc,
-                                  "variable '" + v.name + "' of inject '" +
-                                      inj.name + "' is " + v.typeToken +
-                                      ", not " + info.stackNames[d.stackIdx]);
-    // A user type may be restated on any stack of its register type.
-    if (s != d.stackIdx && getStackRegType(info, d.stackIdx) != v.regType)
-      return DiagnosticError::get(
-          programSM, d.loc,
-          "variable '" + v.name + "' of inject '" + inj.name +
-              "' has inject type '" + v.typeToken + "' in a ." + v.regType +
-              " register, but stack " + info.stackNames[d.stackIdx] +
-              " holds ." + getStackRegType(info, d.stackIdx));
-    s = d.stackIdx;
-    stack::RegKind vk = toRegKind(v.kind);
-    if (d.kind != vk && !(vk == stack::RegKind::Mod))
-      return DiagnosticError::get(programSM, d.loc,
-                                  "variable '" + v.name + "' of inject '" +
-                                      inj.name + "' is '" + kindName(vk) +
-                                      "', not '" + kindName(d.kind) + "'");
+    std::string misfit =
+        expr::checkSiteVarUse(info, inj.name, *v, d.stackIdx, d.kind);
+    if (!misfit.empty())
+      return DiagnosticError::get(programSM, d.loc, misfit);
     // An out register has no value before the stub writes it.
     if (d.kind == stack::RegKind::Out && d.firstRead.isValid()) {
-      if (vk == stack::RegKind::Out)
+      if (v->kind == stack::RegKind::Out)
         return DiagnosticError::get(programSM, d.firstRead,
                                     "the program reads '" + d.name +
                                         "', an out variable of inject '" +
@@ -296,8 +211,8 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
                                       "it 'mod' to read its value");
     }
     // A mod variable keeps its value when the program leaves it alone.
-    regs.push_back({v.stableRegister, uint16_t(s), vk});
-    varOfReg.push_back(int(it - vars.begin()));
+    regs.push_back({v->stableRegister, d.stackIdx, v->kind});
+    varOfReg.push_back(int(v - vars.data()));
   }
   // `input(N)` before the declaration of register N has no recorded read;
   // locate it at the declaration.
@@ -344,7 +259,7 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
     written[varOfReg[r]] = true;
   std::vector<stack::Register> zeroRegs;
   for (size_t vi = 0; vi < vars.size(); ++vi) {
-    const InjectVariable &v = vars[vi];
+    const expr::SiteVar &v = vars[vi];
     if (v.kind != InjectArgKind::Out || written[vi])
       continue;
     int s = stackOf(v);
@@ -355,7 +270,7 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
       return DiagnosticError::get(
           programSM, bufferStart(programSM, id),
           "out variable '" + v.name + "' of inject '" + inj.name +
-              "' cannot be zeroed: " + describeMissingStack(info, v) +
+              "' cannot be zeroed: " + expr::describeMissingStack(info, v) +
               "; or request it");
     zeroRegs.push_back({v.stableRegister, uint16_t(s), stack::RegKind::Out});
   }
@@ -379,9 +294,7 @@ Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
 Expected<std::string> StubGenPass::compileAstFor(const InjectModule &im,
                                                  const Inject &inj,
                                                  unsigned bufferID) {
-  std::vector<ast::AstSiteVar> vars;
-  for (const InjectVariable &v : im.getVariables(inj))
-    vars.push_back({v.name, v.stableRegister, v.typeToken, toRegKind(v.kind)});
+  std::vector<expr::SiteVar> vars = getSiteVars(im, inj);
   if (!astCtx || astCtx->getOptions().targetSm != targetSm) {
     ast::AstPtxOptions o;
     o.targetSm = targetSm;

@@ -5,7 +5,8 @@ Modules:
   mmptx.stack   compile Stack PTX programs into stubs; CPU interpreter
   mmptx.ast     compile AST PTX programs (S-expressions or words); interpreter
   mmptx.backend PTX -> cubin in batches (compile_batch, backends)
-  mmptx.runtime load a cubin and launch it with NumPy buffers (needs numpy)
+  mmptx.runtime load cubins, device buffers, launches (needs numpy; imported
+                on first use of ``mmptx.runtime``)
   mmptx.compat  the class names of the mm-ptx Python package
 """
 
@@ -16,10 +17,21 @@ from .backend import backends, compile_batch
 from .errors import AstError, CompileError, InjectError, MmptxError, StackError
 
 __version__ = "0.1.0"
-__all__ = ["inject", "stack", "ast", "backend", "errors", "compile_batch",
+__all__ = ["inject", "stack", "ast", "backend", "errors", "runtime",
+           "compile_batch",
            "backends", "AstError", "InjectError", "StackError", "CompileError",
            "MmptxError", "get_include", "get_device_header",
            "get_nvrtc_options"]
+
+
+def __getattr__(name):
+    # mmptx.runtime needs NumPy, which the rest of the package does not:
+    # import it when first used.
+    if name == "runtime":
+        import importlib
+
+        return importlib.import_module(".runtime", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get_include():

@@ -19,28 +19,18 @@ with the located message (``k.ast:2:7: error: ...``) and the result code.
 """
 
 import struct
-from enum import IntEnum
 
+from ._enums import AstWordType as WordType
+from ._enums import PtxInstr, SpecialReg
 from ._mmptx import ast as _native
 from .errors import AstError, AstErrorCode
-from .stack import _from_bits, _to_bits
+from .errors import StackError
+from .stack import _from_bits, _special_bits, _to_bits, default_instruction_set
 
-__all__ = ["WordType", "Options", "Program", "parse", "parse_words",
+__all__ = ["WordType", "PtxInstr", "SpecialReg", "Options", "Program", "parse", "parse_words",
            "compile_words", "interpret_words", "make_word", "input_",
            "constant", "constant_bits", "ptx", "routine", "routine_arg",
            "ret", "special", "AstError", "AstErrorCode"]
-
-
-class WordType(IntEnum):
-    NONE = 0
-    INPUT = 1
-    CONSTANT = 2
-    PTX = 3
-    ROUTINE = 4
-    RETURN = 5
-    ROUTINE_ARG = 6
-    REGISTER = 7
-    SPECIAL = 8
 
 
 def make_word(type_, aux, payload):
@@ -63,9 +53,13 @@ def constant(x):
 
 
 def ptx(name, num_args=None):
-    """The word of instruction ``name`` (e.g. ``"add.ftz.f32"``) of the
-    default tables, with its own arity unless ``num_args`` is given."""
-    i = _native.instruction_index(name)
+    """The word of instruction ``name`` (e.g. ``"add.ftz.f32"``, or
+    ``PtxInstr.ADD_FTZ_F32`` with no lookup) of the default tables, with its
+    own arity unless ``num_args`` is given."""
+    if isinstance(name, int):
+        i = int(name) if 0 <= name < len(PtxInstr) else -1
+    else:
+        i = _native.instruction_index(name)
     if i < 0:
         raise AstError("unknown instruction '%s'" % name,
                        AstErrorCode.PTX_INSTRUCTION_IDX_OUT_OF_BOUNDS)
@@ -86,7 +80,20 @@ def ret():
     return make_word(WordType.RETURN, 0, 0)
 
 
+def _specials(specials):
+    """Special-register values by name for the interpreter (the default
+    tables' registers)."""
+    try:
+        return _special_bits(default_instruction_set(), specials)
+    except StackError as e:
+        raise AstError(e.message,
+                       AstErrorCode.SPECIAL_REGISTER_IDX_OUT_OF_BOUNDS) \
+            from None
+
+
 def special(i, elem=0):
+    """Special register ``i`` (e.g. ``SpecialReg.TID_X``), vector element
+    ``elem``."""
     return make_word(WordType.SPECIAL, elem, i)
 
 
@@ -154,10 +161,12 @@ class Program:
         """The PTX stub; keyword options as :class:`Options`."""
         return self._p.compile(_opts(options, kw))
 
-    def interpret(self, values=None, options=None, raw=False, **kw_values):
+    def interpret(self, values=None, options=None, raw=False, specials=None,
+                  **kw_values):
         """Runs the program on the CPU: values by variable name (a dict or
         keywords; unnamed ones are 0). Returns {output: value}; bit
-        patterns throughout with ``raw``."""
+        patterns throughout with ``raw``. ``specials`` gives special
+        registers' values by name (``{"tid.x": 3}``); the others read 0."""
         values = dict(values or {}, **kw_values)
         unknown = set(values) - set(self.inputs)
         if unknown:
@@ -166,7 +175,7 @@ class Program:
         bits = [int(values.get(n, 0)) if raw
                 else _value_bits(p, values.get(n, 0))
                 for n, _, p, _ in self.vars]
-        out = self._p.interpret(bits, _opts(options, {}))
+        out = self._p.interpret(bits, _opts(options, {}), _specials(specials))
         prefixes = {v[0]: v[2] for v in self.vars}
         return {n: b if raw else _from_bits(prefixes[n], b)
                 for n, b in zip(self.outputs, out)}
@@ -201,16 +210,18 @@ def compile_words(inputs, outputs, routines=None, options=None, **kw):
 
 
 def interpret_words(inputs, outputs, values, routines=None, options=None,
-                    raw=False):
-    """Runs a program of word arrays on the CPU with one value per input;
-    returns one value per output."""
+                    raw=False, specials=None):
+    """Runs a program of word arrays on the CPU with one value per input
+    (and ``specials`` as :meth:`Program.interpret`); returns one value per
+    output."""
     if raw:
         bits = [int(v) for v in values]
     else:
         bits = [_value_bits(_STACKS[s], v) for (_, s), v in zip(inputs, values)]
     out = _native.interpret_words([tuple(i) for i in inputs],
                                   [tuple(o) for o in outputs], routines,
-                                  bits, _opts(options, {}))
+                                  bits, _opts(options, {}),
+                                  _specials(specials))
     if raw:
         return out
     return [_from_bits(_STACKS[o[1]], b) for o, b in zip(outputs, out)]

@@ -1,18 +1,38 @@
-"""Load a cubin and launch a kernel through the project's runtime library.
+"""Load cubins and launch kernels through the project's runtime library.
 
     dev = mmptx.runtime.Device()          # $MMPTX_LIBCUDA or libcuda.so.1
-    x = numpy.arange(3, dtype=numpy.float32)
-    y = numpy.zeros(3, dtype=numpy.float32)
-    dev.run(cubin, "axpy", grid=1, block=3,
-            args=[numpy.float32(2.0), x, mmptx.runtime.inout(y), numpy.int32(3)])
-    # y now holds the kernel's results
+    k = dev.load(cubin).kernel("axpy")    # loaded once, launched many times
+    x = dev.from_numpy(numpy.arange(3, dtype=numpy.float32))
+    y = dev.zeros(3, numpy.float32)       # device-resident DeviceBuffers
+    for _ in range(10):
+        k.launch(grid=1, block=3, args=[numpy.float32(2.0), x, y,
+                                        numpy.int32(3)])
+    y.to_numpy()                          # synchronises, copies back
 
-A NumPy array argument is copied to a device buffer (read-only for the
-kernel unless wrapped in :func:`inout` or :func:`out`, whose results are
-written back into the array); a NumPy scalar passes by value with its type.
-Types: float32/float64/uint32/int32/uint64/int64. The driver is loaded when a
-Device is created; without one, :class:`mmptx.errors.CudaError` (code
-NO_DRIVER or NO_DEVICE) is raised.
+    # one-shot convenience: copies the arrays and reloads the module
+    dev.run(cubin, "axpy", grid=1, block=3,
+            args=[numpy.float32(2.0), xs, mmptx.runtime.inout(ys),
+                  numpy.int32(3)])
+
+Kernel arguments:
+  * a NumPy scalar passes by value with its type
+    (float32/float64/uint32/int32/uint64/int64);
+  * a :class:`DeviceBuffer`, any object with ``__cuda_array_interface__``
+    (CuPy, Numba, PyTorch CUDA tensors), a CUDA DLPack capsule or an object
+    whose ``__dlpack__`` is on a CUDA device pass their device address, with
+    no copy;
+  * a host NumPy array (or a host DLPack object) is copied to a temporary
+    device buffer, read-only for the kernel unless wrapped in :func:`inout`
+    or :func:`out`, whose results are written back after the launch.
+
+Launches go to the context's default stream; a launch with host arrays
+waits for its kernel, others return at once (:meth:`Device.synchronize`
+waits). A DeviceBuffer exports ``__cuda_array_interface__`` (version 3) and
+``__dlpack__`` (kDLCUDA), so ``torch.from_dlpack(buf)`` and
+``cupy.asarray(buf)`` see it without a copy. Driver failures raise
+:class:`mmptx.errors.CudaError` naming the CUDA call and the error
+(``cuMemAlloc(64 bytes): CUDA_ERROR_OUT_OF_MEMORY (2): out of memory``);
+without a driver or device its code is NO_DRIVER or NO_DEVICE.
 """
 
 import numpy as np
@@ -20,8 +40,8 @@ import numpy as np
 from ._mmptx import runtime as _native
 from .errors import CudaError, CudaErrorCode
 
-__all__ = ["Device", "inout", "out", "device_count", "CudaError",
-           "CudaErrorCode"]
+__all__ = ["Device", "DeviceBuffer", "Module", "Kernel", "inout", "out",
+           "device_count", "CudaError", "CudaErrorCode"]
 
 # KernelArg kinds and ArgType values of mmptx/Runtime/KernelRun.h.
 _SCALAR, _IN, _INOUT, _OUT = range(4)
@@ -31,6 +51,10 @@ _TYPES = {np.dtype(np.float32): (0, np.uint32),
           np.dtype(np.int32): (3, np.uint32),
           np.dtype(np.uint64): (4, np.uint64),
           np.dtype(np.int64): (5, np.uint64)}
+
+# DLPack device types and dtype codes (dlpack.h).
+_KDLCPU, _KDLCUDA = 1, 2
+_DL_CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
 
 
 class _Buffer:
@@ -42,12 +66,13 @@ class _Buffer:
 
 
 def inout(array):
-    """A buffer the kernel reads and writes; written back after the run."""
+    """A host buffer the kernel reads and writes; written back after the
+    run."""
     return _Buffer(_INOUT, array)
 
 
 def out(array):
-    """A buffer the kernel writes (zeroed before); written back."""
+    """A host buffer the kernel writes (zeroed before); written back."""
     return _Buffer(_OUT, array)
 
 
@@ -80,6 +105,290 @@ def _arg(a):
     return kind, type_, words
 
 
+def _host_array(a):
+    """``a`` as a C-contiguous NumPy array (NumPy arrays, host DLPack
+    objects)."""
+    if not isinstance(a, np.ndarray):
+        a = np.from_dlpack(a)
+    return np.ascontiguousarray(a)
+
+
+class DeviceBuffer:
+    """Device memory holding ``shape`` elements of ``dtype``; freed by
+    :meth:`close`, by leaving a ``with`` block or when collected. Made by
+    :meth:`Device.empty`, :meth:`Device.zeros` and
+    :meth:`Device.from_numpy`."""
+
+    def __init__(self, device, shape, dtype):
+        self.device = device
+        self.dtype = np.dtype(dtype)
+        self.shape = (int(shape),) if isinstance(shape, (int, np.integer)) \
+            else tuple(int(n) for n in shape)
+        if any(n < 0 for n in self.shape):
+            raise ValueError("a buffer's shape has no negative sizes")
+        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * \
+            self.dtype.itemsize
+        # cuMemAlloc refuses 0 bytes.
+        self._b = device._d.alloc(max(self.nbytes, 1))
+
+    size = property(lambda self: self.nbytes // self.dtype.itemsize,
+                    doc="Number of elements.")
+    ptr = property(lambda self: self._b.address, doc="The device address.")
+    closed = property(lambda self: self._b.closed)
+
+    def _check_host(self, array, what):
+        if array.dtype != self.dtype or array.nbytes != self.nbytes:
+            raise ValueError(
+                f"{what}: the array is {array.dtype} {array.shape}, the "
+                f"buffer {self.dtype} {self.shape}")
+
+    def copy_from(self, array):
+        """Copies a host array (NumPy or host DLPack) of the buffer's type
+        and size into the buffer."""
+        src = _host_array(array)
+        self._check_host(src, "copy_from")
+        self._b.copy_from_host(src.ctypes.data, src.nbytes)
+
+    def copy_to(self, array):
+        """Copies the buffer into a writable C-contiguous NumPy array of
+        its type and size (after the device's pending work)."""
+        if not isinstance(array, np.ndarray) or \
+                not array.flags.c_contiguous or not array.flags.writeable:
+            raise ValueError("copy_to: needs a writable C-contiguous NumPy "
+                             "array")
+        self._check_host(array, "copy_to")
+        self._b.copy_to_host(array.ctypes.data, array.nbytes)
+
+    def to_numpy(self):
+        """A new NumPy array with the buffer's contents."""
+        a = np.empty(self.shape, dtype=self.dtype)
+        self._b.copy_to_host(a.ctypes.data, a.nbytes)
+        return a
+
+    def fill_bytes(self, value=0):
+        """Sets every byte to ``value``."""
+        self._b.fill(value)
+
+    def close(self):
+        """Frees the memory now; later use raises ValueError. Views exported
+        through ``__dlpack__`` or ``__cuda_array_interface__`` must not be
+        used afterwards (without close(), a DLPack view keeps the buffer
+        alive)."""
+        self._b.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __repr__(self):
+        state = "closed" if self.closed else hex(self.ptr)
+        return (f"<DeviceBuffer {self.dtype} {self.shape} on device "
+                f"{self.device.ordinal} at {state}>")
+
+    @property
+    def __cuda_array_interface__(self):
+        """Version 3; the data are ready on the legacy default stream (1),
+        where launches go."""
+        return {"shape": self.shape, "typestr": self.dtype.str,
+                "data": (self.ptr, False), "strides": None, "version": 3,
+                "stream": 1}
+
+    def __dlpack_device__(self):
+        return (_KDLCUDA, self.device.ordinal)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
+                   copy=None):
+        """A DLPack capsule (kDLCUDA) viewing the buffer, which it keeps
+        alive. ``stream``: the consumer's stream; other than None or the
+        legacy default stream (1) this waits for the device's work."""
+        if dl_device is not None and tuple(dl_device) != \
+                self.__dlpack_device__():
+            raise BufferError("a DeviceBuffer exports only to its device")
+        if copy:
+            raise BufferError("a DeviceBuffer exports without copies")
+        if stream not in (None, 1):
+            self.device.synchronize()
+        kind = self.dtype.kind
+        if kind not in _DL_CODES:
+            raise BufferError(f"no DLPack type for {self.dtype}")
+        view = self._b.view(self, list(self.shape), _DL_CODES[kind],
+                            self.dtype.itemsize * 8)
+        kwargs = {}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        return view.__dlpack__(**kwargs)
+
+
+def _dlpack_device(a):
+    """The (type, id) of a DLPack producer, or None."""
+    dev = getattr(a, "__dlpack_device__", None)
+    return tuple(dev()) if dev is not None else None
+
+
+class _Launch:
+    """The launch parameters of one call's arguments; host arrays go through
+    temporary buffers (copied back afterwards for inout/out)."""
+
+    def __init__(self, device, args):
+        self.params = []
+        self.temps = []   # (buffer, host array written back or None)
+        try:
+            for a in args:
+                self.params.append(self._param(device, a))
+        except BaseException:
+            self.release()
+            raise
+
+    def _pointer(self, device, address, ordinal, what):
+        if ordinal is not None and ordinal != device.ordinal:
+            raise ValueError(f"{what} is on device {ordinal}, the kernel "
+                             f"on device {device.ordinal}")
+        return (8, address)
+
+    def _param(self, device, a):
+        if isinstance(a, DeviceBuffer):
+            if a.closed:
+                raise ValueError("a kernel argument's DeviceBuffer is "
+                                 "closed")
+            return self._pointer(device, a.ptr, a.device.ordinal,
+                                 "a DeviceBuffer")
+        cai = getattr(a, "__cuda_array_interface__", None)
+        if cai is not None:
+            if not isinstance(cai, dict) or "data" not in cai:
+                raise TypeError("__cuda_array_interface__ without 'data'")
+            return self._pointer(device, int(cai["data"][0]), None,
+                                 "a __cuda_array_interface__ array")
+        if type(a).__name__ == "PyCapsule" or (
+                not isinstance(a, np.ndarray) and
+                _dlpack_device(a) not in (None, (_KDLCPU, 0))):
+            dev_type, dev_id, address, _ = _native.dlpack_info(a)
+            if dev_type != _KDLCUDA:
+                raise TypeError("a DLPack kernel argument must be on a CUDA "
+                                "device (kDLCUDA) or the host")
+            return self._pointer(device, address, dev_id,
+                                 "a DLPack tensor")
+        kind = _IN
+        if isinstance(a, _Buffer):
+            kind, a = a.kind, a.array
+        if not isinstance(a, (np.ndarray, np.generic)) and \
+                _dlpack_device(a) == (_KDLCPU, 0):
+            a = np.from_dlpack(a)
+        if isinstance(a, np.ndarray) and a.ndim > 0:
+            if a.dtype not in _TYPES:
+                raise TypeError("unsupported kernel argument type %s"
+                                % a.dtype)
+            buf = DeviceBuffer(device, a.shape, a.dtype)
+            if kind == _OUT:
+                buf.fill_bytes(0)
+            else:
+                buf.copy_from(a)
+            self.temps.append((buf, a if kind != _IN else None))
+            return (8, buf.ptr)
+        if isinstance(a, (np.generic, np.ndarray)):
+            v = np.asarray(a).reshape(1)
+            if v.dtype not in _TYPES:
+                raise TypeError("unsupported kernel argument type %s"
+                                % v.dtype)
+            bits = _TYPES[v.dtype][1]
+            return (v.dtype.itemsize, int(v.view(bits)[0]))
+        raise TypeError("kernel arguments are NumPy scalars or arrays, "
+                        "DeviceBuffers, __cuda_array_interface__ or DLPack "
+                        "objects (np.float32(1.0), not 1.0): got %r" % (a,))
+
+    def finish(self, device):
+        """Waits for the launch if it used host arrays and copies them
+        back; frees the temporaries."""
+        try:
+            if self.temps:
+                device.synchronize()
+            for buf, host in self.temps:
+                if host is not None:
+                    if host.flags.c_contiguous and host.flags.writeable:
+                        buf.copy_to(host)
+                    else:
+                        host[...] = buf.to_numpy()
+        finally:
+            self.release()
+
+    def release(self):
+        for buf, _ in self.temps:
+            buf.close()
+        self.temps = []
+
+
+class Kernel:
+    """A kernel of a loaded :class:`Module`; keeps the module loaded."""
+
+    def __init__(self, module, native):
+        self.module = module
+        self._k = native
+        self.name = native.name
+
+    def launch(self, grid=1, block=1, args=(), shared=0):
+        """Launches on the device's default stream. Returns at once unless
+        host arrays are among ``args`` (then it waits and copies inout/out
+        arrays back)."""
+        dev = self.module.device
+        call = _Launch(dev, args)
+        try:
+            self._k.launch(_dim3(grid), _dim3(block), shared, call.params)
+        except BaseException:
+            call.release()
+            raise
+        call.finish(dev)
+
+    def __call__(self, *args, grid=1, block=1, shared=0):
+        """``kernel(a, x, y, n, grid=..., block=...)``: :meth:`launch`."""
+        self.launch(grid, block, args, shared)
+
+    def __repr__(self):
+        return f"<Kernel {self.name!r}>"
+
+
+class Module:
+    """A cubin (or PTX) loaded on a device, until :meth:`close` or
+    collection; ``module.kernel(name)`` or ``module[name]`` finds a kernel
+    (CudaError naming cuModuleGetFunction if there is none)."""
+
+    def __init__(self, device, image):
+        if isinstance(image, (bytearray, memoryview)):
+            image = bytes(image)
+        if isinstance(image, str):
+            image = image.encode()
+        if not isinstance(image, bytes):
+            raise TypeError("a module image is bytes (a cubin, fatbin or "
+                            "PTX)")
+        self.device = device
+        self._m = device._d.load(image)
+        self._kernels = {}
+
+    closed = property(lambda self: self._m.closed)
+
+    def kernel(self, name):
+        k = self._kernels.get(name)
+        if k is None:
+            k = self._kernels[name] = Kernel(self, self._m.kernel(name))
+        return k
+
+    __getitem__ = kernel
+
+    def close(self):
+        """Unloads the module; its kernels then raise ValueError."""
+        self._kernels.clear()
+        self._m.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 class Device:
     """A device's context; ``info`` is (ordinal, name, major, minor,
     multiprocessors, total memory)."""
@@ -92,11 +401,38 @@ class Device:
     def info(self):
         return self._d.info()
 
+    def empty(self, shape, dtype=np.float32):
+        """An uninitialised :class:`DeviceBuffer`."""
+        return DeviceBuffer(self, shape, dtype)
+
+    def zeros(self, shape, dtype=np.float32):
+        buf = DeviceBuffer(self, shape, dtype)
+        buf.fill_bytes(0)
+        return buf
+
+    def from_numpy(self, array):
+        """A :class:`DeviceBuffer` with a copy of a host array (NumPy or
+        host DLPack)."""
+        src = _host_array(array)
+        buf = DeviceBuffer(self, src.shape, src.dtype)
+        buf.copy_from(src)
+        return buf
+
+    def load(self, image):
+        """Loads a cubin, fatbin or PTX image: a :class:`Module`."""
+        return Module(self, image)
+
+    def synchronize(self):
+        """Waits for all work of the device (cuCtxSynchronize)."""
+        self._d.synchronize()
+
     def run(self, cubin, kernel, grid=1, block=1, args=(), shared=0,
             repeat=1):
         """Loads ``cubin`` (bytes), launches ``kernel`` ``repeat`` times
         and synchronises; inout/out arrays receive the results. Returns
-        (module load seconds, seconds per launch)."""
+        (module load seconds, seconds per launch). Copies every array and
+        reloads the module at each call: :meth:`load` and device buffers
+        avoid both."""
         if isinstance(cubin, (bytearray, memoryview)):
             cubin = bytes(cubin)
         passed = [_arg(a) for a in args]

@@ -13,6 +13,12 @@
     stub = cc.compile(words, regs, [2])
     cc.interpret(words, regs, [2], [1.5, 2.0])   # [3.5] on the CPU
 
+The default instruction set's enums are generated from td/StackInstrs.td at
+build time (mmptx-tblgen -gen-python-enums): ``StackType.F32``,
+``PtxInstr.ADD_FTZ_F32``, ``SpecialReg.TID_X``, ``ArgType``, and the word
+formats' ``WordType`` and ``MetaOp``; ``ptx(PtxInstr.ADD_FTZ_F32)`` is a word
+with no lookup by name.
+
 Word layout: ``type | aux << 16 | payload << 32``. Stubs have no trailing
 NUL. Compilers are safe to share between threads (calls are serialised);
 compile_batch and interpret_rows release the GIL.
@@ -20,42 +26,17 @@ compile_batch and interpret_rows release the GIL.
 
 import functools
 import struct
-from enum import IntEnum
 
+from ._enums import ArgType, MetaOp, PtxInstr, SpecialReg, StackType, WordType
 from ._mmptx import stack as _native
 from .errors import StackError, StackErrorCode
 
-__all__ = ["WordType", "MetaOp", "make_word", "ptx", "constant", "input_",
+__all__ = ["WordType", "MetaOp", "StackType", "ArgType", "PtxInstr",
+           "SpecialReg", "make_word", "ptx", "constant", "input_",
            "special", "meta", "meta_constant", "routine", "store", "load",
            "ret", "f32_bits", "bits_f32", "InstructionSet", "Registers",
            "Program", "Compiler", "parse", "default_instruction_set",
            "StackError", "StackErrorCode"]
-
-
-class WordType(IntEnum):
-    NONE = 0
-    PTX = 1
-    CONSTANT = 2
-    INPUT = 3
-    SPECIAL = 4
-    META = 5
-    META_CONSTANT = 6
-    ROUTINE = 7
-    RETURN = 10
-    STORE = 11
-    LOAD = 12
-
-
-class MetaOp(IntEnum):
-    DUP = 0
-    YANK_DUP = 1
-    SWAP = 2
-    SWAP_WITH = 3
-    REPLACE = 4
-    DROP = 5
-    CLEAR = 6
-    ROTATE = 7
-    REVERSE = 8
 
 
 def make_word(type_, aux, payload):
@@ -64,7 +45,7 @@ def make_word(type_, aux, payload):
 
 
 def ptx(instr):
-    """PTX instruction ``instr`` (an index)."""
+    """PTX instruction ``instr`` (an index, e.g. ``PtxInstr.ADD_FTZ_F32``)."""
     return make_word(WordType.PTX, 0, instr)
 
 
@@ -79,6 +60,7 @@ def input_(reg):
 
 
 def special(sreg):
+    """Special register ``sreg`` (an index, e.g. ``SpecialReg.TID_X``)."""
     return make_word(WordType.SPECIAL, 0, sreg)
 
 
@@ -135,6 +117,44 @@ def _from_bits(prefix, b):
         width = int(prefix[1:])
         return b - (1 << width) if b >> (width - 1) & 1 else b
     return b
+
+
+def _special_bits(iset, specials):
+    """``specials`` ({name, ``%name`` or SpecialReg index: value, or a
+    sequence of values for a vector register}) as the extension's (index,
+    element bits) pairs."""
+    if not specials:
+        return []
+    given = {}
+    for name, value in specials.items():
+        if isinstance(name, str) and name.startswith("%"):
+            name = name[1:]
+        i = iset.special_index(name)
+        arg = iset.arg_types[iset.specials[i][2]]
+        prefix = iset.literal_prefixes[arg[1]]
+        elems = list(value) if isinstance(value, (list, tuple)) else [value]
+        width = max(arg[2], 1)
+        if len(elems) > width:
+            raise StackError(f"special register '{iset.specials[i][0]}' has "
+                             f"{width} element(s): got {len(elems)} values",
+                             StackErrorCode.INVALID_ARGUMENT)
+        given[i] = [_to_bits(prefix, v) for v in elems]
+    # A vector register and its components (%tid and %tid.x, ...) agree
+    # unless both are given.
+    derived = {}
+    for i, bits in given.items():
+        name = iset.specials[i][0]
+        for k, b in enumerate(bits[:4]):
+            c = iset._special.get(f"{name}.{'xyzw'[k]}")
+            if c is not None and c not in given:
+                derived[c] = [b]
+        base, dot, comp = name.rpartition(".")
+        v = iset._special.get(base) if dot and comp in ("x", "y", "z", "w") \
+            else None
+        if v is not None and v not in given:
+            elems = derived.setdefault(v, [0] * 4)
+            elems["xyzw".index(comp)] = bits[0]
+    return list(given.items()) + list(derived.items())
 
 
 class InstructionSet:
@@ -194,6 +214,11 @@ class InstructionSet:
                              StackErrorCode.INVALID_ARGUMENT) from None
 
     def instruction_index(self, name):
+        if isinstance(name, int):
+            if not 0 <= name < len(self.instructions):
+                raise StackError(f"instruction {int(name)} is out of range",
+                                 StackErrorCode.INVALID_ARGUMENT)
+            return int(name)
         try:
             return self._instr[name]
         except KeyError:
@@ -201,16 +226,26 @@ class InstructionSet:
                              StackErrorCode.INVALID_ARGUMENT) from None
 
     def ptx(self, name):
-        """The word of instruction ``name`` (``"add.ftz.f32"``)."""
+        """The word of instruction ``name`` (``"add.ftz.f32"``, or an index
+        such as ``PtxInstr.ADD_FTZ_F32``)."""
         return ptx(self.instruction_index(name))
 
-    def special(self, name):
-        """The word of special register ``name`` (``"tid.x"``)."""
+    def special_index(self, name):
+        if isinstance(name, int):
+            if not 0 <= name < len(self.specials):
+                raise StackError(f"special register {int(name)} is out of "
+                                 "range", StackErrorCode.INVALID_ARGUMENT)
+            return int(name)
         try:
-            return special(self._special[name])
+            return self._special[name]
         except KeyError:
             raise StackError(f"unknown special register '{name}'",
                              StackErrorCode.INVALID_ARGUMENT) from None
+
+    def special(self, name):
+        """The word of special register ``name`` (``"tid.x"``, or an index
+        such as ``SpecialReg.TID_X``)."""
+        return special(self.special_index(name))
 
     def constant(self, stack, value):
         """A constant of ``stack``: floats for f32/f64 stacks (stored as an
@@ -328,6 +363,7 @@ class Compiler:
             zero_unsatisfied=zero_unsatisfied, stack_size=stack_size,
             max_nodes=max_nodes, max_frame_depth=max_frame_depth,
             store_size=store_size, execution_limit=execution_limit)
+        self._compile = self._c.compile
         self.options = dict(target_sm=target_sm, strict=strict,
                             zero_unsatisfied=zero_unsatisfied,
                             stack_size=stack_size, max_nodes=max_nodes,
@@ -345,10 +381,14 @@ class Compiler:
         """Compiles ``words`` (a 1-D uint64 array, read in place, or a
         sequence of ints). ``requests``: register indices or names, in
         order; ``routines``: word arrays that ROUTINE i calls."""
+        # The common call (a Registers, no zero registers) goes straight to
+        # the extension, which resolves request names itself.
+        if zero_registers is None and type(registers) is Registers:
+            return self._compile(words, registers._native, requests,
+                                 routines, None)
         regs = self._regs(registers)
         zero = self._regs(zero_registers)._native if zero_registers else None
-        return self._c.compile(words, regs._native, regs.requests(requests),
-                               routines, zero)
+        return self._compile(words, regs._native, requests, routines, zero)
 
     def compile_text(self, text, name="<stack>"):
         """Parses and compiles the text form (registers and requests come
@@ -377,31 +417,35 @@ class Compiler:
                                      regs.requests(requests))
 
     def interpret(self, words, registers, requests, inputs, routines=None,
-                  raw=False):
+                  raw=False, specials=None):
         """Runs the program on the CPU with one input per register (floats
         for float stacks; bit patterns with ``raw``). Returns one value per
-        request, as the compiled stub would compute it."""
+        request, as the compiled stub would compute it. ``specials`` gives
+        special registers' values by name (``{"tid.x": 3}``; a sequence for
+        a vector register); the others read 0."""
         regs = self._regs(registers)
         reqs = regs.requests(requests)
         if raw:
             bits = [int(v) for v in inputs]
         else:
             bits = [_to_bits(p, v) for p, v in zip(regs._prefixes, inputs)]
-        out = self._c.interpret(words, regs._native, reqs, bits, routines)
+        out = self._c.interpret(words, regs._native, reqs, bits, routines,
+                                _special_bits(self.instruction_set, specials))
         if raw:
             return out
         return [_from_bits(regs._prefixes[r], b) if r < len(regs) else b
                 for r, b in zip(reqs, out)]
 
     def interpret_rows(self, words, registers, requests, inputs,
-                       routines=None):
+                       routines=None, specials=None):
         """Runs the program once per row of ``inputs`` (a uint64 NumPy array
-        rows x registers of bit patterns; see numpy's ``.view``). Returns a
+        rows x registers of bit patterns; see numpy's ``.view``), with the
+        same ``specials`` (as :meth:`interpret`) for every row. Returns a
         rows x requests uint64 array."""
         regs = self._regs(registers)
-        return self._c.interpret_rows(words, regs._native,
-                                      regs.requests(requests), inputs,
-                                      routines)
+        return self._c.interpret_rows(
+            words, regs._native, regs.requests(requests), inputs, routines,
+            _special_bits(self.instruction_set, specials))
 
     @property
     def stats(self):

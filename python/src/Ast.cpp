@@ -95,13 +95,12 @@ public:
   /// (name, stack, literal prefix, kind) per variable, Input order.
   std::vector<std::tuple<std::string, std::string, std::string, std::string>>
   vars() const {
-    static const char *kinds[] = {"in", "out", "mod"};
     std::vector<std::tuple<std::string, std::string, std::string, std::string>>
         out;
     for (const AstVarDecl &d : mod.vars)
       out.emplace_back(d.name, info().stackNames[d.stackIdx],
                        info().literalPrefixes[d.stackIdx],
-                       kinds[unsigned(d.kind) % 3]);
+                       getInjectArgKindName(d.kind).str());
     return out;
   }
 
@@ -126,14 +125,17 @@ public:
   }
 
   std::vector<uint64_t> interpret(const std::vector<uint64_t> &values,
-                                  const OptionsTuple &opts) {
+                                  const OptionsTuple &opts,
+                                  const SpecialValues::List &specials) {
     std::vector<AstVar> inputs = mod.getInputs();
     if (values.size() != inputs.size())
       throw nb::value_error("interpret: one value per variable is needed");
     OwnedContext c(opts);
+    SpecialValues sv(specials);
     std::lock_guard<std::mutex> lock(mutex);
     llvm::Expected<std::vector<uint64_t>> out =
-        interpretAstPtx(*c.ctx, mod.getProgram(), inputs, values);
+        interpretAstPtx(*c.ctx, mod.getProgram(), inputs, values,
+                        [&](uint32_t s, unsigned e) { return sv.get(s, e); });
     if (!out)
       throwAst(out.takeError(), &sm, &mod);
     return std::move(*out);
@@ -217,17 +219,18 @@ std::string compileWords(const InputList &ins, const OutputList &outs,
   return stub->str();
 }
 
-std::vector<uint64_t> interpretWords(const InputList &ins,
-                                     const OutputList &outs,
-                                     nb::handle routines,
-                                     const std::vector<uint64_t> &values,
-                                     const OptionsTuple &opts) {
+std::vector<uint64_t>
+interpretWords(const InputList &ins, const OutputList &outs,
+               nb::handle routines, const std::vector<uint64_t> &values,
+               const OptionsTuple &opts, const SpecialValues::List &specials) {
   WordProgram p(ins, outs, routines);
   if (values.size() != p.inputs.size())
     throw nb::value_error("interpret: one value per input is needed");
   OwnedContext c(opts);
+  SpecialValues sv(specials);
   llvm::Expected<std::vector<uint64_t>> out =
-      interpretAstPtx(*c.ctx, p.program(), p.inputs, values);
+      interpretAstPtx(*c.ctx, p.program(), p.inputs, values,
+                      [&](uint32_t s, unsigned e) { return sv.get(s, e); });
   if (!out)
     throwAst(out.takeError());
   return std::move(*out);
@@ -243,14 +246,14 @@ void mmptx::python::bindAst(nb::module_ &m) {
       .def("outputs", &PyAstProgram::outputs)
       .def("compile", &PyAstProgram::compile, nb::arg("options"))
       .def("interpret", &PyAstProgram::interpret, nb::arg("values"),
-           nb::arg("options"))
+           nb::arg("options"), nb::arg("specials") = SpecialValues::List())
       .def("text", &PyAstProgram::text)
       .def("words_text", &PyAstProgram::wordsText);
   m.def("compile_words", &compileWords, nb::arg("inputs"), nb::arg("outputs"),
         nb::arg("routines").none(), nb::arg("options"));
   m.def("interpret_words", &interpretWords, nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("routines").none(), nb::arg("values"),
-        nb::arg("options"));
+        nb::arg("options"), nb::arg("specials") = SpecialValues::List());
   m.def("stacks", [] {
     std::vector<std::tuple<std::string, std::string>> out;
     for (uint32_t i = 0; i < info().numStacks; ++i)

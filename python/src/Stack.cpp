@@ -22,6 +22,9 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackText.h"
 
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -221,8 +224,48 @@ public:
       names.push_back(name);
       regs.push_back(Register{llvm::StringRef(), stack, parseKind(kind)});
     }
-    for (size_t i = 0; i != regs.size(); ++i)
+    for (size_t i = 0; i != regs.size(); ++i) {
       regs[i].name = names[i];
+      index.try_emplace(names[i], uint32_t(i));
+    }
+  }
+
+  /// \p reqs (a sequence of register indices or names of these registers)
+  /// as indices, without a Python-level loop.
+  void resolve(nb::handle reqs, llvm::SmallVectorImpl<uint32_t> &out) const {
+    PyObject *seq = PySequence_Fast(reqs.ptr(), "requests must be a sequence "
+                                                "of register indices or names");
+    if (!seq)
+      throw nb::python_error();
+    nb::object hold = nb::steal(seq);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i != n; ++i) {
+      PyObject *o = items[i];
+      if (PyLong_Check(o)) {
+        unsigned long v = PyLong_AsUnsignedLong(o);
+        if ((v == (unsigned long)-1 && PyErr_Occurred()) || v > UINT32_MAX) {
+          PyErr_Clear();
+          throwStack(InvalidRequest, "request " + std::to_string(i) +
+                                         " is not a register index in "
+                                         "[0, 2**32)");
+        }
+        out.push_back(uint32_t(v));
+        continue;
+      }
+      Py_ssize_t len = 0;
+      const char *name =
+          PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : nullptr;
+      if (!name) {
+        PyErr_Clear();
+        throw nb::type_error("requests are register indices or names");
+      }
+      auto it = index.find(llvm::StringRef(name, size_t(len)));
+      if (it == index.end())
+        throwStack(InvalidRequest,
+                   "unknown register '" + std::string(name, len) + "'");
+      out.push_back(it->second);
+    }
   }
 
   nb::list list() const {
@@ -235,6 +278,7 @@ public:
 
   std::vector<std::string> names;
   std::vector<Register> regs;
+  llvm::StringMap<uint32_t> index;
 };
 
 /// A program parsed from the text form.
@@ -261,10 +305,12 @@ public:
       : ctx(set.info, opts) {}
 
   nb::str compile(nb::handle words, const PyRegisters &regs,
-                  const std::vector<uint32_t> &requests, nb::handle routines,
+                  nb::handle requestSeq, nb::handle routines,
                   const PyRegisters *zero) {
     Words w(words);
     Routines r(routines);
+    llvm::SmallVector<uint32_t, 8> requests;
+    regs.resolve(requestSeq, requests);
     Program p{w.ref, r.refs};
     std::lock_guard<std::mutex> lock(mu);
     return toStr(ctx.compile(p, regs.regs, requests,
@@ -285,9 +331,16 @@ public:
                         const PyRegisters &regs,
                         const std::vector<uint32_t> &requests) {
     Batch b(programs, offsets);
-    std::string text;
+    // Kept per thread between batches: a fresh multi-megabyte buffer each
+    // time costs more in page faults than the strings made from it.
+    static thread_local std::string text;
     std::vector<size_t> ends;
+    text.clear();
     runBatch(b, regs, requests, &text, ends);
+    auto trim = llvm::make_scope_exit([] {
+      if (text.capacity() > (size_t(64) << 20))
+        std::string().swap(text);
+    });
     nb::list out = nb::steal<nb::list>(PyList_New(Py_ssize_t(ends.size())));
     size_t begin = 0;
     for (size_t i = 0; i != ends.size(); ++i) {
@@ -318,12 +371,15 @@ public:
   std::vector<uint64_t> interpret(nb::handle words, const PyRegisters &regs,
                                   const std::vector<uint32_t> &requests,
                                   const std::vector<uint64_t> &inputs,
-                                  nb::handle routines) {
+                                  nb::handle routines,
+                                  const SpecialValues::List &specials) {
     Words w(words);
     Routines r(routines);
+    SpecialValues sv(specials);
     std::lock_guard<std::mutex> lock(mu);
-    return check(interpretStackPtx(ctx, Program{w.ref, r.refs}, regs.regs,
-                                   requests, inputs));
+    return check(interpretStackPtx(
+        ctx, Program{w.ref, r.refs}, regs.regs, requests, inputs,
+        [&](uint32_t s, unsigned e) { return sv.get(s, e); }));
   }
 
   using InputRows =
@@ -334,9 +390,12 @@ public:
   /// bit patterns); \returns rows x requests.
   OutputRows interpretRows(nb::handle words, const PyRegisters &regs,
                            const std::vector<uint32_t> &requests,
-                           InputRows inputs, nb::handle routines) {
+                           InputRows inputs, nb::handle routines,
+                           const SpecialValues::List &specials) {
     Words w(words);
     Routines r(routines);
+    SpecialValues sv(specials);
+    auto special = [&](uint32_t s, unsigned e) { return sv.get(s, e); };
     size_t rows = inputs.shape(0), cols = inputs.shape(1);
     auto *out = new uint64_t[rows * requests.size()];
     nb::capsule owner(out, [](void *p) noexcept { delete[](uint64_t *) p; });
@@ -348,7 +407,7 @@ public:
       for (size_t i = 0; i != rows; ++i) {
         llvm::Expected<std::vector<uint64_t>> v = interpretStackPtx(
             ctx, p, regs.regs, requests,
-            llvm::ArrayRef<uint64_t>(inputs.data() + i * cols, cols));
+            llvm::ArrayRef<uint64_t>(inputs.data() + i * cols, cols), special);
         if (!v) {
           error = llvm::toString(v.takeError());
           break;
@@ -553,10 +612,12 @@ void mmptx::python::bindStack(nb::module_ &m) {
            nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
       .def("interpret", &PyCompiler::interpret, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
-           nb::arg("routines") = nb::none())
+           nb::arg("routines") = nb::none(),
+           nb::arg("specials") = SpecialValues::List())
       .def("interpret_rows", &PyCompiler::interpretRows, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
-           nb::arg("routines") = nb::none())
+           nb::arg("routines") = nb::none(),
+           nb::arg("specials") = SpecialValues::List())
       .def_prop_ro("stats", &PyCompiler::stats)
       .def_prop_ro("target_sm",
                    [](const PyCompiler &c) { return c.ctx.getTargetSm(); });

@@ -174,3 +174,31 @@ def test_threads():
 
 def test_exported():
     assert mmptx.ast is A and mmptx.AstError is AstError
+
+
+def test_generated_enums():
+    """AST word kinds and the default instructions come from mmptx._enums
+    (generated at build time)."""
+    assert A.WordType.SPECIAL == 8 and A.WordType.ROUTINE_ARG == 6
+    assert A.ptx(A.PtxInstr.ADD_FTZ_F32) == A.ptx("add.ftz.f32")
+    assert A.ptx(A.PtxInstr.SIN_APPROX_FTZ_F32, 1) == \
+        A.ptx("sin.approx.ftz.f32", 1)
+    assert A.special(A.SpecialReg.TID_X) == \
+        A.make_word(A.WordType.SPECIAL, 0, int(A.SpecialReg.TID_X))
+    with pytest.raises(AstError, match="unknown instruction"):
+        A.ptx(len(A.PtxInstr))
+
+
+def test_interpret_specials():
+    p = A.parse("(out z U32)\n(= z (add.u32 %tid.x %ntid.x))")
+    assert p.interpret() == {"z": 0}
+    assert p.interpret(specials={"tid.x": 3, "%ntid.x": 32}) == {"z": 35}
+    assert p.interpret(specials={"tid": [4, 0, 0], "ntid": [1]}) == {"z": 5}
+    words = np.array([A.special(A.SpecialReg.TID_X),
+                      A.special(A.SpecialReg.NTID_X),
+                      A.ptx("add.u32"), A.ret()], dtype=np.uint64)
+    assert A.interpret_words([], [("z", "U32", words)], [],
+                             specials={A.SpecialReg.TID_X: 7}) == [7]
+    with pytest.raises(AstError, match="unknown special register") as e:
+        p.interpret(specials={"nope": 1})
+    assert e.value.code == AstErrorCode.SPECIAL_REGISTER_IDX_OUT_OF_BOUNDS

@@ -1,4 +1,5 @@
-"""The examples in examples/python run (CPU path)."""
+"""The examples in examples/python run (CPU path; the GPU path of
+random_image.py against the fake driver the C++ build makes)."""
 
 import os
 import subprocess
@@ -10,10 +11,15 @@ EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
                         "python")
 
 
-def run(script, *args):
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+FAKE = os.environ.get("MMPTX_FAKE_LIBCUDA") or os.path.join(
+    ROOT, "build", "unittests", "Runtime", "FakeCuda", "libcuda.so.1")
+
+
+def run(script, *args, env=None):
     return subprocess.run([sys.executable, os.path.join(EXAMPLES, script),
                            *args], capture_output=True, text=True,
-                          check=True).stdout
+                          check=True, env=env).stdout
 
 
 def test_quickstart(tmp_path):
@@ -34,6 +40,23 @@ def test_random_image(tmp_path):
     data = png.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and b"IDAT" in data
     assert int.from_bytes(data[16:20], "big") == 32  # width
+
+
+@pytest.mark.skipif(not os.path.exists(FAKE), reason="fake driver not built")
+def test_random_image_gpu_path(tmp_path):
+    """Rendered, compiled to cubins in a batch and launched through
+    mmptx.runtime (the fake device runs no code: the picture is flat)."""
+    pytest.importorskip("numpy")
+    import mmptx
+
+    if not any(b.available for b in mmptx.backends()):
+        pytest.skip("no PTX backend")
+    png = tmp_path / "img.png"
+    env = dict(os.environ, MMPTX_LIBCUDA=FAKE)
+    out = run("random_image.py", str(png), "--size", "16", env=env)
+    assert "rendering on mmptx fake device" in out and "wrote" in out
+    out = run("random_image.py", str(png), "--size", "16", "--cpu", env=env)
+    assert "rendering on the CPU interpreter" in out
 
 
 def test_symbolic_regression():

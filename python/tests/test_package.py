@@ -10,6 +10,23 @@ def test_version_and_modules():
     assert mmptx._mmptx.inject and mmptx._mmptx.stack
 
 
+def test_runtime_is_imported_lazily():
+    """mmptx.runtime needs NumPy: `import mmptx` alone does not import it,
+    the attribute does."""
+    import subprocess
+    import sys
+
+    code = ("import sys, mmptx; assert 'mmptx.runtime' not in sys.modules; "
+            "assert 'numpy' not in sys.modules; r = mmptx.runtime; "
+            "assert r is sys.modules['mmptx.runtime']; "
+            "assert r.Device and r.DeviceBuffer and 'runtime' in mmptx.__all__")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    import pytest
+
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        mmptx.nope
+
+
 def test_include_paths():
     inc = mmptx.get_include()
     assert os.path.isfile(mmptx.get_device_header())

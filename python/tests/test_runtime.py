@@ -2,7 +2,10 @@
 C++ build makes for its tests runs `fake_axpy` (y += a * x) on the host; the
 real-GPU test runs only where a device is present."""
 
+import ctypes
+import gc
 import os
+import types
 
 import pytest
 
@@ -106,6 +109,227 @@ def test_fake_errors(fake):
         R.Device()
     assert e.value.code == CudaErrorCode.NO_DEVICE
     assert R.device_count() == 0
+
+
+def live_objects():
+    """Modules, allocations and contexts the fake driver holds, once the
+    garbage (of earlier tests too) is collected."""
+    gc.collect()
+    return ctypes.CDLL(FAKE).mmptxFakeCudaLiveObjects()
+
+
+@needs_fake
+def test_device_buffer(fake):
+    dev = R.Device()
+    base = live_objects()
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    buf = dev.from_numpy(a)
+    assert (buf.shape, buf.dtype, buf.size, buf.nbytes) == \
+        ((2, 3), np.float32, 6, 24)
+    assert buf.ptr != 0 and len(buf) == 2 and "float32" in repr(buf)
+    assert np.array_equal(buf.to_numpy(), a)
+    buf.copy_from(a * 2)
+    back = np.empty_like(a)
+    buf.copy_to(back)
+    assert np.array_equal(back, a * 2)
+    z = dev.zeros(4, np.int32)
+    assert z.to_numpy().tolist() == [0, 0, 0, 0]
+    assert live_objects() == base + 2
+    with dev.empty((0,), np.float64) as e:
+        assert e.nbytes == 0 and e.to_numpy().shape == (0,)
+    assert e.closed
+    # Freed on close and on collection.
+    z.close()
+    assert live_objects() == base + 1
+    del buf
+    gc.collect()
+    assert live_objects() == base
+    with pytest.raises(ValueError, match="closed"):
+        z.to_numpy()
+    with pytest.raises(ValueError, match="copy_from: the array is int64"):
+        dev.zeros(3, np.float32).copy_from(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="writable C-contiguous"):
+        dev.zeros(3).copy_to(np.zeros(6, np.float32)[::2])
+    with pytest.raises(ValueError, match="negative"):
+        dev.empty((2, -1))
+    # Host DLPack producers are copied like NumPy arrays.
+    h = dev.from_numpy(DlpackTensor(np.array([7, 8], dtype=np.int64)))
+    assert h.to_numpy().tolist() == [7, 8]
+
+
+@needs_fake
+def test_device_errors_name_the_call(fake):
+    dev = R.Device()
+    fake.setenv("MMPTX_FAKE_CUDA_FAIL", "cuMemAlloc=2")
+    with pytest.raises(CudaError) as e:
+        dev.empty(16)
+    assert e.value.code == CudaErrorCode.CALL
+    assert "cuMemAlloc(64 bytes): CUDA_ERROR_OUT_OF_MEMORY" in str(e.value)
+    fake.setenv("MMPTX_FAKE_CUDA_FAIL", "cuMemcpyHtoD=1")
+    with pytest.raises(CudaError, match="cuMemcpyHtoD: CUDA_ERROR_INVALID"):
+        dev.from_numpy(np.zeros(2))
+    fake.setenv("MMPTX_FAKE_CUDA_FAIL", "cuCtxSynchronize=719")
+    with pytest.raises(CudaError,
+                       match="cuCtxSynchronize: CUDA_ERROR_LAUNCH_FAILED"):
+        dev.synchronize()
+    fake.delenv("MMPTX_FAKE_CUDA_FAIL")
+    with pytest.raises(CudaError, match="cuModuleLoadData: CUDA_ERROR_INV"):
+        dev.load(b"not a cubin")
+    with pytest.raises(TypeError, match="bytes"):
+        dev.load(1234)
+
+
+class ForeignArray:
+    """A device array of another library: __cuda_array_interface__ only."""
+
+    def __init__(self, buf):
+        self._buf = buf
+        self.__cuda_array_interface__ = {
+            "shape": buf.shape, "typestr": "<f4", "version": 3,
+            "data": (buf.ptr, False), "strides": None}
+
+
+class DlpackTensor:
+    """A tensor of another library that offers only __dlpack__ (as torch,
+    on the device or the host)."""
+
+    def __init__(self, tensor):
+        self._t = tensor
+
+    def __dlpack__(self, **kwargs):
+        return self._t.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._t.__dlpack_device__()
+
+
+@needs_fake
+@needs_backend
+def test_module_launches_many_times(fake):
+    dev = R.Device()
+    base = live_objects()
+    mod = dev.load(cubin("fake_axpy"))
+    k = mod.kernel("fake_axpy")
+    assert mod["fake_axpy"] is k and k.name == "fake_axpy"
+    x = dev.from_numpy(np.array([1, 2, 3], dtype=np.float32))
+    y = dev.from_numpy(np.full(3, 0.5, dtype=np.float32))
+    for _ in range(3):
+        k.launch(block=3, args=[np.float32(2), x, y, np.int32(3)])
+    dev.synchronize()
+    assert y.to_numpy().tolist() == [6.5, 12.5, 18.5]
+    k(np.float32(-1), x, y, np.int32(3), block=(3, 1, 1))
+    assert y.to_numpy().tolist() == [5.5, 10.5, 15.5]
+    # Host arrays are copied in (and back for inout/out) per launch.
+    hy = np.zeros(3, dtype=np.float32)
+    k.launch(block=3, args=[np.float32(1), np.ones(3, np.float32),
+                            R.inout(hy), np.int32(3)])
+    assert hy.tolist() == [1, 1, 1]
+    ho = np.full(3, 9, dtype=np.float32)
+    k.launch(block=3, args=[np.float32(1), x, R.out(ho), np.int32(3)])
+    assert ho.tolist() == [1, 2, 3]
+    assert live_objects() == base + 3  # module, x, y: temporaries freed
+    with pytest.raises(CudaError,
+                       match=r"cuModuleGetFunction\('nope'\): "
+                             "CUDA_ERROR_NOT_FOUND"):
+        mod.kernel("nope")
+    with pytest.raises(CudaError, match="cuLaunchKernel.*LAUNCH_FAILED"):
+        # n larger than the buffers: the fake device faults.
+        k.launch(block=8, args=[np.float32(1), x, y, np.int32(8)])
+    with pytest.raises(CudaError, match="cuLaunchKernel.*INVALID_VALUE"):
+        k.launch(block=2048, args=[np.float32(1), x, y, np.int32(3)])
+    with pytest.raises(TypeError, match="NumPy scalars or arrays"):
+        k.launch(args=[1.0])
+    with pytest.raises(TypeError, match="unsupported kernel argument"):
+        k.launch(args=[np.int8(1)])
+    x2 = dev.from_numpy(np.zeros(3, np.float32))
+    x2.close()
+    with pytest.raises(ValueError, match="closed"):
+        k.launch(args=[x2])
+    mod.close()
+    with pytest.raises(ValueError, match="unloaded"):
+        k.launch(block=3, args=[np.float32(1), x, y, np.int32(3)])
+    with pytest.raises(ValueError, match="unloaded"):
+        mod.kernel("fake_axpy")
+    del x, y, k
+    gc.collect()
+    assert live_objects() == base
+
+
+@needs_fake
+@needs_backend
+def test_foreign_device_arrays(fake):
+    dev = R.Device()
+    k = dev.load(cubin("fake_axpy")).kernel("fake_axpy")
+    x = dev.from_numpy(np.array([1, 2, 3], dtype=np.float32))
+    y = dev.zeros(3, np.float32)
+    # __cuda_array_interface__ (v3) both ways.
+    cai = y.__cuda_array_interface__
+    assert cai["version"] == 3 and cai["data"] == (y.ptr, False)
+    assert cai["shape"] == (3,) and cai["typestr"] == "<f4"
+    k.launch(block=3, args=[np.float32(1), ForeignArray(x),
+                            ForeignArray(y), np.int32(3)])
+    assert y.to_numpy().tolist() == [1, 2, 3]
+    # DLPack: a capsule and a __dlpack__ producer, both kDLCUDA.
+    assert x.__dlpack_device__() == (2, 0)
+    cap = x.__dlpack__()
+    assert R._native.dlpack_info(cap) == (2, 0, x.ptr, 12)
+    k.launch(block=3, args=[np.float32(1), x.__dlpack__(), DlpackTensor(y),
+                            np.int32(3)])
+    assert y.to_numpy().tolist() == [2, 4, 6]
+    # A host DLPack producer is copied like a NumPy array.
+    k.launch(block=3, args=[np.float32(1), DlpackTensor(np.ones(3, np.float32)),
+                            y, np.int32(3)])
+    assert y.to_numpy().tolist() == [3, 5, 7]
+    # NumPy cannot import device memory: the capsule says CUDA.
+    with pytest.raises((BufferError, RuntimeError, TypeError)):
+        np.from_dlpack(x)
+    with pytest.raises(BufferError, match="its device"):
+        x.__dlpack__(dl_device=(1, 0))
+    with pytest.raises(BufferError, match="without copies"):
+        x.__dlpack__(copy=True)
+    with pytest.raises(TypeError, match="without 'data'"):
+        k.launch(args=[types.SimpleNamespace(__cuda_array_interface__={})])
+    fake.setenv("MMPTX_FAKE_CUDA_DEVICES", "2")
+    other = R.Device(1).zeros(3, np.float32)
+    for arg in (other, DlpackTensor(other)):
+        with pytest.raises(ValueError, match="is on device 1, the kernel "
+                                             "on device 0"):
+            k.launch(block=3, args=[np.float32(1), x, arg, np.int32(3)])
+    del other, arg
+    gc.collect()  # released while device 1 exists
+
+
+def torch_cuda():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch if torch.cuda.is_available() and real_gpu() else None
+
+
+@pytest.mark.skipif(torch_cuda() is None, reason="no torch with a GPU")
+@needs_backend
+def test_torch_tensors(monkeypatch):
+    torch = torch_cuda()
+    monkeypatch.delenv("MMPTX_LIBCUDA", raising=False)
+    dev = R.Device()
+    major, minor = dev.info[2:4]
+    (r,) = mmptx.compile_batch([AXPY_PTX.format(name="axpy")],
+                               arch="sm_%d%d" % (major, minor), check=True)
+    k = dev.load(r.cubin).kernel("axpy")
+    x = torch.arange(100, dtype=torch.float32, device="cuda")
+    y = torch.ones(100, dtype=torch.float32, device="cuda")
+    torch.cuda.synchronize()
+    k.launch(block=128, args=[np.float32(2), x, y, np.uint32(100)])
+    dev.synchronize()
+    assert torch.equal(y, 2 * x + 1)
+    buf = dev.from_numpy(np.arange(4, dtype=np.float32))
+    t = torch.from_dlpack(buf)
+    assert t.device.type == "cuda" and t.tolist() == [0, 1, 2, 3]
+    k.launch(block=4, args=[np.float32(1), x[:4].__dlpack__(), buf,
+                            np.uint32(4)])
+    dev.synchronize()
+    assert t.tolist() == [0, 2, 4, 6]
 
 
 def test_no_driver(monkeypatch, tmp_path):

@@ -240,3 +240,93 @@ def test_named_encoders(iset):
     assert "fma_rn_f32" in dir(iset.instr)
     with pytest.raises(AttributeError):
         iset.instr.no_such_op
+
+
+def _mangle(name):
+    return "".join(c.upper() if c.isalnum() else "_" for c in name)
+
+
+def test_generated_enums_match_the_tables(iset):
+    """mmptx._enums is generated from td/StackInstrs.td at build time: its
+    numbering is the default tables'."""
+    assert [m.name for m in S.StackType] == iset.stacks
+    assert [m.name for m in S.PtxInstr] == \
+        [_mangle(i[0]) for i in iset.instructions]
+    assert [m.name for m in S.SpecialReg] == \
+        [_mangle(s[0]) for s in iset.specials]
+    assert [m.name for m in S.ArgType] == \
+        [_mangle(a[0]) for a in iset.arg_types]
+    assert S.WordType.PTX == 1 and S.WordType.LOAD == 12
+    assert S.MetaOp.REVERSE == 8 and len(S.MetaOp) == 9
+    assert S.StackType.F32 == 0 and S.StackType.U32 == 1
+
+
+def test_enum_words_need_no_lookup(cc, iset):
+    regs = iset.registers(XYZ)
+    words = [S.input_(0), S.input_(1), S.ptx(S.PtxInstr.ADD_FTZ_F32)]
+    assert words[2] == iset.ptx("add.ftz.f32") == \
+        iset.ptx(S.PtxInstr.ADD_FTZ_F32)
+    assert cc.compile(words, regs, ["z"]) == ADD_STUB
+    assert iset.special(S.SpecialReg.TID_X) == iset.special("tid.x") == \
+        S.special(S.SpecialReg.TID_X)
+    assert iset.meta(S.StackType.F32, S.MetaOp.DUP) == \
+        iset.meta("F32", S.MetaOp.DUP)
+    with pytest.raises(S.StackError, match="instruction 100000 is out of"):
+        iset.ptx(100000)
+    with pytest.raises(S.StackError, match="special register -1 is out of"):
+        iset.special(-1)
+
+
+def test_compile_fast_path_requests(cc, iset):
+    """With a Registers, compile() resolves request names in the extension;
+    its errors match the other paths'."""
+    regs = iset.registers(XYZ)
+    words = np.array([S.input_(0), S.input_(1), iset.ptx("add.ftz.f32")],
+                     dtype=np.uint64)
+    assert cc.compile(words, regs, ("z",)) == cc.compile(words, regs, [2]) \
+        == ADD_STUB
+    with pytest.raises(mmptx.StackError, match="unknown register 'w'") as e:
+        cc.compile(words, regs, ["w"])
+    assert e.value.code == mmptx.errors.StackErrorCode.INVALID_REQUEST
+    with pytest.raises(mmptx.StackError, match="request 1 is not a register"):
+        cc.compile(words, regs, [2, -1])
+    with pytest.raises(TypeError, match="register indices or names"):
+        cc.compile(words, regs, [2.0])
+    with pytest.raises(TypeError, match="must be a sequence"):
+        cc.compile(words, regs, 2)
+    # Buffers of other item types are copied through the sequence path.
+    assert cc.compile(words.view(np.int64), regs, [2]) == ADD_STUB
+    assert cc.compile(words.astype(">u8"), regs, [2]) == ADD_STUB
+    assert cc.compile(np.repeat(words, 2)[::2], regs, [2]) == ADD_STUB
+
+    class Sub(np.ndarray):
+        pass
+
+    assert cc.compile(words.view(Sub), regs, [2]) == ADD_STUB
+    with pytest.raises(TypeError, match="1-D uint64 array"):
+        cc.compile(words.reshape(1, 3), regs, [2])
+
+
+def test_interpret_specials(cc, iset):
+    """Special registers read the values given by name (0 otherwise)."""
+    regs = iset.registers([("z", "U32", "out")])
+    w = [iset.special("tid.x")]
+    assert cc.interpret(w, regs, ["z"], [0]) == [0]
+    assert cc.interpret(w, regs, ["z"], [0], specials={"tid.x": 3}) == [3]
+    assert cc.interpret(w, regs, ["z"], [0], specials={"%tid.x": 4}) == [4]
+    assert cc.interpret(w, regs, ["z"], [0],
+                        specials={S.SpecialReg.TID_X: 5}) == [5]
+    # A vector register's elements are its components' values.
+    assert cc.interpret(w, regs, ["z"], [0], specials={"tid": [6, 7]}) == [6]
+    w2 = [iset.special("tid.x"), iset.special("ntid.x"), iset.ptx("add.u32")]
+    sp = {"tid.x": 3, "ntid.x": 32}
+    assert cc.interpret(w2, regs, ["z"], [0], specials=sp) == [35]
+    rows = cc.interpret_rows(np.array(w2, dtype=np.uint64), regs, ["z"],
+                             np.zeros((2, 1), dtype=np.uint64), specials=sp)
+    assert rows.tolist() == [[35], [35]]
+    with pytest.raises(S.StackError, match="unknown special register 'tid.q'"):
+        cc.interpret(w, regs, ["z"], [0], specials={"tid.q": 1})
+    with pytest.raises(S.StackError, match="'tid.x' has 1 element"):
+        cc.interpret(w, regs, ["z"], [0], specials={"tid.x": [1, 2]})
+    with pytest.raises(S.StackError, match="special register 99 is out"):
+        cc.interpret(w, regs, ["z"], [0], specials={99: 1})

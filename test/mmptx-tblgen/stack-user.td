@@ -52,16 +52,31 @@ def Tanh : PtxInstr<"tanh.approx.f32", [RealArg], [RealArg]> {
 // CHECK-NEXT: static const uint16_t StackSpecialMinSm[] = {
 // CHECK-NEXT:   0, 90
 // CHECK-NEXT: };
-// CHECK:      StackSpecialDescs, StackSpecialPtx, StackSpecialNames,
-// CHECK-NEXT:     StackInlineLiterals, StackInstrMinSm, StackSpecialMinSm};
+// One writer of the tables, two spellings: the same arrays and struct in
+// C++ and in C.
+// CHECK:      static const ::mmptx::stack::StackInfo stackInfo = {
+// CHECK-NEXT:     2, StackTypeNames, StackLiteralPrefixes,
+// CHECK-NEXT:     3, StackArgTypes, StackArgTypeNames,
+// CHECK-NEXT:     4, StackInstrDescs, StackInstrPtx, StackInstrNames,
+// CHECK-NEXT:     2, StackSpecialDescs, StackSpecialPtx, StackSpecialNames,
+// CHECK-NEXT:     StackInlineLiterals, StackInstrMinSm, StackSpecialMinSm
+// CHECK-NEXT: };
 
 // C: MMPTX_STACK_TYPE_REAL = 0,
 // C: MMPTX_PTX_INSTR_PAIR_ADD = 2,
 // C: mmptx_stack_encode_special_laneid(void)
+// C: {{[{][{]}}0, 0, 3, 3}, {1, 1}, 2, 2}, /* setp.lt.f32 */
+// C: {{[{][{]}}2, 3, 3, 3}, {0, 3}, 1, 1}, /* pair.add */
 // C:      static const uint16_t mmptx_stack_instr_min_sm[] = {
 // C-NEXT:   0, 0, 0, 75
 // C-NEXT: };
 // C-NEXT: static const uint16_t mmptx_stack_special_min_sm[] = {
 // C-NEXT:   0, 90
 // C-NEXT: };
-// C:        mmptx_stack_inline_literals, mmptx_stack_instr_min_sm, mmptx_stack_special_min_sm
+// C:      static const mmptx_stack_tables_t mmptx_stack_tables = {
+// C-NEXT:   2, mmptx_stack_type_names, mmptx_stack_literal_prefixes,
+// C-NEXT:   3, mmptx_stack_arg_types, mmptx_stack_arg_type_names,
+// C-NEXT:   4, mmptx_stack_instr_descs, mmptx_stack_instr_ptx, mmptx_stack_instr_names,
+// C-NEXT:   2, mmptx_stack_special_descs, mmptx_stack_special_ptx, mmptx_stack_special_names,
+// C-NEXT:   mmptx_stack_inline_literals, mmptx_stack_instr_min_sm, mmptx_stack_special_min_sm
+// C-NEXT: };

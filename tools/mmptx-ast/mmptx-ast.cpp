@@ -12,6 +12,7 @@
 ///   mmptx-ast prog.ast                  the PTX stub
 ///   mmptx-ast --emit=words prog.ast     the words, one per line, in hex
 ///   mmptx-ast --from-words w.txt ...    read such a word file instead
+///   mmptx-ast --reference-numbering ... PTX words numbered as the reference
 ///   mmptx-ast --emit=text prog.ast      canonical text (via the words)
 ///   mmptx-ast --interpret x=1,y=2 p     run the CPU interpreter
 ///   mmptx-ast --random=N --seed=S       a random well-typed program instead
@@ -110,6 +111,11 @@ static cl::opt<bool>
     fromWords("from-words",
               cl::desc("The input is a word file (what --emit=words prints)"),
               cl::cat(astCategory));
+static cl::opt<bool> referenceNumbering(
+    "reference-numbering",
+    cl::desc("Number PTX words (--from-words, --emit=words) as the "
+             "reference's 18-instruction AST catalogue"),
+    cl::cat(astCategory));
 static cl::opt<uint64_t> randomSeed("seed", cl::desc("Seed of --random"),
                                     cl::init(1), cl::cat(astCategory));
 static cl::opt<unsigned>
@@ -177,6 +183,21 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  std::vector<uint32_t> refMap;
+  if (referenceNumbering) {
+    refMap = getReferenceAstInstrMap(info);
+    if (refMap.empty()) {
+      WithColor::error(errs(), "mmptx-ast")
+          << "--reference-numbering: the instruction set lacks an instruction "
+             "of the reference's catalogue\n";
+      return 1;
+    }
+  }
+  if (referenceNumbering && fromWords)
+    if (Error e = renumberAstInstrs(*m, refMap, /*toMap=*/false, info, &sm)) {
+      reportError(std::move(e), "mmptx-ast");
+      return 1;
+    }
   AstPtxOptions opts;
   opts.maxStackDepth = maxStackDepth;
   opts.maxRoutineDepth = maxRoutineDepth;
@@ -237,6 +258,11 @@ int main(int argc, char **argv) {
     }
     break;
   case EmitKind::Words:
+    if (referenceNumbering)
+      if (Error e = renumberAstInstrs(*m, refMap, /*toMap=*/true, info, &sm)) {
+        reportError(std::move(e), "mmptx-ast");
+        return 1;
+      }
     printAstWords(os, *m, info);
     break;
   case EmitKind::Ptx:

@@ -24,6 +24,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Expr/Literal.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackRandom.h"
@@ -156,46 +157,6 @@ static void randomizeProgram(StackProgram &prog, const StackInfo &info) {
   prog.main = randomWords(rng, 1 + rng.below(randomize), info, numRegs, 3);
 }
 
-/// Parses one input value for a register of stack \p prefix.
-static bool parseValue(StringRef text, StringRef prefix, uint64_t &out) {
-  std::string s = text.str();
-  char *end = nullptr;
-  if (prefix == "f32" || prefix == "f64") {
-    double d = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size() || s.empty())
-      return false;
-    if (prefix == "f32") {
-      out = f32Bits(float(d));
-    } else {
-      std::memcpy(&out, &d, 8);
-    }
-    return true;
-  }
-  bool neg = text.startswith("-");
-  uint64_t v;
-  if ((neg ? text.drop_front() : text).getAsInteger(0, v))
-    return false;
-  out = neg ? 0 - v : v;
-  return true;
-}
-
-static void printValue(raw_ostream &os, uint64_t v, StringRef prefix) {
-  if (prefix == "f32") {
-    os << format("%.9g", double(bitsF32(v)));
-    os << " (0f" << format_hex_no_prefix(uint32_t(v), 8, true) << ")";
-  } else if (prefix == "f64") {
-    double d;
-    std::memcpy(&d, &v, 8);
-    os << format("%.17g", d);
-  } else if (prefix == "s32") {
-    os << int32_t(v);
-  } else if (prefix == "pred") {
-    os << (v ? "true" : "false");
-  } else {
-    os << v << " (" << format_hex(v, 10) << ")";
-  }
-}
-
 int main(int argc, char **argv) {
   InitLLVM x(argc, argv);
   cl::HideUnrelatedOptions(stackCategory);
@@ -293,8 +254,8 @@ int main(int argc, char **argv) {
         return 1;
       }
       size_t idx = it - prog->registers.begin();
-      if (!parseValue(value.trim(), info.literalPrefixes[it->stackIdx],
-                      inputs[idx])) {
+      if (!expr::parseValue(value.trim(), info.literalPrefixes[it->stackIdx],
+                            inputs[idx])) {
         WithColor::error(errs(), "mmptx-stack")
             << "--interpret: bad value '" << value << "' for '" << name
             << "'\n";
@@ -310,7 +271,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0, e = vals->size(); i != e; ++i) {
       const RegisterDecl &d = prog->registers[requests[i]];
       out.os() << d.name << " = ";
-      printValue(out.os(), (*vals)[i], info.literalPrefixes[d.stackIdx]);
+      expr::printValue(out.os(), (*vals)[i], info.literalPrefixes[d.stackIdx]);
       out.os() << "\n";
     }
     return commit();

@@ -36,8 +36,10 @@ enum ActionType {
   PrintRecords,
   GenInjectTypes,
   GenInjectDeviceTypes,
+  GenInjectDeviceFormat,
   GenStackTables,
-  GenStackCHeader
+  GenStackCHeader,
+  GenPythonEnums
 };
 
 cl::opt<ActionType> Action(
@@ -48,10 +50,14 @@ cl::opt<ActionType> Action(
                           "Generate the inject-type table"),
                clEnumValN(GenInjectDeviceTypes, "gen-inject-device-types",
                           "Generate the device header's type macros"),
+               clEnumValN(GenInjectDeviceFormat, "gen-inject-device-format",
+                          "Generate the device header's site-format macros"),
                clEnumValN(GenStackTables, "gen-stack-tables",
                           "Generate Stack PTX C++ tables and encoders"),
                clEnumValN(GenStackCHeader, "gen-stack-c-header",
-                          "Generate the Stack PTX C99 header")));
+                          "Generate the Stack PTX C99 header"),
+               clEnumValN(GenPythonEnums, "gen-python-enums",
+                          "Generate the Stack/AST PTX Python enums")));
 
 /// TableGenMain's output options, taken over by this tool.
 struct OutputOptions {
@@ -116,6 +122,12 @@ void runBackend(raw_ostream &OS, RecordKeeper &Records) {
     break;
   case GenInjectDeviceTypes:
     mmptx::emitInjectDeviceTypes(Records, OS);
+    break;
+  case GenPythonEnums:
+    mmptx::emitPythonEnums(Records, OS);
+    break;
+  case GenInjectDeviceFormat:
+    mmptx::emitInjectDeviceFormat(Records, OS);
     break;
   }
 }

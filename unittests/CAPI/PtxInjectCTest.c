@@ -10,6 +10,8 @@
 
 #include "mmptx-c/PtxInject.h"
 
+#include "CAPITestModules.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -282,17 +284,6 @@ static void test_no_injects(void) {
                MMPTX_SUCCESS);
   CHECK_RESULT(mmptx_inject_destroy(h), MMPTX_SUCCESS);
 }
-
-static const char kModule[] = ".version 9.0\n"
-                              ".target sm_80\n"
-                              ".entry k()\n"
-                              "{\n"
-                              "\t.reg .f32 %f<2>;\n"
-                              "\t// PTX_INJECT_START f\n"
-                              "\t// %f1 mod f32 acc\n"
-                              "\t// PTX_INJECT_END\n"
-                              "\tret;\n"
-                              "}\n";
 
 /* create checks what mmptx-opt checks; render checks the stubs. */
 static void test_checks(void) {

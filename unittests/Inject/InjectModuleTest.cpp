@@ -357,6 +357,19 @@ TEST(InjectModuleTest, RenderErrors) {
   e = m->render(byName, out, unchecked);
   EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::InjectNotFound);
   EXPECT_EQ(msg, "stub given for unknown inject 'g'");
+
+  // An error without a location is a StringError whose code has the inject
+  // category; any other error is Internal.
+  e = m->render(ArrayRef<StringRef>{}, out, unchecked);
+  std::error_code ec;
+  handleAllErrors(std::move(e),
+                  [&](const StringError &s) { ec = s.convertToErrorCode(); });
+  EXPECT_EQ(ec, make_error_code(InjectErrc::WrongNumStubs));
+  EXPECT_EQ(&ec.category(), &getInjectErrorCategory());
+  EXPECT_EQ(
+      takeInjectError(createStringError(inconvertibleErrorCode(), "x"), &msg),
+      InjectErrc::Internal);
+  EXPECT_EQ(msg, "x");
   byName.erase("g");
   EXPECT_FALSE(bool(m->render(byName, out, unchecked)));
   EXPECT_EQ(out, "A\nS\nB\n");

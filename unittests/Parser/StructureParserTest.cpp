@@ -126,26 +126,26 @@ TEST(StructureParserTest, InjectMarkerAtEveryOffset) {
       std::string Src = "// " + Fill + "PTX_INJECT_START f" + Tail + "\nret;";
       auto M = structureOf(Src);
       ASSERT_TRUE(M);
-      EXPECT_TRUE(M->getStatement(1).Flags & SF_MaybeInjectMarker) << Src;
+      EXPECT_TRUE(M->getStatement(1).Flags & SF_KeywordComment) << Src;
       EXPECT_EQ(M->getStatement(2).Kind, StmtKind::Instruction);
 
       std::string Block = "/* " + Fill + "MMPTX_INJECT */" + Tail + "\nret;";
       auto B = structureOf(Block);
       ASSERT_TRUE(B);
-      EXPECT_TRUE(B->getStatement(1).Flags & SF_MaybeInjectMarker) << Block;
+      EXPECT_TRUE(B->getStatement(1).Flags & SF_KeywordComment) << Block;
     }
     for (const char *Near : {"PTX_INJEC", "PTX_INJE\nCT", "PTX_IN JECT",
                              "ptx_inject", "JPTX_INJEC", "PTX_JNJECT"}) {
       std::string Src = "// " + Fill + Near + "\nret;";
       auto M = structureOf(Src);
       ASSERT_TRUE(M);
-      EXPECT_FALSE(M->getStatement(1).Flags & SF_MaybeInjectMarker) << Src;
+      EXPECT_FALSE(M->getStatement(1).Flags & SF_KeywordComment) << Src;
     }
   }
   // At the very end of the input, without a newline.
   auto M = structureOf("ret;\n// PTX_INJECT_END");
   ASSERT_TRUE(M);
-  EXPECT_TRUE(M->getStatement(2).Flags & SF_MaybeInjectMarker);
+  EXPECT_TRUE(M->getStatement(2).Flags & SF_KeywordComment);
   EXPECT_EQ(M->getText(M->getStatement(2)), "// PTX_INJECT_END");
 }
 

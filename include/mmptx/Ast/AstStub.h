@@ -28,6 +28,7 @@
 #define MMPTX_AST_ASTSTUB_H
 
 #include "mmptx/Ast/AstPtx.h"
+#include "mmptx/Expr/InjectTyping.h"
 #include "mmptx/Stack/StackCompiler.h"
 
 #include "llvm/Support/Error.h"
@@ -42,16 +43,11 @@ namespace mmptx {
 namespace ast {
 
 /// A variable of an inject, as the stub sees it.
-struct AstSiteVar {
-  llvm::StringRef name;           ///< as annotated, `acc`
-  llvm::StringRef stableRegister; ///< `_x1`
-  llvm::StringRef typeToken;      ///< inject type, `F32`
-  stack::RegKind kind = stack::RegKind::In;
-};
+using AstSiteVar = expr::SiteVar;
 
 /// Parses buffer \p bufferID of \p sm and compiles it with \p ctx (whose
-/// tables give the stacks: a variable's stack is the one named like its
-/// type token) into the stub of inject \p injectName with variables
+/// tables give the stacks: a variable's stack is found by
+/// expr::findStackOf) into the stub of inject \p injectName with variables
 /// \p vars. \returns the stub or a located error.
 llvm::Expected<std::string> compileAstStub(const llvm::SourceMgr &sm,
                                            unsigned bufferID,

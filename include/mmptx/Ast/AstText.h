@@ -146,6 +146,16 @@ llvm::Error printAstModule(llvm::raw_ostream &os, const AstModule &m,
 void printAstWords(llvm::raw_ostream &os, const AstModule &m,
                    const stack::StackInfo &info);
 
+/// Renumbers the PTX words of \p m between instruction indices of \p info
+/// and indices into \p map (AstPtxOptions::instrMap, e.g. the reference's
+/// catalogue, getReferenceAstInstrMap): into the map's numbering if
+/// \p toMap, else out of it. \returns an error, located at the word when
+/// \p sm is given, for an instruction the map lacks or a mapped index
+/// beyond it; \p m is then unchanged.
+llvm::Error renumberAstInstrs(AstModule &m, llvm::ArrayRef<uint32_t> map,
+                              bool toMap, const stack::StackInfo &info,
+                              const llvm::SourceMgr *sm = nullptr);
+
 /// Reads a word file (printAstWords) from buffer \p bufferID of \p sm: any
 /// words, which the compiler then checks. \returns the module or a located
 /// DiagnosticError.

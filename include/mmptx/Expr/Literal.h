@@ -50,16 +50,16 @@ unsigned getTypeWidth(llvm::StringRef prefix);
 
 /// Reads literal \p text for a stack with PTX type \p prefix. Floats
 /// (`1.5`, `-2e3`, `inf`, `0f3f800000`) go on f32/f64 stacks; integers
-/// (decimal or `0x` hex, optionally negative) on integer, bit and f32/f64
-/// stacks; `true`/`false` or 0/1 on pred. A value the stack cannot hold, or
-/// that a 32-bit payload cannot carry exactly, is an error naming why.
-/// \returns the payload bits.
+/// (decimal or `0x` hex, optionally signed, a `u` suffix allowed) on
+/// integer, bit and f32/f64 stacks; a hex literal gives the bits of a
+/// signed type (`0xffffffff` is -1 on s32); `true`/`false` or 0/1 on pred. A
+/// value the stack cannot hold, or that a 32-bit payload cannot carry exactly,
+/// is an error naming why. \returns the payload bits.
 llvm::Expected<uint32_t> parseLiteral(llvm::StringRef text,
                                       llvm::StringRef prefix);
 
-/// Writes the PTX immediate of payload \p bits of kind \p kind at \p p
-/// (room for 20 characters), with lower-case hex digits. \returns the end.
-char *writeLiteral(char *p, LiteralKind kind, uint32_t bits);
+// The PTX immediate of a payload is written by writePtxLiteral
+// (mmptx/Expr/PtxEmitter.h).
 
 /// \returns the host value (bit pattern, see StackInterpreter.h) of a
 /// literal payload on a stack with PTX type \p prefix.

@@ -76,9 +76,9 @@ enum StmtFlags : uint8_t {
   SF_EndInlineAsm = 1 << 1,
   /// Inside a begin/end inline asm region.
   SF_InInlineAsm = 1 << 2,
-  /// A comment that may be an inject marker (contains `PTX_INJECT` or
-  /// `MMPTX_INJECT`); checked precisely by the inject-site layer.
-  SF_MaybeInjectMarker = 1 << 3,
+  /// A comment that contains the keyword of the structural parser (see
+  /// mmptx/Parser/Parser.h); the layer that asked for it gives it a meaning.
+  SF_KeywordComment = 1 << 3,
 };
 
 /// One statement: a byte range of the module's buffer and its kind. Twelve

@@ -7,8 +7,10 @@
 ///
 /// \file
 /// The one description of a normalised inject site, shared by everything
-/// that writes one: the CUDA source rewriter (as inline asm), the normalize
-/// pass, render and stub-gen (as PTX):
+/// that writes one: the CUDA source rewriter (as inline asm), the device
+/// header (its line macros are generated from the writers below by
+/// mmptx-tblgen -gen-inject-device-format), the normalize pass, render and
+/// stub-gen (as PTX):
 ///
 ///   {
 ///   .reg .<regtype> %_x<i>;                 one per variable
@@ -65,6 +67,9 @@ struct InjectType {
 /// \returns the inject types generated from td/InjectTypes.td.
 llvm::ArrayRef<InjectType> getBuiltinInjectTypes();
 
+/// The stable register of variable i is `%_x<i>`: this prefix and i.
+constexpr llvm::StringLiteral StableRegisterPrefix = "_x";
+
 /// One variable of a site, as a scaffold writer needs it.
 struct ScaffoldVar {
   InjectArgKind kind;
@@ -77,6 +82,48 @@ struct ScaffoldVar {
   llvm::StringRef outer;
 };
 
+/// The sections of a scaffold, in the order writeSiteScaffold writes them.
+/// Markers are the begin marker, one arg marker per variable and the end
+/// marker.
+enum class ScaffoldSection : uint8_t {
+  Decls,
+  MovesIn,
+  Markers,
+  Stub,
+  MovesOut
+};
+
+/// \returns the sections of a scaffold in order.
+llvm::ArrayRef<ScaffoldSection> getScaffoldSections();
+
+/// \returns true if a variable of kind \p Kind is moved into its stable
+/// register before the stub (in, mod) / out of it after the stub (mod, out).
+bool scaffoldMovesIn(InjectArgKind Kind);
+bool scaffoldMovesOut(InjectArgKind Kind);
+
+/// Receives one line of a scaffold, without indentation or newline.
+using ScaffoldLineFn = llvm::function_ref<void(const llvm::Twine &)>;
+
+/// The lines of a scaffold, one function each. The parts are Twines so that
+/// a writer may pass placeholders rather than values: the device-header
+/// backend of mmptx-tblgen passes macro parameters, so that the CUDA header
+/// writes exactly these lines. \p Stable is a stable register (`%_x0`),
+/// \p Outer the value outside the site.
+void writeScaffoldDecl(const llvm::Twine &RegType, const llvm::Twine &Stable,
+                       ScaffoldLineFn Line);
+void writeScaffoldMoveIn(const llvm::Twine &MovSuffix,
+                         const llvm::Twine &Stable, const llvm::Twine &Outer,
+                         ScaffoldLineFn Line);
+void writeScaffoldMoveOut(const llvm::Twine &MovSuffix,
+                          const llvm::Twine &Outer, const llvm::Twine &Stable,
+                          ScaffoldLineFn Line);
+void writeBeginMarker(const llvm::Twine &Name, const llvm::Twine &NumVars,
+                      ScaffoldLineFn Line);
+void writeArgMarker(const llvm::Twine &Index, const llvm::Twine &Kind,
+                    const llvm::Twine &RegType, const llvm::Twine &TypeToken,
+                    const llvm::Twine &Label, ScaffoldLineFn Line);
+void writeEndMarker(const llvm::Twine &Name, ScaffoldLineFn Line);
+
 /// Emits the lines between the braces of a normalised site of inject
 /// \p name, each through \p line without indentation or newline: the
 /// `.reg`s, the `mov`s in, the markers (when \p withMarkers), then calls
@@ -84,8 +131,7 @@ struct ScaffoldVar {
 /// spells the stable registers: `%_x` in PTX, `%%_x` in an asm template.
 void writeSiteScaffold(llvm::StringRef name, llvm::ArrayRef<ScaffoldVar> vars,
                        llvm::StringRef stablePrefix, bool withMarkers,
-                       llvm::function_ref<void(const llvm::Twine &)> line,
-                       llvm::function_ref<void()> atStub);
+                       ScaffoldLineFn line, llvm::function_ref<void()> atStub);
 
 } // namespace mmptx
 

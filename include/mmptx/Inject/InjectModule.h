@@ -133,22 +133,15 @@ private:
   InjectErrc code;
 };
 
-/// An inject error without a source location (render and query misuse).
-class InjectUsageError : public llvm::ErrorInfo<InjectUsageError> {
-public:
-  static char ID;
-  InjectUsageError(InjectErrc code, std::string msg)
-      : code(code), msg(std::move(msg)) {}
-  InjectErrc getCode() const { return code; }
-  void log(llvm::raw_ostream &os) const override { os << msg; }
-  std::error_code convertToErrorCode() const override {
-    return llvm::inconvertibleErrorCode();
-  }
+/// The error category of InjectErrc. An inject error without a source
+/// location (render and query misuse) is an llvm::StringError with an
+/// error code of this category, `make_error<StringError>(msg,
+/// make_error_code(InjectErrc::X))`.
+const std::error_category &getInjectErrorCategory();
 
-private:
-  InjectErrc code;
-  std::string msg;
-};
+inline std::error_code make_error_code(InjectErrc Code) {
+  return {int(Code), getInjectErrorCategory()};
+}
 
 /// \returns \p err with category \p code when it is a located error
 /// without one (a DiagnosticError), else \p err unchanged.
@@ -320,5 +313,9 @@ size_t writeNormalizedSite(std::string &out, const Inject &inj,
 void printInjects(const InjectModule &m, llvm::raw_ostream &os, bool json);
 
 } // namespace mmptx
+
+namespace std {
+template <> struct is_error_code_enum<mmptx::InjectErrc> : std::true_type {};
+} // namespace std
 
 #endif // MMPTX_INJECT_INJECTMODULE_H

@@ -8,8 +8,11 @@
 /// \file
 /// Text → IR, at two speeds:
 ///  - parseStructure(): one pass over the bytes that finds statement
-///    boundaries, scopes, functions, comments and inline-asm regions. It is
-///    all that inject-site discovery and rendering need.
+///    boundaries, scopes, functions, comments and inline-asm regions, and
+///    flags the comments that contain the keyword `PTX_INJECT`
+///    (SF_KeywordComment), in the same walk. It is all that inject-site
+///    discovery and rendering need: every inject marker contains the
+///    keyword (lib/Inject relies on it; its tests check it).
 ///  - verifyModule(): parses the operands of every statement (see
 ///    StatementParser.h) and reports the first malformed one.
 /// parsePTX() does both. Neither crashes, hangs or reads out of bounds on any

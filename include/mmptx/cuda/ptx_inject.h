@@ -34,8 +34,11 @@
 /// asm has no predicate operands (no constraint letter), so pass a U32 0/1
 /// and let the stub `setp` it.
 ///
-/// Each site expands to one `asm volatile` statement whose text is, line by
-/// line, with i the operand's position in the source (0-based):
+/// Each site expands to one `asm volatile` statement whose text is the site
+/// format of mmptx/Inject/InjectFormat.h: the macros of the generated
+/// mmptx/cuda/PtxInjectFormat.h are written by its scaffold writers
+/// (mmptx-tblgen -gen-inject-device-format). Line by line, with i the
+/// operand's position in the source (0-based):
 ///
 ///   {
 ///   .reg .<regtype> %_x<i>;                         every operand
@@ -86,6 +89,7 @@
 #ifndef MMPTX_CUDA_PTX_INJECT_H
 #define MMPTX_CUDA_PTX_INJECT_H
 
+#include "mmptx/cuda/PtxInjectFormat.h"
 #include "mmptx/cuda/PtxInjectTypes.h"
 
 //===----------------------------------------------------------------------===//
@@ -143,10 +147,8 @@
   (k, #T, #l, e, PTX_INJECT_TYPE_##T##_REG, PTX_INJECT_TYPE_##T##_MOV,         \
    PTX_INJECT_TYPE_##T##_CONSTRAINT, PTX_INJECT_TYPE_##T##_BIND)
 
-// Kind properties.
-#define MMPTX_KSTR_mmptx_in "in"
-#define MMPTX_KSTR_mmptx_mod "mod"
-#define MMPTX_KSTR_mmptx_out "out"
+// Kind properties (the marker spelling and which kinds are moved in and
+// out are the site format's: MMPTX_FMT_*_<kind> in PtxInjectFormat.h).
 #define MMPTX_KISOUT_mmptx_in 0
 #define MMPTX_KISOUT_mmptx_mod 1
 #define MMPTX_KISOUT_mmptx_out 1
@@ -847,27 +849,20 @@
 #define MMPTX_FE_63(M, t, ...) M t MMPTX_FE_62(M, __VA_ARGS__)
 #define MMPTX_FE_64(M, t, ...) M t MMPTX_FE_63(M, __VA_ARGS__)
 
-// The pieces of the asm statement, one per enriched tuple.
+// The lines of the asm statement, one per enriched tuple: the site format's
+// line macros (PtxInjectFormat.h, generated from mmptx/Inject/InjectFormat.h).
 #define MMPTX_DECL_(k, Ts, ls, e, reg, mov, c, bind, i, op, sep)               \
-  ".reg ." reg " %%_x" MMPTX_STR_(i) ";\n\t"
+  MMPTX_FMT_DECL_(reg, i)
 #define MMPTX_MOVIN_(k, Ts, ls, e, reg, mov, c, bind, i, op, sep)              \
   MMPTX_MOVIN_I_(k, mov, i, op)
-#define MMPTX_MOVIN_I_(k, mov, i, op) MMPTX_MOVIN_##k(mov, i, op)
-#define MMPTX_MOVIN_mmptx_in(mov, i, op)                                       \
-  "mov." mov " %%_x" MMPTX_STR_(i) ", %" MMPTX_STR_(op) ";\n\t"
-#define MMPTX_MOVIN_mmptx_mod(mov, i, op) MMPTX_MOVIN_mmptx_in(mov, i, op)
-#define MMPTX_MOVIN_mmptx_out(mov, i, op)
+#define MMPTX_MOVIN_I_(k, mov, i, op) MMPTX_FMT_MOVIN_##k(mov, i, op)
 #define MMPTX_MARK_(k, Ts, ls, e, reg, mov, c, bind, i, op, sep)               \
-  "// MMPTX_INJECT_ARG " MMPTX_STR_(i) " " MMPTX_KSTR_I_(k) " " reg " " Ts     \
-  " " ls "\n\t"
-#define MMPTX_KSTR_I_(k) MMPTX_KSTR_##k
+  MMPTX_MARK_I_(k, Ts, ls, reg, i)
+#define MMPTX_MARK_I_(k, Ts, ls, reg, i)                                       \
+  MMPTX_FMT_ARG_(i, MMPTX_FMT_KIND_##k, reg, Ts, ls)
 #define MMPTX_MOVOUT_(k, Ts, ls, e, reg, mov, c, bind, i, op, sep)             \
   MMPTX_MOVOUT_I_(k, mov, i, op)
-#define MMPTX_MOVOUT_I_(k, mov, i, op) MMPTX_MOVOUT_##k(mov, i, op)
-#define MMPTX_MOVOUT_mmptx_in(mov, i, op)
-#define MMPTX_MOVOUT_mmptx_mod(mov, i, op)                                     \
-  "mov." mov " %" MMPTX_STR_(op) ", %%_x" MMPTX_STR_(i) ";\n\t"
-#define MMPTX_MOVOUT_mmptx_out(mov, i, op) MMPTX_MOVOUT_mmptx_mod(mov, i, op)
+#define MMPTX_MOVOUT_I_(k, mov, i, op) MMPTX_FMT_MOVOUT_##k(mov, i, op)
 #define MMPTX_OUTC_(k, Ts, ls, e, reg, mov, c, bind, i, op, sep)               \
   MMPTX_OUTC_I_(k, c, bind, e, sep)
 #define MMPTX_OUTC_I_(k, c, bind, e, sep) MMPTX_OUTC_##k(k, c, bind, e, sep)
@@ -895,12 +890,11 @@
                   "PTX_INJECT: the site name must not be empty or contain "    \
                   "blanks, '%' or quotes");                                    \
     MMPTX_FE_(n, MMPTX_CHECK_, __VA_ARGS__)                                    \
-    asm volatile("{\n\t" MMPTX_FE_(n, MMPTX_DECL_, __VA_ARGS__)                \
-                     MMPTX_FE_(n, MMPTX_MOVIN_, __VA_ARGS__)                   \
-                 "// MMPTX_INJECT_BEGIN " name " " MMPTX_STR_(n) "\n\t"        \
-                     MMPTX_FE_(n, MMPTX_MARK_, __VA_ARGS__)                    \
-                 "// MMPTX_INJECT_END " name "\n\t"                            \
-                     MMPTX_FE_(n, MMPTX_MOVOUT_, __VA_ARGS__) "}"              \
+    asm volatile(MMPTX_FMT_SITE_(name, n,                                      \
+                                 MMPTX_FE_(n, MMPTX_DECL_, __VA_ARGS__),       \
+                                 MMPTX_FE_(n, MMPTX_MOVIN_, __VA_ARGS__),      \
+                                 MMPTX_FE_(n, MMPTX_MARK_, __VA_ARGS__),       \
+                                 MMPTX_FE_(n, MMPTX_MOVOUT_, __VA_ARGS__))     \
                  : MMPTX_FE_(n, MMPTX_OUTC_, __VA_ARGS__)                      \
                  : MMPTX_FE_(n, MMPTX_INC_OPND_, __VA_ARGS__));                \
   } while (0)

@@ -42,7 +42,7 @@ public:
         OS << " [asm-end]";
       if (S.Flags & SF_InInlineAsm)
         OS << " [in-asm]";
-      if (S.Flags & SF_MaybeInjectMarker)
+      if (S.Flags & SF_KeywordComment)
         OS << " [marker?]";
       StringRef Text = M.getText(S);
       OS << " | " << Text.take_until([](char C) { return C == '\n'; })

@@ -50,7 +50,7 @@ int main(void) {
       mmptx_stack_context_create(NULL, NULL, &ctx) != MMPTX_STACK_SUCCESS ||
       mmptx_stack_compile(ctx, words, 3, NULL, 0, regs, 2, requests, 1, stub,
                           sizeof stub, &written) != MMPTX_STACK_SUCCESS) {
-    fprintf(stderr, "error: %s\n", ctx ? mmptx_stack_last_error(ctx) : "");
+    fprintf(stderr, "error: %s\n", mmptx_last_error());
     return 1;
   }
   stubs[0] = stub;
@@ -83,6 +83,10 @@ int main(void) {
     printf("ast:\n%s\n", stub);
     mmptx_ast_context_destroy(actx);
   }
+  /* Every C API leaves the thread's message of its last call. */
+  if (mmptx_inject_inject_info_by_name(inject, "g", NULL, NULL, NULL) ==
+      MMPTX_ERROR_INJECTION_NAME_NOT_FOUND)
+    printf("error: %s\n", mmptx_last_error());
   mmptx_stack_context_destroy(ctx);
   mmptx_inject_destroy(inject);
   return 0;

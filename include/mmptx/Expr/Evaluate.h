@@ -1,0 +1,67 @@
+//===- Evaluate.h - CPU evaluation of instructions --------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The CPU semantics of the instructions of an instruction set, shared by
+/// the Stack PTX and AST PTX interpreters. Values are bit patterns in a
+/// uint64_t: f32/u32/s32/b32 in the low 32 bits, f64/u64 in all 64,
+/// f16/bf16 in the low 16, pred as 0 or 1.
+///
+/// Semantics: f32/f64 arithmetic is IEEE with round-to-nearest-even through
+/// host float/double ops (fma through std::fma); `.ftz` flushes subnormal
+/// inputs and results to signed zero; `.approx` ops (rcp, sqrt, rsqrt, sin,
+/// cos, lg2, ex2, tanh, div.approx) use libm, so a GPU result differs from
+/// ours by at most the error bound the PTX ISA gives for that instruction
+/// (2 ulp for rcp/sqrt/rsqrt/lg2/ex2/div.approx, 2^-20.9 absolute for sin
+/// and cos in [-pi, pi], 2^-10.987 relative for tanh); f16/bf16 compute in
+/// float and round to nearest even; integers wrap; div/rem by zero give
+/// all-ones / the dividend (what the hardware returns); shifts of 32 or more
+/// give 0 (or the sign for shr.s32); setp comparisons other than `ne` are
+/// false on NaN and `ne` is the ordered comparison; selp picks `a` when the
+/// predicate is set. Warp-wide instructions (mma) are not supported.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_EXPR_EVALUATE_H
+#define MMPTX_EXPR_EVALUATE_H
+
+#include "mmptx/Stack/StackInfo.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace mmptx {
+namespace expr {
+
+/// Evaluates instruction \p instr of \p info on the flattened operand
+/// elements \p args (values as above) with the semantics described above,
+/// writing its flattened result elements to \p results. \returns an error
+/// for an instruction the interpreter does not support.
+llvm::Error evaluateInstr(const stack::StackInfo &info, uint32_t instr,
+                          llvm::ArrayRef<uint64_t> args,
+                          llvm::MutableArrayRef<uint64_t> results);
+
+/// \returns the width in bits of a value of PTX type \p prefix (`f16x2`
+/// is 32 bits, `pred` 1).
+unsigned getValueWidth(llvm::StringRef prefix);
+/// \returns \p v cut to \p width bits (a predicate to 0 or 1).
+uint64_t maskToWidth(uint64_t v, unsigned width);
+
+/// \returns \p f as the bits of an f32 value.
+uint64_t f32Bits(float f);
+/// \returns the f32 value in the low bits of \p v.
+float bitsF32(uint64_t v);
+/// \returns \p d as the bits of an f64 value.
+uint64_t f64Bits(double d);
+
+} // namespace expr
+} // namespace mmptx
+
+#endif // MMPTX_EXPR_EVALUATE_H

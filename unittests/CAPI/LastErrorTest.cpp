@@ -1,0 +1,17 @@
+//===- LastErrorTest.cpp - Runs the C test of the error convention --------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gtest/gtest.h"
+
+#include <cstddef>
+
+extern "C" int mmptx_last_error_c_test(char *failure, size_t failure_size);
+
+TEST(CAPILastErrorTest, CTestPasses) {
+  char failure[512] = "";
+  EXPECT_EQ(mmptx_last_error_c_test(failure, sizeof(failure)), 0) << failure;
+}
