@@ -37,6 +37,7 @@ fi
 if [ ! -f build/build.ninja ]; then
   cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
+ninja -C build build.ninja >/dev/null  # re-runs CMake if the tree moved
 mapfile -t gen < <(ninja -C build -t targets all |
   sed -n 's/^\([^/][^:]*\.\(inc\|h\|def\)\): CUSTOM_COMMAND$/\1/p')
 ninja -C build -j"$JOBS" "${gen[@]}" >/dev/null
