@@ -225,6 +225,24 @@ def main():
                                    ()):
             avoid.add(id(r))
 
+    # Declarations that share a use (a member seen through two translation
+    # units' views of one header) take one name: the prefix spreads.
+    by_edit = {}
+    for (path, offset), r in renames.items():
+        if r["new"] in types and path.startswith(types[r["new"]]):
+            avoid.add(id(r))
+    for r in renames.values():
+        for e in r["edits"]:
+            by_edit.setdefault(e, []).append(r)
+    changed = True
+    while changed:
+        changed = False
+        for rs in by_edit.values():
+            if any(id(r) in avoid for r in rs) and \
+                    not all(id(r) in avoid for r in rs):
+                avoid.update(id(r) for r in rs)
+                changed = True
+
     out = []
     for (path, offset), r in sorted(renames.items()):
         outside = sorted({p for p, _, _ in r["edits"] if p not in tracked})
@@ -236,8 +254,7 @@ def main():
         new = r["new"]
         is_var = re.search(r"for (\w+ )*(variable|parameter|member) ",
                            r["kind"])
-        if is_var and ((new in types and path.startswith(types[new])) or
-                       id(r) in avoid):
+        if is_var and id(r) in avoid:
             new = "The" + new
             print(f"naming: {os.path.relpath(path, root)}:"
                   f"{line_of(path, offset)}: '{r['old']}' becomes '{new}' "
