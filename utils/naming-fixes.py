@@ -243,8 +243,19 @@ def main():
                 avoid.update(id(r) for r in rs)
                 changed = True
 
+    # The names .clang-tidy leaves alone (when it changed since the fixes).
+    with open(os.path.join(root, ".clang-tidy")) as f:
+        opts = {o["key"].rpartition(".")[2]: o["value"]
+                for o in yaml.load(f, Loader=Loader).get("CheckOptions", [])}
+    ignored = {k[:-len("IgnoredRegexp")].lower(): re.compile(v)
+               for k, v in opts.items() if k.endswith("IgnoredRegexp")}
+
     out = []
     for (path, offset), r in sorted(renames.items()):
+        kind = re.search(r"for (\w+) ", r["kind"])
+        if kind and kind.group(1) in ignored and \
+                ignored[kind.group(1)].fullmatch(r["old"]):
+            continue
         outside = sorted({p for p, _, _ in r["edits"] if p not in tracked})
         if outside:
             print(f"naming: not renaming '{r['old']}' "
