@@ -37,6 +37,16 @@ step() {
 }
 step format "clang-format check of every C and C++ source" \
   bash utils/check-format.sh
+# The naming rules of .clang-tidy; skipped, not passed, without clang-tidy.
+echo "mmptx: naming check of every C++ source (log: build/naming.log)"
+bash utils/check-naming.sh >build/naming.log 2>&1
+case $? in
+0) passed=$((passed + 1)) ;;
+77) echo "SKIPPED: naming check (clang-tidy-14 not installed)"
+    unsupported=$((unsupported + 1)) ;;
+*) tail -n 40 build/naming.log; echo "FAIL: naming check"
+   extra_rc=1; failed=$((failed + 1)) ;;
+esac
 step tsan "ThreadSanitizer concurrency tests" bash utils/tsan.sh
 # The Python package: build and install it, import it (a missing symbol
 # only shows at import), run its tests.

@@ -41,6 +41,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
+#include <tuple>
+
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ast;
@@ -216,7 +218,8 @@ int main(int argc, char **argv) {
     SmallVector<StringRef, 8> items;
     StringRef(interpret).split(items, ',', -1, false);
     for (StringRef item : items) {
-      auto [name, value] = item.split('=');
+      StringRef name, value;
+      std::tie(name, value) = item.split('=');
       name = name.trim();
       auto it =
           find_if(m->vars, [&](const AstVarDecl &d) { return d.name == name; });

@@ -43,6 +43,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 using namespace llvm;
 using namespace mmptx;
@@ -242,7 +243,8 @@ int main(int argc, char **argv) {
     SmallVector<StringRef, 8> items;
     StringRef(interpret).split(items, ',', -1, false);
     for (StringRef item : items) {
-      auto [name, value] = item.split('=');
+      StringRef name, value;
+      std::tie(name, value) = item.split('=');
       name = name.trim();
       auto it = llvm::find_if(prog->registers, [&](const RegisterDecl &d) {
         return d.name == name;
