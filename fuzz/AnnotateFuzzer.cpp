@@ -38,110 +38,110 @@
 using namespace llvm;
 using namespace mmptx;
 
-static void check(bool cond, const char *what) {
-  if (!cond) {
-    fprintf(stderr, "annotate fuzzer: %s\n", what);
+static void check(bool Cond, const char *What) {
+  if (!Cond) {
+    fprintf(stderr, "annotate fuzzer: %s\n", What);
     abort();
   }
 }
 
 /// \returns the directive line number if \p line (terminator included) is
 /// `#line N "<name>"`, else 0.
-static unsigned getDirectiveLine(StringRef line, StringRef name) {
-  unsigned n;
-  if (line.consume_back("\n"))
-    line.consume_back("\r");
-  if (!line.consume_front("#line ") ||
-      !line.consume_back((" \"" + name + "\"").str()) ||
-      line.getAsInteger(10, n))
+static unsigned getDirectiveLine(StringRef Line, StringRef Name) {
+  unsigned N;
+  if (Line.consume_back("\n"))
+    Line.consume_back("\r");
+  if (!Line.consume_front("#line ") ||
+      !Line.consume_back((" \"" + Name + "\"").str()) ||
+      Line.getAsInteger(10, N))
     return 0;
-  return n;
+  return N;
 }
 
 /// Checks 4 and 5 on the output \p out (with directives naming \p name) and
 /// \p plain (without) of \p input. Each site gives `#line <header>`, the
 /// asm, `#line <n>` and the two operand lines, which are lines n and n + 1;
 /// then, once the line of its `*/` ends, `#line <next line>` again.
-static void checkLineDirectives(StringRef input, StringRef out, StringRef plain,
-                                StringRef name) {
-  SmallVector<StringRef, 0> inLines;
-  input.split(inLines, '\n');
-  enum { Copied, Asm, Operands } state = Copied;
-  bool afterSite = false;
-  unsigned next = 1, header = 0, operandLines = 0;
-  std::string stripped;
-  for (StringRef rest = out; !rest.empty();) {
-    size_t nl = rest.find('\n');
-    StringRef line = rest.substr(0, nl == StringRef::npos ? nl : nl + 1);
-    rest = rest.drop_front(line.size());
-    unsigned n = getDirectiveLine(line, name);
-    if (!n) {
-      stripped += line;
-      if (state == Copied) {
-        check(next <= inLines.size() && line.rtrim('\n') == inLines[next - 1],
+static void checkLineDirectives(StringRef Input, StringRef Out, StringRef Plain,
+                                StringRef Name) {
+  SmallVector<StringRef, 0> InLines;
+  Input.split(InLines, '\n');
+  enum { Copied, Asm, Operands } State = Copied;
+  bool AfterSite = false;
+  unsigned Next = 1, Header = 0, OperandLines = 0;
+  std::string Stripped;
+  for (StringRef Rest = Out; !Rest.empty();) {
+    size_t Nl = Rest.find('\n');
+    StringRef Line = Rest.substr(0, Nl == StringRef::npos ? Nl : Nl + 1);
+    Rest = Rest.drop_front(Line.size());
+    unsigned N = getDirectiveLine(Line, Name);
+    if (!N) {
+      Stripped += Line;
+      if (State == Copied) {
+        check(Next <= InLines.size() && Line.rtrim('\n') == InLines[Next - 1],
               "an output line is not the input line #line says it is");
-        ++next;
-      } else if (state == Operands && ++operandLines == 2) {
-        state = Copied;
+        ++Next;
+      } else if (State == Operands && ++OperandLines == 2) {
+        State = Copied;
       }
       continue;
     }
-    check(state != Operands, "a #line among the operand lists");
-    if (state == Asm) {
-      check(n >= header, "the operands' #line is before the header");
-      next = n + 2;
-      operandLines = 0;
-      state = Operands;
-      afterSite = true;
-    } else if (afterSite) {
-      check(n == next, "the #line after a site names the wrong line");
-      afterSite = false;
+    check(State != Operands, "a #line among the operand lists");
+    if (State == Asm) {
+      check(N >= Header, "the operands' #line is before the header");
+      Next = N + 2;
+      OperandLines = 0;
+      State = Operands;
+      AfterSite = true;
+    } else if (AfterSite) {
+      check(N == Next, "the #line after a site names the wrong line");
+      AfterSite = false;
     } else {
-      check(n == next, "the #line before a site does not name its header");
-      header = n;
-      state = Asm;
+      check(N == Next, "the #line before a site does not name its header");
+      Header = N;
+      State = Asm;
     }
   }
-  check(state != Asm, "an asm without the #line of its operands");
-  check(stripped == plain, "#line directives change the rest of the output");
+  check(State != Asm, "an asm without the #line of its operands");
+  check(Stripped == Plain, "#line directives change the rest of the output");
 }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static const annotate::TypeTable types = annotate::TypeTable::getDefault();
-  StringRef input(reinterpret_cast<const char *>(data), size);
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  static const annotate::TypeTable Types = annotate::TypeTable::getDefault();
+  StringRef Input(reinterpret_cast<const char *>(Data), Size);
   // A file name the input cannot contain, so that every `#line` naming it
   // comes from the rewriter: more `f`s than its longest run of them.
-  size_t run = 0, longest = 0;
-  for (char c : input)
-    longest = std::max(longest, run = c == 'f' ? run + 1 : 0);
-  std::string name(longest + 1, 'f');
-  SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(input, name, /*RequiresNullTerminator=*/false),
+  size_t Run = 0, Longest = 0;
+  for (char C : Input)
+    Longest = std::max(Longest, Run = C == 'f' ? Run + 1 : 0);
+  std::string Name(Longest + 1, 'f');
+  SourceMgr Sm;
+  unsigned Id = Sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(Input, Name, /*RequiresNullTerminator=*/false),
       SMLoc());
-  std::string out;
-  raw_string_ostream os(out);
-  Expected<unsigned> numSites = annotate::annotateSource(sm, id, types, os);
-  if (!numSites) {
-    handleAllErrors(numSites.takeError(), [&](const DiagnosticError &diag) {
-      const SMDiagnostic &d = diag.getDiagnostic();
-      check(d.getLineNo() > 0, "diagnostic without a line");
-      check(d.getColumnNo() >= 0, "diagnostic without a column");
+  std::string Out;
+  raw_string_ostream Os(Out);
+  Expected<unsigned> NumSites = annotate::annotateSource(Sm, Id, Types, Os);
+  if (!NumSites) {
+    handleAllErrors(NumSites.takeError(), [&](const DiagnosticError &Diag) {
+      const SMDiagnostic &D = Diag.getDiagnostic();
+      check(D.getLineNo() > 0, "diagnostic without a line");
+      check(D.getColumnNo() >= 0, "diagnostic without a column");
     });
     return 0;
   }
-  os.flush();
-  if (*numSites == 0)
-    check(out == input, "output differs from an input without sites");
-  std::string plain;
-  raw_string_ostream plainOS(plain);
-  annotate::AnnotateOptions opts;
-  opts.lineDirectives = false;
-  Expected<unsigned> numPlain =
-      annotate::annotateSource(sm, id, types, plainOS, opts);
-  check(numPlain && *numPlain == *numSites,
+  Os.flush();
+  if (*NumSites == 0)
+    check(Out == Input, "output differs from an input without sites");
+  std::string Plain;
+  raw_string_ostream PlainOs(Plain);
+  annotate::AnnotateOptions Opts;
+  Opts.LineDirectives = false;
+  Expected<unsigned> NumPlain =
+      annotate::annotateSource(Sm, Id, Types, PlainOs, Opts);
+  check(NumPlain && *NumPlain == *NumSites,
         "the same input fails or succeeds differently without #line");
-  plainOS.flush();
-  checkLineDirectives(input, out, plain, name);
+  PlainOs.flush();
+  checkLineDirectives(Input, Out, Plain, Name);
   return 0;
 }

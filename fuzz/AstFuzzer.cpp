@@ -28,79 +28,79 @@
 using namespace mmptx;
 using namespace mmptx::ast;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const stack::StackInfo &info = stack::getDefaultStackInfo();
-  if (size < 1)
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  const stack::StackInfo &Info = stack::getDefaultStackInfo();
+  if (Size < 1)
     return 0;
-  uint8_t mode = data[0];
-  ++data;
-  --size;
+  uint8_t Mode = Data[0];
+  ++Data;
+  --Size;
 
-  if (mode & 0x80) {
+  if (Mode & 0x80) {
     // Text: parse; if it parses, print and parse again.
-    llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-    llvm::Expected<AstModule> m = parseAstModule(text, info);
-    if (!m) {
-      llvm::consumeError(m.takeError());
+    llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
+    llvm::Expected<AstModule> M = parseAstModule(Text, Info);
+    if (!M) {
+      llvm::consumeError(M.takeError());
       return 0;
     }
-    std::string printed;
-    llvm::raw_string_ostream os(printed);
-    if (llvm::Error e = printAstModule(os, *m, info)) {
-      llvm::consumeError(std::move(e));
+    std::string Printed;
+    llvm::raw_string_ostream Os(Printed);
+    if (llvm::Error E = printAstModule(Os, *M, Info)) {
+      llvm::consumeError(std::move(E));
       return 0;
     }
-    llvm::Expected<AstModule> back = parseAstModule(os.str(), info);
-    if (!back)
+    llvm::Expected<AstModule> Back = parseAstModule(Os.str(), Info);
+    if (!Back)
       abort(); // the printer wrote something the parser rejects
-    for (size_t i = 0; i != m->outputs.size(); ++i)
-      if (back->outputs[i].expr.words != m->outputs[i].expr.words)
+    for (size_t I = 0; I != M->Outputs.size(); ++I)
+      if (Back->Outputs[I].Expr.Words != M->Outputs[I].Expr.Words)
         abort();
-    AstPtxContext ctx(info);
-    auto stub = ctx.compile(m->getProgram(), m->getInputs());
-    if (!stub)
-      llvm::consumeError(stub.takeError());
+    AstPtxContext Ctx(Info);
+    auto Stub = Ctx.compile(M->getProgram(), M->getInputs());
+    if (!Stub)
+      llvm::consumeError(Stub.takeError());
     return 0;
   }
 
-  size_t n = size / 8;
-  std::vector<uint64_t> words(n);
-  if (n)
-    std::memcpy(words.data(), data, n * 8);
+  size_t N = Size / 8;
+  std::vector<uint64_t> Words(N);
+  if (N)
+    std::memcpy(Words.data(), Data, N * 8);
   // Narrow the fields so that valid words are common: small types, aux and
   // indices.
-  for (uint64_t &w : words)
-    if (mode & 1)
-      w = makeAstWord(AstWordType(uint16_t(w) % 10), uint16_t(w >> 16) % 6,
-                      uint32_t(w >> 32) % (info.numInstrs + 8));
-  size_t q = n / 4;
-  std::vector<uint64_t> e0(words.begin(), words.begin() + q),
-      e1(words.begin() + q, words.begin() + 2 * q),
-      r0(words.begin() + 2 * q, words.begin() + 3 * q),
-      r1(words.begin() + 3 * q, words.end());
-  const AstVar inputs[] = {{"x", 0}, {"y", 0}, {"n", 1}, {"p", 4}};
-  AstOutput outs[] = {{{"z", uint16_t((mode >> 1) & 3)}, e0}, {{"w", 0}, e1}};
-  llvm::ArrayRef<uint64_t> routines[] = {r0, r1};
-  AstProgram prog{outs, routines};
-  AstPtxOptions o;
-  o.maxStackDepth = 1 + ((mode >> 3) & 7) * 8;
-  o.maxRoutineDepth = (mode >> 6) & 1 ? 3 : 0;
-  o.maxExecutedWords = 100000;
-  o.shareSubexpressions = (mode >> 5) & 1;
-  AstPtxContext ctx(info, o);
-  llvm::Expected<llvm::StringRef> stub = ctx.compile(prog, inputs);
-  if (stub) {
-    if (!stub->startswith("{\n") || !stub->endswith("}"))
+  for (uint64_t &W : Words)
+    if (Mode & 1)
+      W = makeAstWord(AstWordType(uint16_t(W) % 10), uint16_t(W >> 16) % 6,
+                      uint32_t(W >> 32) % (Info.NumInstrs + 8));
+  size_t Q = N / 4;
+  std::vector<uint64_t> E0(Words.begin(), Words.begin() + Q),
+      E1(Words.begin() + Q, Words.begin() + 2 * Q),
+      R0(Words.begin() + 2 * Q, Words.begin() + 3 * Q),
+      R1(Words.begin() + 3 * Q, Words.end());
+  const AstVar Inputs[] = {{"x", 0}, {"y", 0}, {"n", 1}, {"p", 4}};
+  AstOutput Outs[] = {{{"z", uint16_t((Mode >> 1) & 3)}, E0}, {{"w", 0}, E1}};
+  llvm::ArrayRef<uint64_t> Routines[] = {R0, R1};
+  AstProgram Prog{Outs, Routines};
+  AstPtxOptions O;
+  O.MaxStackDepth = 1 + ((Mode >> 3) & 7) * 8;
+  O.MaxRoutineDepth = (Mode >> 6) & 1 ? 3 : 0;
+  O.MaxExecutedWords = 100000;
+  O.ShareSubexpressions = (Mode >> 5) & 1;
+  AstPtxContext Ctx(Info, O);
+  llvm::Expected<llvm::StringRef> Stub = Ctx.compile(Prog, Inputs);
+  if (Stub) {
+    if (!Stub->startswith("{\n") || !Stub->endswith("}"))
       abort();
   } else {
-    AstResult r = takeAstResult(stub.takeError());
-    if (r == AstResult::Success || r == AstResult::Internal)
+    AstResult R = takeAstResult(Stub.takeError());
+    if (R == AstResult::Success || R == AstResult::Internal)
       abort();
     return 0;
   }
-  const uint64_t values[] = {stack::f32Bits(1.5f), stack::f32Bits(-2), 7, 1};
-  auto v = interpretAstPtx(ctx, prog, inputs, values);
-  if (!v)
-    llvm::consumeError(v.takeError()); // e.g. an instruction it lacks
+  const uint64_t Values[] = {stack::f32Bits(1.5f), stack::f32Bits(-2), 7, 1};
+  auto V = interpretAstPtx(Ctx, Prog, Inputs, Values);
+  if (!V)
+    llvm::consumeError(V.takeError()); // e.g. an instruction it lacks
   return 0;
 }

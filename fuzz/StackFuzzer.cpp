@@ -33,86 +33,86 @@
 using namespace mmptx;
 using namespace mmptx::stack;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const StackInfo &info = getDefaultStackInfo();
-  if (size < 1)
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  const StackInfo &Info = getDefaultStackInfo();
+  if (Size < 1)
     return 0;
-  uint8_t mode = data[0];
-  ++data;
-  --size;
+  uint8_t Mode = Data[0];
+  ++Data;
+  --Size;
 
   // The parser on raw bytes.
-  if (mode & 0x80) {
-    llvm::Expected<StackProgram> p = parseStackProgram(
-        llvm::StringRef(reinterpret_cast<const char *>(data), size), info);
-    if (!p)
-      llvm::consumeError(p.takeError());
+  if (Mode & 0x80) {
+    llvm::Expected<StackProgram> P = parseStackProgram(
+        llvm::StringRef(reinterpret_cast<const char *>(Data), Size), Info);
+    if (!P)
+      llvm::consumeError(P.takeError());
     return 0;
   }
 
-  size_t n = size / 8;
-  std::vector<uint64_t> words(n);
-  if (n)
-    std::memcpy(words.data(), data, n * 8);
-  size_t a = n / 3, b = n / 3;
-  StackProgram prog;
-  prog.main.assign(words.begin(), words.begin() + (n - a - b));
-  prog.routines.push_back({words.begin() + (n - a - b), words.end() - b});
-  prog.routines.push_back({words.end() - b, words.end()});
-  prog.routineNames = {"r0", "r1"};
-  for (uint32_t s = 0; s != 4; ++s) {
-    prog.registers.push_back(
-        {"i" + std::to_string(s), uint16_t(s), RegKind::In});
-    prog.registers.push_back({"o" + std::to_string(s), uint16_t(s),
-                              s & 1 ? RegKind::Mod : RegKind::Out});
-    prog.requests.push_back(2 * s + 1);
+  size_t N = Size / 8;
+  std::vector<uint64_t> Words(N);
+  if (N)
+    std::memcpy(Words.data(), Data, N * 8);
+  size_t A = N / 3, B = N / 3;
+  StackProgram Prog;
+  Prog.Main.assign(Words.begin(), Words.begin() + (N - A - B));
+  Prog.Routines.push_back({Words.begin() + (N - A - B), Words.end() - B});
+  Prog.Routines.push_back({Words.end() - B, Words.end()});
+  Prog.RoutineNames = {"r0", "r1"};
+  for (uint32_t S = 0; S != 4; ++S) {
+    Prog.Registers.push_back(
+        {"i" + std::to_string(S), uint16_t(S), RegKind::In});
+    Prog.Registers.push_back({"o" + std::to_string(S), uint16_t(S),
+                              S & 1 ? RegKind::Mod : RegKind::Out});
+    Prog.Requests.push_back(2 * S + 1);
   }
-  std::vector<Register> regs = prog.getRegisters();
+  std::vector<Register> Regs = Prog.getRegisters();
   // One request out of range: skipped, or a strict error.
-  std::vector<uint32_t> reqs = prog.requests;
-  reqs.push_back(99);
+  std::vector<uint32_t> Reqs = Prog.Requests;
+  Reqs.push_back(99);
 
-  StackPtxOptions opts;
-  opts.stackSize = 1 + (mode & 7) * 4;
-  opts.storeSize = (mode >> 3) & 7;
-  opts.maxFrameDepth = (mode >> 6) & 1 ? 3 : 0;
-  opts.maxNodes = 4096;
-  opts.executionLimit = 100000;
-  StackPtxContext ctx(info, opts);
-  llvm::Expected<llvm::StringRef> text =
-      ctx.compile(prog.getProgram(), regs, reqs);
-  if (!text)
+  StackPtxOptions Opts;
+  Opts.StackSize = 1 + (Mode & 7) * 4;
+  Opts.StoreSize = (Mode >> 3) & 7;
+  Opts.MaxFrameDepth = (Mode >> 6) & 1 ? 3 : 0;
+  Opts.MaxNodes = 4096;
+  Opts.ExecutionLimit = 100000;
+  StackPtxContext Ctx(Info, Opts);
+  llvm::Expected<llvm::StringRef> Text =
+      Ctx.compile(Prog.getProgram(), Regs, Reqs);
+  if (!Text)
     abort(); // non-strict never fails
-  int depth = 0;
-  for (char c : *text) {
-    depth += c == '{';
-    depth -= c == '}';
-    if (depth < 0)
+  int Depth = 0;
+  for (char C : *Text) {
+    Depth += C == '{';
+    Depth -= C == '}';
+    if (Depth < 0)
       abort();
   }
-  if (depth != 0)
+  if (Depth != 0)
     abort();
 
-  StackPtxOptions strictOpts = opts;
-  strictOpts.strict = true;
-  StackPtxContext strictCtx(info, strictOpts);
-  llvm::Expected<llvm::StringRef> strictText =
-      strictCtx.compile(prog.getProgram(), regs, reqs);
-  if (!strictText)
-    llvm::consumeError(strictText.takeError());
+  StackPtxOptions StrictOpts = Opts;
+  StrictOpts.Strict = true;
+  StackPtxContext StrictCtx(Info, StrictOpts);
+  llvm::Expected<llvm::StringRef> StrictText =
+      StrictCtx.compile(Prog.getProgram(), Regs, Reqs);
+  if (!StrictText)
+    llvm::consumeError(StrictText.takeError());
 
-  std::vector<uint64_t> inputs(regs.size(), 0x3f800000);
-  llvm::Expected<std::vector<uint64_t>> vals =
-      interpretStackPtx(ctx, prog.getProgram(), regs, prog.requests, inputs);
-  if (!vals)
-    llvm::consumeError(vals.takeError());
+  std::vector<uint64_t> Inputs(Regs.size(), 0x3f800000);
+  llvm::Expected<std::vector<uint64_t>> Vals =
+      interpretStackPtx(Ctx, Prog.getProgram(), Regs, Prog.Requests, Inputs);
+  if (!Vals)
+    llvm::consumeError(Vals.takeError());
 
-  std::string printed;
-  llvm::raw_string_ostream os(printed);
-  printStackProgram(os, prog, info);
-  os.flush();
-  llvm::Expected<StackProgram> back = parseStackProgram(printed, info);
-  if (!back || back->main != prog.main || back->routines != prog.routines)
+  std::string Printed;
+  llvm::raw_string_ostream Os(Printed);
+  printStackProgram(Os, Prog, Info);
+  Os.flush();
+  llvm::Expected<StackProgram> Back = parseStackProgram(Printed, Info);
+  if (!Back || Back->Main != Prog.Main || Back->Routines != Prog.Routines)
     abort();
   return 0;
 }

@@ -29,41 +29,41 @@ using namespace mmptx::ast;
 
 namespace {
 
-const AstVar inputs[] = {{"x", 0}, {"y", 0}};
+const AstVar Inputs[] = {{"x", 0}, {"y", 0}};
 
-const std::vector<std::vector<uint64_t>> &getCorpus(int64_t nodes) {
-  static std::map<int64_t, std::vector<std::vector<uint64_t>>> corpora;
-  std::vector<std::vector<uint64_t>> &c = corpora[nodes];
-  if (c.empty()) {
-    const stack::StackInfo &info = stack::getDefaultStackInfo();
-    std::vector<uint32_t> ops = getReferenceAstInstrMap(info);
-    stack::StackRng rng(uint64_t(nodes) * 7919);
-    for (int i = 0; i != 256; ++i)
-      c.push_back(randomAstExpr(rng, info, 0, unsigned(nodes), inputs, ops));
+const std::vector<std::vector<uint64_t>> &getCorpus(int64_t Nodes) {
+  static std::map<int64_t, std::vector<std::vector<uint64_t>>> Corpora;
+  std::vector<std::vector<uint64_t>> &C = Corpora[Nodes];
+  if (C.empty()) {
+    const stack::StackInfo &Info = stack::getDefaultStackInfo();
+    std::vector<uint32_t> Ops = getReferenceAstInstrMap(Info);
+    stack::StackRng Rng(uint64_t(Nodes) * 7919);
+    for (int I = 0; I != 256; ++I)
+      C.push_back(randomAstExpr(Rng, Info, 0, unsigned(Nodes), Inputs, Ops));
   }
-  return c;
+  return C;
 }
 
-void run(benchmark::State &st, bool share) {
-  const auto &c = getCorpus(st.range(0));
-  AstPtxOptions o;
-  o.shareSubexpressions = share;
-  AstPtxContext ctx(stack::getDefaultStackInfo(), o);
-  size_t i = 0;
-  for (auto _ : st) {
-    AstOutput out{{"z", 0}, c[i++ & 255]};
-    llvm::Expected<llvm::StringRef> s =
-        ctx.compile(AstProgram{out, {}}, inputs);
-    benchmark::DoNotOptimize(s->data());
+void run(benchmark::State &St, bool Share) {
+  const auto &C = getCorpus(St.range(0));
+  AstPtxOptions O;
+  O.ShareSubexpressions = Share;
+  AstPtxContext Ctx(stack::getDefaultStackInfo(), O);
+  size_t I = 0;
+  for (auto _ : St) {
+    AstOutput Out{{"z", 0}, C[I++ & 255]};
+    llvm::Expected<llvm::StringRef> S =
+        Ctx.compile(AstProgram{Out, {}}, Inputs);
+    benchmark::DoNotOptimize(S->data());
   }
   // time / (nodes * 1e-9) = nanoseconds per node.
-  st.counters["ns/node"] = benchmark::Counter(
-      double(st.range(0)) * double(st.iterations()) * 1e-9,
+  St.counters["ns/node"] = benchmark::Counter(
+      double(St.range(0)) * double(St.iterations()) * 1e-9,
       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-void BM_AstCompile(benchmark::State &st) { run(st, true); }
-void BM_AstCompileNoShare(benchmark::State &st) { run(st, false); }
+void BM_AstCompile(benchmark::State &St) { run(St, true); }
+void BM_AstCompileNoShare(benchmark::State &St) { run(St, false); }
 
 BENCHMARK(BM_AstCompile)
     ->Arg(8)

@@ -100,7 +100,7 @@ struct Pipeline {
       report_fatal_error(toString(Epi.takeError()).c_str());
     StackPtxContext Ctx(Info);
     auto Stub =
-        Ctx.compile(Epi->getProgram(), Epi->getRegisters(), Epi->requests);
+        Ctx.compile(Epi->getProgram(), Epi->getRegisters(), Epi->Requests);
     if (!Stub)
       report_fatal_error(toString(Stub.takeError()).c_str());
     P.EpilogueStub = Stub->str();
@@ -117,17 +117,17 @@ struct Pipeline {
     const Inject *Mma = Gemm->lookupInject("mma");
     const Inject *Epi = Gemm->lookupInject("epilogue");
     std::vector<StringRef> Stubs(Gemm->getNumInjects(), "");
-    Stubs[Epi->index] = EpilogueStub;
+    Stubs[Epi->Index] = EpilogueStub;
     std::vector<uint64_t> Words;
     for (unsigned I = 0; I < N; ++I) {
       const StackProgram &Base = Bases[Rng.below(Bases.size())];
-      Words = Base.main;
+      Words = Base.Main;
       mutateProgram(Rng, Words, Vocabulary);
       Program Prog{Words, {}};
-      auto Stub = Ctx.compile(Prog, Base.getRegisters(), Base.requests);
+      auto Stub = Ctx.compile(Prog, Base.getRegisters(), Base.Requests);
       if (!Stub)
         report_fatal_error(toString(Stub.takeError()).c_str());
-      Stubs[Mma->index] = *Stub;
+      Stubs[Mma->Index] = *Stub;
       if (Error E = Gemm->render(Stubs, Out[I]))
         report_fatal_error(toString(std::move(E)).c_str());
     }
@@ -226,7 +226,7 @@ static void BM_Packed(benchmark::State &State) {
       std::vector<std::string> Stubs(PerModule);
       for (std::string &Stub : Stubs) {
         std::vector<uint64_t> Prog = randomF32Program(Rng, Words, Info, Inputs);
-        auto T = Ctx.compile(Program{Prog, {}}, Registers, Regs->requests);
+        auto T = Ctx.compile(Program{Prog, {}}, Registers, Regs->Requests);
         if (!T)
           report_fatal_error(toString(T.takeError()).c_str());
         Stub = T->str();

@@ -28,37 +28,37 @@ using namespace mmptx::stack;
 namespace {
 
 struct Corpus {
-  std::vector<std::vector<uint64_t>> programs;
-  std::vector<Register> regs = {
+  std::vector<std::vector<uint64_t>> Programs;
+  std::vector<Register> Regs = {
       {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint32_t> requests = {2};
-  size_t bytes = 0;
+  std::vector<uint32_t> Requests = {2};
+  size_t Bytes = 0;
 };
 
-const Corpus &getCorpus(int64_t words) {
-  static std::map<int64_t, Corpus> corpora;
-  Corpus &c = corpora[words];
-  if (c.programs.empty()) {
-    StackRng rng(uint64_t(words) * 7919);
-    for (int i = 0; i != 256; ++i)
-      c.programs.push_back(
-          randomF32Program(rng, size_t(words), getDefaultStackInfo(), 2));
+const Corpus &getCorpus(int64_t Words) {
+  static std::map<int64_t, Corpus> Corpora;
+  Corpus &C = Corpora[Words];
+  if (C.Programs.empty()) {
+    StackRng Rng(uint64_t(Words) * 7919);
+    for (int I = 0; I != 256; ++I)
+      C.Programs.push_back(
+          randomF32Program(Rng, size_t(Words), getDefaultStackInfo(), 2));
   }
-  return c;
+  return C;
 }
 
-void BM_StackCompile(benchmark::State &st) {
-  const Corpus &c = getCorpus(st.range(0));
-  StackPtxContext ctx(getDefaultStackInfo());
-  size_t i = 0, bytes = 0;
-  for (auto _ : st) {
-    const std::vector<uint64_t> &p = c.programs[i++ & 255];
-    llvm::Expected<llvm::StringRef> s =
-        ctx.compile({p, {}}, c.regs, c.requests);
-    bytes += s->size();
-    benchmark::DoNotOptimize(s->data());
+void BM_StackCompile(benchmark::State &St) {
+  const Corpus &C = getCorpus(St.range(0));
+  StackPtxContext Ctx(getDefaultStackInfo());
+  size_t I = 0, Bytes = 0;
+  for (auto _ : St) {
+    const std::vector<uint64_t> &P = C.Programs[I++ & 255];
+    llvm::Expected<llvm::StringRef> S =
+        Ctx.compile({P, {}}, C.Regs, C.Requests);
+    Bytes += S->size();
+    benchmark::DoNotOptimize(S->data());
   }
-  st.SetBytesProcessed(int64_t(bytes));
+  St.SetBytesProcessed(int64_t(Bytes));
 }
 BENCHMARK(BM_StackCompile)
     ->Arg(8)
@@ -66,15 +66,15 @@ BENCHMARK(BM_StackCompile)
     ->Arg(128)
     ->Unit(benchmark::kNanosecond);
 
-void BM_StackCompileFresh(benchmark::State &st) {
-  const Corpus &c = getCorpus(st.range(0));
-  size_t i = 0;
-  for (auto _ : st) {
-    StackPtxContext ctx(getDefaultStackInfo());
-    const std::vector<uint64_t> &p = c.programs[i++ & 255];
-    llvm::Expected<llvm::StringRef> s =
-        ctx.compile({p, {}}, c.regs, c.requests);
-    benchmark::DoNotOptimize(s->data());
+void BM_StackCompileFresh(benchmark::State &St) {
+  const Corpus &C = getCorpus(St.range(0));
+  size_t I = 0;
+  for (auto _ : St) {
+    StackPtxContext Ctx(getDefaultStackInfo());
+    const std::vector<uint64_t> &P = C.Programs[I++ & 255];
+    llvm::Expected<llvm::StringRef> S =
+        Ctx.compile({P, {}}, C.Regs, C.Requests);
+    benchmark::DoNotOptimize(S->data());
   }
 }
 BENCHMARK(BM_StackCompileFresh)

@@ -182,13 +182,13 @@ static Expected<BoundProgram> loadProgram(const InjectModule &M,
   if (!Prog)
     return Prog.takeError();
   P.Text = std::move(*Prog);
-  for (const RegisterDecl &D : P.Text.registers) {
-    const InjectVariable *V = M.lookupVariable(*Inj, D.name);
+  for (const RegisterDecl &D : P.Text.Registers) {
+    const InjectVariable *V = M.lookupVariable(*Inj, D.Name);
     if (!V)
       return createStringError(
           inconvertibleErrorCode(), "%s: inject '%s' has no variable '%s'",
-          Path.c_str(), InjectName.str().c_str(), D.name.c_str());
-    P.Regs.push_back({V->stableRegister, D.stackIdx, D.kind});
+          Path.c_str(), InjectName.str().c_str(), D.Name.c_str());
+    P.Regs.push_back({V->StableRegister, D.StackIdx, D.Kind});
   }
   return P;
 }
@@ -240,7 +240,7 @@ static StackPtxOptions getStackOptions() {
   StringRef(Arch.getValue())
       .drop_front(3)
       .take_while(isDigit)
-      .getAsInteger(10, Opts.targetSm);
+      .getAsInteger(10, Opts.TargetSm);
   return Opts;
 }
 
@@ -256,22 +256,22 @@ referenceElement(StackPtxContext &Ctx, const BoundProgram &Mma,
   Program Prog{Words, {}};
   for (unsigned KK = 0; KK < K; ++KK) {
     for (size_t R = 0; R < In.size(); ++R) {
-      StringRef Name = Mma.Text.registers[R].name;
+      StringRef Name = Mma.Text.Registers[R].Name;
       In[R] = Name == "a"   ? f32Bits(A[I + KK * M])
               : Name == "b" ? f32Bits(B[J + KK * N])
                             : Acc;
     }
-    auto Out = interpretStackPtx(Ctx, Prog, Mma.Regs, Mma.Text.requests, In);
+    auto Out = interpretStackPtx(Ctx, Prog, Mma.Regs, Mma.Text.Requests, In);
     if (!Out)
       return Out.takeError();
     Acc = (*Out)[0];
   }
   std::vector<uint64_t> EpiIn(Epi.Regs.size(), 0);
   for (size_t R = 0; R < EpiIn.size(); ++R)
-    if (Epi.Text.registers[R].name == "acc")
+    if (Epi.Text.Registers[R].Name == "acc")
       EpiIn[R] = Acc;
   auto Out = interpretStackPtx(Ctx, Epi.Text.getProgram(), Epi.Regs,
-                               Epi.Text.requests, EpiIn);
+                               Epi.Text.Requests, EpiIn);
   if (!Out)
     return Out.takeError();
   return bitsF32((*Out)[0]);
@@ -485,7 +485,7 @@ int main(int argc, char **argv) {
     return fail(Kernel.takeError());
   outs() << "== 3. inject sites: ";
   for (const Inject &I : (*Kernel)->injects())
-    outs() << I.name << " x " << I.numSites << ", ";
+    outs() << I.Name << " x " << I.NumSites << ", ";
   outs() << "found in " << ms(secondsSince(T0)) << "\n";
 
   // 4. The variants.
@@ -514,7 +514,7 @@ int main(int argc, char **argv) {
     StackPtxContext Ctx(Info, StackOpts);
     std::vector<std::string> EpiStubs;
     for (const BoundProgram &E : Epis) {
-      auto Stub = Ctx.compile(E.Text.getProgram(), E.Regs, E.Text.requests);
+      auto Stub = Ctx.compile(E.Text.getProgram(), E.Regs, E.Text.Requests);
       EpiStubs.push_back(Stub ? Stub->str() : "");
       if (!Stub)
         Errors[T] = toString(Stub.takeError());
@@ -527,17 +527,17 @@ int main(int argc, char **argv) {
       // Variant I depends on the seed and I only, not on the threads.
       StackRng Rng(Seed * 0x9E3779B97F4A7C15ULL + I);
       V.Base = I < 4 ? I : Rng.below(4);
-      V.Words = Mmas[V.Base].Text.main;
+      V.Words = Mmas[V.Base].Text.Main;
       if (I >= 4)
         mutateProgram(Rng, V.Words, Vocabulary);
       auto Stub = Ctx.compile(Program{V.Words, {}}, Mmas[V.Base].Regs,
-                              Mmas[V.Base].Text.requests);
+                              Mmas[V.Base].Text.Requests);
       if (!Stub) {
         Errors[T] = toString(Stub.takeError());
         break;
       }
-      Stubs[Mma->index] = *Stub;
-      Stubs[Epi->index] = EpiStubs[V.Base];
+      Stubs[Mma->Index] = *Stub;
+      Stubs[Epi->Index] = EpiStubs[V.Base];
       if (Error E = (*Kernel)->render(Stubs, V.Ptx))
         Errors[T] = toString(std::move(E));
     }

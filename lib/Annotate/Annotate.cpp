@@ -52,120 +52,120 @@ using namespace mmptx;
 using namespace mmptx::annotate;
 
 /// \returns \p s escaped for a C string literal that is an asm template.
-static std::string escapeAsm(StringRef s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\\' || c == '"')
-      out += '\\';
-    else if (c == '%')
-      out += '%';
-    out += c;
+static std::string escapeAsm(StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    if (C == '\\' || C == '"')
+      Out += '\\';
+    else if (C == '%')
+      Out += '%';
+    Out += C;
   }
-  return out;
+  return Out;
 }
 
 /// Writes the bound operand expression `(expr)` of \p var.
-static void printBinding(const SiteVar &var, raw_ostream &os) {
-  StringRef cv = var.kind == VarKind::In ? "const " : "";
-  StringRef intType;
-  switch (var.type->bind) {
+static void printBinding(const SiteVar &Var, raw_ostream &Os) {
+  StringRef Cv = Var.Kind == VarKind::In ? "const " : "";
+  StringRef IntType;
+  switch (Var.Type->Bind) {
   case BindKind::Value:
-    os << '(' << var.expr << ')';
+    Os << '(' << Var.Expr << ')';
     return;
   case BindKind::U16:
-    intType = "unsigned short";
+    IntType = "unsigned short";
     break;
   case BindKind::U32:
-    intType = "unsigned int";
+    IntType = "unsigned int";
     break;
   case BindKind::U64:
-    intType = "unsigned long long";
+    IntType = "unsigned long long";
     break;
   }
-  os << "(*reinterpret_cast<" << cv << intType << " *>(&(" << var.expr << ")))";
+  Os << "(*reinterpret_cast<" << Cv << IntType << " *>(&(" << Var.Expr << ")))";
 }
 
-void annotate::printInjectAsm(StringRef name, ArrayRef<SiteVar> vars,
-                              StringRef indent, StringRef eol, raw_ostream &os,
-                              StringRef beforeOperands) {
+void annotate::printInjectAsm(StringRef Name, ArrayRef<SiteVar> Vars,
+                              StringRef Indent, StringRef TheEol,
+                              raw_ostream &TheOs, StringRef BeforeOperands) {
   // Asm operand numbers: outputs (mod, out) in order, then inputs.
-  SmallVector<unsigned, 16> opnd(vars.size());
-  unsigned numOut = 0;
-  for (size_t i = 0, e = vars.size(); i != e; ++i)
-    if (vars[i].kind != VarKind::In)
-      opnd[i] = numOut++;
-  unsigned nextIn = numOut;
-  for (size_t i = 0, e = vars.size(); i != e; ++i)
-    if (vars[i].kind == VarKind::In)
-      opnd[i] = nextIn++;
+  SmallVector<unsigned, 16> Opnd(Vars.size());
+  unsigned NumOut = 0;
+  for (size_t I = 0, E = Vars.size(); I != E; ++I)
+    if (Vars[I].Kind != VarKind::In)
+      Opnd[I] = NumOut++;
+  unsigned NextIn = NumOut;
+  for (size_t I = 0, E = Vars.size(); I != E; ++I)
+    if (Vars[I].Kind == VarKind::In)
+      Opnd[I] = NextIn++;
 
-  std::string body = (indent + "    ").str();
-  auto line = [&](const Twine &text) {
-    os << body << '"' << text << "\\n\\t\"" << eol;
+  std::string TheBody = (Indent + "    ").str();
+  auto Line = [&](const Twine &Text) {
+    TheOs << TheBody << '"' << Text << "\\n\\t\"" << TheEol;
   };
-  os << indent << "asm volatile(" << eol;
-  line("{");
+  TheOs << Indent << "asm volatile(" << TheEol;
+  Line("{");
   // The scaffold and markers of the site format (InjectFormat.h), with asm
   // operands outside and `%%` for the template's `%`.
-  SmallVector<std::string, 16> operands, labels;
-  SmallVector<ScaffoldVar, 16> sv;
-  for (size_t i = 0, e = vars.size(); i != e; ++i) {
-    operands.push_back("%" + std::to_string(opnd[i]));
-    labels.push_back(escapeAsm(vars[i].expr));
+  SmallVector<std::string, 16> Operands, Labels;
+  SmallVector<ScaffoldVar, 16> Sv;
+  for (size_t I = 0, E = Vars.size(); I != E; ++I) {
+    Operands.push_back("%" + std::to_string(Opnd[I]));
+    Labels.push_back(escapeAsm(Vars[I].Expr));
   }
-  for (size_t i = 0, e = vars.size(); i != e; ++i)
-    sv.push_back({vars[i].kind, vars[i].type->regType, vars[i].type->movSuffix,
-                  vars[i].type->token, labels[i], operands[i]});
-  writeSiteScaffold(escapeAsm(name), sv, "%%" + StableRegisterPrefix.str(),
-                    /*withMarkers=*/true, line, [] {});
-  os << body << "\"}\"" << eol << beforeOperands;
+  for (size_t I = 0, E = Vars.size(); I != E; ++I)
+    Sv.push_back({Vars[I].Kind, Vars[I].Type->RegType, Vars[I].Type->MovSuffix,
+                  Vars[I].Type->TheToken, Labels[I], Operands[I]});
+  writeSiteScaffold(escapeAsm(Name), Sv, "%%" + StableRegisterPrefix.str(),
+                    /*withMarkers=*/true, Line, [] {});
+  TheOs << TheBody << "\"}\"" << TheEol << BeforeOperands;
 
-  auto clause = [&](bool outputs) {
-    os << body << ':';
-    bool first = true;
-    for (const SiteVar &var : vars) {
-      if ((var.kind != VarKind::In) != outputs)
+  auto Clause = [&](bool Outputs) {
+    TheOs << TheBody << ':';
+    bool First = true;
+    for (const SiteVar &Var : Vars) {
+      if ((Var.Kind != VarKind::In) != Outputs)
         continue;
-      os << (first ? " " : ", ");
-      first = false;
-      if (var.kind == VarKind::Mod)
-        os << "\"+";
-      else if (var.kind == VarKind::Out)
-        os << "\"=";
+      TheOs << (First ? " " : ", ");
+      First = false;
+      if (Var.Kind == VarKind::Mod)
+        TheOs << "\"+";
+      else if (Var.Kind == VarKind::Out)
+        TheOs << "\"=";
       else
-        os << '"';
-      os << var.type->constraint << '"';
-      printBinding(var, os);
+        TheOs << '"';
+      TheOs << Var.Type->Constraint << '"';
+      printBinding(Var, TheOs);
     }
   };
-  clause(/*outputs=*/true);
-  os << eol;
-  clause(/*outputs=*/false);
-  os << ");";
+  Clause(/*outputs=*/true);
+  TheOs << TheEol;
+  Clause(/*outputs=*/false);
+  TheOs << ");";
 }
 
 namespace {
 
 /// A variable of a site and where its parts are.
 struct ParsedVar {
-  SiteVar var;
-  SMLoc kindLoc, typeLoc, exprLoc;
+  SiteVar Var;
+  SMLoc KindLoc, TypeLoc, ExprLoc;
 };
 
 /// The first well-formed site of a name, which later ones must match.
 struct FirstSite {
-  SMLoc loc;
-  SmallVector<ParsedVar, 8> vars;
+  SMLoc Loc;
+  SmallVector<ParsedVar, 8> Vars;
 };
 
 /// The rewriter of one buffer.
 class Rewriter {
 public:
-  Rewriter(const SourceMgr &sm, unsigned bufferID, const TypeTable &types,
-           const AnnotateOptions &opts, raw_ostream &os)
-      : sm(sm), types(types), opts(opts), os(os),
-        buf(sm.getMemoryBuffer(bufferID)->getBuffer()),
-        fileName(sm.getMemoryBuffer(bufferID)->getBufferIdentifier()) {}
+  Rewriter(const SourceMgr &Sm, unsigned BufferId, const TypeTable &Types,
+           const AnnotateOptions &Opts, raw_ostream &Os)
+      : Sm(Sm), Types(Types), Opts(Opts), Os(Os),
+        Buf(Sm.getMemoryBuffer(BufferId)->getBuffer()),
+        FileName(Sm.getMemoryBuffer(BufferId)->getBufferIdentifier()) {}
 
   Expected<unsigned> run();
 
@@ -175,344 +175,344 @@ private:
   // token's opening characters and \returns the position after the token.
 
   /// \returns \p pos moved past any backslash-newlines (line splices).
-  size_t skipSplices(size_t pos) const;
+  size_t skipSplices(size_t Pos) const;
   /// \returns the position of the newline that ends a `//` comment.
-  size_t skipLineComment(size_t pos) const;
+  size_t skipLineComment(size_t Pos) const;
   /// Sets \p close to the position of the closing `*/`, or npos if the
   /// comment runs to the end of the buffer.
-  size_t skipBlockComment(size_t pos, size_t &close) const;
+  size_t skipBlockComment(size_t Pos, size_t &Close) const;
   /// An unterminated literal ends before the newline, as compilers recover.
-  size_t skipLiteral(size_t pos, char quote) const;
-  size_t skipRawString(size_t pos) const;
+  size_t skipLiteral(size_t Pos, char Quote) const;
+  size_t skipRawString(size_t Pos) const;
   /// A pp-number, which may hold `'` digit separators (C++14).
-  size_t skipNumber(size_t pos, char first) const;
+  size_t skipNumber(size_t Pos, char First) const;
 
   /// Writes the `#line` directive that follows a site after the newline at
   /// \p newline, unless nothing follows.
-  void writePendingDirective(size_t newline);
+  void writePendingDirective(size_t Newline);
   /// Rewrites the block comment at [begin, end) if it is a site.
-  void visitComment(size_t begin, size_t close, size_t end);
+  void visitComment(size_t Begin, size_t Close, size_t End);
   /// Parses one variable line of a site into \p vars.
-  Error parseVar(StringRef text, SmallVectorImpl<ParsedVar> &vars,
-                 StringMap<SMLoc> &seen);
+  Error parseVar(StringRef Text, SmallVectorImpl<ParsedVar> &Vars,
+                 StringMap<SMLoc> &Seen);
   /// Checks site \p name at \p loc against the first site of that name, or
   /// records it as the first.
-  Error checkAgainstFirst(StringRef name, SMLoc loc, ArrayRef<ParsedVar> vars);
+  Error checkAgainstFirst(StringRef Name, SMLoc Loc, ArrayRef<ParsedVar> Vars);
 
   /// Sets [\p start, \p end) to the line that holds \p pos (\p end at its
   /// newline or the end of the buffer). Positions only grow, so a line is
   /// searched once however many sites it has.
-  void findLine(size_t pos, size_t &start, size_t &end) {
-    if (!haveLine || pos > lineEnd) {
-      size_t from = haveLine ? lineEnd + 1 : 0;
-      size_t nl = buf.slice(from, pos).rfind('\n');
-      lineStart = nl == StringRef::npos ? from : from + nl + 1;
-      lineEnd = std::min(buf.find('\n', pos), buf.size());
-      haveLine = true;
+  void findLine(size_t Pos, size_t &Start, size_t &End) {
+    if (!HaveLine || Pos > LineEnd) {
+      size_t From = HaveLine ? LineEnd + 1 : 0;
+      size_t Nl = Buf.slice(From, Pos).rfind('\n');
+      LineStart = Nl == StringRef::npos ? From : From + Nl + 1;
+      LineEnd = std::min(Buf.find('\n', Pos), Buf.size());
+      HaveLine = true;
     }
-    start = lineStart;
-    end = lineEnd;
+    Start = LineStart;
+    End = LineEnd;
   }
 
-  SMLoc getLoc(size_t pos) const {
-    return SMLoc::getFromPointer(buf.data() + pos);
+  SMLoc getLoc(size_t Pos) const {
+    return SMLoc::getFromPointer(Buf.data() + Pos);
   }
   /// \returns `#line <line> "<file name>"` and \p eol.
-  std::string getLineDirective(unsigned line, StringRef eol) const;
+  std::string getLineDirective(unsigned Line, StringRef Eol) const;
 
   /// Records the error of a broken site; at the limit, the scan stops.
-  void addError(Error err) {
-    errors = joinErrors(std::move(errors), std::move(err));
-    if (++numErrors == opts.errorLimit)
-      tooManyErrors = true;
+  void addError(Error Err) {
+    Errors = joinErrors(std::move(Errors), std::move(Err));
+    if (++NumErrors == Opts.ErrorLimit)
+      TooManyErrors = true;
   }
 
-  Error error(StringRef at, const Twine &msg) {
-    return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
+  Error error(StringRef At, const Twine &Msg) {
+    return DiagnosticError::get(Sm, SMLoc::getFromPointer(At.data()), Msg);
   }
 
-  const SourceMgr &sm;
-  const TypeTable &types;
-  const AnnotateOptions &opts;
-  raw_ostream &os;
-  StringRef buf;
-  StringRef fileName;
-  size_t copied = 0; ///< buf[0, copied) has been written
+  const SourceMgr &Sm;
+  const TypeTable &Types;
+  const AnnotateOptions &Opts;
+  raw_ostream &Os;
+  StringRef Buf;
+  StringRef FileName;
+  size_t Copied = 0; ///< buf[0, copied) has been written
   /// The line findLine() found last, if any.
-  bool haveLine = false;
-  size_t lineStart = 0, lineEnd = 0;
-  bool directivePending = false;
-  StringMap<FirstSite> firstSites;
-  Error errors = Error::success();
-  unsigned numErrors = 0;
-  bool tooManyErrors = false;
-  unsigned numSites = 0;
+  bool HaveLine = false;
+  size_t LineStart = 0, LineEnd = 0;
+  bool DirectivePending = false;
+  StringMap<FirstSite> FirstSites;
+  Error Errors = Error::success();
+  unsigned NumErrors = 0;
+  bool TooManyErrors = false;
+  unsigned NumSites = 0;
 };
 
 } // namespace
 
-static bool isBlank(char c) { return c == ' ' || c == '\t'; }
+static bool isBlank(char C) { return C == ' ' || C == '\t'; }
 
 /// Bytes of non-ASCII characters count as identifier characters.
-static bool isIdentChar(char c) {
-  return isAlnum(c) || c == '_' || c == '$' ||
-         static_cast<unsigned char>(c) >= 0x80;
+static bool isIdentChar(char C) {
+  return isAlnum(C) || C == '_' || C == '$' ||
+         static_cast<unsigned char>(C) >= 0x80;
 }
 
-size_t Rewriter::skipSplices(size_t pos) const {
-  while (pos < buf.size() && buf[pos] == '\\') {
-    size_t nl = pos + 1;
-    if (nl < buf.size() && buf[nl] == '\r')
-      ++nl;
-    if (nl == buf.size() || buf[nl] != '\n')
+size_t Rewriter::skipSplices(size_t Pos) const {
+  while (Pos < Buf.size() && Buf[Pos] == '\\') {
+    size_t Nl = Pos + 1;
+    if (Nl < Buf.size() && Buf[Nl] == '\r')
+      ++Nl;
+    if (Nl == Buf.size() || Buf[Nl] != '\n')
       break;
-    pos = nl + 1;
+    Pos = Nl + 1;
   }
-  return pos;
+  return Pos;
 }
 
-size_t Rewriter::skipLineComment(size_t pos) const {
-  while ((pos = skipSplices(pos)) < buf.size() && buf[pos] != '\n')
-    ++pos;
-  return std::min(pos, buf.size());
+size_t Rewriter::skipLineComment(size_t Pos) const {
+  while ((Pos = skipSplices(Pos)) < Buf.size() && Buf[Pos] != '\n')
+    ++Pos;
+  return std::min(Pos, Buf.size());
 }
 
-size_t Rewriter::skipBlockComment(size_t pos, size_t &close) const {
-  for (; (pos = skipSplices(pos)) < buf.size(); ++pos) {
-    if (buf[pos] != '*')
+size_t Rewriter::skipBlockComment(size_t Pos, size_t &Close) const {
+  for (; (Pos = skipSplices(Pos)) < Buf.size(); ++Pos) {
+    if (Buf[Pos] != '*')
       continue;
-    size_t slash = skipSplices(pos + 1);
-    if (slash < buf.size() && buf[slash] == '/') {
-      close = pos;
-      return slash + 1;
+    size_t Slash = skipSplices(Pos + 1);
+    if (Slash < Buf.size() && Buf[Slash] == '/') {
+      Close = Pos;
+      return Slash + 1;
     }
   }
-  close = StringRef::npos;
-  return buf.size();
+  Close = StringRef::npos;
+  return Buf.size();
 }
 
-size_t Rewriter::skipLiteral(size_t pos, char quote) const {
-  while ((pos = skipSplices(pos)) < buf.size()) {
-    char c = buf[pos];
-    if (c == quote)
-      return pos + 1;
-    if (c == '\n')
-      return pos;
-    if (c == '\\') {
-      pos = skipSplices(pos + 1);
-      if (pos < buf.size() && buf[pos] != '\n')
-        ++pos;
+size_t Rewriter::skipLiteral(size_t Pos, char Quote) const {
+  while ((Pos = skipSplices(Pos)) < Buf.size()) {
+    char C = Buf[Pos];
+    if (C == Quote)
+      return Pos + 1;
+    if (C == '\n')
+      return Pos;
+    if (C == '\\') {
+      Pos = skipSplices(Pos + 1);
+      if (Pos < Buf.size() && Buf[Pos] != '\n')
+        ++Pos;
       continue;
     }
-    ++pos;
+    ++Pos;
   }
-  return buf.size();
+  return Buf.size();
 }
 
-size_t Rewriter::skipRawString(size_t pos) const {
+size_t Rewriter::skipRawString(size_t Pos) const {
   // Splices are undone inside raw strings, so the text is taken as it is.
   // A delimiter has at most 16 characters: look no further.
-  size_t paren = buf.substr(0, pos + 17).find_first_of("( )\\\t\v\f\r\n", pos);
-  if (paren == StringRef::npos || buf[paren] != '(')
-    return skipLiteral(pos, '"'); // not a raw string after all
-  std::string terminator = (")" + buf.slice(pos, paren) + "\"").str();
-  size_t end = buf.find(terminator, paren + 1);
-  return end == StringRef::npos ? buf.size() : end + terminator.size();
+  size_t Paren = Buf.substr(0, Pos + 17).find_first_of("( )\\\t\v\f\r\n", Pos);
+  if (Paren == StringRef::npos || Buf[Paren] != '(')
+    return skipLiteral(Pos, '"'); // not a raw string after all
+  std::string Terminator = (")" + Buf.slice(Pos, Paren) + "\"").str();
+  size_t End = Buf.find(Terminator, Paren + 1);
+  return End == StringRef::npos ? Buf.size() : End + Terminator.size();
 }
 
-size_t Rewriter::skipNumber(size_t pos, char first) const {
-  char prev = first;
-  while ((pos = skipSplices(pos)) < buf.size()) {
-    char c = buf[pos];
-    if (c == '\'') {
-      size_t next = skipSplices(pos + 1);
-      if (next == buf.size() || !isIdentChar(buf[next]))
+size_t Rewriter::skipNumber(size_t Pos, char First) const {
+  char Prev = First;
+  while ((Pos = skipSplices(Pos)) < Buf.size()) {
+    char C = Buf[Pos];
+    if (C == '\'') {
+      size_t Next = skipSplices(Pos + 1);
+      if (Next == Buf.size() || !isIdentChar(Buf[Next]))
         break;
-      pos = next;
-      c = buf[pos];
-    } else if (!isIdentChar(c) && c != '.' &&
-               !((c == '+' || c == '-') && StringRef("eEpP").contains(prev))) {
+      Pos = Next;
+      C = Buf[Pos];
+    } else if (!isIdentChar(C) && C != '.' &&
+               !((C == '+' || C == '-') && StringRef("eEpP").contains(Prev))) {
       break;
     }
-    prev = c;
-    ++pos;
+    Prev = C;
+    ++Pos;
   }
-  return pos;
+  return Pos;
 }
 
 /// \returns the position just after `PTX_INJECT` if \p s is `/*`, blanks,
 /// `PTX_INJECT` and then a blank, a line end or the end; else npos.
-static size_t matchHeader(StringRef s) {
-  if (!s.startswith("/*"))
+static size_t matchHeader(StringRef S) {
+  if (!S.startswith("/*"))
     return StringRef::npos;
-  size_t pos = 2;
-  while (pos < s.size() && isBlank(s[pos]))
-    ++pos;
-  StringRef kw = "PTX_INJECT";
-  if (!s.substr(pos).startswith(kw))
+  size_t Pos = 2;
+  while (Pos < S.size() && isBlank(S[Pos]))
+    ++Pos;
+  StringRef Kw = "PTX_INJECT";
+  if (!S.substr(Pos).startswith(Kw))
     return StringRef::npos;
-  pos += kw.size();
-  if (pos == s.size() || isBlank(s[pos]) || s[pos] == '\r' || s[pos] == '\n')
-    return pos;
+  Pos += Kw.size();
+  if (Pos == S.size() || isBlank(S[Pos]) || S[Pos] == '\r' || S[Pos] == '\n')
+    return Pos;
   return StringRef::npos;
 }
 
-Error Rewriter::parseVar(StringRef text, SmallVectorImpl<ParsedVar> &vars,
-                         StringMap<SMLoc> &seen) {
-  StringRef t = text.ltrim(" \t");
-  if (t.empty() || t.startswith("//"))
+Error Rewriter::parseVar(StringRef Text, SmallVectorImpl<ParsedVar> &Vars,
+                         StringMap<SMLoc> &Seen) {
+  StringRef T = Text.ltrim(" \t");
+  if (T.empty() || T.startswith("//"))
     return Error::success();
   // Kind word.
-  StringRef kindWord = t.take_until(isBlank);
-  VarKind kind;
-  if (kindWord == "in")
-    kind = VarKind::In;
-  else if (kindWord == "mod")
-    kind = VarKind::Mod;
-  else if (kindWord == "out")
-    kind = VarKind::Out;
+  StringRef KindWord = T.take_until(isBlank);
+  VarKind Kind;
+  if (KindWord == "in")
+    Kind = VarKind::In;
+  else if (KindWord == "mod")
+    Kind = VarKind::Mod;
+  else if (KindWord == "out")
+    Kind = VarKind::Out;
   else
-    return error(kindWord, "unknown inject variable kind '" + kindWord +
+    return error(KindWord, "unknown inject variable kind '" + KindWord +
                                "' (expected in, mod or out)");
-  t = t.drop_front(kindWord.size()).ltrim(" \t");
+  T = T.drop_front(KindWord.size()).ltrim(" \t");
   // Type token.
-  StringRef typeWord = t.take_until(isBlank);
-  if (typeWord.empty() || typeWord.startswith("//"))
-    return error(typeWord, "expected an inject type after '" + kindWord + "'");
-  const TypeInfo *type = types.lookup(typeWord);
-  if (!type)
-    return error(typeWord, "unknown inject type '" + typeWord + "'");
-  t = t.drop_front(typeWord.size());
+  StringRef TypeWord = T.take_until(isBlank);
+  if (TypeWord.empty() || TypeWord.startswith("//"))
+    return error(TypeWord, "expected an inject type after '" + KindWord + "'");
+  const TypeInfo *Type = Types.lookup(TypeWord);
+  if (!Type)
+    return error(TypeWord, "unknown inject type '" + TypeWord + "'");
+  T = T.drop_front(TypeWord.size());
   // Expression, without a trailing `// comment`.
-  size_t comment = t.find("//");
-  if (comment != StringRef::npos)
-    t = t.substr(0, comment);
-  StringRef expr = t.trim(" \t");
-  if (expr.empty())
-    return error(typeWord.end(),
-                 "expected an expression after inject type '" + typeWord + "'");
-  SMLoc loc = SMLoc::getFromPointer(expr.data());
-  auto inserted = seen.try_emplace(expr, loc);
-  if (!inserted.second)
+  size_t Comment = T.find("//");
+  if (Comment != StringRef::npos)
+    T = T.substr(0, Comment);
+  StringRef Expr = T.trim(" \t");
+  if (Expr.empty())
+    return error(TypeWord.end(),
+                 "expected an expression after inject type '" + TypeWord + "'");
+  SMLoc Loc = SMLoc::getFromPointer(Expr.data());
+  auto Inserted = Seen.try_emplace(Expr, Loc);
+  if (!Inserted.second)
     return DiagnosticError::getWithNote(
-        sm, loc, "duplicate inject variable '" + expr + "'",
-        inserted.first->second, "previous use of '" + expr + "' is here");
-  vars.push_back({SiteVar{kind, type, expr.str()},
-                  SMLoc::getFromPointer(kindWord.data()),
-                  SMLoc::getFromPointer(typeWord.data()), loc});
+        Sm, Loc, "duplicate inject variable '" + Expr + "'",
+        Inserted.first->second, "previous use of '" + Expr + "' is here");
+  Vars.push_back({SiteVar{Kind, Type, Expr.str()},
+                  SMLoc::getFromPointer(KindWord.data()),
+                  SMLoc::getFromPointer(TypeWord.data()), Loc});
   return Error::success();
 }
 
 // Same checks and wording as the PTX-level check in lib/Inject, which would
 // otherwise report the mismatch only after the CUDA compiler has run.
-Error Rewriter::checkAgainstFirst(StringRef name, SMLoc loc,
-                                  ArrayRef<ParsedVar> vars) {
-  auto inserted = firstSites.try_emplace(name);
-  FirstSite &first = inserted.first->second;
-  if (inserted.second) {
-    first.loc = loc;
-    first.vars.assign(vars.begin(), vars.end());
+Error Rewriter::checkAgainstFirst(StringRef Name, SMLoc Loc,
+                                  ArrayRef<ParsedVar> Vars) {
+  auto Inserted = FirstSites.try_emplace(Name);
+  FirstSite &First = Inserted.first->second;
+  if (Inserted.second) {
+    First.Loc = Loc;
+    First.Vars.assign(Vars.begin(), Vars.end());
     return Error::success();
   }
-  std::string note = ("first site of inject '" + name + "' is here").str();
-  auto diag = [&](SMLoc at, const Twine &msg) {
-    return DiagnosticError::getWithNote(sm, at, msg, first.loc, note);
+  std::string Note = ("first site of inject '" + Name + "' is here").str();
+  auto Diag = [&](SMLoc At, const Twine &Msg) {
+    return DiagnosticError::getWithNote(Sm, At, Msg, First.Loc, Note);
   };
-  size_t numVars = vars.size(), numFirst = first.vars.size();
-  for (size_t i = 0, e = std::min(numVars, numFirst); i != e; ++i) {
-    const ParsedVar &a = vars[i];
-    const SiteVar &v = first.vars[i].var;
-    if (a.var.expr != v.expr)
-      return diag(a.exprLoc, "inconsistent inject site '" + name +
-                                 "': argument " + Twine(i) + " is variable '" +
-                                 a.var.expr + "' here, but '" + v.expr +
-                                 "' at the first site");
-    auto differs = [&](SMLoc at, StringRef what, StringRef here,
-                       StringRef there) {
-      return diag(at, "inconsistent inject site '" + name + "': variable '" +
-                          v.expr + "' (argument " + Twine(i) + ") has " + what +
-                          " '" + here + "' here, but '" + there +
+  size_t NumVars = Vars.size(), NumFirst = First.Vars.size();
+  for (size_t TheI = 0, E = std::min(NumVars, NumFirst); TheI != E; ++TheI) {
+    const ParsedVar &A = Vars[TheI];
+    const SiteVar &V = First.Vars[TheI].Var;
+    if (A.Var.Expr != V.Expr)
+      return Diag(A.ExprLoc,
+                  "inconsistent inject site '" + Name + "': argument " +
+                      Twine(TheI) + " is variable '" + A.Var.Expr +
+                      "' here, but '" + V.Expr + "' at the first site");
+    auto Differs = [&](SMLoc At, StringRef What, StringRef Here,
+                       StringRef There) {
+      return Diag(At, "inconsistent inject site '" + Name + "': variable '" +
+                          V.Expr + "' (argument " + Twine(TheI) + ") has " +
+                          What + " '" + Here + "' here, but '" + There +
                           "' at the first site");
     };
-    if (a.var.kind != v.kind)
-      return differs(a.kindLoc, "kind", getInjectArgKindName(a.var.kind),
-                     getInjectArgKindName(v.kind));
-    if (a.var.type != v.type)
-      return differs(a.typeLoc, "type", a.var.type->token, v.type->token);
+    if (A.Var.Kind != V.Kind)
+      return Differs(A.KindLoc, "kind", getInjectArgKindName(A.Var.Kind),
+                     getInjectArgKindName(V.Kind));
+    if (A.Var.Type != V.Type)
+      return Differs(A.TypeLoc, "type", A.Var.Type->TheToken, V.Type->TheToken);
   }
-  if (numVars == numFirst)
+  if (NumVars == NumFirst)
     return Error::success();
-  std::string count =
-      ("inject site '" + name + "' has " + Twine(numVars) +
-       (numVars == 1 ? " argument" : " arguments") +
-       ", but the first site of '" + name + "' has " + Twine(numFirst))
+  std::string Count =
+      ("inject site '" + Name + "' has " + Twine(NumVars) +
+       (NumVars == 1 ? " argument" : " arguments") +
+       ", but the first site of '" + Name + "' has " + Twine(NumFirst))
           .str();
-  if (numVars > numFirst)
-    return diag(vars[numFirst].exprLoc, count + ": variable '" +
-                                            vars[numFirst].var.expr +
-                                            "' (argument " + Twine(numFirst) +
+  if (NumVars > NumFirst)
+    return Diag(Vars[NumFirst].ExprLoc, Count + ": variable '" +
+                                            Vars[NumFirst].Var.Expr +
+                                            "' (argument " + Twine(NumFirst) +
                                             ") is not at the first site");
-  return diag(loc, count + ": variable '" + first.vars[numVars].var.expr +
-                       "' (argument " + Twine(numVars) + ") is missing here");
+  return Diag(Loc, Count + ": variable '" + First.Vars[NumVars].Var.Expr +
+                       "' (argument " + Twine(NumVars) + ") is missing here");
 }
 
-std::string Rewriter::getLineDirective(unsigned line, StringRef eol) const {
-  std::string text;
-  raw_string_ostream dir(text);
-  dir << "#line " << line << " \"";
-  for (unsigned char c : fileName) {
-    if (c == '\\' || c == '"')
-      dir << '\\' << c;
-    else if (isPrint(c))
-      dir << c;
+std::string Rewriter::getLineDirective(unsigned Line, StringRef Eol) const {
+  std::string Text;
+  raw_string_ostream Dir(Text);
+  Dir << "#line " << Line << " \"";
+  for (unsigned char C : FileName) {
+    if (C == '\\' || C == '"')
+      Dir << '\\' << C;
+    else if (isPrint(C))
+      Dir << C;
     else // an octal escape keeps any byte
-      dir << '\\' << char('0' + (c >> 6)) << char('0' + ((c >> 3) & 7))
-          << char('0' + (c & 7));
+      Dir << '\\' << char('0' + (C >> 6)) << char('0' + ((C >> 3) & 7))
+          << char('0' + (C & 7));
   }
-  dir << '"' << eol;
-  return dir.str();
+  Dir << '"' << Eol;
+  return Dir.str();
 }
 
-void Rewriter::writePendingDirective(size_t newline) {
-  directivePending = false;
-  if (newline + 1 == buf.size())
+void Rewriter::writePendingDirective(size_t Newline) {
+  DirectivePending = false;
+  if (Newline + 1 == Buf.size())
     return;
-  StringRef eol = newline > 0 && buf[newline - 1] == '\r' ? "\r\n" : "\n";
-  os << buf.slice(copied, newline + 1)
-     << getLineDirective(sm.FindLineNumber(getLoc(newline)) + 1, eol);
-  copied = newline + 1;
+  StringRef Eol = Newline > 0 && Buf[Newline - 1] == '\r' ? "\r\n" : "\n";
+  Os << Buf.slice(Copied, Newline + 1)
+     << getLineDirective(Sm.FindLineNumber(getLoc(Newline)) + 1, Eol);
+  Copied = Newline + 1;
 }
 
 /// \returns \p text without one trailing `\r`.
-static StringRef dropCR(StringRef text) {
-  return text.endswith("\r") ? text.drop_back() : text;
+static StringRef dropCR(StringRef Text) {
+  return Text.endswith("\r") ? Text.drop_back() : Text;
 }
 
-void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
+void Rewriter::visitComment(size_t Begin, size_t Close, size_t End) {
   // Most comments are not sites: look no further than `/* PTX_INJECT`
   // before finding the comment's line, which may be long (minified code).
-  size_t textEnd = close == StringRef::npos ? buf.size() : close;
-  if (matchHeader(buf.slice(begin, textEnd)) == StringRef::npos)
+  size_t TextEnd = Close == StringRef::npos ? Buf.size() : Close;
+  if (matchHeader(Buf.slice(Begin, TextEnd)) == StringRef::npos)
     return;
-  size_t lineStart, lineEnd;
-  findLine(begin, lineStart, lineEnd);
+  size_t LineStart, LineEnd;
+  findLine(Begin, LineStart, LineEnd);
   // A UTF-8 byte order mark, which compilers skip, starts no code.
-  if (lineStart == 0 && buf.startswith("\xEF\xBB\xBF"))
-    lineStart = 3;
-  StringRef headerText = buf.slice(begin, std::min(lineEnd, textEnd));
-  if (lineEnd <= textEnd)
-    headerText = dropCR(headerText);
-  size_t afterKw = matchHeader(headerText);
+  if (LineStart == 0 && Buf.startswith("\xEF\xBB\xBF"))
+    LineStart = 3;
+  StringRef HeaderText = Buf.slice(Begin, std::min(LineEnd, TextEnd));
+  if (LineEnd <= TextEnd)
+    HeaderText = dropCR(HeaderText);
+  size_t AfterKw = matchHeader(HeaderText);
 
   // A header after code would silently stay an ordinary comment; so would
   // one on a line spliced to the previous (a macro body, say).
-  StringRef indent = buf.slice(lineStart, begin);
-  StringRef before = buf.substr(0, lineStart);
-  bool spliced = lineStart > 0 && dropCR(before.drop_back()).endswith("\\");
-  if (indent.find_first_not_of(" \t") != StringRef::npos || spliced) {
+  StringRef Indent = Buf.slice(LineStart, Begin);
+  StringRef Before = Buf.substr(0, LineStart);
+  bool Spliced = LineStart > 0 && dropCR(Before.drop_back()).endswith("\\");
+  if (Indent.find_first_not_of(" \t") != StringRef::npos || Spliced) {
     addError(DiagnosticError::get(
-        sm, getLoc(begin),
-        spliced ? "inject site comment must be the first thing on its "
+        Sm, getLoc(Begin),
+        Spliced ? "inject site comment must be the first thing on its "
                   "line, which continues the previous one"
                 : "inject site comment must be the first thing on its "
                   "line"));
@@ -520,137 +520,137 @@ void Rewriter::visitComment(size_t begin, size_t close, size_t end) {
   }
 
   // The first error of the site wins.
-  Error err = Error::success();
-  auto fail = [&](Error e) {
-    if (!err)
-      err = std::move(e);
+  Error Err = Error::success();
+  auto Fail = [&](Error E) {
+    if (!Err)
+      Err = std::move(E);
     else
-      consumeError(std::move(e));
+      consumeError(std::move(E));
   };
-  StringRef name = headerText.substr(afterKw).trim(" \t");
-  if (close == StringRef::npos)
-    fail(DiagnosticError::get(
-        sm, getLoc(begin), "missing '*/' closing inject site '" + name + "'"));
+  StringRef Name = HeaderText.substr(AfterKw).trim(" \t");
+  if (Close == StringRef::npos)
+    Fail(DiagnosticError::get(
+        Sm, getLoc(Begin), "missing '*/' closing inject site '" + Name + "'"));
   // `in f32 x /* the input */` ends the site at its `*/`, leaving the lines
   // after it to the compiler.
-  size_t nested = buf.slice(begin + 2, textEnd).find("/*");
-  if (nested != StringRef::npos)
-    fail(DiagnosticError::get(sm, getLoc(begin + 2 + nested),
+  size_t Nested = Buf.slice(Begin + 2, TextEnd).find("/*");
+  if (Nested != StringRef::npos)
+    Fail(DiagnosticError::get(Sm, getLoc(Begin + 2 + Nested),
                               "'/*' inside a PTX_INJECT block: the block ends "
                               "at the first '*/'"));
-  if (name.empty())
-    fail(error(headerText.substr(afterKw), "missing inject site name"));
-  else if (name.find_first_of(" \t") != StringRef::npos)
-    fail(error(name.substr(name.find_first_of(" \t")).ltrim(" \t"),
+  if (Name.empty())
+    Fail(error(HeaderText.substr(AfterKw), "missing inject site name"));
+  else if (Name.find_first_of(" \t") != StringRef::npos)
+    Fail(error(Name.substr(Name.find_first_of(" \t")).ltrim(" \t"),
                "unexpected text after inject site name '" +
-                   name.take_until(isBlank) + "'"));
+                   Name.take_until(isBlank) + "'"));
 
   // Variable lines: the rest of the comment, line by line.
-  SmallVector<ParsedVar, 16> vars;
-  StringMap<SMLoc> seen;
-  if (lineEnd < textEnd) {
-    StringRef body = buf.slice(lineEnd + 1, textEnd);
-    while (!err && !body.empty()) {
-      std::pair<StringRef, StringRef> split = body.split('\n');
-      fail(parseVar(dropCR(split.first), vars, seen));
-      body = split.second;
+  SmallVector<ParsedVar, 16> Vars;
+  StringMap<SMLoc> Seen;
+  if (LineEnd < TextEnd) {
+    StringRef Body = Buf.slice(LineEnd + 1, TextEnd);
+    while (!Err && !Body.empty()) {
+      std::pair<StringRef, StringRef> Split = Body.split('\n');
+      Fail(parseVar(dropCR(Split.first), Vars, Seen));
+      Body = Split.second;
     }
   }
-  if (vars.empty())
-    fail(DiagnosticError::get(sm, getLoc(begin),
-                              "inject site '" + name + "' has no variables"));
-  if (!err)
-    err = checkAgainstFirst(name, getLoc(begin), vars);
-  if (err) {
+  if (Vars.empty())
+    Fail(DiagnosticError::get(Sm, getLoc(Begin),
+                              "inject site '" + Name + "' has no variables"));
+  if (!Err)
+    Err = checkAgainstFirst(Name, getLoc(Begin), Vars);
+  if (Err) {
     // Copied unchanged, so the scan goes on and reports every broken site.
-    addError(std::move(err));
+    addError(std::move(Err));
     return;
   }
 
   // The asm replaces the lines from the header to the `*/`; text after the
   // `*/` follows it, then the terminator of the `*/` line.
-  size_t closeLineEnd = std::min(buf.find('\n', end), buf.size());
-  size_t tailStart = closeLineEnd;
-  if (closeLineEnd < buf.size() && closeLineEnd > end &&
-      buf[closeLineEnd - 1] == '\r')
-    --tailStart;
-  StringRef trailing = buf.slice(end, tailStart).trim(" \t");
-  StringRef eol = buf[lineEnd - 1] == '\r' ? "\r\n" : "\n";
-  assert(lineStart >= copied && "sites start on lines of their own");
-  os << buf.slice(copied, lineStart);
+  size_t CloseLineEnd = std::min(Buf.find('\n', End), Buf.size());
+  size_t TailStart = CloseLineEnd;
+  if (CloseLineEnd < Buf.size() && CloseLineEnd > End &&
+      Buf[CloseLineEnd - 1] == '\r')
+    --TailStart;
+  StringRef Trailing = Buf.slice(End, TailStart).trim(" \t");
+  StringRef Eol = Buf[LineEnd - 1] == '\r' ? "\r\n" : "\n";
+  assert(LineStart >= Copied && "sites start on lines of their own");
+  Os << Buf.slice(Copied, LineStart);
   // The asm is longer than the site, so its lines are numbered from the
   // header's line and its operand lists (where an operand's errors are)
   // as the site's last two lines: the text after `*/` and the lines after
   // it keep their numbers.
-  assert(!directivePending && "a code newline comes before any header");
-  std::string beforeOperands;
-  if (opts.lineDirectives) {
-    assert(lineEnd < close && "a valid site spans two lines or more");
-    os << getLineDirective(sm.FindLineNumber(getLoc(begin)), eol);
-    beforeOperands =
-        getLineDirective(sm.FindLineNumber(getLoc(end - 1)) - 1, eol);
+  assert(!DirectivePending && "a code newline comes before any header");
+  std::string BeforeOperands;
+  if (Opts.LineDirectives) {
+    assert(LineEnd < Close && "a valid site spans two lines or more");
+    Os << getLineDirective(Sm.FindLineNumber(getLoc(Begin)), Eol);
+    BeforeOperands =
+        getLineDirective(Sm.FindLineNumber(getLoc(End - 1)) - 1, Eol);
   }
-  SmallVector<SiteVar, 16> siteVars;
-  for (const ParsedVar &var : vars)
-    siteVars.push_back(var.var);
-  printInjectAsm(name, siteVars, indent, eol, os, beforeOperands);
-  if (!trailing.empty())
-    os << ' ' << trailing;
-  copied = tailStart;
+  SmallVector<SiteVar, 16> SiteVars;
+  for (const ParsedVar &Var : Vars)
+    SiteVars.push_back(Var.Var);
+  printInjectAsm(Name, SiteVars, Indent, Eol, Os, BeforeOperands);
+  if (!Trailing.empty())
+    Os << ' ' << Trailing;
+  Copied = TailStart;
   // The directive after the site waits for the end of the `*/` line, or of
   // a comment, literal or splice that the text after `*/` opens.
-  directivePending = opts.lineDirectives;
-  ++numSites;
+  DirectivePending = Opts.LineDirectives;
+  ++NumSites;
 }
 
 Expected<unsigned> Rewriter::run() {
-  size_t size = buf.size();
-  for (size_t pos = 0; !tooManyErrors && (pos = skipSplices(pos)) < size;) {
-    char c = buf[pos];
-    size_t next = skipSplices(pos + 1);
-    char d = next < size ? buf[next] : '\0';
-    if (c == '/' && d == '*') {
-      size_t close;
-      size_t end = skipBlockComment(next + 1, close);
-      visitComment(pos, close, end);
-      pos = end;
-    } else if (c == '/' && d == '/') {
-      pos = skipLineComment(next + 1);
-    } else if (c == '"' || c == '\'') {
-      pos = skipLiteral(next, c);
-    } else if (isDigit(c) || (c == '.' && isDigit(d))) {
-      pos = skipNumber(next, c);
-    } else if (isIdentChar(c)) {
+  size_t Size = Buf.size();
+  for (size_t Pos = 0; !TooManyErrors && (Pos = skipSplices(Pos)) < Size;) {
+    char C = Buf[Pos];
+    size_t Next = skipSplices(Pos + 1);
+    char D = Next < Size ? Buf[Next] : '\0';
+    if (C == '/' && D == '*') {
+      size_t Close;
+      size_t End = skipBlockComment(Next + 1, Close);
+      visitComment(Pos, Close, End);
+      Pos = End;
+    } else if (C == '/' && D == '/') {
+      Pos = skipLineComment(Next + 1);
+    } else if (C == '"' || C == '\'') {
+      Pos = skipLiteral(Next, C);
+    } else if (isDigit(C) || (C == '.' && isDigit(D))) {
+      Pos = skipNumber(Next, C);
+    } else if (isIdentChar(C)) {
       // An encoding prefix ending in `R` opens a raw string.
-      size_t start = pos;
-      while (pos < size && isIdentChar(buf[pos]))
-        pos = skipSplices(pos + 1);
-      StringRef ident = buf.slice(start, pos);
-      if (pos < size && buf[pos] == '"' &&
-          (ident == "R" || ident == "LR" || ident == "uR" || ident == "UR" ||
-           ident == "u8R"))
-        pos = skipRawString(pos + 1);
+      size_t Start = Pos;
+      while (Pos < Size && isIdentChar(Buf[Pos]))
+        Pos = skipSplices(Pos + 1);
+      StringRef Ident = Buf.slice(Start, Pos);
+      if (Pos < Size && Buf[Pos] == '"' &&
+          (Ident == "R" || Ident == "LR" || Ident == "uR" || Ident == "UR" ||
+           Ident == "u8R"))
+        Pos = skipRawString(Pos + 1);
     } else {
-      if (c == '\n' && directivePending)
-        writePendingDirective(pos);
-      pos = next;
+      if (C == '\n' && DirectivePending)
+        writePendingDirective(Pos);
+      Pos = Next;
     }
   }
-  os << buf.substr(copied);
-  if (tooManyErrors)
-    return joinErrors(std::move(errors),
-                      makeError("too many broken inject sites in '" + fileName +
-                                "' (" + Twine(numErrors) +
+  Os << Buf.substr(Copied);
+  if (TooManyErrors)
+    return joinErrors(std::move(Errors),
+                      makeError("too many broken inject sites in '" + FileName +
+                                "' (" + Twine(NumErrors) +
                                 "), stopping there"));
-  if (errors)
-    return std::move(errors);
-  return numSites;
+  if (Errors)
+    return std::move(Errors);
+  return NumSites;
 }
 
-Expected<unsigned> annotate::annotateSource(const SourceMgr &sm,
-                                            unsigned bufferID,
-                                            const TypeTable &types,
-                                            raw_ostream &os,
-                                            const AnnotateOptions &opts) {
-  return Rewriter(sm, bufferID, types, opts, os).run();
+Expected<unsigned> annotate::annotateSource(const SourceMgr &Sm,
+                                            unsigned BufferId,
+                                            const TypeTable &Types,
+                                            raw_ostream &Os,
+                                            const AnnotateOptions &Opts) {
+  return Rewriter(Sm, BufferId, Types, Opts, Os).run();
 }

@@ -30,173 +30,173 @@ using namespace mmptx;
 using namespace mmptx::annotate;
 
 TypeTable TypeTable::getDefault() {
-  TypeTable table;
-  for (const InjectType &t : getBuiltinInjectTypes())
-    cantFail(table.add(t));
-  return table;
+  TypeTable Table;
+  for (const InjectType &T : getBuiltinInjectTypes())
+    cantFail(Table.add(T));
+  return Table;
 }
 
-Error TypeTable::add(TypeInfo info) {
-  auto save = [&](StringRef s) { return strings.insert(s).first->getKey(); };
-  info.token = save(info.token);
-  info.regType = save(info.regType);
-  info.movSuffix = save(info.movSuffix);
-  info.bits = info.constraint == 'h'                      ? 16
-              : StringRef("ld").contains(info.constraint) ? 64
+Error TypeTable::add(TypeInfo Info) {
+  auto Save = [&](StringRef S) { return Strings.insert(S).first->getKey(); };
+  Info.TheToken = Save(Info.TheToken);
+  Info.RegType = Save(Info.RegType);
+  Info.MovSuffix = Save(Info.MovSuffix);
+  Info.Bits = Info.Constraint == 'h'                      ? 16
+              : StringRef("ld").contains(Info.Constraint) ? 64
                                                           : 32;
-  std::string key = StringRef(info.token).lower();
-  auto it = byLowerToken.find(key);
-  if (it != byLowerToken.end()) {
-    const TypeInfo &old = types[it->second];
-    if (old.token == info.token && old.regType == info.regType &&
-        old.movSuffix == info.movSuffix && old.constraint == info.constraint &&
-        old.bind == info.bind)
+  std::string Key = StringRef(Info.TheToken).lower();
+  auto It = ByLowerToken.find(Key);
+  if (It != ByLowerToken.end()) {
+    const TypeInfo &Old = Types[It->second];
+    if (Old.TheToken == Info.TheToken && Old.RegType == Info.RegType &&
+        Old.MovSuffix == Info.MovSuffix && Old.Constraint == Info.Constraint &&
+        Old.Bind == Info.Bind)
       return Error::success();
-    return makeError("inject type '" + info.token +
+    return makeError("inject type '" + Info.TheToken +
                      "' conflicts with the earlier definition of '" +
-                     old.token + "'");
+                     Old.TheToken + "'");
   }
-  byLowerToken[key] = types.size();
-  types.push_back(std::move(info));
+  ByLowerToken[Key] = Types.size();
+  Types.push_back(std::move(Info));
   return Error::success();
 }
 
-const TypeInfo *TypeTable::lookup(StringRef token) const {
-  auto it = byLowerToken.find(token.lower());
-  return it == byLowerToken.end() ? nullptr : &types[it->second];
+const TypeInfo *TypeTable::lookup(StringRef TheToken) const {
+  auto It = ByLowerToken.find(TheToken.lower());
+  return It == ByLowerToken.end() ? nullptr : &Types[It->second];
 }
 
 namespace {
 /// The fields of one type seen so far in a header.
 struct HeaderType {
-  SMLoc loc;
-  StringRef reg, mov, constraint, bind;
-  SMLoc regLoc, movLoc, constraintLoc, bindLoc;
+  SMLoc Loc;
+  StringRef Reg, Mov, Constraint, Bind;
+  SMLoc RegLoc, MovLoc, ConstraintLoc, BindLoc;
 };
 } // namespace
 
-static bool isRegTypeName(StringRef s) {
-  return !s.empty() && all_of(s, [](char c) { return isAlnum(c); });
+static bool isRegTypeName(StringRef S) {
+  return !S.empty() && all_of(S, [](char C) { return isAlnum(C); });
 }
 
 /// \returns the contents of a string literal `"..."` without escapes, or
 /// None.
-static Optional<StringRef> unquote(StringRef s) {
-  if (s.size() < 2 || s.front() != '"' || s.back() != '"')
+static Optional<StringRef> unquote(StringRef S) {
+  if (S.size() < 2 || S.front() != '"' || S.back() != '"')
     return None;
-  StringRef inner = s.drop_front().drop_back();
-  if (inner.contains('"') || inner.contains('\\'))
+  StringRef Inner = S.drop_front().drop_back();
+  if (Inner.contains('"') || Inner.contains('\\'))
     return None;
-  return inner;
+  return Inner;
 }
 
-Error TypeTable::addFromHeader(const SourceMgr &sm, unsigned bufferID) {
-  StringRef buf = sm.getMemoryBuffer(bufferID)->getBuffer();
-  const StringRef prefix = "PTX_INJECT_TYPE_";
+Error TypeTable::addFromHeader(const SourceMgr &Sm, unsigned BufferId) {
+  StringRef Buf = Sm.getMemoryBuffer(BufferId)->getBuffer();
+  const StringRef Prefix = "PTX_INJECT_TYPE_";
   // Pass 1: the `#define PTX_INJECT_TYPE_<T> 1` markers, in order.
-  MapVector<StringRef, HeaderType> found;
-  SmallVector<std::pair<StringRef, StringRef>, 64> fieldDefs; // name, value
-  SmallVector<const char *, 64> fieldLocs;
-  StringRef rest = buf;
-  while (!rest.empty()) {
-    StringRef line;
-    std::tie(line, rest) = rest.split('\n');
-    StringRef t = line.trim();
-    if (!t.consume_front("#"))
+  MapVector<StringRef, HeaderType> Found;
+  SmallVector<std::pair<StringRef, StringRef>, 64> FieldDefs; // name, value
+  SmallVector<const char *, 64> FieldLocs;
+  StringRef Rest = Buf;
+  while (!Rest.empty()) {
+    StringRef Line;
+    std::tie(Line, Rest) = Rest.split('\n');
+    StringRef T = Line.trim();
+    if (!T.consume_front("#"))
       continue;
-    t = t.ltrim();
-    if (!t.consume_front("define"))
+    T = T.ltrim();
+    if (!T.consume_front("define"))
       continue;
-    t = t.ltrim();
-    if (!t.startswith(prefix))
+    T = T.ltrim();
+    if (!T.startswith(Prefix))
       continue;
-    size_t nameEnd = t.find_first_of(" \t");
-    StringRef name = t.substr(0, nameEnd);
-    StringRef value =
-        nameEnd == StringRef::npos ? StringRef() : t.substr(nameEnd).trim();
-    StringRef token = name.drop_front(prefix.size());
-    if (value == "1" && !token.empty()) {
-      found[token].loc = SMLoc::getFromPointer(name.data());
+    size_t NameEnd = T.find_first_of(" \t");
+    StringRef Name = T.substr(0, NameEnd);
+    StringRef Value =
+        NameEnd == StringRef::npos ? StringRef() : T.substr(NameEnd).trim();
+    StringRef TheToken = Name.drop_front(Prefix.size());
+    if (Value == "1" && !TheToken.empty()) {
+      Found[TheToken].Loc = SMLoc::getFromPointer(Name.data());
       continue;
     }
-    fieldDefs.push_back({name, value});
-    fieldLocs.push_back(value.empty() ? name.data() : value.data());
+    FieldDefs.push_back({Name, Value});
+    FieldLocs.push_back(Value.empty() ? Name.data() : Value.data());
   }
   // Anything else (a wrong file, a binary one) would add nothing, silently.
-  if (found.empty())
+  if (Found.empty())
     return DiagnosticError::get(
-        sm, SMLoc::getFromPointer(buf.data()),
-        "no inject types in this header: expected '#define " + prefix +
+        Sm, SMLoc::getFromPointer(Buf.data()),
+        "no inject types in this header: expected '#define " + Prefix +
             "<T> 1' lines, as 'mmptx-tblgen -gen-inject-device-types' "
             "writes them");
   // Pass 2: attach the fields to their types.
-  for (size_t i = 0, e = fieldDefs.size(); i != e; ++i) {
-    StringRef name = fieldDefs[i].first, value = fieldDefs[i].second;
-    SMLoc loc = SMLoc::getFromPointer(fieldLocs[i]);
-    for (auto &entry : found) {
-      std::string base = (prefix + entry.first + "_").str();
-      if (!name.startswith(base))
+  for (size_t I = 0, E = FieldDefs.size(); I != E; ++I) {
+    StringRef Name = FieldDefs[I].first, Value = FieldDefs[I].second;
+    SMLoc Loc = SMLoc::getFromPointer(FieldLocs[I]);
+    for (auto &Entry : Found) {
+      std::string Base = (Prefix + Entry.first + "_").str();
+      if (!Name.startswith(Base))
         continue;
-      StringRef field = name.drop_front(base.size());
-      HeaderType &ht = entry.second;
-      if (field == "REG")
-        ht.reg = value, ht.regLoc = loc;
-      else if (field == "MOV")
-        ht.mov = value, ht.movLoc = loc;
-      else if (field == "CONSTRAINT")
-        ht.constraint = value, ht.constraintLoc = loc;
-      else if (field == "BIND")
-        ht.bind = value, ht.bindLoc = loc;
+      StringRef Field = Name.drop_front(Base.size());
+      HeaderType &Ht = Entry.second;
+      if (Field == "REG")
+        Ht.Reg = Value, Ht.RegLoc = Loc;
+      else if (Field == "MOV")
+        Ht.Mov = Value, Ht.MovLoc = Loc;
+      else if (Field == "CONSTRAINT")
+        Ht.Constraint = Value, Ht.ConstraintLoc = Loc;
+      else if (Field == "BIND")
+        Ht.Bind = Value, Ht.BindLoc = Loc;
     }
   }
-  for (auto &entry : found) {
-    StringRef token = entry.first;
-    const HeaderType &ht = entry.second;
-    auto missing = [&](StringRef field) {
-      return DiagnosticError::get(sm, ht.loc,
-                                  "inject type '" + token + "' has no " +
-                                      prefix + token + "_" + field +
+  for (auto &Entry : Found) {
+    StringRef Token = Entry.first;
+    const HeaderType &Ht = Entry.second;
+    auto Missing = [&](StringRef Field) {
+      return DiagnosticError::get(Sm, Ht.Loc,
+                                  "inject type '" + Token + "' has no " +
+                                      Prefix + Token + "_" + Field +
                                       " definition");
     };
-    if (!ht.regLoc.isValid())
-      return missing("REG");
-    if (!ht.movLoc.isValid())
-      return missing("MOV");
-    if (!ht.constraintLoc.isValid())
-      return missing("CONSTRAINT");
-    if (!ht.bindLoc.isValid())
-      return missing("BIND");
-    TypeInfo info;
-    info.token = token;
-    Optional<StringRef> reg = unquote(ht.reg);
-    if (!reg || !isRegTypeName(*reg))
-      return DiagnosticError::get(sm, ht.regLoc,
+    if (!Ht.RegLoc.isValid())
+      return Missing("REG");
+    if (!Ht.MovLoc.isValid())
+      return Missing("MOV");
+    if (!Ht.ConstraintLoc.isValid())
+      return Missing("CONSTRAINT");
+    if (!Ht.BindLoc.isValid())
+      return Missing("BIND");
+    TypeInfo Info;
+    Info.TheToken = Token;
+    Optional<StringRef> Reg = unquote(Ht.Reg);
+    if (!Reg || !isRegTypeName(*Reg))
+      return DiagnosticError::get(Sm, Ht.RegLoc,
                                   "expected a quoted PTX register type");
-    info.regType = *reg;
-    Optional<StringRef> mov = unquote(ht.mov);
-    if (!mov || !isRegTypeName(*mov))
-      return DiagnosticError::get(sm, ht.movLoc,
+    Info.RegType = *Reg;
+    Optional<StringRef> Mov = unquote(Ht.Mov);
+    if (!Mov || !isRegTypeName(*Mov))
+      return DiagnosticError::get(Sm, Ht.MovLoc,
                                   "expected a quoted mov suffix");
-    info.movSuffix = *mov;
-    Optional<StringRef> c = unquote(ht.constraint);
-    if (!c || c->size() != 1 || !StringRef("hrlfd").contains((*c)[0]))
+    Info.MovSuffix = *Mov;
+    Optional<StringRef> C = unquote(Ht.Constraint);
+    if (!C || C->size() != 1 || !StringRef("hrlfd").contains((*C)[0]))
       return DiagnosticError::get(
-          sm, ht.constraintLoc,
+          Sm, Ht.ConstraintLoc,
           "expected a quoted constraint letter: h, r, l, f or d");
-    info.constraint = (*c)[0];
-    if (ht.bind == "PTX_INJECT_BIND_VALUE")
-      info.bind = BindKind::Value;
-    else if (ht.bind == "PTX_INJECT_BIND_U16")
-      info.bind = BindKind::U16;
-    else if (ht.bind == "PTX_INJECT_BIND_U32")
-      info.bind = BindKind::U32;
-    else if (ht.bind == "PTX_INJECT_BIND_U64")
-      info.bind = BindKind::U64;
+    Info.Constraint = (*C)[0];
+    if (Ht.Bind == "PTX_INJECT_BIND_VALUE")
+      Info.Bind = BindKind::Value;
+    else if (Ht.Bind == "PTX_INJECT_BIND_U16")
+      Info.Bind = BindKind::U16;
+    else if (Ht.Bind == "PTX_INJECT_BIND_U32")
+      Info.Bind = BindKind::U32;
+    else if (Ht.Bind == "PTX_INJECT_BIND_U64")
+      Info.Bind = BindKind::U64;
     else
-      return DiagnosticError::get(sm, ht.bindLoc,
-                                  "unknown bind kind '" + ht.bind + "'");
-    if (Error err = add(std::move(info)))
-      return DiagnosticError::get(sm, ht.loc, toString(std::move(err)));
+      return DiagnosticError::get(Sm, Ht.BindLoc,
+                                  "unknown bind kind '" + Ht.Bind + "'");
+    if (Error Err = add(std::move(Info)))
+      return DiagnosticError::get(Sm, Ht.Loc, toString(std::move(Err)));
   }
   return Error::success();
 }

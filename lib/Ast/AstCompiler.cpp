@@ -38,7 +38,7 @@ using stack::StackInfo;
 
 char AstError::ID = 0;
 
-static const char *const resultNames[NumAstResults] = {
+static const char *const ResultNames[NumAstResults] = {
     "AST_PTX_SUCCESS",
     "AST_PTX_ERROR_INTERNAL",
     "AST_PTX_ERROR_INSUFFICIENT_BUFFER",
@@ -59,52 +59,52 @@ static const char *const resultNames[NumAstResults] = {
     "AST_PTX_ERROR_LIMIT_EXCEEDED",
 };
 
-const char *ast::getAstResultName(uint32_t result) {
-  return result < NumAstResults ? resultNames[result]
+const char *ast::getAstResultName(uint32_t Result) {
+  return Result < NumAstResults ? ResultNames[Result]
                                 : "AST_PTX_ERROR_INVALID_RESULT_ENUM";
 }
 
-void AstError::log(raw_ostream &os) const {
-  if (pos.routine != ~0u)
-    os << "routine " << pos.routine << ", word " << pos.word << ": ";
-  else if (pos.expr != ~0u)
-    os << "expression " << pos.expr << ", word " << pos.word << ": ";
-  os << msg << " (" << getAstResultName(uint32_t(result)) << ")";
+void AstError::log(raw_ostream &Os) const {
+  if (Pos.Routine != ~0u)
+    Os << "routine " << Pos.Routine << ", word " << Pos.Word << ": ";
+  else if (Pos.Expr != ~0u)
+    Os << "expression " << Pos.Expr << ", word " << Pos.Word << ": ";
+  Os << Msg << " (" << getAstResultName(uint32_t(Result)) << ")";
 }
 
-AstResult ast::takeAstResult(Error e, std::string *message) {
-  AstResult r = AstResult::Success;
+AstResult ast::takeAstResult(Error E, std::string *Message) {
+  AstResult TheR = AstResult::Success;
   handleAllErrors(
-      std::move(e),
-      [&](const AstError &ae) {
-        r = ae.getResult();
-        if (message)
-          *message = toString(make_error<AstError>(ae));
+      std::move(E),
+      [&](const AstError &Ae) {
+        TheR = Ae.getResult();
+        if (Message)
+          *Message = toString(make_error<AstError>(Ae));
       },
-      [&](const ErrorInfoBase &other) {
-        r = AstResult::Internal;
-        if (message)
-          *message = other.message();
+      [&](const ErrorInfoBase &Other) {
+        TheR = AstResult::Internal;
+        if (Message)
+          *Message = Other.message();
       });
-  return r;
+  return TheR;
 }
 
-std::vector<uint32_t> ast::getReferenceAstInstrMap(const StackInfo &info) {
-  static const char *const names[] = {
+std::vector<uint32_t> ast::getReferenceAstInstrMap(const StackInfo &Info) {
+  static const char *const Names[] = {
       "copysign.f32",         "add.ftz.f32",        "sub.ftz.f32",
       "mul.ftz.f32",          "fma.rn.ftz.f32",     "div.approx.ftz.f32",
       "abs.ftz.f32",          "neg.ftz.f32",        "min.ftz.f32",
       "max.ftz.f32",          "rcp.approx.ftz.f32", "sqrt.approx.ftz.f32",
       "rsqrt.approx.ftz.f32", "sin.approx.ftz.f32", "cos.approx.ftz.f32",
       "lg2.approx.ftz.f32",   "ex2.approx.ftz.f32", "tanh.approx.f32"};
-  std::vector<uint32_t> map;
-  for (const char *n : names) {
-    int i = info.findInstr(n);
-    if (i < 0)
+  std::vector<uint32_t> Map;
+  for (const char *N : Names) {
+    int I = Info.findInstr(N);
+    if (I < 0)
       return {};
-    map.push_back(uint32_t(i));
+    Map.push_back(uint32_t(I));
   }
-  return map;
+  return Map;
 }
 
 //===----------------------------------------------------------------------===//
@@ -114,527 +114,528 @@ std::vector<uint32_t> ast::getReferenceAstInstrMap(const StackInfo &info) {
 namespace {
 /// What the compiler needs of an instruction, derived from its traits.
 struct InstrInfo {
-  enum : uint8_t { Ok, BadTables, MultiResult, TooNew } status = BadTables;
-  uint16_t retStack = 0;
-  uint16_t numArgElems = 0;
-  uint32_t argElemBegin = 0; ///< into Impl::argElemStacks
-  bool hasVectorArgs = false;
+  enum : uint8_t { Ok, BadTables, MultiResult, TooNew } Status = BadTables;
+  uint16_t RetStack = 0;
+  uint16_t NumArgElems = 0;
+  uint32_t ArgElemBegin = 0; ///< into Impl::argElemStacks
+  bool HasVectorArgs = false;
 };
 struct Frame {
-  const uint64_t *words;
-  size_t size;
-  size_t pc;
-  uint32_t routine; ///< ~0u for an expression
-  uint32_t argBase, numArgs, entryHeight;
+  const uint64_t *Words;
+  size_t Size;
+  size_t Pc;
+  uint32_t Routine; ///< ~0u for an expression
+  uint32_t ArgBase, NumArgs, EntryHeight;
 };
 } // namespace
 
 struct AstPtxContext::Impl {
   using Piece = expr::TextPiece;
-  Impl(const StackInfo &info, AstPtxOptions o);
+  Impl(const StackInfo &Info, AstPtxOptions O);
 
-  Error build(const AstProgram &prog, ArrayRef<AstVar> inputs);
+  Error build(const AstProgram &Prog, ArrayRef<AstVar> Inputs);
   /// Share: opts.shareSubexpressions. Presized: the DAG and the value
   /// stack have room for every word, and the executed-word limit cannot be
   /// reached (no routines), so neither is checked per word.
   template <bool Share, bool Presized>
-  Error run(uint32_t expr, const AstOutput &out, const AstProgram &prog,
-            ArrayRef<AstVar> inputs);
-  StringRef emit(const AstProgram &prog, ArrayRef<AstVar> inputs);
+  Error run(uint32_t TheExprVal, const AstOutput &TheOutVal,
+            const AstProgram &TheProgVal, ArrayRef<AstVar> TheInputsVal);
+  StringRef emit(const AstProgram &Prog, ArrayRef<AstVar> Inputs);
 
-  char *ensure(char *p, size_t n) { return out.ensure(p, n); }
-  char *writeReg(char *p, uint16_t stack, uint32_t reg) const {
-    return tables.writeReg(p, stack, reg);
+  char *ensure(char *P, size_t N) { return Out.ensure(P, N); }
+  char *writeReg(char *P, uint16_t Stack, uint32_t Reg) const {
+    return Tables.writeReg(P, Stack, Reg);
   }
-  inline char *writeOperand(char *p, uint32_t n, ArrayRef<AstVar> inputs);
+  inline char *writeOperand(char *P, uint32_t N, ArrayRef<AstVar> Inputs);
 
   /// The tables the emitter reads, as local raw pointers: a char store
   /// through the output cursor may alias any member, which would make the
   /// compiler reload each of them after every store.
   struct Writer {
-    const Node *nodes;
-    const uint32_t *regOf;
-    const expr::PtxStackTables &tables;
-    const expr::LiteralKind *litKinds;
-    const AstVar *inputs;
-    Writer(const Impl &im, ArrayRef<AstVar> in)
-        : nodes(im.dag.getNodes().data()), regOf(im.regOf.data()),
-          tables(im.tables), litKinds(im.tables.getLiteralKinds()),
-          inputs(in.data()) {}
-    char *reg(char *p, uint16_t stack, uint32_t r) const {
-      return tables.writeReg(p, stack, r);
+    const Node *Nodes;
+    const uint32_t *RegOf;
+    const expr::PtxStackTables &Tables;
+    const expr::LiteralKind *LitKinds;
+    const AstVar *Inputs;
+    Writer(const Impl &Im, ArrayRef<AstVar> In)
+        : Nodes(Im.Dag.getNodes().data()), RegOf(Im.RegOf.data()),
+          Tables(Im.Tables), LitKinds(Im.Tables.getLiteralKinds()),
+          Inputs(In.data()) {}
+    char *reg(char *P, uint16_t Stack, uint32_t R) const {
+      return Tables.writeReg(P, Stack, R);
     }
-    char *operand(char *p, uint32_t n) const {
-      const Node &nd = nodes[n];
-      if (nd.kind == AstWordType::Input) {
-        *p = '%';
-        return expr::writeName(p + 1, inputs[nd.payload].name);
+    char *operand(char *P, uint32_t N) const {
+      const Node &Nd = Nodes[N];
+      if (Nd.TheKind == AstWordType::Input) {
+        *P = '%';
+        return expr::writeName(P + 1, Inputs[Nd.Payload].Name);
       }
-      uint32_t r = regOf[n];
-      if (r == ~0u)
-        return expr::writePtxLiteral<false>(p, litKinds[nd.stack], nd.payload);
-      return reg(p, nd.stack, r);
+      uint32_t R = RegOf[N];
+      if (R == ~0u)
+        return expr::writePtxLiteral<false>(P, LitKinds[Nd.Stack], Nd.Payload);
+      return reg(P, Nd.Stack, R);
     }
   };
 
-  const StackInfo &info;
-  AstPtxOptions opts;
-  const expr::InstrSetTraits traits;
+  const StackInfo &Info;
+  AstPtxOptions Opts;
+  const expr::InstrSetTraits Traits;
   /// Lower-case literals, `%ast<N>` for stack 0 and `%ast_s<S>_<N>` for
   /// the others, no indent: the reference's AST PTX text.
-  const expr::PtxStackTables tables;
-  std::vector<InstrInfo> instrInfo;
+  const expr::PtxStackTables Tables;
+  std::vector<InstrInfo> TheInstrInfo;
   /// Per PTX word payload (through opts.instrMap when set): instructions
   /// with 1-4 scalar operands and one scalar result the target has, the
   /// common case run() checks without the general path.
   struct FastInstr {
-    uint32_t instr;
-    uint16_t retStack;
-    uint16_t numArgs; ///< 0: not fast
-    uint16_t argStacks[4];
+    uint32_t Instr;
+    uint16_t RetStack;
+    uint16_t NumArgs; ///< 0: not fast
+    uint16_t ArgStacks[4];
   };
-  std::vector<FastInstr> fastInstrs;
+  std::vector<FastInstr> FastInstrs;
   /// traits.getElemStacks().
-  const uint16_t *argElemStacks;
+  const uint16_t *ArgElemStacks;
   /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
   /// bytes of padding so that 32 bytes may be copied from any start.
-  std::vector<char> opText;
-  std::vector<uint32_t> opBegin, opLen;
+  std::vector<char> OpText;
+  std::vector<uint32_t> OpBegin, OpLen;
 
   // Per compile; cleared, never shrunk.
-  expr::ExprDag<Node, AstWordType::Ptx> dag;
-  std::vector<uint32_t> inputNode, inputGen;
-  std::vector<uint32_t> vals;
-  std::vector<uint32_t> args;
-  std::vector<Frame> frames;
-  std::vector<uint32_t> outputNodes;
-  std::vector<uint32_t> regOf; ///< per node: register or ~0u; live marks
+  expr::ExprDag<Node, AstWordType::Ptx> Dag;
+  std::vector<uint32_t> InputNode, InputGen;
+  std::vector<uint32_t> Vals;
+  std::vector<uint32_t> Args;
+  std::vector<Frame> Frames;
+  std::vector<uint32_t> OutputNodes;
+  std::vector<uint32_t> RegOf; ///< per node: register or ~0u; live marks
   /// Per node, the text of its uses as an operand, `, <operand>`, copied
   /// whole; Long when it does not fit.
   struct OperandText {
     static constexpr uint8_t Long = 0xff;
-    char text[24];
-    uint8_t len;
+    char Text[24];
+    uint8_t Len;
   };
-  std::vector<OperandText> operandText;
+  std::vector<OperandText> TheOperandText;
   /// Per stack, `, <register prefix>`.
-  std::vector<OperandText> regHeadText;
+  std::vector<OperandText> RegHeadText;
   /// Decimal digits of 0-999 in the low bytes, their count in the top one
   /// (copied along, past the end of the text).
-  static const std::array<uint32_t, 1000> digitText;
-  std::vector<uint32_t> regCounts;
-  std::vector<uint32_t> outputCopies;
-  uint64_t executed = 0;
-  uint32_t emitted = 0;
+  static const std::array<uint32_t, 1000> DigitText;
+  std::vector<uint32_t> RegCounts;
+  std::vector<uint32_t> OutputCopies;
+  uint64_t Executed = 0;
+  uint32_t Emitted = 0;
   /// Whether a routine was called: only then may nodes be dead (arguments
   /// a routine does not read).
-  bool sawCall = false;
+  bool SawCall = false;
   /// Room before the body for the declarations, written last.
-  size_t headerRoom = 0;
-  std::vector<char> header; ///< headerRoom bytes
+  size_t HeaderRoom = 0;
+  std::vector<char> Header; ///< headerRoom bytes
   /// The longest input name of the compile being emitted.
-  size_t maxNameLen = 0;
-  expr::TextBuf out;
+  size_t MaxNameLen = 0;
+  expr::TextBuf Out;
 };
 
-AstPtxContext::Impl::Impl(const StackInfo &info, AstPtxOptions o)
-    : info(info), opts(o), traits(info, o.targetSm),
-      tables(info, "", [](unsigned s) {
-        return s == 0 ? std::string("%ast")
-                      : "%ast_s" + std::to_string(s) + "_";
+AstPtxContext::Impl::Impl(const StackInfo &Info, AstPtxOptions O)
+    : Info(Info), Opts(O), Traits(Info, O.TargetSm),
+      Tables(Info, "", [](unsigned S) {
+        return S == 0 ? std::string("%ast")
+                      : "%ast_s" + std::to_string(S) + "_";
       }) {
-  argElemStacks = traits.getElemStacks().data();
-  instrInfo.resize(info.numInstrs);
-  for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    const expr::InstrTraits &t = traits.getInstr(i);
-    InstrInfo &ii = instrInfo[i];
-    if (!t.wellFormed)
+  ArgElemStacks = Traits.getElemStacks().data();
+  TheInstrInfo.resize(Info.NumInstrs);
+  for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+    const expr::InstrTraits &T = Traits.getInstr(I);
+    InstrInfo &Ii = TheInstrInfo[I];
+    if (!T.WellFormed)
       continue;
-    ii.argElemBegin = t.argElemBegin;
-    ii.numArgElems = t.numArgElems;
-    ii.hasVectorArgs = t.hasVectorArgs;
-    ii.retStack = traits.getRetElemStacks(i)[0];
-    if (info.instrs[i].numRets != 1 || t.hasVectorRets)
-      ii.status = InstrInfo::MultiResult;
-    else if (t.tooNew)
-      ii.status = InstrInfo::TooNew;
+    Ii.ArgElemBegin = T.ArgElemBegin;
+    Ii.NumArgElems = T.NumArgElems;
+    Ii.HasVectorArgs = T.HasVectorArgs;
+    Ii.RetStack = Traits.getRetElemStacks(I)[0];
+    if (Info.Instrs[I].NumRets != 1 || T.HasVectorRets)
+      Ii.Status = InstrInfo::MultiResult;
+    else if (T.TooNew)
+      Ii.Status = InstrInfo::TooNew;
     else
-      ii.status = InstrInfo::Ok;
+      Ii.Status = InstrInfo::Ok;
   }
-  for (uint32_t s = 0; s != info.numStacks; ++s)
-    headerRoom += tables.getDeclHead(s).size() + 16;
-  regCounts.resize(info.numStacks);
-  headerRoom += 2;
-  header.resize(headerRoom);
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
-    const std::string &rp = tables.getRegPrefix(s);
-    OperandText t = {};
-    t.len = OperandText::Long;
-    if (rp.size() + 2 <= 12) {
-      std::memcpy(t.text, ", ", 2);
-      std::memcpy(t.text + 2, rp.data(), rp.size());
-      t.len = uint8_t(rp.size() + 2);
+  for (uint32_t S = 0; S != Info.NumStacks; ++S)
+    HeaderRoom += Tables.getDeclHead(S).size() + 16;
+  RegCounts.resize(Info.NumStacks);
+  HeaderRoom += 2;
+  Header.resize(HeaderRoom);
+  for (uint32_t S = 0; S != Info.NumStacks; ++S) {
+    const std::string &Rp = Tables.getRegPrefix(S);
+    OperandText T = {};
+    T.Len = OperandText::Long;
+    if (Rp.size() + 2 <= 12) {
+      std::memcpy(T.Text, ", ", 2);
+      std::memcpy(T.Text + 2, Rp.data(), Rp.size());
+      T.Len = uint8_t(Rp.size() + 2);
     }
-    regHeadText.push_back(t);
+    RegHeadText.push_back(T);
   }
-  auto fastOf = [&](uint32_t i) {
-    FastInstr fi = {i, 0, 0, {0, 0, 0, 0}};
-    if (i >= info.numInstrs)
-      return fi;
-    const InstrInfo &ii = instrInfo[i];
-    if (ii.status != InstrInfo::Ok || ii.hasVectorArgs || ii.numArgElems == 0 ||
-        ii.numArgElems > 4 || ii.numArgElems > opts.maxArgs)
-      return fi;
-    fi.retStack = ii.retStack;
-    fi.numArgs = ii.numArgElems;
-    for (unsigned a = 0; a != ii.numArgElems; ++a)
-      fi.argStacks[a] = argElemStacks[ii.argElemBegin + a];
-    return fi;
+  auto FastOf = [&](uint32_t I) {
+    FastInstr Fi = {I, 0, 0, {0, 0, 0, 0}};
+    if (I >= Info.NumInstrs)
+      return Fi;
+    const InstrInfo &Ii = TheInstrInfo[I];
+    if (Ii.Status != InstrInfo::Ok || Ii.HasVectorArgs || Ii.NumArgElems == 0 ||
+        Ii.NumArgElems > 4 || Ii.NumArgElems > Opts.MaxArgs)
+      return Fi;
+    Fi.RetStack = Ii.RetStack;
+    Fi.NumArgs = Ii.NumArgElems;
+    for (unsigned A = 0; A != Ii.NumArgElems; ++A)
+      Fi.ArgStacks[A] = ArgElemStacks[Ii.ArgElemBegin + A];
+    return Fi;
   };
-  if (opts.instrMap.empty())
-    for (uint32_t i = 0; i != info.numInstrs; ++i)
-      fastInstrs.push_back(fastOf(i));
+  if (Opts.InstrMap.empty())
+    for (uint32_t I = 0; I != Info.NumInstrs; ++I)
+      FastInstrs.push_back(FastOf(I));
   else
-    for (uint32_t i : opts.instrMap)
-      fastInstrs.push_back(fastOf(i));
-  for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    StringRef op = info.instrPtx[i] ? info.instrPtx[i] : "";
-    opBegin.push_back(uint32_t(opText.size()));
-    opLen.push_back(uint32_t(op.size() + 1));
-    opText.insert(opText.end(), op.begin(), op.end());
-    opText.push_back(' ');
+    for (uint32_t I : Opts.InstrMap)
+      FastInstrs.push_back(FastOf(I));
+  for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+    StringRef Op = Info.InstrPtx[I] ? Info.InstrPtx[I] : "";
+    OpBegin.push_back(uint32_t(OpText.size()));
+    OpLen.push_back(uint32_t(Op.size() + 1));
+    OpText.insert(OpText.end(), Op.begin(), Op.end());
+    OpText.push_back(' ');
   }
-  opText.resize(opText.size() + 32, '\0');
+  OpText.resize(OpText.size() + 32, '\0');
 }
 
 //===----------------------------------------------------------------------===//
 // Build
 //===----------------------------------------------------------------------===//
 
-Error AstPtxContext::Impl::build(const AstProgram &prog,
-                                 ArrayRef<AstVar> inputs) {
-  outputNodes.clear();
-  sawCall = false;
-  executed = 0;
-  if (dag.clear()) // generations wrapped: forget every stamp
-    std::fill(inputGen.begin(), inputGen.end(), 0);
-  if (inputGen.size() < inputs.size()) {
-    inputGen.resize(inputs.size(), 0);
-    inputNode.resize(inputs.size());
+Error AstPtxContext::Impl::build(const AstProgram &Prog,
+                                 ArrayRef<AstVar> Inputs) {
+  OutputNodes.clear();
+  SawCall = false;
+  Executed = 0;
+  if (Dag.clear()) // generations wrapped: forget every stamp
+    std::fill(InputGen.begin(), InputGen.end(), 0);
+  if (InputGen.size() < Inputs.size()) {
+    InputGen.resize(Inputs.size(), 0);
+    InputNode.resize(Inputs.size());
   }
   // Without routines every word makes at most one node and one value, and
   // every operand is a value some word made: room for the words is room
   // for everything.
-  bool presized = false;
-  if (prog.routines.empty()) {
-    uint64_t words = 0;
-    for (const AstOutput &out : prog.outputs)
-      words += std::min<uint64_t>(out.words.size(), opts.maxWords);
-    if (words <= opts.maxExecutedWords && words < (1u << 30)) {
-      presized = true;
-      dag.reserve(size_t(words));
+  bool Presized = false;
+  if (Prog.Routines.empty()) {
+    uint64_t Words = 0;
+    for (const AstOutput &Out : Prog.Outputs)
+      Words += std::min<uint64_t>(Out.Words.size(), Opts.MaxWords);
+    if (Words <= Opts.MaxExecutedWords && Words < (1u << 30)) {
+      Presized = true;
+      Dag.reserve(size_t(Words));
       // + 4: the DAG copies 4 operands from the stack's top.
-      size_t depth = std::min<uint64_t>(words, opts.maxStackDepth) + 4;
-      if (vals.size() < depth)
-        vals.resize(depth);
+      size_t Depth = std::min<uint64_t>(Words, Opts.MaxStackDepth) + 4;
+      if (Vals.size() < Depth)
+        Vals.resize(Depth);
     }
   }
   using RunFn = Error (Impl::*)(uint32_t, const AstOutput &, const AstProgram &,
                                 ArrayRef<AstVar>);
-  RunFn fn =
-      opts.shareSubexpressions
-          ? (presized ? &Impl::run<true, true> : &Impl::run<true, false>)
-          : (presized ? &Impl::run<false, true> : &Impl::run<false, false>);
-  for (uint32_t o = 0, e = uint32_t(prog.outputs.size()); o != e; ++o) {
-    const AstOutput &out = prog.outputs[o];
-    if (out.var.stackIdx >= info.numStacks)
+  RunFn Fn =
+      Opts.ShareSubexpressions
+          ? (Presized ? &Impl::run<true, true> : &Impl::run<true, false>)
+          : (Presized ? &Impl::run<false, true> : &Impl::run<false, false>);
+  for (uint32_t O = 0, E = uint32_t(Prog.Outputs.size()); O != E; ++O) {
+    const AstOutput &Out = Prog.Outputs[O];
+    if (Out.Var.StackIdx >= Info.NumStacks)
       return make_error<AstError>(
-          AstResult::StackIdxOutOfBounds, AstWordPos{o, ~0u, ~0u},
-          ("output '" + out.var.name + "' has stack index " +
-           Twine(out.var.stackIdx) + ", out of range")
+          AstResult::StackIdxOutOfBounds, AstWordPos{O, ~0u, ~0u},
+          ("output '" + Out.Var.Name + "' has stack index " +
+           Twine(Out.Var.StackIdx) + ", out of range")
               .str());
-    if (Error err = (this->*fn)(o, out, prog, inputs))
-      return err;
+    if (Error Err = (this->*Fn)(O, Out, Prog, Inputs))
+      return Err;
   }
   return Error::success();
 }
 
 template <bool Share, bool Presized>
-Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
-                               const AstProgram &prog,
-                               ArrayRef<AstVar> inputs) {
+Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
+                               const AstProgram &TheProg,
+                               ArrayRef<AstVar> TheInputs) {
   // The expression's frame; with routines, frames holds it and theirs.
-  Frame top = {out.words.data(), out.words.size(), 0, ~0u, 0, 0, 0};
-  Frame *f = &top;
+  Frame Top = {TheOut.Words.data(), TheOut.Words.size(), 0, ~0u, 0, 0, 0};
+  Frame *F = &Top;
   if (!Presized) {
-    args.clear();
-    frames.clear();
-    frames.push_back(top);
-    f = &frames.back();
+    Args.clear();
+    Frames.clear();
+    Frames.push_back(Top);
+    F = &Frames.back();
   }
-  const uint32_t maxDepth = opts.maxStackDepth;
+  const uint32_t MaxDepth = Opts.MaxStackDepth;
   // The current frame's cursor and end, and the executed-word budget, in
   // locals; Frame::pc is written back only around calls.
-  const size_t maxWords = opts.maxWords;
-  const uint64_t *wp = f->words;
-  const uint64_t *wend = f->words + std::min(f->size, maxWords);
-  const uint64_t maxExecuted = opts.maxExecutedWords;
-  uint64_t exec = executed;
-  auto fail = [&](AstResult r, const Twine &msg) {
-    executed = exec;
+  const size_t MaxWords = Opts.MaxWords;
+  const uint64_t *Wp = F->Words;
+  const uint64_t *Wend = F->Words + std::min(F->Size, MaxWords);
+  const uint64_t MaxExecuted = Opts.MaxExecutedWords;
+  uint64_t Exec = Executed;
+  auto Fail = [&](AstResult R, const Twine &Msg) {
+    Executed = Exec;
     return make_error<AstError>(
-        r, AstWordPos{expr, f->routine, uint32_t(wp - f->words - 1)},
-        msg.str());
+        R, AstWordPos{TheExpr, F->Routine, uint32_t(Wp - F->Words - 1)},
+        Msg.str());
   };
-  auto stackName = [&](uint16_t s) { return StringRef(info.stackNames[s]); };
+  auto StackName = [&](uint16_t S) { return StringRef(Info.StackNames[S]); };
   // The value stack: vs[0, sp), grown on demand up to maxDepth.
-  if (vals.size() < 64)
-    vals.resize(64);
-  uint32_t *vs = vals.data();
-  uint32_t sp = 0;
-  size_t cap = vals.size();
-  auto push = [&](uint32_t n) -> bool {
+  if (Vals.size() < 64)
+    Vals.resize(64);
+  uint32_t *Vs = Vals.data();
+  uint32_t TheSp = 0;
+  size_t Cap = Vals.size();
+  auto Push = [&](uint32_t N) -> bool {
     if (Presized) { // vals has room for min(words, maxDepth) + 1 values
-      if (__builtin_expect(sp >= maxDepth, 0))
+      if (__builtin_expect(TheSp >= MaxDepth, 0))
         return false;
-      vs[sp++] = n;
+      Vs[TheSp++] = N;
       return true;
     }
-    if (__builtin_expect(sp >= cap, 0)) {
-      if (sp >= maxDepth)
+    if (__builtin_expect(TheSp >= Cap, 0)) {
+      if (TheSp >= MaxDepth)
         return false;
-      vals.resize(std::min<size_t>(size_t(maxDepth), cap * 2));
-      vs = vals.data();
-      cap = vals.size();
+      Vals.resize(std::min<size_t>(size_t(MaxDepth), Cap * 2));
+      Vs = Vals.data();
+      Cap = Vals.size();
     }
-    if (__builtin_expect(sp >= maxDepth, 0))
+    if (__builtin_expect(TheSp >= MaxDepth, 0))
       return false;
-    vs[sp++] = n;
+    Vs[TheSp++] = N;
     return true;
   };
-  const FastInstr *fast = fastInstrs.data();
-  const uint32_t numFast = uint32_t(fastInstrs.size());
-  auto overflow = [&] {
-    return fail(AstResult::StackOverflow,
-                "more than " + Twine(maxDepth) +
+  const FastInstr *Fast = FastInstrs.data();
+  const uint32_t NumFast = uint32_t(FastInstrs.size());
+  auto Overflow = [&] {
+    return Fail(AstResult::StackOverflow,
+                "more than " + Twine(MaxDepth) +
                     " values on the stack (maxStackDepth)");
   };
   for (;;) {
-    if (__builtin_expect(wp == wend, 0)) {
+    if (__builtin_expect(Wp == Wend, 0)) {
       // Located just past the last word (no pointer arithmetic: an empty
       // program's words may be null).
-      executed = exec;
+      Executed = Exec;
       return make_error<AstError>(
           AstResult::BadInstructionMaybeForgotReturn,
-          AstWordPos{expr, f->routine, uint32_t(wend - f->words)},
-          ((f->routine == ~0u ? Twine("expression") : Twine("routine")) +
+          AstWordPos{TheExpr, F->Routine, uint32_t(Wend - F->Words)},
+          ((F->Routine == ~0u ? Twine("expression") : Twine("routine")) +
            " has no RETURN within " +
-           Twine(std::min<uint64_t>(f->size, maxWords)) + " words")
+           Twine(std::min<uint64_t>(F->Size, MaxWords)) + " words")
               .str());
     }
-    uint64_t w = *wp++;
-    if (!Presized && __builtin_expect(++exec > maxExecuted, 0))
-      return fail(AstResult::LimitExceeded,
-                  "more than " + Twine(opts.maxExecutedWords) +
+    uint64_t W = *Wp++;
+    if (!Presized && __builtin_expect(++Exec > MaxExecuted, 0))
+      return Fail(AstResult::LimitExceeded,
+                  "more than " + Twine(Opts.MaxExecutedWords) +
                       " words executed (maxExecutedWords)");
-    uint16_t aux = getAstWordAux(w);
-    uint32_t payload = getAstWordPayload(w);
-    uint32_t height = Presized ? sp : sp - f->entryHeight;
-    if (getAstWordType(w) == AstWordType::Ptx && payload < numFast) {
-      const FastInstr &fi = fast[payload];
-      if (fi.numArgs == aux && height >= aux) {
-        const uint32_t *ops = vs + sp - aux;
-        bool typed = true;
-        for (unsigned i = 0; i != aux; ++i)
-          typed &= dag[ops[i]].stack == fi.argStacks[i];
-        if (typed) {
-          uint32_t n = dag.template addInstr<Share, Presized>(
-              fi.instr, fi.retStack, ops, aux);
-          sp -= aux;
-          vs[sp++] = n;
+    uint16_t Aux = getAstWordAux(W);
+    uint32_t Payload = getAstWordPayload(W);
+    uint32_t Height = Presized ? TheSp : TheSp - F->EntryHeight;
+    if (getAstWordType(W) == AstWordType::Ptx && Payload < NumFast) {
+      const FastInstr &Fi = Fast[Payload];
+      if (Fi.NumArgs == Aux && Height >= Aux) {
+        const uint32_t *Ops = Vs + TheSp - Aux;
+        bool Typed = true;
+        for (unsigned I = 0; I != Aux; ++I)
+          Typed &= Dag[Ops[I]].Stack == Fi.ArgStacks[I];
+        if (Typed) {
+          uint32_t N = Dag.template addInstr<Share, Presized>(
+              Fi.Instr, Fi.RetStack, Ops, Aux);
+          TheSp -= Aux;
+          Vs[TheSp++] = N;
           continue;
         }
       }
       // Anything else gets the full checks and their errors.
     }
-    switch (getAstWordType(w)) {
+    switch (getAstWordType(W)) {
     case AstWordType::Input: {
-      if (payload >= inputs.size())
-        return fail(AstResult::InputIdxOutOfBounds,
-                    "input " + Twine(payload) + " out of range (" +
-                        Twine(inputs.size()) + " inputs)");
-      uint16_t s = inputs[payload].stackIdx;
-      if (s >= info.numStacks)
-        return fail(AstResult::StackIdxOutOfBounds,
-                    "input '" + inputs[payload].name + "' has stack index " +
-                        Twine(s) + ", out of range");
-      uint32_t n;
-      if (inputGen[payload] == dag.getGeneration()) {
-        n = inputNode[payload];
+      if (Payload >= TheInputs.size())
+        return Fail(AstResult::InputIdxOutOfBounds,
+                    "input " + Twine(Payload) + " out of range (" +
+                        Twine(TheInputs.size()) + " inputs)");
+      uint16_t S = TheInputs[Payload].StackIdx;
+      if (S >= Info.NumStacks)
+        return Fail(AstResult::StackIdxOutOfBounds,
+                    "input '" + TheInputs[Payload].Name + "' has stack index " +
+                        Twine(S) + ", out of range");
+      uint32_t N;
+      if (InputGen[Payload] == Dag.getGeneration()) {
+        N = InputNode[Payload];
       } else {
-        n = dag.template addLeaf<Presized>(AstWordType::Input, s, payload, 0);
-        inputGen[payload] = dag.getGeneration();
-        inputNode[payload] = n;
+        N = Dag.template addLeaf<Presized>(AstWordType::Input, S, Payload, 0);
+        InputGen[Payload] = Dag.getGeneration();
+        InputNode[Payload] = N;
       }
-      if (!push(n))
-        return overflow();
+      if (!Push(N))
+        return Overflow();
       break;
     }
     case AstWordType::Constant:
-      if (aux >= info.numStacks)
-        return fail(AstResult::StackIdxOutOfBounds,
-                    "constant on stack " + Twine(aux) + ", out of range (" +
-                        Twine(info.numStacks) + " stacks)");
-      if (!push(dag.template addLeaf<Presized>(AstWordType::Constant, aux,
-                                               payload, 0)))
-        return overflow();
+      if (Aux >= Info.NumStacks)
+        return Fail(AstResult::StackIdxOutOfBounds,
+                    "constant on stack " + Twine(Aux) + ", out of range (" +
+                        Twine(Info.NumStacks) + " stacks)");
+      if (!Push(Dag.template addLeaf<Presized>(AstWordType::Constant, Aux,
+                                               Payload, 0)))
+        return Overflow();
       break;
     case AstWordType::Special: {
-      if (payload >= info.numSpecials ||
-          !traits.getSpecials()[payload].wellFormed)
-        return fail(AstResult::SpecialRegisterIdxOutOfBounds,
-                    "special register " + Twine(payload) + " out of range (" +
-                        Twine(info.numSpecials) + ")");
-      const expr::SpecialTraits &t = traits.getSpecials()[payload];
-      if (aux >= std::max<unsigned>(t.numVecElems, 1))
-        return fail(AstResult::InvalidValue,
-                    "special register '" + Twine(info.specialNames[payload]) +
-                        "' has no element " + Twine(aux));
-      if (uint32_t sm = traits.specialTooNewFor(payload))
-        return fail(AstResult::UnsupportedInstruction,
-                    "special register '" + Twine(info.specialNames[payload]) +
-                        "' needs sm_" + Twine(sm) + "; the target is sm_" +
-                        Twine(opts.targetSm));
-      if (!push(dag.template addLeaf<Presized>(AstWordType::Special, t.stack,
-                                               payload,
-                                               t.numVecElems ? aux : ~0u)))
-        return overflow();
+      if (Payload >= Info.NumSpecials ||
+          !Traits.getSpecials()[Payload].WellFormed)
+        return Fail(AstResult::SpecialRegisterIdxOutOfBounds,
+                    "special register " + Twine(Payload) + " out of range (" +
+                        Twine(Info.NumSpecials) + ")");
+      const expr::SpecialTraits &T = Traits.getSpecials()[Payload];
+      if (Aux >= std::max<unsigned>(T.NumVecElems, 1))
+        return Fail(AstResult::InvalidValue,
+                    "special register '" + Twine(Info.SpecialNames[Payload]) +
+                        "' has no element " + Twine(Aux));
+      if (uint32_t Sm = Traits.specialTooNewFor(Payload))
+        return Fail(AstResult::UnsupportedInstruction,
+                    "special register '" + Twine(Info.SpecialNames[Payload]) +
+                        "' needs sm_" + Twine(Sm) + "; the target is sm_" +
+                        Twine(Opts.TargetSm));
+      if (!Push(Dag.template addLeaf<Presized>(AstWordType::Special, T.Stack,
+                                               Payload,
+                                               T.NumVecElems ? Aux : ~0u)))
+        return Overflow();
       break;
     }
     case AstWordType::Ptx: {
-      uint32_t instr = payload;
-      bool known = true;
-      if (!opts.instrMap.empty())
-        known = payload < opts.instrMap.size() &&
-                (instr = opts.instrMap[payload]) < info.numInstrs;
+      uint32_t Instr = Payload;
+      bool Known = true;
+      if (!Opts.InstrMap.empty())
+        Known = Payload < Opts.InstrMap.size() &&
+                (Instr = Opts.InstrMap[Payload]) < Info.NumInstrs;
       else
-        known = instr < info.numInstrs;
-      const InstrInfo *ii = known ? &instrInfo[instr] : nullptr;
-      if (aux > opts.maxArgs && !(ii && aux == ii->numArgElems))
-        return fail(AstResult::TooManyArgs,
-                    "instruction word with " + Twine(aux) +
-                        " operands, more than " + Twine(opts.maxArgs) +
+        Known = Instr < Info.NumInstrs;
+      const InstrInfo *Ii = Known ? &TheInstrInfo[Instr] : nullptr;
+      if (Aux > Opts.MaxArgs && !(Ii && Aux == Ii->NumArgElems))
+        return Fail(AstResult::TooManyArgs,
+                    "instruction word with " + Twine(Aux) +
+                        " operands, more than " + Twine(Opts.MaxArgs) +
                         " (maxArgs)");
-      if (!ii || ii->status == InstrInfo::BadTables)
-        return fail(AstResult::PtxInstructionIdxOutOfBounds,
-                    "instruction " + Twine(payload) + " out of range (" +
-                        Twine(opts.instrMap.empty() ? info.numInstrs
-                                                    : opts.instrMap.size()) +
+      if (!Ii || Ii->Status == InstrInfo::BadTables)
+        return Fail(AstResult::PtxInstructionIdxOutOfBounds,
+                    "instruction " + Twine(Payload) + " out of range (" +
+                        Twine(Opts.InstrMap.empty() ? Info.NumInstrs
+                                                    : Opts.InstrMap.size()) +
                         " instructions)");
-      auto name = [&] { return StringRef(info.instrNames[instr]); };
-      if (ii->status == InstrInfo::MultiResult)
-        return fail(AstResult::UnsupportedInstruction,
-                    "'" + name() +
+      auto Name = [&] { return StringRef(Info.InstrNames[Instr]); };
+      if (Ii->Status == InstrInfo::MultiResult)
+        return Fail(AstResult::UnsupportedInstruction,
+                    "'" + Name() +
                         "' has more than one result value; an expression "
                         "node has one");
-      if (ii->status == InstrInfo::TooNew)
-        return fail(AstResult::UnsupportedInstruction,
-                    "'" + name() + "' needs sm_" +
-                        Twine(info.instrMinSm[instr]) + "; the target is sm_" +
-                        Twine(opts.targetSm));
-      if (aux != ii->numArgElems)
-        return fail(AstResult::InvalidValue,
-                    "'" + name() + "' takes " + Twine(ii->numArgElems) +
-                        " operands, the word says " + Twine(aux));
-      if (height < aux)
-        return fail(AstResult::StackUnderflow,
-                    "'" + name() + "' needs " + Twine(aux) + " operands, " +
-                        Twine(height) + " on the stack");
-      const uint32_t *ops = vs + sp - aux;
-      const uint16_t *want = argElemStacks + ii->argElemBegin;
-      for (unsigned i = 0; i != aux; ++i)
-        if (dag[ops[i]].stack != want[i])
-          return fail(AstResult::TypeMismatch,
-                      "operand " + Twine(i) + " of '" + name() + "' is " +
-                          stackName(dag[ops[i]].stack) + ", expected " +
-                          stackName(want[i]));
-      uint32_t n =
-          dag.template addInstr<Share, Presized>(instr, ii->retStack, ops, aux);
-      sp -= aux;
-      vs[sp++] = n; // where its operands were: room is certain
+      if (Ii->Status == InstrInfo::TooNew)
+        return Fail(AstResult::UnsupportedInstruction,
+                    "'" + Name() + "' needs sm_" +
+                        Twine(Info.InstrMinSm[Instr]) + "; the target is sm_" +
+                        Twine(Opts.TargetSm));
+      if (Aux != Ii->NumArgElems)
+        return Fail(AstResult::InvalidValue,
+                    "'" + Name() + "' takes " + Twine(Ii->NumArgElems) +
+                        " operands, the word says " + Twine(Aux));
+      if (Height < Aux)
+        return Fail(AstResult::StackUnderflow,
+                    "'" + Name() + "' needs " + Twine(Aux) + " operands, " +
+                        Twine(Height) + " on the stack");
+      const uint32_t *Ops = Vs + TheSp - Aux;
+      const uint16_t *Want = ArgElemStacks + Ii->ArgElemBegin;
+      for (unsigned I = 0; I != Aux; ++I)
+        if (Dag[Ops[I]].Stack != Want[I])
+          return Fail(AstResult::TypeMismatch,
+                      "operand " + Twine(I) + " of '" + Name() + "' is " +
+                          StackName(Dag[Ops[I]].Stack) + ", expected " +
+                          StackName(Want[I]));
+      uint32_t N =
+          Dag.template addInstr<Share, Presized>(Instr, Ii->RetStack, Ops, Aux);
+      TheSp -= Aux;
+      Vs[TheSp++] = N; // where its operands were: room is certain
       break;
     }
     case AstWordType::Routine: {
-      if (aux > opts.maxArgs)
-        return fail(AstResult::TooManyArgs, "routine call with " + Twine(aux) +
+      if (Aux > Opts.MaxArgs)
+        return Fail(AstResult::TooManyArgs, "routine call with " + Twine(Aux) +
                                                 " arguments, more than " +
-                                                Twine(opts.maxArgs) +
+                                                Twine(Opts.MaxArgs) +
                                                 " (maxArgs)");
-      if (payload >= prog.routines.size())
-        return fail(AstResult::RoutineIdxOutOfBounds,
-                    "routine " + Twine(payload) + " out of range (" +
-                        Twine(prog.routines.size()) + " routines)");
-      if (frames.size() > opts.maxRoutineDepth)
-        return fail(AstResult::RoutineDepthExceeded,
+      if (Payload >= TheProg.Routines.size())
+        return Fail(AstResult::RoutineIdxOutOfBounds,
+                    "routine " + Twine(Payload) + " out of range (" +
+                        Twine(TheProg.Routines.size()) + " routines)");
+      if (Frames.size() > Opts.MaxRoutineDepth)
+        return Fail(AstResult::RoutineDepthExceeded,
                     "routine calls nested more than " +
-                        Twine(opts.maxRoutineDepth) +
+                        Twine(Opts.MaxRoutineDepth) +
                         " deep (maxRoutineDepth)");
-      if (height < aux)
-        return fail(AstResult::StackUnderflow,
-                    "routine " + Twine(payload) + " needs " + Twine(aux) +
-                        " arguments, " + Twine(height) + " on the stack");
-      uint32_t argBase = uint32_t(args.size());
-      args.insert(args.end(), vs + sp - aux, vs + sp);
-      sp -= aux;
-      ArrayRef<uint64_t> body = prog.routines[payload];
-      sawCall = true;
-      f->pc = size_t(wp - f->words);
-      frames.push_back(
-          {body.data(), body.size(), 0, payload, argBase, aux, sp});
-      f = &frames.back();
-      wp = f->words;
-      wend = f->words + std::min(f->size, maxWords);
+      if (Height < Aux)
+        return Fail(AstResult::StackUnderflow,
+                    "routine " + Twine(Payload) + " needs " + Twine(Aux) +
+                        " arguments, " + Twine(Height) + " on the stack");
+      uint32_t ArgBase = uint32_t(Args.size());
+      Args.insert(Args.end(), Vs + TheSp - Aux, Vs + TheSp);
+      TheSp -= Aux;
+      ArrayRef<uint64_t> Body = TheProg.Routines[Payload];
+      SawCall = true;
+      F->Pc = size_t(Wp - F->Words);
+      Frames.push_back(
+          {Body.data(), Body.size(), 0, Payload, ArgBase, Aux, TheSp});
+      F = &Frames.back();
+      Wp = F->Words;
+      Wend = F->Words + std::min(F->Size, MaxWords);
       break;
     }
     case AstWordType::RoutineArg:
-      if (f->routine == ~0u)
-        return fail(AstResult::RoutineArgIdxOutOfBounds,
-                    "routine argument " + Twine(payload) +
+      if (F->Routine == ~0u)
+        return Fail(AstResult::RoutineArgIdxOutOfBounds,
+                    "routine argument " + Twine(Payload) +
                         " outside a routine");
-      if (payload >= f->numArgs)
-        return fail(AstResult::RoutineArgIdxOutOfBounds,
-                    "routine argument " + Twine(payload) + " out of range (" +
-                        Twine(f->numArgs) + " arguments)");
-      if (!push(args[f->argBase + payload]))
-        return overflow();
+      if (Payload >= F->NumArgs)
+        return Fail(AstResult::RoutineArgIdxOutOfBounds,
+                    "routine argument " + Twine(Payload) + " out of range (" +
+                        Twine(F->NumArgs) + " arguments)");
+      if (!Push(Args[F->ArgBase + Payload]))
+        return Overflow();
       break;
     case AstWordType::Return: {
-      if (height != 1)
-        return fail(
+      if (Height != 1)
+        return Fail(
             AstResult::InvalidValue,
-            (f->routine == ~0u ? Twine("expression") : Twine("routine")) +
-                " returns with " + Twine(height) +
+            (F->Routine == ~0u ? Twine("expression") : Twine("routine")) +
+                " returns with " + Twine(Height) +
                 " values on its stack, not 1");
-      if (f->routine != ~0u) {
-        args.resize(f->argBase);
-        frames.pop_back();
-        f = &frames.back();
-        wp = f->words + f->pc;
-        wend = f->words + std::min(f->size, maxWords);
+      if (F->Routine != ~0u) {
+        Args.resize(F->ArgBase);
+        Frames.pop_back();
+        F = &Frames.back();
+        Wp = F->Words + F->Pc;
+        Wend = F->Words + std::min(F->Size, MaxWords);
         break;
       }
-      uint32_t n = vs[sp - 1];
-      if (dag[n].stack != out.var.stackIdx)
-        return fail(AstResult::TypeMismatch,
-                    "the value is " + stackName(dag[n].stack) + "; output '" +
-                        out.var.name + "' is " + stackName(out.var.stackIdx));
-      outputNodes.push_back(n);
-      executed = exec;
+      uint32_t N = Vs[TheSp - 1];
+      if (Dag[N].Stack != TheOut.Var.StackIdx)
+        return Fail(AstResult::TypeMismatch,
+                    "the value is " + StackName(Dag[N].Stack) + "; output '" +
+                        TheOut.Var.Name + "' is " +
+                        StackName(TheOut.Var.StackIdx));
+      OutputNodes.push_back(N);
+      Executed = Exec;
       return Error::success();
     }
     default:
-      return fail(AstResult::BadInstructionMaybeForgotReturn,
-                  "word type " + Twine(uint16_t(w)) +
+      return Fail(AstResult::BadInstructionMaybeForgotReturn,
+                  "word type " + Twine(uint16_t(W)) +
                       " is not an AST PTX word");
     }
   }
@@ -644,306 +645,306 @@ Error AstPtxContext::Impl::run(uint32_t expr, const AstOutput &out,
 // Emission
 //===----------------------------------------------------------------------===//
 
-inline char *AstPtxContext::Impl::writeOperand(char *p, uint32_t n,
-                                               ArrayRef<AstVar> inputs) {
-  return Writer{*this, inputs}.operand(p, n);
+inline char *AstPtxContext::Impl::writeOperand(char *P, uint32_t N,
+                                               ArrayRef<AstVar> Inputs) {
+  return Writer{*this, Inputs}.operand(P, N);
 }
 
 static constexpr uint32_t Dead = ~0u, LiveNoReg = ~0u - 1;
 
-const std::array<uint32_t, 1000> AstPtxContext::Impl::digitText = [] {
-  std::array<uint32_t, 1000> t = {};
-  for (uint32_t v = 0; v != 1000; ++v) {
-    char d[4] = {};
-    d[3] = char(expr::writeUInt(d, v) - d);
-    std::memcpy(&t[v], d, 4);
+const std::array<uint32_t, 1000> AstPtxContext::Impl::DigitText = [] {
+  std::array<uint32_t, 1000> T = {};
+  for (uint32_t V = 0; V != 1000; ++V) {
+    char D[4] = {};
+    D[3] = char(expr::writeUInt(D, V) - D);
+    std::memcpy(&T[V], D, 4);
   }
-  return t;
+  return T;
 }();
 
-StringRef AstPtxContext::Impl::emit(const AstProgram &prog,
-                                    ArrayRef<AstVar> inputs) {
-  maxNameLen = 0;
-  for (const AstVar &v : inputs)
-    maxNameLen = std::max(maxNameLen, v.name.size());
+StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
+                                    ArrayRef<AstVar> Inputs) {
+  MaxNameLen = 0;
+  for (const AstVar &V : Inputs)
+    MaxNameLen = std::max(MaxNameLen, V.Name.size());
   // Liveness (only a routine call can leave nodes dead); registers are
   // numbered in node order as the lines are written.
-  uint32_t numNodes = dag.size();
-  if (regOf.size() < numNodes) {
-    regOf.resize(numNodes);
-    operandText.resize(numNodes);
+  uint32_t NumNodes = Dag.size();
+  if (RegOf.size() < NumNodes) {
+    RegOf.resize(NumNodes);
+    TheOperandText.resize(NumNodes);
   }
-  if (sawCall)
-    dag.markLive(outputNodes, regOf.data(), Dead, LiveNoReg);
+  if (SawCall)
+    Dag.markLive(OutputNodes, RegOf.data(), Dead, LiveNoReg);
   // regCounts is all 0 between compiles; usedStacks has a bit per stack
   // with a register (numbered mod 64), so the declarations visit only those.
-  uint64_t usedStacks = 0;
-  emitted = 0;
+  uint64_t UsedStacks = 0;
+  Emitted = 0;
 
   // The body goes after room for the declarations, which are written last.
-  out.clear();
-  char *p = out.ensure(out.begin(), headerRoom + 256) + headerRoom;
+  Out.clear();
+  char *P = Out.ensure(Out.begin(), HeaderRoom + 256) + HeaderRoom;
   // Tables in locals: the char stores below may alias any member.
-  const uint8_t *inl = tables.getInlineLiterals();
-  const Node *nodeP = dag.getNodes().data();
-  uint32_t *regP = regOf.data();
-  uint32_t *counts = regCounts.data();
-  const uint32_t *opLenP = opLen.data(), *opBeginP = opBegin.data();
-  const char *opTextP = opText.data();
-  const InstrInfo *infoP = instrInfo.data();
-  const uint32_t *operandP = dag.getOperands().data();
-  const bool call = sawCall;
-  const size_t operandRoom = maxNameLen + 40;
-  const Writer w(*this, inputs);
-  const expr::LiteralKind *litKinds = tables.getLiteralKinds();
-  OperandText *textP = operandText.data();
-  const OperandText *regHeads = regHeadText.data();
-  for (uint32_t n = 0; n != numNodes; ++n) {
-    if (call && regP[n] == Dead)
+  const uint8_t *Inl = Tables.getInlineLiterals();
+  const Node *NodeP = Dag.getNodes().data();
+  uint32_t *RegP = RegOf.data();
+  uint32_t *Counts = RegCounts.data();
+  const uint32_t *OpLenP = OpLen.data(), *OpBeginP = OpBegin.data();
+  const char *OpTextP = OpText.data();
+  const InstrInfo *InfoP = TheInstrInfo.data();
+  const uint32_t *OperandP = Dag.getOperands().data();
+  const bool Call = SawCall;
+  const size_t OperandRoom = MaxNameLen + 40;
+  const Writer W(*this, Inputs);
+  const expr::LiteralKind *LitKinds = Tables.getLiteralKinds();
+  OperandText *TextP = TheOperandText.data();
+  const OperandText *RegHeads = RegHeadText.data();
+  for (uint32_t N = 0; N != NumNodes; ++N) {
+    if (Call && RegP[N] == Dead)
       continue;
-    const Node &nd = nodeP[n];
-    OperandText &t = textP[n];
-    if (nd.kind == AstWordType::Input ||
-        (nd.kind == AstWordType::Constant && inl[nd.stack])) {
-      regP[n] = ~0u;
+    const Node &Nd = NodeP[N];
+    OperandText &T = TextP[N];
+    if (Nd.TheKind == AstWordType::Input ||
+        (Nd.TheKind == AstWordType::Constant && Inl[Nd.Stack])) {
+      RegP[N] = ~0u;
       // `, <operand>` once: every use copies it whole.
-      if (nd.kind == AstWordType::Input) {
-        StringRef name = inputs[nd.payload].name;
-        t.len = OperandText::Long;
-        if (name.size() + 3 <= sizeof(t.text)) {
-          std::memcpy(t.text, ", %", 3);
-          std::memcpy(t.text + 3, name.data(), name.size());
-          t.len = uint8_t(name.size() + 3);
+      if (Nd.TheKind == AstWordType::Input) {
+        StringRef Name = Inputs[Nd.Payload].Name;
+        T.Len = OperandText::Long;
+        if (Name.size() + 3 <= sizeof(T.Text)) {
+          std::memcpy(T.Text, ", %", 3);
+          std::memcpy(T.Text + 3, Name.data(), Name.size());
+          T.Len = uint8_t(Name.size() + 3);
         }
         continue;
       }
       // A literal: at most 18 characters (f64).
-      char tmp[32];
-      std::memcpy(tmp, ", ", 2);
-      char *e =
-          expr::writePtxLiteral<false>(tmp + 2, litKinds[nd.stack], nd.payload);
-      std::memcpy(t.text, tmp, sizeof(t.text));
-      t.len = uint8_t(e - tmp);
+      char Tmp[32];
+      std::memcpy(Tmp, ", ", 2);
+      char *E =
+          expr::writePtxLiteral<false>(Tmp + 2, LitKinds[Nd.Stack], Nd.Payload);
+      std::memcpy(T.Text, Tmp, sizeof(T.Text));
+      T.Len = uint8_t(E - Tmp);
       continue;
     }
-    uint32_t r = regP[n] = counts[nd.stack]++;
-    usedStacks |= uint64_t(1) << (nd.stack & 63);
+    uint32_t R = RegP[N] = Counts[Nd.Stack]++;
+    UsedStacks |= uint64_t(1) << (Nd.Stack & 63);
     // `, <register>`: the head piece, then the number's digits.
-    const OperandText &head = regHeads[nd.stack];
-    if (LLVM_LIKELY(head.len <= 12 && r < 1000)) {
-      std::memcpy(t.text, head.text, sizeof(t.text));
-      uint32_t digits = digitText[r];
-      std::memcpy(t.text + head.len, &digits, 4);
-      t.len = uint8_t(head.len + (digits >> 24));
+    const OperandText &Head = RegHeads[Nd.Stack];
+    if (LLVM_LIKELY(Head.Len <= 12 && R < 1000)) {
+      std::memcpy(T.Text, Head.Text, sizeof(T.Text));
+      uint32_t Digits = DigitText[R];
+      std::memcpy(T.Text + Head.Len, &Digits, 4);
+      T.Len = uint8_t(Head.Len + (Digits >> 24));
     } else {
-      t.len = OperandText::Long;
+      T.Len = OperandText::Long;
     }
-    if (nd.kind == AstWordType::Ptx) {
-      uint32_t len = opLenP[nd.payload];
-      const char *op = opTextP + opBeginP[nd.payload];
+    if (Nd.TheKind == AstWordType::Ptx) {
+      uint32_t Len = OpLenP[Nd.Payload];
+      const char *Op = OpTextP + OpBeginP[Nd.Payload];
       // Room for the whole line: every operand is at most a literal, a
       // register or an input name.
-      p = ensure(p, len + 64 + size_t(nd.numOps) * operandRoom);
-      if (len <= 32)
-        std::memcpy(p, op, 32);
+      P = ensure(P, Len + 64 + size_t(Nd.NumOps) * OperandRoom);
+      if (Len <= 32)
+        std::memcpy(P, Op, 32);
       else
-        std::memcpy(p, op, len);
-      p += len;
-      if (LLVM_LIKELY(t.len != OperandText::Long)) {
-        std::memcpy(p, t.text + 2, sizeof(t.text) - 2);
-        p += t.len - 2;
+        std::memcpy(P, Op, Len);
+      P += Len;
+      if (LLVM_LIKELY(T.Len != OperandText::Long)) {
+        std::memcpy(P, T.Text + 2, sizeof(T.Text) - 2);
+        P += T.Len - 2;
       } else {
-        p = w.reg(p, nd.stack, r);
+        P = W.reg(P, Nd.Stack, R);
       }
-      if (!infoP[nd.payload].hasVectorArgs) {
-        const uint32_t *ops = operandP + nd.aux;
-        for (uint32_t i = 0, e = nd.numOps; i != e; ++i) {
-          const OperandText &o = textP[ops[i]];
-          if (LLVM_LIKELY(o.len != OperandText::Long)) {
-            std::memcpy(p, o.text, sizeof(o.text));
-            p += o.len;
+      if (!InfoP[Nd.Payload].HasVectorArgs) {
+        const uint32_t *Ops = OperandP + Nd.Aux;
+        for (uint32_t I = 0, E = Nd.NumOps; I != E; ++I) {
+          const OperandText &O = TextP[Ops[I]];
+          if (LLVM_LIKELY(O.Len != OperandText::Long)) {
+            std::memcpy(P, O.Text, sizeof(O.Text));
+            P += O.Len;
           } else {
-            std::memcpy(p, ", ", 2);
-            p = w.operand(p + 2, ops[i]);
+            std::memcpy(P, ", ", 2);
+            P = W.operand(P + 2, Ops[I]);
           }
         }
       } else {
-        const stack::PtxInstrDesc &d = info.instrs[nd.payload];
-        uint32_t e = 0;
-        for (unsigned a = 0; a != d.numArgs; ++a) {
-          unsigned v = info.argTypes[d.args[a]].numVecElems;
-          p = ensure(p, 64);
-          std::memcpy(p, ", ", 2);
-          p += 2;
-          if (!v) {
-            p = writeOperand(p, operandP[nd.aux + e++], inputs);
+        const stack::PtxInstrDesc &D = Info.Instrs[Nd.Payload];
+        uint32_t E = 0;
+        for (unsigned A = 0; A != D.NumArgs; ++A) {
+          unsigned V = Info.ArgTypes[D.Args[A]].NumVecElems;
+          P = ensure(P, 64);
+          std::memcpy(P, ", ", 2);
+          P += 2;
+          if (!V) {
+            P = writeOperand(P, OperandP[Nd.Aux + E++], Inputs);
             continue;
           }
-          *p++ = '{';
-          for (unsigned k = 0; k != v; ++k) {
-            p = ensure(p, 64);
-            if (k) {
-              std::memcpy(p, ", ", 2);
-              p += 2;
+          *P++ = '{';
+          for (unsigned K = 0; K != V; ++K) {
+            P = ensure(P, 64);
+            if (K) {
+              std::memcpy(P, ", ", 2);
+              P += 2;
             }
-            p = writeOperand(p, operandP[nd.aux + e++], inputs);
+            P = writeOperand(P, OperandP[Nd.Aux + E++], Inputs);
           }
-          *p++ = '}';
+          *P++ = '}';
         }
       }
-      ++emitted;
+      ++Emitted;
     } else {
       // A special register or a literal that cannot be an operand.
-      const std::string &mov = tables.getMovLine(nd.stack);
-      p = ensure(p, mov.size() + 96);
-      std::memcpy(p, mov.data(), mov.size());
-      p = writeReg(p + mov.size(), nd.stack, r);
-      std::memcpy(p, ", ", 2);
-      p += 2;
-      if (nd.kind == AstWordType::Constant) {
-        p = expr::writePtxLiteral<false>(p, tables.getLiteralKind(nd.stack),
-                                         nd.payload);
+      const std::string &Mov = Tables.getMovLine(Nd.Stack);
+      P = ensure(P, Mov.size() + 96);
+      std::memcpy(P, Mov.data(), Mov.size());
+      P = writeReg(P + Mov.size(), Nd.Stack, R);
+      std::memcpy(P, ", ", 2);
+      P += 2;
+      if (Nd.TheKind == AstWordType::Constant) {
+        P = expr::writePtxLiteral<false>(P, Tables.getLiteralKind(Nd.Stack),
+                                         Nd.Payload);
       } else {
-        StringRef sp = info.specialPtx[nd.payload];
-        p = ensure(p, sp.size() + 16);
-        *p++ = '%';
-        std::memcpy(p, sp.data(), sp.size());
-        p += sp.size();
-        if (nd.aux != ~0u) {
-          p[0] = '.';
-          p[1] = "xyzw"[nd.aux & 3];
-          p += 2;
+        StringRef Sp = Info.SpecialPtx[Nd.Payload];
+        P = ensure(P, Sp.size() + 16);
+        *P++ = '%';
+        std::memcpy(P, Sp.data(), Sp.size());
+        P += Sp.size();
+        if (Nd.Aux != ~0u) {
+          P[0] = '.';
+          P[1] = "xyzw"[Nd.Aux & 3];
+          P += 2;
         }
       }
     }
-    std::memcpy(p, ";\n", 2);
-    p += 2;
+    std::memcpy(P, ";\n", 2);
+    P += 2;
   }
   // An output that copies an input variable which an earlier output
   // overwrites reads a copy taken before the movs.
-  uint32_t numOut = uint32_t(outputNodes.size());
-  outputCopies.assign(numOut, ~0u);
-  for (uint32_t o = 1; o < numOut; ++o) {
-    const Node &nd = dag[outputNodes[o]];
-    if (nd.kind != AstWordType::Input)
+  uint32_t NumOut = uint32_t(OutputNodes.size());
+  OutputCopies.assign(NumOut, ~0u);
+  for (uint32_t O = 1; O < NumOut; ++O) {
+    const Node &Nd = Dag[OutputNodes[O]];
+    if (Nd.TheKind != AstWordType::Input)
       continue;
-    StringRef name = inputs[nd.payload].name;
-    for (uint32_t j = 0; j != o; ++j)
-      if (prog.outputs[j].var.name == name) {
-        outputCopies[o] = regCounts[nd.stack]++;
-        usedStacks |= uint64_t(1) << (nd.stack & 63);
+    StringRef Name = Inputs[Nd.Payload].Name;
+    for (uint32_t J = 0; J != O; ++J)
+      if (Prog.Outputs[J].Var.Name == Name) {
+        OutputCopies[O] = RegCounts[Nd.Stack]++;
+        UsedStacks |= uint64_t(1) << (Nd.Stack & 63);
         break;
       }
   }
-  for (uint32_t o = 0; o != numOut; ++o) {
-    if (outputCopies[o] == ~0u)
+  for (uint32_t O = 0; O != NumOut; ++O) {
+    if (OutputCopies[O] == ~0u)
       continue;
-    uint32_t n = outputNodes[o];
-    const std::string &mov = tables.getMovLine(dag[n].stack);
-    p = ensure(p, mov.size() + maxNameLen + 64);
-    std::memcpy(p, mov.data(), mov.size());
-    p = writeReg(p + mov.size(), dag[n].stack, outputCopies[o]);
-    std::memcpy(p, ", ", 2);
-    p = writeOperand(p + 2, n, inputs);
-    std::memcpy(p, ";\n", 2);
-    p += 2;
+    uint32_t N = OutputNodes[O];
+    const std::string &Mov = Tables.getMovLine(Dag[N].Stack);
+    P = ensure(P, Mov.size() + MaxNameLen + 64);
+    std::memcpy(P, Mov.data(), Mov.size());
+    P = writeReg(P + Mov.size(), Dag[N].Stack, OutputCopies[O]);
+    std::memcpy(P, ", ", 2);
+    P = writeOperand(P + 2, N, Inputs);
+    std::memcpy(P, ";\n", 2);
+    P += 2;
   }
-  for (uint32_t o = 0; o != numOut; ++o) {
-    const AstVar &v = prog.outputs[o].var;
-    uint32_t n = outputNodes[o];
-    p = ensure(p, tables.getMaxMovLine() + v.name.size() + maxNameLen + 64);
-    p = tables.writeMovLine(p, v.stackIdx);
-    *p++ = '%';
-    p = expr::writeName(p, v.name);
-    std::memcpy(p, ", ", 2);
-    p += 2;
-    if (outputCopies[o] != ~0u)
-      p = writeReg(p, dag[n].stack, outputCopies[o]);
+  for (uint32_t O = 0; O != NumOut; ++O) {
+    const AstVar &V = Prog.Outputs[O].Var;
+    uint32_t N = OutputNodes[O];
+    P = ensure(P, Tables.getMaxMovLine() + V.Name.size() + MaxNameLen + 64);
+    P = Tables.writeMovLine(P, V.StackIdx);
+    *P++ = '%';
+    P = expr::writeName(P, V.Name);
+    std::memcpy(P, ", ", 2);
+    P += 2;
+    if (OutputCopies[O] != ~0u)
+      P = writeReg(P, Dag[N].Stack, OutputCopies[O]);
     else
-      p = writeOperand(p, n, inputs);
-    std::memcpy(p, ";\n", 2);
-    p += 2;
+      P = writeOperand(P, N, Inputs);
+    std::memcpy(P, ";\n", 2);
+    P += 2;
   }
-  p = ensure(p, 2);
-  *p++ = '}';
-  size_t end = size_t(p - out.begin());
+  P = ensure(P, 2);
+  *P++ = '}';
+  size_t End = size_t(P - Out.begin());
   // Written into a scratch of headerRoom bytes, then moved before the body.
-  char *hp = header.data();
-  std::memcpy(hp, "{\n", 2);
-  hp += 2;
-  auto declare = [&](uint32_t s) {
-    if (!regCounts[s])
+  char *Hp = Header.data();
+  std::memcpy(Hp, "{\n", 2);
+  Hp += 2;
+  auto Declare = [&](uint32_t S) {
+    if (!RegCounts[S])
       return;
-    const std::string &head = tables.getDeclHead(s);
-    std::memcpy(hp, head.data(), head.size());
-    hp = expr::writeUInt(hp + head.size(), regCounts[s]);
-    std::memcpy(hp, ">;\n", 3);
-    hp += 3;
-    regCounts[s] = 0;
+    const std::string &Head = Tables.getDeclHead(S);
+    std::memcpy(Hp, Head.data(), Head.size());
+    Hp = expr::writeUInt(Hp + Head.size(), RegCounts[S]);
+    std::memcpy(Hp, ">;\n", 3);
+    Hp += 3;
+    RegCounts[S] = 0;
   };
-  if (info.numStacks <= 64) {
-    for (; usedStacks; usedStacks &= usedStacks - 1)
-      declare(uint32_t(llvm::countTrailingZeros(usedStacks)));
+  if (Info.NumStacks <= 64) {
+    for (; UsedStacks; UsedStacks &= UsedStacks - 1)
+      Declare(uint32_t(llvm::countTrailingZeros(UsedStacks)));
   } else {
-    for (uint32_t s = 0; s != info.numStacks; ++s)
-      declare(s);
+    for (uint32_t S = 0; S != Info.NumStacks; ++S)
+      Declare(S);
   }
-  size_t headerSize = size_t(hp - header.data());
-  size_t begin = headerRoom - headerSize;
-  std::memcpy(out.begin() + begin, header.data(), headerSize);
-  out.setEnd(out.begin() + end);
-  return StringRef(out.data() + begin, end - begin);
+  size_t HeaderSize = size_t(Hp - Header.data());
+  size_t Begin = HeaderRoom - HeaderSize;
+  std::memcpy(Out.begin() + Begin, Header.data(), HeaderSize);
+  Out.setEnd(Out.begin() + End);
+  return StringRef(Out.data() + Begin, End - Begin);
 }
 
 //===----------------------------------------------------------------------===//
 // AstPtxContext
 //===----------------------------------------------------------------------===//
 
-AstPtxContext::AstPtxContext(const StackInfo &info, AstPtxOptions opts)
-    : impl(std::make_unique<Impl>(info, opts)) {}
+AstPtxContext::AstPtxContext(const StackInfo &Info, AstPtxOptions Opts)
+    : TheImpl(std::make_unique<Impl>(Info, Opts)) {}
 AstPtxContext::~AstPtxContext() = default;
 
-Error AstPtxContext::build(const AstProgram &prog, ArrayRef<AstVar> inputs) {
-  return impl->build(prog, inputs);
+Error AstPtxContext::build(const AstProgram &Prog, ArrayRef<AstVar> Inputs) {
+  return TheImpl->build(Prog, Inputs);
 }
 
-Expected<StringRef> AstPtxContext::compile(const AstProgram &prog,
-                                           ArrayRef<AstVar> inputs) {
-  if (Error e = impl->build(prog, inputs))
-    return e;
-  return impl->emit(prog, inputs);
+Expected<StringRef> AstPtxContext::compile(const AstProgram &Prog,
+                                           ArrayRef<AstVar> Inputs) {
+  if (Error E = TheImpl->build(Prog, Inputs))
+    return E;
+  return TheImpl->emit(Prog, Inputs);
 }
 
 ArrayRef<AstPtxContext::Node> AstPtxContext::getNodes() const {
-  return impl->dag.getNodes();
+  return TheImpl->Dag.getNodes();
 }
 ArrayRef<uint32_t> AstPtxContext::getOperands() const {
-  return impl->dag.getOperands();
+  return TheImpl->Dag.getOperands();
 }
 ArrayRef<uint32_t> AstPtxContext::getOutputNodes() const {
-  return impl->outputNodes;
+  return TheImpl->OutputNodes;
 }
-uint32_t AstPtxContext::getNumEmittedInstrs() const { return impl->emitted; }
-const AstPtxOptions &AstPtxContext::getOptions() const { return impl->opts; }
-AstPtxOptions &AstPtxContext::getOptions() { return impl->opts; }
-const StackInfo &AstPtxContext::getInfo() const { return impl->info; }
+uint32_t AstPtxContext::getNumEmittedInstrs() const { return TheImpl->Emitted; }
+const AstPtxOptions &AstPtxContext::getOptions() const { return TheImpl->Opts; }
+AstPtxOptions &AstPtxContext::getOptions() { return TheImpl->Opts; }
+const StackInfo &AstPtxContext::getInfo() const { return TheImpl->Info; }
 
-bool ast::isReservedAstName(StringRef name) {
-  if (!name.consume_front("ast"))
+bool ast::isReservedAstName(StringRef Name) {
+  if (!Name.consume_front("ast"))
     return false;
-  if (name.consume_front("_s"))
+  if (Name.consume_front("_s"))
     return true;
-  return !name.empty() &&
-         llvm::all_of(name, [](char c) { return c >= '0' && c <= '9'; });
+  return !Name.empty() &&
+         llvm::all_of(Name, [](char C) { return C >= '0' && C <= '9'; });
 }
 
-Expected<std::string> ast::compileAstPtx(const StackInfo &info,
-                                         const AstProgram &prog,
-                                         ArrayRef<AstVar> inputs,
-                                         const AstPtxOptions &opts) {
-  AstPtxContext ctx(info, opts);
-  Expected<StringRef> text = ctx.compile(prog, inputs);
-  if (!text)
-    return text.takeError();
-  return text->str();
+Expected<std::string> ast::compileAstPtx(const StackInfo &Info,
+                                         const AstProgram &Prog,
+                                         ArrayRef<AstVar> Inputs,
+                                         const AstPtxOptions &Opts) {
+  AstPtxContext Ctx(Info, Opts);
+  Expected<StringRef> Text = Ctx.compile(Prog, Inputs);
+  if (!Text)
+    return Text.takeError();
+  return Text->str();
 }

@@ -17,56 +17,56 @@ using namespace mmptx;
 using namespace mmptx::ast;
 
 Expected<std::vector<uint64_t>>
-ast::interpretAstPtx(AstPtxContext &ctx, const AstProgram &prog,
-                     ArrayRef<AstVar> inputs, ArrayRef<uint64_t> values,
-                     stack::SpecialValueFn specials) {
-  if (Error e = ctx.build(prog, inputs))
-    return e;
-  const stack::StackInfo &info = ctx.getInfo();
-  ArrayRef<AstPtxContext::Node> nodes = ctx.getNodes();
-  ArrayRef<uint32_t> operands = ctx.getOperands();
-  std::vector<uint8_t> live(nodes.size(), 0);
-  for (uint32_t n : ctx.getOutputNodes())
-    live[n] = 1;
-  for (size_t n = nodes.size(); n-- != 0;)
-    if (live[n] && nodes[n].kind == AstWordType::Ptx)
-      for (uint32_t i = 0; i != nodes[n].numOps; ++i)
-        live[operands[nodes[n].aux + i]] = 1;
-  std::vector<uint64_t> vals(nodes.size(), 0);
-  SmallVector<uint64_t, 8> args;
-  for (size_t n = 0; n != nodes.size(); ++n) {
-    if (!live[n])
+ast::interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
+                     ArrayRef<AstVar> Inputs, ArrayRef<uint64_t> Values,
+                     stack::SpecialValueFn Specials) {
+  if (Error E = Ctx.build(Prog, Inputs))
+    return E;
+  const stack::StackInfo &Info = Ctx.getInfo();
+  ArrayRef<AstPtxContext::Node> Nodes = Ctx.getNodes();
+  ArrayRef<uint32_t> Operands = Ctx.getOperands();
+  std::vector<uint8_t> Live(Nodes.size(), 0);
+  for (uint32_t N : Ctx.getOutputNodes())
+    Live[N] = 1;
+  for (size_t N = Nodes.size(); N-- != 0;)
+    if (Live[N] && Nodes[N].TheKind == AstWordType::Ptx)
+      for (uint32_t I = 0; I != Nodes[N].NumOps; ++I)
+        Live[Operands[Nodes[N].Aux + I]] = 1;
+  std::vector<uint64_t> Vals(Nodes.size(), 0);
+  SmallVector<uint64_t, 8> Args;
+  for (size_t N = 0; N != Nodes.size(); ++N) {
+    if (!Live[N])
       continue;
-    const AstPtxContext::Node &nd = nodes[n];
-    StringRef prefix = info.literalPrefixes[nd.stack];
-    switch (nd.kind) {
+    const AstPtxContext::Node &Nd = Nodes[N];
+    StringRef Prefix = Info.LiteralPrefixes[Nd.Stack];
+    switch (Nd.TheKind) {
     case AstWordType::Input: {
-      uint64_t v = nd.payload < values.size() ? values[nd.payload] : 0;
-      unsigned w = expr::getTypeWidth(prefix);
-      vals[n] = w == 1 ? v != 0 : w == 64 ? v : v & ((1ULL << w) - 1);
+      uint64_t V = Nd.Payload < Values.size() ? Values[Nd.Payload] : 0;
+      unsigned W = expr::getTypeWidth(Prefix);
+      Vals[N] = W == 1 ? V != 0 : W == 64 ? V : V & ((1ULL << W) - 1);
       break;
     }
     case AstWordType::Constant:
-      vals[n] = expr::literalValue(nd.payload, prefix);
+      Vals[N] = expr::literalValue(Nd.Payload, Prefix);
       break;
     case AstWordType::Special:
-      vals[n] = specials ? specials(nd.payload, nd.aux == ~0u ? 0 : nd.aux) : 0;
+      Vals[N] = Specials ? Specials(Nd.Payload, Nd.Aux == ~0u ? 0 : Nd.Aux) : 0;
       break;
     case AstWordType::Ptx: {
-      args.clear();
-      for (uint32_t i = 0; i != nd.numOps; ++i)
-        args.push_back(vals[operands[nd.aux + i]]);
-      if (Error e = expr::evaluateInstr(info, nd.payload, args,
-                                        MutableArrayRef<uint64_t>(vals[n])))
-        return e;
+      Args.clear();
+      for (uint32_t I = 0; I != Nd.NumOps; ++I)
+        Args.push_back(Vals[Operands[Nd.Aux + I]]);
+      if (Error E = expr::evaluateInstr(Info, Nd.Payload, Args,
+                                        MutableArrayRef<uint64_t>(Vals[N])))
+        return E;
       break;
     }
     default:
       break;
     }
   }
-  std::vector<uint64_t> out;
-  for (uint32_t n : ctx.getOutputNodes())
-    out.push_back(vals[n]);
-  return out;
+  std::vector<uint64_t> Out;
+  for (uint32_t N : Ctx.getOutputNodes())
+    Out.push_back(Vals[N]);
+  return Out;
 }

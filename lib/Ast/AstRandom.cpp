@@ -22,145 +22,145 @@ using stack::StackRng;
 
 namespace {
 struct Gen {
-  StackRng &rng;
-  const StackInfo &info;
-  ArrayRef<AstVar> inputs;
+  StackRng &Rng;
+  const StackInfo &Info;
+  ArrayRef<AstVar> Inputs;
   /// Per stack, the usable instructions giving a value on it.
-  std::vector<std::vector<uint32_t>> byStack;
-  std::vector<SmallVector<uint16_t, 8>> operandStacks;
-  std::vector<uint64_t> words;
+  std::vector<std::vector<uint32_t>> ByStack;
+  std::vector<SmallVector<uint16_t, 8>> OperandStacks;
+  std::vector<uint64_t> Words;
 
-  uint32_t randomBits(uint16_t s) {
-    StringRef p = info.literalPrefixes[s];
-    if (p == "f32" || p == "f64") {
-      float f = float(int(rng.below(2001)) - 1000) / 8.0f;
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      return b;
+  uint32_t randomBits(uint16_t S) {
+    StringRef P = Info.LiteralPrefixes[S];
+    if (P == "f32" || P == "f64") {
+      float F = float(int(Rng.below(2001)) - 1000) / 8.0f;
+      uint32_t B;
+      std::memcpy(&B, &F, 4);
+      return B;
     }
-    unsigned w = expr::getTypeWidth(p);
-    uint32_t v = uint32_t(rng.next());
-    if (w == 1)
-      return v & 1;
-    return w < 32 ? v & ((1u << w) - 1) : v;
+    unsigned W = expr::getTypeWidth(P);
+    uint32_t V = uint32_t(Rng.next());
+    if (W == 1)
+      return V & 1;
+    return W < 32 ? V & ((1u << W) - 1) : V;
   }
-  void leaf(uint16_t s) {
-    SmallVector<uint32_t, 4> ins;
-    for (uint32_t i = 0; i != inputs.size(); ++i)
-      if (inputs[i].stackIdx == s)
-        ins.push_back(i);
-    if (!ins.empty() && rng.below(2))
-      words.push_back(encodeInput(ins[rng.below(ins.size())]));
+  void leaf(uint16_t S) {
+    SmallVector<uint32_t, 4> Ins;
+    for (uint32_t I = 0; I != Inputs.size(); ++I)
+      if (Inputs[I].StackIdx == S)
+        Ins.push_back(I);
+    if (!Ins.empty() && Rng.below(2))
+      Words.push_back(encodeInput(Ins[Rng.below(Ins.size())]));
     else
-      words.push_back(encodeConstantBits(s, randomBits(s)));
+      Words.push_back(encodeConstantBits(S, randomBits(S)));
   }
-  void gen(uint16_t s, unsigned n) {
-    if (n > 1) {
-      SmallVector<uint32_t, 16> fit;
-      for (uint32_t i : byStack[s])
-        if (operandStacks[i].size() + 1 <= n)
-          fit.push_back(i);
-      if (!fit.empty()) {
-        uint32_t instr = fit[rng.below(fit.size())];
-        const auto &ops = operandStacks[instr];
+  void gen(uint16_t S, unsigned N) {
+    if (N > 1) {
+      SmallVector<uint32_t, 16> Fit;
+      for (uint32_t I : ByStack[S])
+        if (OperandStacks[I].size() + 1 <= N)
+          Fit.push_back(I);
+      if (!Fit.empty()) {
+        uint32_t Instr = Fit[Rng.below(Fit.size())];
+        const auto &Ops = OperandStacks[Instr];
         // Split n - 1 words over the operands, at least one each.
-        SmallVector<unsigned, 8> share(ops.size(), 1);
-        for (unsigned rest = n - 1 - ops.size(); rest; --rest)
-          ++share[rng.below(ops.size())];
-        for (size_t k = 0; k != ops.size(); ++k)
-          gen(ops[k], share[k]);
-        words.push_back(encodePtx(instr, uint16_t(ops.size())));
+        SmallVector<unsigned, 8> Share(Ops.size(), 1);
+        for (unsigned Rest = N - 1 - Ops.size(); Rest; --Rest)
+          ++Share[Rng.below(Ops.size())];
+        for (size_t K = 0; K != Ops.size(); ++K)
+          gen(Ops[K], Share[K]);
+        Words.push_back(encodePtx(Instr, uint16_t(Ops.size())));
         return;
       }
     }
-    leaf(s);
+    leaf(S);
   }
 };
 } // namespace
 
-std::vector<uint64_t> ast::randomAstExpr(StackRng &rng, const StackInfo &info,
-                                         uint16_t stack, unsigned nodes,
-                                         ArrayRef<AstVar> inputs,
-                                         ArrayRef<uint32_t> instrs,
-                                         uint32_t targetSm) {
-  Gen g{rng, info, inputs, {}, {}, {}};
-  g.byStack.resize(info.numStacks);
-  g.operandStacks.resize(info.numInstrs);
-  auto consider = [&](uint32_t i) {
-    const stack::PtxInstrDesc &d = info.instrs[i];
-    if (d.numRets != 1 || d.numArgs == 0 ||
-        info.argTypes[d.rets[0]].numVecElems != 0)
+std::vector<uint64_t> ast::randomAstExpr(StackRng &Rng, const StackInfo &Info,
+                                         uint16_t Stack, unsigned Nodes,
+                                         ArrayRef<AstVar> Inputs,
+                                         ArrayRef<uint32_t> Instrs,
+                                         uint32_t TheTargetSm) {
+  Gen G{Rng, Info, Inputs, {}, {}, {}};
+  G.ByStack.resize(Info.NumStacks);
+  G.OperandStacks.resize(Info.NumInstrs);
+  auto Consider = [&](uint32_t I) {
+    const stack::PtxInstrDesc &D = Info.Instrs[I];
+    if (D.NumRets != 1 || D.NumArgs == 0 ||
+        Info.ArgTypes[D.Rets[0]].NumVecElems != 0)
       return;
-    if (targetSm && info.instrMinSm && info.instrMinSm[i] > targetSm)
+    if (TheTargetSm && Info.InstrMinSm && Info.InstrMinSm[I] > TheTargetSm)
       return;
-    for (unsigned a = 0; a != d.numArgs; ++a) {
-      const stack::ArgTypeInfo &t = info.argTypes[d.args[a]];
-      g.operandStacks[i].append(t.numVecElems ? t.numVecElems : 1, t.stackIdx);
+    for (unsigned A = 0; A != D.NumArgs; ++A) {
+      const stack::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
+      G.OperandStacks[I].append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
     }
-    g.byStack[info.argTypes[d.rets[0]].stackIdx].push_back(i);
+    G.ByStack[Info.ArgTypes[D.Rets[0]].StackIdx].push_back(I);
   };
-  if (instrs.empty())
-    for (uint32_t i = 0; i != info.numInstrs; ++i)
-      consider(i);
+  if (Instrs.empty())
+    for (uint32_t I = 0; I != Info.NumInstrs; ++I)
+      Consider(I);
   else
-    for (uint32_t i : instrs)
-      consider(i);
-  g.gen(stack, std::max(nodes, 1u));
-  g.words.push_back(encodeReturn());
-  return std::move(g.words);
+    for (uint32_t I : Instrs)
+      Consider(I);
+  G.gen(Stack, std::max(Nodes, 1u));
+  G.Words.push_back(encodeReturn());
+  return std::move(G.Words);
 }
 
-AstModule ast::makeRandomAstModule(const StackInfo &info, uint64_t seed,
-                                   unsigned maxNodes, uint32_t targetSm,
-                                   ArrayRef<uint16_t> stacks) {
-  SmallVector<uint16_t, 16> chosen(stacks.begin(), stacks.end());
-  if (chosen.empty())
-    for (uint32_t s = 0; s != info.numStacks; ++s)
-      chosen.push_back(uint16_t(s));
-  AstModule m;
-  for (stack::RegKind k : {stack::RegKind::In, stack::RegKind::Out})
-    for (uint16_t s : chosen) {
-      AstVarDecl d;
-      d.name = ((k == stack::RegKind::In ? "i" : "o") + Twine(s)).str();
-      d.stackIdx = s;
-      d.kind = k;
-      m.vars.push_back(std::move(d));
+AstModule ast::makeRandomAstModule(const StackInfo &Info, uint64_t Seed,
+                                   unsigned MaxNodes, uint32_t TargetSm,
+                                   ArrayRef<uint16_t> Stacks) {
+  SmallVector<uint16_t, 16> Chosen(Stacks.begin(), Stacks.end());
+  if (Chosen.empty())
+    for (uint32_t S = 0; S != Info.NumStacks; ++S)
+      Chosen.push_back(uint16_t(S));
+  AstModule M;
+  for (stack::RegKind K : {stack::RegKind::In, stack::RegKind::Out})
+    for (uint16_t S : Chosen) {
+      AstVarDecl D;
+      D.Name = ((K == stack::RegKind::In ? "i" : "o") + Twine(S)).str();
+      D.StackIdx = S;
+      D.Kind = K;
+      M.Vars.push_back(std::move(D));
     }
-  std::vector<AstVar> inputs = m.getInputs();
-  inputs.resize(chosen.size()); // only the in variables are read
-  StackRng rng(seed);
-  for (size_t k = 0; k != chosen.size(); ++k) {
-    AstOutputDecl o;
-    o.var = uint32_t(chosen.size() + k);
-    o.expr.words = randomAstExpr(rng, info, chosen[k],
-                                 1 + rng.below(std::max(maxNodes, 1u)), inputs,
-                                 {}, targetSm);
-    o.expr.locs.resize(o.expr.words.size());
-    m.outputs.push_back(std::move(o));
+  std::vector<AstVar> Inputs = M.getInputs();
+  Inputs.resize(Chosen.size()); // only the in variables are read
+  StackRng Rng(Seed);
+  for (size_t K = 0; K != Chosen.size(); ++K) {
+    AstOutputDecl O;
+    O.Var = uint32_t(Chosen.size() + K);
+    O.Expr.Words = randomAstExpr(Rng, Info, Chosen[K],
+                                 1 + Rng.below(std::max(MaxNodes, 1u)), Inputs,
+                                 {}, TargetSm);
+    O.Expr.Locs.resize(O.Expr.Words.size());
+    M.Outputs.push_back(std::move(O));
   }
-  return m;
+  return M;
 }
 
-std::string ast::wrapAstStubInKernel(const StackInfo &info, const AstModule &m,
-                                     StringRef stub, uint32_t targetSm) {
-  std::string out = ".version 9.0\n.target sm_" +
-                    std::to_string(targetSm ? targetSm : 80) +
+std::string ast::wrapAstStubInKernel(const StackInfo &Info, const AstModule &M,
+                                     StringRef Stub, uint32_t TargetSm) {
+  std::string Out = ".version 9.0\n.target sm_" +
+                    std::to_string(TargetSm ? TargetSm : 80) +
                     "\n.address_size 64\n\n.visible .entry k()\n{\n";
-  for (const AstVarDecl &d : m.vars)
-    out += std::string("\t.reg .") + info.literalPrefixes[d.stackIdx] + " %" +
-           d.name + ";\n";
-  for (const AstVarDecl &d : m.vars) {
-    if (d.kind == stack::RegKind::Out)
+  for (const AstVarDecl &D : M.Vars)
+    Out += std::string("\t.reg .") + Info.LiteralPrefixes[D.StackIdx] + " %" +
+           D.Name + ";\n";
+  for (const AstVarDecl &D : M.Vars) {
+    if (D.Kind == stack::RegKind::Out)
       continue;
-    StringRef p = info.literalPrefixes[d.stackIdx];
-    std::string op = p == "u8" || p == "s8" ? ("cvt." + p + "." + p).str()
-                                            : ("mov." + p).str();
-    std::string zero = p == "f32"   ? "0f00000000"
-                       : p == "f64" ? "0d0000000000000000"
+    StringRef P = Info.LiteralPrefixes[D.StackIdx];
+    std::string Op = P == "u8" || P == "s8" ? ("cvt." + P + "." + P).str()
+                                            : ("mov." + P).str();
+    std::string Zero = P == "f32"   ? "0f00000000"
+                       : P == "f64" ? "0d0000000000000000"
                                     : "0";
-    out += "\t" + op + " %" + d.name + ", " + zero + ";\n";
+    Out += "\t" + Op + " %" + D.Name + ", " + Zero + ";\n";
   }
-  out += stub.str();
-  out += "\n\tret;\n}\n";
-  return out;
+  Out += Stub.str();
+  Out += "\n\tret;\n}\n";
+  return Out;
 }

@@ -21,74 +21,74 @@ using namespace mmptx;
 using namespace mmptx::ast;
 using stack::RegKind;
 
-Expected<std::string> ast::compileAstStub(const SourceMgr &sm,
-                                          unsigned bufferID,
-                                          StringRef injectName,
-                                          ArrayRef<AstSiteVar> vars,
-                                          AstPtxContext &ctx) {
-  const stack::StackInfo &info = ctx.getInfo();
-  auto stackOf = [&](const AstSiteVar &v) {
-    int s = expr::findStackOf(info, v);
-    return s < 0 ? uint16_t(info.numStacks) : uint16_t(s);
+Expected<std::string> ast::compileAstStub(const SourceMgr &Sm,
+                                          unsigned BufferId,
+                                          StringRef InjectName,
+                                          ArrayRef<AstSiteVar> Vars,
+                                          AstPtxContext &Ctx) {
+  const stack::StackInfo &Info = Ctx.getInfo();
+  auto StackOf = [&](const AstSiteVar &V) {
+    int S = expr::findStackOf(Info, V);
+    return S < 0 ? uint16_t(Info.NumStacks) : uint16_t(S);
   };
-  std::vector<AstVarDecl> predeclared;
-  for (size_t i = 0; i != vars.size(); ++i)
-    for (StringRef name : {vars[i].name, vars[i].stableRegister})
-      predeclared.push_back({name.str(), stackOf(vars[i]), vars[i].kind,
-                             SMLoc(), SMLoc(), uint32_t(i)});
-  Expected<AstModule> m = parseAstModule(sm, bufferID, info, predeclared);
-  if (!m)
-    return m.takeError();
+  std::vector<AstVarDecl> Predeclared;
+  for (size_t I = 0; I != Vars.size(); ++I)
+    for (StringRef Name : {Vars[I].Name, Vars[I].StableRegister})
+      Predeclared.push_back({Name.str(), StackOf(Vars[I]), Vars[I].Kind,
+                             SMLoc(), SMLoc(), uint32_t(I)});
+  Expected<AstModule> M = parseAstModule(Sm, BufferId, Info, Predeclared);
+  if (!M)
+    return M.takeError();
 
   // Map every variable of the program onto one of the inject.
-  std::vector<AstVar> inputs;
-  std::vector<int> siteVarOf;
-  for (const AstVarDecl &d : m->vars) {
-    const AstSiteVar *v = expr::findSiteVar(vars, d.name);
-    if (!v)
-      return DiagnosticError::get(sm, d.loc,
-                                  "inject '" + injectName +
-                                      "' has no variable '" + d.name + "'");
-    std::string misfit =
-        expr::checkSiteVarUse(info, injectName, *v, d.stackIdx, d.kind);
-    if (!misfit.empty())
-      return DiagnosticError::get(sm, d.loc, misfit);
-    inputs.push_back({v->stableRegister, d.stackIdx});
-    siteVarOf.push_back(int(v - vars.data()));
+  std::vector<AstVar> Inputs;
+  std::vector<int> SiteVarOf;
+  for (const AstVarDecl &D : M->Vars) {
+    const AstSiteVar *V = expr::findSiteVar(Vars, D.Name);
+    if (!V)
+      return DiagnosticError::get(Sm, D.Loc,
+                                  "inject '" + InjectName +
+                                      "' has no variable '" + D.Name + "'");
+    std::string Misfit =
+        expr::checkSiteVarUse(Info, InjectName, *V, D.StackIdx, D.Kind);
+    if (!Misfit.empty())
+      return DiagnosticError::get(Sm, D.Loc, Misfit);
+    Inputs.push_back({V->StableRegister, D.StackIdx});
+    SiteVarOf.push_back(int(V - Vars.data()));
   }
 
   // One expression per variable; zero for out variables without one.
-  SmallVector<bool, 16> written(vars.size(), false);
-  std::vector<AstOutput> outputs;
-  for (const AstOutputDecl &o : m->outputs) {
-    int sv = siteVarOf[o.var];
-    if (written[sv])
+  SmallVector<bool, 16> Written(Vars.size(), false);
+  std::vector<AstOutput> Outputs;
+  for (const AstOutputDecl &O : M->Outputs) {
+    int Sv = SiteVarOf[O.Var];
+    if (Written[Sv])
       return DiagnosticError::get(
-          sm, o.expr.loc, "variable '" + vars[sv].name + "' is written twice");
-    written[sv] = true;
-    outputs.push_back({inputs[o.var], o.expr.words});
+          Sm, O.Expr.Loc, "variable '" + Vars[Sv].Name + "' is written twice");
+    Written[Sv] = true;
+    Outputs.push_back({Inputs[O.Var], O.Expr.Words});
   }
-  std::vector<std::array<uint64_t, 2>> zeroWords;
-  zeroWords.reserve(vars.size());
-  for (size_t i = 0; i != vars.size(); ++i) {
-    if (vars[i].kind != RegKind::Out || written[i])
+  std::vector<std::array<uint64_t, 2>> ZeroWords;
+  ZeroWords.reserve(Vars.size());
+  for (size_t I = 0; I != Vars.size(); ++I) {
+    if (Vars[I].Kind != RegKind::Out || Written[I])
       continue;
-    uint16_t s = stackOf(vars[i]);
-    if (s >= info.numStacks)
+    uint16_t S = StackOf(Vars[I]);
+    if (S >= Info.NumStacks)
       return DiagnosticError::get(
-          sm,
-          SMLoc::getFromPointer(sm.getMemoryBuffer(bufferID)->getBufferStart()),
-          "out variable '" + vars[i].name + "' of inject '" + injectName +
+          Sm,
+          SMLoc::getFromPointer(Sm.getMemoryBuffer(BufferId)->getBufferStart()),
+          "out variable '" + Vars[I].Name + "' of inject '" + InjectName +
               "' cannot be zeroed: " +
-              expr::describeMissingStack(info, vars[i]) + "; or write it");
-    zeroWords.push_back({encodeConstantBits(s, 0), encodeReturn()});
-    outputs.push_back({{vars[i].stableRegister, s}, zeroWords.back()});
+              expr::describeMissingStack(Info, Vars[I]) + "; or write it");
+    ZeroWords.push_back({encodeConstantBits(S, 0), encodeReturn()});
+    Outputs.push_back({{Vars[I].StableRegister, S}, ZeroWords.back()});
   }
-  std::vector<ArrayRef<uint64_t>> routines;
-  for (const AstRoutineDecl &r : m->routines)
-    routines.push_back(r.body.words);
-  Expected<StringRef> stub = ctx.compile(AstProgram{outputs, routines}, inputs);
-  if (!stub)
-    return locateAstError(stub.takeError(), sm, *m);
-  return stub->str();
+  std::vector<ArrayRef<uint64_t>> Routines;
+  for (const AstRoutineDecl &R : M->Routines)
+    Routines.push_back(R.Body.Words);
+  Expected<StringRef> Stub = Ctx.compile(AstProgram{Outputs, Routines}, Inputs);
+  if (!Stub)
+    return locateAstError(Stub.takeError(), Sm, *M);
+  return Stub->str();
 }

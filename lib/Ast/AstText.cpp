@@ -34,22 +34,22 @@ using stack::RegKind;
 using stack::StackInfo;
 
 std::vector<AstVar> AstModule::getInputs() const {
-  std::vector<AstVar> in;
-  in.reserve(vars.size());
-  for (const AstVarDecl &v : vars)
-    in.push_back({v.name, v.stackIdx});
-  return in;
+  std::vector<AstVar> In;
+  In.reserve(Vars.size());
+  for (const AstVarDecl &V : Vars)
+    In.push_back({V.Name, V.StackIdx});
+  return In;
 }
 
 AstProgram AstModule::getProgram() const {
-  outputRefs.clear();
-  for (const AstOutputDecl &o : outputs)
-    outputRefs.push_back(
-        {{vars[o.var].name, vars[o.var].stackIdx}, o.expr.words});
-  routineRefs.clear();
-  for (const AstRoutineDecl &r : routines)
-    routineRefs.push_back(r.body.words);
-  return AstProgram{outputRefs, routineRefs};
+  OutputRefs.clear();
+  for (const AstOutputDecl &O : Outputs)
+    OutputRefs.push_back(
+        {{Vars[O.Var].Name, Vars[O.Var].StackIdx}, O.Expr.Words});
+  RoutineRefs.clear();
+  for (const AstRoutineDecl &R : Routines)
+    RoutineRefs.push_back(R.Body.Words);
+  return AstProgram{OutputRefs, RoutineRefs};
 }
 
 //===----------------------------------------------------------------------===//
@@ -59,90 +59,90 @@ AstProgram AstModule::getProgram() const {
 namespace {
 
 struct SExpr {
-  bool isList = false;
-  StringRef atom; ///< the atom, or the '(' of a list
-  std::vector<SExpr> items;
-  SMLoc loc() const { return SMLoc::getFromPointer(atom.data()); }
+  bool IsList = false;
+  StringRef Atom; ///< the atom, or the '(' of a list
+  std::vector<SExpr> Items;
+  SMLoc loc() const { return SMLoc::getFromPointer(Atom.data()); }
 };
 
 class Reader {
 public:
-  Reader(const SourceMgr &sm, StringRef buf)
-      : sm(sm), cur(buf.begin()), end(buf.end()) {}
+  Reader(const SourceMgr &Sm, StringRef Buf)
+      : Sm(Sm), Cur(Buf.begin()), End(Buf.end()) {}
 
   /// Reads every top-level form.
-  Error readAll(std::vector<SExpr> &forms) {
+  Error readAll(std::vector<SExpr> &Forms) {
     for (;;) {
       skipBlanks();
-      if (cur == end)
+      if (Cur == End)
         return Error::success();
-      forms.emplace_back();
-      if (Error e = read(forms.back(), 0))
-        return e;
+      Forms.emplace_back();
+      if (Error E = read(Forms.back(), 0))
+        return E;
     }
   }
 
 private:
   void skipBlanks() {
     for (;;) {
-      while (cur != end && isSpace(*cur))
-        ++cur;
-      if (cur != end && *cur == ';') {
-        while (cur != end && *cur != '\n')
-          ++cur;
+      while (Cur != End && isSpace(*Cur))
+        ++Cur;
+      if (Cur != End && *Cur == ';') {
+        while (Cur != End && *Cur != '\n')
+          ++Cur;
         continue;
       }
       return;
     }
   }
-  Error read(SExpr &x, unsigned depth) {
-    if (depth > 10000)
-      return DiagnosticError::get(sm, SMLoc::getFromPointer(cur),
+  Error read(SExpr &X, unsigned Depth) {
+    if (Depth > 10000)
+      return DiagnosticError::get(Sm, SMLoc::getFromPointer(Cur),
                                   "expressions nested too deeply");
-    if (*cur == ')')
-      return DiagnosticError::get(sm, SMLoc::getFromPointer(cur),
+    if (*Cur == ')')
+      return DiagnosticError::get(Sm, SMLoc::getFromPointer(Cur),
                                   "unexpected ')'");
-    if (*cur != '(') {
-      const char *start = cur;
-      while (cur != end && !isSpace(*cur) && *cur != '(' && *cur != ')' &&
-             *cur != ';')
-        ++cur;
-      x.atom = StringRef(start, cur - start);
+    if (*Cur != '(') {
+      const char *Start = Cur;
+      while (Cur != End && !isSpace(*Cur) && *Cur != '(' && *Cur != ')' &&
+             *Cur != ';')
+        ++Cur;
+      X.Atom = StringRef(Start, Cur - Start);
       return Error::success();
     }
-    x.isList = true;
-    x.atom = StringRef(cur++, 1);
+    X.IsList = true;
+    X.Atom = StringRef(Cur++, 1);
     for (;;) {
       skipBlanks();
-      if (cur == end)
-        return DiagnosticError::get(sm, x.loc(), "'(' without a matching ')'");
-      if (*cur == ')') {
-        ++cur;
+      if (Cur == End)
+        return DiagnosticError::get(Sm, X.loc(), "'(' without a matching ')'");
+      if (*Cur == ')') {
+        ++Cur;
         return Error::success();
       }
-      x.items.emplace_back();
-      if (Error e = read(x.items.back(), depth + 1))
-        return e;
+      X.Items.emplace_back();
+      if (Error E = read(X.Items.back(), Depth + 1))
+        return E;
     }
   }
 
-  const SourceMgr &sm;
-  const char *cur, *end;
+  const SourceMgr &Sm;
+  const char *Cur, *End;
 };
 
-bool isIdent(StringRef s) {
-  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
+bool isIdent(StringRef S) {
+  if (S.empty() || !(isAlpha(S[0]) || S[0] == '_' || S[0] == '$'))
     return false;
-  return all_of(s, [](char c) { return isAlnum(c) || c == '_' || c == '$'; });
+  return all_of(S, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
 }
 
-bool looksLikeLiteral(StringRef s) {
-  char c0 = s[0], c1 = s.size() > 1 ? s[1] : 0;
-  StringRef word = s.take_until([](char c) { return c == ':'; });
-  return isDigit(c0) ||
-         ((c0 == '-' || c0 == '+') &&
-          (isDigit(c1) || c1 == '.' || c1 == 'i')) ||
-         (c0 == '.' && isDigit(c1)) || word == "true" || word == "false";
+bool looksLikeLiteral(StringRef S) {
+  char C0 = S[0], C1 = S.size() > 1 ? S[1] : 0;
+  StringRef Word = S.take_until([](char C) { return C == ':'; });
+  return isDigit(C0) ||
+         ((C0 == '-' || C0 == '+') &&
+          (isDigit(C1) || C1 == '.' || C1 == 'i')) ||
+         (C0 == '.' && isDigit(C1)) || Word == "true" || Word == "false";
 }
 
 //===----------------------------------------------------------------------===//
@@ -151,421 +151,421 @@ bool looksLikeLiteral(StringRef s) {
 
 class Builder {
 public:
-  Builder(const SourceMgr &sm, const StackInfo &info,
-          ArrayRef<AstVarDecl> predeclared)
-      : sm(sm), info(info), predeclared(predeclared) {}
-  Expected<AstModule> build(std::vector<SExpr> &forms);
+  Builder(const SourceMgr &Sm, const StackInfo &Info,
+          ArrayRef<AstVarDecl> Predeclared)
+      : Sm(Sm), Info(Info), Predeclared(Predeclared) {}
+  Expected<AstModule> build(std::vector<SExpr> &Forms);
 
 private:
-  Error error(const SExpr &x, const Twine &msg) {
-    return DiagnosticError::get(sm, x.loc(), msg);
+  Error error(const SExpr &X, const Twine &Msg) {
+    return DiagnosticError::get(Sm, X.loc(), Msg);
   }
-  Expected<uint16_t> parseStack(const SExpr &x);
-  Error declare(const SExpr &form);
-  Error expr(const SExpr &x, int expected, AstWords &out);
-  Expected<int> lookupVar(const SExpr &x);
-  int findStackCI(StringRef name) const {
-    for (uint32_t s = 0; s != info.numStacks; ++s)
-      if (name.equals_insensitive(info.stackNames[s]))
-        return int(s);
+  Expected<uint16_t> parseStack(const SExpr &X);
+  Error declare(const SExpr &Form);
+  Error expr(const SExpr &X, int TheExpected, AstWords &Out);
+  Expected<int> lookupVar(const SExpr &X);
+  int findStackCI(StringRef Name) const {
+    for (uint32_t S = 0; S != Info.NumStacks; ++S)
+      if (Name.equals_insensitive(Info.StackNames[S]))
+        return int(S);
     return -1;
   }
-  void add(AstWords &out, uint64_t w, const SExpr &x) {
-    out.words.push_back(w);
-    out.locs.push_back(x.loc());
+  void add(AstWords &Out, uint64_t W, const SExpr &X) {
+    Out.Words.push_back(W);
+    Out.Locs.push_back(X.loc());
   }
 
-  const SourceMgr &sm;
-  const StackInfo &info;
-  ArrayRef<AstVarDecl> predeclared;
-  AstModule m;
-  StringMap<uint32_t> varIdx, routineIdx;
+  const SourceMgr &Sm;
+  const StackInfo &Info;
+  ArrayRef<AstVarDecl> Predeclared;
+  AstModule M;
+  StringMap<uint32_t> VarIdx, RoutineIdx;
   /// Parameters of the routine being built, or null in an expression.
-  const std::vector<std::string> *params = nullptr;
+  const std::vector<std::string> *Params = nullptr;
 };
 
 } // namespace
 
-Expected<uint16_t> Builder::parseStack(const SExpr &x) {
-  if (x.isList)
-    return error(x, "expected a stack name");
-  int s = findStackCI(x.atom);
-  if (s < 0)
-    return error(x, "unknown stack '" + x.atom + "'");
-  return uint16_t(s);
+Expected<uint16_t> Builder::parseStack(const SExpr &X) {
+  if (X.IsList)
+    return error(X, "expected a stack name");
+  int S = findStackCI(X.Atom);
+  if (S < 0)
+    return error(X, "unknown stack '" + X.Atom + "'");
+  return uint16_t(S);
 }
 
-Error Builder::declare(const SExpr &form) {
-  const SExpr &head = form.items[0];
-  if (form.items.size() != 3 || form.items[1].isList)
-    return error(form, "expected '(" + head.atom + " NAME STACK)'");
-  const SExpr &name = form.items[1];
-  if (!isIdent(name.atom))
-    return error(name, "'" + name.atom + "' is not a PTX identifier");
-  if (info.findInstr(name.atom) >= 0)
-    return error(name,
-                 "variable '" + name.atom + "' has the name of an instruction");
-  if (isReservedAstName(name.atom))
-    return error(name, "variable name '" + name.atom +
+Error Builder::declare(const SExpr &Form) {
+  const SExpr &Head = Form.Items[0];
+  if (Form.Items.size() != 3 || Form.Items[1].IsList)
+    return error(Form, "expected '(" + Head.Atom + " NAME STACK)'");
+  const SExpr &Name = Form.Items[1];
+  if (!isIdent(Name.Atom))
+    return error(Name, "'" + Name.Atom + "' is not a PTX identifier");
+  if (Info.findInstr(Name.Atom) >= 0)
+    return error(Name,
+                 "variable '" + Name.Atom + "' has the name of an instruction");
+  if (isReservedAstName(Name.Atom))
+    return error(Name, "variable name '" + Name.Atom +
                            "' is reserved for the stub's temporaries "
                            "(ast<n>, ast_s<stack>_<n>)");
-  auto it = varIdx.find(name.atom);
-  if (it != varIdx.end())
-    return error(name,
-                 "variable '" + name.atom + "' is declared " +
-                     (m.vars[it->second].loc.getPointer() < name.atom.data()
+  auto It = VarIdx.find(Name.Atom);
+  if (It != VarIdx.end())
+    return error(Name,
+                 "variable '" + Name.Atom + "' is declared " +
+                     (M.Vars[It->second].Loc.getPointer() < Name.Atom.data()
                           ? "twice"
                           : "after its first use"));
-  Expected<uint16_t> s = parseStack(form.items[2]);
-  if (!s)
-    return s.takeError();
-  AstVarDecl d;
-  d.name = name.atom.str();
-  d.stackIdx = *s;
-  d.kind = head.atom == "in"    ? RegKind::In
-           : head.atom == "out" ? RegKind::Out
+  Expected<uint16_t> S = parseStack(Form.Items[2]);
+  if (!S)
+    return S.takeError();
+  AstVarDecl D;
+  D.Name = Name.Atom.str();
+  D.StackIdx = *S;
+  D.Kind = Head.Atom == "in"    ? RegKind::In
+           : Head.Atom == "out" ? RegKind::Out
                                 : RegKind::Mod;
-  d.loc = name.loc();
-  varIdx[name.atom] = uint32_t(m.vars.size());
-  m.vars.push_back(std::move(d));
+  D.Loc = Name.loc();
+  VarIdx[Name.Atom] = uint32_t(M.Vars.size());
+  M.Vars.push_back(std::move(D));
   return Error::success();
 }
 
-Expected<int> Builder::lookupVar(const SExpr &x) {
-  auto it = varIdx.find(x.atom);
-  if (it != varIdx.end())
-    return int(it->second);
-  for (const AstVarDecl &p : predeclared)
-    if (p.name == x.atom) {
+Expected<int> Builder::lookupVar(const SExpr &X) {
+  auto It = VarIdx.find(X.Atom);
+  if (It != VarIdx.end())
+    return int(It->second);
+  for (const AstVarDecl &P : Predeclared)
+    if (P.Name == X.Atom) {
       // A site variable whose type no one stack holds must be declared.
-      if (p.stackIdx >= info.numStacks)
-        return error(x, "variable '" + x.atom +
+      if (P.StackIdx >= Info.NumStacks)
+        return error(X, "variable '" + X.Atom +
                             "' has no stack of its own: declare it with the "
                             "stack to use, as in (" +
-                            getInjectArgKindName(p.kind) + " " + x.atom +
+                            getInjectArgKindName(P.Kind) + " " + X.Atom +
                             " STACK)");
-      AstVarDecl d = p;
-      d.loc = x.loc();
-      d.firstRead = SMLoc();
-      varIdx[x.atom] = uint32_t(m.vars.size());
-      m.vars.push_back(std::move(d));
-      return int(m.vars.size() - 1);
+      AstVarDecl D = P;
+      D.Loc = X.loc();
+      D.FirstRead = SMLoc();
+      VarIdx[X.Atom] = uint32_t(M.Vars.size());
+      M.Vars.push_back(std::move(D));
+      return int(M.Vars.size() - 1);
     }
   return -1;
 }
 
-Error Builder::expr(const SExpr &x, int expected, AstWords &out) {
-  if (!x.isList) {
-    StringRef a = x.atom;
-    if (a.startswith("%")) {
-      StringRef name = a.drop_front();
-      int sp = info.findSpecial(name);
-      uint16_t elem = 0;
-      if (sp < 0 && name.size() > 2 && name[name.size() - 2] == '.') {
-        size_t e = StringRef("xyzw").find(name.back());
-        int base = info.findSpecial(name.drop_back(2));
-        if (e != StringRef::npos && base >= 0 &&
-            info.argTypes[info.specials[base].argType].numVecElems > e) {
-          sp = base;
-          elem = uint16_t(e);
+Error Builder::expr(const SExpr &X, int TheExpected, AstWords &Out) {
+  if (!X.IsList) {
+    StringRef A = X.Atom;
+    if (A.startswith("%")) {
+      StringRef Name = A.drop_front();
+      int Sp = Info.findSpecial(Name);
+      uint16_t Elem = 0;
+      if (Sp < 0 && Name.size() > 2 && Name[Name.size() - 2] == '.') {
+        size_t E = StringRef("xyzw").find(Name.back());
+        int Base = Info.findSpecial(Name.drop_back(2));
+        if (E != StringRef::npos && Base >= 0 &&
+            Info.ArgTypes[Info.Specials[Base].TheArgType].NumVecElems > E) {
+          Sp = Base;
+          Elem = uint16_t(E);
         }
       }
-      if (sp < 0)
-        return error(x, "unknown special register '" + a + "'");
-      add(out, encodeSpecial(uint32_t(sp), elem), x);
+      if (Sp < 0)
+        return error(X, "unknown special register '" + A + "'");
+      add(Out, encodeSpecial(uint32_t(Sp), Elem), X);
       return Error::success();
     }
-    if (looksLikeLiteral(a)) {
-      StringRef text = a;
-      int stack = expected >= 0 ? expected : 0;
-      size_t colon = a.rfind(':');
-      if (colon != StringRef::npos) {
-        text = a.take_front(colon);
-        stack = findStackCI(a.drop_front(colon + 1));
-        if (stack < 0)
-          return error(x, "unknown stack '" + a.drop_front(colon + 1) + "'");
+    if (looksLikeLiteral(A)) {
+      StringRef Text = A;
+      int Stack = TheExpected >= 0 ? TheExpected : 0;
+      size_t Colon = A.rfind(':');
+      if (Colon != StringRef::npos) {
+        Text = A.take_front(Colon);
+        Stack = findStackCI(A.drop_front(Colon + 1));
+        if (Stack < 0)
+          return error(X, "unknown stack '" + A.drop_front(Colon + 1) + "'");
       }
-      if (uint32_t(stack) >= info.numStacks)
-        return error(x, "no stack for literal '" + a + "'");
-      Expected<uint32_t> bits =
-          expr::parseLiteral(text, info.literalPrefixes[stack]);
-      if (!bits)
-        return error(x, toString(bits.takeError()) + " on stack " +
-                            info.stackNames[stack]);
-      add(out, encodeConstantBits(uint16_t(stack), *bits), x);
+      if (uint32_t(Stack) >= Info.NumStacks)
+        return error(X, "no stack for literal '" + A + "'");
+      Expected<uint32_t> Bits =
+          expr::parseLiteral(Text, Info.LiteralPrefixes[Stack]);
+      if (!Bits)
+        return error(X, toString(Bits.takeError()) + " on stack " +
+                            Info.StackNames[Stack]);
+      add(Out, encodeConstantBits(uint16_t(Stack), *Bits), X);
       return Error::success();
     }
-    if (params) {
-      auto p = find(*params, a);
-      if (p != params->end()) {
-        add(out, encodeRoutineArg(uint32_t(p - params->begin())), x);
+    if (Params) {
+      auto P = find(*Params, A);
+      if (P != Params->end()) {
+        add(Out, encodeRoutineArg(uint32_t(P - Params->begin())), X);
         return Error::success();
       }
     }
-    Expected<int> v = lookupVar(x);
-    if (!v)
-      return v.takeError();
-    if (*v < 0) {
-      if (info.findInstr(a) >= 0 || routineIdx.count(a))
-        return error(x, "'" + a + "' is called without parentheses: write (" +
-                            a + " ...)");
-      return error(x, "unknown variable '" + a + "'");
+    Expected<int> V = lookupVar(X);
+    if (!V)
+      return V.takeError();
+    if (*V < 0) {
+      if (Info.findInstr(A) >= 0 || RoutineIdx.count(A))
+        return error(X, "'" + A + "' is called without parentheses: write (" +
+                            A + " ...)");
+      return error(X, "unknown variable '" + A + "'");
     }
-    AstVarDecl &d = m.vars[*v];
-    if (d.kind == RegKind::Out)
-      return error(x, "'" + a +
+    AstVarDecl &D = M.Vars[*V];
+    if (D.Kind == RegKind::Out)
+      return error(X, "'" + A +
                           "' is an out variable, which has no value to read; "
                           "declare it 'mod' to read its value");
-    if (!d.firstRead.isValid())
-      d.firstRead = x.loc();
-    add(out, encodeInput(uint32_t(*v)), x);
+    if (!D.FirstRead.isValid())
+      D.FirstRead = X.loc();
+    add(Out, encodeInput(uint32_t(*V)), X);
     return Error::success();
   }
-  if (x.items.empty())
-    return error(x, "empty expression '()'");
-  const SExpr &head = x.items[0];
-  if (head.isList)
-    return error(head, "expected an instruction or routine name");
-  size_t numArgs = x.items.size() - 1;
-  int instr = info.findInstr(head.atom);
-  auto r = routineIdx.find(head.atom);
-  if (r != routineIdx.end()) {
-    const AstRoutineDecl &rd = m.routines[r->second];
-    if (numArgs != rd.params.size())
-      return error(head, "routine '" + head.atom + "' takes " +
-                             Twine(rd.params.size()) + " argument(s), " +
-                             Twine(numArgs) + " given");
-    for (size_t i = 1; i <= numArgs; ++i)
-      if (Error e = expr(x.items[i], -1, out))
-        return e;
-    if (numArgs > 0xffff)
-      return error(head, "too many arguments");
-    add(out, encodeRoutine(r->second, uint16_t(numArgs)), head);
+  if (X.Items.empty())
+    return error(X, "empty expression '()'");
+  const SExpr &Head = X.Items[0];
+  if (Head.IsList)
+    return error(Head, "expected an instruction or routine name");
+  size_t NumArgs = X.Items.size() - 1;
+  int Instr = Info.findInstr(Head.Atom);
+  auto R = RoutineIdx.find(Head.Atom);
+  if (R != RoutineIdx.end()) {
+    const AstRoutineDecl &Rd = M.Routines[R->second];
+    if (NumArgs != Rd.Params.size())
+      return error(Head, "routine '" + Head.Atom + "' takes " +
+                             Twine(Rd.Params.size()) + " argument(s), " +
+                             Twine(NumArgs) + " given");
+    for (size_t I = 1; I <= NumArgs; ++I)
+      if (Error E = expr(X.Items[I], -1, Out))
+        return E;
+    if (NumArgs > 0xffff)
+      return error(Head, "too many arguments");
+    add(Out, encodeRoutine(R->second, uint16_t(NumArgs)), Head);
     return Error::success();
   }
-  if (instr < 0)
-    return error(head, "unknown instruction or routine '" + head.atom + "'");
+  if (Instr < 0)
+    return error(Head, "unknown instruction or routine '" + Head.Atom + "'");
   // Expected operand stacks, flattened.
-  const stack::PtxInstrDesc &d = info.instrs[instr];
-  SmallVector<uint16_t, 8> want;
-  for (unsigned a = 0; a != d.numArgs; ++a) {
-    const stack::ArgTypeInfo &t = info.argTypes[d.args[a]];
-    want.append(t.numVecElems ? t.numVecElems : 1, t.stackIdx);
+  const stack::PtxInstrDesc &D = Info.Instrs[Instr];
+  SmallVector<uint16_t, 8> Want;
+  for (unsigned A = 0; A != D.NumArgs; ++A) {
+    const stack::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
+    Want.append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
   }
-  if (numArgs != want.size())
-    return error(head, "'" + head.atom + "' takes " + Twine(want.size()) +
-                           " operand(s), " + Twine(numArgs) + " given");
-  for (size_t i = 1; i <= numArgs; ++i) {
-    if (Error e = expr(x.items[i], want[i - 1], out))
-      return e;
+  if (NumArgs != Want.size())
+    return error(Head, "'" + Head.Atom + "' takes " + Twine(Want.size()) +
+                           " operand(s), " + Twine(NumArgs) + " given");
+  for (size_t I = 1; I <= NumArgs; ++I) {
+    if (Error E = expr(X.Items[I], Want[I - 1], Out))
+      return E;
     // A variable of the wrong type is reported here, at the operand, rather
     // than by the compiler at the instruction.
-    uint64_t last = out.words.back();
-    if (getAstWordType(last) == AstWordType::Input &&
-        m.vars[getAstWordPayload(last)].stackIdx != want[i - 1])
+    uint64_t Last = Out.Words.back();
+    if (getAstWordType(Last) == AstWordType::Input &&
+        M.Vars[getAstWordPayload(Last)].StackIdx != Want[I - 1])
       return error(
-          x.items[i],
-          "operand " + Twine(i - 1) + " of '" + head.atom + "' must be " +
-              info.stackNames[want[i - 1]] + "; '" + x.items[i].atom + "' is " +
-              info.stackNames[m.vars[getAstWordPayload(last)].stackIdx]);
+          X.Items[I],
+          "operand " + Twine(I - 1) + " of '" + Head.Atom + "' must be " +
+              Info.StackNames[Want[I - 1]] + "; '" + X.Items[I].Atom + "' is " +
+              Info.StackNames[M.Vars[getAstWordPayload(Last)].StackIdx]);
   }
-  add(out, encodePtx(uint32_t(instr), uint16_t(numArgs)), head);
+  add(Out, encodePtx(uint32_t(Instr), uint16_t(NumArgs)), Head);
   return Error::success();
 }
 
-Expected<AstModule> Builder::build(std::vector<SExpr> &forms) {
+Expected<AstModule> Builder::build(std::vector<SExpr> &Forms) {
   // Declarations and routine headers first.
-  for (SExpr &f : forms) {
-    if (!f.isList || f.items.empty() || f.items[0].isList)
+  for (SExpr &F : Forms) {
+    if (!F.IsList || F.Items.empty() || F.Items[0].IsList)
       continue;
-    StringRef h = f.items[0].atom;
-    if (h == "in" || h == "out" || h == "mod") {
-      if (Error e = declare(f))
-        return e;
-    } else if (h == "define") {
-      if (f.items.size() != 3 || !f.items[1].isList || f.items[1].items.empty())
-        return error(f, "expected '(define (NAME PARAM...) EXPR)'");
-      AstRoutineDecl rd;
-      for (const SExpr &p : f.items[1].items) {
-        if (p.isList || !isIdent(p.atom))
-          return error(p, "expected a name");
-        if (&p != &f.items[1].items[0] && is_contained(rd.params, p.atom))
-          return error(p, "parameter '" + p.atom + "' is named twice");
-        if (&p != &f.items[1].items[0])
-          rd.params.push_back(p.atom.str());
+    StringRef H = F.Items[0].Atom;
+    if (H == "in" || H == "out" || H == "mod") {
+      if (Error E = declare(F))
+        return E;
+    } else if (H == "define") {
+      if (F.Items.size() != 3 || !F.Items[1].IsList || F.Items[1].Items.empty())
+        return error(F, "expected '(define (NAME PARAM...) EXPR)'");
+      AstRoutineDecl Rd;
+      for (const SExpr &P : F.Items[1].Items) {
+        if (P.IsList || !isIdent(P.Atom))
+          return error(P, "expected a name");
+        if (&P != &F.Items[1].Items[0] && is_contained(Rd.Params, P.Atom))
+          return error(P, "parameter '" + P.Atom + "' is named twice");
+        if (&P != &F.Items[1].Items[0])
+          Rd.Params.push_back(P.Atom.str());
       }
-      const SExpr &name = f.items[1].items[0];
-      if (info.findInstr(name.atom) >= 0)
-        return error(name, "routine '" + name.atom +
+      const SExpr &Name = F.Items[1].Items[0];
+      if (Info.findInstr(Name.Atom) >= 0)
+        return error(Name, "routine '" + Name.Atom +
                                "' has the name of an instruction");
-      if (!routineIdx.try_emplace(name.atom, m.routines.size()).second)
-        return error(name, "routine '" + name.atom + "' is defined twice");
-      rd.name = name.atom.str();
-      rd.body.loc = name.loc();
-      m.routines.push_back(std::move(rd));
+      if (!RoutineIdx.try_emplace(Name.Atom, M.Routines.size()).second)
+        return error(Name, "routine '" + Name.Atom + "' is defined twice");
+      Rd.Name = Name.Atom.str();
+      Rd.Body.Loc = Name.loc();
+      M.Routines.push_back(std::move(Rd));
     }
   }
-  std::vector<bool> written;
-  const SExpr *bare = nullptr;
-  for (SExpr &f : forms) {
-    if (f.isList && !f.items.empty() && !f.items[0].isList) {
-      StringRef h = f.items[0].atom;
-      if (h == "in" || h == "out" || h == "mod")
+  std::vector<bool> Written;
+  const SExpr *Bare = nullptr;
+  for (SExpr &F : Forms) {
+    if (F.IsList && !F.Items.empty() && !F.Items[0].IsList) {
+      StringRef H = F.Items[0].Atom;
+      if (H == "in" || H == "out" || H == "mod")
         continue;
-      if (h == "define") {
-        AstRoutineDecl &rd = m.routines[routineIdx[f.items[1].items[0].atom]];
-        params = &rd.params;
-        Error e = expr(f.items[2], -1, rd.body);
-        params = nullptr;
-        if (e)
-          return e;
-        add(rd.body, encodeReturn(), f.items[2]);
+      if (H == "define") {
+        AstRoutineDecl &Rd = M.Routines[RoutineIdx[F.Items[1].Items[0].Atom]];
+        Params = &Rd.Params;
+        Error E = expr(F.Items[2], -1, Rd.Body);
+        Params = nullptr;
+        if (E)
+          return E;
+        add(Rd.Body, encodeReturn(), F.Items[2]);
         continue;
       }
-      if (h == "=") {
-        if (f.items.size() != 3 || f.items[1].isList)
-          return error(f, "expected '(= NAME EXPR)'");
-        Expected<int> v = lookupVar(f.items[1]);
-        if (!v)
-          return v.takeError();
-        if (*v < 0)
-          return error(f.items[1],
-                       "unknown variable '" + f.items[1].atom + "'");
-        if (m.vars[*v].kind == RegKind::In)
-          return error(f.items[1], "'" + f.items[1].atom +
+      if (H == "=") {
+        if (F.Items.size() != 3 || F.Items[1].IsList)
+          return error(F, "expected '(= NAME EXPR)'");
+        Expected<int> V = lookupVar(F.Items[1]);
+        if (!V)
+          return V.takeError();
+        if (*V < 0)
+          return error(F.Items[1],
+                       "unknown variable '" + F.Items[1].Atom + "'");
+        if (M.Vars[*V].Kind == RegKind::In)
+          return error(F.Items[1], "'" + F.Items[1].Atom +
                                        "' is an in variable; only out and "
                                        "mod variables can be written");
-        for (const AstOutputDecl &o : m.outputs)
-          if (o.var == uint32_t(*v))
-            return error(f.items[1],
-                         "'" + f.items[1].atom + "' is written twice");
-        AstOutputDecl o;
-        o.var = uint32_t(*v);
-        o.expr.loc = f.items[1].loc();
-        if (Error e = expr(f.items[2], m.vars[*v].stackIdx, o.expr))
-          return e;
-        add(o.expr, encodeReturn(), f.items[2]);
-        m.outputs.push_back(std::move(o));
+        for (const AstOutputDecl &O : M.Outputs)
+          if (O.Var == uint32_t(*V))
+            return error(F.Items[1],
+                         "'" + F.Items[1].Atom + "' is written twice");
+        AstOutputDecl O;
+        O.Var = uint32_t(*V);
+        O.Expr.Loc = F.Items[1].loc();
+        if (Error E = expr(F.Items[2], M.Vars[*V].StackIdx, O.Expr))
+          return E;
+        add(O.Expr, encodeReturn(), F.Items[2]);
+        M.Outputs.push_back(std::move(O));
         continue;
       }
     }
-    if (bare)
-      return error(f, "a second expression without '(= NAME ...)'");
-    bare = &f;
+    if (Bare)
+      return error(F, "a second expression without '(= NAME ...)'");
+    Bare = &F;
   }
-  if (bare) {
+  if (Bare) {
     // The one variable it may be for.
-    int target = -1;
-    for (RegKind k : {RegKind::Out, RegKind::Mod}) {
-      int count = 0;
-      for (size_t i = 0; i != m.vars.size(); ++i)
-        if (m.vars[i].kind == k) {
-          ++count;
-          target = int(i);
+    int Target = -1;
+    for (RegKind K : {RegKind::Out, RegKind::Mod}) {
+      int Count = 0;
+      for (size_t I = 0; I != M.Vars.size(); ++I)
+        if (M.Vars[I].Kind == K) {
+          ++Count;
+          Target = int(I);
         }
-      if (count == 1)
+      if (Count == 1)
         break;
-      if (count > 1)
-        return error(*bare, "an expression without '(= NAME ...)' needs "
+      if (Count > 1)
+        return error(*Bare, "an expression without '(= NAME ...)' needs "
                             "exactly one out variable; this program has " +
-                                Twine(count) + " " +
-                                (k == RegKind::Out ? "out" : "mod") +
+                                Twine(Count) + " " +
+                                (K == RegKind::Out ? "out" : "mod") +
                                 " variables");
-      target = -1;
+      Target = -1;
     }
-    if (target < 0) {
+    if (Target < 0) {
       // Predeclared variables: the one out (or mod) variable of the site.
-      for (RegKind k : {RegKind::Out, RegKind::Mod}) {
-        int count = 0, found = -1;
-        for (size_t i = 0; i != predeclared.size(); ++i)
-          if (predeclared[i].kind == k &&
-              (found < 0 || predeclared[i].siteVar == ~0u ||
-               predeclared[i].siteVar != predeclared[found].siteVar)) {
-            ++count;
-            found = int(i);
+      for (RegKind K : {RegKind::Out, RegKind::Mod}) {
+        int Count = 0, Found = -1;
+        for (size_t I = 0; I != Predeclared.size(); ++I)
+          if (Predeclared[I].Kind == K &&
+              (Found < 0 || Predeclared[I].TheSiteVar == ~0u ||
+               Predeclared[I].TheSiteVar != Predeclared[Found].TheSiteVar)) {
+            ++Count;
+            Found = int(I);
           }
-        if (count == 1) {
-          SExpr name;
-          name.atom = StringRef(predeclared[found].name);
+        if (Count == 1) {
+          SExpr Name;
+          Name.Atom = StringRef(Predeclared[Found].Name);
           // Declared at the expression.
-          Expected<int> v = lookupVar(name);
-          if (!v)
-            return v.takeError();
-          m.vars[*v].loc = bare->loc();
-          target = *v;
+          Expected<int> V = lookupVar(Name);
+          if (!V)
+            return V.takeError();
+          M.Vars[*V].Loc = Bare->loc();
+          Target = *V;
           break;
         }
-        if (count > 1)
+        if (Count > 1)
           break;
       }
     }
-    if (target < 0)
-      return error(*bare, "an expression without '(= NAME ...)' needs "
+    if (Target < 0)
+      return error(*Bare, "an expression without '(= NAME ...)' needs "
                           "exactly one out variable to write");
-    AstOutputDecl o;
-    o.var = uint32_t(target);
-    o.expr.loc = bare->loc();
-    if (Error e = expr(*bare, m.vars[target].stackIdx, o.expr))
-      return e;
-    add(o.expr, encodeReturn(), *bare);
-    m.outputs.push_back(std::move(o));
+    AstOutputDecl O;
+    O.Var = uint32_t(Target);
+    O.Expr.Loc = Bare->loc();
+    if (Error E = expr(*Bare, M.Vars[Target].StackIdx, O.Expr))
+      return E;
+    add(O.Expr, encodeReturn(), *Bare);
+    M.Outputs.push_back(std::move(O));
   }
-  return std::move(m);
+  return std::move(M);
 }
 
-Expected<AstModule> ast::parseAstModule(const SourceMgr &sm, unsigned bufferID,
-                                        const StackInfo &info,
-                                        ArrayRef<AstVarDecl> predeclared) {
-  std::vector<SExpr> forms;
-  Reader reader(sm, sm.getMemoryBuffer(bufferID)->getBuffer());
-  if (Error e = reader.readAll(forms))
-    return e;
-  Builder b(sm, info, predeclared);
-  return b.build(forms);
+Expected<AstModule> ast::parseAstModule(const SourceMgr &Sm, unsigned BufferId,
+                                        const StackInfo &Info,
+                                        ArrayRef<AstVarDecl> Predeclared) {
+  std::vector<SExpr> Forms;
+  Reader TheReader(Sm, Sm.getMemoryBuffer(BufferId)->getBuffer());
+  if (Error E = TheReader.readAll(Forms))
+    return E;
+  Builder B(Sm, Info, Predeclared);
+  return B.build(Forms);
 }
 
-Expected<AstModule> ast::parseAstModule(StringRef text, const StackInfo &info,
-                                        StringRef bufferName) {
+Expected<AstModule> ast::parseAstModule(StringRef Text, const StackInfo &Info,
+                                        StringRef BufferName) {
   // Diagnostics point into the buffer, so the SourceMgr must outlive
   // their printing: render them here.
-  SourceMgr sm;
-  sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(text, bufferName),
+  SourceMgr Sm;
+  Sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Text, BufferName),
                         SMLoc());
-  Expected<AstModule> m = parseAstModule(sm, 1, info);
-  if (!m)
-    return makeError(toString(m.takeError()));
+  Expected<AstModule> M = parseAstModule(Sm, 1, Info);
+  if (!M)
+    return makeError(toString(M.takeError()));
   // Locations point into the SourceMgr's copy, which dies here.
-  for (AstVarDecl &v : m->vars)
-    v.loc = v.firstRead = SMLoc();
-  for (AstRoutineDecl &r : m->routines) {
-    r.body.loc = SMLoc();
-    std::fill(r.body.locs.begin(), r.body.locs.end(), SMLoc());
+  for (AstVarDecl &V : M->Vars)
+    V.Loc = V.FirstRead = SMLoc();
+  for (AstRoutineDecl &R : M->Routines) {
+    R.Body.Loc = SMLoc();
+    std::fill(R.Body.Locs.begin(), R.Body.Locs.end(), SMLoc());
   }
-  for (AstOutputDecl &o : m->outputs) {
-    o.expr.loc = SMLoc();
-    std::fill(o.expr.locs.begin(), o.expr.locs.end(), SMLoc());
+  for (AstOutputDecl &O : M->Outputs) {
+    O.Expr.Loc = SMLoc();
+    std::fill(O.Expr.Locs.begin(), O.Expr.Locs.end(), SMLoc());
   }
-  return m;
+  return M;
 }
 
-Error ast::locateAstError(Error e, const SourceMgr &sm, const AstModule &m) {
-  return handleErrors(std::move(e), [&](const AstError &ae) -> Error {
-    const AstWordPos &pos = ae.getPos();
-    const AstWords *w = nullptr;
-    if (pos.routine != ~0u && pos.routine < m.routines.size())
-      w = &m.routines[pos.routine].body;
-    else if (pos.routine == ~0u && pos.expr < m.outputs.size())
-      w = &m.outputs[pos.expr].expr;
-    SMLoc loc;
-    if (w && pos.word < w->locs.size())
-      loc = w->locs[pos.word];
-    else if (w)
-      loc = w->loc;
-    if (!loc.isValid())
-      return make_error<AstError>(ae);
-    return DiagnosticError::get(sm, loc,
-                                ae.getMessage() + " (" +
-                                    getAstResultName(uint32_t(ae.getResult())) +
+Error ast::locateAstError(Error E, const SourceMgr &TheSm, const AstModule &M) {
+  return handleErrors(std::move(E), [&](const AstError &Ae) -> Error {
+    const AstWordPos &Pos = Ae.getPos();
+    const AstWords *W = nullptr;
+    if (Pos.Routine != ~0u && Pos.Routine < M.Routines.size())
+      W = &M.Routines[Pos.Routine].Body;
+    else if (Pos.Routine == ~0u && Pos.Expr < M.Outputs.size())
+      W = &M.Outputs[Pos.Expr].Expr;
+    SMLoc Loc;
+    if (W && Pos.Word < W->Locs.size())
+      Loc = W->Locs[Pos.Word];
+    else if (W)
+      Loc = W->Loc;
+    if (!Loc.isValid())
+      return make_error<AstError>(Ae);
+    return DiagnosticError::get(TheSm, Loc,
+                                Ae.getMessage() + " (" +
+                                    getAstResultName(uint32_t(Ae.getResult())) +
                                     ")");
   });
 }
@@ -578,147 +578,147 @@ namespace {
 /// A value on the printer's stack: its text, or a literal still to be
 /// spelled for the slot it ends up in.
 struct PrintVal {
-  std::string text;
-  bool isLiteral = false;
-  uint16_t stack = 0;
-  uint32_t bits = 0;
+  std::string Text;
+  bool IsLiteral = false;
+  uint16_t Stack = 0;
+  uint32_t Bits = 0;
 };
 } // namespace
 
-static std::string spellLiteral(const PrintVal &v, int expected,
-                                const StackInfo &info) {
-  std::string s;
-  raw_string_ostream os(s);
-  if (v.stack >= info.numStacks) {
-    os << "0x" << format_hex_no_prefix(v.bits, 8);
-    return os.str();
+static std::string spellLiteral(const PrintVal &V, int TheExpected,
+                                const StackInfo &Info) {
+  std::string S;
+  raw_string_ostream Os(S);
+  if (V.Stack >= Info.NumStacks) {
+    Os << "0x" << format_hex_no_prefix(V.Bits, 8);
+    return Os.str();
   }
-  StringRef p = info.literalPrefixes[v.stack];
-  if (p == "f32" || p == "f64")
-    expr::printF32Literal(os, v.bits);
-  else if (p == "pred")
-    os << (v.bits ? "true" : "false");
-  else if (p.startswith("s")) {
-    unsigned w = expr::getTypeWidth(p);
-    int64_t x = w >= 32 ? int64_t(int32_t(v.bits))
-                        : int64_t(uint64_t(v.bits) << (64 - w)) >> (64 - w);
-    if (w == 64)
-      x = int64_t(uint64_t(v.bits));
-    os << x;
-  } else if (p.startswith("b"))
-    os << "0x" << format_hex_no_prefix(v.bits, 1);
+  StringRef P = Info.LiteralPrefixes[V.Stack];
+  if (P == "f32" || P == "f64")
+    expr::printF32Literal(Os, V.Bits);
+  else if (P == "pred")
+    Os << (V.Bits ? "true" : "false");
+  else if (P.startswith("s")) {
+    unsigned W = expr::getTypeWidth(P);
+    int64_t X = W >= 32 ? int64_t(int32_t(V.Bits))
+                        : int64_t(uint64_t(V.Bits) << (64 - W)) >> (64 - W);
+    if (W == 64)
+      X = int64_t(uint64_t(V.Bits));
+    Os << X;
+  } else if (P.startswith("b"))
+    Os << "0x" << format_hex_no_prefix(V.Bits, 1);
   else
-    os << v.bits;
-  if (int(v.stack) != (expected >= 0 ? expected : 0))
-    os << ":" << info.stackNames[v.stack];
-  return os.str();
+    Os << V.Bits;
+  if (int(V.Stack) != (TheExpected >= 0 ? TheExpected : 0))
+    Os << ":" << Info.StackNames[V.Stack];
+  return Os.str();
 }
 
 static Expected<std::string>
-printExpr(ArrayRef<uint64_t> words, const AstModule &m, const StackInfo &info,
-          const std::vector<std::string> *params, int expected) {
-  std::vector<PrintVal> st;
-  auto take = [&](size_t i, int exp) {
-    PrintVal &v = st[i];
-    return v.isLiteral ? spellLiteral(v, exp, info) : v.text;
+printExpr(ArrayRef<uint64_t> Words, const AstModule &M, const StackInfo &Info,
+          const std::vector<std::string> *Params, int TheExpected) {
+  std::vector<PrintVal> TheSt;
+  auto Take = [&](size_t I, int Exp) {
+    PrintVal &V = TheSt[I];
+    return V.IsLiteral ? spellLiteral(V, Exp, Info) : V.Text;
   };
-  for (size_t i = 0; i != words.size(); ++i) {
-    uint64_t w = words[i];
-    uint16_t aux = getAstWordAux(w);
-    uint32_t payload = getAstWordPayload(w);
-    auto bad = [&](const Twine &msg) {
-      return makeError("word " + Twine(i) + ": " + msg);
+  for (size_t I = 0; I != Words.size(); ++I) {
+    uint64_t W = Words[I];
+    uint16_t Aux = getAstWordAux(W);
+    uint32_t Payload = getAstWordPayload(W);
+    auto Bad = [&](const Twine &Msg) {
+      return makeError("word " + Twine(I) + ": " + Msg);
     };
-    switch (getAstWordType(w)) {
+    switch (getAstWordType(W)) {
     case AstWordType::Input:
-      if (payload >= m.vars.size())
-        return bad("input " + Twine(payload) + " out of range");
-      st.push_back({m.vars[payload].name});
+      if (Payload >= M.Vars.size())
+        return Bad("input " + Twine(Payload) + " out of range");
+      TheSt.push_back({M.Vars[Payload].Name});
       break;
     case AstWordType::Constant: {
-      PrintVal v;
-      v.isLiteral = true;
-      v.stack = aux;
-      v.bits = payload;
-      st.push_back(v);
+      PrintVal V;
+      V.IsLiteral = true;
+      V.Stack = Aux;
+      V.Bits = Payload;
+      TheSt.push_back(V);
       break;
     }
     case AstWordType::Special: {
-      if (payload >= info.numSpecials)
-        return bad("special register " + Twine(payload) + " out of range");
-      std::string t = "%" + std::string(info.specialPtx[payload]);
-      if (info.argTypes[info.specials[payload].argType].numVecElems)
-        t += std::string(".") + "xyzw"[aux & 3];
-      st.push_back({t});
+      if (Payload >= Info.NumSpecials)
+        return Bad("special register " + Twine(Payload) + " out of range");
+      std::string T = "%" + std::string(Info.SpecialPtx[Payload]);
+      if (Info.ArgTypes[Info.Specials[Payload].TheArgType].NumVecElems)
+        T += std::string(".") + "xyzw"[Aux & 3];
+      TheSt.push_back({T});
       break;
     }
     case AstWordType::RoutineArg:
-      if (!params || payload >= params->size())
-        return bad("routine argument " + Twine(payload) + " out of range");
-      st.push_back({(*params)[payload]});
+      if (!Params || Payload >= Params->size())
+        return Bad("routine argument " + Twine(Payload) + " out of range");
+      TheSt.push_back({(*Params)[Payload]});
       break;
     case AstWordType::Ptx:
     case AstWordType::Routine: {
-      bool isPtx = getAstWordType(w) == AstWordType::Ptx;
-      if (isPtx ? payload >= info.numInstrs : payload >= m.routines.size())
-        return bad((isPtx ? "instruction " : "routine ") + Twine(payload) +
+      bool IsPtx = getAstWordType(W) == AstWordType::Ptx;
+      if (IsPtx ? Payload >= Info.NumInstrs : Payload >= M.Routines.size())
+        return Bad((IsPtx ? "instruction " : "routine ") + Twine(Payload) +
                    " out of range");
-      if (st.size() < aux)
-        return bad("too few operands");
-      SmallVector<uint16_t, 8> want;
-      if (isPtx) {
-        const stack::PtxInstrDesc &d = info.instrs[payload];
-        for (unsigned a = 0; a != d.numArgs; ++a) {
-          const stack::ArgTypeInfo &t = info.argTypes[d.args[a]];
-          want.append(t.numVecElems ? t.numVecElems : 1, t.stackIdx);
+      if (TheSt.size() < Aux)
+        return Bad("too few operands");
+      SmallVector<uint16_t, 8> Want;
+      if (IsPtx) {
+        const stack::PtxInstrDesc &D = Info.Instrs[Payload];
+        for (unsigned A = 0; A != D.NumArgs; ++A) {
+          const stack::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
+          Want.append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
         }
       }
-      std::string t = "(";
-      t += isPtx ? info.instrNames[payload] : m.routines[payload].name;
-      size_t base = st.size() - aux;
-      for (unsigned k = 0; k != aux; ++k)
-        t += " " + take(base + k, k < want.size() ? int(want[k]) : -1);
-      t += ")";
-      st.resize(base);
-      st.push_back({t});
+      std::string T = "(";
+      T += IsPtx ? Info.InstrNames[Payload] : M.Routines[Payload].Name;
+      size_t Base = TheSt.size() - Aux;
+      for (unsigned K = 0; K != Aux; ++K)
+        T += " " + Take(Base + K, K < Want.size() ? int(Want[K]) : -1);
+      T += ")";
+      TheSt.resize(Base);
+      TheSt.push_back({T});
       break;
     }
     case AstWordType::Return:
-      if (st.size() != 1)
-        return bad("RETURN with " + Twine(st.size()) + " values");
-      return take(0, expected);
+      if (TheSt.size() != 1)
+        return Bad("RETURN with " + Twine(TheSt.size()) + " values");
+      return Take(0, TheExpected);
     default:
-      return bad("not an AST PTX word");
+      return Bad("not an AST PTX word");
     }
   }
   return makeError("no RETURN");
 }
 
-Error ast::printAstModule(raw_ostream &os, const AstModule &m,
-                          const StackInfo &info) {
-  for (const AstVarDecl &v : m.vars)
-    os << "(" << getInjectArgKindName(v.kind) << " " << v.name << " "
-       << info.stackNames[v.stackIdx] << ")\n";
-  for (size_t i = 0; i != m.routines.size(); ++i) {
-    const AstRoutineDecl &r = m.routines[i];
-    Expected<std::string> body =
-        printExpr(r.body.words, m, info, &r.params, -1);
-    if (!body)
-      return makeError("routine '" + r.name +
-                       "': " + toString(body.takeError()));
-    os << "(define (" << r.name;
-    for (const std::string &p : r.params)
-      os << " " << p;
-    os << ") " << *body << ")\n";
+Error ast::printAstModule(raw_ostream &Os, const AstModule &M,
+                          const StackInfo &Info) {
+  for (const AstVarDecl &V : M.Vars)
+    Os << "(" << getInjectArgKindName(V.Kind) << " " << V.Name << " "
+       << Info.StackNames[V.StackIdx] << ")\n";
+  for (size_t I = 0; I != M.Routines.size(); ++I) {
+    const AstRoutineDecl &R = M.Routines[I];
+    Expected<std::string> Body =
+        printExpr(R.Body.Words, M, Info, &R.Params, -1);
+    if (!Body)
+      return makeError("routine '" + R.Name +
+                       "': " + toString(Body.takeError()));
+    Os << "(define (" << R.Name;
+    for (const std::string &P : R.Params)
+      Os << " " << P;
+    Os << ") " << *Body << ")\n";
   }
-  for (const AstOutputDecl &o : m.outputs) {
-    const AstVarDecl &v = m.vars[o.var];
-    Expected<std::string> e =
-        printExpr(o.expr.words, m, info, nullptr, v.stackIdx);
-    if (!e)
-      return makeError("expression of '" + v.name +
-                       "': " + toString(e.takeError()));
-    os << "(= " << v.name << " " << *e << ")\n";
+  for (const AstOutputDecl &O : M.Outputs) {
+    const AstVarDecl &V = M.Vars[O.Var];
+    Expected<std::string> E =
+        printExpr(O.Expr.Words, M, Info, nullptr, V.StackIdx);
+    if (!E)
+      return makeError("expression of '" + V.Name +
+                       "': " + toString(E.takeError()));
+    Os << "(= " << V.Name << " " << *E << ")\n";
   }
   return Error::success();
 }
@@ -727,155 +727,156 @@ Error ast::printAstModule(raw_ostream &os, const AstModule &m,
 // Word files
 //===----------------------------------------------------------------------===//
 
-void ast::printAstWords(raw_ostream &os, const AstModule &m,
-                        const StackInfo &info) {
-  for (const AstVarDecl &v : m.vars)
-    os << "// " << getInjectArgKindName(v.kind) << " " << v.name << " "
-       << (v.stackIdx < info.numStacks ? info.stackNames[v.stackIdx] : "?")
+void ast::printAstWords(raw_ostream &Os, const AstModule &M,
+                        const StackInfo &Info) {
+  for (const AstVarDecl &V : M.Vars)
+    Os << "// " << getInjectArgKindName(V.Kind) << " " << V.Name << " "
+       << (V.StackIdx < Info.NumStacks ? Info.StackNames[V.StackIdx] : "?")
        << "\n";
-  auto words = [&](ArrayRef<uint64_t> ws) {
-    os << " (" << ws.size() << " words)\n";
-    for (uint64_t w : ws)
-      os << format_hex(w, 18) << "\n";
+  auto Words = [&](ArrayRef<uint64_t> Ws) {
+    Os << " (" << Ws.size() << " words)\n";
+    for (uint64_t W : Ws)
+      Os << format_hex(W, 18) << "\n";
   };
-  for (const AstRoutineDecl &r : m.routines) {
-    os << "// routine " << r.name;
-    for (const std::string &p : r.params)
-      os << " " << p;
-    words(r.body.words);
+  for (const AstRoutineDecl &R : M.Routines) {
+    Os << "// routine " << R.Name;
+    for (const std::string &P : R.Params)
+      Os << " " << P;
+    Words(R.Body.Words);
   }
-  for (const AstOutputDecl &o : m.outputs) {
-    os << "// output " << m.vars[o.var].name;
-    words(o.expr.words);
+  for (const AstOutputDecl &O : M.Outputs) {
+    Os << "// output " << M.Vars[O.Var].Name;
+    Words(O.Expr.Words);
   }
 }
 
-Error ast::renumberAstInstrs(AstModule &m, ArrayRef<uint32_t> map, bool toMap,
-                             const StackInfo &info, const SourceMgr *sm) {
-  std::vector<AstWords *> all;
-  for (AstRoutineDecl &r : m.routines)
-    all.push_back(&r.body);
-  for (AstOutputDecl &o : m.outputs)
-    all.push_back(&o.expr);
+Error ast::renumberAstInstrs(AstModule &M, ArrayRef<uint32_t> Map, bool ToMap,
+                             const StackInfo &Info, const SourceMgr *Sm) {
+  std::vector<AstWords *> All;
+  for (AstRoutineDecl &R : M.Routines)
+    All.push_back(&R.Body);
+  for (AstOutputDecl &O : M.Outputs)
+    All.push_back(&O.Expr);
   // Check every word first, so that an error leaves the module unchanged.
-  for (int apply = 0; apply != 2; ++apply)
-    for (AstWords *ws : all)
-      for (size_t i = 0; i != ws->words.size(); ++i) {
-        uint64_t &w = ws->words[i];
-        if (getAstWordType(w) != AstWordType::Ptx)
+  for (int Apply = 0; Apply != 2; ++Apply)
+    for (AstWords *Ws : All)
+      for (size_t I = 0; I != Ws->Words.size(); ++I) {
+        uint64_t &W = Ws->Words[I];
+        if (getAstWordType(W) != AstWordType::Ptx)
           continue;
-        uint32_t idx = getAstWordPayload(w);
-        uint32_t to = ~0u;
-        if (toMap) {
-          const uint32_t *it = llvm::find(map, idx);
-          if (it != map.end())
-            to = uint32_t(it - map.begin());
-        } else if (idx < map.size()) {
-          to = map[idx];
+        uint32_t Idx = getAstWordPayload(W);
+        uint32_t To = ~0u;
+        if (ToMap) {
+          const uint32_t *It = llvm::find(Map, Idx);
+          if (It != Map.end())
+            To = uint32_t(It - Map.begin());
+        } else if (Idx < Map.size()) {
+          To = Map[Idx];
         }
-        if (to == ~0u) {
-          std::string msg =
-              toMap ? "instruction '" +
-                          std::string(idx < info.numInstrs ? info.instrPtx[idx]
+        if (To == ~0u) {
+          std::string Msg =
+              ToMap ? "instruction '" +
+                          std::string(Idx < Info.NumInstrs ? Info.InstrPtx[Idx]
                                                            : "?") +
                           "' has no number in the instruction catalogue"
-                    : ("instruction number " + Twine(idx) +
+                    : ("instruction number " + Twine(Idx) +
                        " is outside the instruction catalogue (" +
-                       Twine(map.size()) + " instructions)")
+                       Twine(Map.size()) + " instructions)")
                           .str();
-          SMLoc loc = i < ws->locs.size() ? ws->locs[i] : ws->loc;
-          if (sm && loc.isValid())
-            return DiagnosticError::get(*sm, loc, msg);
-          return makeError(msg);
+          SMLoc Loc = I < Ws->Locs.size() ? Ws->Locs[I] : Ws->Loc;
+          if (Sm && Loc.isValid())
+            return DiagnosticError::get(*Sm, Loc, Msg);
+          return makeError(Msg);
         }
-        if (apply)
-          w = encodePtx(to, getAstWordAux(w));
+        if (Apply)
+          W = encodePtx(To, getAstWordAux(W));
       }
   return Error::success();
 }
 
-Expected<AstModule> ast::parseAstWords(const SourceMgr &sm, unsigned bufferID,
-                                       const StackInfo &info) {
-  StringRef buf = sm.getMemoryBuffer(bufferID)->getBuffer();
-  AstModule m;
-  StringMap<uint32_t> varIdx, routineIdx;
-  AstWords *cur = nullptr;
-  auto error = [&](StringRef at, const Twine &msg) {
-    return DiagnosticError::get(sm, SMLoc::getFromPointer(at.data()), msg);
+Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
+                                       const StackInfo &Info) {
+  StringRef Buf = Sm.getMemoryBuffer(BufferId)->getBuffer();
+  AstModule M;
+  StringMap<uint32_t> VarIdx, RoutineIdx;
+  AstWords *Cur = nullptr;
+  auto TheError = [&](StringRef At, const Twine &Msg) {
+    return DiagnosticError::get(Sm, SMLoc::getFromPointer(At.data()), Msg);
   };
-  SmallVector<StringRef, 8> lines;
-  buf.split(lines, '\n');
-  for (StringRef line : lines) {
-    StringRef t = line.trim();
-    if (t.empty())
+  SmallVector<StringRef, 8> Lines;
+  Buf.split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    StringRef T = Line.trim();
+    if (T.empty())
       continue;
-    if (!t.consume_front("//")) {
-      uint64_t w;
-      if (t.getAsInteger(0, w))
-        return error(t, "expected a word (0x...) or a '//' line");
-      if (!cur)
-        return error(t, "a word before any '// routine' or '// output' line");
-      cur->words.push_back(w);
-      cur->locs.push_back(SMLoc::getFromPointer(t.data()));
+    if (!T.consume_front("//")) {
+      uint64_t W;
+      if (T.getAsInteger(0, W))
+        return TheError(T, "expected a word (0x...) or a '//' line");
+      if (!Cur)
+        return TheError(T,
+                        "a word before any '// routine' or '// output' line");
+      Cur->Words.push_back(W);
+      Cur->Locs.push_back(SMLoc::getFromPointer(T.data()));
       continue;
     }
     // Drop a trailing "(N words)".
-    size_t paren = t.find('(');
-    if (paren != StringRef::npos)
-      t = t.take_front(paren);
-    SmallVector<StringRef, 8> f;
-    t.split(f, ' ', -1, false);
-    if (f.empty())
+    size_t Paren = T.find('(');
+    if (Paren != StringRef::npos)
+      T = T.take_front(Paren);
+    SmallVector<StringRef, 8> F;
+    T.split(F, ' ', -1, false);
+    if (F.empty())
       continue;
-    StringRef head = f[0];
-    if (head == "in" || head == "out" || head == "mod") {
-      if (f.size() != 3)
-        return error(head, "expected '// " + head + " NAME STACK'");
-      int st = -1;
-      for (uint32_t i = 0; i != info.numStacks; ++i)
-        if (f[2].equals_insensitive(info.stackNames[i]))
-          st = int(i);
-      if (st < 0)
-        return error(f[2], "unknown stack '" + f[2] + "'");
-      if (!varIdx.try_emplace(f[1], m.vars.size()).second)
-        return error(f[1], "variable '" + f[1] + "' is declared twice");
-      AstVarDecl d;
-      d.name = f[1].str();
-      d.stackIdx = uint16_t(st);
-      d.kind = head == "in"    ? RegKind::In
-               : head == "out" ? RegKind::Out
+    StringRef Head = F[0];
+    if (Head == "in" || Head == "out" || Head == "mod") {
+      if (F.size() != 3)
+        return TheError(Head, "expected '// " + Head + " NAME STACK'");
+      int St = -1;
+      for (uint32_t I = 0; I != Info.NumStacks; ++I)
+        if (F[2].equals_insensitive(Info.StackNames[I]))
+          St = int(I);
+      if (St < 0)
+        return TheError(F[2], "unknown stack '" + F[2] + "'");
+      if (!VarIdx.try_emplace(F[1], M.Vars.size()).second)
+        return TheError(F[1], "variable '" + F[1] + "' is declared twice");
+      AstVarDecl D;
+      D.Name = F[1].str();
+      D.StackIdx = uint16_t(St);
+      D.Kind = Head == "in"    ? RegKind::In
+               : Head == "out" ? RegKind::Out
                                : RegKind::Mod;
-      d.loc = SMLoc::getFromPointer(f[1].data());
-      m.vars.push_back(std::move(d));
-    } else if (head == "routine") {
-      if (f.size() < 2)
-        return error(head, "expected '// routine NAME PARAM...'");
-      if (!routineIdx.try_emplace(f[1], m.routines.size()).second)
-        return error(f[1], "routine '" + f[1] + "' is defined twice");
-      AstRoutineDecl r;
-      r.name = f[1].str();
-      for (size_t i = 2; i < f.size(); ++i)
-        r.params.push_back(f[i].str());
-      r.body.loc = SMLoc::getFromPointer(f[1].data());
-      m.routines.push_back(std::move(r));
-      cur = &m.routines.back().body;
-    } else if (head == "output") {
-      if (f.size() != 2)
-        return error(head, "expected '// output NAME'");
-      auto it = varIdx.find(f[1]);
-      if (it == varIdx.end())
-        return error(f[1], "unknown variable '" + f[1] + "'");
-      if (m.vars[it->second].kind == RegKind::In)
-        return error(f[1], "'" + f[1] + "' is an in variable");
-      AstOutputDecl o;
-      o.var = it->second;
-      o.expr.loc = SMLoc::getFromPointer(f[1].data());
-      m.outputs.push_back(std::move(o));
-      cur = &m.outputs.back().expr;
+      D.Loc = SMLoc::getFromPointer(F[1].data());
+      M.Vars.push_back(std::move(D));
+    } else if (Head == "routine") {
+      if (F.size() < 2)
+        return TheError(Head, "expected '// routine NAME PARAM...'");
+      if (!RoutineIdx.try_emplace(F[1], M.Routines.size()).second)
+        return TheError(F[1], "routine '" + F[1] + "' is defined twice");
+      AstRoutineDecl R;
+      R.Name = F[1].str();
+      for (size_t I = 2; I < F.size(); ++I)
+        R.Params.push_back(F[I].str());
+      R.Body.Loc = SMLoc::getFromPointer(F[1].data());
+      M.Routines.push_back(std::move(R));
+      Cur = &M.Routines.back().Body;
+    } else if (Head == "output") {
+      if (F.size() != 2)
+        return TheError(Head, "expected '// output NAME'");
+      auto It = VarIdx.find(F[1]);
+      if (It == VarIdx.end())
+        return TheError(F[1], "unknown variable '" + F[1] + "'");
+      if (M.Vars[It->second].Kind == RegKind::In)
+        return TheError(F[1], "'" + F[1] + "' is an in variable");
+      AstOutputDecl O;
+      O.Var = It->second;
+      O.Expr.Loc = SMLoc::getFromPointer(F[1].data());
+      M.Outputs.push_back(std::move(O));
+      Cur = &M.Outputs.back().Expr;
     } else {
-      return error(head, "expected 'in', 'out', 'mod', 'routine' or "
-                         "'output' after '//'");
+      return TheError(Head, "expected 'in', 'out', 'mod', 'routine' or "
+                            "'output' after '//'");
     }
   }
-  return m;
+  return M;
 }

@@ -22,13 +22,13 @@ using namespace llvm;
 using namespace mmptx;
 
 struct mmptx_compiler {
-  std::unique_ptr<PTXCompiler> compiler;
-  std::unique_ptr<ContentCache> cache;
-  std::string identity;
+  std::unique_ptr<PTXCompiler> Compiler;
+  std::unique_ptr<ContentCache> Cache;
+  std::string Identity;
 };
 
 struct mmptx_batch {
-  BatchResult result;
+  BatchResult Result;
 };
 
 using capi::fail;
@@ -37,8 +37,8 @@ static mmptx_backend_result_t ok() {
   return capi::succeed(MMPTX_BACKEND_SUCCESS);
 }
 
-const char *mmptx_backend_result_to_string(mmptx_backend_result_t result) {
-  switch (result) {
+const char *mmptx_backend_result_to_string(mmptx_backend_result_t Result) {
+  switch (Result) {
 #define CASE(X)                                                                \
   case X:                                                                      \
     return #X;
@@ -58,187 +58,187 @@ const char *mmptx_backend_result_to_string(mmptx_backend_result_t result) {
 const char *mmptx_backend_last_error(void) { return mmptx_last_error(); }
 
 mmptx_backend_result_t
-mmptx_compile_options_init(mmptx_compile_options_t *options) {
-  if (!options)
+mmptx_compile_options_init(mmptx_compile_options_t *Options) {
+  if (!Options)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "options is NULL");
-  std::memset(options, 0, sizeof(*options));
-  options->arch = "sm_80";
-  options->opt_level = 3;
-  options->deduplicate = 1;
+  std::memset(Options, 0, sizeof(*Options));
+  Options->arch = "sm_80";
+  Options->opt_level = 3;
+  Options->deduplicate = 1;
   return ok();
 }
 
-mmptx_backend_result_t mmptx_compiler_create(mmptx_backend_kind_t kind,
-                                             const char *cache_dir,
-                                             mmptx_compiler_t **out) {
-  if (!out)
+mmptx_backend_result_t mmptx_compiler_create(mmptx_backend_kind_t Kind,
+                                             const char *CacheDir,
+                                             mmptx_compiler_t **Out) {
+  if (!Out)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "out is NULL");
-  *out = nullptr;
-  if (kind < MMPTX_BACKEND_NVPTXCOMPILER || kind > MMPTX_BACKEND_DEFAULT)
+  *Out = nullptr;
+  if (Kind < MMPTX_BACKEND_NVPTXCOMPILER || Kind > MMPTX_BACKEND_DEFAULT)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
-                "unknown backend kind " + Twine(int(kind)));
-  static const BackendKind kinds[] = {
+                "unknown backend kind " + Twine(int(Kind)));
+  static const BackendKind Kinds[] = {
       BackendKind::NvPTXCompiler, BackendKind::NvJitLink, BackendKind::Ptxas};
-  Expected<std::unique_ptr<PTXCompiler>> c =
-      kind == MMPTX_BACKEND_DEFAULT ? createDefaultPTXCompiler()
-                                    : createPTXCompiler(kinds[kind]);
-  if (!c)
-    return fail(MMPTX_BACKEND_ERROR_UNAVAILABLE, toString(c.takeError()));
-  std::unique_ptr<mmptx_compiler> h(new (std::nothrow) mmptx_compiler);
-  if (!h)
+  Expected<std::unique_ptr<PTXCompiler>> C =
+      Kind == MMPTX_BACKEND_DEFAULT ? createDefaultPTXCompiler()
+                                    : createPTXCompiler(Kinds[Kind]);
+  if (!C)
+    return fail(MMPTX_BACKEND_ERROR_UNAVAILABLE, toString(C.takeError()));
+  std::unique_ptr<mmptx_compiler> H(new (std::nothrow) mmptx_compiler);
+  if (!H)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "out of memory");
-  h->compiler = std::move(*c);
-  h->identity = h->compiler->getIdentity();
-  if (cache_dir) {
-    Expected<std::unique_ptr<ContentCache>> cache =
-        ContentCache::open(cache_dir);
-    if (!cache)
-      return fail(MMPTX_BACKEND_ERROR_CACHE, toString(cache.takeError()));
-    h->cache = std::move(*cache);
+  H->Compiler = std::move(*C);
+  H->Identity = H->Compiler->getIdentity();
+  if (CacheDir) {
+    Expected<std::unique_ptr<ContentCache>> Cache =
+        ContentCache::open(CacheDir);
+    if (!Cache)
+      return fail(MMPTX_BACKEND_ERROR_CACHE, toString(Cache.takeError()));
+    H->Cache = std::move(*Cache);
   }
-  *out = h.release();
+  *Out = H.release();
   return ok();
 }
 
-mmptx_backend_result_t mmptx_compiler_destroy(mmptx_compiler_t *compiler) {
-  if (!compiler)
+mmptx_backend_result_t mmptx_compiler_destroy(mmptx_compiler_t *Compiler) {
+  if (!Compiler)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "compiler is NULL");
-  delete compiler;
+  delete Compiler;
   return ok();
 }
 
-mmptx_backend_result_t mmptx_compiler_identity(const mmptx_compiler_t *compiler,
-                                               const char **identity) {
-  if (!compiler || !identity)
+mmptx_backend_result_t mmptx_compiler_identity(const mmptx_compiler_t *Compiler,
+                                               const char **Identity) {
+  if (!Compiler || !Identity)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
                 "compiler or identity is NULL");
-  *identity = compiler->identity.c_str();
+  *Identity = Compiler->Identity.c_str();
   return ok();
 }
 
 mmptx_backend_result_t
-mmptx_compile_batch(mmptx_compiler_t *compiler, const char *const *ptx,
-                    const size_t *sizes, size_t n,
-                    const mmptx_compile_options_t *options, unsigned threads,
-                    mmptx_batch_t **out) {
-  if (!out)
+mmptx_compile_batch(mmptx_compiler_t *Compiler, const char *const *Ptx,
+                    const size_t *Sizes, size_t N,
+                    const mmptx_compile_options_t *Options, unsigned Threads,
+                    mmptx_batch_t **Out) {
+  if (!Out)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "out is NULL");
-  *out = nullptr;
-  if (!compiler || !options || (n && !ptx))
+  *Out = nullptr;
+  if (!Compiler || !Options || (N && !Ptx))
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
                 "compiler, options or ptx is NULL");
-  if (!options->arch)
+  if (!Options->arch)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "options->arch is NULL");
-  if (options->num_extra_options && !options->extra_options)
+  if (Options->num_extra_options && !Options->extra_options)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
                 "options->extra_options is NULL");
-  CompileOptions opts;
-  opts.Arch = options->arch;
-  opts.OptLevel = options->opt_level;
-  opts.LineInfo = options->line_info != 0;
-  opts.MaxRegCount = options->max_reg_count;
-  for (size_t i = 0; i < options->num_extra_options; ++i) {
-    if (!options->extra_options[i])
+  CompileOptions Opts;
+  Opts.Arch = Options->arch;
+  Opts.OptLevel = Options->opt_level;
+  Opts.LineInfo = Options->line_info != 0;
+  Opts.MaxRegCount = Options->max_reg_count;
+  for (size_t I = 0; I < Options->num_extra_options; ++I) {
+    if (!Options->extra_options[I])
       return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
-                  "options->extra_options[" + Twine(i) + "] is NULL");
-    opts.ExtraOptions.push_back(options->extra_options[i]);
+                  "options->extra_options[" + Twine(I) + "] is NULL");
+    Opts.ExtraOptions.push_back(Options->extra_options[I]);
   }
-  if (Error e = opts.validate())
-    return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, toString(std::move(e)));
+  if (Error E = Opts.validate())
+    return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, toString(std::move(E)));
 
-  std::vector<BatchModule> modules(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (!ptx[i])
+  std::vector<BatchModule> Modules(N);
+  for (size_t I = 0; I < N; ++I) {
+    if (!Ptx[I])
       return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
-                  "ptx[" + Twine(i) + "] is NULL");
-    modules[i].Name = "module " + std::to_string(i);
-    modules[i].Ptx = sizes ? StringRef(ptx[i], sizes[i]) : StringRef(ptx[i]);
+                  "ptx[" + Twine(I) + "] is NULL");
+    Modules[I].Name = "module " + std::to_string(I);
+    Modules[I].Ptx = Sizes ? StringRef(Ptx[I], Sizes[I]) : StringRef(Ptx[I]);
   }
-  BatchOptions bopts;
-  bopts.Threads = threads;
-  bopts.Cache = compiler->cache.get();
-  bopts.Deduplicate = options->deduplicate != 0;
-  std::unique_ptr<mmptx_batch> b(new (std::nothrow) mmptx_batch);
-  if (!b)
+  BatchOptions Bopts;
+  Bopts.Threads = Threads;
+  Bopts.Cache = Compiler->Cache.get();
+  Bopts.Deduplicate = Options->deduplicate != 0;
+  std::unique_ptr<mmptx_batch> B(new (std::nothrow) mmptx_batch);
+  if (!B)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "out of memory");
-  b->result = compileBatch(*compiler->compiler, modules, opts, bopts);
-  *out = b.release();
+  B->Result = compileBatch(*Compiler->Compiler, Modules, Opts, Bopts);
+  *Out = B.release();
   return ok();
 }
 
-mmptx_backend_result_t mmptx_batch_destroy(mmptx_batch_t *batch) {
-  if (!batch)
+mmptx_backend_result_t mmptx_batch_destroy(mmptx_batch_t *Batch) {
+  if (!Batch)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "batch is NULL");
-  delete batch;
+  delete Batch;
   return ok();
 }
 
-mmptx_backend_result_t mmptx_batch_size(const mmptx_batch_t *batch, size_t *n) {
-  if (!batch || !n)
+mmptx_backend_result_t mmptx_batch_size(const mmptx_batch_t *Batch, size_t *N) {
+  if (!Batch || !N)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "batch or n is NULL");
-  *n = batch->result.Modules.size();
+  *N = Batch->Result.Modules.size();
   return ok();
 }
 
 /// Checks the batch, the index and the output pointers of an accessor.
-static mmptx_backend_result_t checkModule(const mmptx_batch_t *batch,
-                                          size_t index, bool outputsOk) {
-  if (!batch || !outputsOk)
+static mmptx_backend_result_t checkModule(const mmptx_batch_t *Batch,
+                                          size_t Index, bool OutputsOk) {
+  if (!Batch || !OutputsOk)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
                 "batch or an output pointer is NULL");
-  if (index >= batch->result.Modules.size())
+  if (Index >= Batch->Result.Modules.size())
     return fail(MMPTX_BACKEND_ERROR_OUT_OF_RANGE,
-                "module index " + Twine(index) + " out of range (batch of " +
-                    Twine(batch->result.Modules.size()) + ")");
+                "module index " + Twine(Index) + " out of range (batch of " +
+                    Twine(Batch->Result.Modules.size()) + ")");
   return MMPTX_BACKEND_SUCCESS;
 }
 
-mmptx_backend_result_t mmptx_batch_cubin(const mmptx_batch_t *batch,
-                                         size_t index, const void **data,
-                                         size_t *size) {
-  if (mmptx_backend_result_t r = checkModule(batch, index, data && size))
-    return r;
-  const ModuleResult &m = batch->result.Modules[index];
-  if (!m.Ok) {
-    *data = nullptr;
-    *size = 0;
-    return fail(MMPTX_BACKEND_ERROR_COMPILATION, m.Error);
+mmptx_backend_result_t mmptx_batch_cubin(const mmptx_batch_t *Batch,
+                                         size_t Index, const void **Data,
+                                         size_t *Size) {
+  if (mmptx_backend_result_t R = checkModule(Batch, Index, Data && Size))
+    return R;
+  const ModuleResult &M = Batch->Result.Modules[Index];
+  if (!M.Ok) {
+    *Data = nullptr;
+    *Size = 0;
+    return fail(MMPTX_BACKEND_ERROR_COMPILATION, M.Error);
   }
-  *data = m.Result.Cubin.data();
-  *size = m.Result.Cubin.size();
+  *Data = M.Result.Cubin.data();
+  *Size = M.Result.Cubin.size();
   return ok();
 }
 
-mmptx_backend_result_t mmptx_batch_error(const mmptx_batch_t *batch,
-                                         size_t index, const char **message) {
-  if (mmptx_backend_result_t r = checkModule(batch, index, message))
-    return r;
-  *message = batch->result.Modules[index].Error.c_str();
+mmptx_backend_result_t mmptx_batch_error(const mmptx_batch_t *Batch,
+                                         size_t Index, const char **Message) {
+  if (mmptx_backend_result_t R = checkModule(Batch, Index, Message))
+    return R;
+  *Message = Batch->Result.Modules[Index].Error.c_str();
   return ok();
 }
 
-mmptx_backend_result_t mmptx_batch_info_log(const mmptx_batch_t *batch,
-                                            size_t index, const char **log) {
-  if (mmptx_backend_result_t r = checkModule(batch, index, log))
-    return r;
-  *log = batch->result.Modules[index].Result.InfoLog.c_str();
+mmptx_backend_result_t mmptx_batch_info_log(const mmptx_batch_t *Batch,
+                                            size_t Index, const char **Log) {
+  if (mmptx_backend_result_t R = checkModule(Batch, Index, Log))
+    return R;
+  *Log = Batch->Result.Modules[Index].Result.InfoLog.c_str();
   return ok();
 }
 
-mmptx_backend_result_t mmptx_batch_summary(const mmptx_batch_t *batch,
-                                           mmptx_batch_summary_t *summary) {
-  if (!batch || !summary)
+mmptx_backend_result_t mmptx_batch_summary(const mmptx_batch_t *Batch,
+                                           mmptx_batch_summary_t *Summary) {
+  if (!Batch || !Summary)
     return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
                 "batch or summary is NULL");
-  const BatchSummary &s = batch->result.Summary;
-  summary->modules = s.Modules;
-  summary->unique = s.Unique;
-  summary->compiled = s.Compiled;
-  summary->cache_hits = s.CacheHits;
-  summary->duplicates = s.Duplicates;
-  summary->failed = s.Failed;
-  summary->threads = s.Threads;
-  summary->wall_seconds = s.WallSeconds;
-  summary->busy_seconds = s.BusySeconds;
+  const BatchSummary &S = Batch->Result.Summary;
+  Summary->modules = S.Modules;
+  Summary->unique = S.Unique;
+  Summary->compiled = S.Compiled;
+  Summary->cache_hits = S.CacheHits;
+  Summary->duplicates = S.Duplicates;
+  Summary->failed = S.Failed;
+  Summary->threads = S.Threads;
+  Summary->wall_seconds = S.WallSeconds;
+  Summary->busy_seconds = S.BusySeconds;
   return ok();
 }

@@ -29,17 +29,17 @@ using namespace mmptx;
 
 struct mmptx_inject {
   struct Variable {
-    const char *name, *stableRegister, *regType, *typeToken;
-    mmptx_arg_kind_t kind;
+    const char *Name, *StableRegister, *RegType, *TypeToken;
+    mmptx_arg_kind_t Kind;
   };
-  std::unique_ptr<InjectModule> module;
-  BumpPtrAllocator alloc;
-  std::vector<const char *> injectNames;
-  std::vector<Variable> variables; // all injects, in InjectModule order
+  std::unique_ptr<InjectModule> TheModule;
+  BumpPtrAllocator Alloc;
+  std::vector<const char *> InjectNames;
+  std::vector<Variable> Variables; // all injects, in InjectModule order
 };
 
-static mmptx_result_t toResult(InjectErrc code) {
-  switch (code) {
+static mmptx_result_t toResult(InjectErrc Code) {
+  switch (Code) {
   case InjectErrc::Success:
     return MMPTX_SUCCESS;
   case InjectErrc::Formatting:
@@ -80,17 +80,17 @@ using capi::fail;
 static mmptx_result_t succeed() { return capi::succeed(MMPTX_SUCCESS); }
 
 /// Records \p err as the last error; \returns its result code.
-static mmptx_result_t fail(Error err) {
-  std::string msg;
-  mmptx_result_t result = toResult(takeInjectError(std::move(err), &msg));
-  return fail(result, msg);
+static mmptx_result_t fail(Error Err) {
+  std::string Msg;
+  mmptx_result_t Result = toResult(takeInjectError(std::move(Err), &Msg));
+  return fail(Result, Msg);
 }
 
 const char *mmptx_inject_last_error(void) { return mmptx_last_error(); }
 
 /// The C numbering of argument kinds is the C API's own.
-static mmptx_arg_kind_t toArgKind(InjectArgKind kind) {
-  switch (kind) {
+static mmptx_arg_kind_t toArgKind(InjectArgKind Kind) {
+  switch (Kind) {
   case InjectArgKind::Out:
     return MMPTX_ARG_OUT;
   case InjectArgKind::Mod:
@@ -101,16 +101,16 @@ static mmptx_arg_kind_t toArgKind(InjectArgKind kind) {
   return MMPTX_ARG_IN;
 }
 
-static void setMessage(char *buf, size_t size, StringRef msg) {
-  if (!buf || !size)
+static void setMessage(char *Buf, size_t Size, StringRef Msg) {
+  if (!Buf || !Size)
     return;
-  size_t n = std::min(size - 1, msg.size());
-  memcpy(buf, msg.data(), n);
-  buf[n] = '\0';
+  size_t N = std::min(Size - 1, Msg.size());
+  memcpy(Buf, Msg.data(), N);
+  Buf[N] = '\0';
 }
 
-const char *mmptx_result_to_string(mmptx_result_t result) {
-  switch (result) {
+const char *mmptx_result_to_string(mmptx_result_t Result) {
+  switch (Result) {
 #define CASE(X)                                                                \
   case X:                                                                      \
     return #X;
@@ -137,101 +137,100 @@ const char *mmptx_result_to_string(mmptx_result_t result) {
   return "MMPTX_ERROR_INVALID_RESULT";
 }
 
-mmptx_result_t mmptx_inject_create(mmptx_inject_t **out, const char *ptx,
-                                   size_t ptxSize, const char *bufferName,
-                                   const mmptx_inject_type_t *extraTypes,
-                                   size_t numExtraTypes, char *errorMessage,
-                                   size_t errorMessageSize) {
-  mmptx_inject_options_t options = {};
-  options.buffer_name = bufferName;
-  options.extra_types = extraTypes;
-  options.num_extra_types = numExtraTypes;
-  return mmptx_inject_create_with_options(out, ptx, ptxSize, &options,
-                                          errorMessage, errorMessageSize);
+mmptx_result_t mmptx_inject_create(mmptx_inject_t **Out, const char *Ptx,
+                                   size_t PtxSize, const char *BufferName,
+                                   const mmptx_inject_type_t *ExtraTypes,
+                                   size_t NumExtraTypes, char *ErrorMessage,
+                                   size_t ErrorMessageSize) {
+  mmptx_inject_options_t Options = {};
+  Options.buffer_name = BufferName;
+  Options.extra_types = ExtraTypes;
+  Options.num_extra_types = NumExtraTypes;
+  return mmptx_inject_create_with_options(Out, Ptx, PtxSize, &Options,
+                                          ErrorMessage, ErrorMessageSize);
 }
 
-mmptx_result_t
-mmptx_inject_create_with_options(mmptx_inject_t **out, const char *ptx,
-                                 size_t ptxSize,
-                                 const mmptx_inject_options_t *options,
-                                 char *errorMessage, size_t errorMessageSize) {
-  setMessage(errorMessage, errorMessageSize, "");
-  auto failWith = [&](mmptx_result_t result, StringRef msg) {
-    setMessage(errorMessage, errorMessageSize, msg);
-    return fail(result, msg);
+mmptx_result_t mmptx_inject_create_with_options(
+    mmptx_inject_t **Out, const char *Ptx, size_t PtxSize,
+    const mmptx_inject_options_t *Options, char *TheErrorMessage,
+    size_t ErrorMessageSize) {
+  setMessage(TheErrorMessage, ErrorMessageSize, "");
+  auto FailWith = [&](mmptx_result_t Result, StringRef Msg) {
+    setMessage(TheErrorMessage, ErrorMessageSize, Msg);
+    return fail(Result, Msg);
   };
-  if (out)
-    *out = nullptr;
-  mmptx_inject_options_t defaults = {};
-  const mmptx_inject_options_t &o = options ? *options : defaults;
-  if (!out || (!ptx && ptxSize) || (!o.extra_types && o.num_extra_types))
-    return failWith(MMPTX_ERROR_INVALID_INPUT, !out   ? "out is NULL"
-                                               : !ptx ? "ptx is NULL"
+  if (Out)
+    *Out = nullptr;
+  mmptx_inject_options_t Defaults = {};
+  const mmptx_inject_options_t &O = Options ? *Options : Defaults;
+  if (!Out || (!Ptx && PtxSize) || (!O.extra_types && O.num_extra_types))
+    return FailWith(MMPTX_ERROR_INVALID_INPUT, !Out   ? "out is NULL"
+                                               : !Ptx ? "ptx is NULL"
                                                       : "extra_types is NULL");
-  SmallVector<InjectType, 4> types;
-  for (size_t i = 0; i != o.num_extra_types; ++i) {
-    const mmptx_inject_type_t &t = o.extra_types[i];
-    if (!t.token || !t.reg_type || !*t.token || !*t.reg_type)
-      return failWith(MMPTX_ERROR_INVALID_INPUT,
+  SmallVector<InjectType, 4> Types;
+  for (size_t I = 0; I != O.num_extra_types; ++I) {
+    const mmptx_inject_type_t &T = O.extra_types[I];
+    if (!T.token || !T.reg_type || !*T.token || !*T.reg_type)
+      return FailWith(MMPTX_ERROR_INVALID_INPUT,
                       "extra type has a NULL or empty token or reg_type");
-    InjectType it;
-    it.token = t.token;
-    it.regType = t.reg_type;
-    it.movSuffix = t.mov_suffix && *t.mov_suffix ? t.mov_suffix : t.reg_type;
-    types.push_back(it);
+    InjectType It;
+    It.TheToken = T.token;
+    It.RegType = T.reg_type;
+    It.MovSuffix = T.mov_suffix && *T.mov_suffix ? T.mov_suffix : T.reg_type;
+    Types.push_back(It);
   }
-  InjectOptions opts;
-  opts.extraTypes = types;
-  opts.allowUnknownTypes = o.allow_unknown_types != 0;
-  opts.trusted = o.trusted != 0;
-  auto m = InjectModule::create(StringRef(ptx ? ptx : "", ptxSize),
-                                o.buffer_name ? o.buffer_name : "<ptx>", opts);
-  if (!m) {
-    mmptx_result_t result = fail(m.takeError());
-    setMessage(errorMessage, errorMessageSize, capi::getLastError());
-    return result;
+  InjectOptions Opts;
+  Opts.ExtraTypes = Types;
+  Opts.AllowUnknownTypes = O.allow_unknown_types != 0;
+  Opts.Trusted = O.trusted != 0;
+  auto M = InjectModule::create(StringRef(Ptx ? Ptx : "", PtxSize),
+                                O.buffer_name ? O.buffer_name : "<ptx>", Opts);
+  if (!M) {
+    mmptx_result_t Result = fail(M.takeError());
+    setMessage(TheErrorMessage, ErrorMessageSize, capi::getLastError());
+    return Result;
   }
-  auto *h = new (std::nothrow) mmptx_inject();
-  if (!h)
-    return failWith(MMPTX_ERROR_OUT_OF_MEMORY, "out of memory");
-  h->module = std::move(*m);
-  StringSaver saver(h->alloc);
-  const InjectModule &im = *h->module;
-  h->injectNames.reserve(im.getNumInjects());
-  for (const Inject &inj : im.injects()) {
-    h->injectNames.push_back(saver.save(inj.name).data());
-    for (const InjectVariable &v : im.getVariables(inj))
-      h->variables.push_back(
-          {saver.save(v.name).data(), saver.save(v.stableRegister).data(),
-           saver.save(v.regType).data(), saver.save(v.typeToken).data(),
-           toArgKind(v.kind)});
+  auto *H = new (std::nothrow) mmptx_inject();
+  if (!H)
+    return FailWith(MMPTX_ERROR_OUT_OF_MEMORY, "out of memory");
+  H->TheModule = std::move(*M);
+  StringSaver Saver(H->Alloc);
+  const InjectModule &Im = *H->TheModule;
+  H->InjectNames.reserve(Im.getNumInjects());
+  for (const Inject &Inj : Im.injects()) {
+    H->InjectNames.push_back(Saver.save(Inj.Name).data());
+    for (const InjectVariable &V : Im.getVariables(Inj))
+      H->Variables.push_back(
+          {Saver.save(V.Name).data(), Saver.save(V.StableRegister).data(),
+           Saver.save(V.RegType).data(), Saver.save(V.TypeToken).data(),
+           toArgKind(V.Kind)});
   }
-  *out = h;
+  *Out = H;
   return succeed();
 }
 
-mmptx_result_t mmptx_inject_destroy(mmptx_inject_t *handle) {
-  delete handle;
+mmptx_result_t mmptx_inject_destroy(mmptx_inject_t *Handle) {
+  delete Handle;
   return succeed();
 }
 
-mmptx_result_t mmptx_inject_num_injects(const mmptx_inject_t *handle,
-                                        size_t *numInjects) {
-  if (!handle || !numInjects)
+mmptx_result_t mmptx_inject_num_injects(const mmptx_inject_t *Handle,
+                                        size_t *NumInjects) {
+  if (!Handle || !NumInjects)
     return fail(MMPTX_ERROR_INVALID_INPUT, "handle or num_injects is NULL");
-  *numInjects = handle->module->getNumInjects();
+  *NumInjects = Handle->TheModule->getNumInjects();
   return succeed();
 }
 
-template <typename T> static void set(T *p, T v) {
-  if (p)
-    *p = v;
+template <typename T> static void set(T *P, T V) {
+  if (P)
+    *P = V;
 }
 
 /// \returns OUT_OF_BOUNDS_IDX (recorded) unless \p Index names an inject.
 static mmptx_result_t checkInjectIndex(const mmptx_inject_t *Handle,
                                        size_t Index) {
-  size_t N = Handle->module->getNumInjects();
+  size_t N = Handle->TheModule->getNumInjects();
   if (Index < N)
     return MMPTX_SUCCESS;
   return fail(MMPTX_ERROR_OUT_OF_BOUNDS_IDX, "inject index " + Twine(Index) +
@@ -239,148 +238,149 @@ static mmptx_result_t checkInjectIndex(const mmptx_inject_t *Handle,
                                                  Twine(N) + " injects)");
 }
 
-mmptx_result_t mmptx_inject_inject_info_by_name(const mmptx_inject_t *handle,
-                                                const char *name,
-                                                size_t *injectIndex,
-                                                size_t *numVariables,
-                                                size_t *numSites) {
-  if (!handle || !name)
+mmptx_result_t mmptx_inject_inject_info_by_name(const mmptx_inject_t *Handle,
+                                                const char *Name,
+                                                size_t *InjectIndex,
+                                                size_t *NumVariables,
+                                                size_t *NumSites) {
+  if (!Handle || !Name)
     return fail(MMPTX_ERROR_INVALID_INPUT, "handle or name is NULL");
-  const Inject *inj = handle->module->lookupInject(name);
-  if (!inj)
+  const Inject *Inj = Handle->TheModule->lookupInject(Name);
+  if (!Inj)
     return fail(MMPTX_ERROR_INJECTION_NAME_NOT_FOUND,
-                "no inject named '" + Twine(name) + "'");
-  set(injectIndex, size_t(inj->index));
-  set(numVariables, size_t(inj->numVariables));
-  set(numSites, size_t(inj->numSites));
+                "no inject named '" + Twine(Name) + "'");
+  set(InjectIndex, size_t(Inj->Index));
+  set(NumVariables, size_t(Inj->NumVariables));
+  set(NumSites, size_t(Inj->NumSites));
   return succeed();
 }
 
-mmptx_result_t mmptx_inject_inject_info_by_index(const mmptx_inject_t *handle,
-                                                 size_t injectIndex,
-                                                 const char **name,
-                                                 size_t *numVariables,
-                                                 size_t *numSites) {
-  if (!handle)
+mmptx_result_t mmptx_inject_inject_info_by_index(const mmptx_inject_t *Handle,
+                                                 size_t InjectIndex,
+                                                 const char **Name,
+                                                 size_t *NumVariables,
+                                                 size_t *NumSites) {
+  if (!Handle)
     return fail(MMPTX_ERROR_INVALID_INPUT, "handle is NULL");
-  if (mmptx_result_t r = checkInjectIndex(handle, injectIndex))
-    return r;
-  const Inject &inj = handle->module->getInject(injectIndex);
-  set(name, handle->injectNames[injectIndex]);
-  set(numVariables, size_t(inj.numVariables));
-  set(numSites, size_t(inj.numSites));
+  if (mmptx_result_t R = checkInjectIndex(Handle, InjectIndex))
+    return R;
+  const Inject &Inj = Handle->TheModule->getInject(InjectIndex);
+  set(Name, Handle->InjectNames[InjectIndex]);
+  set(NumVariables, size_t(Inj.NumVariables));
+  set(NumSites, size_t(Inj.NumSites));
   return succeed();
 }
 
-static void setVariable(const mmptx_inject::Variable &v, const char **name,
-                        const char **stableRegister, mmptx_arg_kind_t *kind,
-                        const char **regType, const char **typeToken) {
-  set(name, v.name);
-  set(stableRegister, v.stableRegister);
-  set(kind, v.kind);
-  set(regType, v.regType);
-  set(typeToken, v.typeToken);
+static void setVariable(const mmptx_inject::Variable &V, const char **Name,
+                        const char **StableRegister, mmptx_arg_kind_t *Kind,
+                        const char **RegType, const char **TypeToken) {
+  set(Name, V.Name);
+  set(StableRegister, V.StableRegister);
+  set(Kind, V.Kind);
+  set(RegType, V.RegType);
+  set(TypeToken, V.TypeToken);
 }
 
 mmptx_result_t mmptx_inject_variable_info_by_name(
-    const mmptx_inject_t *handle, size_t injectIndex, const char *variableName,
-    size_t *variableIndex, const char **stableRegister, mmptx_arg_kind_t *kind,
-    const char **regType, const char **typeToken) {
-  if (!handle || !variableName)
+    const mmptx_inject_t *Handle, size_t InjectIndex, const char *VariableName,
+    size_t *VariableIndex, const char **StableRegister, mmptx_arg_kind_t *Kind,
+    const char **RegType, const char **TypeToken) {
+  if (!Handle || !VariableName)
     return fail(MMPTX_ERROR_INVALID_INPUT, "handle or variable_name is NULL");
-  if (mmptx_result_t r = checkInjectIndex(handle, injectIndex))
-    return r;
-  const Inject &inj = handle->module->getInject(injectIndex);
-  const InjectVariable *v = handle->module->lookupVariable(inj, variableName);
-  if (!v)
+  if (mmptx_result_t R = checkInjectIndex(Handle, InjectIndex))
+    return R;
+  const Inject &Inj = Handle->TheModule->getInject(InjectIndex);
+  const InjectVariable *V =
+      Handle->TheModule->lookupVariable(Inj, VariableName);
+  if (!V)
     return fail(MMPTX_ERROR_INJECTION_ARG_NAME_NOT_FOUND,
-                "inject '" + inj.name + "' has no variable named '" +
-                    variableName + "'");
-  size_t i = v - handle->module->getVariables(inj).data();
-  set(variableIndex, i);
-  setVariable(handle->variables[inj.firstVariable + i], nullptr, stableRegister,
-              kind, regType, typeToken);
+                "inject '" + Inj.Name + "' has no variable named '" +
+                    VariableName + "'");
+  size_t I = V - Handle->TheModule->getVariables(Inj).data();
+  set(VariableIndex, I);
+  setVariable(Handle->Variables[Inj.FirstVariable + I], nullptr, StableRegister,
+              Kind, RegType, TypeToken);
   return succeed();
 }
 
 mmptx_result_t mmptx_inject_variable_info_by_index(
-    const mmptx_inject_t *handle, size_t injectIndex, size_t variableIndex,
-    const char **variableName, const char **stableRegister,
-    mmptx_arg_kind_t *kind, const char **regType, const char **typeToken) {
-  if (!handle)
+    const mmptx_inject_t *Handle, size_t InjectIndex, size_t VariableIndex,
+    const char **VariableName, const char **StableRegister,
+    mmptx_arg_kind_t *Kind, const char **RegType, const char **TypeToken) {
+  if (!Handle)
     return fail(MMPTX_ERROR_INVALID_INPUT, "handle is NULL");
-  if (mmptx_result_t r = checkInjectIndex(handle, injectIndex))
-    return r;
-  const Inject &inj = handle->module->getInject(injectIndex);
-  if (variableIndex >= inj.numVariables)
+  if (mmptx_result_t R = checkInjectIndex(Handle, InjectIndex))
+    return R;
+  const Inject &Inj = Handle->TheModule->getInject(InjectIndex);
+  if (VariableIndex >= Inj.NumVariables)
     return fail(MMPTX_ERROR_OUT_OF_BOUNDS_IDX,
-                "variable index " + Twine(variableIndex) +
-                    " is out of range (inject '" + inj.name + "' has " +
-                    Twine(inj.numVariables) + ")");
-  setVariable(handle->variables[inj.firstVariable + variableIndex],
-              variableName, stableRegister, kind, regType, typeToken);
+                "variable index " + Twine(VariableIndex) +
+                    " is out of range (inject '" + Inj.Name + "' has " +
+                    Twine(Inj.NumVariables) + ")");
+  setVariable(Handle->Variables[Inj.FirstVariable + VariableIndex],
+              VariableName, StableRegister, Kind, RegType, TypeToken);
   return succeed();
 }
 
-static mmptx_result_t render(const mmptx_inject_t *handle,
-                             const char *const *stubs, size_t numStubs,
-                             char *buffer, size_t bufferSize, size_t *written,
-                             bool check) {
-  if (!handle)
+static mmptx_result_t render(const mmptx_inject_t *Handle,
+                             const char *const *Stubs, size_t NumStubs,
+                             char *Buffer, size_t BufferSize, size_t *Written,
+                             bool Check) {
+  if (!Handle)
     return fail(MMPTX_ERROR_INVALID_INPUT, "handle is NULL");
-  const InjectModule &m = *handle->module;
+  const InjectModule &M = *Handle->TheModule;
   // The count first: a wrong count must not make us read the array.
-  if (numStubs != m.getNumInjects())
+  if (NumStubs != M.getNumInjects())
     return fail(MMPTX_ERROR_WRONG_NUM_STUBS,
-                "expected " + Twine(m.getNumInjects()) +
-                    (m.getNumInjects() == 1 ? " stub" : " stubs") +
-                    " (one per inject), got " + Twine(numStubs));
-  if (numStubs && !stubs)
+                "expected " + Twine(M.getNumInjects()) +
+                    (M.getNumInjects() == 1 ? " stub" : " stubs") +
+                    " (one per inject), got " + Twine(NumStubs));
+  if (NumStubs && !Stubs)
     return fail(MMPTX_ERROR_INVALID_INPUT, "stubs is NULL");
-  if (!buffer && !written)
+  if (!Buffer && !Written)
     return fail(MMPTX_ERROR_INVALID_INPUT, "buffer and written are NULL");
-  SmallVector<StringRef, 16> refs;
-  refs.reserve(numStubs);
-  for (size_t i = 0; i != numStubs; ++i) {
-    if (!stubs[i])
-      return fail(MMPTX_ERROR_INVALID_INPUT, "stub " + Twine(i) + " is NULL");
-    refs.push_back(stubs[i]);
+  SmallVector<StringRef, 16> Refs;
+  Refs.reserve(NumStubs);
+  for (size_t I = 0; I != NumStubs; ++I) {
+    if (!Stubs[I])
+      return fail(MMPTX_ERROR_INVALID_INPUT, "stub " + Twine(I) + " is NULL");
+    Refs.push_back(Stubs[I]);
   }
-  if (check)
-    if (Error e = m.checkStubs(refs))
-      return fail(std::move(e));
-  Expected<size_t> size = m.renderedSize(refs);
-  if (!size)
-    return fail(size.takeError());
-  set(written, *size);
-  if (!buffer)
+  if (Check)
+    if (Error E = M.checkStubs(Refs))
+      return fail(std::move(E));
+  Expected<size_t> Size = M.renderedSize(Refs);
+  if (!Size)
+    return fail(Size.takeError());
+  set(Written, *Size);
+  if (!Buffer)
     return succeed();
-  if (bufferSize <= *size)
+  if (BufferSize <= *Size)
     return fail(
         MMPTX_ERROR_INSUFFICIENT_BUFFER,
-        capi::insufficientBuffer(bufferSize, *size, "the rendered PTX"));
-  RenderOptions unchecked;
-  unchecked.checkStubs = false;
-  Expected<size_t> n = m.render(refs, buffer, bufferSize, unchecked);
-  if (!n)
-    return fail(n.takeError());
-  buffer[*n] = '\0';
+        capi::insufficientBuffer(BufferSize, *Size, "the rendered PTX"));
+  RenderOptions Unchecked;
+  Unchecked.CheckStubs = false;
+  Expected<size_t> N = M.render(Refs, Buffer, BufferSize, Unchecked);
+  if (!N)
+    return fail(N.takeError());
+  Buffer[*N] = '\0';
   return succeed();
 }
 
-mmptx_result_t mmptx_inject_render(const mmptx_inject_t *handle,
-                                   const char *const *stubs, size_t numStubs,
-                                   char *buffer, size_t bufferSize,
-                                   size_t *written) {
-  return render(handle, stubs, numStubs, buffer, bufferSize, written,
+mmptx_result_t mmptx_inject_render(const mmptx_inject_t *Handle,
+                                   const char *const *Stubs, size_t NumStubs,
+                                   char *Buffer, size_t BufferSize,
+                                   size_t *Written) {
+  return render(Handle, Stubs, NumStubs, Buffer, BufferSize, Written,
                 /*check=*/true);
 }
 
-mmptx_result_t mmptx_inject_render_unchecked(const mmptx_inject_t *handle,
-                                             const char *const *stubs,
-                                             size_t numStubs, char *buffer,
-                                             size_t bufferSize,
-                                             size_t *written) {
-  return render(handle, stubs, numStubs, buffer, bufferSize, written,
+mmptx_result_t mmptx_inject_render_unchecked(const mmptx_inject_t *Handle,
+                                             const char *const *Stubs,
+                                             size_t NumStubs, char *Buffer,
+                                             size_t BufferSize,
+                                             size_t *Written) {
+  return render(Handle, Stubs, NumStubs, Buffer, BufferSize, Written,
                 /*check=*/false);
 }

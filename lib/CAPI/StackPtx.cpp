@@ -41,25 +41,25 @@ static_assert(MMPTX_STACK_MAX_STACK_SIZE == StackPtxBounds::MaxStackSize &&
               "option bounds");
 
 struct mmptx_stack_context {
-  StackInfo info;
-  std::unique_ptr<StackPtxContext> ctx;
-  std::vector<Register> regs;
-  llvm::DenseSet<llvm::StringRef> names;
-  std::vector<llvm::ArrayRef<uint64_t>> routines;
-  std::string lastError;
-  bool haveOutput = false;
-  llvm::StringRef lastOutput;
+  StackInfo Info;
+  std::unique_ptr<StackPtxContext> Ctx;
+  std::vector<Register> Regs;
+  llvm::DenseSet<llvm::StringRef> Names;
+  std::vector<llvm::ArrayRef<uint64_t>> Routines;
+  std::string LastError;
+  bool HaveOutput = false;
+  llvm::StringRef LastOutput;
 };
 
 /// Records \p msg for the thread and for the context \p c; \returns \p r.
-static mmptx_stack_result_t fail(mmptx_stack_context *c, mmptx_stack_result_t r,
-                                 const llvm::Twine &msg) {
-  return capi::fail(r, msg, &c->lastError);
+static mmptx_stack_result_t fail(mmptx_stack_context *C, mmptx_stack_result_t R,
+                                 const llvm::Twine &Msg) {
+  return capi::fail(R, Msg, &C->LastError);
 }
 
-static mmptx_stack_result_t fail(mmptx_stack_result_t r,
-                                 const llvm::Twine &msg) {
-  return capi::fail(r, msg);
+static mmptx_stack_result_t fail(mmptx_stack_result_t R,
+                                 const llvm::Twine &Msg) {
+  return capi::fail(R, Msg);
 }
 
 static mmptx_stack_result_t succeed() {
@@ -68,42 +68,42 @@ static mmptx_stack_result_t succeed() {
 
 extern "C" {
 
-void mmptx_stack_options_init(mmptx_stack_options_t *o) {
-  if (!o)
+void mmptx_stack_options_init(mmptx_stack_options_t *O) {
+  if (!O)
     return;
-  StackPtxOptions d;
-  o->strict = d.strict;
-  o->zero_unsatisfied = d.zeroUnsatisfied;
-  o->stack_size = d.stackSize;
-  o->max_nodes = d.maxNodes;
-  o->max_frame_depth = d.maxFrameDepth;
-  o->store_size = d.storeSize;
-  o->execution_limit = d.executionLimit;
-  o->target_sm = d.targetSm;
+  StackPtxOptions D;
+  O->strict = D.Strict;
+  O->zero_unsatisfied = D.ZeroUnsatisfied;
+  O->stack_size = D.StackSize;
+  O->max_nodes = D.MaxNodes;
+  O->max_frame_depth = D.MaxFrameDepth;
+  O->store_size = D.StoreSize;
+  O->execution_limit = D.ExecutionLimit;
+  O->target_sm = D.TargetSm;
 }
 
 const mmptx_stack_tables_t *mmptx_stack_default_tables(void) {
-  static const mmptx_stack_tables_t t = capi::toCTables(getDefaultStackInfo());
-  return &t;
+  static const mmptx_stack_tables_t T = capi::toCTables(getDefaultStackInfo());
+  return &T;
 }
 
 mmptx_stack_result_t
-mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
-                           const mmptx_stack_options_t *options,
-                           mmptx_stack_context_t **context) {
-  if (!context)
+mmptx_stack_context_create(const mmptx_stack_tables_t *Tables,
+                           const mmptx_stack_options_t *Options,
+                           mmptx_stack_context_t **TheContext) {
+  if (!TheContext)
     return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT, "context is NULL");
-  *context = nullptr;
-  StackPtxOptions opts;
-  if (options) {
-    opts.strict = options->strict != 0;
-    opts.zeroUnsatisfied = options->zero_unsatisfied != 0;
-    opts.stackSize = options->stack_size;
-    opts.maxNodes = options->max_nodes;
-    opts.maxFrameDepth = options->max_frame_depth;
-    opts.storeSize = options->store_size;
-    opts.executionLimit = options->execution_limit;
-    opts.targetSm = options->target_sm;
+  *TheContext = nullptr;
+  StackPtxOptions Opts;
+  if (Options) {
+    Opts.Strict = Options->strict != 0;
+    Opts.ZeroUnsatisfied = Options->zero_unsatisfied != 0;
+    Opts.StackSize = Options->stack_size;
+    Opts.MaxNodes = Options->max_nodes;
+    Opts.MaxFrameDepth = Options->max_frame_depth;
+    Opts.StoreSize = Options->store_size;
+    Opts.ExecutionLimit = Options->execution_limit;
+    Opts.TargetSm = Options->target_sm;
     // Oversize limits are refused here, before anything is sized by them.
     // Named as the C struct spells them: stackSize -> options.stack_size.
     std::string Spelled;
@@ -115,152 +115,152 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *tables,
                        : std::string(1, Ch);
       return Spelled;
     };
-    if (llvm::Error e = checkStackPtxOptions(opts, CName))
+    if (llvm::Error E = checkStackPtxOptions(Opts, CName))
       return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
-                  llvm::toString(std::move(e)));
+                  llvm::toString(std::move(E)));
   }
-  StackInfo info;
-  if (!tables) {
-    info = getDefaultStackInfo();
+  StackInfo Info;
+  if (!Tables) {
+    Info = getDefaultStackInfo();
   } else {
-    info = capi::toStackInfo(*tables);
-    if (llvm::Error e = info.verify())
+    Info = capi::toStackInfo(*Tables);
+    if (llvm::Error E = Info.verify())
       return fail(MMPTX_STACK_ERROR_INVALID_TABLES,
-                  "invalid tables: " + llvm::toString(std::move(e)));
+                  "invalid tables: " + llvm::toString(std::move(E)));
   }
-  auto *c = new (std::nothrow) mmptx_stack_context();
-  if (!c)
+  auto *C = new (std::nothrow) mmptx_stack_context();
+  if (!C)
     return fail(MMPTX_STACK_ERROR_OUT_OF_MEMORY, "out of memory");
-  c->info = info;
-  c->ctx = std::make_unique<StackPtxContext>(c->info, opts);
-  *context = c;
+  C->Info = Info;
+  C->Ctx = std::make_unique<StackPtxContext>(C->Info, Opts);
+  *TheContext = C;
   return succeed();
 }
 
-void mmptx_stack_context_destroy(mmptx_stack_context_t *context) {
-  delete context;
+void mmptx_stack_context_destroy(mmptx_stack_context_t *TheContext) {
+  delete TheContext;
 }
 
-mmptx_stack_result_t mmptx_stack_compile(
-    mmptx_stack_context_t *c, const uint64_t *words, size_t num_words,
-    const mmptx_stack_routine_t *routines, size_t num_routines,
-    const mmptx_stack_register_t *registers, size_t num_registers,
-    const uint32_t *requests, size_t num_requests, char *buffer,
-    size_t buffer_size, size_t *written) {
-  if (!c)
+mmptx_stack_result_t
+mmptx_stack_compile(mmptx_stack_context_t *C, const uint64_t *Words,
+                    size_t NumWords, const mmptx_stack_routine_t *Routines,
+                    size_t NumRoutines, const mmptx_stack_register_t *Registers,
+                    size_t NumRegisters, const uint32_t *Requests,
+                    size_t NumRequests, char *Buffer, size_t BufferSize,
+                    size_t *Written) {
+  if (!C)
     return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT, "context is NULL");
-  c->haveOutput = false;
-  c->lastError.clear();
-  if (!written)
-    return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT, "written is NULL");
-  *written = 0;
-  if ((!words && num_words) || (!routines && num_routines) ||
-      (!registers && num_registers) || (!requests && num_requests))
-    return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+  C->HaveOutput = false;
+  C->LastError.clear();
+  if (!Written)
+    return fail(C, MMPTX_STACK_ERROR_INVALID_ARGUMENT, "written is NULL");
+  *Written = 0;
+  if ((!Words && NumWords) || (!Routines && NumRoutines) ||
+      (!Registers && NumRegisters) || (!Requests && NumRequests))
+    return fail(C, MMPTX_STACK_ERROR_INVALID_ARGUMENT,
                 "NULL array with a non-zero count");
-  if (num_registers > UINT32_MAX || num_routines > UINT32_MAX)
-    return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT, "too many entries");
-  c->routines.clear();
-  for (size_t i = 0; i != num_routines; ++i) {
-    if (!routines[i].words && routines[i].num_words)
-      return fail(c, MMPTX_STACK_ERROR_INVALID_ARGUMENT,
-                  "routine " + llvm::Twine(i) + " has NULL words");
-    c->routines.push_back({routines[i].words, routines[i].num_words});
+  if (NumRegisters > UINT32_MAX || NumRoutines > UINT32_MAX)
+    return fail(C, MMPTX_STACK_ERROR_INVALID_ARGUMENT, "too many entries");
+  C->Routines.clear();
+  for (size_t I = 0; I != NumRoutines; ++I) {
+    if (!Routines[I].words && Routines[I].num_words)
+      return fail(C, MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                  "routine " + llvm::Twine(I) + " has NULL words");
+    C->Routines.push_back({Routines[I].words, Routines[I].num_words});
   }
-  c->regs.clear();
-  for (size_t i = 0; i != num_registers; ++i) {
-    const mmptx_stack_register_t &r = registers[i];
-    if (!r.name || !isRegisterName(r.name))
-      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register " + llvm::Twine(i) +
+  C->Regs.clear();
+  for (size_t I = 0; I != NumRegisters; ++I) {
+    const mmptx_stack_register_t &R = Registers[I];
+    if (!R.name || !isRegisterName(R.name))
+      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register " + llvm::Twine(I) +
                       " has no name or a name that is not a PTX identifier");
-    if (isReservedRegisterName(r.name))
-      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register name '" + llvm::Twine(r.name) +
+    if (isReservedRegisterName(R.name))
+      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register name '" + llvm::Twine(R.name) +
                       "' is reserved for the compiler's temporaries");
-    if (r.stack_idx >= c->info.numStacks || r.kind > MMPTX_STACK_REG_MOD)
-      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register '" + llvm::Twine(r.name) +
+    if (R.stack_idx >= C->Info.NumStacks || R.kind > MMPTX_STACK_REG_MOD)
+      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register '" + llvm::Twine(R.name) +
                       "' has a bad stack index or kind");
-    static const RegKind kinds[] = {RegKind::In, RegKind::Out, RegKind::Mod};
-    c->regs.push_back({r.name, r.stack_idx, kinds[r.kind]});
+    static const RegKind Kinds[] = {RegKind::In, RegKind::Out, RegKind::Mod};
+    C->Regs.push_back({R.name, R.stack_idx, Kinds[R.kind]});
   }
   // Two registers of one name would be one PTX register written twice.
-  c->names.clear();
-  for (const Register &r : c->regs)
-    if (!c->names.insert(r.name).second)
-      return fail(c, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register name '" + r.name + "' is used twice");
-  for (size_t i = 0; i != num_requests; ++i) {
-    if (requests[i] >= num_registers)
-      return fail(c, MMPTX_STACK_ERROR_INVALID_REQUEST,
-                  "request " + llvm::Twine(i) + " names register " +
-                      llvm::Twine(requests[i]) + " of " +
-                      llvm::Twine(num_registers));
-    if (c->regs[requests[i]].kind == RegKind::In)
-      return fail(c, MMPTX_STACK_ERROR_INVALID_REQUEST,
-                  "request " + llvm::Twine(i) + " names '" +
-                      c->regs[requests[i]].name +
+  C->Names.clear();
+  for (const Register &R : C->Regs)
+    if (!C->Names.insert(R.Name).second)
+      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register name '" + R.Name + "' is used twice");
+  for (size_t I = 0; I != NumRequests; ++I) {
+    if (Requests[I] >= NumRegisters)
+      return fail(C, MMPTX_STACK_ERROR_INVALID_REQUEST,
+                  "request " + llvm::Twine(I) + " names register " +
+                      llvm::Twine(Requests[I]) + " of " +
+                      llvm::Twine(NumRegisters));
+    if (C->Regs[Requests[I]].Kind == RegKind::In)
+      return fail(C, MMPTX_STACK_ERROR_INVALID_REQUEST,
+                  "request " + llvm::Twine(I) + " names '" +
+                      C->Regs[Requests[I]].Name +
                       "', an in register, which the stub may not write");
   }
-  llvm::Expected<llvm::StringRef> text = c->ctx->compile(
-      {llvm::ArrayRef<uint64_t>(words, num_words), c->routines}, c->regs,
-      llvm::ArrayRef<uint32_t>(requests, num_requests));
-  if (!text)
-    return fail(c, MMPTX_STACK_ERROR_INVALID_WORD,
-                llvm::toString(text.takeError()));
-  c->haveOutput = true;
-  c->lastOutput = *text;
-  *written = text->size();
-  if (!buffer || buffer_size <= text->size())
-    return fail(
-        c, MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER,
-        capi::insufficientBuffer(buffer_size, text->size(), "the stub"));
-  std::memcpy(buffer, text->data(), text->size());
-  buffer[text->size()] = '\0';
+  llvm::Expected<llvm::StringRef> Text =
+      C->Ctx->compile({llvm::ArrayRef<uint64_t>(Words, NumWords), C->Routines},
+                      C->Regs, llvm::ArrayRef<uint32_t>(Requests, NumRequests));
+  if (!Text)
+    return fail(C, MMPTX_STACK_ERROR_INVALID_WORD,
+                llvm::toString(Text.takeError()));
+  C->HaveOutput = true;
+  C->LastOutput = *Text;
+  *Written = Text->size();
+  if (!Buffer || BufferSize <= Text->size())
+    return fail(C, MMPTX_STACK_ERROR_INSUFFICIENT_BUFFER,
+                capi::insufficientBuffer(BufferSize, Text->size(), "the stub"));
+  std::memcpy(Buffer, Text->data(), Text->size());
+  Buffer[Text->size()] = '\0';
   return succeed();
 }
 
-mmptx_stack_result_t mmptx_stack_last_output(mmptx_stack_context_t *c,
-                                             const char **text,
-                                             size_t *length) {
-  if (!c || !text || !length)
+mmptx_stack_result_t mmptx_stack_last_output(mmptx_stack_context_t *C,
+                                             const char **Text,
+                                             size_t *Length) {
+  if (!C || !Text || !Length)
     return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
                 "context, text or length is NULL");
-  if (!c->haveOutput)
+  if (!C->HaveOutput)
     return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
                 "the last compile made no output");
   // The context's buffer is a std::string: NUL-terminated.
-  *text = c->lastOutput.data();
-  *length = c->lastOutput.size();
+  *Text = C->LastOutput.data();
+  *Length = C->LastOutput.size();
   return succeed();
 }
 
-const char *mmptx_stack_last_error(mmptx_stack_context_t *c) {
-  return c ? c->lastError.c_str() : "";
+const char *mmptx_stack_last_error(mmptx_stack_context_t *C) {
+  return C ? C->LastError.c_str() : "";
 }
 
-mmptx_stack_result_t mmptx_stack_get_stats(mmptx_stack_context_t *c,
-                                           mmptx_stack_stats_t *out) {
-  if (!c || !out)
+mmptx_stack_result_t mmptx_stack_get_stats(mmptx_stack_context_t *C,
+                                           mmptx_stack_stats_t *Out) {
+  if (!C || !Out)
     return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT, "context or stats is NULL");
-  const StackPtxStats &s = c->ctx->getStats();
-  out->executed_words = s.executedWords;
-  out->num_nodes = s.numNodes;
-  out->emitted_instrs = s.emittedInstrs;
-  out->ignored_words = s.ignoredWords;
-  out->no_op_words = s.noOpWords;
-  out->dropped_pushes = s.droppedPushes;
-  out->refused_calls = s.refusedCalls;
-  out->unsatisfied_requests = s.unsatisfiedRequests;
-  out->zeroed_requests = s.zeroedRequests;
-  out->hit_execution_limit = s.hitExecutionLimit;
-  out->hit_node_limit = s.hitNodeLimit;
+  const StackPtxStats &S = C->Ctx->getStats();
+  Out->executed_words = S.ExecutedWords;
+  Out->num_nodes = S.NumNodes;
+  Out->emitted_instrs = S.EmittedInstrs;
+  Out->ignored_words = S.IgnoredWords;
+  Out->no_op_words = S.NoOpWords;
+  Out->dropped_pushes = S.DroppedPushes;
+  Out->refused_calls = S.RefusedCalls;
+  Out->unsatisfied_requests = S.UnsatisfiedRequests;
+  Out->zeroed_requests = S.ZeroedRequests;
+  Out->hit_execution_limit = S.HitExecutionLimit;
+  Out->hit_node_limit = S.HitNodeLimit;
   return succeed();
 }
 
-const char *mmptx_stack_result_to_string(mmptx_stack_result_t r) {
-  switch (r) {
+const char *mmptx_stack_result_to_string(mmptx_stack_result_t R) {
+  switch (R) {
   case MMPTX_STACK_SUCCESS:
     return "MMPTX_STACK_SUCCESS";
   case MMPTX_STACK_ERROR_INVALID_ARGUMENT:

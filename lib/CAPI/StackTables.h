@@ -37,46 +37,46 @@ namespace capi {
 static_assert(sizeof(mmptx_stack_arg_type_info_t) ==
                       sizeof(stack::ArgTypeInfo) &&
                   MMPTX_SAME_FIELD(mmptx_stack_arg_type_info_t, stack_idx,
-                                   stack::ArgTypeInfo, stackIdx) &&
+                                   stack::ArgTypeInfo, StackIdx) &&
                   MMPTX_SAME_FIELD(mmptx_stack_arg_type_info_t, num_vec_elems,
-                                   stack::ArgTypeInfo, numVecElems),
+                                   stack::ArgTypeInfo, NumVecElems),
               "arg type layout");
 static_assert(sizeof(mmptx_stack_instr_desc_t) == sizeof(stack::PtxInstrDesc) &&
                   MMPTX_SAME_FIELD(mmptx_stack_instr_desc_t, args,
-                                   stack::PtxInstrDesc, args) &&
+                                   stack::PtxInstrDesc, Args) &&
                   MMPTX_SAME_FIELD(mmptx_stack_instr_desc_t, rets,
-                                   stack::PtxInstrDesc, rets) &&
+                                   stack::PtxInstrDesc, Rets) &&
                   MMPTX_SAME_FIELD(mmptx_stack_instr_desc_t, num_args,
-                                   stack::PtxInstrDesc, numArgs) &&
+                                   stack::PtxInstrDesc, NumArgs) &&
                   MMPTX_SAME_FIELD(mmptx_stack_instr_desc_t, num_rets,
-                                   stack::PtxInstrDesc, numRets),
+                                   stack::PtxInstrDesc, NumRets),
               "instruction layout");
 static_assert(sizeof(mmptx_stack_special_desc_t) ==
                       sizeof(stack::SpecialRegDesc) &&
                   MMPTX_SAME_FIELD(mmptx_stack_special_desc_t, arg_type,
-                                   stack::SpecialRegDesc, argType),
+                                   stack::SpecialRegDesc, TheArgType),
               "special register layout");
 
 #define MMPTX_SAME_TABLE_FIELD(CF, F)                                          \
   MMPTX_SAME_FIELD(mmptx_stack_tables_t, CF, stack::StackInfo, F)
 static_assert(sizeof(mmptx_stack_tables_t) == sizeof(stack::StackInfo) &&
-                  MMPTX_SAME_TABLE_FIELD(num_stacks, numStacks) &&
-                  MMPTX_SAME_TABLE_FIELD(stack_names, stackNames) &&
-                  MMPTX_SAME_TABLE_FIELD(literal_prefixes, literalPrefixes) &&
-                  MMPTX_SAME_TABLE_FIELD(num_arg_types, numArgTypes) &&
-                  MMPTX_SAME_TABLE_FIELD(arg_types, argTypes) &&
-                  MMPTX_SAME_TABLE_FIELD(arg_type_names, argTypeNames) &&
-                  MMPTX_SAME_TABLE_FIELD(num_instrs, numInstrs) &&
-                  MMPTX_SAME_TABLE_FIELD(instrs, instrs) &&
-                  MMPTX_SAME_TABLE_FIELD(instr_ptx, instrPtx) &&
-                  MMPTX_SAME_TABLE_FIELD(instr_names, instrNames) &&
-                  MMPTX_SAME_TABLE_FIELD(num_specials, numSpecials) &&
-                  MMPTX_SAME_TABLE_FIELD(specials, specials) &&
-                  MMPTX_SAME_TABLE_FIELD(special_ptx, specialPtx) &&
-                  MMPTX_SAME_TABLE_FIELD(special_names, specialNames) &&
-                  MMPTX_SAME_TABLE_FIELD(inline_literals, inlineLiterals) &&
-                  MMPTX_SAME_TABLE_FIELD(instr_min_sm, instrMinSm) &&
-                  MMPTX_SAME_TABLE_FIELD(special_min_sm, specialMinSm),
+                  MMPTX_SAME_TABLE_FIELD(num_stacks, NumStacks) &&
+                  MMPTX_SAME_TABLE_FIELD(stack_names, StackNames) &&
+                  MMPTX_SAME_TABLE_FIELD(literal_prefixes, LiteralPrefixes) &&
+                  MMPTX_SAME_TABLE_FIELD(num_arg_types, NumArgTypes) &&
+                  MMPTX_SAME_TABLE_FIELD(arg_types, ArgTypes) &&
+                  MMPTX_SAME_TABLE_FIELD(arg_type_names, ArgTypeNames) &&
+                  MMPTX_SAME_TABLE_FIELD(num_instrs, NumInstrs) &&
+                  MMPTX_SAME_TABLE_FIELD(instrs, Instrs) &&
+                  MMPTX_SAME_TABLE_FIELD(instr_ptx, InstrPtx) &&
+                  MMPTX_SAME_TABLE_FIELD(instr_names, InstrNames) &&
+                  MMPTX_SAME_TABLE_FIELD(num_specials, NumSpecials) &&
+                  MMPTX_SAME_TABLE_FIELD(specials, Specials) &&
+                  MMPTX_SAME_TABLE_FIELD(special_ptx, SpecialPtx) &&
+                  MMPTX_SAME_TABLE_FIELD(special_names, SpecialNames) &&
+                  MMPTX_SAME_TABLE_FIELD(inline_literals, InlineLiterals) &&
+                  MMPTX_SAME_TABLE_FIELD(instr_min_sm, InstrMinSm) &&
+                  MMPTX_SAME_TABLE_FIELD(special_min_sm, SpecialMinSm),
               "tables layout");
 #undef MMPTX_SAME_TABLE_FIELD
 #undef MMPTX_SAME_FIELD

@@ -29,71 +29,71 @@ using stack::ArgTypeInfo;
 using stack::PtxInstrDesc;
 using stack::StackInfo;
 
-uint64_t expr::f32Bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
+uint64_t expr::f32Bits(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
 }
-float expr::bitsF32(uint64_t v) {
-  uint32_t b = uint32_t(v);
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
+float expr::bitsF32(uint64_t V) {
+  uint32_t B = uint32_t(V);
+  float F;
+  std::memcpy(&F, &B, 4);
+  return F;
 }
-uint64_t expr::f64Bits(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, 8);
-  return b;
+uint64_t expr::f64Bits(double D) {
+  uint64_t B;
+  std::memcpy(&B, &D, 8);
+  return B;
 }
-static double bitsF64(uint64_t v) {
-  double d;
-  std::memcpy(&d, &v, 8);
-  return d;
+static double bitsF64(uint64_t V) {
+  double D;
+  std::memcpy(&D, &V, 8);
+  return D;
 }
 
 // f16 / bf16 conversions, round to nearest even.
-static float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-  if (exp == 0) {
-    float f = std::ldexp(float(man), -24);
-    return sign ? -f : f;
+static float halfToFloat(uint16_t H) {
+  uint32_t Sign = uint32_t(H & 0x8000) << 16;
+  uint32_t Exp = (H >> 10) & 0x1f, Man = H & 0x3ff;
+  if (Exp == 0) {
+    float F = std::ldexp(float(Man), -24);
+    return Sign ? -F : F;
   }
-  if (exp == 31)
-    return bitsF32(sign | 0x7f800000u | (man << 13));
-  return bitsF32(sign | ((exp + 112) << 23) | (man << 13));
+  if (Exp == 31)
+    return bitsF32(Sign | 0x7f800000u | (Man << 13));
+  return bitsF32(Sign | ((Exp + 112) << 23) | (Man << 13));
 }
-static uint16_t floatToHalf(float f) {
-  uint32_t b = uint32_t(f32Bits(f));
-  uint16_t sign = uint16_t((b >> 16) & 0x8000);
-  if (std::isnan(f))
-    return sign | 0x7e00;
-  float a = std::fabs(f);
-  if (a >= 65520.0f)
-    return sign | 0x7c00;
-  if (a < 6.103515625e-05f) { // subnormal half: multiples of 2^-24
-    float q = std::nearbyint(a * 16777216.0f);
-    return sign | uint16_t(q);
+static uint16_t floatToHalf(float F) {
+  uint32_t B = uint32_t(f32Bits(F));
+  uint16_t Sign = uint16_t((B >> 16) & 0x8000);
+  if (std::isnan(F))
+    return Sign | 0x7e00;
+  float A = std::fabs(F);
+  if (A >= 65520.0f)
+    return Sign | 0x7c00;
+  if (A < 6.103515625e-05f) { // subnormal half: multiples of 2^-24
+    float Q = std::nearbyint(A * 16777216.0f);
+    return Sign | uint16_t(Q);
   }
-  uint32_t ab = b & 0x7fffffff;
-  uint32_t exp = (ab >> 23) - 112, man = ab & 0x7fffff;
-  uint32_t h = (exp << 10) | (man >> 13);
-  uint32_t rest = man & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-    ++h;
-  return sign | uint16_t(h);
+  uint32_t Ab = B & 0x7fffffff;
+  uint32_t Exp = (Ab >> 23) - 112, Man = Ab & 0x7fffff;
+  uint32_t H = (Exp << 10) | (Man >> 13);
+  uint32_t Rest = Man & 0x1fff;
+  if (Rest > 0x1000 || (Rest == 0x1000 && (H & 1)))
+    ++H;
+  return Sign | uint16_t(H);
 }
-static float bf16ToFloat(uint16_t h) { return bitsF32(uint32_t(h) << 16); }
-static uint16_t floatToBf16(float f) {
-  uint32_t b = uint32_t(f32Bits(f));
-  if (std::isnan(f))
-    return uint16_t((b >> 16) | 0x40);
-  b += 0x7fff + ((b >> 16) & 1);
-  return uint16_t(b >> 16);
+static float bf16ToFloat(uint16_t H) { return bitsF32(uint32_t(H) << 16); }
+static uint16_t floatToBf16(float F) {
+  uint32_t B = uint32_t(f32Bits(F));
+  if (std::isnan(F))
+    return uint16_t((B >> 16) | 0x40);
+  B += 0x7fff + ((B >> 16) & 1);
+  return uint16_t(B >> 16);
 }
 
-static float ftz(float f) {
-  return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f;
+static float ftz(float F) {
+  return std::fpclassify(F) == FP_SUBNORMAL ? std::copysign(0.0f, F) : F;
 }
 
 namespace {
@@ -121,8 +121,8 @@ enum class Ty {
   Pred
 };
 
-Ty parseTy(StringRef s) {
-  return StringSwitch<Ty>(s)
+Ty parseTy(StringRef S) {
+  return StringSwitch<Ty>(S)
       .Case("f16", Ty::F16)
       .Case("bf16", Ty::BF16)
       .Case("f16x2", Ty::F16X2)
@@ -147,9 +147,9 @@ Ty parseTy(StringRef s) {
 
 } // namespace
 
-unsigned expr::getValueWidth(StringRef prefix) {
-  Ty t = parseTy(prefix);
-  switch (t) {
+unsigned expr::getValueWidth(StringRef Prefix) {
+  Ty T = parseTy(Prefix);
+  switch (T) {
   case Ty::Pred:
     return 1;
   case Ty::U8:
@@ -171,451 +171,453 @@ unsigned expr::getValueWidth(StringRef prefix) {
   }
 }
 
-uint64_t expr::maskToWidth(uint64_t v, unsigned w) {
-  if (w == 1)
-    return v != 0;
-  return w == 64 ? v : v & ((1ULL << w) - 1);
+uint64_t expr::maskToWidth(uint64_t V, unsigned W) {
+  if (W == 1)
+    return V != 0;
+  return W == 64 ? V : V & ((1ULL << W) - 1);
 }
 
 namespace {
 
 /// Floating-point lane helpers for the f16/bf16/f32 families.
 struct FloatLane {
-  Ty ty;
-  float get(uint64_t v, unsigned lane) const {
-    uint16_t h = uint16_t(v >> (16 * lane));
-    switch (ty) {
+  Ty TheTy;
+  float get(uint64_t V, unsigned Lane) const {
+    uint16_t H = uint16_t(V >> (16 * Lane));
+    switch (TheTy) {
     case Ty::F16:
     case Ty::F16X2:
-      return halfToFloat(h);
+      return halfToFloat(H);
     case Ty::BF16:
     case Ty::BF16X2:
-      return bf16ToFloat(h);
+      return bf16ToFloat(H);
     default:
-      return bitsF32(v);
+      return bitsF32(V);
     }
   }
-  uint64_t put(float f, unsigned lane) const {
-    switch (ty) {
+  uint64_t put(float F, unsigned Lane) const {
+    switch (TheTy) {
     case Ty::F16:
     case Ty::F16X2:
-      return uint64_t(floatToHalf(f)) << (16 * lane);
+      return uint64_t(floatToHalf(F)) << (16 * Lane);
     case Ty::BF16:
     case Ty::BF16X2:
-      return uint64_t(floatToBf16(f)) << (16 * lane);
+      return uint64_t(floatToBf16(F)) << (16 * Lane);
     default:
-      return f32Bits(f);
+      return f32Bits(F);
     }
   }
-  unsigned lanes() const { return ty == Ty::F16X2 || ty == Ty::BF16X2 ? 2 : 1; }
+  unsigned lanes() const {
+    return TheTy == Ty::F16X2 || TheTy == Ty::BF16X2 ? 2 : 1;
+  }
 };
 
 } // namespace
 
-static bool cmp(StringRef op, double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return op.endswith("u") || op == "nan";
-  return StringSwitch<bool>(op)
-      .Cases("eq", "equ", a == b)
-      .Cases("ne", "neu", a != b)
-      .Cases("lt", "ltu", a < b)
-      .Cases("le", "leu", a <= b)
-      .Cases("gt", "gtu", a > b)
-      .Cases("ge", "geu", a >= b)
+static bool cmp(StringRef Op, double A, double B) {
+  if (std::isnan(A) || std::isnan(B))
+    return Op.endswith("u") || Op == "nan";
+  return StringSwitch<bool>(Op)
+      .Cases("eq", "equ", A == B)
+      .Cases("ne", "neu", A != B)
+      .Cases("lt", "ltu", A < B)
+      .Cases("le", "leu", A <= B)
+      .Cases("gt", "gtu", A > B)
+      .Cases("ge", "geu", A >= B)
       .Case("num", true)
       .Default(false);
 }
 
-static bool cmpInt(StringRef op, int64_t a, int64_t b) {
-  return StringSwitch<bool>(op)
-      .Case("eq", a == b)
-      .Case("ne", a != b)
-      .Case("lt", a < b)
-      .Case("le", a <= b)
-      .Case("gt", a > b)
-      .Case("ge", a >= b)
-      .Case("lo", a < b)
-      .Case("ls", a <= b)
-      .Case("hi", a > b)
-      .Case("hs", a >= b)
+static bool cmpInt(StringRef Op, int64_t A, int64_t B) {
+  return StringSwitch<bool>(Op)
+      .Case("eq", A == B)
+      .Case("ne", A != B)
+      .Case("lt", A < B)
+      .Case("le", A <= B)
+      .Case("gt", A > B)
+      .Case("ge", A >= B)
+      .Case("lo", A < B)
+      .Case("ls", A <= B)
+      .Case("hi", A > B)
+      .Case("hs", A >= B)
       .Default(false);
 }
 
-Error expr::evaluateInstr(const StackInfo &info, uint32_t instr,
-                          ArrayRef<uint64_t> a,
-                          MutableArrayRef<uint64_t> results) {
-  const PtxInstrDesc &d = info.instrs[instr];
-  StringRef ptx = info.instrPtx[instr];
-  SmallVector<StringRef, 8> parts;
-  ptx.split(parts, '.');
-  StringRef op = parts[0];
-  bool isFtz = is_contained(parts, "ftz");
-  unsigned numArgs = a.size();
+Error expr::evaluateInstr(const StackInfo &TheInfo, uint32_t Instr,
+                          ArrayRef<uint64_t> TheA,
+                          MutableArrayRef<uint64_t> Results) {
+  const PtxInstrDesc &D = TheInfo.Instrs[Instr];
+  StringRef Ptx = TheInfo.InstrPtx[Instr];
+  SmallVector<StringRef, 8> Parts;
+  Ptx.split(Parts, '.');
+  StringRef Op = Parts[0];
+  bool IsFtz = is_contained(Parts, "ftz");
+  unsigned NumArgs = TheA.size();
   // Flattened result elements and their stacks.
-  SmallVector<uint16_t, 4> retStacks;
-  for (unsigned r = 0; r != d.numRets; ++r) {
-    const ArgTypeInfo &t = info.argTypes[d.rets[r]];
-    retStacks.append(t.numVecElems ? t.numVecElems : 1, t.stackIdx);
+  SmallVector<uint16_t, 4> RetStacks;
+  for (unsigned R = 0; R != D.NumRets; ++R) {
+    const ArgTypeInfo &T = TheInfo.ArgTypes[D.Rets[R]];
+    RetStacks.append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
   }
-  unsigned numRets = retStacks.size();
-  SmallVector<uint64_t, 4> res(numRets, 0);
-  auto unsupported = [&] {
-    return makeError("the interpreter does not support '" + ptx + "'");
+  unsigned NumRets = RetStacks.size();
+  SmallVector<uint64_t, 4> Res(NumRets, 0);
+  auto Unsupported = [&] {
+    return makeError("the interpreter does not support '" + Ptx + "'");
   };
-  auto retWidth = [&](unsigned e) {
-    return getValueWidth(info.literalPrefixes[retStacks[e]]);
+  auto RetWidth = [&](unsigned E) {
+    return getValueWidth(TheInfo.LiteralPrefixes[RetStacks[E]]);
   };
 
-  if (op == "mma")
-    return makeError("the interpreter does not support warp-wide '" + ptx +
+  if (Op == "mma")
+    return makeError("the interpreter does not support warp-wide '" + Ptx +
                      "'");
 
-  Ty ty = parseTy(parts.back());
-  if (op == "mov" && (numArgs != 1 || numRets != 1 || parts.back() == "b32" ||
-                      parts.back() == "b64")) {
+  Ty TheTy = parseTy(Parts.back());
+  if (Op == "mov" && (NumArgs != 1 || NumRets != 1 || Parts.back() == "b32" ||
+                      Parts.back() == "b64")) {
     // Bit moves, packing and unpacking: operand elements are concatenated,
     // element 0 in the low bits, and split over the results.
-    unsigned argW = numArgs > 1 ? 32 / numArgs : 32;
-    if (parts.back() == "b64")
-      argW = numArgs > 1 ? 64 / numArgs : 64;
-    uint64_t bits = 0;
-    for (unsigned i = 0; i != numArgs; ++i)
-      bits |= maskToWidth(a[i], argW) << (argW * i);
-    unsigned total = numArgs * argW;
-    unsigned resW = numRets > 1 ? total / numRets : total;
-    for (unsigned e = 0; e != numRets; ++e)
-      res[e] = maskToWidth(bits >> (resW * e), std::min(resW, retWidth(e)));
-  } else if (op == "cvt") {
-    if (parts.size() < 3)
-      return unsupported();
-    Ty dst = parseTy(parts[parts.size() - 2]), src = ty;
-    StringRef rnd = parts.size() >= 4 ? parts[1] : "";
-    double x;
-    bool srcFloat = true;
-    switch (src) {
+    unsigned ArgW = NumArgs > 1 ? 32 / NumArgs : 32;
+    if (Parts.back() == "b64")
+      ArgW = NumArgs > 1 ? 64 / NumArgs : 64;
+    uint64_t Bits = 0;
+    for (unsigned I = 0; I != NumArgs; ++I)
+      Bits |= maskToWidth(TheA[I], ArgW) << (ArgW * I);
+    unsigned Total = NumArgs * ArgW;
+    unsigned ResW = NumRets > 1 ? Total / NumRets : Total;
+    for (unsigned E = 0; E != NumRets; ++E)
+      Res[E] = maskToWidth(Bits >> (ResW * E), std::min(ResW, RetWidth(E)));
+  } else if (Op == "cvt") {
+    if (Parts.size() < 3)
+      return Unsupported();
+    Ty Dst = parseTy(Parts[Parts.size() - 2]), Src = TheTy;
+    StringRef Rnd = Parts.size() >= 4 ? Parts[1] : "";
+    double X;
+    bool SrcFloat = true;
+    switch (Src) {
     case Ty::F32:
-      x = ftz(bitsF32(a[0]));
-      if (!isFtz)
-        x = bitsF32(a[0]);
+      X = ftz(bitsF32(TheA[0]));
+      if (!IsFtz)
+        X = bitsF32(TheA[0]);
       break;
     case Ty::F64:
-      x = bitsF64(a[0]);
+      X = bitsF64(TheA[0]);
       break;
     case Ty::F16:
-      x = halfToFloat(uint16_t(a[0]));
+      X = halfToFloat(uint16_t(TheA[0]));
       break;
     case Ty::BF16:
-      x = bf16ToFloat(uint16_t(a[0]));
+      X = bf16ToFloat(uint16_t(TheA[0]));
       break;
     case Ty::U8:
-      x = double(uint8_t(a[0]));
-      srcFloat = false;
+      X = double(uint8_t(TheA[0]));
+      SrcFloat = false;
       break;
     case Ty::U16:
-      x = double(uint16_t(a[0]));
-      srcFloat = false;
+      X = double(uint16_t(TheA[0]));
+      SrcFloat = false;
       break;
     case Ty::U32:
-      x = double(uint32_t(a[0]));
-      srcFloat = false;
+      X = double(uint32_t(TheA[0]));
+      SrcFloat = false;
       break;
     case Ty::U64:
-      x = double(a[0]);
-      srcFloat = false;
+      X = double(TheA[0]);
+      SrcFloat = false;
       break;
     case Ty::S32:
-      x = double(int32_t(a[0]));
-      srcFloat = false;
+      X = double(int32_t(TheA[0]));
+      SrcFloat = false;
       break;
     case Ty::S64:
-      x = double(int64_t(a[0]));
-      srcFloat = false;
+      X = double(int64_t(TheA[0]));
+      SrcFloat = false;
       break;
     default:
-      return unsupported();
+      return Unsupported();
     }
-    auto roundInt = [&](double v) {
-      if (rnd == "rzi" || rnd == "rz")
-        return std::trunc(v);
-      if (rnd == "rmi" || rnd == "rm")
-        return std::floor(v);
-      if (rnd == "rpi" || rnd == "rp")
-        return std::ceil(v);
-      return std::nearbyint(v);
+    auto RoundInt = [&](double V) {
+      if (Rnd == "rzi" || Rnd == "rz")
+        return std::trunc(V);
+      if (Rnd == "rmi" || Rnd == "rm")
+        return std::floor(V);
+      if (Rnd == "rpi" || Rnd == "rp")
+        return std::ceil(V);
+      return std::nearbyint(V);
     };
-    switch (dst) {
+    switch (Dst) {
     case Ty::F32: {
-      float f;
-      if (src == Ty::U32 && !srcFloat)
-        f = float(uint32_t(a[0]));
-      else if (src == Ty::S32)
-        f = float(int32_t(a[0]));
-      else if (src == Ty::U64)
-        f = float(a[0]);
+      float F;
+      if (Src == Ty::U32 && !SrcFloat)
+        F = float(uint32_t(TheA[0]));
+      else if (Src == Ty::S32)
+        F = float(int32_t(TheA[0]));
+      else if (Src == Ty::U64)
+        F = float(TheA[0]);
       else
-        f = float(x);
-      res[0] = f32Bits(isFtz ? ftz(f) : f);
+        F = float(X);
+      Res[0] = f32Bits(IsFtz ? ftz(F) : F);
       break;
     }
     case Ty::F64:
-      res[0] = f64Bits(x);
+      Res[0] = f64Bits(X);
       break;
     case Ty::F16:
-      res[0] = floatToHalf(float(x));
+      Res[0] = floatToHalf(float(X));
       break;
     case Ty::BF16:
-      res[0] = floatToBf16(float(x));
+      Res[0] = floatToBf16(float(X));
       break;
     case Ty::TF32: {
-      uint32_t b = uint32_t(a[0]);
-      if (std::isfinite(bitsF32(b)))
-        b = (b + 0x1000u) & 0xffffe000u; // round to nearest, ties away
-      res[0] = b;
+      uint32_t B = uint32_t(TheA[0]);
+      if (std::isfinite(bitsF32(B)))
+        B = (B + 0x1000u) & 0xffffe000u; // round to nearest, ties away
+      Res[0] = B;
       break;
     }
     case Ty::U8:
     case Ty::U16:
     case Ty::U32:
     case Ty::U64: {
-      if (!srcFloat) {
-        res[0] = maskToWidth(a[0], getValueWidth(parts[parts.size() - 2]));
+      if (!SrcFloat) {
+        Res[0] = maskToWidth(TheA[0], getValueWidth(Parts[Parts.size() - 2]));
         break;
       }
-      double v = roundInt(x);
-      double hi = std::ldexp(1.0, getValueWidth(parts[parts.size() - 2])) - 1;
-      v = std::isnan(v) ? 0 : std::min(std::max(v, 0.0), hi);
-      res[0] = uint64_t(v);
+      double V = RoundInt(X);
+      double Hi = std::ldexp(1.0, getValueWidth(Parts[Parts.size() - 2])) - 1;
+      V = std::isnan(V) ? 0 : std::min(std::max(V, 0.0), Hi);
+      Res[0] = uint64_t(V);
       break;
     }
     case Ty::S32:
     case Ty::S64: {
-      if (!srcFloat) {
-        res[0] = maskToWidth(a[0], getValueWidth(parts[parts.size() - 2]));
+      if (!SrcFloat) {
+        Res[0] = maskToWidth(TheA[0], getValueWidth(Parts[Parts.size() - 2]));
         break;
       }
-      double v = roundInt(x);
-      double lim = dst == Ty::S32 ? 2147483648.0 : 9223372036854775808.0;
-      v = std::isnan(v) ? 0 : std::min(std::max(v, -lim), lim - 1);
-      res[0] = maskToWidth(uint64_t(int64_t(v)), dst == Ty::S32 ? 32 : 64);
+      double V = RoundInt(X);
+      double Lim = Dst == Ty::S32 ? 2147483648.0 : 9223372036854775808.0;
+      V = std::isnan(V) ? 0 : std::min(std::max(V, -Lim), Lim - 1);
+      Res[0] = maskToWidth(uint64_t(int64_t(V)), Dst == Ty::S32 ? 32 : 64);
       break;
     }
     default:
-      return unsupported();
+      return Unsupported();
     }
-  } else if (op == "setp") {
-    if (parts.size() < 3)
-      return unsupported();
-    StringRef c = parts[1];
-    bool r;
-    if (ty == Ty::F32 || ty == Ty::F64) {
-      double x = ty == Ty::F32
-                     ? double(isFtz ? ftz(bitsF32(a[0])) : bitsF32(a[0]))
-                     : bitsF64(a[0]);
-      double y = ty == Ty::F32
-                     ? double(isFtz ? ftz(bitsF32(a[1])) : bitsF32(a[1]))
-                     : bitsF64(a[1]);
-      r = cmp(c, x, y);
-    } else if (ty == Ty::S32) {
-      r = cmpInt(c, int32_t(a[0]), int32_t(a[1]));
-    } else if (ty == Ty::U32 || ty == Ty::B32) {
-      r = cmpInt(c, int64_t(uint32_t(a[0])), int64_t(uint32_t(a[1])));
+  } else if (Op == "setp") {
+    if (Parts.size() < 3)
+      return Unsupported();
+    StringRef C = Parts[1];
+    bool R;
+    if (TheTy == Ty::F32 || TheTy == Ty::F64) {
+      double X = TheTy == Ty::F32
+                     ? double(IsFtz ? ftz(bitsF32(TheA[0])) : bitsF32(TheA[0]))
+                     : bitsF64(TheA[0]);
+      double Y = TheTy == Ty::F32
+                     ? double(IsFtz ? ftz(bitsF32(TheA[1])) : bitsF32(TheA[1]))
+                     : bitsF64(TheA[1]);
+      R = cmp(C, X, Y);
+    } else if (TheTy == Ty::S32) {
+      R = cmpInt(C, int32_t(TheA[0]), int32_t(TheA[1]));
+    } else if (TheTy == Ty::U32 || TheTy == Ty::B32) {
+      R = cmpInt(C, int64_t(uint32_t(TheA[0])), int64_t(uint32_t(TheA[1])));
     } else {
-      return unsupported();
+      return Unsupported();
     }
-    if (parts.size() >= 4 && numArgs == 3) {
-      StringRef b = parts[2];
-      bool p = a[2] != 0;
-      auto comb = [&](bool v) {
-        return b == "and" ? v && p : b == "or" ? v || p : v != p;
+    if (Parts.size() >= 4 && NumArgs == 3) {
+      StringRef TheB = Parts[2];
+      bool P = TheA[2] != 0;
+      auto Comb = [&](bool V) {
+        return TheB == "and" ? V && P : TheB == "or" ? V || P : V != P;
       };
-      res[0] = comb(r);
-      if (numRets > 1)
-        res[1] = comb(!r);
+      Res[0] = Comb(R);
+      if (NumRets > 1)
+        Res[1] = Comb(!R);
     } else {
-      res[0] = r;
-      if (numRets > 1)
-        res[1] = !r;
+      Res[0] = R;
+      if (NumRets > 1)
+        Res[1] = !R;
     }
-  } else if (op == "selp") {
-    res[0] = a[2] ? a[0] : a[1];
-  } else if (ty == Ty::Pred) {
-    bool x = a[0] != 0, y = numArgs > 1 && a[1] != 0;
-    if (op == "and")
-      res[0] = x && y;
-    else if (op == "or")
-      res[0] = x || y;
-    else if (op == "xor")
-      res[0] = x != y;
-    else if (op == "not")
-      res[0] = !x;
-    else if (op == "mov")
-      res[0] = x;
+  } else if (Op == "selp") {
+    Res[0] = TheA[2] ? TheA[0] : TheA[1];
+  } else if (TheTy == Ty::Pred) {
+    bool X = TheA[0] != 0, Y = NumArgs > 1 && TheA[1] != 0;
+    if (Op == "and")
+      Res[0] = X && Y;
+    else if (Op == "or")
+      Res[0] = X || Y;
+    else if (Op == "xor")
+      Res[0] = X != Y;
+    else if (Op == "not")
+      Res[0] = !X;
+    else if (Op == "mov")
+      Res[0] = X;
     else
-      return unsupported();
-  } else if (ty == Ty::F64) {
-    double x = bitsF64(a[0]), y = numArgs > 1 ? bitsF64(a[1]) : 0,
-           z = numArgs > 2 ? bitsF64(a[2]) : 0, r;
-    if (op == "add")
-      r = x + y;
-    else if (op == "sub")
-      r = x - y;
-    else if (op == "mul")
-      r = x * y;
-    else if (op == "fma" || op == "mad")
-      r = std::fma(x, y, z);
-    else if (op == "div")
-      r = x / y;
-    else if (op == "abs")
-      r = std::fabs(x);
-    else if (op == "neg")
-      r = -x;
-    else if (op == "min")
-      r = std::fmin(x, y);
-    else if (op == "max")
-      r = std::fmax(x, y);
-    else if (op == "sqrt")
-      r = std::sqrt(x);
-    else if (op == "rcp")
-      r = 1.0 / x;
-    else if (op == "mov")
-      r = x;
+      return Unsupported();
+  } else if (TheTy == Ty::F64) {
+    double X = bitsF64(TheA[0]), Y = NumArgs > 1 ? bitsF64(TheA[1]) : 0,
+           Z = NumArgs > 2 ? bitsF64(TheA[2]) : 0, R;
+    if (Op == "add")
+      R = X + Y;
+    else if (Op == "sub")
+      R = X - Y;
+    else if (Op == "mul")
+      R = X * Y;
+    else if (Op == "fma" || Op == "mad")
+      R = std::fma(X, Y, Z);
+    else if (Op == "div")
+      R = X / Y;
+    else if (Op == "abs")
+      R = std::fabs(X);
+    else if (Op == "neg")
+      R = -X;
+    else if (Op == "min")
+      R = std::fmin(X, Y);
+    else if (Op == "max")
+      R = std::fmax(X, Y);
+    else if (Op == "sqrt")
+      R = std::sqrt(X);
+    else if (Op == "rcp")
+      R = 1.0 / X;
+    else if (Op == "mov")
+      R = X;
     else
-      return unsupported();
-    res[0] = f64Bits(r);
-  } else if (ty == Ty::F32 || ty == Ty::F16 || ty == Ty::BF16 ||
-             ty == Ty::F16X2 || ty == Ty::BF16X2) {
-    FloatLane fl{ty};
-    bool halfTy = ty != Ty::F32;
-    for (unsigned lane = 0; lane != fl.lanes(); ++lane) {
-      auto arg = [&](unsigned i) {
-        float v = i < numArgs ? fl.get(a[i], lane) : 0.0f;
-        return isFtz ? ftz(v) : v;
+      return Unsupported();
+    Res[0] = f64Bits(R);
+  } else if (TheTy == Ty::F32 || TheTy == Ty::F16 || TheTy == Ty::BF16 ||
+             TheTy == Ty::F16X2 || TheTy == Ty::BF16X2) {
+    FloatLane Fl{TheTy};
+    bool HalfTy = TheTy != Ty::F32;
+    for (unsigned TheLane = 0; TheLane != Fl.lanes(); ++TheLane) {
+      auto Arg = [&](unsigned I) {
+        float V = I < NumArgs ? Fl.get(TheA[I], TheLane) : 0.0f;
+        return IsFtz ? ftz(V) : V;
       };
-      float x = arg(0), y = arg(1), z = arg(2), r;
-      if (op == "add")
-        r = halfTy ? float(double(x) + y) : x + y;
-      else if (op == "sub")
-        r = halfTy ? float(double(x) - y) : x - y;
-      else if (op == "mul")
-        r = halfTy ? float(double(x) * y) : x * y;
-      else if (op == "fma" || op == "mad")
-        r = halfTy ? float(std::fma(double(x), double(y), double(z)))
-                   : std::fma(x, y, z);
-      else if (op == "div")
-        r = x / y;
-      else if (op == "abs")
-        r = std::fabs(x);
-      else if (op == "neg")
-        r = -x;
-      else if (op == "min")
-        r = std::fmin(x, y);
-      else if (op == "max")
-        r = std::fmax(x, y);
-      else if (op == "rcp")
-        r = 1.0f / x;
-      else if (op == "sqrt")
-        r = std::sqrt(x);
-      else if (op == "rsqrt")
-        r = 1.0f / std::sqrt(x);
-      else if (op == "sin")
-        r = std::sin(x);
-      else if (op == "cos")
-        r = std::cos(x);
-      else if (op == "lg2")
-        r = std::log2(x);
-      else if (op == "ex2")
-        r = std::exp2(x);
-      else if (op == "tanh")
-        r = std::tanh(x);
-      else if (op == "copysign")
-        r = std::copysign(y, x);
-      else if (op == "mov")
-        r = x;
+      float X = Arg(0), Y = Arg(1), Z = Arg(2), R;
+      if (Op == "add")
+        R = HalfTy ? float(double(X) + Y) : X + Y;
+      else if (Op == "sub")
+        R = HalfTy ? float(double(X) - Y) : X - Y;
+      else if (Op == "mul")
+        R = HalfTy ? float(double(X) * Y) : X * Y;
+      else if (Op == "fma" || Op == "mad")
+        R = HalfTy ? float(std::fma(double(X), double(Y), double(Z)))
+                   : std::fma(X, Y, Z);
+      else if (Op == "div")
+        R = X / Y;
+      else if (Op == "abs")
+        R = std::fabs(X);
+      else if (Op == "neg")
+        R = -X;
+      else if (Op == "min")
+        R = std::fmin(X, Y);
+      else if (Op == "max")
+        R = std::fmax(X, Y);
+      else if (Op == "rcp")
+        R = 1.0f / X;
+      else if (Op == "sqrt")
+        R = std::sqrt(X);
+      else if (Op == "rsqrt")
+        R = 1.0f / std::sqrt(X);
+      else if (Op == "sin")
+        R = std::sin(X);
+      else if (Op == "cos")
+        R = std::cos(X);
+      else if (Op == "lg2")
+        R = std::log2(X);
+      else if (Op == "ex2")
+        R = std::exp2(X);
+      else if (Op == "tanh")
+        R = std::tanh(X);
+      else if (Op == "copysign")
+        R = std::copysign(Y, X);
+      else if (Op == "mov")
+        R = X;
       else
-        return unsupported();
-      if (isFtz)
-        r = ftz(r);
-      res[0] |= fl.put(r, lane);
+        return Unsupported();
+      if (IsFtz)
+        R = ftz(R);
+      Res[0] |= Fl.put(R, TheLane);
     }
-  } else if (ty == Ty::U32 || ty == Ty::S32 || ty == Ty::B32) {
-    uint32_t x = uint32_t(a[0]), y = numArgs > 1 ? uint32_t(a[1]) : 0,
-             z = numArgs > 2 ? uint32_t(a[2]) : 0, r;
-    bool sgn = ty == Ty::S32;
-    int32_t sx = int32_t(x), sy = int32_t(y);
-    bool lo = is_contained(parts, "lo"), hi = is_contained(parts, "hi");
-    if (op == "add")
-      r = x + y;
-    else if (op == "sub")
-      r = x - y;
-    else if (op == "mul" || op == "mad") {
-      if (hi)
-        r = sgn ? uint32_t((int64_t(sx) * int64_t(sy)) >> 32)
-                : uint32_t((uint64_t(x) * uint64_t(y)) >> 32);
+  } else if (TheTy == Ty::U32 || TheTy == Ty::S32 || TheTy == Ty::B32) {
+    uint32_t X = uint32_t(TheA[0]), Y = NumArgs > 1 ? uint32_t(TheA[1]) : 0,
+             Z = NumArgs > 2 ? uint32_t(TheA[2]) : 0, R;
+    bool Sgn = TheTy == Ty::S32;
+    int32_t Sx = int32_t(X), Sy = int32_t(Y);
+    bool Lo = is_contained(Parts, "lo"), Hi = is_contained(Parts, "hi");
+    if (Op == "add")
+      R = X + Y;
+    else if (Op == "sub")
+      R = X - Y;
+    else if (Op == "mul" || Op == "mad") {
+      if (Hi)
+        R = Sgn ? uint32_t((int64_t(Sx) * int64_t(Sy)) >> 32)
+                : uint32_t((uint64_t(X) * uint64_t(Y)) >> 32);
       else
-        r = x * y;
-      (void)lo;
-      if (op == "mad")
-        r += z;
-    } else if (op == "div") {
-      if (y == 0)
-        r = sgn ? uint32_t(-1) : 0xffffffffu;
-      else if (sgn)
-        r = (sx == INT32_MIN && sy == -1) ? x : uint32_t(sx / sy);
+        R = X * Y;
+      (void)Lo;
+      if (Op == "mad")
+        R += Z;
+    } else if (Op == "div") {
+      if (Y == 0)
+        R = Sgn ? uint32_t(-1) : 0xffffffffu;
+      else if (Sgn)
+        R = (Sx == INT32_MIN && Sy == -1) ? X : uint32_t(Sx / Sy);
       else
-        r = x / y;
-    } else if (op == "rem") {
-      if (y == 0)
-        r = x;
-      else if (sgn)
-        r = (sx == INT32_MIN && sy == -1) ? 0 : uint32_t(sx % sy);
+        R = X / Y;
+    } else if (Op == "rem") {
+      if (Y == 0)
+        R = X;
+      else if (Sgn)
+        R = (Sx == INT32_MIN && Sy == -1) ? 0 : uint32_t(Sx % Sy);
       else
-        r = x % y;
-    } else if (op == "min")
-      r = sgn ? uint32_t(std::min(sx, sy)) : std::min(x, y);
-    else if (op == "max")
-      r = sgn ? uint32_t(std::max(sx, sy)) : std::max(x, y);
-    else if (op == "abs")
-      r = sx < 0 ? 0u - x : x;
-    else if (op == "neg")
-      r = 0u - x;
-    else if (op == "and")
-      r = x & y;
-    else if (op == "or")
-      r = x | y;
-    else if (op == "xor")
-      r = x ^ y;
-    else if (op == "not")
-      r = ~x;
-    else if (op == "shl")
-      r = y >= 32 ? 0 : x << y;
-    else if (op == "shr")
-      r = sgn ? uint32_t(sx >> std::min(y, 31u)) : (y >= 32 ? 0 : x >> y);
-    else if (op == "mov")
-      r = x;
+        R = X % Y;
+    } else if (Op == "min")
+      R = Sgn ? uint32_t(std::min(Sx, Sy)) : std::min(X, Y);
+    else if (Op == "max")
+      R = Sgn ? uint32_t(std::max(Sx, Sy)) : std::max(X, Y);
+    else if (Op == "abs")
+      R = Sx < 0 ? 0u - X : X;
+    else if (Op == "neg")
+      R = 0u - X;
+    else if (Op == "and")
+      R = X & Y;
+    else if (Op == "or")
+      R = X | Y;
+    else if (Op == "xor")
+      R = X ^ Y;
+    else if (Op == "not")
+      R = ~X;
+    else if (Op == "shl")
+      R = Y >= 32 ? 0 : X << Y;
+    else if (Op == "shr")
+      R = Sgn ? uint32_t(Sx >> std::min(Y, 31u)) : (Y >= 32 ? 0 : X >> Y);
+    else if (Op == "mov")
+      R = X;
     else
-      return unsupported();
-    res[0] = r;
-  } else if (ty == Ty::U64 || ty == Ty::S64 || ty == Ty::B64) {
-    uint64_t x = a[0], y = numArgs > 1 ? a[1] : 0, r;
-    if (op == "add")
-      r = x + y;
-    else if (op == "sub")
-      r = x - y;
-    else if (op == "mov")
-      r = x;
-    else if (op == "and")
-      r = x & y;
-    else if (op == "or")
-      r = x | y;
-    else if (op == "xor")
-      r = x ^ y;
+      return Unsupported();
+    Res[0] = R;
+  } else if (TheTy == Ty::U64 || TheTy == Ty::S64 || TheTy == Ty::B64) {
+    uint64_t X = TheA[0], Y = NumArgs > 1 ? TheA[1] : 0, R;
+    if (Op == "add")
+      R = X + Y;
+    else if (Op == "sub")
+      R = X - Y;
+    else if (Op == "mov")
+      R = X;
+    else if (Op == "and")
+      R = X & Y;
+    else if (Op == "or")
+      R = X | Y;
+    else if (Op == "xor")
+      R = X ^ Y;
     else
-      return unsupported();
-    res[0] = r;
+      return Unsupported();
+    Res[0] = R;
   } else {
-    return unsupported();
+    return Unsupported();
   }
-  for (unsigned e = 0; e != numRets && e != results.size(); ++e)
-    results[e] = maskToWidth(res[e], retWidth(e));
+  for (unsigned E = 0; E != NumRets && E != Results.size(); ++E)
+    Results[E] = maskToWidth(Res[E], RetWidth(E));
   return Error::success();
 }

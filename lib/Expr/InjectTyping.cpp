@@ -15,76 +15,76 @@ using namespace mmptx;
 using namespace mmptx::expr;
 using stack::StackInfo;
 
-StringRef expr::getStackRegType(const StackInfo &info, unsigned s) {
-  StringRef name = info.stackNames[s];
-  for (const InjectType &t : getBuiltinInjectTypes())
-    if (t.token == name)
-      return t.regType;
-  return info.literalPrefixes[s];
+StringRef expr::getStackRegType(const StackInfo &Info, unsigned S) {
+  StringRef Name = Info.StackNames[S];
+  for (const InjectType &T : getBuiltinInjectTypes())
+    if (T.TheToken == Name)
+      return T.RegType;
+  return Info.LiteralPrefixes[S];
 }
 
-int expr::findStackOf(const StackInfo &info, const SiteVar &v) {
-  int s = info.findStack(v.typeToken);
-  if (v.regType.empty())
-    return s;
-  if (s >= 0 && getStackRegType(info, s) == v.regType)
-    return s;
-  int found = -1;
-  for (unsigned i = 0; i != info.numStacks; ++i)
-    if (getStackRegType(info, i) == v.regType)
-      found = found == -1 ? int(i) : -2;
-  return found;
+int expr::findStackOf(const StackInfo &Info, const SiteVar &V) {
+  int S = Info.findStack(V.TypeToken);
+  if (V.RegType.empty())
+    return S;
+  if (S >= 0 && getStackRegType(Info, S) == V.RegType)
+    return S;
+  int Found = -1;
+  for (unsigned I = 0; I != Info.NumStacks; ++I)
+    if (getStackRegType(Info, I) == V.RegType)
+      Found = Found == -1 ? int(I) : -2;
+  return Found;
 }
 
-std::string expr::describeMissingStack(const StackInfo &info,
-                                       const SiteVar &v) {
-  std::string candidates;
-  for (unsigned i = 0; i != info.numStacks; ++i)
-    if (!v.regType.empty() && getStackRegType(info, i) == v.regType)
-      candidates +=
-          (candidates.empty() ? "" : ", ") + std::string(info.stackNames[i]);
-  std::string what =
-      ("variable '" + v.name + "' has inject type '" + v.typeToken + "'").str();
-  if (!v.regType.empty())
-    what += (" in a ." + v.regType + " register").str();
-  if (candidates.empty())
-    return what + ", which no stack of the instruction set holds";
-  return what + ", which stacks " + candidates +
+std::string expr::describeMissingStack(const StackInfo &Info,
+                                       const SiteVar &V) {
+  std::string Candidates;
+  for (unsigned I = 0; I != Info.NumStacks; ++I)
+    if (!V.RegType.empty() && getStackRegType(Info, I) == V.RegType)
+      Candidates +=
+          (Candidates.empty() ? "" : ", ") + std::string(Info.StackNames[I]);
+  std::string What =
+      ("variable '" + V.Name + "' has inject type '" + V.TypeToken + "'").str();
+  if (!V.RegType.empty())
+    What += (" in a ." + V.RegType + " register").str();
+  if (Candidates.empty())
+    return What + ", which no stack of the instruction set holds";
+  return What + ", which stacks " + Candidates +
          " all hold: declare it in '.registers' on one of them";
 }
 
-const SiteVar *expr::findSiteVar(ArrayRef<SiteVar> vars, StringRef name) {
-  auto it = find_if(vars, [&](const SiteVar &v) {
-    return v.name == name || v.stableRegister == name;
+const SiteVar *expr::findSiteVar(ArrayRef<SiteVar> Vars, StringRef Name) {
+  auto It = find_if(Vars, [&](const SiteVar &V) {
+    return V.Name == Name || V.StableRegister == Name;
   });
-  return it == vars.end() ? nullptr : &*it;
+  return It == Vars.end() ? nullptr : &*It;
 }
 
-std::string expr::checkSiteVarUse(const StackInfo &info, StringRef injectName,
-                                  const SiteVar &v, unsigned stack,
-                                  InjectArgKind kind) {
-  if (stack >= info.numStacks) // used without a declaration
-    return describeMissingStack(info, v);
-  int s = findStackOf(info, v);
-  if (s < 0 && v.regType.empty())
-    return describeMissingStack(info, v);
-  if (s >= 0 && unsigned(s) != stack &&
-      (info.findStack(v.typeToken) == s ||
-       v.regType.empty())) // a type with a stack of its own
-    return ("variable '" + v.name + "' of inject '" + injectName + "' is " +
-            v.typeToken + ", not " + info.stackNames[stack])
+std::string expr::checkSiteVarUse(const StackInfo &Info, StringRef InjectName,
+                                  const SiteVar &V, unsigned Stack,
+                                  InjectArgKind Kind) {
+  if (Stack >= Info.NumStacks) // used without a declaration
+    return describeMissingStack(Info, V);
+  int S = findStackOf(Info, V);
+  if (S < 0 && V.RegType.empty())
+    return describeMissingStack(Info, V);
+  if (S >= 0 && unsigned(S) != Stack &&
+      (Info.findStack(V.TypeToken) == S ||
+       V.RegType.empty())) // a type with a stack of its own
+    return ("variable '" + V.Name + "' of inject '" + InjectName + "' is " +
+            V.TypeToken + ", not " + Info.StackNames[Stack])
         .str();
   // A user type may be restated on any stack of its register type.
-  if (unsigned(s) != stack && getStackRegType(info, stack) != v.regType)
-    return ("variable '" + v.name + "' of inject '" + injectName +
-            "' has inject type '" + v.typeToken + "' in a ." + v.regType +
-            " register, but stack " + info.stackNames[stack] + " holds ." +
-            getStackRegType(info, stack))
+  if (unsigned(S) != Stack && getStackRegType(Info, Stack) != V.RegType)
+    return ("variable '" + V.Name + "' of inject '" + InjectName +
+            "' has inject type '" + V.TypeToken + "' in a ." + V.RegType +
+            " register, but stack " + Info.StackNames[Stack] + " holds ." +
+            getStackRegType(Info, Stack))
         .str();
-  if (kind != v.kind && v.kind != InjectArgKind::Mod)
-    return ("variable '" + v.name + "' of inject '" + injectName + "' is '" +
-            getInjectArgKindName(v.kind) + "', not '" +
-            getInjectArgKindName(kind) + "'")
+  if (Kind != V.Kind && V.Kind != InjectArgKind::Mod)
+    return ("variable '" + V.Name + "' of inject '" + InjectName + "' is '" +
+            getInjectArgKindName(V.Kind) + "', not '" +
+            getInjectArgKindName(Kind) + "'")
         .str();
   return "";
 }

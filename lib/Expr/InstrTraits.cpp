@@ -13,55 +13,55 @@ using stack::ArgTypeInfo;
 using stack::PtxInstrDesc;
 using stack::StackInfo;
 
-InstrSetTraits::InstrSetTraits(const StackInfo &info, uint32_t targetSm)
-    : info(info), targetSm(targetSm) {
-  auto typeOk = [&](uint16_t a) {
-    return a < info.numArgTypes && info.argTypes[a].stackIdx < info.numStacks &&
-           info.argTypes[a].numVecElems <= 64;
+InstrSetTraits::InstrSetTraits(const StackInfo &Info, uint32_t TargetSm)
+    : Info(Info), TargetSm(TargetSm) {
+  auto TypeOk = [&](uint16_t A) {
+    return A < Info.NumArgTypes && Info.ArgTypes[A].StackIdx < Info.NumStacks &&
+           Info.ArgTypes[A].NumVecElems <= 64;
   };
-  instrs.resize(info.numInstrs);
-  for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    const PtxInstrDesc &d = info.instrs[i];
-    InstrTraits &t = instrs[i];
-    t.tooNew = instrTooNewFor(i) != 0;
-    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2)
+  Instrs.resize(Info.NumInstrs);
+  for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+    const PtxInstrDesc &D = Info.Instrs[I];
+    InstrTraits &T = Instrs[I];
+    T.TooNew = instrTooNewFor(I) != 0;
+    if (D.NumArgs > 4 || D.NumRets < 1 || D.NumRets > 2)
       continue;
-    bool ok = true;
-    for (unsigned a = 0; a != d.numArgs; ++a)
-      ok &= typeOk(d.args[a]);
-    for (unsigned r = 0; r != d.numRets; ++r)
-      ok &= typeOk(d.rets[r]);
-    if (!ok)
+    bool Ok = true;
+    for (unsigned A = 0; A != D.NumArgs; ++A)
+      Ok &= TypeOk(D.Args[A]);
+    for (unsigned R = 0; R != D.NumRets; ++R)
+      Ok &= TypeOk(D.Rets[R]);
+    if (!Ok)
       continue;
     // Appends the element stacks of types \p types; \returns whether one
     // is a vector.
-    auto addElems = [&](const uint16_t *types, unsigned n) {
-      bool vec = false;
-      for (unsigned k = 0; k != n; ++k) {
-        const ArgTypeInfo &at = info.argTypes[types[k]];
-        vec |= at.numVecElems != 0;
-        elemStacks.insert(elemStacks.end(), at.numVecElems ? at.numVecElems : 1,
-                          at.stackIdx);
+    auto AddElems = [&](const uint16_t *Types, unsigned N) {
+      bool Vec = false;
+      for (unsigned K = 0; K != N; ++K) {
+        const ArgTypeInfo &At = Info.ArgTypes[Types[K]];
+        Vec |= At.NumVecElems != 0;
+        ElemStacks.insert(ElemStacks.end(), At.NumVecElems ? At.NumVecElems : 1,
+                          At.StackIdx);
       }
-      return vec;
+      return Vec;
     };
-    t.argElemBegin = uint32_t(elemStacks.size());
-    t.hasVectorArgs = addElems(d.args, d.numArgs);
-    t.numArgElems = uint16_t(elemStacks.size() - t.argElemBegin);
-    t.retElemBegin = uint32_t(elemStacks.size());
-    t.hasVectorRets = addElems(d.rets, d.numRets);
-    t.numRetElems = uint16_t(elemStacks.size() - t.retElemBegin);
-    t.wellFormed = true;
+    T.ArgElemBegin = uint32_t(ElemStacks.size());
+    T.HasVectorArgs = AddElems(D.Args, D.NumArgs);
+    T.NumArgElems = uint16_t(ElemStacks.size() - T.ArgElemBegin);
+    T.RetElemBegin = uint32_t(ElemStacks.size());
+    T.HasVectorRets = AddElems(D.Rets, D.NumRets);
+    T.NumRetElems = uint16_t(ElemStacks.size() - T.RetElemBegin);
+    T.WellFormed = true;
   }
-  specials.resize(info.numSpecials);
-  for (uint32_t i = 0; i != info.numSpecials; ++i) {
-    SpecialTraits &s = specials[i];
-    uint16_t a = info.specials[i].argType;
-    s.tooNew = specialTooNewFor(i) != 0;
-    if (!typeOk(a) || info.argTypes[a].numVecElems > 4)
+  Specials.resize(Info.NumSpecials);
+  for (uint32_t I = 0; I != Info.NumSpecials; ++I) {
+    SpecialTraits &S = Specials[I];
+    uint16_t A = Info.Specials[I].TheArgType;
+    S.TooNew = specialTooNewFor(I) != 0;
+    if (!TypeOk(A) || Info.ArgTypes[A].NumVecElems > 4)
       continue;
-    s.wellFormed = true;
-    s.stack = info.argTypes[a].stackIdx;
-    s.numVecElems = info.argTypes[a].numVecElems;
+    S.WellFormed = true;
+    S.Stack = Info.ArgTypes[A].StackIdx;
+    S.NumVecElems = Info.ArgTypes[A].NumVecElems;
   }
 }

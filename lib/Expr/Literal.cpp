@@ -23,200 +23,200 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::expr;
 
-LiteralKind expr::getLiteralKind(StringRef prefix) {
-  if (prefix == "f32")
+LiteralKind expr::getLiteralKind(StringRef Prefix) {
+  if (Prefix == "f32")
     return LiteralKind::F32;
-  if (prefix == "f64")
+  if (Prefix == "f64")
     return LiteralKind::F64;
-  if (prefix == "u32")
+  if (Prefix == "u32")
     return LiteralKind::U32;
   return LiteralKind::Hex;
 }
 
-unsigned expr::getTypeWidth(StringRef prefix) {
-  if (prefix == "pred")
+unsigned expr::getTypeWidth(StringRef Prefix) {
+  if (Prefix == "pred")
     return 1;
-  unsigned w = 32;
-  StringRef digits = prefix.drop_while([](char c) { return !isDigit(c); });
-  if (!digits.take_while(isDigit).getAsInteger(10, w) &&
-      (w == 8 || w == 16 || w == 32 || w == 64))
-    return w;
+  unsigned W = 32;
+  StringRef Digits = Prefix.drop_while([](char C) { return !isDigit(C); });
+  if (!Digits.take_while(isDigit).getAsInteger(10, W) &&
+      (W == 8 || W == 16 || W == 32 || W == 64))
+    return W;
   return 32;
 }
 
-static uint32_t floatBits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
+static uint32_t floatBits(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
 }
 
-Expected<uint32_t> expr::parseLiteral(StringRef text, StringRef prefix) {
-  auto fail = [&](const Twine &why) -> Error {
-    return makeError("literal '" + text + "' " + why);
+Expected<uint32_t> expr::parseLiteral(StringRef Text, StringRef Prefix) {
+  auto Fail = [&](const Twine &Why) -> Error {
+    return makeError("literal '" + Text + "' " + Why);
   };
-  if (text.empty())
+  if (Text.empty())
     return makeError("empty literal");
-  bool isFloatStack = prefix == "f32" || prefix == "f64";
-  if (prefix == "pred") {
-    if (text == "true" || text == "1")
+  bool IsFloatStack = Prefix == "f32" || Prefix == "f64";
+  if (Prefix == "pred") {
+    if (Text == "true" || Text == "1")
       return 1;
-    if (text == "false" || text == "0")
+    if (Text == "false" || Text == "0")
       return 0;
-    return fail("is not a predicate (true, false, 1 or 0)");
+    return Fail("is not a predicate (true, false, 1 or 0)");
   }
-  if (isFloatStack) {
-    if (text.size() == 10 && text.startswith_insensitive("0f")) {
-      uint64_t v;
-      if (text.drop_front(2).getAsInteger(16, v))
-        return fail("is not a hex float");
-      return uint32_t(v); // an f32 on both float stacks
+  if (IsFloatStack) {
+    if (Text.size() == 10 && Text.startswith_insensitive("0f")) {
+      uint64_t V;
+      if (Text.drop_front(2).getAsInteger(16, V))
+        return Fail("is not a hex float");
+      return uint32_t(V); // an f32 on both float stacks
     }
-    SmallString<32> s(text);
-    char *end = nullptr;
+    SmallString<32> S(Text);
+    char *End = nullptr;
     errno = 0;
-    double d = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size())
-      return fail("is not a number");
-    bool spelledInf = text.contains_insensitive("inf");
-    if (std::isinf(d) && !spelledInf)
-      return fail("is out of range for f32, the payload of a constant");
-    float f = float(d);
-    if (std::isfinite(d) && !std::isfinite(f))
-      return fail("is out of range for f32, the payload of a constant");
-    if (d != 0 && f == 0)
-      return fail("underflows to 0 in f32, the payload of a constant");
-    if (prefix == "f64" && std::isfinite(d) && double(f) != d) {
-      char nearest[32];
-      snprintf(nearest, sizeof(nearest), "%.9g", double(f));
-      return fail("is not exact in f32, the payload of an f64 constant; the "
+    double D = std::strtod(S.c_str(), &End);
+    if (End != S.c_str() + S.size())
+      return Fail("is not a number");
+    bool SpelledInf = Text.contains_insensitive("inf");
+    if (std::isinf(D) && !SpelledInf)
+      return Fail("is out of range for f32, the payload of a constant");
+    float F = float(D);
+    if (std::isfinite(D) && !std::isfinite(F))
+      return Fail("is out of range for f32, the payload of a constant");
+    if (D != 0 && F == 0)
+      return Fail("underflows to 0 in f32, the payload of a constant");
+    if (Prefix == "f64" && std::isfinite(D) && double(F) != D) {
+      char Nearest[32];
+      snprintf(Nearest, sizeof(Nearest), "%.9g", double(F));
+      return Fail("is not exact in f32, the payload of an f64 constant; the "
                   "nearest is " +
-                  Twine(nearest));
+                  Twine(Nearest));
     }
-    return floatBits(f);
+    return floatBits(F);
   }
   // Integer and bit types, and 16-bit float bit patterns (b16).
-  unsigned w = getTypeWidth(prefix);
-  bool isSigned = prefix.startswith("s");
-  bool isBits = prefix.startswith("b");
-  StringRef t = text;
-  if (t.endswith("u") || t.endswith("U"))
-    t = t.drop_back();
-  bool neg = t.consume_front("-");
-  if (!neg)
-    t.consume_front("+");
+  unsigned W = getTypeWidth(Prefix);
+  bool IsSigned = Prefix.startswith("s");
+  bool IsBits = Prefix.startswith("b");
+  StringRef T = Text;
+  if (T.endswith("u") || T.endswith("U"))
+    T = T.drop_back();
+  bool Neg = T.consume_front("-");
+  if (!Neg)
+    T.consume_front("+");
   // A hex literal spells the bits of a signed type, a decimal its value.
-  if (!neg && t.startswith_insensitive("0x"))
-    isSigned = false;
-  uint64_t v;
-  if (t.empty() || t.getAsInteger(0, v))
-    return fail("is not an integer (a ." + prefix + " literal)");
-  if (neg && !isSigned && !isBits)
-    return fail("is negative; ." + prefix + " is unsigned");
-  unsigned payloadW = std::min(w, 32u);
+  if (!Neg && T.startswith_insensitive("0x"))
+    IsSigned = false;
+  uint64_t V;
+  if (T.empty() || T.getAsInteger(0, V))
+    return Fail("is not an integer (a ." + Prefix + " literal)");
+  if (Neg && !IsSigned && !IsBits)
+    return Fail("is negative; ." + Prefix + " is unsigned");
+  unsigned PayloadW = std::min(W, 32u);
   // Zero-extended 32-bit payloads hold s64 and b64 values only when
   // non-negative.
-  if (w == 64 && neg)
-    return fail("is negative; a constant carries 32 bits, zero-extended to "
+  if (W == 64 && Neg)
+    return Fail("is negative; a constant carries 32 bits, zero-extended to "
                 "." +
-                prefix);
-  uint64_t maxU = payloadW == 64 ? ~0ULL : (1ULL << payloadW) - 1;
-  uint64_t maxS = (1ULL << (payloadW - 1)) - 1;
-  if (neg) {
-    if (v > maxS + 1)
-      return fail("is out of range for ." + prefix);
-    return uint32_t((0 - v) & maxU);
+                Prefix);
+  uint64_t MaxU = PayloadW == 64 ? ~0ULL : (1ULL << PayloadW) - 1;
+  uint64_t MaxS = (1ULL << (PayloadW - 1)) - 1;
+  if (Neg) {
+    if (V > MaxS + 1)
+      return Fail("is out of range for ." + Prefix);
+    return uint32_t((0 - V) & MaxU);
   }
-  if (isSigned && w != 64 && v > maxS)
-    return fail("is out of range for ." + prefix);
-  if (v > maxU)
-    return fail(w == 64 ? "does not fit in 32 bits, the payload of a "
+  if (IsSigned && W != 64 && V > MaxS)
+    return Fail("is out of range for ." + Prefix);
+  if (V > MaxU)
+    return Fail(W == 64 ? "does not fit in 32 bits, the payload of a "
                           "constant"
-                        : Twine("is out of range for .") + prefix);
-  return uint32_t(v);
+                        : Twine("is out of range for .") + Prefix);
+  return uint32_t(V);
 }
 
-uint64_t expr::literalValue(uint32_t bits, StringRef prefix) {
-  if (prefix == "f64") {
-    float f;
-    std::memcpy(&f, &bits, 4);
-    double d = f;
-    uint64_t v;
-    std::memcpy(&v, &d, 8);
-    return v;
+uint64_t expr::literalValue(uint32_t Bits, StringRef Prefix) {
+  if (Prefix == "f64") {
+    float F;
+    std::memcpy(&F, &Bits, 4);
+    double D = F;
+    uint64_t V;
+    std::memcpy(&V, &D, 8);
+    return V;
   }
-  unsigned w = getTypeWidth(prefix);
-  if (w == 1)
-    return bits != 0;
-  return w >= 32 ? uint64_t(bits) : uint64_t(bits) & ((1ULL << w) - 1);
+  unsigned W = getTypeWidth(Prefix);
+  if (W == 1)
+    return Bits != 0;
+  return W >= 32 ? uint64_t(Bits) : uint64_t(Bits) & ((1ULL << W) - 1);
 }
 
-bool expr::parseValue(StringRef text, StringRef prefix, uint64_t &out) {
-  if (prefix == "f32" || prefix == "f64") {
-    SmallString<32> s(text);
-    char *end = nullptr;
-    double d = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size())
+bool expr::parseValue(StringRef Text, StringRef Prefix, uint64_t &Out) {
+  if (Prefix == "f32" || Prefix == "f64") {
+    SmallString<32> S(Text);
+    char *End = nullptr;
+    double D = std::strtod(S.c_str(), &End);
+    if (S.empty() || End != S.c_str() + S.size())
       return false;
-    if (prefix == "f32")
-      out = floatBits(float(d));
+    if (Prefix == "f32")
+      Out = floatBits(float(D));
     else
-      std::memcpy(&out, &d, 8);
+      std::memcpy(&Out, &D, 8);
     return true;
   }
-  if (prefix == "pred" && (text == "true" || text == "false")) {
-    out = text == "true";
+  if (Prefix == "pred" && (Text == "true" || Text == "false")) {
+    Out = Text == "true";
     return true;
   }
-  bool neg = text.startswith("-");
-  uint64_t v;
-  if ((neg ? text.drop_front() : text).getAsInteger(0, v))
+  bool Neg = Text.startswith("-");
+  uint64_t V;
+  if ((Neg ? Text.drop_front() : Text).getAsInteger(0, V))
     return false;
-  out = neg ? 0 - v : v;
-  unsigned w = getTypeWidth(prefix);
-  if (w == 1)
-    out = out != 0;
-  else if (w < 64)
-    out &= (1ULL << w) - 1;
+  Out = Neg ? 0 - V : V;
+  unsigned W = getTypeWidth(Prefix);
+  if (W == 1)
+    Out = Out != 0;
+  else if (W < 64)
+    Out &= (1ULL << W) - 1;
   return true;
 }
 
-void expr::printValue(raw_ostream &os, uint64_t v, StringRef prefix) {
-  if (prefix == "f32") {
-    uint32_t b = uint32_t(v);
-    float f;
-    std::memcpy(&f, &b, 4);
-    os << format("%.9g", double(f)) << " (0f"
-       << format_hex_no_prefix(b, 8, /*Upper=*/true) << ")";
-  } else if (prefix == "f64") {
-    double d;
-    std::memcpy(&d, &v, 8);
-    os << format("%.17g", d);
-  } else if (prefix == "pred") {
-    os << (v ? "true" : "false");
-  } else if (prefix.startswith("s")) {
-    unsigned w = getTypeWidth(prefix);
-    int64_t s = w == 64 ? int64_t(v) : int64_t(v << (64 - w)) >> (64 - w);
-    os << s;
+void expr::printValue(raw_ostream &Os, uint64_t V, StringRef Prefix) {
+  if (Prefix == "f32") {
+    uint32_t B = uint32_t(V);
+    float F;
+    std::memcpy(&F, &B, 4);
+    Os << format("%.9g", double(F)) << " (0f"
+       << format_hex_no_prefix(B, 8, /*Upper=*/true) << ")";
+  } else if (Prefix == "f64") {
+    double D;
+    std::memcpy(&D, &V, 8);
+    Os << format("%.17g", D);
+  } else if (Prefix == "pred") {
+    Os << (V ? "true" : "false");
+  } else if (Prefix.startswith("s")) {
+    unsigned W = getTypeWidth(Prefix);
+    int64_t S = W == 64 ? int64_t(V) : int64_t(V << (64 - W)) >> (64 - W);
+    Os << S;
   } else {
-    os << v << " (" << format_hex(v, 10) << ")";
+    Os << V << " (" << format_hex(V, 10) << ")";
   }
 }
 
-void expr::printF32Literal(raw_ostream &os, uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  if (std::isfinite(f)) {
-    char buf[48];
-    for (int prec : {6, 9}) {
-      snprintf(buf, sizeof(buf), "%.*g", prec, double(f));
-      if (floatBits(std::strtof(buf, nullptr)) != bits)
+void expr::printF32Literal(raw_ostream &Os, uint32_t Bits) {
+  float F;
+  std::memcpy(&F, &Bits, 4);
+  if (std::isfinite(F)) {
+    char Buf[48];
+    for (int Prec : {6, 9}) {
+      snprintf(Buf, sizeof(Buf), "%.*g", Prec, double(F));
+      if (floatBits(std::strtof(Buf, nullptr)) != Bits)
         continue;
-      StringRef s(buf);
-      os << s;
-      if (s.find_first_of(".e") == StringRef::npos)
-        os << ".0";
+      StringRef S(Buf);
+      Os << S;
+      if (S.find_first_of(".e") == StringRef::npos)
+        Os << ".0";
       return;
     }
   }
-  os << "0f" << format_hex_no_prefix(bits, 8, /*Upper=*/true);
+  Os << "0f" << format_hex_no_prefix(Bits, 8, /*Upper=*/true);
 }

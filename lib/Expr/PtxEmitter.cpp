@@ -11,41 +11,41 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::expr;
 
-char *TextBuf::growAt(char *p, size_t n) {
-  len = size_t(p - buf.get());
-  size_t newCap = std::max<size_t>(len + n, 2 * cap + 256);
-  std::unique_ptr<char[]> nb(new char[newCap]);
-  if (len)
-    std::memcpy(nb.get(), buf.get(), len);
-  buf = std::move(nb);
-  cap = newCap;
-  return buf.get() + len;
+char *TextBuf::growAt(char *P, size_t N) {
+  Len = size_t(P - Buf.get());
+  size_t NewCap = std::max<size_t>(Len + N, 2 * Cap + 256);
+  std::unique_ptr<char[]> Nb(new char[NewCap]);
+  if (Len)
+    std::memcpy(Nb.get(), Buf.get(), Len);
+  Buf = std::move(Nb);
+  Cap = NewCap;
+  return Buf.get() + Len;
 }
 
-TextPiece expr::makeTextPiece(StringRef s) {
-  TextPiece pc = {};
-  std::memcpy(pc.text, s.data(), std::min<size_t>(s.size(), 16));
-  pc.len = s.size() <= 16 ? uint8_t(s.size()) : TextPiece::LongPiece;
-  return pc;
+TextPiece expr::makeTextPiece(StringRef S) {
+  TextPiece Pc = {};
+  std::memcpy(Pc.Text, S.data(), std::min<size_t>(S.size(), 16));
+  Pc.Len = S.size() <= 16 ? uint8_t(S.size()) : TextPiece::LongPiece;
+  return Pc;
 }
 
-PtxStackTables::PtxStackTables(const stack::StackInfo &info, StringRef indent,
-                               function_ref<std::string(unsigned)> regPrefix) {
-  for (uint32_t s = 0; s != info.numStacks; ++s) {
+PtxStackTables::PtxStackTables(const stack::StackInfo &Info, StringRef Indent,
+                               function_ref<std::string(unsigned)> RegPrefix) {
+  for (uint32_t S = 0; S != Info.NumStacks; ++S) {
     // Plain string appends: Twine costs microseconds per context here.
-    StringRef p = info.literalPrefixes[s];
-    std::string ps = p.str();
-    movOps.push_back(p == "u8" || p == "s8" ? "cvt." + ps + "." + ps
-                                            : "mov." + ps);
-    movLines.push_back(indent.str() + movOps.back() + " ");
-    maxMovLine = std::max(maxMovLine, movLines.back().size());
-    movPieces.push_back(makeTextPiece(movLines.back()));
-    regPrefixes.push_back(regPrefix(s));
-    regPieces.push_back(makeTextPiece(regPrefixes.back()));
-    prefixesFit &= regPieces.back().len != TextPiece::LongPiece;
-    declHeads.push_back(indent.str() + ".reg ." + ps + " " +
-                        regPrefixes.back() + "<");
-    litKinds.push_back(expr::getLiteralKind(p));
-    inlineLits.push_back(info.inlineLiterals ? info.inlineLiterals[s] : 1);
+    StringRef P = Info.LiteralPrefixes[S];
+    std::string Ps = P.str();
+    MovOps.push_back(P == "u8" || P == "s8" ? "cvt." + Ps + "." + Ps
+                                            : "mov." + Ps);
+    MovLines.push_back(Indent.str() + MovOps.back() + " ");
+    MaxMovLine = std::max(MaxMovLine, MovLines.back().size());
+    MovPieces.push_back(makeTextPiece(MovLines.back()));
+    RegPrefixes.push_back(RegPrefix(S));
+    RegPieces.push_back(makeTextPiece(RegPrefixes.back()));
+    PrefixesFit &= RegPieces.back().Len != TextPiece::LongPiece;
+    DeclHeads.push_back(Indent.str() + ".reg ." + Ps + " " +
+                        RegPrefixes.back() + "<");
+    LitKinds.push_back(expr::getLiteralKind(P));
+    InlineLits.push_back(Info.InlineLiterals ? Info.InlineLiterals[S] : 1);
   }
 }

@@ -49,35 +49,35 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ptx;
 
-static Error siteError(const Module &m, SMLoc loc, const Twine &msg) {
-  return withInjectCode(DiagnosticError::get(m.getSourceMgr(), loc, msg),
+static Error siteError(const Module &M, SMLoc Loc, const Twine &Msg) {
+  return withInjectCode(DiagnosticError::get(M.getSourceMgr(), Loc, Msg),
                         InjectErrc::InvalidSite);
 }
 
 /// \returns the index of the statement holding \p offset's marker.
-static uint32_t statementAt(const Module &m, uint32_t offset) {
-  ArrayRef<Statement> stmts = m.statements();
-  auto it =
-      llvm::upper_bound(stmts, offset, [](uint32_t off, const Statement &s) {
-        return off < s.Begin;
+static uint32_t statementAt(const Module &M, uint32_t Offset) {
+  ArrayRef<Statement> Stmts = M.statements();
+  auto It =
+      llvm::upper_bound(Stmts, Offset, [](uint32_t Off, const Statement &S) {
+        return Off < S.Begin;
       });
-  return it == stmts.begin() ? 0 : uint32_t(it - stmts.begin()) - 1;
+  return It == Stmts.begin() ? 0 : uint32_t(It - Stmts.begin()) - 1;
 }
 
 /// \returns whether register \p reg, without its '%', is named by
 /// declared name \p name (`r7` by `%r` with \p rangeCount 10, `%r<10>`;
 /// \p rangeCount is -1 for a single register).
-static bool declares(StringRef name, int64_t rangeCount, StringRef reg) {
-  if (!name.consume_front("%"))
+static bool declares(StringRef Name, int64_t RangeCount, StringRef Reg) {
+  if (!Name.consume_front("%"))
     return false;
-  if (rangeCount < 0)
-    return name == reg;
-  uint64_t k;
-  StringRef digits = reg;
-  if (!digits.consume_front(name) || digits.empty() ||
-      (digits.size() > 1 && digits[0] == '0') || digits.getAsInteger(10, k))
+  if (RangeCount < 0)
+    return Name == Reg;
+  uint64_t K;
+  StringRef Digits = Reg;
+  if (!Digits.consume_front(Name) || Digits.empty() ||
+      (Digits.size() > 1 && Digits[0] == '0') || Digits.getAsInteger(10, K))
     return false;
-  return k < uint64_t(rangeCount);
+  return K < uint64_t(RangeCount);
 }
 
 // The two parsers below handle the text that nvcc and mmptx's own writers
@@ -85,101 +85,101 @@ static bool declares(StringRef name, int64_t rangeCount, StringRef reg) {
 // call) and give up on anything else, which the full statement parser then
 // handles. They make the site checks a small part of create.
 
-static inline bool isBlankChar(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+static inline bool isBlankChar(char C) {
+  return C == ' ' || C == '\t' || C == '\n' || C == '\r';
 }
 
 /// \returns whether \p text starts with `.reg`. Byte compares: the calls
 /// to memcmp that StringRef::startswith makes cost more than the check.
-static inline bool hasRegPrefix(StringRef text) {
-  return text.size() >= 4 && text[0] == '.' && text[1] == 'r' &&
-         text[2] == 'e' && text[3] == 'g';
+static inline bool hasRegPrefix(StringRef Text) {
+  return Text.size() >= 4 && Text[0] == '.' && Text[1] == 'r' &&
+         Text[2] == 'e' && Text[3] == 'g';
 }
 
 /// Drops the blanks at both ends of [\p b, \p e).
-static StringRef trimmed(const char *b, const char *e) {
-  while (b < e && isBlankChar(*b))
-    ++b;
-  while (e > b && isBlankChar(e[-1]))
-    --e;
-  return StringRef(b, e - b);
+static StringRef trimmed(const char *B, const char *E) {
+  while (B < E && isBlankChar(*B))
+    ++B;
+  while (E > B && isBlankChar(E[-1]))
+    --E;
+  return StringRef(B, E - B);
 }
 
 /// The common `.reg .f32 %a, %b<4>;`: \returns false for anything else
 /// (vectors, alignment, arrays), which parseDeclaration() handles.
 static bool
-parseSimpleRegDecl(StringRef text, StringRef &type,
-                   SmallVectorImpl<std::pair<StringRef, int64_t>> &names) {
-  const char *p = text.begin(), *e = text.end();
-  if (text.size() < 6 || !hasRegPrefix(text) || !isBlankChar(p[4]) ||
-      e[-1] != ';')
+parseSimpleRegDecl(StringRef Text, StringRef &Type,
+                   SmallVectorImpl<std::pair<StringRef, int64_t>> &Names) {
+  const char *P = Text.begin(), *E = Text.end();
+  if (Text.size() < 6 || !hasRegPrefix(Text) || !isBlankChar(P[4]) ||
+      E[-1] != ';')
     return false;
-  --e;
-  p += 4;
-  while (p < e && isBlankChar(*p))
-    ++p;
-  const char *t = p;
-  while (p < e && !isBlankChar(*p))
-    ++p;
-  type = StringRef(t, p - t);
-  if (type.size() < 2 || type[0] != '.')
+  --E;
+  P += 4;
+  while (P < E && isBlankChar(*P))
+    ++P;
+  const char *T = P;
+  while (P < E && !isBlankChar(*P))
+    ++P;
+  Type = StringRef(T, P - T);
+  if (Type.size() < 2 || Type[0] != '.')
     return false;
-  while (p < e) {
-    const char *c = p;
-    while (c < e && *c != ',')
-      ++c;
-    StringRef item = trimmed(p, c);
-    p = c < e ? c + 1 : e;
-    if (item.size() < 2 || item[0] != '%')
+  while (P < E) {
+    const char *C = P;
+    while (C < E && *C != ',')
+      ++C;
+    StringRef Item = trimmed(P, C);
+    P = C < E ? C + 1 : E;
+    if (Item.size() < 2 || Item[0] != '%')
       return false;
-    int64_t count = -1;
-    if (item.back() == '>') {
-      size_t lt = item.find('<');
-      if (lt == StringRef::npos ||
-          item.slice(lt + 1, item.size() - 1).getAsInteger(10, count))
+    int64_t Count = -1;
+    if (Item.back() == '>') {
+      size_t Lt = Item.find('<');
+      if (Lt == StringRef::npos ||
+          Item.slice(Lt + 1, Item.size() - 1).getAsInteger(10, Count))
         return false;
-      item = item.take_front(lt);
+      Item = Item.take_front(Lt);
     }
-    for (char ch : item)
-      if (isBlankChar(ch) || ch == '[' || ch == '<' || ch == '=' || ch == '.')
+    for (char Ch : Item)
+      if (isBlankChar(Ch) || Ch == '[' || Ch == '<' || Ch == '=' || Ch == '.')
         return false;
-    names.push_back({item, count});
+    Names.push_back({Item, Count});
   }
-  return !names.empty();
+  return !Names.empty();
 }
 
 /// Splits the common unguarded `mov.t a, b;` into its operands; \returns
 /// false for anything else, which parseInstruction() handles. \p isMov says
 /// whether the statement is such a mov (false: surely no mov at all).
-static bool parseSimpleMov(StringRef text, StringRef &dst, StringRef &src,
-                           bool &isMov) {
-  isMov = false;
-  const char *p = text.begin(), *e = text.end();
-  if (text.size() < 4 || p[0] != 'm' || p[1] != 'o' || p[2] != 'v')
-    return *p != '@'; // a guard needs the full parser
-  if (p[3] != '.' && !isBlankChar(p[3]))
+static bool parseSimpleMov(StringRef Text, StringRef &Dst, StringRef &Src,
+                           bool &IsMov) {
+  IsMov = false;
+  const char *P = Text.begin(), *E = Text.end();
+  if (Text.size() < 4 || P[0] != 'm' || P[1] != 'o' || P[2] != 'v')
+    return *P != '@'; // a guard needs the full parser
+  if (P[3] != '.' && !isBlankChar(P[3]))
     return true; // `movmatrix`
-  if (e[-1] != ';')
+  if (E[-1] != ';')
     return false;
-  --e;
-  while (p < e && !isBlankChar(*p))
-    ++p;
-  const char *comma = nullptr;
-  for (const char *q = p; q < e; ++q) {
-    char c = *q;
-    if (c == '{' || c == '[' || c == '}' || c == ']')
+  --E;
+  while (P < E && !isBlankChar(*P))
+    ++P;
+  const char *Comma = nullptr;
+  for (const char *Q = P; Q < E; ++Q) {
+    char C = *Q;
+    if (C == '{' || C == '[' || C == '}' || C == ']')
       return false;
-    if (c == ',') {
-      if (comma)
+    if (C == ',') {
+      if (Comma)
         return false;
-      comma = q;
+      Comma = Q;
     }
   }
-  if (!comma)
+  if (!Comma)
     return false;
-  dst = trimmed(p, comma);
-  src = trimmed(comma + 1, e);
-  isMov = true;
+  Dst = trimmed(P, Comma);
+  Src = trimmed(Comma + 1, E);
+  IsMov = true;
   return true;
 }
 
@@ -188,70 +188,70 @@ namespace {
 /// statement through its enclosing scopes.
 struct RegisterFinder {
   /// The registers sought, without their '%'.
-  SmallVector<StringRef, 8> regs;
-  SmallVector<uint32_t, 8> declStmt;
-  SmallVector<StringRef, 8> declType; ///< with the dot
+  SmallVector<StringRef, 8> Regs;
+  SmallVector<uint32_t, 8> DeclStmt;
+  SmallVector<StringRef, 8> DeclType; ///< with the dot
 
-  void find(const Module &m, uint32_t from) {
-    declStmt.assign(regs.size(), Statement::NoIndex);
-    declType.assign(regs.size(), StringRef());
-    unsigned missing = regs.size();
-    ArrayRef<Statement> stmts = m.statements();
-    Declaration decl;
-    SmallVector<std::pair<StringRef, int64_t>, 4> simple;
-    auto recordName = [&](StringRef name, int64_t count, StringRef type,
-                          uint32_t j) {
-      for (size_t i = 0; i != regs.size(); ++i)
-        if (declStmt[i] == Statement::NoIndex &&
-            declares(name, count, regs[i])) {
-          declStmt[i] = j;
-          declType[i] = type;
-          --missing;
+  void find(const Module &M, uint32_t From) {
+    DeclStmt.assign(Regs.size(), Statement::NoIndex);
+    DeclType.assign(Regs.size(), StringRef());
+    unsigned Missing = Regs.size();
+    ArrayRef<Statement> Stmts = M.statements();
+    Declaration Decl;
+    SmallVector<std::pair<StringRef, int64_t>, 4> Simple;
+    auto RecordName = [&](StringRef Name, int64_t Count, StringRef Type,
+                          uint32_t J) {
+      for (size_t I = 0; I != Regs.size(); ++I)
+        if (DeclStmt[I] == Statement::NoIndex &&
+            declares(Name, Count, Regs[I])) {
+          DeclStmt[I] = J;
+          DeclType[I] = Type;
+          --Missing;
         }
     };
-    auto record = [&](const Declaration &d, uint32_t j) {
-      for (const DeclaredName &n : d.Names)
-        recordName(n.Name, n.RangeCount, d.Type, j);
+    auto Record = [&](const Declaration &D, uint32_t J) {
+      for (const DeclaredName &N : D.Names)
+        RecordName(N.Name, N.RangeCount, D.Type, J);
     };
-    for (uint32_t j = from; j-- > 0 && missing;) {
-      const Statement &s = stmts[j];
-      if (s.Kind == StmtKind::ScopeEnd) {
-        j = s.Link;
+    for (uint32_t J = From; J-- > 0 && Missing;) {
+      const Statement &S = Stmts[J];
+      if (S.Kind == StmtKind::ScopeEnd) {
+        J = S.Link;
         continue;
       }
-      if (s.Kind == StmtKind::FunctionHeader) {
+      if (S.Kind == StmtKind::FunctionHeader) {
         // `.func (.reg .b32 %r) f(.reg .b32 %x)` declares registers too.
-        FunctionSignature sig;
-        if (Error e = parseFunctionSignature(m, s, sig)) {
-          consumeError(std::move(e));
+        FunctionSignature Sig;
+        if (Error E = parseFunctionSignature(M, S, Sig)) {
+          consumeError(std::move(E));
           break;
         }
-        for (const Declaration &d : sig.Returns)
-          if (d.StateSpace == ".reg")
-            record(d, j);
-        for (const Declaration &d : sig.Params)
-          if (d.StateSpace == ".reg")
-            record(d, j);
+        for (const Declaration &D : Sig.Returns)
+          if (D.StateSpace == ".reg")
+            Record(D, J);
+        for (const Declaration &D : Sig.Params)
+          if (D.StateSpace == ".reg")
+            Record(D, J);
         break;
       }
-      if (s.Kind != StmtKind::Directive)
+      if (S.Kind != StmtKind::Directive)
         continue;
-      StringRef text = m.getText(s);
-      if (!hasRegPrefix(text))
+      StringRef Text = M.getText(S);
+      if (!hasRegPrefix(Text))
         continue;
-      StringRef type;
-      simple.clear();
-      if (parseSimpleRegDecl(text, type, simple)) {
-        for (auto &n : simple)
-          recordName(n.first, n.second, type, j);
-        continue;
-      }
-      decl = Declaration();
-      if (Error e = parseDeclaration(m, s, decl)) {
-        consumeError(std::move(e));
+      StringRef Type;
+      Simple.clear();
+      if (parseSimpleRegDecl(Text, Type, Simple)) {
+        for (auto &N : Simple)
+          RecordName(N.first, N.second, Type, J);
         continue;
       }
-      record(decl, j);
+      Decl = Declaration();
+      if (Error E = parseDeclaration(M, S, Decl)) {
+        consumeError(std::move(E));
+        continue;
+      }
+      Record(Decl, J);
     }
   }
 };
@@ -259,93 +259,94 @@ struct RegisterFinder {
 
 /// \returns the register \p ins moves from (\p operand 1) or into
 /// (\p operand 0) if \p ins is a two-operand `mov`, else "".
-static StringRef movOperand(const Instruction &ins, unsigned operand) {
-  if (ins.Mnemonic != "mov" || ins.Operands.size() != 2 || ins.Guard.size())
+static StringRef movOperand(const Instruction &Ins, unsigned TheOperand) {
+  if (Ins.Mnemonic != "mov" || Ins.Operands.size() != 2 || Ins.Guard.size())
     return "";
-  return ins.Operands[operand].Text;
+  return Ins.Operands[TheOperand].Text;
 }
 
 /// Checks the movs around the site whose START marker is statement
 /// \p markerStmt: walking its scope backwards for in/mod variables and
 /// forwards from the END marker for mod/out variables.
-static Error verifyMovs(const Module &m, const InjectModule &im,
-                        const InjectSite &site, uint32_t markerStmt,
-                        ArrayRef<StringRef> regs) {
-  const Inject &inj = im.getInject(site.inject);
-  ArrayRef<InjectVariable> vars = im.getVariables(inj);
-  ArrayRef<Statement> stmts = m.statements();
-  SmallVector<bool, 8> set(vars.size()), readBack(vars.size());
+static Error verifyMovs(const Module &TheMVal, const InjectModule &Im,
+                        const InjectSite &Site, uint32_t MarkerStmt,
+                        ArrayRef<StringRef> TheRegs) {
+  const Inject &Inj = Im.getInject(Site.TheInject);
+  ArrayRef<InjectVariable> TheVars = Im.getVariables(Inj);
+  ArrayRef<Statement> Stmts = TheMVal.statements();
+  SmallVector<bool, 8> Set(TheVars.size()), ReadBack(TheVars.size());
   // Each walk stops once every variable it looks for is found: a site's
   // movs sit next to its markers, its scope may be a whole function body.
-  unsigned unset = 0, unread = 0;
-  for (const InjectVariable &v : vars) {
-    unset += v.kind != InjectArgKind::Out;
-    unread += v.kind != InjectArgKind::In;
+  unsigned Unset = 0, Unread = 0;
+  for (const InjectVariable &V : TheVars) {
+    Unset += V.Kind != InjectArgKind::Out;
+    Unread += V.Kind != InjectArgKind::In;
   }
-  Instruction ins;
-  auto visit = [&](uint32_t j, unsigned operand, SmallVectorImpl<bool> &found,
-                   InjectArgKind unneeded, unsigned &left) {
-    if (stmts[j].Kind != StmtKind::Instruction)
+  Instruction TheIns;
+  auto Visit = [&](uint32_t J, unsigned TheOperand,
+                   SmallVectorImpl<bool> &Found, InjectArgKind Unneeded,
+                   unsigned &Left) {
+    if (Stmts[J].Kind != StmtKind::Instruction)
       return;
-    StringRef dst, src, r;
-    bool isMov;
-    if (parseSimpleMov(m.getText(stmts[j]), dst, src, isMov)) {
-      if (!isMov)
+    StringRef Dst, Src, R;
+    bool IsMov;
+    if (parseSimpleMov(TheMVal.getText(Stmts[J]), Dst, Src, IsMov)) {
+      if (!IsMov)
         return;
-      r = operand ? src : dst;
+      R = TheOperand ? Src : Dst;
     } else {
-      ins.clear();
-      if (Error e = parseInstruction(m, stmts[j], ins)) {
-        consumeError(std::move(e));
+      TheIns.clear();
+      if (Error E = parseInstruction(TheMVal, Stmts[J], TheIns)) {
+        consumeError(std::move(E));
         return;
       }
-      r = movOperand(ins, operand);
+      R = movOperand(TheIns, TheOperand);
     }
-    if (!r.consume_front("%"))
+    if (!R.consume_front("%"))
       return;
-    for (size_t i = 0; i != regs.size(); ++i)
-      if (!found[i] && regs[i] == r) {
-        found[i] = true;
-        left -= vars[i].kind != unneeded;
+    for (size_t I = 0; I != TheRegs.size(); ++I)
+      if (!Found[I] && TheRegs[I] == R) {
+        Found[I] = true;
+        Left -= TheVars[I].Kind != Unneeded;
       }
   };
-  for (uint32_t j = markerStmt; unset && j-- > 0;) {
-    if (stmts[j].Kind == StmtKind::ScopeEnd) {
-      j = stmts[j].Link; // a closed nested scope
+  for (uint32_t J = MarkerStmt; Unset && J-- > 0;) {
+    if (Stmts[J].Kind == StmtKind::ScopeEnd) {
+      J = Stmts[J].Link; // a closed nested scope
       continue;
     }
-    if (stmts[j].Kind == StmtKind::ScopeBegin ||
-        stmts[j].Kind == StmtKind::FunctionHeader)
+    if (Stmts[J].Kind == StmtKind::ScopeBegin ||
+        Stmts[J].Kind == StmtKind::FunctionHeader)
       break;
-    visit(j, 0, set, InjectArgKind::Out, unset);
+    Visit(J, 0, Set, InjectArgKind::Out, Unset);
   }
   // The marker block is a few comments: step over them.
-  uint32_t after = markerStmt;
-  while (after < stmts.size() && stmts[after].Begin < site.removeEnd)
-    ++after;
-  for (uint32_t j = after; unread && j < stmts.size(); ++j) {
-    if (stmts[j].Kind == StmtKind::ScopeBegin) {
-      j = stmts[j].Link;
+  uint32_t After = MarkerStmt;
+  while (After < Stmts.size() && Stmts[After].Begin < Site.RemoveEnd)
+    ++After;
+  for (uint32_t J = After; Unread && J < Stmts.size(); ++J) {
+    if (Stmts[J].Kind == StmtKind::ScopeBegin) {
+      J = Stmts[J].Link;
       continue;
     }
-    if (stmts[j].Kind == StmtKind::ScopeEnd ||
-        stmts[j].Kind == StmtKind::FunctionHeader)
+    if (Stmts[J].Kind == StmtKind::ScopeEnd ||
+        Stmts[J].Kind == StmtKind::FunctionHeader)
       break;
-    visit(j, 1, readBack, InjectArgKind::In, unread);
+    Visit(J, 1, ReadBack, InjectArgKind::In, Unread);
   }
-  for (size_t i = 0; i != vars.size(); ++i) {
-    const InjectVariable &v = vars[i];
-    if (v.kind != InjectArgKind::Out && !set[i])
-      return siteError(m, m.getLoc(site.markerOffset),
-                       getInjectArgKindName(v.kind) + " variable '" + v.name +
-                           "' of inject site '" + inj.name +
-                           "' is never set: no 'mov %" + regs[i] +
+  for (size_t I = 0; I != TheVars.size(); ++I) {
+    const InjectVariable &V = TheVars[I];
+    if (V.Kind != InjectArgKind::Out && !Set[I])
+      return siteError(TheMVal, TheMVal.getLoc(Site.MarkerOffset),
+                       getInjectArgKindName(V.Kind) + " variable '" + V.Name +
+                           "' of inject site '" + Inj.Name +
+                           "' is never set: no 'mov %" + TheRegs[I] +
                            ", ...' before the site in its scope");
-    if (v.kind != InjectArgKind::In && !readBack[i])
-      return siteError(m, m.getLoc(site.markerOffset),
-                       getInjectArgKindName(v.kind) + " variable '" + v.name +
-                           "' of inject site '" + inj.name +
-                           "' is never read back: no 'mov ..., %" + regs[i] +
+    if (V.Kind != InjectArgKind::In && !ReadBack[I])
+      return siteError(TheMVal, TheMVal.getLoc(Site.MarkerOffset),
+                       getInjectArgKindName(V.Kind) + " variable '" + V.Name +
+                           "' of inject site '" + Inj.Name +
+                           "' is never read back: no 'mov ..., %" + TheRegs[I] +
                            "' after the site in its scope");
   }
   return Error::success();
@@ -353,55 +354,55 @@ static Error verifyMovs(const Module &m, const InjectModule &im,
 
 /// \returns an error if the site whose marker is statement \p idx is not
 /// inside a function body.
-static Error verifyInFunction(const Module &m, const InjectModule &im,
-                              const InjectSite &site, uint32_t idx) {
-  if (m.getStatement(idx).Depth > 0)
+static Error verifyInFunction(const Module &M, const InjectModule &Im,
+                              const InjectSite &Site, uint32_t Idx) {
+  if (M.getStatement(Idx).Depth > 0)
     return Error::success();
-  return siteError(m, m.getLoc(site.markerOffset),
-                   "inject site '" + im.getInject(site.inject).name +
+  return siteError(M, M.getLoc(Site.MarkerOffset),
+                   "inject site '" + Im.getInject(Site.TheInject).Name +
                        "' is outside any function: a stub can only go into "
                        "a function body");
 }
 
-Error mmptx::verifyNormalizedSite(const Module &m, const InjectModule &im,
-                                  const InjectSite &site, uint32_t idx) {
-  if (idx == Statement::NoIndex)
-    idx = statementAt(m, site.markerOffset);
-  if (Error e = verifyInFunction(m, im, site, idx))
-    return e;
-  if (site.format == InjectSiteFormat::Legacy)
+Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
+                                  const InjectSite &Site, uint32_t Idx) {
+  if (Idx == Statement::NoIndex)
+    Idx = statementAt(M, Site.MarkerOffset);
+  if (Error E = verifyInFunction(M, Im, Site, Idx))
+    return E;
+  if (Site.Format == InjectSiteFormat::Legacy)
     return Error::success();
-  const Inject &inj = im.getInject(site.inject);
-  ArrayRef<InjectVariable> vars = im.getVariables(inj);
-  if (vars.empty())
+  const Inject &Inj = Im.getInject(Site.TheInject);
+  ArrayRef<InjectVariable> Vars = Im.getVariables(Inj);
+  if (Vars.empty())
     return Error::success();
-  RegisterFinder finder;
-  for (const InjectVariable &v : vars)
-    finder.regs.push_back(v.stableRegister);
-  finder.find(m, idx);
-  for (size_t i = 0; i != vars.size(); ++i) {
-    const InjectVariable &v = vars[i];
-    if (finder.declStmt[i] == Statement::NoIndex)
-      return siteError(m, m.getLoc(site.markerOffset),
-                       "stable register '%" + v.stableRegister +
-                           "' of variable '" + v.name +
+  RegisterFinder Finder;
+  for (const InjectVariable &V : Vars)
+    Finder.Regs.push_back(V.StableRegister);
+  Finder.find(M, Idx);
+  for (size_t I = 0; I != Vars.size(); ++I) {
+    const InjectVariable &V = Vars[I];
+    if (Finder.DeclStmt[I] == Statement::NoIndex)
+      return siteError(M, M.getLoc(Site.MarkerOffset),
+                       "stable register '%" + V.StableRegister +
+                           "' of variable '" + V.Name +
                            "' is not declared in a scope enclosing inject "
                            "site '" +
-                           inj.name + "'");
-    StringRef declType = finder.declType[i];
-    if (!declType.consume_front(".") || declType != v.regType)
+                           Inj.Name + "'");
+    StringRef DeclType = Finder.DeclType[I];
+    if (!DeclType.consume_front(".") || DeclType != V.RegType)
       return withInjectCode(
           DiagnosticError::getWithNote(
-              m.getSourceMgr(), m.getLoc(m.getStatement(finder.declStmt[i])),
-              "stable register '%" + v.stableRegister + "' is declared '" +
-                  finder.declType[i] + "' but variable '" + v.name +
-                  "' of inject '" + inj.name + "' has register type '." +
-                  v.regType + "'",
-              m.getLoc(site.markerOffset),
-              "inject site '" + inj.name + "' is here"),
+              M.getSourceMgr(), M.getLoc(M.getStatement(Finder.DeclStmt[I])),
+              "stable register '%" + V.StableRegister + "' is declared '" +
+                  Finder.DeclType[I] + "' but variable '" + V.Name +
+                  "' of inject '" + Inj.Name + "' has register type '." +
+                  V.RegType + "'",
+              M.getLoc(Site.MarkerOffset),
+              "inject site '" + Inj.Name + "' is here"),
           InjectErrc::InvalidSite);
   }
-  return verifyMovs(m, im, site, idx, finder.regs);
+  return verifyMovs(M, Im, Site, Idx, Finder.Regs);
 }
 
 namespace {
@@ -409,20 +410,20 @@ namespace {
 /// only at its own scope: that scope holds no other scope, and all its
 /// stable registers are declared in it before the marker.
 struct CheckedScaffold {
-  uint32_t begin = Statement::NoIndex; ///< the scope's ScopeBegin
-  uint32_t marker = 0;                 ///< the START marker's statement
-  bool recorded = false;               ///< begin is final (maybe NoIndex)
+  uint32_t Begin = Statement::NoIndex; ///< the scope's ScopeBegin
+  uint32_t Marker = 0;                 ///< the START marker's statement
+  bool Recorded = false;               ///< begin is final (maybe NoIndex)
 };
 } // namespace
 
 /// \returns the ScopeBegin of the scope holding statement \p marker if no
 /// other scope starts or ends between the two, else NoIndex.
-static uint32_t flatScopeBegin(ArrayRef<Statement> stmts, uint32_t marker) {
-  for (uint32_t j = marker; j-- > 0;) {
-    StmtKind k = stmts[j].Kind;
-    if (k == StmtKind::ScopeBegin)
-      return j;
-    if (k == StmtKind::ScopeEnd || k == StmtKind::FunctionHeader)
+static uint32_t flatScopeBegin(ArrayRef<Statement> Stmts, uint32_t Marker) {
+  for (uint32_t J = Marker; J-- > 0;) {
+    StmtKind K = Stmts[J].Kind;
+    if (K == StmtKind::ScopeBegin)
+      return J;
+    if (K == StmtKind::ScopeEnd || K == StmtKind::FunctionHeader)
       break;
   }
   return Statement::NoIndex;
@@ -433,16 +434,16 @@ static uint32_t flatScopeBegin(ArrayRef<Statement> stmts, uint32_t marker) {
 /// the scope's start to the marker have the same kinds and the
 /// declarations the same bytes, so the backward search for declarations
 /// meets the same text at the same distances.
-static bool sameDeclarations(const Module &m, const CheckedScaffold &first,
-                             uint32_t marker) {
-  ArrayRef<Statement> stmts = m.statements();
-  uint32_t n = first.marker - first.begin;
-  if (marker < n || stmts[marker - n].Kind != StmtKind::ScopeBegin)
+static bool sameDeclarations(const Module &M, const CheckedScaffold &First,
+                             uint32_t Marker) {
+  ArrayRef<Statement> Stmts = M.statements();
+  uint32_t N = First.Marker - First.Begin;
+  if (Marker < N || Stmts[Marker - N].Kind != StmtKind::ScopeBegin)
     return false;
-  for (uint32_t k = 1; k != n; ++k) {
-    const Statement &s = stmts[marker - n + k], &f = stmts[first.begin + k];
-    if (s.Kind != f.Kind ||
-        (s.Kind == StmtKind::Directive && m.getText(s) != m.getText(f)))
+  for (uint32_t K = 1; K != N; ++K) {
+    const Statement &S = Stmts[Marker - N + K], &F = Stmts[First.Begin + K];
+    if (S.Kind != F.Kind ||
+        (S.Kind == StmtKind::Directive && M.getText(S) != M.getText(F)))
       return false;
   }
   return true;
@@ -451,22 +452,22 @@ static bool sameDeclarations(const Module &m, const CheckedScaffold &first,
 /// \returns whether the \p n bytes at \p a and \p b are equal. Scaffold
 /// texts are 8 to 24 bytes: two or three overlapping 8-byte compares, no
 /// call.
-static inline bool sameBytes(const char *a, const char *b, size_t n) {
-  if (n < 8) {
-    for (size_t i = 0; i != n; ++i)
-      if (a[i] != b[i])
+static inline bool sameBytes(const char *A, const char *B, size_t N) {
+  if (N < 8) {
+    for (size_t I = 0; I != N; ++I)
+      if (A[I] != B[I])
         return false;
     return true;
   }
-  uint64_t x, y;
-  memcpy(&x, a + n - 8, 8);
-  memcpy(&y, b + n - 8, 8);
-  if (x != y)
+  uint64_t X, Y;
+  memcpy(&X, A + N - 8, 8);
+  memcpy(&Y, B + N - 8, 8);
+  if (X != Y)
     return false;
-  for (size_t i = 0; i + 8 < n; i += 8) {
-    memcpy(&x, a + i, 8);
-    memcpy(&y, b + i, 8);
-    if (x != y)
+  for (size_t I = 0; I + 8 < N; I += 8) {
+    memcpy(&X, A + I, 8);
+    memcpy(&Y, B + I, 8);
+    if (X != Y)
       return false;
   }
   return true;
@@ -474,11 +475,11 @@ static inline bool sameBytes(const char *a, const char *b, size_t n) {
 
 /// \returns whether \p s is one operand that parseSimpleMov() takes whole
 /// (no comma, bracket or brace).
-static inline bool isPlainOperand(const char *b, const char *e) {
-  if (b == e)
+static inline bool isPlainOperand(const char *B, const char *E) {
+  if (B == E)
     return false;
-  for (; b != e; ++b)
-    if (*b == ',' || *b == '{' || *b == '}' || *b == '[' || *b == ']')
+  for (; B != E; ++B)
+    if (*B == ',' || *B == '{' || *B == '}' || *B == '[' || *B == ']')
       return false;
   return true;
 }
@@ -488,59 +489,59 @@ namespace {
 /// variable, built once per inject.
 struct PlainScaffold {
   struct Var {
-    StringRef decl;     ///< `.reg .T %R;`
-    StringRef inMov;    ///< `mov.S %R, `
-    StringRef movStart; ///< `mov.S `
-    StringRef readBack; ///< `, %R;`
+    StringRef Decl;     ///< `.reg .T %R;`
+    StringRef InMov;    ///< `mov.S %R, `
+    StringRef MovStart; ///< `mov.S `
+    StringRef ReadBack; ///< `, %R;`
   };
-  std::string text;
-  SmallVector<Var, 4> vars;
+  std::string Text;
+  SmallVector<Var, 4> Vars;
 
-  explicit PlainScaffold(ArrayRef<InjectVariable> injectVars) {
-    SmallVector<uint32_t, 16> ends;
-    for (const InjectVariable &v : injectVars) {
-      text += (".reg ." + v.regType + " %" + v.stableRegister + ";").str();
-      ends.push_back(text.size());
-      text += ("mov." + v.movSuffix + " %" + v.stableRegister + ", ").str();
-      ends.push_back(text.size());
-      text += ("mov." + v.movSuffix + " ").str();
-      ends.push_back(text.size());
-      text += (", %" + v.stableRegister + ";").str();
-      ends.push_back(text.size());
+  explicit PlainScaffold(ArrayRef<InjectVariable> InjectVars) {
+    SmallVector<uint32_t, 16> Ends;
+    for (const InjectVariable &V : InjectVars) {
+      Text += (".reg ." + V.RegType + " %" + V.StableRegister + ";").str();
+      Ends.push_back(Text.size());
+      Text += ("mov." + V.MovSuffix + " %" + V.StableRegister + ", ").str();
+      Ends.push_back(Text.size());
+      Text += ("mov." + V.MovSuffix + " ").str();
+      Ends.push_back(Text.size());
+      Text += (", %" + V.StableRegister + ";").str();
+      Ends.push_back(Text.size());
     }
-    uint32_t b = 0;
-    auto next = [&](size_t k) {
-      StringRef part(text.data() + b, ends[k] - b);
-      b = ends[k];
-      return part;
+    uint32_t TheB = 0;
+    auto Next = [&](size_t K) {
+      StringRef Part(Text.data() + TheB, Ends[K] - TheB);
+      TheB = Ends[K];
+      return Part;
     };
-    for (size_t i = 0; i != injectVars.size(); ++i) {
-      Var v;
-      v.decl = next(4 * i);
-      v.inMov = next(4 * i + 1);
-      v.movStart = next(4 * i + 2);
-      v.readBack = next(4 * i + 3);
-      vars.push_back(v);
+    for (size_t I = 0; I != InjectVars.size(); ++I) {
+      Var V;
+      V.Decl = Next(4 * I);
+      V.InMov = Next(4 * I + 1);
+      V.MovStart = Next(4 * I + 2);
+      V.ReadBack = Next(4 * I + 3);
+      Vars.push_back(V);
     }
   }
-  bool isDecl(size_t var, StringRef s) const {
-    StringRef d = vars[var].decl;
-    return s.size() == d.size() && sameBytes(s.data(), d.data(), d.size());
+  bool isDecl(size_t TheVar, StringRef S) const {
+    StringRef D = Vars[TheVar].Decl;
+    return S.size() == D.size() && sameBytes(S.data(), D.data(), D.size());
   }
   /// `mov.S %R, X;`
-  bool isInMov(size_t var, StringRef s) const {
-    StringRef p = vars[var].inMov;
-    return s.size() > p.size() + 1 && s.back() == ';' &&
-           sameBytes(s.data(), p.data(), p.size()) &&
-           isPlainOperand(s.data() + p.size(), s.end() - 1);
+  bool isInMov(size_t TheVar, StringRef S) const {
+    StringRef P = Vars[TheVar].InMov;
+    return S.size() > P.size() + 1 && S.back() == ';' &&
+           sameBytes(S.data(), P.data(), P.size()) &&
+           isPlainOperand(S.data() + P.size(), S.end() - 1);
   }
   /// `mov.S X, %R;`
-  bool isReadBack(size_t var, StringRef s) const {
-    StringRef p = vars[var].movStart, t = vars[var].readBack;
-    return s.size() > p.size() + t.size() &&
-           sameBytes(s.data(), p.data(), p.size()) &&
-           sameBytes(s.end() - t.size(), t.data(), t.size()) &&
-           isPlainOperand(s.data() + p.size(), s.end() - t.size());
+  bool isReadBack(size_t TheVar, StringRef S) const {
+    StringRef P = Vars[TheVar].MovStart, T = Vars[TheVar].ReadBack;
+    return S.size() > P.size() + T.size() &&
+           sameBytes(S.data(), P.data(), P.size()) &&
+           sameBytes(S.end() - T.size(), T.data(), T.size()) &&
+           isPlainOperand(S.data() + P.size(), S.end() - T.size());
   }
 };
 } // namespace
@@ -554,180 +555,181 @@ struct PlainScaffold {
 /// nearest, of the right type, each mov where its walks look first), so
 /// the statement and operand parses need not run; any other site returns
 /// false and gets them. A few word compares per statement.
-static bool hasPlainScaffold(const Module &m, const PlainScaffold &plain,
-                             ArrayRef<InjectVariable> vars,
-                             const InjectSite &site, uint32_t marker) {
-  ArrayRef<Statement> stmts = m.statements();
-  uint32_t j = marker;
-  for (size_t i = vars.size(); i-- > 0;) {
-    if (vars[i].kind == InjectArgKind::Out)
+static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
+                             ArrayRef<InjectVariable> Vars,
+                             const InjectSite &Site, uint32_t Marker) {
+  ArrayRef<Statement> Stmts = M.statements();
+  uint32_t J = Marker;
+  for (size_t I = Vars.size(); I-- > 0;) {
+    if (Vars[I].Kind == InjectArgKind::Out)
       continue;
-    if (j == 0 || stmts[--j].Kind != StmtKind::Instruction ||
-        !plain.isInMov(i, m.getText(stmts[j])))
+    if (J == 0 || Stmts[--J].Kind != StmtKind::Instruction ||
+        !Plain.isInMov(I, M.getText(Stmts[J])))
       return false;
   }
-  for (size_t i = vars.size(); i-- > 0;)
-    if (j == 0 || stmts[--j].Kind != StmtKind::Directive ||
-        !plain.isDecl(i, m.getText(stmts[j])))
+  for (size_t I = Vars.size(); I-- > 0;)
+    if (J == 0 || Stmts[--J].Kind != StmtKind::Directive ||
+        !Plain.isDecl(I, M.getText(Stmts[J])))
       return false;
-  if (j == 0 || stmts[j - 1].Kind != StmtKind::ScopeBegin)
+  if (J == 0 || Stmts[J - 1].Kind != StmtKind::ScopeBegin)
     return false;
-  uint32_t after = marker;
-  while (after < stmts.size() && stmts[after].Begin < site.removeEnd)
-    ++after;
-  for (size_t i = 0; i != vars.size(); ++i) {
-    if (vars[i].kind == InjectArgKind::In)
+  uint32_t After = Marker;
+  while (After < Stmts.size() && Stmts[After].Begin < Site.RemoveEnd)
+    ++After;
+  for (size_t I = 0; I != Vars.size(); ++I) {
+    if (Vars[I].Kind == InjectArgKind::In)
       continue;
-    if (after == stmts.size() || stmts[after].Kind != StmtKind::Instruction ||
-        !plain.isReadBack(i, m.getText(stmts[after])))
+    if (After == Stmts.size() || Stmts[After].Kind != StmtKind::Instruction ||
+        !Plain.isReadBack(I, M.getText(Stmts[After])))
       return false;
-    ++after;
+    ++After;
   }
   return true;
 }
 
-Error mmptx::verifySites(const Module &m, const InjectModule &im,
-                         ArrayRef<uint32_t> markerStmts) {
-  ArrayRef<Statement> stmts = m.statements();
-  std::vector<CheckedScaffold> first(im.injects().size());
-  std::vector<std::unique_ptr<PlainScaffold>> plain(im.injects().size());
-  SmallVector<StringRef, 8> regs;
+Error mmptx::verifySites(const Module &M, const InjectModule &Im,
+                         ArrayRef<uint32_t> MarkerStmts) {
+  ArrayRef<Statement> Stmts = M.statements();
+  std::vector<CheckedScaffold> First(Im.injects().size());
+  std::vector<std::unique_ptr<PlainScaffold>> Plain(Im.injects().size());
+  SmallVector<StringRef, 8> Regs;
   // Sites come in file order: one cursor finds every marker's statement.
-  uint32_t j = 0;
-  ArrayRef<InjectSite> sites = im.sites();
-  for (size_t k = 0, n = sites.size(); k != n; ++k) {
-    const InjectSite &site = sites[k];
-    if (markerStmts.size() == n)
-      j = markerStmts[k];
+  uint32_t J = 0;
+  ArrayRef<InjectSite> Sites = Im.sites();
+  for (size_t K = 0, N = Sites.size(); K != N; ++K) {
+    const InjectSite &Site = Sites[K];
+    if (MarkerStmts.size() == N)
+      J = MarkerStmts[K];
     else
-      while (j + 1 < stmts.size() && stmts[j + 1].Begin <= site.markerOffset)
-        ++j;
-    if (site.format == InjectSiteFormat::Legacy) {
-      if (Error e = verifyLegacySite(m, im, site, j))
-        return e;
+      while (J + 1 < Stmts.size() && Stmts[J + 1].Begin <= Site.MarkerOffset)
+        ++J;
+    if (Site.Format == InjectSiteFormat::Legacy) {
+      if (Error E = verifyLegacySite(M, Im, Site, J))
+        return E;
       continue;
     }
-    if (Error e = verifyInFunction(m, im, site, j))
-      return e;
-    const Inject &inj = im.getInject(site.inject);
-    ArrayRef<InjectVariable> vars = im.getVariables(inj);
-    std::unique_ptr<PlainScaffold> &p = plain[site.inject];
-    if (!p)
-      p = std::make_unique<PlainScaffold>(vars);
-    if (hasPlainScaffold(m, *p, vars, site, j))
+    if (Error E = verifyInFunction(M, Im, Site, J))
+      return E;
+    const Inject &Inj = Im.getInject(Site.TheInject);
+    ArrayRef<InjectVariable> Vars = Im.getVariables(Inj);
+    std::unique_ptr<PlainScaffold> &P = Plain[Site.TheInject];
+    if (!P)
+      P = std::make_unique<PlainScaffold>(Vars);
+    if (hasPlainScaffold(M, *P, Vars, Site, J))
       continue;
-    CheckedScaffold &f = first[site.inject];
-    if (vars.empty() || f.begin == Statement::NoIndex ||
-        !sameDeclarations(m, f, j)) {
-      if (Error e = verifyNormalizedSite(m, im, site, j))
-        return e;
-      if (f.recorded || vars.empty())
+    CheckedScaffold &F = First[Site.TheInject];
+    if (Vars.empty() || F.Begin == Statement::NoIndex ||
+        !sameDeclarations(M, F, J)) {
+      if (Error E = verifyNormalizedSite(M, Im, Site, J))
+        return E;
+      if (F.Recorded || Vars.empty())
         continue;
       // Passed: remember the scaffold if its declarations are all local.
-      f.recorded = true;
-      uint32_t b = flatScopeBegin(stmts, j);
-      if (b == Statement::NoIndex)
+      F.Recorded = true;
+      uint32_t B = flatScopeBegin(Stmts, J);
+      if (B == Statement::NoIndex)
         continue;
-      RegisterFinder finder;
-      for (const InjectVariable &v : vars)
-        finder.regs.push_back(v.stableRegister);
-      finder.find(m, j);
-      if (llvm::all_of(finder.declStmt, [&](uint32_t d) { return d > b; }))
-        f.begin = b, f.marker = j;
+      RegisterFinder Finder;
+      for (const InjectVariable &V : Vars)
+        Finder.Regs.push_back(V.StableRegister);
+      Finder.find(M, J);
+      if (llvm::all_of(Finder.DeclStmt, [&](uint32_t D) { return D > B; }))
+        F.Begin = B, F.Marker = J;
       continue;
     }
     // The declarations check as the first site's did; the movs are this
     // site's own.
-    regs.clear();
-    for (const InjectVariable &v : vars)
-      regs.push_back(v.stableRegister);
-    if (Error e = verifyMovs(m, im, site, j, regs))
-      return e;
+    Regs.clear();
+    for (const InjectVariable &V : Vars)
+      Regs.push_back(V.StableRegister);
+    if (Error E = verifyMovs(M, Im, Site, J, Regs))
+      return E;
   }
   return Error::success();
 }
 
 /// \returns the size in bits of PTX type \p t (no dot), or 0.
-static unsigned typeBits(StringRef t) {
-  if (t == "pred")
+static unsigned typeBits(StringRef T) {
+  if (T == "pred")
     return 1;
-  StringRef digits = t.drop_while([](char c) { return isAlpha(c); });
-  unsigned bits = 0;
-  if (digits.consume_back("x2"))
-    return digits.getAsInteger(10, bits) ? 0 : 2 * bits;
-  return digits.getAsInteger(10, bits) ? 0 : bits;
+  StringRef Digits = T.drop_while([](char C) { return isAlpha(C); });
+  unsigned Bits = 0;
+  if (Digits.consume_back("x2"))
+    return Digits.getAsInteger(10, Bits) ? 0 : 2 * Bits;
+  return Digits.getAsInteger(10, Bits) ? 0 : Bits;
 }
 
-bool mmptx::isMovCompatible(StringRef declared, StringRef movSuffix) {
-  if (declared == movSuffix)
+bool mmptx::isMovCompatible(StringRef Declared, StringRef MovSuffix) {
+  if (Declared == MovSuffix)
     return true;
-  unsigned a = typeBits(declared), b = typeBits(movSuffix);
-  if (!a || a != b)
+  unsigned A = typeBits(Declared), B = typeBits(MovSuffix);
+  if (!A || A != B)
     return false;
-  auto isBits = [](StringRef t) { return t.startswith("b"); };
-  auto isInt = [](StringRef t) {
-    return t.startswith("u") || t.startswith("s");
+  auto IsBits = [](StringRef T) { return T.startswith("b"); };
+  auto IsInt = [](StringRef T) {
+    return T.startswith("u") || T.startswith("s");
   };
-  return isBits(declared) || isBits(movSuffix) ||
-         (isInt(declared) && isInt(movSuffix));
+  return IsBits(Declared) || IsBits(MovSuffix) ||
+         (IsInt(Declared) && IsInt(MovSuffix));
 }
 
-Error mmptx::verifyLegacySite(const Module &m, const InjectModule &im,
-                              const InjectSite &site, uint32_t idx) {
-  if (idx == Statement::NoIndex)
-    idx = statementAt(m, site.markerOffset);
-  if (Error e = verifyInFunction(m, im, site, idx))
-    return e;
-  if (site.format != InjectSiteFormat::Legacy)
+Error mmptx::verifyLegacySite(const Module &TheM, const InjectModule &Im,
+                              const InjectSite &Site, uint32_t Idx) {
+  if (Idx == Statement::NoIndex)
+    Idx = statementAt(TheM, Site.MarkerOffset);
+  if (Error E = verifyInFunction(TheM, Im, Site, Idx))
+    return E;
+  if (Site.Format != InjectSiteFormat::Legacy)
     return Error::success();
-  const Inject &inj = im.getInject(site.inject);
-  ArrayRef<InjectVariable> vars = im.getVariables(inj);
-  ArrayRef<StringRef> regs = im.getSiteRegisters(site);
-  ArrayRef<uint32_t> regOffsets = im.getSiteRegisterOffsets(site);
-  auto regLoc = [&](size_t i) { return m.getLoc(regOffsets[i]); };
-  for (size_t i = 0; i != vars.size(); ++i)
-    for (size_t k = 0; k != i; ++k)
-      if (regs[i] == regs[k] && (vars[i].kind != InjectArgKind::In ||
-                                 vars[k].kind != InjectArgKind::In))
+  const Inject &Inj = Im.getInject(Site.TheInject);
+  ArrayRef<InjectVariable> Vars = Im.getVariables(Inj);
+  ArrayRef<StringRef> Regs = Im.getSiteRegisters(Site);
+  ArrayRef<uint32_t> RegOffsets = Im.getSiteRegisterOffsets(Site);
+  auto RegLoc = [&](size_t I) { return TheM.getLoc(RegOffsets[I]); };
+  for (size_t I = 0; I != Vars.size(); ++I)
+    for (size_t K = 0; K != I; ++K)
+      if (Regs[I] == Regs[K] && (Vars[I].Kind != InjectArgKind::In ||
+                                 Vars[K].Kind != InjectArgKind::In))
         return withInjectCode(
             DiagnosticError::getWithNote(
-                m.getSourceMgr(), regLoc(i),
-                "register '" + regs[i] + "' is given to variables '" +
-                    vars[k].name + "' (" + getInjectArgKindName(vars[k].kind) +
-                    ") and '" + vars[i].name + "' (" +
-                    getInjectArgKindName(vars[i].kind) + ") of inject site '" +
-                    inj.name +
+                TheM.getSourceMgr(), RegLoc(I),
+                "register '" + Regs[I] + "' is given to variables '" +
+                    Vars[K].Name + "' (" + getInjectArgKindName(Vars[K].Kind) +
+                    ") and '" + Vars[I].Name + "' (" +
+                    getInjectArgKindName(Vars[I].Kind) + ") of inject site '" +
+                    Inj.Name +
                     "'; a register that the stub writes must belong to one "
                     "variable",
-                regLoc(k), "first given here"),
+                RegLoc(K), "first given here"),
             InjectErrc::InvalidSite);
-  RegisterFinder finder;
-  for (StringRef r : regs)
-    finder.regs.push_back(r.drop_front()); // legacy registers start with '%'
+  RegisterFinder Finder;
+  for (StringRef R : Regs)
+    Finder.Regs.push_back(R.drop_front()); // legacy registers start with '%'
 
-  finder.find(m, idx);
-  for (size_t i = 0; i != vars.size(); ++i) {
-    const InjectVariable &v = vars[i];
-    if (finder.declStmt[i] == Statement::NoIndex)
-      return siteError(m, regLoc(i),
-                       "register '" + regs[i] + "' of variable '" + v.name +
+  Finder.find(TheM, Idx);
+  for (size_t I = 0; I != Vars.size(); ++I) {
+    const InjectVariable &V = Vars[I];
+    if (Finder.DeclStmt[I] == Statement::NoIndex)
+      return siteError(TheM, RegLoc(I),
+                       "register '" + Regs[I] + "' of variable '" + V.Name +
                            "' is not declared in a scope enclosing inject "
                            "site '" +
-                           inj.name + "'");
-    StringRef declared = finder.declType[i].drop_front();
-    StringRef mov = v.movSuffix;
-    if (!isMovCompatible(declared, mov))
-      return withInjectCode(DiagnosticError::getWithNote(
-                                m.getSourceMgr(), regLoc(i),
-                                "register '" + regs[i] + "' is declared '." +
-                                    declared + "', which 'mov." + mov +
-                                    "' cannot move to or from, but "
-                                    "variable '" +
-                                    v.name + "' of inject site '" + inj.name +
-                                    "' has type '" + v.typeToken + "'",
-                                m.getLoc(m.getStatement(finder.declStmt[i])),
-                                "'" + regs[i] + "' is declared here"),
-                            InjectErrc::InvalidSite);
+                           Inj.Name + "'");
+    StringRef Declared = Finder.DeclType[I].drop_front();
+    StringRef Mov = V.MovSuffix;
+    if (!isMovCompatible(Declared, Mov))
+      return withInjectCode(
+          DiagnosticError::getWithNote(
+              TheM.getSourceMgr(), RegLoc(I),
+              "register '" + Regs[I] + "' is declared '." + Declared +
+                  "', which 'mov." + Mov +
+                  "' cannot move to or from, but "
+                  "variable '" +
+                  V.Name + "' of inject site '" + Inj.Name + "' has type '" +
+                  V.TypeToken + "'",
+              TheM.getLoc(TheM.getStatement(Finder.DeclStmt[I])),
+              "'" + Regs[I] + "' is declared here"),
+          InjectErrc::InvalidSite);
   }
   return Error::success();
 }
@@ -737,8 +739,8 @@ Error mmptx::verifyLegacySite(const Module &m, const InjectModule &im,
 //===----------------------------------------------------------------------===//
 
 /// \returns whether the first operand of \p mnemonic is not a destination.
-static bool hasNoDestination(StringRef mnemonic) {
-  return StringSwitch<bool>(mnemonic)
+static bool hasNoDestination(StringRef Mnemonic) {
+  return StringSwitch<bool>(Mnemonic)
       .Cases("st", "red", "bra", "brx", "bar", "barrier", "membar", "fence",
              true)
       .Cases("ret", "exit", "trap", "prefetch", "prefetchu", "stmatrix", "cp",
@@ -746,151 +748,152 @@ static bool hasNoDestination(StringRef mnemonic) {
       .Default(false);
 }
 
-Error mmptx::checkStub(StringRef stub, StringRef bufferName,
-                       const InjectModule &im, const Inject &inj,
-                       const WarningHandler &warn) {
+Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
+                       const InjectModule &Im, const Inject &Inj,
+                       const WarningHandler &Warn) {
   // Most stubs are short and clean: check the bytes before building a
   // SourceMgr, which only an error or a statement parse needs.
-  const char *bad = nullptr;
-  for (const char &c : stub)
-    if (c == 0 || static_cast<unsigned char>(c) >= 0x80) {
-      bad = &c;
+  const char *Bad = nullptr;
+  for (const char &C : Stub)
+    if (C == 0 || static_cast<unsigned char>(C) >= 0x80) {
+      Bad = &C;
       break;
     }
-  if (!bad && stub.find_first_not_of(" \t\r\n") == StringRef::npos)
+  if (!Bad && Stub.find_first_not_of(" \t\r\n") == StringRef::npos)
     return Error::success();
-  SourceMgr sm;
-  sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(stub, bufferName,
+  SourceMgr Sm;
+  Sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(Stub, BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
-  auto error = [&](const char *loc, const Twine &msg) {
+  auto TheError = [&](const char *Loc, const Twine &Msg) {
     return withInjectCode(
-        DiagnosticError::get(sm, SMLoc::getFromPointer(loc), msg),
+        DiagnosticError::get(Sm, SMLoc::getFromPointer(Loc), Msg),
         InjectErrc::InvalidStub);
   };
-  if (bad) {
-    if (*bad == 0)
-      return error(bad, "NUL byte in the stub of inject '" + inj.name + "'");
-    return error(bad, "byte 0x" + utohexstr(static_cast<unsigned char>(*bad)) +
-                          " in the stub of inject '" + inj.name +
-                          "': stubs are ASCII PTX");
+  if (Bad) {
+    if (*Bad == 0)
+      return TheError(Bad, "NUL byte in the stub of inject '" + Inj.Name + "'");
+    return TheError(Bad, "byte 0x" +
+                             utohexstr(static_cast<unsigned char>(*Bad)) +
+                             " in the stub of inject '" + Inj.Name +
+                             "': stubs are ASCII PTX");
   }
   // The parser takes whole modules, which start with `.version`: parse the
   // stub behind one, and move every location back into the stub's own
   // buffer (one line up in notes).
   static constexpr StringRef Prefix = ".version 9.0\n";
-  std::string text = (Prefix + stub).str();
-  SourceMgr psm;
-  unsigned pid = psm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(text, bufferName,
+  std::string TheText = (Prefix + Stub).str();
+  SourceMgr Psm;
+  unsigned Pid = Psm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(TheText, BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
-  auto toStub = [&](const char *p) {
-    size_t off = p - text.data();
-    return stub.data() + (off < Prefix.size() ? 0 : off - Prefix.size());
+  auto ToStub = [&](const char *P) {
+    size_t Off = P - TheText.data();
+    return Stub.data() + (Off < Prefix.size() ? 0 : Off - Prefix.size());
   };
-  auto relocate = [&](Error e) {
-    return handleErrors(std::move(e), [&](const DiagnosticError &d) -> Error {
-      const SMDiagnostic &diag = d.getDiagnostic();
-      const char *p = diag.getLoc().getPointer();
-      SMLoc loc;
-      if (p >= text.data() && p <= text.data() + text.size())
-        loc = SMLoc::getFromPointer(toStub(p));
-      SMDiagnostic moved =
-          sm.GetMessage(loc, diag.getKind(), diag.getMessage());
-      std::string notes;
-      StringRef rest = d.getNoteText();
-      std::string head = (bufferName + ":").str();
-      while (!rest.empty()) {
-        StringRef line;
-        std::tie(line, rest) = rest.split('\n');
-        unsigned lineNo;
-        StringRef tail = line;
-        if (tail.consume_front(head) && !tail.consumeInteger(10, lineNo) &&
-            lineNo > 1)
-          notes += head + std::to_string(lineNo - 1) + tail.str();
+  auto Relocate = [&](Error E) {
+    return handleErrors(std::move(E), [&](const DiagnosticError &D) -> Error {
+      const SMDiagnostic &Diag = D.getDiagnostic();
+      const char *P = Diag.getLoc().getPointer();
+      SMLoc Loc;
+      if (P >= TheText.data() && P <= TheText.data() + TheText.size())
+        Loc = SMLoc::getFromPointer(ToStub(P));
+      SMDiagnostic Moved =
+          Sm.GetMessage(Loc, Diag.getKind(), Diag.getMessage());
+      std::string Notes;
+      StringRef Rest = D.getNoteText();
+      std::string Head = (BufferName + ":").str();
+      while (!Rest.empty()) {
+        StringRef Line;
+        std::tie(Line, Rest) = Rest.split('\n');
+        unsigned LineNo;
+        StringRef Tail = Line;
+        if (Tail.consume_front(Head) && !Tail.consumeInteger(10, LineNo) &&
+            LineNo > 1)
+          Notes += Head + std::to_string(LineNo - 1) + Tail.str();
         else
-          notes += line.str();
-        notes += '\n';
+          Notes += Line.str();
+        Notes += '\n';
       }
       return withInjectCode(
-          make_error<DiagnosticError>(std::move(moved), std::move(notes)),
+          make_error<DiagnosticError>(std::move(Moved), std::move(Notes)),
           InjectErrc::InvalidStub);
     });
   };
-  auto parsed = parseStructure(psm, pid);
-  if (!parsed)
-    return relocate(parsed.takeError());
-  const Module &m = **parsed;
+  auto Parsed = parseStructure(Psm, Pid);
+  if (!Parsed)
+    return Relocate(Parsed.takeError());
+  const Module &M = **Parsed;
 
   // `%_x0` of every in variable, for the warning.
-  SmallVector<std::pair<std::string, const InjectVariable *>, 8> inRegs;
-  if (warn)
-    for (const InjectVariable &v : im.getVariables(inj))
-      if (v.kind == InjectArgKind::In)
-        inRegs.push_back({("%" + v.stableRegister).str(), &v});
-  SmallVector<bool, 8> warned(inRegs.size());
+  SmallVector<std::pair<std::string, const InjectVariable *>, 8> InRegs;
+  if (Warn)
+    for (const InjectVariable &V : Im.getVariables(Inj))
+      if (V.Kind == InjectArgKind::In)
+        InRegs.push_back({("%" + V.StableRegister).str(), &V});
+  SmallVector<bool, 8> Warned(InRegs.size());
 
-  Instruction ins;
-  Declaration decl;
-  for (const Statement &s : m.statements()) {
-    if (s.Begin < Prefix.size())
+  Instruction Ins;
+  Declaration Decl;
+  for (const Statement &S : M.statements()) {
+    if (S.Begin < Prefix.size())
       continue; // the `.version` in front
-    StringRef stmtText = m.getText(s);
-    switch (s.Kind) {
+    StringRef StmtText = M.getText(S);
+    switch (S.Kind) {
     case StmtKind::Comment: {
-      size_t k = stmtText.find("PTX_INJECT");
-      if (k == StringRef::npos)
+      size_t K = StmtText.find("PTX_INJECT");
+      if (K == StringRef::npos)
         break;
-      if (k >= 2 && stmtText.substr(k - 2, 2) == "MM")
-        k -= 2;
-      return error(toStub(stmtText.data() + k),
-                   "inject marker text in the stub of inject '" + inj.name +
-                       "': a stub cannot open or close an inject site");
+      if (K >= 2 && StmtText.substr(K - 2, 2) == "MM")
+        K -= 2;
+      return TheError(ToStub(StmtText.data() + K),
+                      "inject marker text in the stub of inject '" + Inj.Name +
+                          "': a stub cannot open or close an inject site");
     }
     case StmtKind::FunctionHeader:
-      return error(toStub(stmtText.data()),
-                   "the stub of inject '" + inj.name +
-                       "' declares a function: a stub goes "
-                       "inside a function body");
+      return TheError(ToStub(StmtText.data()),
+                      "the stub of inject '" + Inj.Name +
+                          "' declares a function: a stub goes "
+                          "inside a function body");
     case StmtKind::Directive: {
-      StringRef word = stmtText.take_until([](char c) { return isSpace(c); });
-      if (word != ".reg" && word != ".local")
-        return error(toStub(stmtText.data()),
-                     "directive '" + word + "' in the stub of inject '" +
-                         inj.name +
-                         "': only '.reg' and '.local' "
-                         "declarations may appear in a stub");
-      decl = Declaration();
-      if (Error e = parseDeclaration(m, s, decl))
-        return relocate(std::move(e));
+      StringRef Word = StmtText.take_until([](char C) { return isSpace(C); });
+      if (Word != ".reg" && Word != ".local")
+        return TheError(ToStub(StmtText.data()),
+                        "directive '" + Word + "' in the stub of inject '" +
+                            Inj.Name +
+                            "': only '.reg' and '.local' "
+                            "declarations may appear in a stub");
+      Decl = Declaration();
+      if (Error E = parseDeclaration(M, S, Decl))
+        return Relocate(std::move(E));
       break;
     }
     case StmtKind::Instruction: {
-      ins.clear();
-      if (Error e = parseInstruction(m, s, ins))
-        return relocate(std::move(e));
-      if (inRegs.empty() || ins.Operands.empty() ||
-          hasNoDestination(ins.Mnemonic))
+      Ins.clear();
+      if (Error E = parseInstruction(M, S, Ins))
+        return Relocate(std::move(E));
+      if (InRegs.empty() || Ins.Operands.empty() ||
+          hasNoDestination(Ins.Mnemonic))
         break;
       // The destination: the first operand, or a vector's elements.
-      const Operand &dst = ins.Operands[0];
-      size_t n = dst.K == Operand::Kind::Vector ? dst.NumElements : 0;
-      for (size_t o = n ? 1 : 0; o <= n && o < ins.Operands.size(); ++o) {
-        const Operand &op = ins.Operands[o];
-        if (op.K != Operand::Kind::Register)
+      const Operand &Dst = Ins.Operands[0];
+      size_t N = Dst.K == Operand::Kind::Vector ? Dst.NumElements : 0;
+      for (size_t O = N ? 1 : 0; O <= N && O < Ins.Operands.size(); ++O) {
+        const Operand &Op = Ins.Operands[O];
+        if (Op.K != Operand::Kind::Register)
           continue;
-        for (size_t r = 0; r != inRegs.size(); ++r) {
-          if (warned[r] || op.Text != inRegs[r].first)
+        for (size_t R = 0; R != InRegs.size(); ++R) {
+          if (Warned[R] || Op.Text != InRegs[R].first)
             continue;
-          warned[r] = true;
-          warn(sm.GetMessage(SMLoc::getFromPointer(toStub(op.Text.data())),
+          Warned[R] = true;
+          Warn(Sm.GetMessage(SMLoc::getFromPointer(ToStub(Op.Text.data())),
                              SourceMgr::DK_Warning,
-                             "the stub writes '" + inRegs[r].first +
+                             "the stub writes '" + InRegs[R].first +
                                  "', the register of in variable '" +
-                                 inRegs[r].second->name + "' of inject '" +
-                                 inj.name +
+                                 InRegs[R].second->Name + "' of inject '" +
+                                 Inj.Name +
                                  "'; the value does not leave the site"));
         }
       }

@@ -10,8 +10,8 @@
 using namespace llvm;
 using namespace mmptx;
 
-StringRef mmptx::getInjectArgKindName(InjectArgKind kind) {
-  switch (kind) {
+StringRef mmptx::getInjectArgKindName(InjectArgKind Kind) {
+  switch (Kind) {
   case InjectArgKind::Out:
     return "out";
   case InjectArgKind::Mod:
@@ -67,40 +67,40 @@ void mmptx::writeEndMarker(const Twine &Name, ScaffoldLineFn Line) {
   Line("// MMPTX_INJECT_END " + Name);
 }
 
-void mmptx::writeSiteScaffold(StringRef name, ArrayRef<ScaffoldVar> vars,
-                              StringRef stablePrefix, bool withMarkers,
-                              ScaffoldLineFn line,
-                              function_ref<void()> atStub) {
-  size_t n = vars.size();
-  for (ScaffoldSection section : Sections) {
-    switch (section) {
+void mmptx::writeSiteScaffold(StringRef Name, ArrayRef<ScaffoldVar> Vars,
+                              StringRef StablePrefix, bool WithMarkers,
+                              ScaffoldLineFn Line,
+                              function_ref<void()> AtStub) {
+  size_t N = Vars.size();
+  for (ScaffoldSection Section : Sections) {
+    switch (Section) {
     case ScaffoldSection::Decls:
-      for (size_t i = 0; i != n; ++i)
-        writeScaffoldDecl(vars[i].regType, stablePrefix + Twine(i), line);
+      for (size_t I = 0; I != N; ++I)
+        writeScaffoldDecl(Vars[I].RegType, StablePrefix + Twine(I), Line);
       break;
     case ScaffoldSection::MovesIn:
-      for (size_t i = 0; i != n; ++i)
-        if (scaffoldMovesIn(vars[i].kind))
-          writeScaffoldMoveIn(vars[i].movSuffix, stablePrefix + Twine(i),
-                              vars[i].outer, line);
+      for (size_t I = 0; I != N; ++I)
+        if (scaffoldMovesIn(Vars[I].Kind))
+          writeScaffoldMoveIn(Vars[I].MovSuffix, StablePrefix + Twine(I),
+                              Vars[I].Outer, Line);
       break;
     case ScaffoldSection::Markers:
-      if (!withMarkers)
+      if (!WithMarkers)
         break;
-      writeBeginMarker(name, Twine(n), line);
-      for (size_t i = 0; i != n; ++i)
-        writeArgMarker(Twine(i), getInjectArgKindName(vars[i].kind),
-                       vars[i].regType, vars[i].typeToken, vars[i].label, line);
-      writeEndMarker(name, line);
+      writeBeginMarker(Name, Twine(N), Line);
+      for (size_t I = 0; I != N; ++I)
+        writeArgMarker(Twine(I), getInjectArgKindName(Vars[I].Kind),
+                       Vars[I].RegType, Vars[I].TypeToken, Vars[I].Label, Line);
+      writeEndMarker(Name, Line);
       break;
     case ScaffoldSection::Stub:
-      atStub();
+      AtStub();
       break;
     case ScaffoldSection::MovesOut:
-      for (size_t i = 0; i != n; ++i)
-        if (scaffoldMovesOut(vars[i].kind))
-          writeScaffoldMoveOut(vars[i].movSuffix, vars[i].outer,
-                               stablePrefix + Twine(i), line);
+      for (size_t I = 0; I != N; ++I)
+        if (scaffoldMovesOut(Vars[I].Kind))
+          writeScaffoldMoveOut(Vars[I].MovSuffix, Vars[I].Outer,
+                               StablePrefix + Twine(I), Line);
       break;
     }
   }

@@ -77,847 +77,851 @@ const std::error_category &mmptx::getInjectErrorCategory() {
   return Category;
 }
 
-Error mmptx::withInjectCode(Error err, InjectErrc code) {
-  return handleErrors(std::move(err),
-                      [&](std::unique_ptr<DiagnosticError> d) -> Error {
-                        if (d->isA(InjectError::classID()))
-                          return Error(std::move(d));
-                        return make_error<InjectError>(code, d->getDiagnostic(),
-                                                       d->getNoteText());
+Error mmptx::withInjectCode(Error Err, InjectErrc Code) {
+  return handleErrors(std::move(Err),
+                      [&](std::unique_ptr<DiagnosticError> D) -> Error {
+                        if (D->isA(InjectError::classID()))
+                          return Error(std::move(D));
+                        return make_error<InjectError>(Code, D->getDiagnostic(),
+                                                       D->getNoteText());
                       });
 }
 
-InjectErrc mmptx::takeInjectError(Error err, std::string *message) {
-  InjectErrc code = InjectErrc::Success;
+InjectErrc mmptx::takeInjectError(Error Err, std::string *Message) {
+  InjectErrc TheCode = InjectErrc::Success;
   handleAllErrors(
-      std::move(err),
-      [&](const InjectError &e) {
-        code = e.getCode();
-        if (message)
-          *message = e.message();
+      std::move(Err),
+      [&](const InjectError &E) {
+        TheCode = E.getCode();
+        if (Message)
+          *Message = E.message();
       },
-      [&](const StringError &e) {
-        std::error_code ec = e.convertToErrorCode();
-        code = ec.category() == getInjectErrorCategory()
-                   ? InjectErrc(ec.value())
-                   : InjectErrc::Internal;
-        if (message)
-          *message = e.getMessage();
+      [&](const StringError &E) {
+        std::error_code Ec = E.convertToErrorCode();
+        TheCode = Ec.category() == getInjectErrorCategory()
+                      ? InjectErrc(Ec.value())
+                      : InjectErrc::Internal;
+        if (Message)
+          *Message = E.getMessage();
       },
-      [&](const ErrorInfoBase &e) {
-        code = InjectErrc::Internal;
-        if (message)
-          *message = e.message();
+      [&](const ErrorInfoBase &E) {
+        TheCode = InjectErrc::Internal;
+        if (Message)
+          *Message = E.message();
       });
-  return code;
+  return TheCode;
 }
 
-size_t mmptx::writeNormalizedSite(std::string &out, const Inject &inj,
-                                  ArrayRef<InjectVariable> vars,
-                                  ArrayRef<StringRef> regs, bool leadingTab,
-                                  bool withMarkers) {
-  SmallVector<ScaffoldVar, 8> sv;
-  for (size_t i = 0, n = vars.size(); i != n; ++i)
-    sv.push_back({vars[i].kind, vars[i].regType, vars[i].movSuffix,
-                  vars[i].typeToken, vars[i].name, regs[i]});
-  if (leadingTab)
-    out += '\t';
-  out += "{\n";
-  size_t stubPos = 0;
-  raw_string_ostream os(out); // unbuffered: writes go straight to out
+size_t mmptx::writeNormalizedSite(std::string &TheOut, const Inject &Inj,
+                                  ArrayRef<InjectVariable> Vars,
+                                  ArrayRef<StringRef> Regs, bool LeadingTab,
+                                  bool WithMarkers) {
+  SmallVector<ScaffoldVar, 8> Sv;
+  for (size_t I = 0, N = Vars.size(); I != N; ++I)
+    Sv.push_back({Vars[I].Kind, Vars[I].RegType, Vars[I].MovSuffix,
+                  Vars[I].TypeToken, Vars[I].Name, Regs[I]});
+  if (LeadingTab)
+    TheOut += '\t';
+  TheOut += "{\n";
+  size_t StubPos = 0;
+  raw_string_ostream Os(TheOut); // unbuffered: writes go straight to out
   static const std::string StablePrefix = ("%" + StableRegisterPrefix).str();
   writeSiteScaffold(
-      inj.name, sv, StablePrefix, withMarkers,
-      [&](const Twine &l) { os << '\t' << l << '\n'; },
+      Inj.Name, Sv, StablePrefix, WithMarkers,
+      [&](const Twine &L) { Os << '\t' << L << '\n'; },
       [&] {
         // The markers' last newline comes after the stub.
-        if (withMarkers)
-          out.pop_back();
-        stubPos = out.size();
-        out += '\n';
+        if (WithMarkers)
+          TheOut.pop_back();
+        StubPos = TheOut.size();
+        TheOut += '\n';
       });
-  out += "\t}";
-  return stubPos;
+  TheOut += "\t}";
+  return StubPos;
 }
 
-static Error usageError(InjectErrc code, const Twine &msg) {
-  return make_error<StringError>(msg, make_error_code(code));
+static Error usageError(InjectErrc Code, const Twine &Msg) {
+  return make_error<StringError>(Msg, make_error_code(Code));
 }
 
 //===----------------------------------------------------------------------===//
 // Scanner
 //===----------------------------------------------------------------------===//
 
-static inline bool isBlank(char c) { return c == ' ' || c == '\t'; }
+static inline bool isBlank(char C) { return C == ' ' || C == '\t'; }
 
 /// "1 argument", "2 arguments".
-static std::string plural(size_t n, StringRef noun) {
-  return (Twine(n) + " " + noun + (n == 1 ? "" : "s")).str();
+static std::string plural(size_t N, StringRef Noun) {
+  return (Twine(N) + " " + Noun + (N == 1 ? "" : "s")).str();
 }
 
 namespace mmptx {
 /// Finds, parses and checks the sites of one buffer and fills the handle.
 class InjectSiteScanner {
 public:
-  InjectSiteScanner(InjectModule &h, StringRef buf, const SourceMgr *sm,
-                    StringRef bufferName, const InjectOptions &opts)
-      : h(h), base(buf.data()), end(buf.data() + buf.size()), buf(buf), sm(sm),
-        bufferName(bufferName), opts(opts), commentScanPos(base) {
+  InjectSiteScanner(InjectModule &H, StringRef Buf, const SourceMgr *Sm,
+                    StringRef BufferName, const InjectOptions &Opts)
+      : H(H), Base(Buf.data()), TheEnd(Buf.data() + Buf.size()), Buf(Buf),
+        Sm(Sm), BufferName(BufferName), Opts(Opts), CommentScanPos(Base) {
     // nvcc's sites are about one in 360 bytes. Growth reallocates (a large
     // block is moved by mremap, not copied) and finish() trims in place.
     // (Reserving for the most sites the input can hold would touch no more
     // pages, but a block that large makes glibc map and unmap the
     // create's other big blocks each time.)
-    h.siteList.reserve(buf.size() / 256 + 8);
+    H.SiteList.reserve(Buf.size() / 256 + 8);
   }
 
   Error scanText();
-  Error scanModule(const ptx::Module &m);
+  Error scanModule(const ptx::Module &M);
   void finish();
 
 private:
   /// One parsed argument marker.
   struct Arg {
-    StringRef reg, regType, typeToken, name;
-    InjectArgKind kind;
-    const char *line;
-    const char *typeLoc;
-    const InjectType *type;
+    StringRef Reg, RegType, TypeToken, Name;
+    InjectArgKind Kind;
+    const char *Line;
+    const char *TypeLoc;
+    const InjectType *Type;
   };
   static constexpr uint32_t NoFastPath = ~uint32_t(0);
 
-  Error handleMarker(const char *j, const char *&resume);
-  Error parseSite(const char *comment, const char *keyword, bool native,
-                  const char *&resume);
-  Error parseArgs(const char *keyword, StringRef name, bool native,
-                  const char *body, InjectSiteFormat &format,
-                  const char *&blockEnd, const char *&removeEnd);
-  Error checkAgainstFirst(uint32_t index, const char *keyword, StringRef name);
-  void addSite(uint32_t index, const char *keyword, const char *removeBegin,
-               const char *removeEnd, InjectSiteFormat format);
+  Error handleMarker(const char *J, const char *&Resume);
+  Error parseSite(const char *Comment, const char *Keyword, bool Native,
+                  const char *&Resume);
+  Error parseArgs(const char *Keyword, StringRef Name, bool Native,
+                  const char *Body, InjectSiteFormat &Format,
+                  const char *&BlockEnd, const char *&RemoveEnd);
+  Error checkAgainstFirst(uint32_t Index, const char *Keyword, StringRef Name);
+  void addSite(uint32_t Index, const char *Keyword, const char *RemoveBegin,
+               const char *RemoveEnd, InjectSiteFormat Format);
 
-  Error diag(InjectErrc code, const char *loc, const Twine &msg,
-             const char *noteLoc = nullptr, const Twine &note = "");
-  const InjectType *lookupType(StringRef token, bool legacy) const;
-  StringRef stableName(size_t i);
-  uint32_t offset(const char *p) const { return uint32_t(p - base); }
-  bool insideBlockComment(const char *p);
-  const char *lineEnd(const char *p) const {
-    const void *nl = memchr(p, '\n', end - p);
-    return nl ? static_cast<const char *>(nl) : end;
+  Error diag(InjectErrc Code, const char *Loc, const Twine &Msg,
+             const char *NoteLoc = nullptr, const Twine &Note = "");
+  const InjectType *lookupType(StringRef TheToken, bool Legacy) const;
+  StringRef stableName(size_t I);
+  uint32_t offset(const char *P) const { return uint32_t(P - Base); }
+  bool insideBlockComment(const char *P);
+  const char *lineEnd(const char *P) const {
+    const void *Nl = memchr(P, '\n', TheEnd - P);
+    return Nl ? static_cast<const char *>(Nl) : TheEnd;
   }
 
-  InjectModule &h;
-  const char *base, *end;
-  StringRef buf;
-  const SourceMgr *sm;
-  std::unique_ptr<SourceMgr> ownedSM;
-  StringRef bufferName;
-  const InjectOptions &opts;
+  InjectModule &H;
+  const char *Base, *TheEnd;
+  StringRef Buf;
+  const SourceMgr *Sm;
+  std::unique_ptr<SourceMgr> OwnedSm;
+  StringRef BufferName;
+  const InjectOptions &Opts;
   /// Per inject: the first site's marker lines after START (offset, size)
   /// for the byte-identical fast path, its format and its newlines.
-  std::vector<std::pair<uint32_t, uint32_t>> firstBlock;
-  std::vector<InjectSiteFormat> injectFormat;
-  std::vector<uint32_t> injectMarkerLines;
+  std::vector<std::pair<uint32_t, uint32_t>> FirstBlock;
+  std::vector<InjectSiteFormat> InjectFormat;
+  std::vector<uint32_t> InjectMarkerLines;
   /// The name and index of the previous site.
-  StringRef lastName;
-  uint32_t lastIndex = NoFastPath;
+  StringRef LastName;
+  uint32_t LastIndex = NoFastPath;
   /// Per variable: its type is a built-in one, whose strings are static.
-  std::vector<bool> builtinType;
+  std::vector<bool> BuiltinType;
   /// Bytes of the input in marker blocks.
-  size_t removedBytes = 0;
-  SmallVector<Arg, 16> args;
+  size_t RemovedBytes = 0;
+  SmallVector<Arg, 16> Args;
   /// First site of an inject: where each variable name and mm-ptx stable
   /// register was seen (duplicates are errors).
-  StringMap<const char *> seenNames, seenRegs;
+  StringMap<const char *> SeenNames, SeenRegs;
   /// Block-comment tracking for insideBlockComment(): only needed when the
   /// text has a `/*` at all, which nvcc's PTX never has.
-  bool mayHaveBlockComments = false;
-  bool inBlockComment = false;
-  const char *commentScanPos;
-  std::vector<StringRef> stableNames;
+  bool MayHaveBlockComments = false;
+  bool InBlockComment = false;
+  const char *CommentScanPos;
+  std::vector<StringRef> StableNames;
   /// scanModule(): the statement being scanned, and per site the statement
   /// of its START marker.
-  uint32_t currentStmt = ptx::Statement::NoIndex;
-  std::vector<uint32_t> markerStmts;
+  uint32_t CurrentStmt = ptx::Statement::NoIndex;
+  std::vector<uint32_t> MarkerStmts;
 
 public:
-  ArrayRef<uint32_t> getMarkerStatements() const { return markerStmts; }
+  ArrayRef<uint32_t> getMarkerStatements() const { return MarkerStmts; }
 
 private:
   /// Strings that live only during create (stable names, copies of extra
   /// types' fields); finish() copies what the handle keeps.
-  BumpPtrAllocator scratch;
-  StringSaver saver{scratch};
+  BumpPtrAllocator Scratch;
+  StringSaver Saver{Scratch};
 };
 } // namespace mmptx
 
-Error InjectSiteScanner::diag(InjectErrc code, const char *loc,
-                              const Twine &msg, const char *noteLoc,
-                              const Twine &note) {
-  const SourceMgr *s = sm;
-  if (!s) {
-    ownedSM = std::make_unique<SourceMgr>();
-    ownedSM->AddNewSourceBuffer(
-        MemoryBuffer::getMemBuffer(buf, bufferName,
+Error InjectSiteScanner::diag(InjectErrc Code, const char *Loc,
+                              const Twine &Msg, const char *NoteLoc,
+                              const Twine &Note) {
+  const SourceMgr *S = Sm;
+  if (!S) {
+    OwnedSm = std::make_unique<SourceMgr>();
+    OwnedSm->AddNewSourceBuffer(
+        MemoryBuffer::getMemBuffer(Buf, BufferName,
                                    /*RequiresNullTerminator=*/false),
         SMLoc());
-    s = ownedSM.get();
+    S = OwnedSm.get();
   }
-  SMDiagnostic d =
-      s->GetMessage(SMLoc::getFromPointer(loc), SourceMgr::DK_Error, msg);
-  std::string noteText;
-  if (noteLoc) {
-    raw_string_ostream os(noteText);
+  SMDiagnostic D =
+      S->GetMessage(SMLoc::getFromPointer(Loc), SourceMgr::DK_Error, Msg);
+  std::string NoteText;
+  if (NoteLoc) {
+    raw_string_ostream Os(NoteText);
     printDiagnostic(
-        s->GetMessage(SMLoc::getFromPointer(noteLoc), SourceMgr::DK_Note, note),
-        os);
+        S->GetMessage(SMLoc::getFromPointer(NoteLoc), SourceMgr::DK_Note, Note),
+        Os);
   }
-  return make_error<InjectError>(code, std::move(d), std::move(noteText));
+  return make_error<InjectError>(Code, std::move(D), std::move(NoteText));
 }
 
-const InjectType *InjectSiteScanner::lookupType(StringRef token,
-                                                bool legacy) const {
-  auto matches = [&](const InjectType &t) {
-    return legacy ? t.token.equals_insensitive(token) : t.token == token;
+const InjectType *InjectSiteScanner::lookupType(StringRef TheToken,
+                                                bool TheLegacy) const {
+  auto Matches = [&](const InjectType &T) {
+    return TheLegacy ? T.TheToken.equals_insensitive(TheToken)
+                     : T.TheToken == TheToken;
   };
-  for (const InjectType &t : opts.extraTypes)
-    if (matches(t))
-      return &t;
-  for (const InjectType &t : getBuiltinInjectTypes())
-    if (matches(t))
-      return &t;
+  for (const InjectType &T : Opts.ExtraTypes)
+    if (Matches(T))
+      return &T;
+  for (const InjectType &T : getBuiltinInjectTypes())
+    if (Matches(T))
+      return &T;
   return nullptr;
 }
 
-StringRef InjectSiteScanner::stableName(size_t i) {
-  while (stableNames.size() <= i)
-    stableNames.push_back(
-        saver.save(StableRegisterPrefix +
-                   Twine(static_cast<uint64_t>(stableNames.size()))));
-  return stableNames[i];
+StringRef InjectSiteScanner::stableName(size_t I) {
+  while (StableNames.size() <= I)
+    StableNames.push_back(
+        Saver.save(StableRegisterPrefix +
+                   Twine(static_cast<uint64_t>(StableNames.size()))));
+  return StableNames[I];
 }
 
 /// \returns true if \p s starts with \p word followed by a blank or its end.
-static bool startsWithWord(StringRef s, StringRef word) {
-  return s.startswith(word) &&
-         (s.size() == word.size() || isBlank(s[word.size()]));
+static bool startsWithWord(StringRef S, StringRef Word) {
+  return S.startswith(Word) &&
+         (S.size() == Word.size() || isBlank(S[Word.size()]));
 }
 
 /// Pops the next blank-separated token of \p s.
-static StringRef nextToken(StringRef &s) {
-  s = s.ltrim(" \t");
-  size_t n = s.find_first_of(" \t");
-  StringRef tok = s.take_front(n);
-  s = s.drop_front(tok.size());
-  return tok;
+static StringRef nextToken(StringRef &S) {
+  S = S.ltrim(" \t");
+  size_t N = S.find_first_of(" \t");
+  StringRef Tok = S.take_front(N);
+  S = S.drop_front(Tok.size());
+  return Tok;
 }
 
 /// \returns whether \p p lies inside a `/* */` comment. Calls come with
 /// increasing \p p, so the scan for comments and strings (whose `/*` is no
 /// comment) is linear over the whole text.
-bool InjectSiteScanner::insideBlockComment(const char *p) {
-  const char *q = commentScanPos;
-  while (q < p) {
-    if (inBlockComment) {
-      StringRef rest(q, end - q);
-      size_t close = rest.find("*/");
-      if (close == StringRef::npos || q + close >= p) {
-        q = p;
+bool InjectSiteScanner::insideBlockComment(const char *P) {
+  const char *Q = CommentScanPos;
+  while (Q < P) {
+    if (InBlockComment) {
+      StringRef Rest(Q, TheEnd - Q);
+      size_t Close = Rest.find("*/");
+      if (Close == StringRef::npos || Q + Close >= P) {
+        Q = P;
         break;
       }
-      q += close + 2;
-      inBlockComment = false;
+      Q += Close + 2;
+      InBlockComment = false;
       continue;
     }
-    char c = *q;
-    if (c == '"') {
+    char C = *Q;
+    if (C == '"') {
       // A string ends at its quote or, unterminated, at the line's end.
-      for (++q; q < end && *q != '"' && *q != '\n'; ++q)
-        if (*q == '\\' && q + 1 < end && q[1] != '\n')
-          ++q;
-      if (q < end && *q == '"')
-        ++q;
-    } else if (c == '/' && q + 1 < end && q[1] == '/') {
-      q = lineEnd(q);
-    } else if (c == '/' && q + 1 < end && q[1] == '*') {
-      inBlockComment = true;
-      q += 2;
+      for (++Q; Q < TheEnd && *Q != '"' && *Q != '\n'; ++Q)
+        if (*Q == '\\' && Q + 1 < TheEnd && Q[1] != '\n')
+          ++Q;
+      if (Q < TheEnd && *Q == '"')
+        ++Q;
+    } else if (C == '/' && Q + 1 < TheEnd && Q[1] == '/') {
+      Q = lineEnd(Q);
+    } else if (C == '/' && Q + 1 < TheEnd && Q[1] == '*') {
+      InBlockComment = true;
+      Q += 2;
     } else {
-      ++q;
+      ++Q;
     }
   }
-  commentScanPos = q;
-  return inBlockComment;
+  CommentScanPos = Q;
+  return InBlockComment;
 }
 
-Error InjectSiteScanner::handleMarker(const char *j, const char *&resume) {
-  resume = j + 1;
-  if (j - base < 6 || end - j < 4 || memcmp(j - 6, "PTX_INJECT", 10) != 0)
+Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
+  Resume = J + 1;
+  if (J - Base < 6 || TheEnd - J < 4 || memcmp(J - 6, "PTX_INJECT", 10) != 0)
     return Error::success();
-  const char *kw = j - 6;
-  bool native = kw - base >= 2 && kw[-2] == 'M' && kw[-1] == 'M';
-  StringRef rest(j + 4, end - (j + 4));
-  enum { None, Start, End, ArgMarker } which = None;
-  if (!native) {
-    if (startsWithWord(rest, "_START") || rest.startswith("_START\r") ||
-        rest.startswith("_START\n"))
-      which = Start;
-    else if (startsWithWord(rest, "_END") || rest.startswith("_END\r") ||
-             rest.startswith("_END\n"))
-      which = End;
+  const char *Kw = J - 6;
+  bool Native = Kw - Base >= 2 && Kw[-2] == 'M' && Kw[-1] == 'M';
+  StringRef Rest(J + 4, TheEnd - (J + 4));
+  enum { None, Start, End, ArgMarker } Which = None;
+  if (!Native) {
+    if (startsWithWord(Rest, "_START") || Rest.startswith("_START\r") ||
+        Rest.startswith("_START\n"))
+      Which = Start;
+    else if (startsWithWord(Rest, "_END") || Rest.startswith("_END\r") ||
+             Rest.startswith("_END\n"))
+      Which = End;
   } else {
-    kw -= 2;
-    if (startsWithWord(rest, "_BEGIN") || rest.startswith("_BEGIN\r") ||
-        rest.startswith("_BEGIN\n"))
-      which = Start;
-    else if (startsWithWord(rest, "_END") || rest.startswith("_END\r") ||
-             rest.startswith("_END\n"))
-      which = End;
-    else if (startsWithWord(rest, "_ARG") || rest.startswith("_ARG\r") ||
-             rest.startswith("_ARG\n"))
-      which = ArgMarker;
+    Kw -= 2;
+    if (startsWithWord(Rest, "_BEGIN") || Rest.startswith("_BEGIN\r") ||
+        Rest.startswith("_BEGIN\n"))
+      Which = Start;
+    else if (startsWithWord(Rest, "_END") || Rest.startswith("_END\r") ||
+             Rest.startswith("_END\n"))
+      Which = End;
+    else if (startsWithWord(Rest, "_ARG") || Rest.startswith("_ARG\r") ||
+             Rest.startswith("_ARG\n"))
+      Which = ArgMarker;
   }
-  if (which == None)
+  if (Which == None)
     return Error::success();
   // Only a keyword that opens a `//` comment is a marker.
-  const char *c = kw;
-  while (c > base && isBlank(c[-1]))
-    --c;
-  if (c - base < 2 || c[-1] != '/' || c[-2] != '/')
+  const char *C = Kw;
+  while (C > Base && isBlank(C[-1]))
+    --C;
+  if (C - Base < 2 || C[-1] != '/' || C[-2] != '/')
     return Error::success();
-  c -= 2;
+  C -= 2;
   // ... and that comment must not itself be inside an earlier `//` comment
   // of its line (`// CHECK: // PTX_INJECT_START f` is no marker).
-  for (const char *l = c; l > base && l[-1] != '\n'; --l)
-    if (l - base >= 2 && l[-1] == '/' && l[-2] == '/')
+  for (const char *L = C; L > Base && L[-1] != '\n'; --L)
+    if (L - Base >= 2 && L[-1] == '/' && L[-2] == '/')
       return Error::success();
   // Nor is a `//` inside a `/* */` comment a comment of its own.
-  if (mayHaveBlockComments && insideBlockComment(c))
+  if (MayHaveBlockComments && insideBlockComment(C))
     return Error::success();
-  if (which == Start)
-    return parseSite(c, kw, native, resume);
-  if (!native)
-    return diag(InjectErrc::Formatting, kw,
+  if (Which == Start)
+    return parseSite(C, Kw, Native, Resume);
+  if (!Native)
+    return diag(InjectErrc::Formatting, Kw,
                 "'PTX_INJECT_END' without a matching 'PTX_INJECT_START'");
   return diag(
-      InjectErrc::Formatting, kw,
-      Twine(which == End ? "'MMPTX_INJECT_END'" : "'MMPTX_INJECT_ARG'") +
+      InjectErrc::Formatting, Kw,
+      Twine(Which == End ? "'MMPTX_INJECT_END'" : "'MMPTX_INJECT_ARG'") +
           " without a matching 'MMPTX_INJECT_BEGIN'");
 }
 
-Error InjectSiteScanner::parseSite(const char *comment, const char *kw,
-                                   bool native, const char *&resume) {
-  const char *removeBegin = comment;
-  if (removeBegin > base && removeBegin[-1] == '\t')
-    --removeBegin;
-  StringRef keyword = native ? "MMPTX_INJECT_BEGIN" : "PTX_INJECT_START";
-  const char *q = kw + keyword.size();
-  const char *le = lineEnd(q);
+Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
+                                   bool Native, const char *&Resume) {
+  const char *RemoveBegin = Comment;
+  if (RemoveBegin > Base && RemoveBegin[-1] == '\t')
+    --RemoveBegin;
+  StringRef Keyword = Native ? "MMPTX_INJECT_BEGIN" : "PTX_INJECT_START";
+  const char *Q = Kw + Keyword.size();
+  const char *Le = lineEnd(Q);
   // Trims by hand: StringRef's build a table per call.
-  const char *lb = q, *lend = le;
-  while (lend > lb && (isBlank(lend[-1]) || lend[-1] == '\r'))
-    --lend;
-  StringRef line(lb, lend - lb);
-  StringRef name;
-  uint32_t declaredArgs = 0;
-  const char *nargsLoc = nullptr;
-  if (!native) {
-    while (lb < lend && isBlank(*lb))
-      ++lb;
-    name = StringRef(lb, lend - lb);
-    if (name.empty())
-      return diag(InjectErrc::Formatting, q,
+  const char *Lb = Q, *Lend = Le;
+  while (Lend > Lb && (isBlank(Lend[-1]) || Lend[-1] == '\r'))
+    --Lend;
+  StringRef Line(Lb, Lend - Lb);
+  StringRef Name;
+  uint32_t DeclaredArgs = 0;
+  const char *NargsLoc = nullptr;
+  if (!Native) {
+    while (Lb < Lend && isBlank(*Lb))
+      ++Lb;
+    Name = StringRef(Lb, Lend - Lb);
+    if (Name.empty())
+      return diag(InjectErrc::Formatting, Q,
                   "expected an inject name after 'PTX_INJECT_START'");
   } else {
-    StringRef l = line;
-    name = nextToken(l);
-    if (name.empty())
-      return diag(InjectErrc::Formatting, q,
+    StringRef L = Line;
+    Name = nextToken(L);
+    if (Name.empty())
+      return diag(InjectErrc::Formatting, Q,
                   "expected an inject name after 'MMPTX_INJECT_BEGIN'");
-    StringRef n = nextToken(l);
-    nargsLoc = n.empty() ? name.end() : n.data();
-    if (n.empty())
-      return diag(InjectErrc::Formatting, nargsLoc,
-                  "expected the argument count after inject name '" + name +
+    StringRef N = nextToken(L);
+    NargsLoc = N.empty() ? Name.end() : N.data();
+    if (N.empty())
+      return diag(InjectErrc::Formatting, NargsLoc,
+                  "expected the argument count after inject name '" + Name +
                       "'");
-    if (n.getAsInteger(10, declaredArgs))
-      return diag(InjectErrc::Formatting, nargsLoc,
-                  "invalid argument count '" + n + "'");
-    if (!l.ltrim(" \t").empty())
-      return diag(InjectErrc::Formatting, l.ltrim(" \t").data(),
+    if (N.getAsInteger(10, DeclaredArgs))
+      return diag(InjectErrc::Formatting, NargsLoc,
+                  "invalid argument count '" + N + "'");
+    if (!L.ltrim(" \t").empty())
+      return diag(InjectErrc::Formatting, L.ltrim(" \t").data(),
                   "unexpected text after the argument count");
   }
-  const char *body = le < end ? le + 1 : end;
+  const char *Body = Le < TheEnd ? Le + 1 : TheEnd;
 
   // Unrolled copies come in runs: most sites have the previous site's name.
-  uint32_t index;
-  bool isNew = false;
-  StringRef key;
-  if (lastIndex != NoFastPath && name == lastName) {
-    index = lastIndex;
+  uint32_t Index;
+  bool IsNew = false;
+  StringRef Key;
+  if (LastIndex != NoFastPath && Name == LastName) {
+    Index = LastIndex;
   } else {
-    auto inserted = h.nameToInject.try_emplace(name, h.injectList.size());
-    index = inserted.first->second;
-    isNew = inserted.second;
-    key = inserted.first->getKey();
+    auto Inserted = H.NameToInject.try_emplace(Name, H.InjectList.size());
+    Index = Inserted.first->second;
+    IsNew = Inserted.second;
+    Key = Inserted.first->getKey();
   }
-  lastName = name;
-  lastIndex = index;
-  if (!isNew && firstBlock[index].first != NoFastPath &&
-      (injectFormat[index] == InjectSiteFormat::Native) == native) {
+  LastName = Name;
+  LastIndex = Index;
+  if (!IsNew && FirstBlock[Index].first != NoFastPath &&
+      (InjectFormat[Index] == InjectSiteFormat::Native) == Native) {
     // Fast path: marker lines byte-identical to the first site's.
-    const Inject &inj = h.injectList[index];
-    auto [fbOffset, fbSize] = firstBlock[index];
-    if (size_t(end - body) >= fbSize &&
-        memcmp(body, base + fbOffset, fbSize) == 0 &&
-        (body + fbSize == end || body[fbSize] == '\n') &&
-        (!native || declaredArgs == inj.numVariables)) {
-      const char *blockEnd = body + fbSize;
-      const char *removeEnd = blockEnd;
-      if (removeEnd > body && removeEnd[-1] == '\r')
-        --removeEnd;
-      addSite(index, kw, removeBegin, removeEnd, injectFormat[index]);
-      h.siteList.back().markerLines = injectMarkerLines[index];
-      resume = blockEnd;
+    const Inject &Inj = H.InjectList[Index];
+    auto [fbOffset, fbSize] = FirstBlock[Index];
+    if (size_t(TheEnd - Body) >= fbSize &&
+        memcmp(Body, Base + fbOffset, fbSize) == 0 &&
+        (Body + fbSize == TheEnd || Body[fbSize] == '\n') &&
+        (!Native || DeclaredArgs == Inj.NumVariables)) {
+      const char *BlockEnd = Body + fbSize;
+      const char *RemoveEnd = BlockEnd;
+      if (RemoveEnd > Body && RemoveEnd[-1] == '\r')
+        --RemoveEnd;
+      addSite(Index, Kw, RemoveBegin, RemoveEnd, InjectFormat[Index]);
+      H.SiteList.back().MarkerLines = InjectMarkerLines[Index];
+      Resume = BlockEnd;
       return Error::success();
     }
   }
 
-  InjectSiteFormat format;
-  const char *blockEnd, *removeEnd;
-  if (Error e = parseArgs(kw, name, native, body, format, blockEnd, removeEnd))
-    return e;
-  if (native && declaredArgs != args.size())
-    return diag(InjectErrc::Formatting, nargsLoc,
-                "inject site '" + name + "' declares " +
-                    plural(declaredArgs, "argument") + " but has " +
-                    plural(args.size(), "'MMPTX_INJECT_ARG' line"));
+  InjectSiteFormat Format;
+  const char *BlockEnd, *RemoveEnd;
+  if (Error E = parseArgs(Kw, Name, Native, Body, Format, BlockEnd, RemoveEnd))
+    return E;
+  if (Native && DeclaredArgs != Args.size())
+    return diag(InjectErrc::Formatting, NargsLoc,
+                "inject site '" + Name + "' declares " +
+                    plural(DeclaredArgs, "argument") + " but has " +
+                    plural(Args.size(), "'MMPTX_INJECT_ARG' line"));
 
-  if (isNew) {
+  if (IsNew) {
     // Later sites are checked against this one, so checking it suffices.
-    seenNames.clear();
-    seenRegs.clear();
-    for (const Arg &a : args) {
-      auto n = seenNames.try_emplace(a.name, a.line);
-      if (!n.second)
-        return diag(InjectErrc::Formatting, a.line,
-                    "inject site '" + name + "' declares variable '" + a.name +
+    SeenNames.clear();
+    SeenRegs.clear();
+    for (const Arg &A : Args) {
+      auto N = SeenNames.try_emplace(A.Name, A.Line);
+      if (!N.second)
+        return diag(InjectErrc::Formatting, A.Line,
+                    "inject site '" + Name + "' declares variable '" + A.Name +
                         "' twice",
-                    n.first->second, "first declared here");
-      if (format != InjectSiteFormat::MmPtx)
+                    N.first->second, "first declared here");
+      if (Format != InjectSiteFormat::MmPtx)
         continue;
-      auto r = seenRegs.try_emplace(a.reg, a.line);
-      if (!r.second)
-        return diag(InjectErrc::Formatting, a.reg.data(),
-                    "inject site '" + name + "' gives stable register '" +
-                        a.reg + "' to two variables",
-                    r.first->second, "first given here");
+      auto R = SeenRegs.try_emplace(A.Reg, A.Line);
+      if (!R.second)
+        return diag(InjectErrc::Formatting, A.Reg.data(),
+                    "inject site '" + Name + "' gives stable register '" +
+                        A.Reg + "' to two variables",
+                    R.first->second, "first given here");
     }
-    Inject inj;
-    inj.name = key; // stable: the map's own copy
-    inj.index = index;
-    inj.numSites = 0;
-    inj.firstVariable = h.variables.size();
-    inj.numVariables = args.size();
-    inj.firstSiteOffset = offset(kw);
-    for (size_t i = 0, n = args.size(); i != n; ++i) {
-      const Arg &a = args[i];
+    Inject Inj;
+    Inj.Name = Key; // stable: the map's own copy
+    Inj.Index = Index;
+    Inj.NumSites = 0;
+    Inj.FirstVariable = H.Variables.size();
+    Inj.NumVariables = Args.size();
+    Inj.FirstSiteOffset = offset(Kw);
+    for (size_t I = 0, N = Args.size(); I != N; ++I) {
+      const Arg &A = Args[I];
       // Strings into the input or the extra types for now; finish() gives
       // the handle its own copies.
-      InjectVariable v;
-      v.name = a.name;
-      v.kind = a.kind;
-      v.regType = a.type ? a.type->regType : a.regType;
-      v.typeToken = a.type ? a.type->token : a.typeToken;
-      v.movSuffix = a.type ? a.type->movSuffix : v.regType;
-      v.stableRegister =
-          format == InjectSiteFormat::MmPtx ? a.reg : stableName(i);
-      h.variables.push_back(v);
-      ArrayRef<InjectType> builtins = getBuiltinInjectTypes();
-      builtinType.push_back(a.type && a.type >= builtins.begin() &&
-                            a.type < builtins.end());
+      InjectVariable V;
+      V.Name = A.Name;
+      V.Kind = A.Kind;
+      V.RegType = A.Type ? A.Type->RegType : A.RegType;
+      V.TypeToken = A.Type ? A.Type->TheToken : A.TypeToken;
+      V.MovSuffix = A.Type ? A.Type->MovSuffix : V.RegType;
+      V.StableRegister =
+          Format == InjectSiteFormat::MmPtx ? A.Reg : stableName(I);
+      H.Variables.push_back(V);
+      ArrayRef<InjectType> Builtins = getBuiltinInjectTypes();
+      BuiltinType.push_back(A.Type && A.Type >= Builtins.begin() &&
+                            A.Type < Builtins.end());
     }
-    h.injectList.push_back(inj);
-    injectFormat.push_back(format);
-    if (format == InjectSiteFormat::Legacy)
-      firstBlock.push_back({NoFastPath, 0});
+    H.InjectList.push_back(Inj);
+    InjectFormat.push_back(Format);
+    if (Format == InjectSiteFormat::Legacy)
+      FirstBlock.push_back({NoFastPath, 0});
     else
-      firstBlock.push_back({offset(body), uint32_t(blockEnd - body)});
-    injectMarkerLines.push_back(
-        uint32_t(std::count(removeBegin, removeEnd, '\n')));
-  } else if (Error e = checkAgainstFirst(index, kw, name)) {
-    return e;
+      FirstBlock.push_back({offset(Body), uint32_t(BlockEnd - Body)});
+    InjectMarkerLines.push_back(
+        uint32_t(std::count(RemoveBegin, RemoveEnd, '\n')));
+  } else if (Error E = checkAgainstFirst(Index, Kw, Name)) {
+    return E;
   }
-  addSite(index, kw, removeBegin, removeEnd, format);
-  h.siteList.back().markerLines = injectMarkerLines[index];
-  if (!isNew)
-    h.siteList.back().markerLines =
-        uint32_t(std::count(removeBegin, removeEnd, '\n'));
-  resume = blockEnd;
+  addSite(Index, Kw, RemoveBegin, RemoveEnd, Format);
+  H.SiteList.back().MarkerLines = InjectMarkerLines[Index];
+  if (!IsNew)
+    H.SiteList.back().MarkerLines =
+        uint32_t(std::count(RemoveBegin, RemoveEnd, '\n'));
+  Resume = BlockEnd;
   return Error::success();
 }
 
-Error InjectSiteScanner::parseArgs(const char *kw, StringRef name, bool native,
-                                   const char *body, InjectSiteFormat &format,
-                                   const char *&blockEnd,
-                                   const char *&removeEnd) {
-  args.clear();
-  StringRef endWord = native ? "MMPTX_INJECT_END" : "PTX_INJECT_END";
-  auto notClosed = [&](const char *loc) {
-    return diag(InjectErrc::Formatting, loc,
-                "expected an argument marker or '// " + endWord +
-                    "': inject site '" + name + "' is not closed",
-                kw, "inject site '" + name + "' starts here");
+Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
+                                   bool Native, const char *Body,
+                                   InjectSiteFormat &Format,
+                                   const char *&BlockEnd,
+                                   const char *&RemoveEnd) {
+  Args.clear();
+  StringRef EndWord = Native ? "MMPTX_INJECT_END" : "PTX_INJECT_END";
+  auto NotClosed = [&](const char *Loc) {
+    return diag(InjectErrc::Formatting, Loc,
+                "expected an argument marker or '// " + EndWord +
+                    "': inject site '" + TheNameVal + "' is not closed",
+                TheKw, "inject site '" + TheNameVal + "' starts here");
   };
-  int mode = -1; // 0: mm-ptx, 1: legacy
-  const char *ls = body;
+  int Mode = -1; // 0: mm-ptx, 1: legacy
+  const char *Ls = Body;
   while (true) {
-    if (ls >= end)
-      return diag(InjectErrc::Formatting, kw,
-                  "inject site '" + name + "' has no '// " + endWord + "'");
-    const char *le = lineEnd(ls);
-    const char *ce = le;
-    if (ce > ls && ce[-1] == '\r')
-      --ce;
-    StringRef line = StringRef(ls, ce - ls).trim(" \t");
-    const char *next = le < end ? le + 1 : end;
-    if (line.empty()) {
-      if (le == end)
-        ls = end;
+    if (Ls >= TheEnd)
+      return diag(InjectErrc::Formatting, TheKw,
+                  "inject site '" + TheNameVal + "' has no '// " + EndWord +
+                      "'");
+    const char *Le = lineEnd(Ls);
+    const char *Ce = Le;
+    if (Ce > Ls && Ce[-1] == '\r')
+      --Ce;
+    StringRef Line = StringRef(Ls, Ce - Ls).trim(" \t");
+    const char *Next = Le < TheEnd ? Le + 1 : TheEnd;
+    if (Line.empty()) {
+      if (Le == TheEnd)
+        Ls = TheEnd;
       else
-        ls = next;
+        Ls = Next;
       continue;
     }
-    if (!line.startswith("//"))
-      return notClosed(line.data());
-    StringRef rest = line.drop_front(2).ltrim(" \t");
-    if (startsWithWord(rest, endWord)) {
-      StringRef tail = rest.drop_front(endWord.size()).ltrim(" \t");
-      if (native) {
-        StringRef endName = nextToken(tail);
-        if (endName.empty())
-          return diag(InjectErrc::Formatting, rest.end(),
-                      "expected inject name '" + name +
+    if (!Line.startswith("//"))
+      return NotClosed(Line.data());
+    StringRef Rest = Line.drop_front(2).ltrim(" \t");
+    if (startsWithWord(Rest, EndWord)) {
+      StringRef Tail = Rest.drop_front(EndWord.size()).ltrim(" \t");
+      if (Native) {
+        StringRef EndName = nextToken(Tail);
+        if (EndName.empty())
+          return diag(InjectErrc::Formatting, Rest.end(),
+                      "expected inject name '" + TheNameVal +
                           "' after 'MMPTX_INJECT_END'");
-        if (endName != name)
-          return diag(InjectErrc::Formatting, endName.data(),
-                      "'MMPTX_INJECT_END' names '" + endName +
-                          "' but the site is '" + name + "'",
-                      kw, "inject site '" + name + "' starts here");
-        tail = tail.ltrim(" \t");
+        if (EndName != TheNameVal)
+          return diag(InjectErrc::Formatting, EndName.data(),
+                      "'MMPTX_INJECT_END' names '" + EndName +
+                          "' but the site is '" + TheNameVal + "'",
+                      TheKw, "inject site '" + TheNameVal + "' starts here");
+        Tail = Tail.ltrim(" \t");
       }
-      if (!tail.empty())
-        return diag(InjectErrc::Formatting, tail.data(),
-                    "unexpected text after '" + endWord + "'");
-      blockEnd = le;
-      removeEnd = ce;
+      if (!Tail.empty())
+        return diag(InjectErrc::Formatting, Tail.data(),
+                    "unexpected text after '" + EndWord + "'");
+      BlockEnd = Le;
+      RemoveEnd = Ce;
       break;
     }
-    if (startsWithWord(rest, "PTX_INJECT_START") ||
-        startsWithWord(rest, "MMPTX_INJECT_BEGIN") ||
-        startsWithWord(rest, "PTX_INJECT_END") ||
-        startsWithWord(rest, "MMPTX_INJECT_END"))
-      return notClosed(rest.data());
+    if (startsWithWord(Rest, "PTX_INJECT_START") ||
+        startsWithWord(Rest, "MMPTX_INJECT_BEGIN") ||
+        startsWithWord(Rest, "PTX_INJECT_END") ||
+        startsWithWord(Rest, "MMPTX_INJECT_END"))
+      return NotClosed(Rest.data());
 
-    Arg a;
-    a.line = line.data();
-    a.type = nullptr;
-    StringRef kindTok;
-    const char *lineEndLoc = line.end();
-    if (native) {
-      if (!startsWithWord(rest, "MMPTX_INJECT_ARG"))
-        return notClosed(line.data());
-      StringRef l = rest.drop_front(strlen("MMPTX_INJECT_ARG"));
-      StringRef idx = nextToken(l);
-      unsigned idxValue;
-      if (idx.empty())
-        return diag(InjectErrc::Formatting, lineEndLoc,
+    Arg A;
+    A.Line = Line.data();
+    A.Type = nullptr;
+    StringRef KindTok;
+    const char *LineEndLoc = Line.end();
+    if (Native) {
+      if (!startsWithWord(Rest, "MMPTX_INJECT_ARG"))
+        return NotClosed(Line.data());
+      StringRef L = Rest.drop_front(strlen("MMPTX_INJECT_ARG"));
+      StringRef Idx = nextToken(L);
+      unsigned IdxValue;
+      if (Idx.empty())
+        return diag(InjectErrc::Formatting, LineEndLoc,
                     "expected an argument index after 'MMPTX_INJECT_ARG'");
-      if (idx.getAsInteger(10, idxValue) || idxValue != args.size())
-        return diag(InjectErrc::Formatting, idx.data(),
-                    "argument index '" + idx + "' out of order: expected " +
-                        Twine(args.size()));
-      kindTok = nextToken(l);
-      if (kindTok == "in")
-        a.kind = InjectArgKind::In;
-      else if (kindTok == "out")
-        a.kind = InjectArgKind::Out;
-      else if (kindTok == "mod")
-        a.kind = InjectArgKind::Mod;
-      else if (kindTok.empty())
-        return diag(InjectErrc::Formatting, lineEndLoc,
+      if (Idx.getAsInteger(10, IdxValue) || IdxValue != Args.size())
+        return diag(InjectErrc::Formatting, Idx.data(),
+                    "argument index '" + Idx + "' out of order: expected " +
+                        Twine(Args.size()));
+      KindTok = nextToken(L);
+      if (KindTok == "in")
+        A.Kind = InjectArgKind::In;
+      else if (KindTok == "out")
+        A.Kind = InjectArgKind::Out;
+      else if (KindTok == "mod")
+        A.Kind = InjectArgKind::Mod;
+      else if (KindTok.empty())
+        return diag(InjectErrc::Formatting, LineEndLoc,
                     "expected an argument kind ('in', 'out' or 'mod')");
       else
-        return diag(InjectErrc::Formatting, kindTok.data(),
-                    "invalid argument kind '" + kindTok +
+        return diag(InjectErrc::Formatting, KindTok.data(),
+                    "invalid argument kind '" + KindTok +
                         "': expected 'in', 'out' or 'mod'");
-      a.regType = nextToken(l);
-      a.typeToken = nextToken(l);
-      a.name = l.trim(" \t");
-      format = InjectSiteFormat::Native;
+      A.RegType = nextToken(L);
+      A.TypeToken = nextToken(L);
+      A.Name = L.trim(" \t");
+      Format = InjectSiteFormat::Native;
     } else {
-      StringRef l = rest;
-      a.reg = nextToken(l);
-      kindTok = nextToken(l);
-      int lineMode;
-      if (kindTok.size() == 1 &&
-          (kindTok[0] == 'm' || kindTok[0] == 'o' || kindTok[0] == 'i')) {
-        lineMode = 0;
-        a.kind = kindTok[0] == 'm'   ? InjectArgKind::Mod
-                 : kindTok[0] == 'o' ? InjectArgKind::Out
+      StringRef L = Rest;
+      A.Reg = nextToken(L);
+      KindTok = nextToken(L);
+      int LineMode;
+      if (KindTok.size() == 1 &&
+          (KindTok[0] == 'm' || KindTok[0] == 'o' || KindTok[0] == 'i')) {
+        LineMode = 0;
+        A.Kind = KindTok[0] == 'm'   ? InjectArgKind::Mod
+                 : KindTok[0] == 'o' ? InjectArgKind::Out
                                      : InjectArgKind::In;
-        a.regType = nextToken(l);
-      } else if ((kindTok == "in" || kindTok == "out" || kindTok == "mod") &&
-                 a.reg.startswith("%")) {
+        A.RegType = nextToken(L);
+      } else if ((KindTok == "in" || KindTok == "out" || KindTok == "mod") &&
+                 A.Reg.startswith("%")) {
         // Legacy markers carry the compiler's register (`%f1`).
-        lineMode = 1;
-        a.kind = kindTok == "in"    ? InjectArgKind::In
-                 : kindTok == "out" ? InjectArgKind::Out
+        LineMode = 1;
+        A.Kind = KindTok == "in"    ? InjectArgKind::In
+                 : KindTok == "out" ? InjectArgKind::Out
                                     : InjectArgKind::Mod;
-        a.regType = "";
-      } else if (kindTok.empty()) {
-        return diag(InjectErrc::Formatting, lineEndLoc,
+        A.RegType = "";
+      } else if (KindTok.empty()) {
+        return diag(InjectErrc::Formatting, LineEndLoc,
                     "expected '<register> <kind> ...' in inject argument "
                     "marker");
       } else {
-        return diag(InjectErrc::Formatting, kindTok.data(),
-                    "invalid argument kind '" + kindTok +
+        return diag(InjectErrc::Formatting, KindTok.data(),
+                    "invalid argument kind '" + KindTok +
                         "': expected 'm', 'o' or 'i' (legacy markers: a "
                         "'%register' then 'in', 'out' or 'mod')");
       }
-      if (mode == -1)
-        mode = lineMode;
-      else if (mode != lineMode)
-        return diag(InjectErrc::Formatting, kindTok.data(),
+      if (Mode == -1)
+        Mode = LineMode;
+      else if (Mode != LineMode)
+        return diag(InjectErrc::Formatting, KindTok.data(),
                     "argument marker mixes the mm-ptx and legacy forms in "
                     "inject site '" +
-                        name + "'",
-                    kw, "inject site '" + name + "' starts here");
-      a.typeToken = nextToken(l);
-      a.name = l.trim(" \t");
-      format = mode == 0 ? InjectSiteFormat::MmPtx : InjectSiteFormat::Legacy;
+                        TheNameVal + "'",
+                    TheKw, "inject site '" + TheNameVal + "' starts here");
+      A.TypeToken = nextToken(L);
+      A.Name = L.trim(" \t");
+      Format = Mode == 0 ? InjectSiteFormat::MmPtx : InjectSiteFormat::Legacy;
     }
-    if ((native || mode == 0) && a.regType.empty())
-      return diag(InjectErrc::Formatting, lineEndLoc,
+    if ((Native || Mode == 0) && A.RegType.empty())
+      return diag(InjectErrc::Formatting, LineEndLoc,
                   "expected a register type in inject argument marker");
-    if (a.typeToken.empty())
-      return diag(InjectErrc::Formatting, lineEndLoc,
+    if (A.TypeToken.empty())
+      return diag(InjectErrc::Formatting, LineEndLoc,
                   "expected a type in inject argument marker");
-    if (a.name.empty())
-      return diag(InjectErrc::Formatting, lineEndLoc,
+    if (A.Name.empty())
+      return diag(InjectErrc::Formatting, LineEndLoc,
                   "missing variable name in inject argument marker");
-    a.typeLoc = a.typeToken.data();
-    bool legacy = !native && mode == 1;
-    a.type = lookupType(a.typeToken, legacy);
-    if (!a.type && (legacy || !opts.allowUnknownTypes))
-      return diag(InjectErrc::UnknownType, a.typeLoc,
-                  "unknown inject type '" + a.typeToken + "'");
-    if (a.type && !legacy && a.type->regType != a.regType)
-      return diag(InjectErrc::Formatting, a.regType.data(),
-                  "register type '" + a.regType +
+    A.TypeLoc = A.TypeToken.data();
+    bool Legacy = !Native && Mode == 1;
+    A.Type = lookupType(A.TypeToken, Legacy);
+    if (!A.Type && (Legacy || !Opts.AllowUnknownTypes))
+      return diag(InjectErrc::UnknownType, A.TypeLoc,
+                  "unknown inject type '" + A.TypeToken + "'");
+    if (A.Type && !Legacy && A.Type->RegType != A.RegType)
+      return diag(InjectErrc::Formatting, A.RegType.data(),
+                  "register type '" + A.RegType +
                       "' does not match inject "
                       "type '" +
-                      a.type->token + "' (" + a.type->regType + ")");
-    args.push_back(a);
-    ls = next;
-    if (le == end)
-      ls = end;
+                      A.Type->TheToken + "' (" + A.Type->RegType + ")");
+    Args.push_back(A);
+    Ls = Next;
+    if (Le == TheEnd)
+      Ls = TheEnd;
   }
-  if (args.empty())
-    format = native ? InjectSiteFormat::Native : InjectSiteFormat::MmPtx;
+  if (Args.empty())
+    Format = Native ? InjectSiteFormat::Native : InjectSiteFormat::MmPtx;
   return Error::success();
 }
 
-Error InjectSiteScanner::checkAgainstFirst(uint32_t index, const char *kw,
-                                           StringRef name) {
-  const Inject &inj = h.injectList[index];
-  const char *firstLoc = base + inj.firstSiteOffset;
-  std::string note = ("first site of inject '" + name + "' is here").str();
-  if (args.size() != inj.numVariables)
-    return diag(InjectErrc::InconsistentInjection, kw,
-                "inject site '" + name + "' has " +
-                    plural(args.size(), "argument") +
-                    ", but the first site of '" + name + "' has " +
-                    Twine(inj.numVariables),
-                firstLoc, note);
-  ArrayRef<InjectVariable> vars = h.getVariables(inj);
-  for (size_t i = 0, n = args.size(); i != n; ++i) {
-    const Arg &a = args[i];
-    const InjectVariable &v = vars[i];
-    auto differs = [&](const Twine &what, StringRef here, StringRef first) {
-      return diag(InjectErrc::InconsistentInjection, a.line,
-                  "inconsistent inject site '" + name + "': variable '" +
-                      v.name + "' (argument " + Twine(i) + ") has " + what +
-                      " '" + here + "' here, but '" + first +
+Error InjectSiteScanner::checkAgainstFirst(uint32_t Index, const char *Kw,
+                                           StringRef TheName) {
+  const Inject &Inj = H.InjectList[Index];
+  const char *FirstLoc = Base + Inj.FirstSiteOffset;
+  std::string TheNote =
+      ("first site of inject '" + TheName + "' is here").str();
+  if (Args.size() != Inj.NumVariables)
+    return diag(InjectErrc::InconsistentInjection, Kw,
+                "inject site '" + TheName + "' has " +
+                    plural(Args.size(), "argument") +
+                    ", but the first site of '" + TheName + "' has " +
+                    Twine(Inj.NumVariables),
+                FirstLoc, TheNote);
+  ArrayRef<InjectVariable> Vars = H.getVariables(Inj);
+  for (size_t TheI = 0, N = Args.size(); TheI != N; ++TheI) {
+    const Arg &TheA = Args[TheI];
+    const InjectVariable &TheV = Vars[TheI];
+    auto Differs = [&](const Twine &What, StringRef Here, StringRef First) {
+      return diag(InjectErrc::InconsistentInjection, TheA.Line,
+                  "inconsistent inject site '" + TheName + "': variable '" +
+                      TheV.Name + "' (argument " + Twine(TheI) + ") has " +
+                      What + " '" + Here + "' here, but '" + First +
                       "' at the first site",
-                  firstLoc, note);
+                  FirstLoc, TheNote);
     };
-    if (a.name != v.name)
-      return diag(InjectErrc::InconsistentInjection, a.line,
-                  "inconsistent inject site '" + name + "': argument " +
-                      Twine(i) + " is variable '" + a.name + "' here, but '" +
-                      v.name + "' at the first site",
-                  firstLoc, note);
-    if (a.kind != v.kind)
-      return differs("kind", getInjectArgKindName(a.kind),
-                     getInjectArgKindName(v.kind));
-    StringRef typeToken = a.type ? a.type->token : a.typeToken;
-    if (typeToken != v.typeToken)
-      return differs("type", typeToken, v.typeToken);
-    StringRef regType = a.type ? a.type->regType : a.regType;
-    if (regType != v.regType)
-      return differs("register type", regType, v.regType);
+    if (TheA.Name != TheV.Name)
+      return diag(InjectErrc::InconsistentInjection, TheA.Line,
+                  "inconsistent inject site '" + TheName + "': argument " +
+                      Twine(TheI) + " is variable '" + TheA.Name +
+                      "' here, but '" + TheV.Name + "' at the first site",
+                  FirstLoc, TheNote);
+    if (TheA.Kind != TheV.Kind)
+      return Differs("kind", getInjectArgKindName(TheA.Kind),
+                     getInjectArgKindName(TheV.Kind));
+    StringRef TypeToken = TheA.Type ? TheA.Type->TheToken : TheA.TypeToken;
+    if (TypeToken != TheV.TypeToken)
+      return Differs("type", TypeToken, TheV.TypeToken);
+    StringRef RegType = TheA.Type ? TheA.Type->RegType : TheA.RegType;
+    if (RegType != TheV.RegType)
+      return Differs("register type", RegType, TheV.RegType);
     // mm-ptx sites name their stable register; the others use _x<i>.
-    if (!a.reg.empty() && !a.reg.startswith("%")) {
-      if (a.reg != v.stableRegister)
-        return differs("stable register", a.reg, v.stableRegister);
-    } else if (v.stableRegister != stableName(i)) {
-      return differs("stable register", stableName(i), v.stableRegister);
+    if (!TheA.Reg.empty() && !TheA.Reg.startswith("%")) {
+      if (TheA.Reg != TheV.StableRegister)
+        return Differs("stable register", TheA.Reg, TheV.StableRegister);
+    } else if (TheV.StableRegister != stableName(TheI)) {
+      return Differs("stable register", stableName(TheI), TheV.StableRegister);
     }
   }
   return Error::success();
 }
 
-void InjectSiteScanner::addSite(uint32_t index, const char *kw,
-                                const char *removeBegin, const char *removeEnd,
-                                InjectSiteFormat format) {
-  InjectSite site;
-  site.inject = index;
-  site.markerOffset = offset(kw);
-  site.removeBegin = offset(removeBegin);
-  site.removeEnd = offset(removeEnd);
-  site.slot = uint32_t(site.removeBegin - removedBytes);
-  site.markerLines = 0;
-  site.format = format;
-  site.firstRegister = h.siteRegisters.size();
-  h.siteList.push_back(site);
-  ++h.injectList[index].numSites;
-  if (currentStmt != ptx::Statement::NoIndex)
-    markerStmts.push_back(currentStmt);
-  removedBytes += removeEnd - removeBegin;
-  if (format != InjectSiteFormat::Legacy)
+void InjectSiteScanner::addSite(uint32_t Index, const char *Kw,
+                                const char *RemoveBegin, const char *RemoveEnd,
+                                InjectSiteFormat Format) {
+  InjectSite Site;
+  Site.TheInject = Index;
+  Site.MarkerOffset = offset(Kw);
+  Site.RemoveBegin = offset(RemoveBegin);
+  Site.RemoveEnd = offset(RemoveEnd);
+  Site.Slot = uint32_t(Site.RemoveBegin - RemovedBytes);
+  Site.MarkerLines = 0;
+  Site.Format = Format;
+  Site.FirstRegister = H.SiteRegisters.size();
+  H.SiteList.pushBack(Site);
+  ++H.InjectList[Index].NumSites;
+  if (CurrentStmt != ptx::Statement::NoIndex)
+    MarkerStmts.push_back(CurrentStmt);
+  RemovedBytes += RemoveEnd - RemoveBegin;
+  if (Format != InjectSiteFormat::Legacy)
     return;
   // Legacy: the stub goes into the normalisation scaffold.
-  for (const Arg &a : args) {
-    h.siteRegisters.push_back(a.reg);
-    h.siteRegisterOffsets.push_back(offset(a.reg.data()));
+  for (const Arg &A : Args) {
+    H.SiteRegisters.push_back(A.Reg);
+    H.SiteRegisterOffsets.push_back(offset(A.Reg.data()));
   }
-  std::string &s = h.scaffold;
-  size_t prefixEnd = writeNormalizedSite(
-      s, h.injectList[index], h.getVariables(h.injectList[index]),
-      makeArrayRef(h.siteRegisters).take_back(args.size()),
-      /*leadingTab=*/*removeBegin == '\t', /*withMarkers=*/false);
-  h.scaffoldEnds.push_back(uint32_t(prefixEnd));
-  h.scaffoldEnds.push_back(uint32_t(s.size()));
+  std::string &S = H.Scaffold;
+  size_t PrefixEnd = writeNormalizedSite(
+      S, H.InjectList[Index], H.getVariables(H.InjectList[Index]),
+      makeArrayRef(H.SiteRegisters).take_back(Args.size()),
+      /*leadingTab=*/*RemoveBegin == '\t', /*withMarkers=*/false);
+  H.ScaffoldEnds.push_back(uint32_t(PrefixEnd));
+  H.ScaffoldEnds.push_back(uint32_t(S.size()));
 }
 
 Error InjectSiteScanner::scanText() {
   // Look for the rare '*' (memchr speed) rather than for "/*".
-  for (const char *p = base; p < end;) {
-    const void *star = memchr(p, '*', end - p);
-    if (!star)
+  for (const char *P = Base; P < TheEnd;) {
+    const void *Star = memchr(P, '*', TheEnd - P);
+    if (!Star)
       break;
-    p = static_cast<const char *>(star) + 1;
-    if (p - 1 > base && p[-2] == '/') {
-      mayHaveBlockComments = true;
+    P = static_cast<const char *>(Star) + 1;
+    if (P - 1 > Base && P[-2] == '/') {
+      MayHaveBlockComments = true;
       break;
     }
   }
-  const char *p = base;
-  while (p < end) {
-    const void *j = memchr(p, 'J', end - p);
-    if (!j)
+  const char *P = Base;
+  while (P < TheEnd) {
+    const void *J = memchr(P, 'J', TheEnd - P);
+    if (!J)
       break;
-    if (Error e = handleMarker(static_cast<const char *>(j), p))
-      return e;
+    if (Error E = handleMarker(static_cast<const char *>(J), P))
+      return E;
   }
   return Error::success();
 }
 
-Error InjectSiteScanner::scanModule(const ptx::Module &m) {
-  const char *resume = base;
-  ArrayRef<ptx::Statement> stmts = m.statements();
-  for (size_t i = 0, n = stmts.size(); i != n; ++i) {
-    const ptx::Statement &s = stmts[i];
-    if (s.Kind != ptx::StmtKind::Comment || !(s.Flags & ptx::SF_KeywordComment))
+Error InjectSiteScanner::scanModule(const ptx::Module &M) {
+  const char *Resume = Base;
+  ArrayRef<ptx::Statement> Stmts = M.statements();
+  for (size_t I = 0, N = Stmts.size(); I != N; ++I) {
+    const ptx::Statement &S = Stmts[I];
+    if (S.Kind != ptx::StmtKind::Comment || !(S.Flags & ptx::SF_KeywordComment))
       continue;
-    currentStmt = uint32_t(i);
-    const char *p = base + s.Begin, *se = base + s.End;
+    CurrentStmt = uint32_t(I);
+    const char *P = Base + S.Begin, *Se = Base + S.End;
     // Markers are `//` comments; a `/* */` comment only mentions them.
-    if (p < resume || se - p < 2 || p[1] != '/')
+    if (P < Resume || Se - P < 2 || P[1] != '/')
       continue;
-    while (p < se) {
-      const void *j = memchr(p, 'J', se - p);
-      if (!j)
+    while (P < Se) {
+      const void *J = memchr(P, 'J', Se - P);
+      if (!J)
         break;
-      if (Error e = handleMarker(static_cast<const char *>(j), p))
-        return e;
+      if (Error E = handleMarker(static_cast<const char *>(J), P))
+        return E;
     }
-    resume = std::max(resume, p);
+    Resume = std::max(Resume, P);
   }
   return Error::success();
 }
 
 /// Reallocates \p v to its size when that saves memory.
-template <typename T> static void trimCapacity(std::vector<T> &v) {
-  if (v.capacity() > v.size())
-    std::vector<T>(v.begin(), v.end()).swap(v);
+template <typename T> static void trimCapacity(std::vector<T> &V) {
+  if (V.capacity() > V.size())
+    std::vector<T>(V.begin(), V.end()).swap(V);
 }
 
 void InjectSiteScanner::finish() {
   // The template: the input less the marker blocks, in one allocation of
   // its exact size (not zeroed: every byte is copied once).
-  size_t size = buf.size() - removedBytes;
-  h.templateText.reset(new char[size ? size : 1]);
-  h.templateSize = size;
-  char *out = h.templateText.get();
-  uint32_t from = 0;
-  for (const InjectSite &site : h.siteList) {
-    memcpy(out, base + from, site.removeBegin - from);
-    out += site.removeBegin - from;
-    from = site.removeEnd;
+  size_t Size = Buf.size() - RemovedBytes;
+  H.TemplateText.reset(new char[Size ? Size : 1]);
+  H.TemplateSize = Size;
+  char *Out = H.TemplateText.get();
+  uint32_t From = 0;
+  for (const InjectSite &Site : H.SiteList) {
+    memcpy(Out, Base + From, Site.RemoveBegin - From);
+    Out += Site.RemoveBegin - From;
+    From = Site.RemoveEnd;
   }
-  memcpy(out, base + from, buf.size() - from);
+  memcpy(Out, Base + From, Buf.size() - From);
   // Give back the records' slack: a handle lives on. (shrink_to_fit() does
   // nothing without exceptions in libstdc++.)
-  h.siteList.trim();
-  trimCapacity(h.injectList);
-  trimCapacity(h.variables);
+  H.SiteList.trim();
+  trimCapacity(H.InjectList);
+  trimCapacity(H.Variables);
 
   // One block for the strings of the variables and legacy registers that
   // point into the input or into scratch; the built-in types' are static.
-  size_t total = 0;
-  for (size_t i = 0, n = h.variables.size(); i != n; ++i) {
-    InjectVariable &v = h.variables[i];
-    total += v.name.size() + v.stableRegister.size();
-    if (!builtinType[i])
-      total += v.regType.size() + v.typeToken.size() + v.movSuffix.size();
+  size_t Total = 0;
+  for (size_t I = 0, N = H.Variables.size(); I != N; ++I) {
+    InjectVariable &V = H.Variables[I];
+    Total += V.Name.size() + V.StableRegister.size();
+    if (!BuiltinType[I])
+      Total += V.RegType.size() + V.TypeToken.size() + V.MovSuffix.size();
   }
-  for (StringRef r : h.siteRegisters)
-    total += r.size();
-  if (!total)
+  for (StringRef R : H.SiteRegisters)
+    Total += R.size();
+  if (!Total)
     return;
-  h.strings.reset(new char[total]);
-  h.stringsSize = total;
-  char *p = h.strings.get();
-  auto own = [&](StringRef &str) {
-    memcpy(p, str.data(), str.size());
-    str = StringRef(p, str.size());
-    p += str.size();
+  H.Strings.reset(new char[Total]);
+  H.StringsSize = Total;
+  char *P = H.Strings.get();
+  auto Own = [&](StringRef &Str) {
+    memcpy(P, Str.data(), Str.size());
+    Str = StringRef(P, Str.size());
+    P += Str.size();
   };
-  for (size_t i = 0, n = h.variables.size(); i != n; ++i) {
-    InjectVariable &v = h.variables[i];
-    own(v.name);
-    own(v.stableRegister);
-    if (!builtinType[i]) {
-      own(v.regType);
-      own(v.typeToken);
-      own(v.movSuffix);
+  for (size_t I = 0, N = H.Variables.size(); I != N; ++I) {
+    InjectVariable &V = H.Variables[I];
+    Own(V.Name);
+    Own(V.StableRegister);
+    if (!BuiltinType[I]) {
+      Own(V.RegType);
+      Own(V.TypeToken);
+      Own(V.MovSuffix);
     }
   }
-  for (StringRef &r : h.siteRegisters)
-    own(r);
+  for (StringRef &R : H.SiteRegisters)
+    Own(R);
 }
 
 //===----------------------------------------------------------------------===//
@@ -930,286 +934,286 @@ InjectModule::~InjectModule() = default;
 static_assert(std::is_trivially_copyable<InjectSite>::value,
               "SiteStorage moves sites with realloc");
 
-InjectModule::SiteStorage::~SiteStorage() { free(items); }
+InjectModule::SiteStorage::~SiteStorage() { free(Items); }
 
-void InjectModule::SiteStorage::reserve(size_t n) {
-  if (n <= capacity)
+void InjectModule::SiteStorage::reserve(size_t N) {
+  if (N <= Capacity)
     return;
-  items =
-      static_cast<InjectSite *>(safe_realloc(items, n * sizeof(InjectSite)));
-  capacity = n;
+  Items =
+      static_cast<InjectSite *>(safe_realloc(Items, N * sizeof(InjectSite)));
+  Capacity = N;
 }
 
-void InjectModule::SiteStorage::push_back(const InjectSite &site) {
-  if (count == capacity)
-    reserve(2 * capacity + 8);
-  items[count++] = site;
+void InjectModule::SiteStorage::pushBack(const InjectSite &Site) {
+  if (Count == Capacity)
+    reserve(2 * Capacity + 8);
+  Items[Count++] = Site;
 }
 
 void InjectModule::SiteStorage::trim() {
-  if (count == capacity)
+  if (Count == Capacity)
     return;
-  if (!count) {
-    free(items);
-    items = nullptr;
+  if (!Count) {
+    free(Items);
+    Items = nullptr;
   } else {
     // Shrinking keeps the block where it is (glibc splits it, or mremaps a
     // mapped one): no copy.
-    items = static_cast<InjectSite *>(
-        safe_realloc(items, count * sizeof(InjectSite)));
+    Items = static_cast<InjectSite *>(
+        safe_realloc(Items, Count * sizeof(InjectSite)));
   }
-  capacity = count;
+  Capacity = Count;
 }
 
 Expected<std::unique_ptr<InjectModule>>
-InjectModule::create(StringRef ptxText, StringRef bufferName,
-                     const InjectOptions &options) {
-  if (ptxText.size() >= UINT32_MAX)
+InjectModule::create(StringRef PtxText, StringRef BufferName,
+                     const InjectOptions &Options) {
+  if (PtxText.size() >= UINT32_MAX)
     return usageError(InjectErrc::InvalidInput,
-                      "PTX of " + Twine(ptxText.size()) +
+                      "PTX of " + Twine(PtxText.size()) +
                           " bytes is too large (limit 4 GiB)");
-  std::unique_ptr<InjectModule> h(new InjectModule());
-  if (options.trusted) {
-    InjectSiteScanner scanner(*h, ptxText, nullptr, bufferName, options);
-    if (Error e = scanner.scanText())
-      return e;
-    scanner.finish();
-    return h;
+  std::unique_ptr<InjectModule> H(new InjectModule());
+  if (Options.Trusted) {
+    InjectSiteScanner Scanner(*H, PtxText, nullptr, BufferName, Options);
+    if (Error E = Scanner.scanText())
+      return E;
+    Scanner.finish();
+    return H;
   }
   // The structural parse of the caller's text; its statements are only
   // needed until the checks are done.
-  SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(ptxText, bufferName,
+  SourceMgr Sm;
+  unsigned Id = Sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(PtxText, BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
   // The statements' memory is kept per thread between creates, up to
   // MaxScratchStatements: a program that makes many handles maps it once
   // instead of page-faulting a fresh block for every create.
   constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
-  static thread_local std::vector<ptx::Statement> scratchStatements;
-  auto parsed = parseStructure(sm, id, std::move(scratchStatements));
-  if (!parsed)
-    return withInjectCode(parsed.takeError(), InjectErrc::InvalidPTX);
-  std::unique_ptr<ptx::Module> m = std::move(*parsed);
-  auto keepScratch = make_scope_exit([&] {
-    std::vector<ptx::Statement> &s = m->getStatementsForBuild();
-    if (s.capacity() <= MaxScratchStatements)
-      scratchStatements.swap(s);
+  static thread_local std::vector<ptx::Statement> ScratchStatements;
+  auto Parsed = parseStructure(Sm, Id, std::move(ScratchStatements));
+  if (!Parsed)
+    return withInjectCode(Parsed.takeError(), InjectErrc::InvalidPTX);
+  std::unique_ptr<ptx::Module> M = std::move(*Parsed);
+  auto KeepScratch = make_scope_exit([&] {
+    std::vector<ptx::Statement> &S = M->getStatementsForBuild();
+    if (S.capacity() <= MaxScratchStatements)
+      ScratchStatements.swap(S);
   });
-  InjectSiteScanner scanner(*h, ptxText, &sm, bufferName, options);
-  if (Error e = scanner.scanModule(*m))
-    return e;
-  scanner.finish();
-  if (Error e = verifySites(*m, *h, scanner.getMarkerStatements()))
-    return e;
-  return h;
+  InjectSiteScanner Scanner(*H, PtxText, &Sm, BufferName, Options);
+  if (Error E = Scanner.scanModule(*M))
+    return E;
+  Scanner.finish();
+  if (Error E = verifySites(*M, *H, Scanner.getMarkerStatements()))
+    return E;
+  return H;
 }
 
 Expected<std::unique_ptr<InjectModule>>
-InjectModule::create(const ptx::Module &m, const InjectOptions &options) {
-  StringRef text = m.getBuffer();
-  if (m.isModified())
+InjectModule::create(const ptx::Module &M, const InjectOptions &Options) {
+  StringRef Text = M.getBuffer();
+  if (M.isModified())
     return usageError(InjectErrc::InvalidInput,
                       "the module has edits that are not applied yet; print "
                       "and re-parse it first");
-  if (text.size() >= UINT32_MAX)
+  if (Text.size() >= UINT32_MAX)
     return usageError(InjectErrc::InvalidInput, "PTX too large (limit 4 GiB)");
-  std::unique_ptr<InjectModule> h(new InjectModule());
-  InjectSiteScanner scanner(*h, text, &m.getSourceMgr(),
-                            m.getBufferIdentifier(), options);
-  if (Error e = scanner.scanModule(m))
-    return e;
-  scanner.finish();
-  if (!options.trusted)
-    if (Error e = verifySites(m, *h, scanner.getMarkerStatements()))
-      return e;
-  return h;
+  std::unique_ptr<InjectModule> H(new InjectModule());
+  InjectSiteScanner Scanner(*H, Text, &M.getSourceMgr(),
+                            M.getBufferIdentifier(), Options);
+  if (Error E = Scanner.scanModule(M))
+    return E;
+  Scanner.finish();
+  if (!Options.Trusted)
+    if (Error E = verifySites(M, *H, Scanner.getMarkerStatements()))
+      return E;
+  return H;
 }
 
-const Inject *InjectModule::lookupInject(StringRef name) const {
-  auto it = nameToInject.find(name);
-  return it == nameToInject.end() ? nullptr : &injectList[it->second];
+const Inject *InjectModule::lookupInject(StringRef Name) const {
+  auto It = NameToInject.find(Name);
+  return It == NameToInject.end() ? nullptr : &InjectList[It->second];
 }
 
-const InjectVariable *InjectModule::lookupVariable(const Inject &inj,
-                                                   StringRef name) const {
-  for (const InjectVariable &v : getVariables(inj))
-    if (v.name == name)
-      return &v;
+const InjectVariable *InjectModule::lookupVariable(const Inject &Inj,
+                                                   StringRef Name) const {
+  for (const InjectVariable &V : getVariables(Inj))
+    if (V.Name == Name)
+      return &V;
   return nullptr;
 }
 
 template <typename T>
-ArrayRef<T> InjectModule::registersOf(const InjectSite &site,
-                                      const std::vector<T> &all) const {
-  if (site.format != InjectSiteFormat::Legacy)
+ArrayRef<T> InjectModule::registersOf(const InjectSite &Site,
+                                      const std::vector<T> &All) const {
+  if (Site.Format != InjectSiteFormat::Legacy)
     return {};
-  return makeArrayRef(all).slice(site.firstRegister,
-                                 injectList[site.inject].numVariables);
+  return makeArrayRef(All).slice(Site.FirstRegister,
+                                 InjectList[Site.TheInject].NumVariables);
 }
 
 ArrayRef<StringRef>
-InjectModule::getSiteRegisters(const InjectSite &site) const {
-  return registersOf(site, siteRegisters);
+InjectModule::getSiteRegisters(const InjectSite &Site) const {
+  return registersOf(Site, SiteRegisters);
 }
 
 ArrayRef<uint32_t>
-InjectModule::getSiteRegisterOffsets(const InjectSite &site) const {
-  return registersOf(site, siteRegisterOffsets);
+InjectModule::getSiteRegisterOffsets(const InjectSite &Site) const {
+  return registersOf(Site, SiteRegisterOffsets);
 }
 
 size_t InjectModule::getMemoryUsage() const {
-  size_t bytes = sizeof(*this) + templateSize + scaffold.capacity() +
-                 scaffoldEnds.capacity() * sizeof(uint32_t) +
-                 injectList.capacity() * sizeof(Inject) +
-                 variables.capacity() * sizeof(InjectVariable) +
-                 siteList.capacity * sizeof(InjectSite) +
-                 siteRegisters.capacity() * sizeof(StringRef) +
-                 siteRegisterOffsets.capacity() * sizeof(uint32_t) +
-                 stringsSize +
-                 nameToInject.getNumBuckets() * (sizeof(void *) + 4);
-  for (const auto &e : nameToInject)
-    bytes += sizeof(e) + e.getKeyLength() + 1;
-  return bytes;
+  size_t Bytes = sizeof(*this) + TemplateSize + Scaffold.capacity() +
+                 ScaffoldEnds.capacity() * sizeof(uint32_t) +
+                 InjectList.capacity() * sizeof(Inject) +
+                 Variables.capacity() * sizeof(InjectVariable) +
+                 SiteList.Capacity * sizeof(InjectSite) +
+                 SiteRegisters.capacity() * sizeof(StringRef) +
+                 SiteRegisterOffsets.capacity() * sizeof(uint32_t) +
+                 StringsSize +
+                 NameToInject.getNumBuckets() * (sizeof(void *) + 4);
+  for (const auto &E : NameToInject)
+    Bytes += sizeof(E) + E.getKeyLength() + 1;
+  return Bytes;
 }
 
 //===----------------------------------------------------------------------===//
 // Rendering
 //===----------------------------------------------------------------------===//
 
-Error InjectModule::checkStubs(ArrayRef<StringRef> stubs,
-                               const RenderOptions &opts) const {
-  if (Error e = checkStubCount(stubs))
-    return e;
-  for (size_t i = 0, n = stubs.size(); i != n; ++i) {
-    const Inject &inj = injectList[i];
-    std::string name = i < opts.stubNames.size() && !opts.stubNames[i].empty()
-                           ? opts.stubNames[i]
-                           : ("<stub of inject '" + inj.name + "'>").str();
-    if (Error e = checkStub(stubs[i], name, *this, inj, opts.onWarning))
-      return e;
+Error InjectModule::checkStubs(ArrayRef<StringRef> Stubs,
+                               const RenderOptions &Opts) const {
+  if (Error E = checkStubCount(Stubs))
+    return E;
+  for (size_t I = 0, N = Stubs.size(); I != N; ++I) {
+    const Inject &Inj = InjectList[I];
+    std::string Name = I < Opts.StubNames.size() && !Opts.StubNames[I].empty()
+                           ? Opts.StubNames[I]
+                           : ("<stub of inject '" + Inj.Name + "'>").str();
+    if (Error E = checkStub(Stubs[I], Name, *this, Inj, Opts.OnWarning))
+      return E;
   }
   return Error::success();
 }
 
-Error InjectModule::checkStubCount(ArrayRef<StringRef> stubs) const {
-  if (stubs.size() != injectList.size())
+Error InjectModule::checkStubCount(ArrayRef<StringRef> Stubs) const {
+  if (Stubs.size() != InjectList.size())
     return usageError(InjectErrc::WrongNumStubs,
-                      "expected " + plural(injectList.size(), "stub") +
-                          " (one per inject), got " + Twine(stubs.size()));
+                      "expected " + plural(InjectList.size(), "stub") +
+                          " (one per inject), got " + Twine(Stubs.size()));
   return Error::success();
 }
 
-Expected<size_t> InjectModule::renderedSize(ArrayRef<StringRef> stubs) const {
-  if (Error e = checkStubCount(stubs))
-    return e;
-  size_t size = templateSize + scaffold.size();
-  for (size_t i = 0, n = stubs.size(); i != n; ++i)
-    size += stubs[i].size() * injectList[i].numSites;
-  return size;
+Expected<size_t> InjectModule::renderedSize(ArrayRef<StringRef> Stubs) const {
+  if (Error E = checkStubCount(Stubs))
+    return E;
+  size_t Size = TemplateSize + Scaffold.size();
+  for (size_t I = 0, N = Stubs.size(); I != N; ++I)
+    Size += Stubs[I].size() * InjectList[I].NumSites;
+  return Size;
 }
 
 template <typename Sink>
-void InjectModule::fill(ArrayRef<StringRef> stubs, Sink append) const {
-  const char *text = templateText.get();
-  const StringRef *stubData = stubs.data();
-  const uint32_t *scaffoldEnd = scaffoldEnds.data();
-  uint32_t from = 0, scaffoldFrom = 0;
-  for (const InjectSite &site : siteList) {
-    append(text + from, site.slot - from);
-    from = site.slot;
-    const StringRef &stub = stubData[site.inject];
-    if (site.format != InjectSiteFormat::Legacy) {
-      append(stub.data(), stub.size());
+void InjectModule::fill(ArrayRef<StringRef> Stubs, Sink Append) const {
+  const char *Text = TemplateText.get();
+  const StringRef *StubData = Stubs.data();
+  const uint32_t *ScaffoldEnd = ScaffoldEnds.data();
+  uint32_t From = 0, ScaffoldFrom = 0;
+  for (const InjectSite &Site : SiteList) {
+    Append(Text + From, Site.Slot - From);
+    From = Site.Slot;
+    const StringRef &Stub = StubData[Site.TheInject];
+    if (Site.Format != InjectSiteFormat::Legacy) {
+      Append(Stub.data(), Stub.size());
       continue;
     }
-    uint32_t prefixEnd = *scaffoldEnd++, suffixEnd = *scaffoldEnd++;
-    append(scaffold.data() + scaffoldFrom, prefixEnd - scaffoldFrom);
-    append(stub.data(), stub.size());
-    append(scaffold.data() + prefixEnd, suffixEnd - prefixEnd);
-    scaffoldFrom = suffixEnd;
+    uint32_t PrefixEnd = *ScaffoldEnd++, SuffixEnd = *ScaffoldEnd++;
+    Append(Scaffold.data() + ScaffoldFrom, PrefixEnd - ScaffoldFrom);
+    Append(Stub.data(), Stub.size());
+    Append(Scaffold.data() + PrefixEnd, SuffixEnd - PrefixEnd);
+    ScaffoldFrom = SuffixEnd;
   }
-  append(text + from, templateSize - from);
+  Append(Text + From, TemplateSize - From);
 }
 
-Error InjectModule::render(ArrayRef<StringRef> stubs, std::string &out,
-                           const RenderOptions &opts) const {
-  if (opts.checkStubs)
-    if (Error e = checkStubs(stubs, opts))
-      return e;
-  Expected<size_t> size = renderedSize(stubs);
-  if (!size)
-    return size.takeError();
-  out.clear();
-  out.reserve(*size);
-  fill(stubs, [&](const char *data, size_t n) { out.append(data, n); });
+Error InjectModule::render(ArrayRef<StringRef> Stubs, std::string &Out,
+                           const RenderOptions &Opts) const {
+  if (Opts.CheckStubs)
+    if (Error E = checkStubs(Stubs, Opts))
+      return E;
+  Expected<size_t> Size = renderedSize(Stubs);
+  if (!Size)
+    return Size.takeError();
+  Out.clear();
+  Out.reserve(*Size);
+  fill(Stubs, [&](const char *Data, size_t N) { Out.append(Data, N); });
   return Error::success();
 }
 
-Expected<size_t> InjectModule::render(ArrayRef<StringRef> stubs, char *buf,
-                                      size_t bufSize,
-                                      const RenderOptions &opts) const {
-  if (opts.checkStubs)
-    if (Error e = checkStubs(stubs, opts))
-      return e;
-  Expected<size_t> size = renderedSize(stubs);
-  if (!size)
-    return size.takeError();
-  if (!buf && *size)
+Expected<size_t> InjectModule::render(ArrayRef<StringRef> Stubs, char *Buf,
+                                      size_t BufSize,
+                                      const RenderOptions &Opts) const {
+  if (Opts.CheckStubs)
+    if (Error E = checkStubs(Stubs, Opts))
+      return E;
+  Expected<size_t> Size = renderedSize(Stubs);
+  if (!Size)
+    return Size.takeError();
+  if (!Buf && *Size)
     return usageError(InjectErrc::InvalidInput, "null output buffer");
-  if (bufSize < *size)
+  if (BufSize < *Size)
     return usageError(InjectErrc::InsufficientBuffer,
-                      "output buffer of " + Twine(bufSize) +
+                      "output buffer of " + Twine(BufSize) +
                           " bytes is too small: the rendered PTX needs " +
-                          Twine(*size));
-  char *out = buf;
-  fill(stubs, [&](const char *data, size_t n) {
-    memcpy(out, data, n);
-    out += n;
+                          Twine(*Size));
+  char *Out = Buf;
+  fill(Stubs, [&](const char *Data, size_t N) {
+    memcpy(Out, Data, N);
+    Out += N;
   });
-  return *size;
+  return *Size;
 }
 
 Expected<std::vector<StringRef>>
-InjectModule::orderStubs(const StringMap<StringRef> &stubsByName) const {
-  std::vector<StringRef> stubs(injectList.size());
-  std::vector<bool> given(injectList.size());
-  SmallVector<StringRef, 4> unknown;
-  for (const auto &e : stubsByName) {
-    auto it = nameToInject.find(e.first());
-    if (it == nameToInject.end()) {
-      unknown.push_back(e.first());
+InjectModule::orderStubs(const StringMap<StringRef> &StubsByName) const {
+  std::vector<StringRef> Stubs(InjectList.size());
+  std::vector<bool> Given(InjectList.size());
+  SmallVector<StringRef, 4> Unknown;
+  for (const auto &E : StubsByName) {
+    auto It = NameToInject.find(E.first());
+    if (It == NameToInject.end()) {
+      Unknown.push_back(E.first());
       continue;
     }
-    stubs[it->second] = e.second;
-    given[it->second] = true;
+    Stubs[It->second] = E.second;
+    Given[It->second] = true;
   }
-  if (!unknown.empty()) {
-    llvm::sort(unknown);
-    std::string msg = "stub given for unknown inject";
-    msg += unknown.size() > 1 ? "s" : "";
-    for (size_t i = 0; i != unknown.size(); ++i)
-      msg += (i ? ", '" : " '") + unknown[i].str() + "'";
-    return usageError(InjectErrc::InjectNotFound, msg);
+  if (!Unknown.empty()) {
+    llvm::sort(Unknown);
+    std::string Msg = "stub given for unknown inject";
+    Msg += Unknown.size() > 1 ? "s" : "";
+    for (size_t I = 0; I != Unknown.size(); ++I)
+      Msg += (I ? ", '" : " '") + Unknown[I].str() + "'";
+    return usageError(InjectErrc::InjectNotFound, Msg);
   }
-  std::string missing;
-  unsigned numMissing = 0;
-  for (size_t i = 0; i != injectList.size(); ++i)
-    if (!given[i]) {
-      missing += (numMissing++ ? ", '" : " '") + injectList[i].name.str() + "'";
+  std::string Missing;
+  unsigned NumMissing = 0;
+  for (size_t I = 0; I != InjectList.size(); ++I)
+    if (!Given[I]) {
+      Missing += (NumMissing++ ? ", '" : " '") + InjectList[I].Name.str() + "'";
     }
-  if (numMissing)
+  if (NumMissing)
     return usageError(InjectErrc::MissingStub, Twine("no stub for inject") +
-                                                   (numMissing > 1 ? "s" : "") +
-                                                   missing);
-  return stubs;
+                                                   (NumMissing > 1 ? "s" : "") +
+                                                   Missing);
+  return Stubs;
 }
 
-Error InjectModule::render(const StringMap<StringRef> &stubsByName,
-                           std::string &out, const RenderOptions &opts) const {
-  auto stubs = orderStubs(stubsByName);
-  if (!stubs)
-    return stubs.takeError();
-  return render(*stubs, out, opts);
+Error InjectModule::render(const StringMap<StringRef> &StubsByName,
+                           std::string &Out, const RenderOptions &Opts) const {
+  auto Stubs = orderStubs(StubsByName);
+  if (!Stubs)
+    return Stubs.takeError();
+  return render(*Stubs, Out, Opts);
 }

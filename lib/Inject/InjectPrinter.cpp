@@ -22,51 +22,51 @@ using namespace llvm;
 using namespace mmptx;
 
 /// \returns, per inject, the 1-based line of each of its sites' marker.
-static std::vector<std::vector<uint32_t>> getSiteLines(const InjectModule &m) {
-  std::vector<std::vector<uint32_t>> lines(m.getNumInjects());
+static std::vector<std::vector<uint32_t>> getSiteLines(const InjectModule &M) {
+  std::vector<std::vector<uint32_t>> Lines(M.getNumInjects());
   // The template lacks the marker blocks: add back their newlines.
-  StringRef text = m.getTemplate();
-  uint32_t line = 1, counted = 0;
-  for (const InjectSite &site : m.sites()) { // in file order
-    line += text.slice(counted, site.slot).count('\n');
-    counted = site.slot;
-    lines[site.inject].push_back(line);
-    line += site.markerLines;
+  StringRef Text = M.getTemplate();
+  uint32_t Line = 1, Counted = 0;
+  for (const InjectSite &Site : M.sites()) { // in file order
+    Line += Text.slice(Counted, Site.Slot).count('\n');
+    Counted = Site.Slot;
+    Lines[Site.TheInject].push_back(Line);
+    Line += Site.MarkerLines;
   }
-  return lines;
+  return Lines;
 }
 
 /// JSON strings must be UTF-8; a name from a binary file need not be.
-static std::string jsonText(StringRef s) {
-  return json::isUTF8(s) ? s.str() : json::fixUTF8(s);
+static std::string jsonText(StringRef S) {
+  return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
 }
 
-static void printJSON(const InjectModule &m, raw_ostream &os) {
-  std::vector<std::vector<uint32_t>> siteLines = getSiteLines(m);
-  json::OStream j(os, /*IndentSize=*/2);
-  j.object([&] {
-    j.attribute("num_injects", int64_t(m.getNumInjects()));
-    j.attributeArray("injects", [&] {
-      for (const Inject &inj : m.injects()) {
-        j.object([&] {
-          j.attribute("index", int64_t(inj.index));
-          j.attribute("name", jsonText(inj.name));
-          j.attribute("sites", int64_t(inj.numSites));
-          j.attributeArray("site_lines", [&] {
-            for (uint32_t line : siteLines[inj.index])
-              j.value(int64_t(line));
+static void printJSON(const InjectModule &TheM, raw_ostream &Os) {
+  std::vector<std::vector<uint32_t>> SiteLines = getSiteLines(TheM);
+  json::OStream J(Os, /*IndentSize=*/2);
+  J.object([&] {
+    J.attribute("num_injects", int64_t(TheM.getNumInjects()));
+    J.attributeArray("injects", [&] {
+      for (const Inject &TheInj : TheM.injects()) {
+        J.object([&] {
+          J.attribute("index", int64_t(TheInj.Index));
+          J.attribute("name", jsonText(TheInj.Name));
+          J.attribute("sites", int64_t(TheInj.NumSites));
+          J.attributeArray("site_lines", [&] {
+            for (uint32_t Line : SiteLines[TheInj.Index])
+              J.value(int64_t(Line));
           });
-          j.attributeArray("variables", [&] {
-            ArrayRef<InjectVariable> vars = m.getVariables(inj);
-            for (size_t i = 0; i != vars.size(); ++i) {
-              const InjectVariable &v = vars[i];
-              j.object([&] {
-                j.attribute("index", int64_t(i));
-                j.attribute("name", jsonText(v.name));
-                j.attribute("kind", getInjectArgKindName(v.kind));
-                j.attribute("type", jsonText(v.typeToken));
-                j.attribute("reg_type", jsonText(v.regType));
-                j.attribute("register", jsonText(v.stableRegister));
+          J.attributeArray("variables", [&] {
+            ArrayRef<InjectVariable> Vars = TheM.getVariables(TheInj);
+            for (size_t TheI = 0; TheI != Vars.size(); ++TheI) {
+              const InjectVariable &TheV = Vars[TheI];
+              J.object([&] {
+                J.attribute("index", int64_t(TheI));
+                J.attribute("name", jsonText(TheV.Name));
+                J.attribute("kind", getInjectArgKindName(TheV.Kind));
+                J.attribute("type", jsonText(TheV.TypeToken));
+                J.attribute("reg_type", jsonText(TheV.RegType));
+                J.attribute("register", jsonText(TheV.StableRegister));
               });
             }
           });
@@ -74,37 +74,37 @@ static void printJSON(const InjectModule &m, raw_ostream &os) {
       }
     });
   });
-  os << '\n';
+  Os << '\n';
 }
 
-void mmptx::printInjects(const InjectModule &m, raw_ostream &os, bool json) {
-  if (json)
-    return printJSON(m, os);
-  os << m.getNumInjects() << (m.getNumInjects() == 1 ? " inject" : " injects")
-     << ", " << m.sites().size() << (m.sites().size() == 1 ? " site" : " sites")
+void mmptx::printInjects(const InjectModule &M, raw_ostream &Os, bool Json) {
+  if (Json)
+    return printJSON(M, Os);
+  Os << M.getNumInjects() << (M.getNumInjects() == 1 ? " inject" : " injects")
+     << ", " << M.sites().size() << (M.sites().size() == 1 ? " site" : " sites")
      << '\n';
-  for (const Inject &inj : m.injects()) {
-    ArrayRef<InjectVariable> vars = m.getVariables(inj);
-    os << "inject " << inj.index << " '" << inj.name << "': " << inj.numSites
-       << (inj.numSites == 1 ? " site, " : " sites, ") << vars.size()
-       << (vars.size() == 1 ? " variable\n" : " variables\n");
-    if (vars.empty())
+  for (const Inject &Inj : M.injects()) {
+    ArrayRef<InjectVariable> Vars = M.getVariables(Inj);
+    Os << "inject " << Inj.Index << " '" << Inj.Name << "': " << Inj.NumSites
+       << (Inj.NumSites == 1 ? " site, " : " sites, ") << Vars.size()
+       << (Vars.size() == 1 ? " variable\n" : " variables\n");
+    if (Vars.empty())
       continue;
-    size_t nameWidth = 4, typeWidth = 4;
-    for (const InjectVariable &v : vars) {
-      nameWidth = std::max(nameWidth, v.name.size());
-      typeWidth = std::max(typeWidth, v.typeToken.size());
+    size_t NameWidth = 4, TypeWidth = 4;
+    for (const InjectVariable &V : Vars) {
+      NameWidth = std::max(NameWidth, V.Name.size());
+      TypeWidth = std::max(TypeWidth, V.TypeToken.size());
     }
-    os << formatv("  {0,-3} {1} {2,-4} {3} {4,-8} {5}\n", "#",
-                  left_justify("name", nameWidth), "kind",
-                  left_justify("type", typeWidth), "reg-type", "register");
-    for (size_t i = 0; i != vars.size(); ++i) {
-      const InjectVariable &v = vars[i];
-      os << "  " << left_justify(std::to_string(i), 3) << ' '
-         << left_justify(v.name, nameWidth) << ' '
-         << left_justify(getInjectArgKindName(v.kind), 4) << ' '
-         << left_justify(v.typeToken, typeWidth) << ' '
-         << left_justify("." + v.regType.str(), 8) << " %" << v.stableRegister
+    Os << formatv("  {0,-3} {1} {2,-4} {3} {4,-8} {5}\n", "#",
+                  left_justify("name", NameWidth), "kind",
+                  left_justify("type", TypeWidth), "reg-type", "register");
+    for (size_t I = 0; I != Vars.size(); ++I) {
+      const InjectVariable &V = Vars[I];
+      Os << "  " << left_justify(std::to_string(I), 3) << ' '
+         << left_justify(V.Name, NameWidth) << ' '
+         << left_justify(getInjectArgKindName(V.Kind), 4) << ' '
+         << left_justify(V.TypeToken, TypeWidth) << ' '
+         << left_justify("." + V.RegType.str(), 8) << " %" << V.StableRegister
          << '\n';
     }
   }

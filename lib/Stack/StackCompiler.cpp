@@ -44,576 +44,576 @@ using namespace mmptx;
 using namespace mmptx::stack;
 using expr::writeName;
 
-const char *stack::getMetaOpName(uint32_t op) {
-  static const char *const names[] = {"dup",       "yank_dup", "swap",
+const char *stack::getMetaOpName(uint32_t Op) {
+  static const char *const Names[] = {"dup",       "yank_dup", "swap",
                                       "swap_with", "replace",  "drop",
                                       "clear",     "rotate",   "reverse"};
-  return op < NumMetaOps ? names[op] : nullptr;
+  return Op < NumMetaOps ? Names[Op] : nullptr;
 }
 
-Error stack::checkStackPtxOptions(const StackPtxOptions &opts,
-                                  function_ref<StringRef(StringRef)> spelling) {
-  auto check = [&](StringRef field, uint64_t value, uint64_t min,
-                   uint64_t max) -> Error {
-    if (value >= min && value <= max)
+Error stack::checkStackPtxOptions(const StackPtxOptions &Opts,
+                                  function_ref<StringRef(StringRef)> Spelling) {
+  auto Check = [&](StringRef Field, uint64_t Value, uint64_t Min,
+                   uint64_t Max) -> Error {
+    if (Value >= Min && Value <= Max)
       return Error::success();
-    StringRef name = spelling ? spelling(field) : field;
-    if (value < min)
-      return makeError(name + " must be at least " + Twine(min));
-    return makeError(name + " = " + Twine(value) + " is too large (at most " +
-                     Twine(max) + ")");
+    StringRef Name = Spelling ? Spelling(Field) : Field;
+    if (Value < Min)
+      return makeError(Name + " must be at least " + Twine(Min));
+    return makeError(Name + " = " + Twine(Value) + " is too large (at most " +
+                     Twine(Max) + ")");
   };
   using B = StackPtxBounds;
-  if (Error e = check("stackSize", opts.stackSize, 1, B::MaxStackSize))
-    return e;
-  if (Error e = check("maxNodes", opts.maxNodes, 1, B::MaxNodes))
-    return e;
-  if (Error e = check("maxFrameDepth", opts.maxFrameDepth, 0, B::MaxFrameDepth))
-    return e;
-  if (Error e = check("storeSize", opts.storeSize, 0, B::MaxStoreSize))
-    return e;
-  return check("executionLimit", opts.executionLimit, 0, B::MaxExecutionLimit);
+  if (Error E = Check("stackSize", Opts.StackSize, 1, B::MaxStackSize))
+    return E;
+  if (Error E = Check("maxNodes", Opts.MaxNodes, 1, B::MaxNodes))
+    return E;
+  if (Error E = Check("maxFrameDepth", Opts.MaxFrameDepth, 0, B::MaxFrameDepth))
+    return E;
+  if (Error E = Check("storeSize", Opts.StoreSize, 0, B::MaxStoreSize))
+    return E;
+  return Check("executionLimit", Opts.ExecutionLimit, 0, B::MaxExecutionLimit);
 }
 
-void stack::describeLimitsHit(const StackPtxStats &stats,
-                              const StackPtxOptions &o,
-                              function_ref<StringRef(StringRef)> flag,
-                              function_ref<void(const Twine &)> report) {
-  if (stats.hitExecutionLimit)
-    report("execution stopped at the execution limit of " +
-           Twine(o.executionLimit) + " words (" + flag("executionLimit") +
+void stack::describeLimitsHit(const StackPtxStats &Stats,
+                              const StackPtxOptions &O,
+                              function_ref<StringRef(StringRef)> Flag,
+                              function_ref<void(const Twine &)> Report) {
+  if (Stats.HitExecutionLimit)
+    Report("execution stopped at the execution limit of " +
+           Twine(O.ExecutionLimit) + " words (" + Flag("executionLimit") +
            "); the stub is what was built until then");
-  if (stats.refusedCalls)
-    report(Twine(stats.refusedCalls) +
+  if (Stats.RefusedCalls)
+    Report(Twine(Stats.RefusedCalls) +
            " routine call(s) beyond the frame-depth limit of " +
-           Twine(o.maxFrameDepth) + " frames were skipped (" +
-           flag("maxFrameDepth") + ")");
-  if (stats.hitNodeLimit)
-    report("execution stopped at the node limit of " + Twine(o.maxNodes) +
-           " nodes (" + flag("maxNodes") +
+           Twine(O.MaxFrameDepth) + " frames were skipped (" +
+           Flag("maxFrameDepth") + ")");
+  if (Stats.HitNodeLimit)
+    Report("execution stopped at the node limit of " + Twine(O.MaxNodes) +
+           " nodes (" + Flag("maxNodes") +
            "); the stub is what was built until then");
-  if (stats.droppedPushes)
-    report(Twine(stats.droppedPushes) + " push(es) onto a full stack (" +
-           Twine(o.stackSize) + " values, " + flag("stackSize") +
+  if (Stats.DroppedPushes)
+    Report(Twine(Stats.DroppedPushes) + " push(es) onto a full stack (" +
+           Twine(O.StackSize) + " values, " + Flag("stackSize") +
            ") were dropped");
-  if (stats.ignoredWords) {
-    std::string target;
-    if (o.targetSm)
-      target = ("; for sm_" + Twine(o.targetSm) +
+  if (Stats.IgnoredWords) {
+    std::string Target;
+    if (O.TargetSm)
+      Target = ("; for sm_" + Twine(O.TargetSm) +
                 ", instructions and special registers that need a newer "
                 "target are invalid")
                    .str();
-    report(Twine(stats.ignoredWords) + " invalid word(s) were skipped (" +
-           flag("strict") + " reports them as errors)" + target);
+    Report(Twine(Stats.IgnoredWords) + " invalid word(s) were skipped (" +
+           Flag("strict") + " reports them as errors)" + Target);
   }
 }
 
 struct StackPtxContext::Impl {
-  Impl(const StackInfo &info, StackPtxOptions opts);
+  Impl(const StackInfo &Info, StackPtxOptions Opts);
 
-  llvm::Error execute(const Program &prog, llvm::ArrayRef<Register> regs,
-                      llvm::ArrayRef<uint32_t> requests);
+  llvm::Error execute(const Program &Prog, llvm::ArrayRef<Register> Regs,
+                      llvm::ArrayRef<uint32_t> Requests);
 
   struct InstrInfo {
-    bool valid = false;
+    bool Valid = false;
     /// 1-4 scalar args and one scalar ret, all on uniqueStack[0].
-    bool simple = false;
+    bool Simple = false;
     /// No vector args or rets.
-    bool scalar = false;
-    uint8_t numUnique = 0;
-    uint16_t numArgElems = 0, numRetElems = 0;
-    uint32_t argElemBegin = 0, retElemBegin = 0;
-    uint16_t uniqueStack[4] = {0, 0, 0, 0};
-    uint16_t uniqueCount[4] = {0, 0, 0, 0};
+    bool Scalar = false;
+    uint8_t NumUnique = 0;
+    uint16_t NumArgElems = 0, NumRetElems = 0;
+    uint32_t ArgElemBegin = 0, RetElemBegin = 0;
+    uint16_t UniqueStack[4] = {0, 0, 0, 0};
+    uint16_t UniqueCount[4] = {0, 0, 0, 0};
     /// `\t<ptx> ` at opText[opTextBegin]; lineMax bounds the line's length
     /// without the names of input registers.
-    uint32_t opTextBegin = 0, opTextLen = 0, lineMax = 0;
+    uint32_t OpTextBegin = 0, OpTextLen = 0, LineMax = 0;
   };
   /// What the traits say, and the length of the register's name.
   struct SpecialInfo {
-    bool valid = false;
-    uint16_t stack = 0;
-    uint16_t numVecElems = 0;
-    uint32_t ptxLen = 0;
+    bool Valid = false;
+    uint16_t Stack = 0;
+    uint16_t NumVecElems = 0;
+    uint32_t PtxLen = 0;
   };
   struct Frame {
-    const uint64_t *words;
-    size_t size;
-    size_t pc;
-    uint32_t routine; // ~0u for the main program
+    const uint64_t *Words;
+    size_t Size;
+    size_t Pc;
+    uint32_t Routine; // ~0u for the main program
   };
   struct Slot {
-    uint32_t node;
-    uint16_t stack;
-    uint32_t gen; ///< valid if == storeGen
+    uint32_t Node;
+    uint16_t Stack;
+    uint32_t Gen; ///< valid if == storeGen
   };
   /// Values per stack in stackData are preceded by this many spare slots,
   /// so an operand copy may read a fixed number of values below any stack.
   static constexpr uint32_t StackGuard = 4;
 
-  llvm::Error run(const Program &prog, llvm::ArrayRef<Register> regs);
+  llvm::Error run(const Program &Prog, llvm::ArrayRef<Register> Regs);
   /// Runs the common words (valid INPUT and CONSTANT, simple PTX, dup and
   /// swap; no push dropped) from \p pc on while there is room for any of
   /// them.
   /// \returns \p stop or the first word it left to execWord.
-  const uint64_t *runCommon(const uint64_t *pc, const uint64_t *stop,
-                            llvm::ArrayRef<Register> regs);
+  const uint64_t *runCommon(const uint64_t *Pc, const uint64_t *Stop,
+                            llvm::ArrayRef<Register> Regs);
   /// Executes \p w, read at \p f.pc - 1, on the member state: any word but
   /// RETURN and a call that is made.
-  llvm::Error execWord(uint64_t w, const Frame &f, const Program &prog,
-                       llvm::ArrayRef<Register> regs);
-  llvm::Error resolveRequests(llvm::ArrayRef<Register> regs,
-                              llvm::ArrayRef<uint32_t> requests);
-  llvm::Error invalidWord(const Frame &f, const llvm::Twine &msg);
-  llvm::StringRef emit(llvm::ArrayRef<Register> regs,
-                       llvm::ArrayRef<uint32_t> requests,
-                       llvm::ArrayRef<Register> zeroRegs);
-  inline char *emitInstr(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
+  llvm::Error execWord(uint64_t W, const Frame &F, const Program &Prog,
+                       llvm::ArrayRef<Register> Regs);
+  llvm::Error resolveRequests(llvm::ArrayRef<Register> Regs,
+                              llvm::ArrayRef<uint32_t> Requests);
+  llvm::Error invalidWord(const Frame &F, const llvm::Twine &Msg);
+  llvm::StringRef emit(llvm::ArrayRef<Register> Regs,
+                       llvm::ArrayRef<uint32_t> Requests,
+                       llvm::ArrayRef<Register> ZeroRegs);
+  inline char *emitInstr(char *P, uint32_t N, llvm::ArrayRef<Register> Regs);
   /// The rets and args of instruction \p n when some are vectors.
-  char *emitVectorOperands(char *p, uint32_t n, llvm::ArrayRef<Register> regs);
+  char *emitVectorOperands(char *P, uint32_t N, llvm::ArrayRef<Register> Regs);
   /// Writes operand \p n; room for \p after more characters remains.
-  inline char *writeOperand(char *p, uint32_t n, llvm::ArrayRef<Register> regs,
-                            size_t after);
+  inline char *writeOperand(char *P, uint32_t N, llvm::ArrayRef<Register> Regs,
+                            size_t After);
   /// `%_s<stack>_` always fits a piece.
-  char *writeReg(char *p, uint16_t stack, uint32_t reg) const {
-    return tables.writeShortReg(p, stack, reg);
+  char *writeReg(char *P, uint16_t Stack, uint32_t Reg) const {
+    return Tables.writeShortReg(P, Stack, Reg);
   }
   /// \returns the next register number of \p stack.
-  uint32_t newReg(uint16_t stack) {
-    uint32_t r = regCounts[stack]++;
-    if (r == 0)
-      usedStacks[numUsedStacks++] = stack;
-    return r;
+  uint32_t newReg(uint16_t Stack) {
+    uint32_t R = RegCounts[Stack]++;
+    if (R == 0)
+      UsedStacks[NumUsedStacks++] = Stack;
+    return R;
   }
-  char *writeMov(char *p, uint16_t stack) const {
-    return tables.writeMovLine(p, stack);
+  char *writeMov(char *P, uint16_t Stack) const {
+    return Tables.writeMovLine(P, Stack);
   }
   /// Literals in upper-case hex, as the reference prints them.
-  char *writeLiteral(char *p, uint16_t stack, uint32_t bits) const {
-    return expr::writePtxLiteral<true>(p, tables.getLiteralKind(stack), bits);
+  char *writeLiteral(char *P, uint16_t Stack, uint32_t Bits) const {
+    return expr::writePtxLiteral<true>(P, Tables.getLiteralKind(Stack), Bits);
   }
-  void growNodes(uint32_t moreNodes, uint32_t moreOps);
-  bool makeRoom(uint32_t moreNodes, uint32_t moreOps);
+  void growNodes(uint32_t MoreNodes, uint32_t MoreOps);
+  bool makeRoom(uint32_t MoreNodes, uint32_t MoreOps);
 
-  const StackInfo &info;
-  StackPtxOptions opts;
-  StackPtxStats stats;
+  const StackInfo &Info;
+  StackPtxOptions Opts;
+  StackPtxStats Stats;
   /// opts.targetSm at construction, which the tables below reflect.
-  const uint32_t targetSm;
-  const expr::InstrSetTraits traits;
-  const expr::PtxStackTables tables;
+  const uint32_t TargetSm;
+  const expr::InstrSetTraits Traits;
+  const expr::PtxStackTables Tables;
 
   // Derived from the tables once.
-  std::vector<InstrInfo> instrInfo;
+  std::vector<InstrInfo> TheInstrInfo;
   /// Per instruction, `stack << 16 | numArgElems` if simple, else 0: the
   /// fast path's table.
-  std::vector<uint32_t> simpleInstrs;
-  uint32_t numInstrs = 0;
+  std::vector<uint32_t> SimpleInstrs;
+  uint32_t NumInstrs = 0;
   /// traits.getElemStacks().
-  const uint16_t *elemStacks;
-  std::vector<SpecialInfo> specialInfo;
+  const uint16_t *ElemStacks;
+  std::vector<SpecialInfo> TheSpecialInfo;
   /// The opcode texts, padded so that 32 bytes can be read at any start.
-  std::vector<char> opText;
+  std::vector<char> OpText;
   /// Room for the longest possible declarations, which are written last
   /// in front of the body.
-  size_t headerRoom = 0;
+  size_t HeaderRoom = 0;
   /// The longest mov line of any stack, and one more.
-  size_t movMax = 0;
+  size_t MovMax = 0;
 
   // Per compile; cleared, never shrunk. nodes/operands are storage of which
   // the first numNodes/numOperands are used.
-  uint32_t allocatedStackSize = 0;
-  uint32_t numNodes = 0, numOperands = 0;
-  size_t nodeCap = 0, operandCap = 0; ///< sizes of nodes/operands
-  uint32_t nodeLimit = 0;             ///< min(nodeCap, maxNodes)
-  uint32_t storeGen = 0;
-  uint32_t metaHeight = 0;
-  std::vector<StackNode> nodes;
-  std::vector<uint32_t> operands;
-  std::vector<uint32_t> stackData;
-  std::vector<uint32_t> heights;
-  std::vector<uint32_t> metaStack;
-  std::vector<Slot> store;
-  std::vector<Frame> frames;
-  std::vector<uint32_t> requestNodes;
+  uint32_t AllocatedStackSize = 0;
+  uint32_t NumNodes = 0, NumOperands = 0;
+  size_t NodeCap = 0, OperandCap = 0; ///< sizes of nodes/operands
+  uint32_t NodeLimit = 0;             ///< min(nodeCap, maxNodes)
+  uint32_t StoreGen = 0;
+  uint32_t MetaHeight = 0;
+  std::vector<StackNode> Nodes;
+  std::vector<uint32_t> Operands;
+  std::vector<uint32_t> StackData;
+  std::vector<uint32_t> Heights;
+  std::vector<uint32_t> MetaStack;
+  std::vector<Slot> Store;
+  std::vector<Frame> Frames;
+  std::vector<uint32_t> RequestNodes;
   /// Per request, a register holding a copy of its input operand taken
   /// before any request writes (None if no copy is needed).
-  std::vector<uint32_t> requestCopies;
-  std::vector<uint32_t> visit;
-  std::vector<uint32_t> regCounts;
+  std::vector<uint32_t> RequestCopies;
+  std::vector<uint32_t> Visit;
+  std::vector<uint32_t> RegCounts;
   /// The stacks with registers, in the order of their first.
-  std::vector<uint16_t> usedStacks;
-  uint32_t numUsedStacks = 0;
-  expr::TextBuf out;
+  std::vector<uint16_t> UsedStacks;
+  uint32_t NumUsedStacks = 0;
+  expr::TextBuf Out;
 };
 
-StackPtxContext::Impl::Impl(const StackInfo &info, StackPtxOptions opts)
-    : info(info), opts(opts), targetSm(opts.targetSm),
-      traits(info, opts.targetSm), tables(info, "\t", [](unsigned s) {
-        return "%_s" + std::to_string(s) + "_";
+StackPtxContext::Impl::Impl(const StackInfo &Info, StackPtxOptions Opts)
+    : Info(Info), Opts(Opts), TargetSm(Opts.TargetSm),
+      Traits(Info, Opts.TargetSm), Tables(Info, "\t", [](unsigned S) {
+        return "%_s" + std::to_string(S) + "_";
       }) {
   // An instruction or special register the traits find malformed or too new
   // for the target stays invalid and its words are ignored, so a broken
   // table cannot crash us and the target costs nothing per word.
-  assert(tables.allRegPrefixesFit() && "writeReg copies one piece");
-  elemStacks = traits.getElemStacks().data();
-  instrInfo.resize(info.numInstrs);
+  assert(Tables.allRegPrefixesFit() && "writeReg copies one piece");
+  ElemStacks = Traits.getElemStacks().data();
+  TheInstrInfo.resize(Info.NumInstrs);
   // `\t<ptx> ` per instruction, and padding for the fixed-size copy.
-  size_t textSize = 32;
-  for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    instrInfo[i].opTextBegin = textSize - 32;
-    instrInfo[i].opTextLen = std::strlen(info.instrPtx[i]) + 2;
-    textSize += instrInfo[i].opTextLen;
+  size_t TextSize = 32;
+  for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+    TheInstrInfo[I].OpTextBegin = TextSize - 32;
+    TheInstrInfo[I].OpTextLen = std::strlen(Info.InstrPtx[I]) + 2;
+    TextSize += TheInstrInfo[I].OpTextLen;
   }
-  opText.resize(textSize);
-  for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    char *t = &opText[instrInfo[i].opTextBegin];
-    size_t len = instrInfo[i].opTextLen - 2;
-    t[0] = '\t';
-    std::memcpy(t + 1, info.instrPtx[i], len);
-    t[len + 1] = ' ';
+  OpText.resize(TextSize);
+  for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+    char *T = &OpText[TheInstrInfo[I].OpTextBegin];
+    size_t Len = TheInstrInfo[I].OpTextLen - 2;
+    T[0] = '\t';
+    std::memcpy(T + 1, Info.InstrPtx[I], Len);
+    T[Len + 1] = ' ';
   }
-  for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    const PtxInstrDesc &d = info.instrs[i];
-    const expr::InstrTraits &t = traits.getInstr(i);
-    InstrInfo &ii = instrInfo[i];
-    if (!t.isUsable())
+  for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+    const PtxInstrDesc &D = Info.Instrs[I];
+    const expr::InstrTraits &T = Traits.getInstr(I);
+    InstrInfo &Ii = TheInstrInfo[I];
+    if (!T.isUsable())
       continue;
-    ii.argElemBegin = t.argElemBegin;
-    ii.numArgElems = t.numArgElems;
-    ii.retElemBegin = t.retElemBegin;
-    ii.numRetElems = t.numRetElems;
+    Ii.ArgElemBegin = T.ArgElemBegin;
+    Ii.NumArgElems = T.NumArgElems;
+    Ii.RetElemBegin = T.RetElemBegin;
+    Ii.NumRetElems = T.NumRetElems;
     // The distinct stacks of the operands and how many values each gives.
-    for (unsigned e = 0; e != t.numArgElems; ++e) {
-      uint16_t st = elemStacks[t.argElemBegin + e];
-      unsigned u = 0;
-      while (u != ii.numUnique && ii.uniqueStack[u] != st)
-        ++u;
-      if (u == ii.numUnique) {
-        ii.uniqueStack[u] = st;
-        ++ii.numUnique;
+    for (unsigned E = 0; E != T.NumArgElems; ++E) {
+      uint16_t St = ElemStacks[T.ArgElemBegin + E];
+      unsigned U = 0;
+      while (U != Ii.NumUnique && Ii.UniqueStack[U] != St)
+        ++U;
+      if (U == Ii.NumUnique) {
+        Ii.UniqueStack[U] = St;
+        ++Ii.NumUnique;
       }
-      ++ii.uniqueCount[u];
+      ++Ii.UniqueCount[U];
     }
-    ii.valid = true;
-    ii.scalar = !t.hasVectorArgs && !t.hasVectorRets;
-    ii.simple = ii.scalar && ii.numUnique == 1 && d.numRets == 1 &&
-                elemStacks[ii.retElemBegin] == ii.uniqueStack[0];
+    Ii.Valid = true;
+    Ii.Scalar = !T.HasVectorArgs && !T.HasVectorRets;
+    Ii.Simple = Ii.Scalar && Ii.NumUnique == 1 && D.NumRets == 1 &&
+                ElemStacks[Ii.RetElemBegin] == Ii.UniqueStack[0];
     // Per element: ", " or "|", and a register or literal of at most 19
     // characters written with a 16-byte copy; "\n\t\t{" and "}" per vector;
     // 32 for the opcode copy, ";\n" and the final fixed-size copy.
-    ii.lineMax = ii.opTextLen + 34 * (ii.numArgElems + ii.numRetElems) +
-                 5 * (d.numArgs + d.numRets) + 64;
+    Ii.LineMax = Ii.OpTextLen + 34 * (Ii.NumArgElems + Ii.NumRetElems) +
+                 5 * (D.NumArgs + D.NumRets) + 64;
   }
-  specialInfo.resize(info.numSpecials);
-  for (uint32_t i = 0; i != info.numSpecials; ++i) {
-    const expr::SpecialTraits &t = traits.getSpecials()[i];
-    if (t.isUsable())
-      specialInfo[i] = {true, t.stack, t.numVecElems,
-                        uint32_t(std::strlen(info.specialPtx[i]))};
+  TheSpecialInfo.resize(Info.NumSpecials);
+  for (uint32_t I = 0; I != Info.NumSpecials; ++I) {
+    const expr::SpecialTraits &T = Traits.getSpecials()[I];
+    if (T.isUsable())
+      TheSpecialInfo[I] = {true, T.Stack, T.NumVecElems,
+                           uint32_t(std::strlen(Info.SpecialPtx[I]))};
   }
-  headerRoom = 3;
-  for (uint32_t s = 0; s != info.numStacks; ++s)
-    headerRoom += tables.getDeclHead(s).size() + 10 + 3;
-  movMax = tables.getMaxMovLine() + 1;
-  heights.resize(info.numStacks);
-  regCounts.resize(info.numStacks);
-  usedStacks.resize(info.numStacks);
-  numInstrs = info.numInstrs;
-  simpleInstrs.reserve(numInstrs);
-  for (const InstrInfo &ii : instrInfo)
-    simpleInstrs.push_back(
-        ii.simple ? uint32_t(ii.uniqueStack[0]) << 16 | ii.numArgElems : 0);
+  HeaderRoom = 3;
+  for (uint32_t S = 0; S != Info.NumStacks; ++S)
+    HeaderRoom += Tables.getDeclHead(S).size() + 10 + 3;
+  MovMax = Tables.getMaxMovLine() + 1;
+  Heights.resize(Info.NumStacks);
+  RegCounts.resize(Info.NumStacks);
+  UsedStacks.resize(Info.NumStacks);
+  NumInstrs = Info.NumInstrs;
+  SimpleInstrs.reserve(NumInstrs);
+  for (const InstrInfo &Ii : TheInstrInfo)
+    SimpleInstrs.push_back(
+        Ii.Simple ? uint32_t(Ii.UniqueStack[0]) << 16 | Ii.NumArgElems : 0);
 }
 
 //===----------------------------------------------------------------------===//
 // Execution
 //===----------------------------------------------------------------------===//
 
-bool StackPtxContext::Impl::makeRoom(uint32_t moreNodes, uint32_t moreOps) {
-  if (uint64_t(numNodes) + moreNodes > opts.maxNodes)
+bool StackPtxContext::Impl::makeRoom(uint32_t MoreNodes, uint32_t MoreOps) {
+  if (uint64_t(NumNodes) + MoreNodes > Opts.MaxNodes)
     return false;
-  growNodes(moreNodes, moreOps);
+  growNodes(MoreNodes, MoreOps);
   return true;
 }
 
-void StackPtxContext::Impl::growNodes(uint32_t moreNodes, uint32_t moreOps) {
-  if (numNodes + moreNodes > nodes.size())
-    nodes.resize(std::max<size_t>(2 * nodes.size() + 64, numNodes + moreNodes));
-  if (numOperands + moreOps > operands.size())
-    operands.resize(
-        std::max<size_t>(2 * operands.size() + 64, numOperands + moreOps));
-  nodeCap = nodes.size();
-  operandCap = operands.size();
-  nodeLimit = uint32_t(std::min<size_t>(nodeCap, opts.maxNodes));
+void StackPtxContext::Impl::growNodes(uint32_t MoreNodes, uint32_t MoreOps) {
+  if (NumNodes + MoreNodes > Nodes.size())
+    Nodes.resize(std::max<size_t>(2 * Nodes.size() + 64, NumNodes + MoreNodes));
+  if (NumOperands + MoreOps > Operands.size())
+    Operands.resize(
+        std::max<size_t>(2 * Operands.size() + 64, NumOperands + MoreOps));
+  NodeCap = Nodes.size();
+  OperandCap = Operands.size();
+  NodeLimit = uint32_t(std::min<size_t>(NodeCap, Opts.MaxNodes));
 }
 
-Error StackPtxContext::Impl::invalidWord(const Frame &f, const Twine &msg) {
+Error StackPtxContext::Impl::invalidWord(const Frame &F, const Twine &Msg) {
   // f.pc is the index of the word after the invalid one.
-  std::string where = f.routine == ~0u ? std::string("the main program")
-                                       : ("routine " + Twine(f.routine)).str();
-  return makeError("word " + Twine(f.pc - 1) + " of " + where + ": " + msg);
+  std::string Where = F.Routine == ~0u ? std::string("the main program")
+                                       : ("routine " + Twine(F.Routine)).str();
+  return makeError("word " + Twine(F.Pc - 1) + " of " + Where + ": " + Msg);
 }
 
 /// Writes a node with two 8-byte stores (field by field takes five, and
 /// building it in a temporary first costs a store-forwarding stall).
-static inline void setNode(StackNode &n, StackNode::Kind kind, uint16_t stack,
-                           uint32_t payload, uint32_t aux, uint32_t reg) {
-  static_assert(sizeof(StackNode) == 16 && offsetof(StackNode, stack) == 2 &&
-                    offsetof(StackNode, payload) == 4 &&
-                    offsetof(StackNode, aux) == 8 &&
-                    offsetof(StackNode, reg) == 12,
+static inline void setNode(StackNode &N, StackNode::Kind Kind, uint16_t Stack,
+                           uint32_t Payload, uint32_t Aux, uint32_t Reg) {
+  static_assert(sizeof(StackNode) == 16 && offsetof(StackNode, Stack) == 2 &&
+                    offsetof(StackNode, Payload) == 4 &&
+                    offsetof(StackNode, Aux) == 8 &&
+                    offsetof(StackNode, Reg) == 12,
                 "StackNode layout");
-  uint64_t lo =
-      uint64_t(kind) | uint64_t(stack) << 16 | uint64_t(payload) << 32;
-  uint64_t hi = uint64_t(aux) | uint64_t(reg) << 32;
-  char *p = reinterpret_cast<char *>(&n);
-  std::memcpy(p, &lo, 8);
-  std::memcpy(p + 8, &hi, 8);
+  uint64_t Lo =
+      uint64_t(Kind) | uint64_t(Stack) << 16 | uint64_t(Payload) << 32;
+  uint64_t Hi = uint64_t(Aux) | uint64_t(Reg) << 32;
+  char *P = reinterpret_cast<char *>(&N);
+  std::memcpy(P, &Lo, 8);
+  std::memcpy(P + 8, &Hi, 8);
 }
 
-Error StackPtxContext::Impl::execWord(uint64_t w, const Frame &f,
-                                      const Program &prog,
-                                      ArrayRef<Register> regs) {
-  const uint32_t S = opts.stackSize;
-  const uint32_t numStacks = info.numStacks;
-  uint32_t *sd = stackData.data() + StackGuard;
-  uint32_t *hts = heights.data();
-  uint16_t aux = getWordAux(w);
-  uint32_t payload = getWordPayload(w);
-  auto push = [&](uint16_t st, uint32_t node) {
-    uint32_t h = hts[st];
-    if (h == S) {
-      ++stats.droppedPushes;
+Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
+                                      const Program &Prog,
+                                      ArrayRef<Register> Regs) {
+  const uint32_t S = Opts.StackSize;
+  const uint32_t NumStacks = Info.NumStacks;
+  uint32_t *TheSd = StackData.data() + StackGuard;
+  uint32_t *Hts = Heights.data();
+  uint16_t Aux = getWordAux(W);
+  uint32_t Payload = getWordPayload(W);
+  auto Push = [&](uint16_t St, uint32_t Node) {
+    uint32_t H = Hts[St];
+    if (H == S) {
+      ++Stats.DroppedPushes;
       return;
     }
-    sd[size_t(st) * S + h] = node;
-    hts[st] = h + 1;
+    TheSd[size_t(St) * S + H] = Node;
+    Hts[St] = H + 1;
   };
   // \returns false at the node limit; else there is room for k more nodes
   // and m more operands.
-  auto room = [&](uint32_t k, uint32_t m) {
-    if (numNodes + k <= nodeLimit && numOperands + m <= operandCap)
+  auto Room = [&](uint32_t K, uint32_t M) {
+    if (NumNodes + K <= NodeLimit && NumOperands + M <= OperandCap)
       return true;
-    if (makeRoom(k, m))
+    if (makeRoom(K, M))
       return true;
-    stats.hitNodeLimit = true;
+    Stats.HitNodeLimit = true;
     return false;
   };
   // An invalid word is skipped, or in strict mode named in the error.
-  auto bad = [&](const Twine &msg) -> Error {
-    if (!opts.strict) {
-      ++stats.ignoredWords;
+  auto Bad = [&](const Twine &Msg) -> Error {
+    if (!Opts.Strict) {
+      ++Stats.IgnoredWords;
       return Error::success();
     }
-    return invalidWord(f, msg);
+    return invalidWord(F, Msg);
   };
 
-  switch (getWordType(w)) {
+  switch (getWordType(W)) {
   case WordType::Input: {
-    if (payload >= regs.size())
-      return bad("input register index " + Twine(payload) + " out of range (" +
-                 Twine(regs.size()) + " registers)");
-    uint16_t s = regs[payload].stackIdx;
-    if (s >= numStacks)
-      return bad("input register '" + regs[payload].name +
-                 "' has stack index " + Twine(s) + " out of range");
-    if (room(1, 0)) {
-      setNode(nodes[numNodes], StackNode::Input, s, payload, 0, None);
-      push(s, numNodes++);
+    if (Payload >= Regs.size())
+      return Bad("input register index " + Twine(Payload) + " out of range (" +
+                 Twine(Regs.size()) + " registers)");
+    uint16_t TheS = Regs[Payload].StackIdx;
+    if (TheS >= NumStacks)
+      return Bad("input register '" + Regs[Payload].Name +
+                 "' has stack index " + Twine(TheS) + " out of range");
+    if (Room(1, 0)) {
+      setNode(Nodes[NumNodes], StackNode::Input, TheS, Payload, 0, None);
+      Push(TheS, NumNodes++);
     }
     return Error::success();
   }
 
   case WordType::Constant:
-    if (aux >= numStacks)
-      return bad("constant stack index " + Twine(aux) + " out of range (" +
-                 Twine(numStacks) + " stacks)");
-    if (room(1, 0)) {
-      setNode(nodes[numNodes], StackNode::Constant, aux, payload, 0, None);
-      push(aux, numNodes++);
+    if (Aux >= NumStacks)
+      return Bad("constant stack index " + Twine(Aux) + " out of range (" +
+                 Twine(NumStacks) + " stacks)");
+    if (Room(1, 0)) {
+      setNode(Nodes[NumNodes], StackNode::Constant, Aux, Payload, 0, None);
+      Push(Aux, NumNodes++);
     }
     return Error::success();
 
   case WordType::Special: {
-    if (payload >= specialInfo.size() || !specialInfo[payload].valid) {
-      if (uint32_t sm = traits.specialTooNewFor(payload))
-        return bad("special register '%" + Twine(info.specialPtx[payload]) +
-                   "' needs sm_" + Twine(sm) + ", the target is sm_" +
-                   Twine(targetSm));
-      return bad("special register index " + Twine(payload) +
-                 " out of range (" + Twine(info.numSpecials) +
+    if (Payload >= TheSpecialInfo.size() || !TheSpecialInfo[Payload].Valid) {
+      if (uint32_t Sm = Traits.specialTooNewFor(Payload))
+        return Bad("special register '%" + Twine(Info.SpecialPtx[Payload]) +
+                   "' needs sm_" + Twine(Sm) + ", the target is sm_" +
+                   Twine(TargetSm));
+      return Bad("special register index " + Twine(Payload) +
+                 " out of range (" + Twine(Info.NumSpecials) +
                  " special registers)");
     }
-    const SpecialInfo &si = specialInfo[payload];
-    unsigned n = si.numVecElems ? si.numVecElems : 1;
-    if (!room(n, 0))
+    const SpecialInfo &Si = TheSpecialInfo[Payload];
+    unsigned N = Si.NumVecElems ? Si.NumVecElems : 1;
+    if (!Room(N, 0))
       return Error::success();
-    for (unsigned e = 0; e != n; ++e) {
-      setNode(nodes[numNodes], StackNode::Special, si.stack, payload,
-              si.numVecElems ? e : None, None);
-      push(si.stack, numNodes++);
+    for (unsigned E = 0; E != N; ++E) {
+      setNode(Nodes[NumNodes], StackNode::Special, Si.Stack, Payload,
+              Si.NumVecElems ? E : None, None);
+      Push(Si.Stack, NumNodes++);
     }
     return Error::success();
   }
 
   case WordType::Ptx: {
-    if (payload >= instrInfo.size() || !instrInfo[payload].valid) {
-      if (uint32_t sm = traits.instrTooNewFor(payload))
-        return bad("PTX instruction '" + Twine(info.instrPtx[payload]) +
-                   "' needs sm_" + Twine(sm) + ", the target is sm_" +
-                   Twine(targetSm));
-      return bad("PTX instruction index " + Twine(payload) + " out of range (" +
-                 Twine(info.numInstrs) + " instructions)");
+    if (Payload >= TheInstrInfo.size() || !TheInstrInfo[Payload].Valid) {
+      if (uint32_t Sm = Traits.instrTooNewFor(Payload))
+        return Bad("PTX instruction '" + Twine(Info.InstrPtx[Payload]) +
+                   "' needs sm_" + Twine(Sm) + ", the target is sm_" +
+                   Twine(TargetSm));
+      return Bad("PTX instruction index " + Twine(Payload) + " out of range (" +
+                 Twine(Info.NumInstrs) + " instructions)");
     }
-    const InstrInfo &ii = instrInfo[payload];
-    bool enough = true;
-    for (unsigned u = 0; u != ii.numUnique; ++u)
-      enough &= hts[ii.uniqueStack[u]] >= ii.uniqueCount[u];
-    if (!enough) {
-      ++stats.noOpWords;
+    const InstrInfo &Ii = TheInstrInfo[Payload];
+    bool Enough = true;
+    for (unsigned U = 0; U != Ii.NumUnique; ++U)
+      Enough &= Hts[Ii.UniqueStack[U]] >= Ii.UniqueCount[U];
+    if (!Enough) {
+      ++Stats.NoOpWords;
       return Error::success();
     }
-    if (!room(1 + ii.numRetElems, ii.numArgElems))
+    if (!Room(1 + Ii.NumRetElems, Ii.NumArgElems))
       return Error::success();
-    uint32_t instrNode = numNodes;
-    setNode(nodes[instrNode], StackNode::Instr, 0, payload, numOperands, 0);
-    const uint16_t *argStacks = &elemStacks[ii.argElemBegin];
-    for (unsigned e = 0, ne = ii.numArgElems; e != ne; ++e) {
-      uint16_t st = argStacks[e];
-      operands[numOperands + e] = sd[size_t(st) * S + --hts[st]];
+    uint32_t InstrNode = NumNodes;
+    setNode(Nodes[InstrNode], StackNode::Instr, 0, Payload, NumOperands, 0);
+    const uint16_t *ArgStacks = &ElemStacks[Ii.ArgElemBegin];
+    for (unsigned E = 0, Ne = Ii.NumArgElems; E != Ne; ++E) {
+      uint16_t St = ArgStacks[E];
+      Operands[NumOperands + E] = TheSd[size_t(St) * S + --Hts[St]];
     }
-    numOperands += ii.numArgElems;
-    const uint16_t *retStacks = &elemStacks[ii.retElemBegin];
-    unsigned nr = ii.numRetElems;
-    for (unsigned e = 0; e != nr; ++e)
-      setNode(nodes[instrNode + 1 + e], StackNode::Result, retStacks[e], e,
-              instrNode, None);
-    numNodes = instrNode + 1 + nr;
-    for (unsigned e = nr; e-- != 0;)
-      push(retStacks[e], instrNode + 1 + e);
+    NumOperands += Ii.NumArgElems;
+    const uint16_t *RetStacks = &ElemStacks[Ii.RetElemBegin];
+    unsigned Nr = Ii.NumRetElems;
+    for (unsigned E = 0; E != Nr; ++E)
+      setNode(Nodes[InstrNode + 1 + E], StackNode::Result, RetStacks[E], E,
+              InstrNode, None);
+    NumNodes = InstrNode + 1 + Nr;
+    for (unsigned E = Nr; E-- != 0;)
+      Push(RetStacks[E], InstrNode + 1 + E);
     return Error::success();
   }
 
   case WordType::MetaConstant:
-    if (metaHeight == S)
-      ++stats.droppedPushes;
+    if (MetaHeight == S)
+      ++Stats.DroppedPushes;
     else
-      metaStack[metaHeight++] = payload;
+      MetaStack[MetaHeight++] = Payload;
     return Error::success();
 
   case WordType::Meta: {
-    if (aux >= numStacks || payload >= NumMetaOps)
-      return bad(aux >= numStacks
-                     ? "meta stack index " + Twine(aux) + " out of range (" +
-                           Twine(numStacks) + " stacks)"
-                     : "meta opcode " + Twine(payload) + " out of range");
-    uint32_t *base = sd + size_t(aux) * S;
-    uint32_t &sp = hts[aux];
-    MetaOp op = MetaOp(payload);
+    if (Aux >= NumStacks || Payload >= NumMetaOps)
+      return Bad(Aux >= NumStacks
+                     ? "meta stack index " + Twine(Aux) + " out of range (" +
+                           Twine(NumStacks) + " stacks)"
+                     : "meta opcode " + Twine(Payload) + " out of range");
+    uint32_t *Base = TheSd + size_t(Aux) * S;
+    uint32_t &Sp = Hts[Aux];
+    MetaOp Op = MetaOp(Payload);
     // Depth-taking ops consume the meta constant even when they no-op.
-    bool takesDepth = op == MetaOp::YankDup || op == MetaOp::SwapWith ||
-                      op == MetaOp::Replace || op == MetaOp::Drop;
-    uint32_t d = 0;
-    if (takesDepth) {
-      if (metaHeight == 0) {
-        ++stats.noOpWords;
+    bool TakesDepth = Op == MetaOp::YankDup || Op == MetaOp::SwapWith ||
+                      Op == MetaOp::Replace || Op == MetaOp::Drop;
+    uint32_t D = 0;
+    if (TakesDepth) {
+      if (MetaHeight == 0) {
+        ++Stats.NoOpWords;
         return Error::success();
       }
-      d = metaStack[--metaHeight];
+      D = MetaStack[--MetaHeight];
     }
-    bool done = true;
-    switch (op) {
+    bool Done = true;
+    switch (Op) {
     case MetaOp::Dup:
-      if (sp == 0 || sp == S)
-        done = false;
+      if (Sp == 0 || Sp == S)
+        Done = false;
       else
-        base[sp] = base[sp - 1], ++sp;
+        Base[Sp] = Base[Sp - 1], ++Sp;
       break;
     case MetaOp::YankDup:
-      if (sp <= d || sp == S)
-        done = false;
+      if (Sp <= D || Sp == S)
+        Done = false;
       else
-        base[sp] = base[sp - 1 - d], ++sp;
+        Base[Sp] = Base[Sp - 1 - D], ++Sp;
       break;
     case MetaOp::Swap:
-      if (sp < 2)
-        done = false;
+      if (Sp < 2)
+        Done = false;
       else
-        std::swap(base[sp - 1], base[sp - 2]);
+        std::swap(Base[Sp - 1], Base[Sp - 2]);
       break;
     case MetaOp::SwapWith:
-      if (sp <= d || sp == S)
-        done = false;
+      if (Sp <= D || Sp == S)
+        Done = false;
       else
-        std::swap(base[sp - 1], base[sp - 1 - d]);
+        std::swap(Base[Sp - 1], Base[Sp - 1 - D]);
       break;
     case MetaOp::Replace:
-      if (sp <= d || sp == S)
-        done = false;
+      if (Sp <= D || Sp == S)
+        Done = false;
       else
-        base[sp - 1 - d] = base[sp - 1], --sp;
+        Base[Sp - 1 - D] = Base[Sp - 1], --Sp;
       break;
     case MetaOp::Drop:
-      if (sp <= d)
-        done = false;
+      if (Sp <= D)
+        Done = false;
       else
-        sp -= d;
+        Sp -= D;
       break;
     case MetaOp::Clear:
-      sp = 0;
+      Sp = 0;
       break;
     case MetaOp::Rotate:
-      if (sp < 3) {
-        done = false;
+      if (Sp < 3) {
+        Done = false;
       } else {
-        uint32_t c = base[sp - 1];
-        base[sp - 1] = base[sp - 2];
-        base[sp - 2] = base[sp - 3];
-        base[sp - 3] = c;
+        uint32_t C = Base[Sp - 1];
+        Base[Sp - 1] = Base[Sp - 2];
+        Base[Sp - 2] = Base[Sp - 3];
+        Base[Sp - 3] = C;
       }
       break;
     case MetaOp::Reverse:
-      std::reverse(base, base + sp);
+      std::reverse(Base, Base + Sp);
       break;
     }
-    if (!done)
-      ++stats.noOpWords;
+    if (!Done)
+      ++Stats.NoOpWords;
     return Error::success();
   }
 
   case WordType::Store:
-    if (aux >= numStacks || payload >= opts.storeSize)
-      return bad(aux >= numStacks
-                     ? "store stack index " + Twine(aux) + " out of range (" +
-                           Twine(numStacks) + " stacks)"
-                     : "store slot " + Twine(payload) + " out of range (" +
-                           Twine(opts.storeSize) + " slots)");
-    if (hts[aux] == 0) {
-      ++stats.noOpWords;
+    if (Aux >= NumStacks || Payload >= Opts.StoreSize)
+      return Bad(Aux >= NumStacks
+                     ? "store stack index " + Twine(Aux) + " out of range (" +
+                           Twine(NumStacks) + " stacks)"
+                     : "store slot " + Twine(Payload) + " out of range (" +
+                           Twine(Opts.StoreSize) + " slots)");
+    if (Hts[Aux] == 0) {
+      ++Stats.NoOpWords;
       return Error::success();
     }
-    store[payload] = {sd[size_t(aux) * S + --hts[aux]], aux, storeGen};
+    Store[Payload] = {TheSd[size_t(Aux) * S + --Hts[Aux]], Aux, StoreGen};
     return Error::success();
 
   case WordType::Load: {
-    if (payload >= opts.storeSize)
-      return bad("load slot " + Twine(payload) + " out of range (" +
-                 Twine(opts.storeSize) + " slots)");
-    const Slot &slot = store[payload];
-    if (slot.gen != storeGen)
-      ++stats.noOpWords;
+    if (Payload >= Opts.StoreSize)
+      return Bad("load slot " + Twine(Payload) + " out of range (" +
+                 Twine(Opts.StoreSize) + " slots)");
+    const Slot &TheSlot = Store[Payload];
+    if (TheSlot.Gen != StoreGen)
+      ++Stats.NoOpWords;
     else
-      push(slot.stack, slot.node);
+      Push(TheSlot.Stack, TheSlot.Node);
     return Error::success();
   }
 
   case WordType::Routine:
     // run() makes the calls that are allowed.
-    if (payload >= prog.routines.size())
-      return bad("routine index " + Twine(payload) + " out of range (" +
-                 Twine(prog.routines.size()) + " routines)");
-    ++stats.refusedCalls;
+    if (Payload >= Prog.Routines.size())
+      return Bad("routine index " + Twine(Payload) + " out of range (" +
+                 Twine(Prog.Routines.size()) + " routines)");
+    ++Stats.RefusedCalls;
     return Error::success();
 
   case WordType::Return:
@@ -623,125 +623,125 @@ Error StackPtxContext::Impl::execWord(uint64_t w, const Frame &f,
   case WordType::ReservedRegister:
   case WordType::ReservedAstIdx:
   default:
-    return bad("unknown word type " + Twine(getWordTypeBits(w)));
+    return Bad("unknown word type " + Twine(getWordTypeBits(W)));
   }
 }
 
-const uint64_t *StackPtxContext::Impl::runCommon(const uint64_t *pc,
-                                                 const uint64_t *stop,
-                                                 ArrayRef<Register> regs) {
+const uint64_t *StackPtxContext::Impl::runCommon(const uint64_t *Pc,
+                                                 const uint64_t *Stop,
+                                                 ArrayRef<Register> Regs) {
   // Make room for the next words at once: stopping where the room runs out
   // costs a slow word and a call per doubling.
-  size_t words = std::min<size_t>(stop - pc, 4096);
-  if ((numNodes + 2 * words > nodeLimit ||
-       numOperands + 4 * words > operandCap) &&
-      numNodes < opts.maxNodes)
-    growNodes(uint32_t(std::min<size_t>(2 * words, opts.maxNodes - numNodes)),
-              uint32_t(4 * words));
+  size_t Words = std::min<size_t>(Stop - Pc, 4096);
+  if ((NumNodes + 2 * Words > NodeLimit ||
+       NumOperands + 4 * Words > OperandCap) &&
+      NumNodes < Opts.MaxNodes)
+    growNodes(uint32_t(std::min<size_t>(2 * Words, Opts.MaxNodes - NumNodes)),
+              uint32_t(4 * Words));
   // The state lives in locals: a store through the node or stack arrays
   // could alias the members and would force reloads.
-  const uint32_t S = opts.stackSize;
-  uint32_t *sd = stackData.data() + StackGuard;
-  uint32_t *hts = heights.data();
-  StackNode *nd = nodes.data();
-  uint32_t *ops = operands.data();
-  uint32_t nn = numNodes;
-  size_t no = numOperands;
+  const uint32_t S = Opts.StackSize;
+  uint32_t *Sd = StackData.data() + StackGuard;
+  uint32_t *Hts = Heights.data();
+  StackNode *Nd = Nodes.data();
+  uint32_t *Ops = Operands.data();
+  uint32_t Nn = NumNodes;
+  size_t No = NumOperands;
   // Each word here takes at most two nodes and four operands: stop early
   // enough that no word needs to check for room.
-  size_t budget = std::min<size_t>((nodeLimit - nn) / 2, (operandCap - no) / 4);
-  if (size_t(stop - pc) > budget)
-    stop = pc + budget;
-  for (; pc != stop; ++pc) {
-    uint64_t w = *pc;
-    uint32_t payload = getWordPayload(w);
+  size_t Budget = std::min<size_t>((NodeLimit - Nn) / 2, (OperandCap - No) / 4);
+  if (size_t(Stop - Pc) > Budget)
+    Stop = Pc + Budget;
+  for (; Pc != Stop; ++Pc) {
+    uint64_t W = *Pc;
+    uint32_t Payload = getWordPayload(W);
     // By frequency in typical programs: PTX, INPUT, CONSTANT, then meta.
-    WordType type = getWordType(w);
-    if (type == WordType::Ptx) {
+    WordType Type = getWordType(W);
+    if (Type == WordType::Ptx) {
       // The common shape: 1-4 scalars on one stack in, one scalar out.
-      if (payload >= numInstrs || !simpleInstrs[payload])
+      if (Payload >= NumInstrs || !SimpleInstrs[Payload])
         goto other;
-      uint32_t st = simpleInstrs[payload] >> 16;
-      uint32_t na = simpleInstrs[payload] & 0xffff;
-      uint32_t *base = sd + size_t(st) * S;
-      uint32_t h = hts[st];
-      if (h < na) {
-        ++stats.noOpWords;
+      uint32_t St = SimpleInstrs[Payload] >> 16;
+      uint32_t Na = SimpleInstrs[Payload] & 0xffff;
+      uint32_t *Base = Sd + size_t(St) * S;
+      uint32_t H = Hts[St];
+      if (H < Na) {
+        ++Stats.NoOpWords;
         continue;
       }
       // Copy four values whatever na is, without branches: operands has
       // room, and the reads below stack 0 land in the guard slots.
-      const uint32_t *top = base + h;
-      uint32_t v0 = top[-1], v1 = top[-2], v2 = top[-3], v3 = top[-4];
-      uint32_t *o = ops + no;
-      o[0] = v0;
-      o[1] = v1;
-      o[2] = v2;
-      o[3] = v3;
-      StackNode *np = nd + nn;
-      setNode(np[0], StackNode::Instr, 0, payload, uint32_t(no), 0);
+      const uint32_t *Top = Base + H;
+      uint32_t V0 = Top[-1], V1 = Top[-2], V2 = Top[-3], V3 = Top[-4];
+      uint32_t *O = Ops + No;
+      O[0] = V0;
+      O[1] = V1;
+      O[2] = V2;
+      O[3] = V3;
+      StackNode *Np = Nd + Nn;
+      setNode(Np[0], StackNode::Instr, 0, Payload, uint32_t(No), 0);
       // The Result's aux and reg as two 4-byte stores: one 8-byte store
       // needs a 64-bit immediate in a register, which this loop lacks.
-      uint64_t resLo = uint64_t(StackNode::Result) | uint64_t(st) << 16;
-      std::memcpy(&np[1], &resLo, 8);
-      np[1].aux = nn;
-      np[1].reg = None;
+      uint64_t ResLo = uint64_t(StackNode::Result) | uint64_t(St) << 16;
+      std::memcpy(&Np[1], &ResLo, 8);
+      Np[1].Aux = Nn;
+      Np[1].Reg = None;
       // Popping na >= 1 values leaves room for the result.
-      h -= na;
-      base[h] = nn + 1;
-      hts[st] = h + 1;
-      no += na;
-      nn += 2;
+      H -= Na;
+      Base[H] = Nn + 1;
+      Hts[St] = H + 1;
+      No += Na;
+      Nn += 2;
       continue;
     }
-    if (type == WordType::Input) {
-      if (payload >= regs.size())
+    if (Type == WordType::Input) {
+      if (Payload >= Regs.size())
         goto other;
-      uint16_t s = regs[payload].stackIdx;
-      if (s >= info.numStacks)
+      uint16_t TheS = Regs[Payload].StackIdx;
+      if (TheS >= Info.NumStacks)
         goto other;
-      uint32_t h = hts[s];
-      if (h == S)
+      uint32_t H = Hts[TheS];
+      if (H == S)
         goto other;
-      setNode(nd[nn], StackNode::Input, s, payload, 0, None);
-      sd[size_t(s) * S + h] = nn++;
-      hts[s] = h + 1;
+      setNode(Nd[Nn], StackNode::Input, TheS, Payload, 0, None);
+      Sd[size_t(TheS) * S + H] = Nn++;
+      Hts[TheS] = H + 1;
       continue;
     }
-    if (type == WordType::Constant) {
-      uint16_t s = getWordAux(w);
-      if (s >= info.numStacks)
+    if (Type == WordType::Constant) {
+      uint16_t TheS = getWordAux(W);
+      if (TheS >= Info.NumStacks)
         goto other;
-      uint32_t h = hts[s];
-      if (h == S)
+      uint32_t H = Hts[TheS];
+      if (H == S)
         goto other;
-      setNode(nd[nn], StackNode::Constant, s, payload, 0, None);
-      sd[size_t(s) * S + h] = nn++;
-      hts[s] = h + 1;
+      setNode(Nd[Nn], StackNode::Constant, TheS, Payload, 0, None);
+      Sd[size_t(TheS) * S + H] = Nn++;
+      Hts[TheS] = H + 1;
       continue;
     }
-    if (type == WordType::Meta) {
+    if (Type == WordType::Meta) {
       // dup and swap, which take no depth from the meta stack.
-      uint16_t s = getWordAux(w);
-      if (s >= info.numStacks)
+      uint16_t TheS = getWordAux(W);
+      if (TheS >= Info.NumStacks)
         goto other;
-      uint32_t *base = sd + size_t(s) * S;
-      uint32_t h = hts[s];
-      if (payload == uint32_t(MetaOp::Dup)) {
-        if (h == 0 || h == S) {
-          ++stats.noOpWords;
+      uint32_t *Base = Sd + size_t(TheS) * S;
+      uint32_t H = Hts[TheS];
+      if (Payload == uint32_t(MetaOp::Dup)) {
+        if (H == 0 || H == S) {
+          ++Stats.NoOpWords;
           continue;
         }
-        base[h] = base[h - 1];
-        hts[s] = h + 1;
+        Base[H] = Base[H - 1];
+        Hts[TheS] = H + 1;
         continue;
       }
-      if (payload == uint32_t(MetaOp::Swap)) {
-        if (h < 2) {
-          ++stats.noOpWords;
+      if (Payload == uint32_t(MetaOp::Swap)) {
+        if (H < 2) {
+          ++Stats.NoOpWords;
           continue;
         }
-        std::swap(base[h - 1], base[h - 2]);
+        std::swap(Base[H - 1], Base[H - 2]);
         continue;
       }
       goto other;
@@ -749,169 +749,169 @@ const uint64_t *StackPtxContext::Impl::runCommon(const uint64_t *pc,
     goto other;
   }
 other:
-  numNodes = nn;
-  numOperands = uint32_t(no);
-  return pc;
+  NumNodes = Nn;
+  NumOperands = uint32_t(No);
+  return Pc;
 }
 
-Error StackPtxContext::Impl::run(const Program &prog, ArrayRef<Register> regs) {
-  stats = StackPtxStats();
+Error StackPtxContext::Impl::run(const Program &Prog, ArrayRef<Register> Regs) {
+  Stats = StackPtxStats();
   // Options may change between compiles; nothing is sized before this.
   using B = StackPtxBounds;
-  if (LLVM_UNLIKELY(opts.stackSize - 1 >= B::MaxStackSize ||
-                    opts.maxNodes - 1 >= B::MaxNodes ||
-                    opts.maxFrameDepth > B::MaxFrameDepth ||
-                    opts.storeSize > B::MaxStoreSize ||
-                    opts.executionLimit > B::MaxExecutionLimit))
-    return checkStackPtxOptions(opts);
-  numNodes = 0;
-  numOperands = 0;
+  if (LLVM_UNLIKELY(Opts.StackSize - 1 >= B::MaxStackSize ||
+                    Opts.MaxNodes - 1 >= B::MaxNodes ||
+                    Opts.MaxFrameDepth > B::MaxFrameDepth ||
+                    Opts.StoreSize > B::MaxStoreSize ||
+                    Opts.ExecutionLimit > B::MaxExecutionLimit))
+    return checkStackPtxOptions(Opts);
+  NumNodes = 0;
+  NumOperands = 0;
   // Options may change between compiles.
-  nodeLimit = uint32_t(std::min<size_t>(nodeCap, opts.maxNodes));
-  if (allocatedStackSize != opts.stackSize) {
-    stackData.assign(StackGuard + size_t(info.numStacks) * opts.stackSize, 0);
-    metaStack.assign(opts.stackSize, 0);
-    allocatedStackSize = opts.stackSize;
+  NodeLimit = uint32_t(std::min<size_t>(NodeCap, Opts.MaxNodes));
+  if (AllocatedStackSize != Opts.StackSize) {
+    StackData.assign(StackGuard + size_t(Info.NumStacks) * Opts.StackSize, 0);
+    MetaStack.assign(Opts.StackSize, 0);
+    AllocatedStackSize = Opts.StackSize;
   }
-  std::fill(heights.begin(), heights.end(), 0);
-  metaHeight = 0;
+  std::fill(Heights.begin(), Heights.end(), 0);
+  MetaHeight = 0;
   // Slots are valid only if stamped with this compile's generation, so
   // nothing is cleared per compile.
-  if (store.size() != opts.storeSize)
-    store.assign(opts.storeSize, Slot{0, 0, 0});
-  if (++storeGen == 0) {
-    for (Slot &sl : store)
-      sl.gen = 0;
-    storeGen = 1;
+  if (Store.size() != Opts.StoreSize)
+    Store.assign(Opts.StoreSize, Slot{0, 0, 0});
+  if (++StoreGen == 0) {
+    for (Slot &Sl : Store)
+      Sl.Gen = 0;
+    StoreGen = 1;
   }
-  frames.clear();
-  uint32_t maxDepth = opts.maxFrameDepth ? opts.maxFrameDepth : 1;
+  Frames.clear();
+  uint32_t MaxDepth = Opts.MaxFrameDepth ? Opts.MaxFrameDepth : 1;
   // Frames grow with the calls actually made, not with the limit.
-  frames.reserve(std::min<uint32_t>(maxDepth, 64));
-  uint64_t executed = 0;
+  Frames.reserve(std::min<uint32_t>(MaxDepth, 64));
+  uint64_t Executed = 0;
   // The current frame lives in locals; `frames` holds its callers.
-  Frame f = {prog.main.data(), prog.main.size(), 0, ~0u};
-  const uint64_t *pc = f.words, *end = f.words + f.size;
+  Frame F = {Prog.Main.data(), Prog.Main.size(), 0, ~0u};
+  const uint64_t *ThePc = F.Words, *End = F.Words + F.Size;
   // Words are counted per segment: `stop` is the end of the frame or where
   // the execution limit runs out, whichever comes first, so the loop tests
   // one pointer per word.
-  const uint64_t *segStart = pc, *stop = end;
-  auto setStop = [&] {
-    segStart = pc;
-    uint64_t rem = opts.executionLimit - executed;
-    stop = uint64_t(end - pc) <= rem ? end : pc + rem;
+  const uint64_t *SegStart = ThePc, *TheStop = End;
+  auto SetStop = [&] {
+    SegStart = ThePc;
+    uint64_t Rem = Opts.ExecutionLimit - Executed;
+    TheStop = uint64_t(End - ThePc) <= Rem ? End : ThePc + Rem;
   };
-  setStop();
+  SetStop();
 
   // runCommon runs the common words; the rest, frames and limits are here.
   for (;;) {
-    pc = runCommon(pc, stop, regs);
-    if (pc != stop) {
-      uint64_t w = *pc++;
-      uint32_t payload = getWordPayload(w);
-      if (getWordType(w) == WordType::Return) {
-        executed += pc - segStart;
-        segStart = pc;
+    ThePc = runCommon(ThePc, TheStop, Regs);
+    if (ThePc != TheStop) {
+      uint64_t W = *ThePc++;
+      uint32_t Payload = getWordPayload(W);
+      if (getWordType(W) == WordType::Return) {
+        Executed += ThePc - SegStart;
+        SegStart = ThePc;
         goto popFrame;
       }
-      if (getWordType(w) == WordType::Routine &&
-          payload < prog.routines.size() && frames.size() + 1 < maxDepth) {
-        ArrayRef<uint64_t> r = prog.routines[payload];
-        executed += pc - segStart;
-        f.pc = pc - f.words;
-        frames.push_back(f);
-        f = {r.data(), r.size(), 0, payload};
-        pc = f.words;
-        end = f.words + f.size;
-        setStop();
+      if (getWordType(W) == WordType::Routine &&
+          Payload < Prog.Routines.size() && Frames.size() + 1 < MaxDepth) {
+        ArrayRef<uint64_t> R = Prog.Routines[Payload];
+        Executed += ThePc - SegStart;
+        F.Pc = ThePc - F.Words;
+        Frames.push_back(F);
+        F = {R.data(), R.size(), 0, Payload};
+        ThePc = F.Words;
+        End = F.Words + F.Size;
+        SetStop();
         continue;
       }
-      f.pc = pc - f.words;
-      if (Error e = execWord(w, f, prog, regs))
-        return e;
-      if (stats.hitNodeLimit)
+      F.Pc = ThePc - F.Words;
+      if (Error E = execWord(W, F, Prog, Regs))
+        return E;
+      if (Stats.HitNodeLimit)
         break;
       continue;
     }
-    executed += pc - segStart;
-    segStart = pc;
-    if (pc != end) {
-      stats.hitExecutionLimit = true;
+    Executed += ThePc - SegStart;
+    SegStart = ThePc;
+    if (ThePc != End) {
+      Stats.HitExecutionLimit = true;
       break;
     }
     // A routine that ends at its last word returns there: that counts as
     // one executed word, like the reference's RETURN word.
-    if (!frames.empty()) {
-      if (executed >= opts.executionLimit) {
-        stats.hitExecutionLimit = true;
+    if (!Frames.empty()) {
+      if (Executed >= Opts.ExecutionLimit) {
+        Stats.HitExecutionLimit = true;
         break;
       }
-      ++executed;
+      ++Executed;
     }
   popFrame:
-    if (frames.empty())
+    if (Frames.empty())
       break;
-    f = frames.back();
-    frames.pop_back();
-    pc = f.words + f.pc;
-    end = f.words + f.size;
-    setStop();
+    F = Frames.back();
+    Frames.pop_back();
+    ThePc = F.Words + F.Pc;
+    End = F.Words + F.Size;
+    SetStop();
   }
-  executed += pc - segStart;
-  stats.executedWords = executed;
-  stats.numNodes = numNodes;
+  Executed += ThePc - SegStart;
+  Stats.ExecutedWords = Executed;
+  Stats.NumNodes = NumNodes;
   return Error::success();
 }
 
-Error StackPtxContext::Impl::resolveRequests(ArrayRef<Register> regs,
-                                             ArrayRef<uint32_t> requests) {
-  requestNodes.resize(requests.size());
+Error StackPtxContext::Impl::resolveRequests(ArrayRef<Register> Regs,
+                                             ArrayRef<uint32_t> Requests) {
+  RequestNodes.resize(Requests.size());
   // The k-th request for a stack gets its k-th value from the top. regCounts,
   // zero outside emit(), counts the values taken so far.
-  uint32_t *taken = regCounts.data();
-  const uint32_t *sd = stackData.data() + StackGuard;
-  const uint32_t S = opts.stackSize;
-  auto valid = [&](uint32_t r) {
-    return r < regs.size() && regs[r].stackIdx < info.numStacks;
+  uint32_t *Taken = RegCounts.data();
+  const uint32_t *Sd = StackData.data() + StackGuard;
+  const uint32_t S = Opts.StackSize;
+  auto Valid = [&](uint32_t R) {
+    return R < Regs.size() && Regs[R].StackIdx < Info.NumStacks;
   };
-  uint32_t unsatisfied = 0, i = 0, e = requests.size();
-  for (; i != e; ++i) {
-    uint32_t r = requests[i];
-    uint32_t node = None;
-    if (!valid(r)) {
-      if (opts.strict)
+  uint32_t Unsatisfied = 0, I = 0, E = Requests.size();
+  for (; I != E; ++I) {
+    uint32_t R = Requests[I];
+    uint32_t Node = None;
+    if (!Valid(R)) {
+      if (Opts.Strict)
         break;
     } else {
-      uint16_t st = regs[r].stackIdx;
-      uint32_t k = taken[st]++;
-      if (k < heights[st])
-        node = sd[size_t(st) * S + heights[st] - 1 - k];
+      uint16_t St = Regs[R].StackIdx;
+      uint32_t K = Taken[St]++;
+      if (K < Heights[St])
+        Node = Sd[size_t(St) * S + Heights[St] - 1 - K];
     }
-    unsatisfied += node == None;
-    requestNodes[i] = node;
+    Unsatisfied += Node == None;
+    RequestNodes[I] = Node;
   }
-  for (uint32_t k = 0; k != i; ++k)
-    if (valid(requests[k]))
-      taken[regs[requests[k]].stackIdx] = 0;
-  stats.unsatisfiedRequests = unsatisfied;
-  if (i == e)
+  for (uint32_t K = 0; K != I; ++K)
+    if (Valid(Requests[K]))
+      Taken[Regs[Requests[K]].StackIdx] = 0;
+  Stats.UnsatisfiedRequests = Unsatisfied;
+  if (I == E)
     return Error::success();
-  uint32_t r = requests[i];
-  return makeError(r >= regs.size()
-                       ? "request " + Twine(i) + ": register index " +
-                             Twine(r) + " out of range (" + Twine(regs.size()) +
+  uint32_t R = Requests[I];
+  return makeError(R >= Regs.size()
+                       ? "request " + Twine(I) + ": register index " +
+                             Twine(R) + " out of range (" + Twine(Regs.size()) +
                              " registers)"
-                       : "request " + Twine(i) + ": register '" + regs[r].name +
-                             "' has stack index " + Twine(regs[r].stackIdx) +
+                       : "request " + Twine(I) + ": register '" + Regs[R].Name +
+                             "' has stack index " + Twine(Regs[R].StackIdx) +
                              " out of range");
 }
 
-Error StackPtxContext::Impl::execute(const Program &prog,
-                                     ArrayRef<Register> regs,
-                                     ArrayRef<uint32_t> requests) {
-  if (Error e = run(prog, regs))
-    return e;
-  return resolveRequests(regs, requests);
+Error StackPtxContext::Impl::execute(const Program &Prog,
+                                     ArrayRef<Register> Regs,
+                                     ArrayRef<uint32_t> Requests) {
+  if (Error E = run(Prog, Regs))
+    return E;
+  return resolveRequests(Regs, Requests);
 }
 
 //===----------------------------------------------------------------------===//
@@ -923,403 +923,405 @@ Error StackPtxContext::Impl::execute(const Program &prog,
 // check nor grow. Registers and pieces are written with fixed 16-byte copies,
 // so room includes that overshoot.
 
-char *StackPtxContext::Impl::writeOperand(char *p, uint32_t n,
-                                          ArrayRef<Register> regs,
-                                          size_t after) {
-  const StackNode &nd = nodes[n];
-  switch (nd.kind) {
+char *StackPtxContext::Impl::writeOperand(char *P, uint32_t N,
+                                          ArrayRef<Register> Regs,
+                                          size_t After) {
+  const StackNode &Nd = Nodes[N];
+  switch (Nd.TheKind) {
   case StackNode::Input: {
     // Names are the only text of unbounded length.
-    StringRef name = regs[nd.payload].name;
-    p = out.ensure(p, 1 + name.size() + after);
-    *p = '%';
-    return writeName(p + 1, name);
+    StringRef Name = Regs[Nd.Payload].Name;
+    P = Out.ensure(P, 1 + Name.size() + After);
+    *P = '%';
+    return writeName(P + 1, Name);
   }
   case StackNode::Constant:
-    if (nd.reg == None)
-      return writeLiteral(p, nd.stack, nd.payload);
-    return writeReg(p, nd.stack, nd.reg);
+    if (Nd.Reg == None)
+      return writeLiteral(P, Nd.Stack, Nd.Payload);
+    return writeReg(P, Nd.Stack, Nd.Reg);
   case StackNode::Special:
   case StackNode::Result:
-    return writeReg(p, nd.stack, nd.reg);
+    return writeReg(P, Nd.Stack, Nd.Reg);
   case StackNode::Instr:
     break;
   }
   llvm_unreachable("an instruction node is never an operand");
 }
 
-char *StackPtxContext::Impl::emitInstr(char *p, uint32_t n,
-                                       ArrayRef<Register> regs) {
-  StackNode *nd = nodes.data();
-  StackNode &in = nd[n];
-  in.reg = 1;
-  ++stats.emittedInstrs;
-  const InstrInfo &ii = instrInfo[in.payload];
-  p = out.ensure(p, ii.lineMax);
-  const char *op = &opText[ii.opTextBegin];
-  std::memcpy(p, op, 32);
-  if (ii.opTextLen > 32)
-    std::memcpy(p + 32, op + 32, ii.opTextLen - 32);
-  p += ii.opTextLen;
-  if (!ii.scalar)
-    return emitVectorOperands(p, n, regs);
-  for (unsigned e = 0; e != ii.numRetElems; ++e) {
-    if (e)
-      *p++ = '|';
-    StackNode &res = nd[n + 1 + e];
-    res.reg = newReg(res.stack);
-    p = writeReg(p, res.stack, res.reg);
+char *StackPtxContext::Impl::emitInstr(char *P, uint32_t N,
+                                       ArrayRef<Register> Regs) {
+  StackNode *Nd = Nodes.data();
+  StackNode &In = Nd[N];
+  In.Reg = 1;
+  ++Stats.EmittedInstrs;
+  const InstrInfo &Ii = TheInstrInfo[In.Payload];
+  P = Out.ensure(P, Ii.LineMax);
+  const char *Op = &OpText[Ii.OpTextBegin];
+  std::memcpy(P, Op, 32);
+  if (Ii.OpTextLen > 32)
+    std::memcpy(P + 32, Op + 32, Ii.OpTextLen - 32);
+  P += Ii.OpTextLen;
+  if (!Ii.Scalar)
+    return emitVectorOperands(P, N, Regs);
+  for (unsigned E = 0; E != Ii.NumRetElems; ++E) {
+    if (E)
+      *P++ = '|';
+    StackNode &Res = Nd[N + 1 + E];
+    Res.Reg = newReg(Res.Stack);
+    P = writeReg(P, Res.Stack, Res.Reg);
   }
-  const uint32_t *ops = &operands[in.aux];
-  for (unsigned e = 0; e != ii.numArgElems; ++e) {
-    std::memcpy(p, ", ", 2);
-    p = writeOperand(p + 2, ops[e], regs, ii.lineMax);
+  const uint32_t *Ops = &Operands[In.Aux];
+  for (unsigned E = 0; E != Ii.NumArgElems; ++E) {
+    std::memcpy(P, ", ", 2);
+    P = writeOperand(P + 2, Ops[E], Regs, Ii.LineMax);
   }
-  std::memcpy(p, ";\n", 2);
-  return p + 2;
+  std::memcpy(P, ";\n", 2);
+  return P + 2;
 }
 
-char *StackPtxContext::Impl::emitVectorOperands(char *p, uint32_t n,
-                                                ArrayRef<Register> regs) {
+char *StackPtxContext::Impl::emitVectorOperands(char *P, uint32_t N,
+                                                ArrayRef<Register> Regs) {
   // Vector operands: `\n\t\t{e0, e1, ...}`.
-  StackNode *nd = nodes.data();
-  const StackNode &in = nd[n];
-  const InstrInfo &ii = instrInfo[in.payload];
-  const PtxInstrDesc &d = info.instrs[in.payload];
-  uint32_t elem = 0;
-  for (unsigned r = 0; r != d.numRets; ++r) {
-    if (r)
-      *p++ = '|';
-    unsigned vec = info.argTypes[d.rets[r]].numVecElems;
-    unsigned cnt = vec ? vec : 1;
-    if (vec) {
-      std::memcpy(p, "\n\t\t{", 4);
-      p += 4;
+  StackNode *Nd = Nodes.data();
+  const StackNode &In = Nd[N];
+  const InstrInfo &Ii = TheInstrInfo[In.Payload];
+  const PtxInstrDesc &D = Info.Instrs[In.Payload];
+  uint32_t Elem = 0;
+  for (unsigned R = 0; R != D.NumRets; ++R) {
+    if (R)
+      *P++ = '|';
+    unsigned Vec = Info.ArgTypes[D.Rets[R]].NumVecElems;
+    unsigned Cnt = Vec ? Vec : 1;
+    if (Vec) {
+      std::memcpy(P, "\n\t\t{", 4);
+      P += 4;
     }
-    for (unsigned e = 0; e != cnt; ++e, ++elem) {
-      StackNode &res = nd[n + 1 + elem];
-      res.reg = newReg(res.stack);
-      if (e) {
-        std::memcpy(p, ", ", 2);
-        p += 2;
+    for (unsigned E = 0; E != Cnt; ++E, ++Elem) {
+      StackNode &Res = Nd[N + 1 + Elem];
+      Res.Reg = newReg(Res.Stack);
+      if (E) {
+        std::memcpy(P, ", ", 2);
+        P += 2;
       }
-      p = writeReg(p, res.stack, res.reg);
+      P = writeReg(P, Res.Stack, Res.Reg);
     }
-    if (vec)
-      *p++ = '}';
+    if (Vec)
+      *P++ = '}';
   }
-  const uint32_t *ops = &operands[in.aux];
-  elem = 0;
-  for (unsigned a = 0; a != d.numArgs; ++a) {
-    std::memcpy(p, ", ", 2);
-    p += 2;
-    unsigned vec = info.argTypes[d.args[a]].numVecElems;
-    unsigned cnt = vec ? vec : 1;
-    if (vec) {
-      std::memcpy(p, "\n\t\t{", 4);
-      p += 4;
+  const uint32_t *Ops = &Operands[In.Aux];
+  Elem = 0;
+  for (unsigned A = 0; A != D.NumArgs; ++A) {
+    std::memcpy(P, ", ", 2);
+    P += 2;
+    unsigned Vec = Info.ArgTypes[D.Args[A]].NumVecElems;
+    unsigned Cnt = Vec ? Vec : 1;
+    if (Vec) {
+      std::memcpy(P, "\n\t\t{", 4);
+      P += 4;
     }
-    for (unsigned e = 0; e != cnt; ++e, ++elem) {
-      if (e) {
-        std::memcpy(p, ", ", 2);
-        p += 2;
+    for (unsigned E = 0; E != Cnt; ++E, ++Elem) {
+      if (E) {
+        std::memcpy(P, ", ", 2);
+        P += 2;
       }
-      p = writeOperand(p, ops[elem], regs, ii.lineMax);
+      P = writeOperand(P, Ops[Elem], Regs, Ii.LineMax);
     }
-    if (vec)
-      *p++ = '}';
+    if (Vec)
+      *P++ = '}';
   }
-  std::memcpy(p, ";\n", 2);
-  return p + 2;
+  std::memcpy(P, ";\n", 2);
+  return P + 2;
 }
 
-StringRef StackPtxContext::Impl::emit(ArrayRef<Register> regs,
-                                      ArrayRef<uint32_t> requests,
-                                      ArrayRef<Register> zeroRegs) {
+StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
+                                      ArrayRef<uint32_t> Requests,
+                                      ArrayRef<Register> ZeroRegs) {
   // regCounts is all zero here and is put back so at the end.
-  numUsedStacks = 0;
+  NumUsedStacks = 0;
   // The declarations depend on the register counts, known last: the body
   // starts after room for them, and they are written backwards in front.
-  out.clear();
-  char *p = out.ensure(out.end(), headerRoom + 256) + headerRoom;
+  Out.clear();
+  char *P = Out.ensure(Out.end(), HeaderRoom + 256) + HeaderRoom;
 
   // Every node is pushed at most once per expansion of the instruction
   // using it, and each instruction is expanded at most once.
-  size_t maxVisit = requests.size() + numNodes + numOperands;
-  if (visit.size() < maxVisit)
-    visit.resize(maxVisit);
-  uint32_t *vis = visit.data();
-  size_t top = 0;
-  for (uint32_t n : requestNodes)
-    if (n != None)
-      vis[top++] = n;
-  StackNode *nd = nodes.data();
-  const uint8_t *inl = tables.getInlineLiterals();
-  while (top) {
-    uint32_t n = vis[--top];
-    StackNode &x = nd[n];
-    switch (x.kind) {
+  size_t MaxVisit = Requests.size() + NumNodes + NumOperands;
+  if (Visit.size() < MaxVisit)
+    Visit.resize(MaxVisit);
+  uint32_t *Vis = Visit.data();
+  size_t Top = 0;
+  for (uint32_t N : RequestNodes)
+    if (N != None)
+      Vis[Top++] = N;
+  StackNode *Nd = Nodes.data();
+  const uint8_t *Inl = Tables.getInlineLiterals();
+  while (Top) {
+    uint32_t N = Vis[--Top];
+    StackNode &X = Nd[N];
+    switch (X.TheKind) {
     case StackNode::Input:
       continue;
     case StackNode::Special: {
-      if (x.reg != None)
+      if (X.Reg != None)
         continue;
-      uint32_t len = specialInfo[x.payload].ptxLen;
-      p = out.ensure(p, movMax + 64 + len);
-      x.reg = newReg(x.stack);
-      p = writeMov(p, x.stack);
-      p = writeReg(p, x.stack, x.reg);
-      std::memcpy(p, ", %", 3);
-      std::memcpy(p + 3, info.specialPtx[x.payload], len);
-      p += 3 + len;
-      if (x.aux != None) {
-        p[0] = '.';
-        p[1] = "xyzw"[x.aux & 3];
-        p += 2;
+      uint32_t Len = TheSpecialInfo[X.Payload].PtxLen;
+      P = Out.ensure(P, MovMax + 64 + Len);
+      X.Reg = newReg(X.Stack);
+      P = writeMov(P, X.Stack);
+      P = writeReg(P, X.Stack, X.Reg);
+      std::memcpy(P, ", %", 3);
+      std::memcpy(P + 3, Info.SpecialPtx[X.Payload], Len);
+      P += 3 + Len;
+      if (X.Aux != None) {
+        P[0] = '.';
+        P[1] = "xyzw"[X.Aux & 3];
+        P += 2;
       }
-      std::memcpy(p, ";\n", 2);
-      p += 2;
+      std::memcpy(P, ";\n", 2);
+      P += 2;
       continue;
     }
     case StackNode::Constant:
       // Only literals that cannot be immediate operands are visited.
-      if (x.reg != None || inl[x.stack])
+      if (X.Reg != None || Inl[X.Stack])
         continue;
-      p = out.ensure(p, movMax + 64);
-      x.reg = newReg(x.stack);
-      p = writeMov(p, x.stack);
-      p = writeReg(p, x.stack, x.reg);
-      std::memcpy(p, ", ", 2);
-      p = writeLiteral(p + 2, x.stack, x.payload);
-      std::memcpy(p, ";\n", 2);
-      p += 2;
+      P = Out.ensure(P, MovMax + 64);
+      X.Reg = newReg(X.Stack);
+      P = writeMov(P, X.Stack);
+      P = writeReg(P, X.Stack, X.Reg);
+      std::memcpy(P, ", ", 2);
+      P = writeLiteral(P + 2, X.Stack, X.Payload);
+      std::memcpy(P, ";\n", 2);
+      P += 2;
       continue;
     case StackNode::Instr:
       // Pushed back under its operands, which are all emitted now.
-      if (x.reg == 0)
-        p = emitInstr(p, n, regs);
+      if (X.Reg == 0)
+        P = emitInstr(P, N, TheRegs);
       continue;
     case StackNode::Result:
-      n = x.aux;
+      N = X.Aux;
       break;
     }
-    if (nd[n].reg != 0)
+    if (Nd[N].Reg != 0)
       continue;
-    const uint32_t *ops = &operands[nd[n].aux];
-    size_t mark = top;
-    vis[top++] = n;
-    for (unsigned e = instrInfo[nd[n].payload].numArgElems; e-- != 0;) {
+    const uint32_t *Ops = &Operands[Nd[N].Aux];
+    size_t Mark = Top;
+    Vis[Top++] = N;
+    for (unsigned E = TheInstrInfo[Nd[N].Payload].NumArgElems; E-- != 0;) {
       // A result gets its register when its instruction is emitted.
-      const StackNode &o = nd[ops[e]];
-      bool done = o.reg != None || o.kind == StackNode::Input ||
-                  (o.kind == StackNode::Constant && inl[o.stack]);
-      if (!done)
-        vis[top++] = ops[e];
+      const StackNode &O = Nd[Ops[E]];
+      bool Done = O.Reg != None || O.TheKind == StackNode::Input ||
+                  (O.TheKind == StackNode::Constant && Inl[O.Stack]);
+      if (!Done)
+        Vis[Top++] = Ops[E];
     }
-    if (top != mark + 1)
+    if (Top != Mark + 1)
       continue;
-    top = mark;
-    p = emitInstr(p, n, regs);
+    Top = Mark;
+    P = emitInstr(P, N, TheRegs);
   }
 
   // The requests' movs are a parallel assignment: a request that reads an
   // input register which an earlier request overwrites (a mod variable
   // requested before the read) reads a copy taken before the first write.
-  auto sameRegister = [&](uint32_t a, uint32_t b) {
-    return a == b ||
-           (a < regs.size() && b < regs.size() && regs[a].name == regs[b].name);
+  auto SameRegister = [&](uint32_t A, uint32_t B) {
+    return A == B || (A < TheRegs.size() && B < TheRegs.size() &&
+                      TheRegs[A].Name == TheRegs[B].Name);
   };
   // An unsatisfied request is zeroed unless another request of the same
   // register gets a value (`.requests { z z }` with one value). The names
   // with a value are collected only when some request has none.
-  StringSet<> valued;
-  if (opts.zeroUnsatisfied &&
+  StringSet<> Valued;
+  if (Opts.ZeroUnsatisfied &&
       llvm::is_contained(
-          ArrayRef<uint32_t>(requestNodes.data(), requests.size()), None))
-    for (uint32_t k = 0, e = requests.size(); k != e; ++k)
-      if (requestNodes[k] != None && requests[k] < regs.size())
-        valued.insert(regs[requests[k]].name);
-  auto zeroes = [&](uint32_t i) {
-    uint32_t r = requests[i];
-    return requestNodes[i] == None && opts.zeroUnsatisfied &&
-           regs[r].kind != RegKind::Mod && !valued.count(regs[r].name);
+          ArrayRef<uint32_t>(RequestNodes.data(), Requests.size()), None))
+    for (uint32_t K = 0, E = Requests.size(); K != E; ++K)
+      if (RequestNodes[K] != None && Requests[K] < TheRegs.size())
+        Valued.insert(TheRegs[Requests[K]].Name);
+  auto Zeroes = [&](uint32_t I) {
+    uint32_t R = Requests[I];
+    return RequestNodes[I] == None && Opts.ZeroUnsatisfied &&
+           TheRegs[R].Kind != RegKind::Mod && !Valued.count(TheRegs[R].Name);
   };
-  auto writes = [&](uint32_t i) {
-    uint32_t r = requests[i];
-    if (r >= regs.size() || regs[r].stackIdx >= info.numStacks)
+  auto Writes = [&](uint32_t I) {
+    uint32_t R = Requests[I];
+    if (R >= TheRegs.size() || TheRegs[R].StackIdx >= Info.NumStacks)
       return false;
-    return requestNodes[i] != None || zeroes(i);
+    return RequestNodes[I] != None || Zeroes(I);
   };
-  bool anyCopies = false;
-  if (requests.size() > 1)
-    requestCopies.assign(requests.size(), None);
-  for (uint32_t i = 1, e = requests.size(); i < e; ++i) {
-    uint32_t n = requestNodes[i];
-    if (n == None || !writes(i) || nd[n].kind != StackNode::Input)
+  bool AnyCopies = false;
+  if (Requests.size() > 1)
+    RequestCopies.assign(Requests.size(), None);
+  for (uint32_t I = 1, E = Requests.size(); I < E; ++I) {
+    uint32_t N = RequestNodes[I];
+    if (N == None || !Writes(I) || Nd[N].TheKind != StackNode::Input)
       continue;
-    uint32_t src = nd[n].payload;
-    for (uint32_t k = 0; k != i; ++k) {
-      uint32_t r = requests[k];
-      if (!writes(k) || !sameRegister(r, src))
+    uint32_t Src = Nd[N].Payload;
+    for (uint32_t K = 0; K != I; ++K) {
+      uint32_t R = Requests[K];
+      if (!Writes(K) || !SameRegister(R, Src))
         continue;
-      uint16_t st = nd[n].stack;
-      requestCopies[i] = newReg(st);
-      anyCopies = true;
-      p = out.ensure(p, movMax + 64);
-      p = writeMov(p, st);
-      p = writeReg(p, st, requestCopies[i]);
-      std::memcpy(p, ", ", 2);
-      p = writeOperand(p + 2, n, regs, 64);
-      std::memcpy(p, ";\n", 2);
-      p += 2;
+      uint16_t St = Nd[N].Stack;
+      RequestCopies[I] = newReg(St);
+      AnyCopies = true;
+      P = Out.ensure(P, MovMax + 64);
+      P = writeMov(P, St);
+      P = writeReg(P, St, RequestCopies[I]);
+      std::memcpy(P, ", ", 2);
+      P = writeOperand(P + 2, N, TheRegs, 64);
+      std::memcpy(P, ";\n", 2);
+      P += 2;
       break;
     }
   }
 
   // `mov.<type> %name, ` with room for the source operand after it.
-  auto writeMovTo = [&](char *p, uint16_t s, StringRef name) {
-    p = out.ensure(p, movMax + 64 + name.size());
-    p = writeMov(p, s);
-    *p = '%';
-    p = writeName(p + 1, name);
-    std::memcpy(p, ", ", 2);
-    return p + 2;
+  auto WriteMovTo = [&](char *P, uint16_t S, StringRef Name) {
+    P = Out.ensure(P, MovMax + 64 + Name.size());
+    P = writeMov(P, S);
+    *P = '%';
+    P = writeName(P + 1, Name);
+    std::memcpy(P, ", ", 2);
+    return P + 2;
   };
-  uint32_t zeroed = 0;
-  for (uint32_t i = 0, e = requests.size(); i != e; ++i) {
-    uint32_t r = requests[i];
-    uint32_t n = requestNodes[i];
-    if (r >= regs.size() || regs[r].stackIdx >= info.numStacks)
+  uint32_t Zeroed = 0;
+  for (uint32_t I = 0, E = Requests.size(); I != E; ++I) {
+    uint32_t R = Requests[I];
+    uint32_t N = RequestNodes[I];
+    if (R >= TheRegs.size() || TheRegs[R].StackIdx >= Info.NumStacks)
       continue;
-    if (n == None && !zeroes(i))
+    if (N == None && !Zeroes(I))
       continue;
-    uint16_t s = regs[r].stackIdx;
-    p = writeMovTo(p, s, regs[r].name);
-    if (n == None) {
-      ++zeroed;
-      p = writeLiteral(p, s, 0);
-    } else if (anyCopies && requestCopies[i] != None) {
-      p = writeReg(p, nd[n].stack, requestCopies[i]);
+    uint16_t S = TheRegs[R].StackIdx;
+    P = WriteMovTo(P, S, TheRegs[R].Name);
+    if (N == None) {
+      ++Zeroed;
+      P = writeLiteral(P, S, 0);
+    } else if (AnyCopies && RequestCopies[I] != None) {
+      P = writeReg(P, Nd[N].Stack, RequestCopies[I]);
     } else {
-      p = writeOperand(p, n, regs, 64);
+      P = writeOperand(P, N, TheRegs, 64);
     }
-    std::memcpy(p, ";\n", 2);
-    p += 2;
+    std::memcpy(P, ";\n", 2);
+    P += 2;
   }
-  stats.zeroedRequests = zeroed;
-  for (const Register &z : zeroRegs) {
-    if (z.stackIdx >= info.numStacks)
+  Stats.ZeroedRequests = Zeroed;
+  for (const Register &Z : ZeroRegs) {
+    if (Z.StackIdx >= Info.NumStacks)
       continue;
-    p = writeLiteral(writeMovTo(p, z.stackIdx, z.name), z.stackIdx, 0);
-    std::memcpy(p, ";\n", 2);
-    p += 2;
+    P = writeLiteral(WriteMovTo(P, Z.StackIdx, Z.Name), Z.StackIdx, 0);
+    std::memcpy(P, ";\n", 2);
+    P += 2;
   }
-  p = out.ensure(p, 3);
-  std::memcpy(p, "\t}", 3);
-  out.setEnd(p + 2);
+  P = Out.ensure(P, 3);
+  std::memcpy(P, "\t}", 3);
+  Out.setEnd(P + 2);
 
   // Declarations in stack order; usually one or two stacks are used.
-  uint16_t *used = usedStacks.data();
-  if (numUsedStacks > 1)
-    std::sort(used, used + numUsedStacks);
-  char *q = out.begin() + headerRoom;
-  for (uint32_t i = numUsedStacks; i-- != 0;) {
-    uint16_t s = used[i];
-    uint32_t c = regCounts[s];
-    regCounts[s] = 0;
-    q -= 3;
-    std::memcpy(q, ">;\n", 3);
+  uint16_t *Used = UsedStacks.data();
+  if (NumUsedStacks > 1)
+    std::sort(Used, Used + NumUsedStacks);
+  char *Q = Out.begin() + HeaderRoom;
+  for (uint32_t I = NumUsedStacks; I-- != 0;) {
+    uint16_t S = Used[I];
+    uint32_t C = RegCounts[S];
+    RegCounts[S] = 0;
+    Q -= 3;
+    std::memcpy(Q, ">;\n", 3);
     do {
-      *--q = char('0' + c % 10);
-      c /= 10;
-    } while (c);
-    const std::string &head = tables.getDeclHead(s);
-    q -= head.size();
-    std::memcpy(q, head.data(), head.size());
+      *--Q = char('0' + C % 10);
+      C /= 10;
+    } while (C);
+    const std::string &Head = Tables.getDeclHead(S);
+    Q -= Head.size();
+    std::memcpy(Q, Head.data(), Head.size());
   }
-  q -= 3;
-  std::memcpy(q, "\t{\n", 3);
-  return StringRef(q, out.end() - q);
+  Q -= 3;
+  std::memcpy(Q, "\t{\n", 3);
+  return StringRef(Q, Out.end() - Q);
 }
 
 //===----------------------------------------------------------------------===//
 // StackPtxContext
 //===----------------------------------------------------------------------===//
 
-StackPtxContext::StackPtxContext(const StackInfo &info, StackPtxOptions opts)
-    : impl(std::make_unique<Impl>(info, opts)) {}
+StackPtxContext::StackPtxContext(const StackInfo &Info, StackPtxOptions Opts)
+    : TheImpl(std::make_unique<Impl>(Info, Opts)) {}
 StackPtxContext::~StackPtxContext() = default;
 StackPtxContext::StackPtxContext(StackPtxContext &&) = default;
 StackPtxContext &StackPtxContext::operator=(StackPtxContext &&) = default;
 
-Expected<StringRef> StackPtxContext::compile(const Program &prog,
-                                             ArrayRef<Register> regs,
-                                             ArrayRef<uint32_t> requests,
-                                             ArrayRef<Register> zeroRegs) {
-  Impl &im = *impl;
-  assert(im.opts.targetSm == im.targetSm &&
+Expected<StringRef> StackPtxContext::compile(const Program &Prog,
+                                             ArrayRef<Register> Regs,
+                                             ArrayRef<uint32_t> Requests,
+                                             ArrayRef<Register> ZeroRegs) {
+  Impl &Im = *TheImpl;
+  assert(Im.Opts.TargetSm == Im.TargetSm &&
          "the target is baked into the context's tables at construction");
-  if (Error e = im.execute(prog, regs, requests))
-    return e;
-  return im.emit(regs, requests, zeroRegs);
+  if (Error E = Im.execute(Prog, Regs, Requests))
+    return E;
+  return Im.emit(Regs, Requests, ZeroRegs);
 }
 
-Error StackPtxContext::execute(const Program &prog, ArrayRef<Register> regs,
-                               ArrayRef<uint32_t> requests) {
-  return impl->execute(prog, regs, requests);
+Error StackPtxContext::execute(const Program &Prog, ArrayRef<Register> Regs,
+                               ArrayRef<uint32_t> Requests) {
+  return TheImpl->execute(Prog, Regs, Requests);
 }
 
-const StackPtxStats &StackPtxContext::getStats() const { return impl->stats; }
+const StackPtxStats &StackPtxContext::getStats() const {
+  return TheImpl->Stats;
+}
 const StackPtxOptions &StackPtxContext::getOptions() const {
-  return impl->opts;
+  return TheImpl->Opts;
 }
-StackPtxOptions &StackPtxContext::getOptions() { return impl->opts; }
-const StackInfo &StackPtxContext::getInfo() const { return impl->info; }
-uint32_t StackPtxContext::getTargetSm() const { return impl->targetSm; }
+StackPtxOptions &StackPtxContext::getOptions() { return TheImpl->Opts; }
+const StackInfo &StackPtxContext::getInfo() const { return TheImpl->Info; }
+uint32_t StackPtxContext::getTargetSm() const { return TheImpl->TargetSm; }
 ArrayRef<StackNode> StackPtxContext::getNodes() const {
-  return ArrayRef<StackNode>(impl->nodes.data(), impl->numNodes);
+  return ArrayRef<StackNode>(TheImpl->Nodes.data(), TheImpl->NumNodes);
 }
 ArrayRef<uint32_t> StackPtxContext::getOperands() const {
-  return ArrayRef<uint32_t>(impl->operands.data(), impl->numOperands);
+  return ArrayRef<uint32_t>(TheImpl->Operands.data(), TheImpl->NumOperands);
 }
 ArrayRef<uint32_t> StackPtxContext::getRequestNodes() const {
-  return impl->requestNodes;
+  return TheImpl->RequestNodes;
 }
-unsigned StackPtxContext::getNumArgElems(uint32_t instr) const {
-  return impl->instrInfo[instr].numArgElems;
+unsigned StackPtxContext::getNumArgElems(uint32_t Instr) const {
+  return TheImpl->TheInstrInfo[Instr].NumArgElems;
 }
-uint16_t StackPtxContext::getRetElemStack(uint32_t instr, unsigned elem) const {
-  return impl->elemStacks[impl->instrInfo[instr].retElemBegin + elem];
-}
-
-bool stack::isRegisterName(StringRef s) {
-  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_' || s[0] == '$'))
-    return false;
-  return all_of(s, [](char c) { return isAlnum(c) || c == '_' || c == '$'; });
+uint16_t StackPtxContext::getRetElemStack(uint32_t Instr, unsigned Elem) const {
+  return TheImpl->ElemStacks[TheImpl->TheInstrInfo[Instr].RetElemBegin + Elem];
 }
 
-bool stack::isReservedRegisterName(StringRef name) {
-  if (!name.consume_front("_s"))
+bool stack::isRegisterName(StringRef S) {
+  if (S.empty() || !(isAlpha(S[0]) || S[0] == '_' || S[0] == '$'))
     return false;
-  auto [stackNo, n] = name.split('_');
-  auto digits = [](StringRef d) {
-    return !d.empty() && all_of(d, [](char c) { return isDigit(c); });
+  return all_of(S, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
+}
+
+bool stack::isReservedRegisterName(StringRef Name) {
+  if (!Name.consume_front("_s"))
+    return false;
+  auto [stackNo, n] = Name.split('_');
+  auto Digits = [](StringRef D) {
+    return !D.empty() && all_of(D, [](char C) { return isDigit(C); });
   };
-  return digits(stackNo) && digits(n);
+  return Digits(stackNo) && Digits(n);
 }
 
-Expected<std::string> stack::compileStackPtx(const StackInfo &info,
-                                             const Program &prog,
-                                             ArrayRef<Register> regs,
-                                             ArrayRef<uint32_t> requests,
-                                             const StackPtxOptions &opts) {
+Expected<std::string> stack::compileStackPtx(const StackInfo &Info,
+                                             const Program &Prog,
+                                             ArrayRef<Register> Regs,
+                                             ArrayRef<uint32_t> Requests,
+                                             const StackPtxOptions &Opts) {
   // One context per thread and table: building one costs microseconds.
-  thread_local std::unique_ptr<StackPtxContext> ctx;
-  if (!ctx || &ctx->getInfo() != &info || ctx->getTargetSm() != opts.targetSm)
-    ctx = std::make_unique<StackPtxContext>(info, opts);
-  ctx->getOptions() = opts;
-  Expected<StringRef> text = ctx->compile(prog, regs, requests);
-  if (!text)
-    return text.takeError();
-  return text->str();
+  thread_local std::unique_ptr<StackPtxContext> Ctx;
+  if (!Ctx || &Ctx->getInfo() != &Info || Ctx->getTargetSm() != Opts.TargetSm)
+    Ctx = std::make_unique<StackPtxContext>(Info, Opts);
+  Ctx->getOptions() = Opts;
+  Expected<StringRef> Text = Ctx->compile(Prog, Regs, Requests);
+  if (!Text)
+    return Text.takeError();
+  return Text->str();
 }

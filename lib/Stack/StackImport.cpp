@@ -33,379 +33,379 @@ namespace {
 
 class Importer {
 public:
-  Importer(StringRef json, StringRef bufferName)
-      : json(json), bufferName(bufferName) {}
-  Error run(raw_ostream &os);
+  Importer(StringRef Json, StringRef BufferName)
+      : Json(Json), BufferName(BufferName) {}
+  Error run(raw_ostream &Os);
 
 private:
   /// An error about the entry at JSON path \p path.
-  Error error(const Twine &path, const Twine &msg) {
+  Error error(const Twine &Path, const Twine &Msg) {
     return make_error<DiagnosticError>(SMDiagnostic(
-        bufferName, SourceMgr::DK_Error, (path + ": " + msg).str()));
+        BufferName, SourceMgr::DK_Error, (Path + ": " + Msg).str()));
   }
-  Error parseError(Error e);
-  Expected<const json::Array *> getArray(const json::Object &o, StringRef key);
-  Expected<StringRef> getString(const json::Object &o, StringRef key,
-                                const Twine &path, bool required = true);
-  Expected<unsigned> getArgType(const json::Value &v, const Twine &path);
+  Error parseError(Error E);
+  Expected<const json::Array *> getArray(const json::Object &O, StringRef Key);
+  Expected<StringRef> getString(const json::Object &O, StringRef Key,
+                                const Twine &Path, bool Required = true);
+  Expected<unsigned> getArgType(const json::Value &V, const Twine &Path);
   /// \returns entry \p i of array \p key, which must be an object, and
   /// sets \p path to its JSON path.
-  Expected<const json::Object *> getEntry(const json::Array &a, StringRef key,
-                                          size_t i, std::string &path);
+  Expected<const json::Object *> getEntry(const json::Array &A, StringRef Key,
+                                          size_t I, std::string &Path);
   /// Records \p name, a C identifier unique in \p map, as entry \p i.
-  Error claimIdentifier(StringMap<unsigned> &map, StringRef name, size_t i,
-                        const std::string &path, StringRef what);
+  Error claimIdentifier(StringMap<unsigned> &Map, StringRef Name, size_t I,
+                        const std::string &Path, StringRef What);
   /// Reads the `ptx` of an instruction or special register at \p path and
   /// its name (`name` if \p hasName, else `display`, else `ptx`), unique
   /// in \p names also once mangled; \p what names the kind in errors.
   Expected<std::pair<StringRef, StringRef>>
-  getPtxAndName(const json::Object &o, const std::string &path, bool hasName,
-                StringSet<> &names, StringRef what, StringRef hint);
+  getPtxAndName(const json::Object &O, const std::string &Path, bool HasName,
+                StringSet<> &Names, StringRef What, StringRef Hint);
 
-  Error stacks(const json::Array &a, raw_ostream &os);
-  Error argTypes(const json::Array &a, raw_ostream &os);
-  Error instructions(const json::Array &a, raw_ostream &os);
-  Error specials(const json::Array &a, raw_ostream &os);
+  Error stacks(const json::Array &A, raw_ostream &Os);
+  Error argTypes(const json::Array &A, raw_ostream &Os);
+  Error instructions(const json::Array &A, raw_ostream &Os);
+  Error specials(const json::Array &A, raw_ostream &Os);
 
-  StringRef json, bufferName;
-  StringMap<unsigned> stackIdx, argIdx;
+  StringRef Json, BufferName;
+  StringMap<unsigned> StackIdx, ArgIdx;
   /// The .td def name of each arg type.
-  std::vector<std::string> argDefs;
+  std::vector<std::string> ArgDefs;
 };
 
 } // namespace
 
 /// \returns \p s as a TableGen string literal.
-static std::string quote(StringRef s) {
-  std::string r = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      r += '\\';
-    r += c;
+static std::string quote(StringRef S) {
+  std::string R = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      R += '\\';
+    R += C;
   }
-  return r + "\"";
+  return R + "\"";
 }
 
 /// \returns \p s with every character that may not appear in an identifier
 /// replaced by `_`.
-static std::string identifier(StringRef s) {
-  std::string r;
-  for (char c : s)
-    r += isAlnum(c) ? c : '_';
-  return r;
+static std::string identifier(StringRef S) {
+  std::string R;
+  for (char C : S)
+    R += isAlnum(C) ? C : '_';
+  return R;
 }
 
-static bool isCIdentifier(StringRef s) {
-  return !s.empty() && (isAlpha(s[0]) || s[0] == '_') &&
-         all_of(s, [](char c) { return isAlnum(c) || c == '_'; });
+static bool isCIdentifier(StringRef S) {
+  return !S.empty() && (isAlpha(S[0]) || S[0] == '_') &&
+         all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
 }
 
-Error Importer::parseError(Error e) {
+Error Importer::parseError(Error E) {
   // llvm::json reports "[line:col, byte=N]: message"; point at it.
-  std::string msg = toString(std::move(e));
-  SmallVector<StringRef, 4> m;
-  Regex re("^\\[([0-9]+):([0-9]+), byte=([0-9]+)\\]: (.*)$");
-  if (!re.match(msg, &m))
+  std::string Msg = toString(std::move(E));
+  SmallVector<StringRef, 4> M;
+  Regex Re("^\\[([0-9]+):([0-9]+), byte=([0-9]+)\\]: (.*)$");
+  if (!Re.match(Msg, &M))
     return make_error<DiagnosticError>(
-        SMDiagnostic(bufferName, SourceMgr::DK_Error, "invalid JSON: " + msg));
-  unsigned line = 0, col = 0;
-  m[1].getAsInteger(10, line);
-  m[2].getAsInteger(10, col);
-  SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(json, bufferName), SMLoc());
-  return DiagnosticError::get(sm, sm.FindLocForLineAndColumn(id, line, col),
-                              "invalid JSON: " + m[4]);
+        SMDiagnostic(BufferName, SourceMgr::DK_Error, "invalid JSON: " + Msg));
+  unsigned Line = 0, Col = 0;
+  M[1].getAsInteger(10, Line);
+  M[2].getAsInteger(10, Col);
+  SourceMgr Sm;
+  unsigned Id = Sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(Json, BufferName), SMLoc());
+  return DiagnosticError::get(Sm, Sm.FindLocForLineAndColumn(Id, Line, Col),
+                              "invalid JSON: " + M[4]);
 }
 
-Expected<const json::Array *> Importer::getArray(const json::Object &o,
-                                                 StringRef key) {
-  const json::Array *a = o.getArray(key);
-  if (!a)
-    return error(key, o.get(key) ? "must be an array" : "is missing");
-  return a;
+Expected<const json::Array *> Importer::getArray(const json::Object &O,
+                                                 StringRef Key) {
+  const json::Array *A = O.getArray(Key);
+  if (!A)
+    return error(Key, O.get(Key) ? "must be an array" : "is missing");
+  return A;
 }
 
-Expected<StringRef> Importer::getString(const json::Object &o, StringRef key,
-                                        const Twine &path, bool required) {
-  const json::Value *v = o.get(key);
-  if (!v) {
-    if (required)
-      return error(path, "has no '" + key + "'");
+Expected<StringRef> Importer::getString(const json::Object &O, StringRef Key,
+                                        const Twine &Path, bool Required) {
+  const json::Value *V = O.get(Key);
+  if (!V) {
+    if (Required)
+      return error(Path, "has no '" + Key + "'");
     return StringRef();
   }
-  Optional<StringRef> s = v->getAsString();
-  if (!s)
-    return error(path + "." + key, "must be a string");
-  return *s;
+  Optional<StringRef> S = V->getAsString();
+  if (!S)
+    return error(Path + "." + Key, "must be a string");
+  return *S;
 }
 
-Expected<unsigned> Importer::getArgType(const json::Value &v,
-                                        const Twine &path) {
-  Optional<StringRef> s = v.getAsString();
-  if (!s)
-    return error(path, "must be the name of an arg type");
-  auto it = argIdx.find(*s);
-  if (it == argIdx.end())
-    return error(path, "unknown arg type '" + *s + "'");
-  return it->second;
+Expected<unsigned> Importer::getArgType(const json::Value &V,
+                                        const Twine &Path) {
+  Optional<StringRef> S = V.getAsString();
+  if (!S)
+    return error(Path, "must be the name of an arg type");
+  auto It = ArgIdx.find(*S);
+  if (It == ArgIdx.end())
+    return error(Path, "unknown arg type '" + *S + "'");
+  return It->second;
 }
 
-Expected<const json::Object *> Importer::getEntry(const json::Array &a,
-                                                  StringRef key, size_t i,
-                                                  std::string &path) {
-  path = (key + "[" + Twine(i) + "]").str();
-  const json::Object *o = a[i].getAsObject();
-  if (!o)
-    return error(path, "must be an object");
-  return o;
+Expected<const json::Object *> Importer::getEntry(const json::Array &A,
+                                                  StringRef Key, size_t I,
+                                                  std::string &Path) {
+  Path = (Key + "[" + Twine(I) + "]").str();
+  const json::Object *O = A[I].getAsObject();
+  if (!O)
+    return error(Path, "must be an object");
+  return O;
 }
 
-Error Importer::claimIdentifier(StringMap<unsigned> &map, StringRef name,
-                                size_t i, const std::string &path,
-                                StringRef what) {
-  if (!isCIdentifier(name))
-    return error(path + ".name", "'" + name + "' is not a C identifier");
-  if (!map.try_emplace(name, i).second)
-    return error(path + ".name", what + " '" + name + "' is defined twice");
+Error Importer::claimIdentifier(StringMap<unsigned> &Map, StringRef Name,
+                                size_t I, const std::string &Path,
+                                StringRef What) {
+  if (!isCIdentifier(Name))
+    return error(Path + ".name", "'" + Name + "' is not a C identifier");
+  if (!Map.try_emplace(Name, I).second)
+    return error(Path + ".name", What + " '" + Name + "' is defined twice");
   return Error::success();
 }
 
 Expected<std::pair<StringRef, StringRef>>
-Importer::getPtxAndName(const json::Object &o, const std::string &path,
-                        bool hasName, StringSet<> &names, StringRef what,
-                        StringRef hint) {
-  Expected<StringRef> ptx = getString(o, "ptx", path);
-  if (!ptx)
-    return ptx.takeError();
-  Expected<StringRef> display = getString(o, "display", path, false);
-  if (!display)
-    return display.takeError();
-  Expected<StringRef> nameField =
-      hasName ? getString(o, "name", path, false) : StringRef();
-  if (!nameField)
-    return nameField.takeError();
-  StringRef name = !nameField->empty() ? *nameField
-                   : !display->empty() ? *display
-                                       : *ptx;
-  if (ptx->empty() || ptx->find_first_of(" \t\n,;{}%") != StringRef::npos)
-    return error(path + ".ptx", "'" + *ptx + "' is not PTX");
-  if (name.find_first_of(" \t\n,;{}()%:/") != StringRef::npos)
-    return error(path, "name '" + name +
+Importer::getPtxAndName(const json::Object &O, const std::string &Path,
+                        bool HasName, StringSet<> &Names, StringRef What,
+                        StringRef Hint) {
+  Expected<StringRef> Ptx = getString(O, "ptx", Path);
+  if (!Ptx)
+    return Ptx.takeError();
+  Expected<StringRef> Display = getString(O, "display", Path, false);
+  if (!Display)
+    return Display.takeError();
+  Expected<StringRef> NameField =
+      HasName ? getString(O, "name", Path, false) : StringRef();
+  if (!NameField)
+    return NameField.takeError();
+  StringRef Name = !NameField->empty() ? *NameField
+                   : !Display->empty() ? *Display
+                                       : *Ptx;
+  if (Ptx->empty() || Ptx->find_first_of(" \t\n,;{}%") != StringRef::npos)
+    return error(Path + ".ptx", "'" + *Ptx + "' is not PTX");
+  if (Name.find_first_of(" \t\n,;{}()%:/") != StringRef::npos)
+    return error(Path, "name '" + Name +
                            "' has a character the text form cannot spell");
   // Generated identifiers are the mangled, upper-cased names.
-  if (!names.insert(name).second ||
-      !names.insert("\1" + StringRef(identifier(name)).upper()).second)
-    return error(path, what + " name '" + name + "' is used twice; " + hint);
-  return std::make_pair(*ptx, name);
+  if (!Names.insert(Name).second ||
+      !Names.insert("\1" + StringRef(identifier(Name)).upper()).second)
+    return error(Path, What + " name '" + Name + "' is used twice; " + Hint);
+  return std::make_pair(*Ptx, Name);
 }
 
 /// Writes record \p def of class instance \p body, with `let Name` when
 /// \p name is not \p ptx.
-static void writeRecord(raw_ostream &os, const Twine &def, const Twine &body,
-                        StringRef name, StringRef ptx) {
-  os << "def " << def << " : " << body;
-  if (name != ptx)
-    os << " {\n  let Name = " << quote(name) << ";\n}\n";
+static void writeRecord(raw_ostream &Os, const Twine &Def, const Twine &Body,
+                        StringRef Name, StringRef Ptx) {
+  Os << "def " << Def << " : " << Body;
+  if (Name != Ptx)
+    Os << " {\n  let Name = " << quote(Name) << ";\n}\n";
   else
-    os << ";\n";
+    Os << ";\n";
 }
 
-Error Importer::stacks(const json::Array &a, raw_ostream &os) {
-  if (a.size() > 65535)
+Error Importer::stacks(const json::Array &A, raw_ostream &Os) {
+  if (A.size() > 65535)
     return error("stack_types", "more than 65535 stack types");
-  os << "// Stacks\n";
-  for (size_t i = 0; i != a.size(); ++i) {
-    std::string path;
-    Expected<const json::Object *> entry = getEntry(a, "stack_types", i, path);
-    if (!entry)
-      return entry.takeError();
-    const json::Object *o = *entry;
-    Expected<StringRef> name = getString(*o, "name", path);
-    if (!name)
-      return name.takeError();
-    Expected<StringRef> prefix = getString(*o, "literal_prefix", path);
-    if (!prefix)
-      return prefix.takeError();
-    Expected<StringRef> constant =
-        getString(*o, "constant_type", path, /*required=*/false);
-    if (!constant)
-      return constant.takeError();
-    Expected<StringRef> encoder =
-        getString(*o, "encoder_type", path, /*required=*/false);
-    if (!encoder)
-      return encoder.takeError();
-    if (!constant->empty() && !constant->equals_insensitive("f32") &&
-        !constant->equals_insensitive("s32") &&
-        !constant->equals_insensitive("u32"))
-      return error(path + ".constant_type",
-                   "'" + *constant + "' is not f32, s32 or u32");
-    if (Error e = claimIdentifier(stackIdx, *name, i, path, "stack type"))
-      return e;
-    os << "def Stack_" << *name << " : StackType<" << quote(*name) << ", "
-       << quote(*prefix) << ">;\n";
+  Os << "// Stacks\n";
+  for (size_t I = 0; I != A.size(); ++I) {
+    std::string Path;
+    Expected<const json::Object *> Entry = getEntry(A, "stack_types", I, Path);
+    if (!Entry)
+      return Entry.takeError();
+    const json::Object *O = *Entry;
+    Expected<StringRef> Name = getString(*O, "name", Path);
+    if (!Name)
+      return Name.takeError();
+    Expected<StringRef> Prefix = getString(*O, "literal_prefix", Path);
+    if (!Prefix)
+      return Prefix.takeError();
+    Expected<StringRef> Constant =
+        getString(*O, "constant_type", Path, /*required=*/false);
+    if (!Constant)
+      return Constant.takeError();
+    Expected<StringRef> Encoder =
+        getString(*O, "encoder_type", Path, /*required=*/false);
+    if (!Encoder)
+      return Encoder.takeError();
+    if (!Constant->empty() && !Constant->equals_insensitive("f32") &&
+        !Constant->equals_insensitive("s32") &&
+        !Constant->equals_insensitive("u32"))
+      return error(Path + ".constant_type",
+                   "'" + *Constant + "' is not f32, s32 or u32");
+    if (Error E = claimIdentifier(StackIdx, *Name, I, Path, "stack type"))
+      return E;
+    Os << "def Stack_" << *Name << " : StackType<" << quote(*Name) << ", "
+       << quote(*Prefix) << ">;\n";
   }
   return Error::success();
 }
 
-Error Importer::argTypes(const json::Array &a, raw_ostream &os) {
-  if (a.size() > 65535)
+Error Importer::argTypes(const json::Array &A, raw_ostream &Os) {
+  if (A.size() > 65535)
     return error("arg_types", "more than 65535 arg types");
-  os << "\n// Arg types\n";
-  for (size_t i = 0; i != a.size(); ++i) {
-    std::string path;
-    Expected<const json::Object *> entry = getEntry(a, "arg_types", i, path);
-    if (!entry)
-      return entry.takeError();
-    const json::Object *o = *entry;
-    Expected<StringRef> name = getString(*o, "name", path);
-    if (!name)
-      return name.takeError();
-    Expected<StringRef> stack = getString(*o, "stack_type", path);
-    if (!stack)
-      return stack.takeError();
-    auto s = stackIdx.find(*stack);
-    if (s == stackIdx.end())
-      return error(path + ".stack_type", "unknown stack type '" + *stack + "'");
-    Optional<int64_t> vec = 0;
-    if (const json::Value *v = o->get("num_vec_elems"))
-      vec = v->getAsInteger();
-    if (!vec || *vec < 0 || *vec > 65535)
-      return error(path + ".num_vec_elems", "must be an integer in 0..65535");
-    if (*vec > 64)
-      return error(path + ".num_vec_elems",
-                   Twine(*vec) + " vector elements; mmptx allows at most 64");
-    if (Error e = claimIdentifier(argIdx, *name, i, path, "arg type"))
-      return e;
-    argDefs.push_back("Arg_" + name->str());
-    os << "def Arg_" << *name << " : ArgType<Stack_" << *stack << ", " << *vec
-       << "> {\n  let Name = " << quote(*name) << ";\n}\n";
+  Os << "\n// Arg types\n";
+  for (size_t I = 0; I != A.size(); ++I) {
+    std::string Path;
+    Expected<const json::Object *> Entry = getEntry(A, "arg_types", I, Path);
+    if (!Entry)
+      return Entry.takeError();
+    const json::Object *O = *Entry;
+    Expected<StringRef> Name = getString(*O, "name", Path);
+    if (!Name)
+      return Name.takeError();
+    Expected<StringRef> Stack = getString(*O, "stack_type", Path);
+    if (!Stack)
+      return Stack.takeError();
+    auto S = StackIdx.find(*Stack);
+    if (S == StackIdx.end())
+      return error(Path + ".stack_type", "unknown stack type '" + *Stack + "'");
+    Optional<int64_t> Vec = 0;
+    if (const json::Value *V = O->get("num_vec_elems"))
+      Vec = V->getAsInteger();
+    if (!Vec || *Vec < 0 || *Vec > 65535)
+      return error(Path + ".num_vec_elems", "must be an integer in 0..65535");
+    if (*Vec > 64)
+      return error(Path + ".num_vec_elems",
+                   Twine(*Vec) + " vector elements; mmptx allows at most 64");
+    if (Error E = claimIdentifier(ArgIdx, *Name, I, Path, "arg type"))
+      return E;
+    ArgDefs.push_back("Arg_" + Name->str());
+    Os << "def Arg_" << *Name << " : ArgType<Stack_" << *Stack << ", " << *Vec
+       << "> {\n  let Name = " << quote(*Name) << ";\n}\n";
   }
   return Error::success();
 }
 
-Error Importer::instructions(const json::Array &a, raw_ostream &os) {
-  os << "\n// Instructions\n";
-  StringSet<> names;
-  for (size_t i = 0; i != a.size(); ++i) {
-    std::string path;
-    Expected<const json::Object *> entry = getEntry(a, "instructions", i, path);
-    if (!entry)
-      return entry.takeError();
-    const json::Object *o = *entry;
-    auto pn = getPtxAndName(*o, path, /*hasName=*/true, names, "instruction",
+Error Importer::instructions(const json::Array &A, raw_ostream &Os) {
+  Os << "\n// Instructions\n";
+  StringSet<> Names;
+  for (size_t I = 0; I != A.size(); ++I) {
+    std::string Path;
+    Expected<const json::Object *> Entry = getEntry(A, "instructions", I, Path);
+    if (!Entry)
+      return Entry.takeError();
+    const json::Object *O = *Entry;
+    auto Pn = getPtxAndName(*O, Path, /*hasName=*/true, Names, "instruction",
                             "give one a unique \"name\"");
-    if (!pn)
-      return pn.takeError();
-    auto [ptx, name] = *pn;
-    if (const json::Value *al = o->get("aligned")) {
-      Optional<bool> b = al->getAsBoolean();
-      Optional<StringRef> s = al->getAsString();
-      static const char *const words[] = {"true", "false", "1",
+    if (!Pn)
+      return Pn.takeError();
+    auto [ptx, name] = *Pn;
+    if (const json::Value *Al = O->get("aligned")) {
+      Optional<bool> B = Al->getAsBoolean();
+      Optional<StringRef> S = Al->getAsString();
+      static const char *const Words[] = {"true", "false", "1",
                                           "0",    "yes",   "no"};
-      if (!b && !(s && is_contained(words, s->lower())))
-        return error(path + ".aligned", "must be a boolean");
+      if (!B && !(S && is_contained(Words, S->lower())))
+        return error(Path + ".aligned", "must be a boolean");
     }
-    std::string lists[2];
-    for (int k = 0; k != 2; ++k) {
-      StringRef key = k ? "rets" : "args";
-      const json::Value *v = o->get(key);
-      const json::Array *l = v ? v->getAsArray() : nullptr;
-      if (!l)
-        return error(path + "." + key, v ? "must be an array" : "is missing");
-      if (k == 0 && l->size() > 4)
-        return error(path + ".args",
-                     Twine(l->size()) + " arguments; at most 4");
-      if (k == 1 && (l->empty() || l->size() > 2))
-        return error(path + ".rets",
-                     Twine(l->size()) + " returns; mmptx needs 1 or 2");
-      for (size_t j = 0; j != l->size(); ++j) {
-        Expected<unsigned> t =
-            getArgType((*l)[j], path + "." + key + "[" + Twine(j) + "]");
-        if (!t)
-          return t.takeError();
-        lists[k] += (j ? ", " : "") + argDefs[*t];
+    std::string Lists[2];
+    for (int K = 0; K != 2; ++K) {
+      StringRef Key = K ? "rets" : "args";
+      const json::Value *V = O->get(Key);
+      const json::Array *L = V ? V->getAsArray() : nullptr;
+      if (!L)
+        return error(Path + "." + Key, V ? "must be an array" : "is missing");
+      if (K == 0 && L->size() > 4)
+        return error(Path + ".args",
+                     Twine(L->size()) + " arguments; at most 4");
+      if (K == 1 && (L->empty() || L->size() > 2))
+        return error(Path + ".rets",
+                     Twine(L->size()) + " returns; mmptx needs 1 or 2");
+      for (size_t J = 0; J != L->size(); ++J) {
+        Expected<unsigned> T =
+            getArgType((*L)[J], Path + "." + Key + "[" + Twine(J) + "]");
+        if (!T)
+          return T.takeError();
+        Lists[K] += (J ? ", " : "") + ArgDefs[*T];
       }
     }
-    writeRecord(os, "Instr" + Twine(i) + "_" + identifier(name),
-                "PtxInstr<" + quote(ptx) + ", [" + lists[0] + "], [" +
-                    lists[1] + "]>",
+    writeRecord(Os, "Instr" + Twine(I) + "_" + identifier(name),
+                "PtxInstr<" + quote(ptx) + ", [" + Lists[0] + "], [" +
+                    Lists[1] + "]>",
                 name, ptx);
   }
-  if (a.size() > 65535)
+  if (A.size() > 65535)
     return error("instructions", "more than 65535 instructions");
   return Error::success();
 }
 
-Error Importer::specials(const json::Array &a, raw_ostream &os) {
-  os << "\n// Special registers\n";
-  StringSet<> names;
-  for (size_t i = 0; i != a.size(); ++i) {
-    std::string path;
-    Expected<const json::Object *> entry =
-        getEntry(a, "special_registers", i, path);
-    if (!entry)
-      return entry.takeError();
-    const json::Object *o = *entry;
-    auto pn =
-        getPtxAndName(*o, path, /*hasName=*/false, names, "special register",
+Error Importer::specials(const json::Array &A, raw_ostream &Os) {
+  Os << "\n// Special registers\n";
+  StringSet<> Names;
+  for (size_t I = 0; I != A.size(); ++I) {
+    std::string Path;
+    Expected<const json::Object *> Entry =
+        getEntry(A, "special_registers", I, Path);
+    if (!Entry)
+      return Entry.takeError();
+    const json::Object *O = *Entry;
+    auto Pn =
+        getPtxAndName(*O, Path, /*hasName=*/false, Names, "special register",
                       "mmptx needs unique names (give one a "
                       "\"display\")");
-    if (!pn)
-      return pn.takeError();
-    auto [ptx, name] = *pn;
-    const json::Value *t = o->get("arg_type");
-    if (!t)
-      return error(path, "has no 'arg_type'");
-    Expected<unsigned> arg = getArgType(*t, path + ".arg_type");
-    if (!arg)
-      return arg.takeError();
-    writeRecord(os, "Sreg" + Twine(i) + "_" + identifier(name),
-                "SpecialReg<" + quote(ptx) + ", " + argDefs[*arg] + ">", name,
+    if (!Pn)
+      return Pn.takeError();
+    auto [ptx, name] = *Pn;
+    const json::Value *T = O->get("arg_type");
+    if (!T)
+      return error(Path, "has no 'arg_type'");
+    Expected<unsigned> Arg = getArgType(*T, Path + ".arg_type");
+    if (!Arg)
+      return Arg.takeError();
+    writeRecord(Os, "Sreg" + Twine(I) + "_" + identifier(name),
+                "SpecialReg<" + quote(ptx) + ", " + ArgDefs[*Arg] + ">", name,
                 ptx);
   }
   return Error::success();
 }
 
-Error Importer::run(raw_ostream &out) {
-  Expected<json::Value> root = json::parse(json);
-  if (!root)
-    return parseError(root.takeError());
-  const json::Object *o = root->getAsObject();
-  if (!o)
+Error Importer::run(raw_ostream &Out) {
+  Expected<json::Value> Root = json::parse(Json);
+  if (!Root)
+    return parseError(Root.takeError());
+  const json::Object *O = Root->getAsObject();
+  if (!O)
     return error("(top level)", "must be an object");
-  const json::Value *abi = o->get("abi_version");
-  if (!abi)
+  const json::Value *Abi = O->get("abi_version");
+  if (!Abi)
     return error("abi_version", "is missing");
-  if (!abi->getAsInteger())
+  if (!Abi->getAsInteger())
     return error("abi_version", "must be an integer");
-  Expected<const json::Array *> st = getArray(*o, "stack_types");
-  if (!st)
-    return st.takeError();
-  Expected<const json::Array *> at = getArray(*o, "arg_types");
-  if (!at)
-    return at.takeError();
-  Expected<const json::Array *> in = getArray(*o, "instructions");
-  if (!in)
-    return in.takeError();
-  Expected<const json::Array *> sp = getArray(*o, "special_registers");
-  if (!sp)
-    return sp.takeError();
+  Expected<const json::Array *> St = getArray(*O, "stack_types");
+  if (!St)
+    return St.takeError();
+  Expected<const json::Array *> At = getArray(*O, "arg_types");
+  if (!At)
+    return At.takeError();
+  Expected<const json::Array *> In = getArray(*O, "instructions");
+  if (!In)
+    return In.takeError();
+  Expected<const json::Array *> Sp = getArray(*O, "special_registers");
+  if (!Sp)
+    return Sp.takeError();
 
   // Write to a string first: nothing is written for a bad description.
-  std::string text;
-  raw_string_ostream os(text);
-  if (Error e = stacks(**st, os))
-    return e;
-  if (Error e = argTypes(**at, os))
-    return e;
-  if (Error e = instructions(**in, os))
-    return e;
-  if (Error e = specials(**sp, os))
-    return e;
-  os.flush();
-  out << "// Imported by mmptx-stack-import from "
-      << sys::path::filename(bufferName) << ".\n"
+  std::string Text;
+  raw_string_ostream Os(Text);
+  if (Error E = stacks(**St, Os))
+    return E;
+  if (Error E = argTypes(**At, Os))
+    return E;
+  if (Error E = instructions(**In, Os))
+    return E;
+  if (Error E = specials(**Sp, Os))
+    return E;
+  Os.flush();
+  Out << "// Imported by mmptx-stack-import from "
+      << sys::path::filename(BufferName) << ".\n"
       << "//\n"
       << "// A Stack PTX instruction set numbered as the JSON description\n"
       << "// numbers it: records are in the description's order.\n"
@@ -413,11 +413,11 @@ Error Importer::run(raw_ostream &out) {
       << "//   mmptx-tblgen -gen-stack-tables -I <mmptx>/td THIS.td\n"
       << "\n"
       << "include \"StackBase.td\"\n\n"
-      << text;
+      << Text;
   return Error::success();
 }
 
-Error stack::importStackDescription(StringRef json, StringRef bufferName,
-                                    raw_ostream &os) {
-  return Importer(json, bufferName).run(os);
+Error stack::importStackDescription(StringRef Json, StringRef BufferName,
+                                    raw_ostream &Os) {
+  return Importer(Json, BufferName).run(Os);
 }

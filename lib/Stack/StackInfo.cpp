@@ -31,71 +31,71 @@ namespace defaults {
 
 const StackInfo &stack::getDefaultStackInfo() { return defaults::stackInfo; }
 
-static bool nonEmpty(const char *s) { return s && *s; }
+static bool nonEmpty(const char *S) { return S && *S; }
 
 Error StackInfo::verify() const {
-  if (numStacks > 65535)
-    return makeError("too many stacks (" + Twine(numStacks) + ")");
-  if (numStacks && (!stackNames || !literalPrefixes))
+  if (NumStacks > 65535)
+    return makeError("too many stacks (" + Twine(NumStacks) + ")");
+  if (NumStacks && (!StackNames || !LiteralPrefixes))
     return makeError("stack tables are missing");
-  for (uint32_t i = 0; i != numStacks; ++i)
-    if (!nonEmpty(stackNames[i]) || !nonEmpty(literalPrefixes[i]))
-      return makeError("stack " + Twine(i) + " has no name or prefix");
-  if (numArgTypes > 65535 || (numArgTypes && !argTypes))
+  for (uint32_t I = 0; I != NumStacks; ++I)
+    if (!nonEmpty(StackNames[I]) || !nonEmpty(LiteralPrefixes[I]))
+      return makeError("stack " + Twine(I) + " has no name or prefix");
+  if (NumArgTypes > 65535 || (NumArgTypes && !ArgTypes))
     return makeError("bad arg type table");
-  for (uint32_t i = 0; i != numArgTypes; ++i) {
-    if (argTypes[i].stackIdx >= numStacks)
-      return makeError("arg type " + Twine(i) + " has stack index " +
-                       Twine(argTypes[i].stackIdx) + " out of range");
-    if (argTypes[i].numVecElems > 64)
-      return makeError("arg type " + Twine(i) + " has more than 64 elements");
+  for (uint32_t I = 0; I != NumArgTypes; ++I) {
+    if (ArgTypes[I].StackIdx >= NumStacks)
+      return makeError("arg type " + Twine(I) + " has stack index " +
+                       Twine(ArgTypes[I].StackIdx) + " out of range");
+    if (ArgTypes[I].NumVecElems > 64)
+      return makeError("arg type " + Twine(I) + " has more than 64 elements");
   }
-  if (numInstrs && (!instrs || !instrPtx || !instrNames))
+  if (NumInstrs && (!Instrs || !InstrPtx || !InstrNames))
     return makeError("instruction tables are missing");
-  for (uint32_t i = 0; i != numInstrs; ++i) {
-    const PtxInstrDesc &d = instrs[i];
-    if (!nonEmpty(instrPtx[i]) || !nonEmpty(instrNames[i]))
-      return makeError("instruction " + Twine(i) + " has no opcode or name");
-    if (d.numArgs > 4 || d.numRets < 1 || d.numRets > 2)
-      return makeError("instruction '" + Twine(instrNames[i]) +
+  for (uint32_t I = 0; I != NumInstrs; ++I) {
+    const PtxInstrDesc &D = Instrs[I];
+    if (!nonEmpty(InstrPtx[I]) || !nonEmpty(InstrNames[I]))
+      return makeError("instruction " + Twine(I) + " has no opcode or name");
+    if (D.NumArgs > 4 || D.NumRets < 1 || D.NumRets > 2)
+      return makeError("instruction '" + Twine(InstrNames[I]) +
                        "' needs 0-4 args and 1-2 rets");
-    for (unsigned a = 0; a != d.numArgs; ++a)
-      if (d.args[a] >= numArgTypes)
-        return makeError("instruction '" + Twine(instrNames[i]) +
-                         "' has arg type " + Twine(d.args[a]) +
+    for (unsigned A = 0; A != D.NumArgs; ++A)
+      if (D.Args[A] >= NumArgTypes)
+        return makeError("instruction '" + Twine(InstrNames[I]) +
+                         "' has arg type " + Twine(D.Args[A]) +
                          " out of range");
-    for (unsigned r = 0; r != d.numRets; ++r)
-      if (d.rets[r] >= numArgTypes)
-        return makeError("instruction '" + Twine(instrNames[i]) +
-                         "' has ret type " + Twine(d.rets[r]) +
+    for (unsigned R = 0; R != D.NumRets; ++R)
+      if (D.Rets[R] >= NumArgTypes)
+        return makeError("instruction '" + Twine(InstrNames[I]) +
+                         "' has ret type " + Twine(D.Rets[R]) +
                          " out of range");
   }
-  if (numSpecials && (!specials || !specialPtx || !specialNames))
+  if (NumSpecials && (!Specials || !SpecialPtx || !SpecialNames))
     return makeError("special register tables are missing");
-  for (uint32_t i = 0; i != numSpecials; ++i) {
-    if (!nonEmpty(specialPtx[i]) || !nonEmpty(specialNames[i]))
-      return makeError("special register " + Twine(i) + " has no name");
-    if (specials[i].argType >= numArgTypes ||
-        argTypes[specials[i].argType].numVecElems > 4)
-      return makeError("special register '" + Twine(specialNames[i]) +
+  for (uint32_t I = 0; I != NumSpecials; ++I) {
+    if (!nonEmpty(SpecialPtx[I]) || !nonEmpty(SpecialNames[I]))
+      return makeError("special register " + Twine(I) + " has no name");
+    if (Specials[I].TheArgType >= NumArgTypes ||
+        ArgTypes[Specials[I].TheArgType].NumVecElems > 4)
+      return makeError("special register '" + Twine(SpecialNames[I]) +
                        "' has a bad arg type");
   }
   return Error::success();
 }
 
-static int findIn(const char *const *names, uint32_t n, StringRef name) {
-  for (uint32_t i = 0; i != n; ++i)
-    if (name == names[i])
-      return int(i);
+static int findIn(const char *const *Names, uint32_t N, StringRef Name) {
+  for (uint32_t I = 0; I != N; ++I)
+    if (Name == Names[I])
+      return int(I);
   return -1;
 }
 
-int StackInfo::findStack(StringRef name) const {
-  return findIn(stackNames, numStacks, name);
+int StackInfo::findStack(StringRef Name) const {
+  return findIn(StackNames, NumStacks, Name);
 }
-int StackInfo::findInstr(StringRef name) const {
-  return findIn(instrNames, numInstrs, name);
+int StackInfo::findInstr(StringRef Name) const {
+  return findIn(InstrNames, NumInstrs, Name);
 }
-int StackInfo::findSpecial(StringRef name) const {
-  return findIn(specialNames, numSpecials, name);
+int StackInfo::findSpecial(StringRef Name) const {
+  return findIn(SpecialNames, NumSpecials, Name);
 }

@@ -26,98 +26,98 @@ using expr::maskToWidth;
 namespace {
 class Evaluator {
 public:
-  Evaluator(StackPtxContext &ctx) : ctx(ctx), info(ctx.getInfo()) {}
-  Error evalInstr(uint32_t n, std::vector<uint64_t> &vals);
+  Evaluator(StackPtxContext &Ctx) : Ctx(Ctx), Info(Ctx.getInfo()) {}
+  Error evalInstr(uint32_t N, std::vector<uint64_t> &Vals);
 
 private:
-  StackPtxContext &ctx;
-  const StackInfo &info;
+  StackPtxContext &Ctx;
+  const StackInfo &Info;
 };
 } // namespace
 
-Error Evaluator::evalInstr(uint32_t n, std::vector<uint64_t> &vals) {
-  const StackNode &in = ctx.getNodes()[n];
-  unsigned numArgs = ctx.getNumArgElems(in.payload);
-  SmallVector<uint64_t, 8> a;
-  for (unsigned i = 0; i != numArgs; ++i)
-    a.push_back(vals[ctx.getOperands()[in.aux + i]]);
-  return evaluateInstr(info, in.payload, a,
-                       MutableArrayRef<uint64_t>(vals).slice(n + 1));
+Error Evaluator::evalInstr(uint32_t N, std::vector<uint64_t> &Vals) {
+  const StackNode &In = Ctx.getNodes()[N];
+  unsigned NumArgs = Ctx.getNumArgElems(In.Payload);
+  SmallVector<uint64_t, 8> A;
+  for (unsigned I = 0; I != NumArgs; ++I)
+    A.push_back(Vals[Ctx.getOperands()[In.Aux + I]]);
+  return evaluateInstr(Info, In.Payload, A,
+                       MutableArrayRef<uint64_t>(Vals).slice(N + 1));
 }
 
 Expected<std::vector<uint64_t>>
-stack::interpretStackPtx(StackPtxContext &ctx, const Program &prog,
-                         ArrayRef<Register> regs, ArrayRef<uint32_t> requests,
-                         ArrayRef<uint64_t> inputs, SpecialValueFn specials) {
-  if (Error e = ctx.execute(prog, regs, requests))
-    return e;
-  const StackInfo &info = ctx.getInfo();
-  ArrayRef<StackNode> nodes = ctx.getNodes();
-  ArrayRef<uint32_t> operands = ctx.getOperands();
+stack::interpretStackPtx(StackPtxContext &Ctx, const Program &Prog,
+                         ArrayRef<Register> Regs, ArrayRef<uint32_t> Requests,
+                         ArrayRef<uint64_t> Inputs, SpecialValueFn Specials) {
+  if (Error E = Ctx.execute(Prog, Regs, Requests))
+    return E;
+  const StackInfo &Info = Ctx.getInfo();
+  ArrayRef<StackNode> Nodes = Ctx.getNodes();
+  ArrayRef<uint32_t> Operands = Ctx.getOperands();
   // Mark what the requests reach; operands have lower indices than users.
-  std::vector<uint8_t> live(nodes.size(), 0);
-  for (uint32_t n : ctx.getRequestNodes())
-    if (n != StackPtxContext::None)
-      live[n] = 1;
-  for (size_t i = nodes.size(); i-- != 0;) {
-    if (!live[i])
+  std::vector<uint8_t> Live(Nodes.size(), 0);
+  for (uint32_t N : Ctx.getRequestNodes())
+    if (N != StackPtxContext::None)
+      Live[N] = 1;
+  for (size_t I = Nodes.size(); I-- != 0;) {
+    if (!Live[I])
       continue;
-    const StackNode &nd = nodes[i];
-    if (nd.kind == StackNode::Result)
-      live[nd.aux] = 1;
-    if (nd.kind == StackNode::Instr)
-      for (unsigned e = 0, c = ctx.getNumArgElems(nd.payload); e != c; ++e)
-        live[operands[nd.aux + e]] = 1;
+    const StackNode &Nd = Nodes[I];
+    if (Nd.TheKind == StackNode::Result)
+      Live[Nd.Aux] = 1;
+    if (Nd.TheKind == StackNode::Instr)
+      for (unsigned E = 0, C = Ctx.getNumArgElems(Nd.Payload); E != C; ++E)
+        Live[Operands[Nd.Aux + E]] = 1;
   }
-  std::vector<uint64_t> vals(nodes.size(), 0);
-  Evaluator ev(ctx);
-  for (size_t i = 0, e = nodes.size(); i != e; ++i) {
-    if (!live[i])
+  std::vector<uint64_t> Vals(Nodes.size(), 0);
+  Evaluator Ev(Ctx);
+  for (size_t I = 0, E = Nodes.size(); I != E; ++I) {
+    if (!Live[I])
       continue;
-    const StackNode &nd = nodes[i];
-    switch (nd.kind) {
+    const StackNode &Nd = Nodes[I];
+    switch (Nd.TheKind) {
     case StackNode::Input: {
-      unsigned w = getValueWidth(info.literalPrefixes[nd.stack]);
-      vals[i] =
-          maskToWidth(nd.payload < inputs.size() ? inputs[nd.payload] : 0, w);
+      unsigned W = getValueWidth(Info.LiteralPrefixes[Nd.Stack]);
+      Vals[I] =
+          maskToWidth(Nd.Payload < Inputs.size() ? Inputs[Nd.Payload] : 0, W);
       break;
     }
     case StackNode::Constant: {
-      StringRef prefix = info.literalPrefixes[nd.stack];
-      if (prefix == "f64")
-        vals[i] = expr::f64Bits(double(bitsF32(nd.payload)));
+      StringRef Prefix = Info.LiteralPrefixes[Nd.Stack];
+      if (Prefix == "f64")
+        Vals[I] = expr::f64Bits(double(bitsF32(Nd.Payload)));
       else
-        vals[i] = maskToWidth(nd.payload, getValueWidth(prefix));
+        Vals[I] = maskToWidth(Nd.Payload, getValueWidth(Prefix));
       break;
     }
     case StackNode::Special:
-      vals[i] = specials
-                    ? specials(nd.payload,
-                               nd.aux == StackPtxContext::None ? 0 : nd.aux)
+      Vals[I] = Specials
+                    ? Specials(Nd.Payload,
+                               Nd.Aux == StackPtxContext::None ? 0 : Nd.Aux)
                     : 0;
-      vals[i] =
-          maskToWidth(vals[i], getValueWidth(info.literalPrefixes[nd.stack]));
+      Vals[I] =
+          maskToWidth(Vals[I], getValueWidth(Info.LiteralPrefixes[Nd.Stack]));
       break;
     case StackNode::Instr:
-      if (Error err = ev.evalInstr(i, vals))
-        return err;
+      if (Error Err = Ev.evalInstr(I, Vals))
+        return Err;
       break;
     case StackNode::Result:
       break;
     }
   }
-  std::vector<uint64_t> out;
-  ArrayRef<uint32_t> reqNodes = ctx.getRequestNodes();
-  for (size_t i = 0, e = requests.size(); i != e; ++i) {
-    uint32_t n = reqNodes[i];
-    if (n != StackPtxContext::None) {
-      out.push_back(vals[n]);
+  std::vector<uint64_t> Out;
+  ArrayRef<uint32_t> ReqNodes = Ctx.getRequestNodes();
+  for (size_t I = 0, E = Requests.size(); I != E; ++I) {
+    uint32_t N = ReqNodes[I];
+    if (N != StackPtxContext::None) {
+      Out.push_back(Vals[N]);
       continue;
     }
-    uint32_t r = requests[i];
-    bool mod = r < regs.size() && regs[r].kind == RegKind::Mod;
-    bool keep = mod || !ctx.getOptions().zeroUnsatisfied;
-    out.push_back(keep && r < inputs.size() ? inputs[r] : 0);
+    uint32_t R = Requests[I];
+    bool Mod = R < Regs.size() && Regs[R].Kind == RegKind::Mod;
+    bool Keep = Mod || !Ctx.getOptions().ZeroUnsatisfied;
+    Out.push_back(Keep && R < Inputs.size() ? Inputs[R] : 0);
   }
-  return out;
+  return Out;
 }

@@ -22,170 +22,170 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::stack;
 
-static uint32_t pickIndex(StackRng &rng, uint32_t n) {
-  if (rng.below(20) == 0)
-    return n + rng.below(1000);
-  return rng.below(n ? n : 1);
+static uint32_t pickIndex(StackRng &Rng, uint32_t N) {
+  if (Rng.below(20) == 0)
+    return N + Rng.below(1000);
+  return Rng.below(N ? N : 1);
 }
 
-std::vector<uint64_t> stack::randomWords(StackRng &rng, size_t n,
-                                         const StackInfo &info,
-                                         uint32_t numRegs,
-                                         uint32_t numRoutines) {
-  std::vector<uint64_t> words;
-  words.reserve(n);
-  while (words.size() < n) {
-    uint32_t r = rng.below(100);
-    uint64_t w;
-    if (r < 35) {
-      w = encodePtx(pickIndex(rng, info.numInstrs));
-    } else if (r < 49) {
-      w = encodeInput(pickIndex(rng, numRegs));
-    } else if (r < 63) {
-      uint32_t bits = rng.below(4) ? uint32_t(rng.next()) : rng.below(8);
-      w = encodeConstant(uint16_t(pickIndex(rng, info.numStacks)), bits);
-    } else if (r < 73) {
-      w = encodeMeta(uint16_t(pickIndex(rng, info.numStacks)),
-                     MetaOp(pickIndex(rng, NumMetaOps)));
-    } else if (r < 80) {
-      w = encodeMetaConstant(rng.below(6));
-    } else if (r < 84) {
-      w = encodeSpecial(pickIndex(rng, info.numSpecials));
-    } else if (r < 88) {
-      w = encodeStore(uint16_t(pickIndex(rng, info.numStacks)),
-                      pickIndex(rng, 32));
-    } else if (r < 92) {
-      w = encodeLoad(pickIndex(rng, 32));
-    } else if (r < 95) {
-      w = encodeRoutine(pickIndex(rng, numRoutines));
-    } else if (r < 96) {
-      w = encodeReturn();
+std::vector<uint64_t> stack::randomWords(StackRng &Rng, size_t N,
+                                         const StackInfo &Info,
+                                         uint32_t NumRegs,
+                                         uint32_t NumRoutines) {
+  std::vector<uint64_t> Words;
+  Words.reserve(N);
+  while (Words.size() < N) {
+    uint32_t R = Rng.below(100);
+    uint64_t W;
+    if (R < 35) {
+      W = encodePtx(pickIndex(Rng, Info.NumInstrs));
+    } else if (R < 49) {
+      W = encodeInput(pickIndex(Rng, NumRegs));
+    } else if (R < 63) {
+      uint32_t Bits = Rng.below(4) ? uint32_t(Rng.next()) : Rng.below(8);
+      W = encodeConstant(uint16_t(pickIndex(Rng, Info.NumStacks)), Bits);
+    } else if (R < 73) {
+      W = encodeMeta(uint16_t(pickIndex(Rng, Info.NumStacks)),
+                     MetaOp(pickIndex(Rng, NumMetaOps)));
+    } else if (R < 80) {
+      W = encodeMetaConstant(Rng.below(6));
+    } else if (R < 84) {
+      W = encodeSpecial(pickIndex(Rng, Info.NumSpecials));
+    } else if (R < 88) {
+      W = encodeStore(uint16_t(pickIndex(Rng, Info.NumStacks)),
+                      pickIndex(Rng, 32));
+    } else if (R < 92) {
+      W = encodeLoad(pickIndex(Rng, 32));
+    } else if (R < 95) {
+      W = encodeRoutine(pickIndex(Rng, NumRoutines));
+    } else if (R < 96) {
+      W = encodeReturn();
     } else {
-      w = rng.next();
+      W = Rng.next();
     }
-    words.push_back(w);
+    Words.push_back(W);
   }
-  return words;
+  return Words;
 }
 
-std::vector<uint64_t> stack::randomF32Program(StackRng &rng, size_t n,
-                                              const StackInfo &info,
-                                              uint32_t numInputs) {
-  int f32 = info.findStack("F32");
-  std::vector<uint32_t> instrs;
-  for (uint32_t i = 0; i != info.numInstrs; ++i) {
-    const PtxInstrDesc &d = info.instrs[i];
-    bool ok = d.numRets == 1;
-    for (unsigned a = 0; a != d.numArgs && ok; ++a)
-      ok = info.argTypes[d.args[a]].stackIdx == uint16_t(f32) &&
-           info.argTypes[d.args[a]].numVecElems == 0;
-    for (unsigned r = 0; r != d.numRets && ok; ++r)
-      ok = info.argTypes[d.rets[r]].stackIdx == uint16_t(f32) &&
-           info.argTypes[d.rets[r]].numVecElems == 0;
-    if (ok)
-      instrs.push_back(i);
+std::vector<uint64_t> stack::randomF32Program(StackRng &Rng, size_t N,
+                                              const StackInfo &Info,
+                                              uint32_t NumInputs) {
+  int F32 = Info.findStack("F32");
+  std::vector<uint32_t> Instrs;
+  for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+    const PtxInstrDesc &D = Info.Instrs[I];
+    bool Ok = D.NumRets == 1;
+    for (unsigned A = 0; A != D.NumArgs && Ok; ++A)
+      Ok = Info.ArgTypes[D.Args[A]].StackIdx == uint16_t(F32) &&
+           Info.ArgTypes[D.Args[A]].NumVecElems == 0;
+    for (unsigned R = 0; R != D.NumRets && Ok; ++R)
+      Ok = Info.ArgTypes[D.Rets[R]].StackIdx == uint16_t(F32) &&
+           Info.ArgTypes[D.Rets[R]].NumVecElems == 0;
+    if (Ok)
+      Instrs.push_back(I);
   }
-  std::vector<uint64_t> words;
-  words.reserve(n);
-  while (words.size() < n) {
-    uint32_t r = rng.below(100);
-    if (r < 30)
-      words.push_back(encodeInput(rng.below(numInputs)));
-    else if (r < 45)
-      words.push_back(
-          encodeConstant(uint16_t(f32), 0x3f800000u + (rng.below(64) << 18)));
-    else if (r < 92)
-      words.push_back(encodePtx(instrs[rng.below(instrs.size())]));
-    else if (r < 96)
-      words.push_back(encodeMeta(uint16_t(f32), MetaOp::Dup));
+  std::vector<uint64_t> Words;
+  Words.reserve(N);
+  while (Words.size() < N) {
+    uint32_t R = Rng.below(100);
+    if (R < 30)
+      Words.push_back(encodeInput(Rng.below(NumInputs)));
+    else if (R < 45)
+      Words.push_back(
+          encodeConstant(uint16_t(F32), 0x3f800000u + (Rng.below(64) << 18)));
+    else if (R < 92)
+      Words.push_back(encodePtx(Instrs[Rng.below(Instrs.size())]));
+    else if (R < 96)
+      Words.push_back(encodeMeta(uint16_t(F32), MetaOp::Dup));
     else
-      words.push_back(encodeMeta(uint16_t(f32), MetaOp::Swap));
+      Words.push_back(encodeMeta(uint16_t(F32), MetaOp::Swap));
   }
-  return words;
+  return Words;
 }
 
-void stack::mutateProgram(StackRng &rng, std::vector<uint64_t> &words,
-                          ArrayRef<uint64_t> vocabulary, unsigned maxEdits) {
-  for (unsigned k = 1 + rng.below(maxEdits); k; --k) {
-    uint64_t w = vocabulary[rng.below(vocabulary.size())];
-    size_t at = rng.below(words.size() + 1);
-    switch (rng.below(3)) {
+void stack::mutateProgram(StackRng &Rng, std::vector<uint64_t> &Words,
+                          ArrayRef<uint64_t> Vocabulary, unsigned MaxEdits) {
+  for (unsigned K = 1 + Rng.below(MaxEdits); K; --K) {
+    uint64_t W = Vocabulary[Rng.below(Vocabulary.size())];
+    size_t At = Rng.below(Words.size() + 1);
+    switch (Rng.below(3)) {
     case 0: // replace
-      if (at < words.size()) {
-        words[at] = w;
+      if (At < Words.size()) {
+        Words[At] = W;
         break;
       }
       LLVM_FALLTHROUGH;
     case 1: // insert
-      words.insert(words.begin() + at, w);
+      Words.insert(Words.begin() + At, W);
       break;
     default: // delete
-      if (at < words.size())
-        words.erase(words.begin() + at);
+      if (At < Words.size())
+        Words.erase(Words.begin() + At);
     }
   }
 }
 
 std::vector<RegisterDecl>
-stack::makeRandomTestRegisters(const StackInfo &info) {
-  std::vector<RegisterDecl> regs;
-  for (RegKind kind : {RegKind::In, RegKind::Out})
-    for (uint32_t s = 0; s != info.numStacks; ++s) {
-      RegisterDecl d;
-      d.name = ((kind == RegKind::In ? "i" : "o") + Twine(s)).str();
-      d.stackIdx = uint16_t(s);
-      d.kind = kind;
-      regs.push_back(std::move(d));
+stack::makeRandomTestRegisters(const StackInfo &Info) {
+  std::vector<RegisterDecl> Regs;
+  for (RegKind Kind : {RegKind::In, RegKind::Out})
+    for (uint32_t S = 0; S != Info.NumStacks; ++S) {
+      RegisterDecl D;
+      D.Name = ((Kind == RegKind::In ? "i" : "o") + Twine(S)).str();
+      D.StackIdx = uint16_t(S);
+      D.Kind = Kind;
+      Regs.push_back(std::move(D));
     }
-  return regs;
+  return Regs;
 }
 
-std::string stack::makeRandomKernelModule(const StackInfo &info, uint64_t seed,
-                                          unsigned count, uint32_t targetSm) {
-  std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
-  std::vector<Register> regs;
-  for (const RegisterDecl &d : decls)
-    regs.push_back({d.name, d.stackIdx, d.kind});
-  std::vector<uint32_t> requests;
-  for (uint32_t s = 0; s != info.numStacks; ++s)
-    requests.push_back(info.numStacks + s);
+std::string stack::makeRandomKernelModule(const StackInfo &Info, uint64_t Seed,
+                                          unsigned Count, uint32_t TargetSm) {
+  std::vector<RegisterDecl> Decls = makeRandomTestRegisters(Info);
+  std::vector<Register> Regs;
+  for (const RegisterDecl &D : Decls)
+    Regs.push_back({D.Name, D.StackIdx, D.Kind});
+  std::vector<uint32_t> Requests;
+  for (uint32_t S = 0; S != Info.NumStacks; ++S)
+    Requests.push_back(Info.NumStacks + S);
 
-  StackRng rng(seed);
+  StackRng Rng(Seed);
   // The target, not the programs, keeps out what the module's target lacks.
-  StackPtxOptions opts;
-  opts.targetSm = targetSm;
-  StackPtxContext ctx(info, opts);
-  std::string out = ".version 9.0\n.target sm_" + std::to_string(targetSm) +
+  StackPtxOptions Opts;
+  Opts.TargetSm = TargetSm;
+  StackPtxContext Ctx(Info, Opts);
+  std::string Out = ".version 9.0\n.target sm_" + std::to_string(TargetSm) +
                     "\n.address_size 64\n\n";
-  for (unsigned k = 0; k != count; ++k) {
-    std::vector<std::vector<uint64_t>> routines(3);
-    for (auto &r : routines)
-      r = randomWords(rng, 1 + rng.below(16), info, regs.size(), 3);
-    std::vector<ArrayRef<uint64_t>> refs(routines.begin(), routines.end());
-    std::vector<uint64_t> main =
-        randomWords(rng, 1 + rng.below(256), info, regs.size(), 3);
-    Expected<StringRef> stub = ctx.compile({main, refs}, regs, requests);
-    if (!stub) {
-      consumeError(stub.takeError());
+  for (unsigned K = 0; K != Count; ++K) {
+    std::vector<std::vector<uint64_t>> Routines(3);
+    for (auto &R : Routines)
+      R = randomWords(Rng, 1 + Rng.below(16), Info, Regs.size(), 3);
+    std::vector<ArrayRef<uint64_t>> Refs(Routines.begin(), Routines.end());
+    std::vector<uint64_t> Main =
+        randomWords(Rng, 1 + Rng.below(256), Info, Regs.size(), 3);
+    Expected<StringRef> Stub = Ctx.compile({Main, Refs}, Regs, Requests);
+    if (!Stub) {
+      consumeError(Stub.takeError());
       continue;
     }
-    out += ".visible .entry k" + std::to_string(k) + "()\n{\n";
-    for (const RegisterDecl &d : decls)
-      out += std::string("\t.reg .") + info.literalPrefixes[d.stackIdx] + " %" +
-             d.name + ";\n";
-    for (const RegisterDecl &d : decls) {
-      if (d.kind != RegKind::In)
+    Out += ".visible .entry k" + std::to_string(K) + "()\n{\n";
+    for (const RegisterDecl &D : Decls)
+      Out += std::string("\t.reg .") + Info.LiteralPrefixes[D.StackIdx] + " %" +
+             D.Name + ";\n";
+    for (const RegisterDecl &D : Decls) {
+      if (D.Kind != RegKind::In)
         continue;
-      StringRef p = info.literalPrefixes[d.stackIdx];
-      std::string op = p == "u8" || p == "s8" ? ("cvt." + p + "." + p).str()
-                                              : ("mov." + p).str();
-      std::string zero = p == "f32"   ? "0f00000000"
-                         : p == "f64" ? "0d0000000000000000"
+      StringRef P = Info.LiteralPrefixes[D.StackIdx];
+      std::string Op = P == "u8" || P == "s8" ? ("cvt." + P + "." + P).str()
+                                              : ("mov." + P).str();
+      std::string Zero = P == "f32"   ? "0f00000000"
+                         : P == "f64" ? "0d0000000000000000"
                                       : "0";
-      out += "\t" + op + " %" + d.name + ", " + zero + ";\n";
+      Out += "\t" + Op + " %" + D.Name + ", " + Zero + ";\n";
     }
-    out += stub->str();
-    out += "\n\tret;\n}\n\n";
+    Out += Stub->str();
+    Out += "\n\tret;\n}\n\n";
   }
-  return out;
+  return Out;
 }

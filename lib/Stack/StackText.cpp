@@ -41,24 +41,24 @@ using namespace mmptx;
 using namespace mmptx::stack;
 
 Program StackProgram::getProgram() const {
-  routineRefs.assign(routines.begin(), routines.end());
-  return Program{main, routineRefs};
+  RoutineRefs.assign(Routines.begin(), Routines.end());
+  return Program{Main, RoutineRefs};
 }
 
 std::vector<Register> StackProgram::getRegisters() const {
-  std::vector<Register> regs;
-  regs.reserve(registers.size());
-  for (const RegisterDecl &d : registers)
-    regs.push_back({d.name, d.stackIdx, d.kind});
-  return regs;
+  std::vector<Register> Regs;
+  Regs.reserve(Registers.size());
+  for (const RegisterDecl &D : Registers)
+    Regs.push_back({D.Name, D.StackIdx, D.Kind});
+  return Regs;
 }
 
 std::vector<uint32_t> StackProgram::getDefaultRequests() const {
-  std::vector<uint32_t> reqs;
-  for (uint32_t r = 0, e = registers.size(); r != e; ++r)
-    if (registers[r].kind != RegKind::In)
-      reqs.push_back(r);
-  return reqs;
+  std::vector<uint32_t> Reqs;
+  for (uint32_t R = 0, E = Registers.size(); R != E; ++R)
+    if (Registers[R].Kind != RegKind::In)
+      Reqs.push_back(R);
+  return Reqs;
 }
 
 //===----------------------------------------------------------------------===//
@@ -68,60 +68,60 @@ std::vector<uint32_t> StackProgram::getDefaultRequests() const {
 namespace {
 
 struct Token {
-  enum Kind { Eof, Punct, Directive, Ident, Number } kind;
-  StringRef text;
+  enum Kind { Eof, Punct, Directive, Ident, Number } TheKind;
+  StringRef Text;
 };
 
-static bool isPunct(char c) { return StringRef("{}():;,%").contains(c); }
+static bool isPunct(char C) { return StringRef("{}():;,%").contains(C); }
 
 class Lexer {
 public:
-  explicit Lexer(StringRef buf) : cur(buf.begin()), end(buf.end()) {}
+  explicit Lexer(StringRef Buf) : Cur(Buf.begin()), End(Buf.end()) {}
 
   Token next() {
     for (;;) {
-      while (cur != end && isSpace(*cur))
-        ++cur;
-      if (end - cur >= 2 && cur[0] == '/' && cur[1] == '/') {
-        while (cur != end && *cur != '\n')
-          ++cur;
+      while (Cur != End && isSpace(*Cur))
+        ++Cur;
+      if (End - Cur >= 2 && Cur[0] == '/' && Cur[1] == '/') {
+        while (Cur != End && *Cur != '\n')
+          ++Cur;
         continue;
       }
       break;
     }
-    if (cur == end)
-      return {Token::Eof, StringRef(cur, 0)};
-    const char *start = cur;
-    if (isPunct(*cur))
-      return {Token::Punct, StringRef(cur++, 1)};
-    while (cur != end && !isSpace(*cur) && !isPunct(*cur) &&
-           !(end - cur >= 2 && cur[0] == '/' && cur[1] == '/'))
-      ++cur;
-    StringRef t(start, cur - start);
-    char c0 = t[0];
-    char c1 = t.size() > 1 ? t[1] : 0;
-    if (isDigit(c0) ||
-        ((c0 == '-' || c0 == '+') && (isDigit(c1) || c1 == '.')) ||
-        (c0 == '.' && isDigit(c1)))
-      return {Token::Number, t};
-    if (c0 == '.')
-      return {Token::Directive, t};
-    return {Token::Ident, t};
+    if (Cur == End)
+      return {Token::Eof, StringRef(Cur, 0)};
+    const char *Start = Cur;
+    if (isPunct(*Cur))
+      return {Token::Punct, StringRef(Cur++, 1)};
+    while (Cur != End && !isSpace(*Cur) && !isPunct(*Cur) &&
+           !(End - Cur >= 2 && Cur[0] == '/' && Cur[1] == '/'))
+      ++Cur;
+    StringRef T(Start, Cur - Start);
+    char C0 = T[0];
+    char C1 = T.size() > 1 ? T[1] : 0;
+    if (isDigit(C0) ||
+        ((C0 == '-' || C0 == '+') && (isDigit(C1) || C1 == '.')) ||
+        (C0 == '.' && isDigit(C1)))
+      return {Token::Number, T};
+    if (C0 == '.')
+      return {Token::Directive, T};
+    return {Token::Ident, T};
   }
 
 private:
-  const char *cur, *end;
+  const char *Cur, *End;
 };
 
 class Parser {
 public:
-  Parser(SourceMgr &sm, unsigned id, const StackInfo &info,
-         ArrayRef<RegisterDecl> predeclared, ArrayRef<std::string> includeDirs)
-      : sm(sm), info(info), lex(sm.getMemoryBuffer(id)->getBuffer()),
-        mainID(id), predeclared(predeclared), includeDirs(includeDirs) {
-    for (unsigned i = 0, e = predeclared.size(); i != e; ++i)
-      predeclaredIdx.try_emplace(predeclared[i].name, i);
-    tok = lex.next();
+  Parser(SourceMgr &Sm, unsigned Id, const StackInfo &Info,
+         ArrayRef<RegisterDecl> Predeclared, ArrayRef<std::string> IncludeDirs)
+      : Sm(Sm), Info(Info), Lex(Sm.getMemoryBuffer(Id)->getBuffer()),
+        MainId(Id), Predeclared(Predeclared), IncludeDirs(IncludeDirs) {
+    for (unsigned I = 0, E = Predeclared.size(); I != E; ++I)
+      PredeclaredIdx.try_emplace(Predeclared[I].Name, I);
+    Tok = Lex.next();
   }
 
   Expected<StackProgram> parse();
@@ -129,136 +129,136 @@ public:
 private:
   /// An error at \p at; in an included file, with a note at the
   /// `.include` that brought it in.
-  Error error(StringRef at, const Twine &msg) {
-    SMLoc loc = SMLoc::getFromPointer(at.data());
-    unsigned id = sm.FindBufferContainingLoc(loc);
-    SMLoc from = id ? sm.getParentIncludeLoc(id) : SMLoc();
-    if (from.isValid())
-      return DiagnosticError::getWithNote(sm, loc, msg, from,
+  Error error(StringRef At, const Twine &Msg) {
+    SMLoc Loc = SMLoc::getFromPointer(At.data());
+    unsigned Id = Sm.FindBufferContainingLoc(Loc);
+    SMLoc From = Id ? Sm.getParentIncludeLoc(Id) : SMLoc();
+    if (From.isValid())
+      return DiagnosticError::getWithNote(Sm, Loc, Msg, From,
                                           "included from here");
-    return DiagnosticError::get(sm, loc, msg);
+    return DiagnosticError::get(Sm, Loc, Msg);
   }
-  void consume() { tok = lex.next(); }
-  bool isPunct(char c) const {
-    return tok.kind == Token::Punct && tok.text[0] == c;
+  void consume() { Tok = Lex.next(); }
+  bool isPunct(char C) const {
+    return Tok.TheKind == Token::Punct && Tok.Text[0] == C;
   }
-  Error expectPunct(char c) {
-    if (!isPunct(c))
-      return error(tok.text,
-                   "expected '" + Twine(c) + "' but found " + describe(tok));
+  Error expectPunct(char C) {
+    if (!isPunct(C))
+      return error(Tok.Text,
+                   "expected '" + Twine(C) + "' but found " + describe(Tok));
     consume();
     return Error::success();
   }
-  static std::string describe(const Token &t) {
-    if (t.kind == Token::Eof)
+  static std::string describe(const Token &T) {
+    if (T.TheKind == Token::Eof)
       return "end of file";
-    return ("'" + t.text + "'").str();
+    return ("'" + T.Text + "'").str();
   }
 
-  Error scanRoutines(unsigned bufID);
-  Expected<std::string> resolveInclude(StringRef name, unsigned fromBuf,
-                                       StringRef at);
+  Error scanRoutines(unsigned BufId);
+  Expected<std::string> resolveInclude(StringRef Name, unsigned FromBuf,
+                                       StringRef At);
   Error parseRegisters();
   Error parseRequests();
-  Error parseWords(std::vector<uint64_t> &words);
-  Error parseWord(std::vector<uint64_t> &words);
+  Error parseWords(std::vector<uint64_t> &Words);
+  Error parseWord(std::vector<uint64_t> &Words);
   Expected<int> parseStackName();
-  Expected<uint64_t> parseInt(StringRef what, uint64_t max);
-  Error parseConstant(std::vector<uint64_t> &words);
-  int declarePredeclared(StringRef name);
-  void noteRead(uint32_t reg, StringRef at);
+  Expected<uint64_t> parseInt(StringRef What, uint64_t Max);
+  Error parseConstant(std::vector<uint64_t> &Words);
+  int declarePredeclared(StringRef Name);
+  void noteRead(uint32_t Reg, StringRef At);
 
-  SourceMgr &sm;
-  const StackInfo &info;
-  Lexer lex;
-  unsigned mainID;
-  Token tok;
-  StackProgram prog;
-  ArrayRef<RegisterDecl> predeclared;
-  ArrayRef<std::string> includeDirs;
+  SourceMgr &Sm;
+  const StackInfo &Info;
+  Lexer Lex;
+  unsigned MainId;
+  Token Tok;
+  StackProgram Prog;
+  ArrayRef<RegisterDecl> Predeclared;
+  ArrayRef<std::string> IncludeDirs;
   /// `.include` handling: the buffer each directive (keyed by its file
   /// name token) brings in, or 0 if that file was included before; the
   /// files (real paths) included so far and those being scanned now; and
   /// the lexers of the files whose parse an include interrupted.
-  DenseMap<const char *, unsigned> includeBuffer;
-  StringSet<> includedFiles;
-  std::vector<std::string> activeFiles;
-  std::vector<Lexer> includeStack;
-  StringMap<unsigned> regIdx, routineIdx, predeclaredIdx;
+  DenseMap<const char *, unsigned> IncludeBuffer;
+  StringSet<> IncludedFiles;
+  std::vector<std::string> ActiveFiles;
+  std::vector<Lexer> IncludeStack;
+  StringMap<unsigned> RegIdx, RoutineIdx, PredeclaredIdx;
   /// Predeclared registers that a use has declared.
-  StringSet<> implicitRegs;
-  std::vector<bool> routineDefined;
-  bool sawProgram = false;
+  StringSet<> ImplicitRegs;
+  std::vector<bool> RoutineDefined;
+  bool SawProgram = false;
 };
 
 } // namespace
 
-static int findStackByPrefix(const StackInfo &info, StringRef name,
-                             StringRef prefix) {
-  int s = info.findStack(name);
-  if (s >= 0)
-    return s;
-  for (uint32_t i = 0; i != info.numStacks; ++i)
-    if (prefix == info.literalPrefixes[i])
-      return int(i);
+static int findStackByPrefix(const StackInfo &Info, StringRef Name,
+                             StringRef Prefix) {
+  int S = Info.findStack(Name);
+  if (S >= 0)
+    return S;
+  for (uint32_t I = 0; I != Info.NumStacks; ++I)
+    if (Prefix == Info.LiteralPrefixes[I])
+      return int(I);
   return -1;
 }
 
 /// \returns the file name of an `.include` token, or an empty string if
 /// \p t is not a quoted name.
-static StringRef includeName(const Token &t) {
-  if (t.kind != Token::Ident || t.text.size() < 3 || t.text.front() != '"' ||
-      t.text.back() != '"')
+static StringRef includeName(const Token &T) {
+  if (T.TheKind != Token::Ident || T.Text.size() < 3 || T.Text.front() != '"' ||
+      T.Text.back() != '"')
     return StringRef();
-  return t.text.drop_front().drop_back();
+  return T.Text.drop_front().drop_back();
 }
 
-Expected<std::string> Parser::resolveInclude(StringRef name, unsigned fromBuf,
-                                             StringRef at) {
+Expected<std::string> Parser::resolveInclude(StringRef Name, unsigned FromBuf,
+                                             StringRef At) {
   // The including file's directory first, then the search paths in order.
-  SmallVector<std::string, 4> tried;
-  auto tryPath = [&](const Twine &path) -> std::string {
-    SmallString<256> p;
-    path.toVector(p);
-    tried.push_back(p.str().str());
-    SmallString<256> real;
-    if (sys::fs::is_regular_file(p) && !sys::fs::real_path(p, real))
-      return real.str().str();
+  SmallVector<std::string, 4> Tried;
+  auto TryPath = [&](const Twine &Path) -> std::string {
+    SmallString<256> P;
+    Path.toVector(P);
+    Tried.push_back(P.str().str());
+    SmallString<256> Real;
+    if (sys::fs::is_regular_file(P) && !sys::fs::real_path(P, Real))
+      return Real.str().str();
     return std::string();
   };
-  if (sys::path::is_absolute(name)) {
-    std::string r = tryPath(name);
-    if (!r.empty())
-      return r;
+  if (sys::path::is_absolute(Name)) {
+    std::string R = TryPath(Name);
+    if (!R.empty())
+      return R;
   } else {
-    StringRef from = sm.getMemoryBuffer(fromBuf)->getBufferIdentifier();
-    SmallString<256> dir = sys::path::parent_path(from);
-    sys::path::append(dir, name);
-    std::string r = tryPath(dir);
-    if (!r.empty())
-      return r;
-    for (const std::string &d : includeDirs) {
-      SmallString<256> p(d);
-      sys::path::append(p, name);
-      r = tryPath(p);
-      if (!r.empty())
-        return r;
+    StringRef From = Sm.getMemoryBuffer(FromBuf)->getBufferIdentifier();
+    SmallString<256> Dir = sys::path::parent_path(From);
+    sys::path::append(Dir, Name);
+    std::string R = TryPath(Dir);
+    if (!R.empty())
+      return R;
+    for (const std::string &D : IncludeDirs) {
+      SmallString<256> P(D);
+      sys::path::append(P, Name);
+      R = TryPath(P);
+      if (!R.empty())
+        return R;
     }
   }
-  return error(at, "cannot find include file '" + name + "' (tried " +
-                       join(tried, ", ") + "; add a directory with -I)");
+  return error(At, "cannot find include file '" + Name + "' (tried " +
+                       join(Tried, ", ") + "; add a directory with -I)");
 }
 
 /// \returns the width of a constant on a stack of PTX type \p prefix: 1
 /// for `pred`, the type's size below 32 bits (`u8`, `b16`), else 32 (a
 /// constant carries 32 bits).
-static unsigned literalWidth(StringRef prefix) {
-  if (prefix == "pred")
+static unsigned literalWidth(StringRef Prefix) {
+  if (Prefix == "pred")
     return 1;
-  unsigned w = 0;
-  if (prefix.size() < 2 || prefix.drop_front().getAsInteger(10, w) || w >= 32)
+  unsigned W = 0;
+  if (Prefix.size() < 2 || Prefix.drop_front().getAsInteger(10, W) || W >= 32)
     return 32;
-  return w;
+  return W;
 }
 
 /// \returns whether \p bits, parsed from a literal (negative if \p neg, hex
@@ -266,182 +266,182 @@ static unsigned literalWidth(StringRef prefix) {
 /// takes decimals in its signed range, every type its unsigned range (and
 /// 32-bit ones any 32 bits, negative decimals included, as two's
 /// complement).
-static bool literalFits(StringRef prefix, uint32_t bits, bool neg, bool hex) {
-  unsigned w = literalWidth(prefix);
-  bool isSigned = prefix.startswith("s") && !hex;
-  if (w == 32)
-    return !isSigned || neg || bits <= uint32_t(INT32_MAX);
-  if (isSigned)
-    return int64_t(int32_t(bits)) >= -(int64_t(1) << (w - 1)) &&
-           int64_t(int32_t(bits)) < (int64_t(1) << (w - 1));
-  return !neg && bits < (uint32_t(1) << w);
+static bool literalFits(StringRef Prefix, uint32_t Bits, bool Neg, bool Hex) {
+  unsigned W = literalWidth(Prefix);
+  bool IsSigned = Prefix.startswith("s") && !Hex;
+  if (W == 32)
+    return !IsSigned || Neg || Bits <= uint32_t(INT32_MAX);
+  if (IsSigned)
+    return int64_t(int32_t(Bits)) >= -(int64_t(1) << (W - 1)) &&
+           int64_t(int32_t(Bits)) < (int64_t(1) << (W - 1));
+  return !Neg && Bits < (uint32_t(1) << W);
 }
 
-Error Parser::scanRoutines(unsigned bufID) {
-  Lexer scan(sm.getMemoryBuffer(bufID)->getBuffer());
-  for (Token t = scan.next(); t.kind != Token::Eof; t = scan.next()) {
-    if (t.kind == Token::Directive && t.text == ".include") {
-      Token file = scan.next();
-      StringRef name = includeName(file);
-      if (name.empty())
-        return error(file.text, "expected a quoted file name after "
+Error Parser::scanRoutines(unsigned BufId) {
+  Lexer Scan(Sm.getMemoryBuffer(BufId)->getBuffer());
+  for (Token T = Scan.next(); T.TheKind != Token::Eof; T = Scan.next()) {
+    if (T.TheKind == Token::Directive && T.Text == ".include") {
+      Token File = Scan.next();
+      StringRef Name = includeName(File);
+      if (Name.empty())
+        return error(File.Text, "expected a quoted file name after "
                                 "'.include' but found " +
-                                    describe(file));
-      Expected<std::string> path = resolveInclude(name, bufID, file.text);
-      if (!path)
-        return path.takeError();
-      if (is_contained(activeFiles, *path)) {
-        std::string chain;
-        for (auto it = find(activeFiles, *path); it != activeFiles.end(); ++it)
-          chain += sys::path::filename(*it).str() + " -> ";
-        return error(file.text,
-                     "include cycle: " + chain + sys::path::filename(*path));
+                                    describe(File));
+      Expected<std::string> Path = resolveInclude(Name, BufId, File.Text);
+      if (!Path)
+        return Path.takeError();
+      if (is_contained(ActiveFiles, *Path)) {
+        std::string Chain;
+        for (auto It = find(ActiveFiles, *Path); It != ActiveFiles.end(); ++It)
+          Chain += sys::path::filename(*It).str() + " -> ";
+        return error(File.Text,
+                     "include cycle: " + Chain + sys::path::filename(*Path));
       }
       // A file included again (say, by two libraries) is skipped.
-      if (!includedFiles.insert(*path).second) {
-        includeBuffer[file.text.data()] = 0;
+      if (!IncludedFiles.insert(*Path).second) {
+        IncludeBuffer[File.Text.data()] = 0;
         continue;
       }
-      auto mb = MemoryBuffer::getFile(*path);
-      if (!mb)
-        return error(file.text, "cannot read include file '" + name +
-                                    "': " + mb.getError().message());
-      unsigned id = sm.AddNewSourceBuffer(std::move(*mb),
-                                          SMLoc::getFromPointer(t.text.data()));
-      includeBuffer[file.text.data()] = id;
-      activeFiles.push_back(*path);
-      if (Error e = scanRoutines(id))
-        return e;
-      activeFiles.pop_back();
+      auto Mb = MemoryBuffer::getFile(*Path);
+      if (!Mb)
+        return error(File.Text, "cannot read include file '" + Name +
+                                    "': " + Mb.getError().message());
+      unsigned Id = Sm.AddNewSourceBuffer(std::move(*Mb),
+                                          SMLoc::getFromPointer(T.Text.data()));
+      IncludeBuffer[File.Text.data()] = Id;
+      ActiveFiles.push_back(*Path);
+      if (Error E = scanRoutines(Id))
+        return E;
+      ActiveFiles.pop_back();
       continue;
     }
-    if (t.kind != Token::Directive || t.text != ".routine")
+    if (T.TheKind != Token::Directive || T.Text != ".routine")
       continue;
-    Token name = scan.next();
-    if (name.kind != Token::Ident || !isRegisterName(name.text))
-      return error(name.text, "expected a routine name after '.routine'");
-    if (!routineIdx.try_emplace(name.text, prog.routineNames.size()).second)
-      return error(name.text, "routine '" + name.text + "' is defined twice");
-    prog.routineNames.push_back(name.text.str());
+    Token Name = Scan.next();
+    if (Name.TheKind != Token::Ident || !isRegisterName(Name.Text))
+      return error(Name.Text, "expected a routine name after '.routine'");
+    if (!RoutineIdx.try_emplace(Name.Text, Prog.RoutineNames.size()).second)
+      return error(Name.Text, "routine '" + Name.Text + "' is defined twice");
+    Prog.RoutineNames.push_back(Name.Text.str());
   }
   return Error::success();
 }
 
 Expected<int> Parser::parseStackName() {
-  if (tok.kind != Token::Ident)
-    return error(tok.text, "expected a stack name but found " + describe(tok));
-  int s = info.findStack(tok.text);
-  if (s < 0)
-    return error(tok.text, "unknown stack '" + tok.text + "'");
+  if (Tok.TheKind != Token::Ident)
+    return error(Tok.Text, "expected a stack name but found " + describe(Tok));
+  int S = Info.findStack(Tok.Text);
+  if (S < 0)
+    return error(Tok.Text, "unknown stack '" + Tok.Text + "'");
   consume();
-  return s;
+  return S;
 }
 
-Expected<uint64_t> Parser::parseInt(StringRef what, uint64_t max) {
-  uint64_t v;
-  if (tok.kind != Token::Number || tok.text.getAsInteger(0, v))
-    return error(tok.text, "expected " + what + " but found " + describe(tok));
-  if (v > max)
-    return error(tok.text, what + " " + tok.text + " is out of range");
+Expected<uint64_t> Parser::parseInt(StringRef What, uint64_t Max) {
+  uint64_t V;
+  if (Tok.TheKind != Token::Number || Tok.Text.getAsInteger(0, V))
+    return error(Tok.Text, "expected " + What + " but found " + describe(Tok));
+  if (V > Max)
+    return error(Tok.Text, What + " " + Tok.Text + " is out of range");
   consume();
-  return v;
+  return V;
 }
 
 /// Declares predeclared register \p name at this use. \returns its index, or
 /// -1 if \p name is not predeclared.
-int Parser::declarePredeclared(StringRef name) {
-  auto it = predeclaredIdx.find(name);
-  if (it == predeclaredIdx.end())
+int Parser::declarePredeclared(StringRef Name) {
+  auto It = PredeclaredIdx.find(Name);
+  if (It == PredeclaredIdx.end())
     return -1;
-  const RegisterDecl &p = predeclared[it->second];
-  unsigned idx = prog.registers.size();
-  regIdx.try_emplace(name, idx);
-  implicitRegs.insert(name);
-  prog.registers.push_back({name.str(), p.stackIdx, p.kind,
-                            SMLoc::getFromPointer(name.data()), SMLoc()});
-  return int(idx);
+  const RegisterDecl &P = Predeclared[It->second];
+  unsigned Idx = Prog.Registers.size();
+  RegIdx.try_emplace(Name, Idx);
+  ImplicitRegs.insert(Name);
+  Prog.Registers.push_back({Name.str(), P.StackIdx, P.Kind,
+                            SMLoc::getFromPointer(Name.data()), SMLoc()});
+  return int(Idx);
 }
 
-void Parser::noteRead(uint32_t reg, StringRef at) {
-  if (reg < prog.registers.size() && !prog.registers[reg].firstRead.isValid())
-    prog.registers[reg].firstRead = SMLoc::getFromPointer(at.data());
+void Parser::noteRead(uint32_t Reg, StringRef At) {
+  if (Reg < Prog.Registers.size() && !Prog.Registers[Reg].FirstRead.isValid())
+    Prog.Registers[Reg].FirstRead = SMLoc::getFromPointer(At.data());
 }
 
 Error Parser::parseRegisters() {
   consume();
-  if (Error e = expectPunct('{'))
-    return e;
+  if (Error E = expectPunct('{'))
+    return E;
   while (!isPunct('}')) {
-    StringRef name = tok.text;
-    if (tok.kind == Token::Ident && info.findInstr(name) >= 0)
-      return error(name,
-                   "register '" + name + "' has the name of an instruction");
-    if (tok.kind != Token::Ident || !isRegisterName(tok.text))
-      return error(tok.text,
-                   "expected a register name but found " + describe(tok));
-    if (isReservedRegisterName(name))
-      return error(name, "register name '" + name +
+    StringRef Name = Tok.Text;
+    if (Tok.TheKind == Token::Ident && Info.findInstr(Name) >= 0)
+      return error(Name,
+                   "register '" + Name + "' has the name of an instruction");
+    if (Tok.TheKind != Token::Ident || !isRegisterName(Tok.Text))
+      return error(Tok.Text,
+                   "expected a register name but found " + describe(Tok));
+    if (isReservedRegisterName(Name))
+      return error(Name, "register name '" + Name +
                              "' is reserved for the compiler's temporaries "
                              "(_s<stack>_<n>)");
-    static const char *const keywords[] = {
+    static const char *const Keywords[] = {
         "call", "return", "meta",     "store",  "load",      "input",
         "word", "dup",    "yank_dup", "swap",   "swap_with", "replace",
         "drop", "clear",  "rotate",   "reverse"};
-    if (is_contained(keywords, name))
-      return error(name, "register '" + name + "' has the name of a keyword");
-    if (!regIdx.try_emplace(name, prog.registers.size()).second)
-      return error(name, "register '" + name + "' is declared " +
-                             (implicitRegs.count(name) ? "after its first use"
+    if (is_contained(Keywords, Name))
+      return error(Name, "register '" + Name + "' has the name of a keyword");
+    if (!RegIdx.try_emplace(Name, Prog.Registers.size()).second)
+      return error(Name, "register '" + Name + "' is declared " +
+                             (ImplicitRegs.count(Name) ? "after its first use"
                                                        : "twice"));
     consume();
-    if (Error e = expectPunct(':'))
-      return e;
-    Expected<int> s = parseStackName();
-    if (!s)
-      return s.takeError();
-    RegisterDecl d{name.str(), uint16_t(*s), RegKind::In,
-                   SMLoc::getFromPointer(name.data()), SMLoc()};
-    if (tok.kind == Token::Ident) {
-      if (tok.text == "in")
-        d.kind = RegKind::In;
-      else if (tok.text == "out")
-        d.kind = RegKind::Out;
-      else if (tok.text == "mod")
-        d.kind = RegKind::Mod;
+    if (Error E = expectPunct(':'))
+      return E;
+    Expected<int> S = parseStackName();
+    if (!S)
+      return S.takeError();
+    RegisterDecl D{Name.str(), uint16_t(*S), RegKind::In,
+                   SMLoc::getFromPointer(Name.data()), SMLoc()};
+    if (Tok.TheKind == Token::Ident) {
+      if (Tok.Text == "in")
+        D.Kind = RegKind::In;
+      else if (Tok.Text == "out")
+        D.Kind = RegKind::Out;
+      else if (Tok.Text == "mod")
+        D.Kind = RegKind::Mod;
       else
-        return error(tok.text, "expected 'in', 'out' or 'mod' but found " +
-                                   describe(tok));
+        return error(Tok.Text, "expected 'in', 'out' or 'mod' but found " +
+                                   describe(Tok));
       consume();
     }
-    prog.registers.push_back(std::move(d));
-    if (Error e = expectPunct(';'))
-      return e;
+    Prog.Registers.push_back(std::move(D));
+    if (Error E = expectPunct(';'))
+      return E;
   }
   consume();
   return Error::success();
 }
 
 Error Parser::parseRequests() {
-  prog.hasRequests = true;
+  Prog.HasRequests = true;
   consume();
-  if (Error e = expectPunct('{'))
-    return e;
+  if (Error E = expectPunct('{'))
+    return E;
   while (!isPunct('}')) {
-    if (tok.kind != Token::Ident)
-      return error(tok.text,
-                   "expected a register name but found " + describe(tok));
-    auto it = regIdx.find(tok.text);
-    int r = it != regIdx.end() ? int(it->second) : declarePredeclared(tok.text);
-    if (r < 0)
-      return error(tok.text, "unknown register '" + tok.text + "'");
-    if (prog.registers[r].kind == RegKind::In)
-      return error(tok.text,
-                   "request '" + tok.text +
+    if (Tok.TheKind != Token::Ident)
+      return error(Tok.Text,
+                   "expected a register name but found " + describe(Tok));
+    auto It = RegIdx.find(Tok.Text);
+    int R = It != RegIdx.end() ? int(It->second) : declarePredeclared(Tok.Text);
+    if (R < 0)
+      return error(Tok.Text, "unknown register '" + Tok.Text + "'");
+    if (Prog.Registers[R].Kind == RegKind::In)
+      return error(Tok.Text,
+                   "request '" + Tok.Text +
                        "' is an in register, which the stub may not write" +
-                       (implicitRegs.count(tok.text)
+                       (ImplicitRegs.count(Tok.Text)
                             ? ""
                             : "; declare it 'out' or 'mod'"));
-    prog.requests.push_back(uint32_t(r));
+    Prog.Requests.push_back(uint32_t(R));
     consume();
     if (isPunct(',') || isPunct(';'))
       consume();
@@ -450,150 +450,150 @@ Error Parser::parseRequests() {
   return Error::success();
 }
 
-Error Parser::parseConstant(std::vector<uint64_t> &words) {
-  StringRef text = tok.text;
+Error Parser::parseConstant(std::vector<uint64_t> &Words) {
+  StringRef Text = Tok.Text;
   consume();
-  int stack = -1;
-  bool explicitStack = false;
+  int Stack = -1;
+  bool ExplicitStack = false;
   if (isPunct(':')) {
     consume();
-    Expected<int> s = parseStackName();
-    if (!s)
-      return s.takeError();
-    stack = *s;
-    explicitStack = true;
+    Expected<int> S = parseStackName();
+    if (!S)
+      return S.takeError();
+    Stack = *S;
+    ExplicitStack = true;
   }
-  bool hasU = text.endswith("u") || text.endswith("U");
-  bool isHexF = text.startswith_insensitive("0f") && text.size() == 10;
-  bool isHex =
-      text.startswith_insensitive("0x") || text.startswith_insensitive("-0x");
-  bool isFloat =
-      !isHex && !isHexF && text.find_first_of(".eEnN") != StringRef::npos;
-  if (!explicitStack) {
-    if (isFloat || isHexF)
-      stack = findStackByPrefix(info, "F32", "f32");
-    else if (hasU)
-      stack = findStackByPrefix(info, "U32", "u32");
+  bool HasU = Text.endswith("u") || Text.endswith("U");
+  bool IsHexF = Text.startswith_insensitive("0f") && Text.size() == 10;
+  bool IsHex =
+      Text.startswith_insensitive("0x") || Text.startswith_insensitive("-0x");
+  bool IsFloat =
+      !IsHex && !IsHexF && Text.find_first_of(".eEnN") != StringRef::npos;
+  if (!ExplicitStack) {
+    if (IsFloat || IsHexF)
+      Stack = findStackByPrefix(Info, "F32", "f32");
+    else if (HasU)
+      Stack = findStackByPrefix(Info, "U32", "u32");
     else
-      stack = findStackByPrefix(info, "S32", "s32");
-    if (stack < 0)
-      return error(text, "no default stack for literal '" + text +
+      Stack = findStackByPrefix(Info, "S32", "s32");
+    if (Stack < 0)
+      return error(Text, "no default stack for literal '" + Text +
                              "'; write it as value:STACK");
   }
-  Expected<uint32_t> bits =
-      expr::parseLiteral(text, info.literalPrefixes[stack]);
-  if (!bits)
-    return error(text, toString(bits.takeError()) + " on stack " +
-                           info.stackNames[stack]);
-  words.push_back(encodeConstant(uint16_t(stack), *bits));
+  Expected<uint32_t> Bits =
+      expr::parseLiteral(Text, Info.LiteralPrefixes[Stack]);
+  if (!Bits)
+    return error(Text, toString(Bits.takeError()) + " on stack " +
+                           Info.StackNames[Stack]);
+  Words.push_back(encodeConstant(uint16_t(Stack), *Bits));
   return Error::success();
 }
 
-Error Parser::parseWord(std::vector<uint64_t> &words) {
-  if (tok.kind == Token::Number)
-    return parseConstant(words);
+Error Parser::parseWord(std::vector<uint64_t> &Words) {
+  if (Tok.TheKind == Token::Number)
+    return parseConstant(Words);
   if (isPunct('%')) {
     consume();
-    if (tok.kind != Token::Ident)
-      return error(tok.text, "expected a special register after '%'");
-    int s = info.findSpecial(tok.text);
-    if (s < 0)
-      return error(tok.text, "unknown special register '%" + tok.text + "'");
-    words.push_back(encodeSpecial(uint32_t(s)));
+    if (Tok.TheKind != Token::Ident)
+      return error(Tok.Text, "expected a special register after '%'");
+    int S = Info.findSpecial(Tok.Text);
+    if (S < 0)
+      return error(Tok.Text, "unknown special register '%" + Tok.Text + "'");
+    Words.push_back(encodeSpecial(uint32_t(S)));
     consume();
     return Error::success();
   }
-  if (tok.kind != Token::Ident)
-    return error(tok.text,
-                 "expected an instruction but found " + describe(tok));
-  StringRef name = tok.text;
+  if (Tok.TheKind != Token::Ident)
+    return error(Tok.Text,
+                 "expected an instruction but found " + describe(Tok));
+  StringRef Name = Tok.Text;
   consume();
-  bool paren = isPunct('(');
-  if (name == "return") {
-    words.push_back(encodeReturn());
+  bool Paren = isPunct('(');
+  if (Name == "return") {
+    Words.push_back(encodeReturn());
     return Error::success();
   }
-  if (name == "call") {
-    if (tok.kind != Token::Ident)
-      return error(tok.text, "expected a routine name after 'call'");
-    auto it = routineIdx.find(tok.text);
-    if (it == routineIdx.end())
-      return error(tok.text, "unknown routine '" + tok.text + "'");
-    words.push_back(encodeRoutine(it->second));
+  if (Name == "call") {
+    if (Tok.TheKind != Token::Ident)
+      return error(Tok.Text, "expected a routine name after 'call'");
+    auto It = RoutineIdx.find(Tok.Text);
+    if (It == RoutineIdx.end())
+      return error(Tok.Text, "unknown routine '" + Tok.Text + "'");
+    Words.push_back(encodeRoutine(It->second));
     consume();
     return Error::success();
   }
-  if (paren) {
-    StringRef at = name;
-    for (uint32_t op = 0; op != NumMetaOps; ++op) {
-      if (name != getMetaOpName(op))
+  if (Paren) {
+    StringRef At = Name;
+    for (uint32_t Op = 0; Op != NumMetaOps; ++Op) {
+      if (Name != getMetaOpName(Op))
         continue;
       consume();
-      Expected<int> s = parseStackName();
-      if (!s)
-        return s.takeError();
-      words.push_back(encodeMeta(uint16_t(*s), MetaOp(op)));
+      Expected<int> S = parseStackName();
+      if (!S)
+        return S.takeError();
+      Words.push_back(encodeMeta(uint16_t(*S), MetaOp(Op)));
       return expectPunct(')');
     }
-    if (name == "meta" || name == "load" || name == "input" || name == "word" ||
-        name == "store") {
+    if (Name == "meta" || Name == "load" || Name == "input" || Name == "word" ||
+        Name == "store") {
       consume();
-      uint16_t stack = 0;
-      if (name == "store") {
-        Expected<int> s = parseStackName();
-        if (!s)
-          return s.takeError();
-        stack = *s;
-        if (Error e = expectPunct(','))
-          return e;
+      uint16_t Stack = 0;
+      if (Name == "store") {
+        Expected<int> S = parseStackName();
+        if (!S)
+          return S.takeError();
+        Stack = *S;
+        if (Error E = expectPunct(','))
+          return E;
       }
-      Expected<uint64_t> v = parseInt(name == "word" ? "a word" : "an index",
-                                      name == "word" ? ~0ULL : 0xffffffffULL);
-      if (!v)
-        return v.takeError();
-      if (name == "meta")
-        words.push_back(encodeMetaConstant(uint32_t(*v)));
-      else if (name == "load")
-        words.push_back(encodeLoad(uint32_t(*v)));
-      else if (name == "input") {
-        words.push_back(encodeInput(uint32_t(*v)));
-        noteRead(uint32_t(*v), at);
-      } else if (name == "store")
-        words.push_back(encodeStore(stack, uint32_t(*v)));
+      Expected<uint64_t> V = parseInt(Name == "word" ? "a word" : "an index",
+                                      Name == "word" ? ~0ULL : 0xffffffffULL);
+      if (!V)
+        return V.takeError();
+      if (Name == "meta")
+        Words.push_back(encodeMetaConstant(uint32_t(*V)));
+      else if (Name == "load")
+        Words.push_back(encodeLoad(uint32_t(*V)));
+      else if (Name == "input") {
+        Words.push_back(encodeInput(uint32_t(*V)));
+        noteRead(uint32_t(*V), At);
+      } else if (Name == "store")
+        Words.push_back(encodeStore(Stack, uint32_t(*V)));
       else
-        words.push_back(*v);
+        Words.push_back(*V);
       return expectPunct(')');
     }
   }
-  auto it = regIdx.find(name);
-  if (it != regIdx.end()) {
-    words.push_back(encodeInput(it->second));
-    noteRead(it->second, name);
+  auto It = RegIdx.find(Name);
+  if (It != RegIdx.end()) {
+    Words.push_back(encodeInput(It->second));
+    noteRead(It->second, Name);
     return Error::success();
   }
-  int in = info.findInstr(name);
-  if (in >= 0) {
-    words.push_back(encodePtx(uint32_t(in)));
+  int In = Info.findInstr(Name);
+  if (In >= 0) {
+    Words.push_back(encodePtx(uint32_t(In)));
     return Error::success();
   }
   // Instructions take precedence, as declared names may not be instructions.
-  int r = declarePredeclared(name);
-  if (r >= 0) {
-    words.push_back(encodeInput(uint32_t(r)));
-    noteRead(uint32_t(r), name);
+  int R = declarePredeclared(Name);
+  if (R >= 0) {
+    Words.push_back(encodeInput(uint32_t(R)));
+    noteRead(uint32_t(R), Name);
     return Error::success();
   }
-  return error(name, "unknown instruction or register '" + name + "'");
+  return error(Name, "unknown instruction or register '" + Name + "'");
 }
 
-Error Parser::parseWords(std::vector<uint64_t> &words) {
-  if (Error e = expectPunct('{'))
-    return e;
+Error Parser::parseWords(std::vector<uint64_t> &Words) {
+  if (Error E = expectPunct('{'))
+    return E;
   while (!isPunct('}')) {
-    if (tok.kind == Token::Eof || tok.kind == Token::Directive)
-      return error(tok.text, "expected '}' but found " + describe(tok));
-    if (Error e = parseWord(words))
-      return e;
+    if (Tok.TheKind == Token::Eof || Tok.TheKind == Token::Directive)
+      return error(Tok.Text, "expected '}' but found " + describe(Tok));
+    if (Error E = parseWord(Words))
+      return E;
   }
   consume();
   return Error::success();
@@ -601,232 +601,232 @@ Error Parser::parseWords(std::vector<uint64_t> &words) {
 
 Expected<StackProgram> Parser::parse() {
   {
-    SmallString<256> real;
-    StringRef id = sm.getMemoryBuffer(mainID)->getBufferIdentifier();
-    if (!sys::fs::real_path(id, real))
-      activeFiles.push_back(real.str().str());
-    if (!activeFiles.empty())
-      includedFiles.insert(activeFiles.back());
+    SmallString<256> Real;
+    StringRef Id = Sm.getMemoryBuffer(MainId)->getBufferIdentifier();
+    if (!sys::fs::real_path(Id, Real))
+      ActiveFiles.push_back(Real.str().str());
+    if (!ActiveFiles.empty())
+      IncludedFiles.insert(ActiveFiles.back());
   }
-  if (Error e = scanRoutines(mainID))
-    return e;
-  prog.routines.resize(prog.routineNames.size());
-  routineDefined.assign(prog.routineNames.size(), false);
+  if (Error E = scanRoutines(MainId))
+    return E;
+  Prog.Routines.resize(Prog.RoutineNames.size());
+  RoutineDefined.assign(Prog.RoutineNames.size(), false);
   for (;;) {
-    if (tok.kind == Token::Eof) {
+    if (Tok.TheKind == Token::Eof) {
       // The end of an included file continues the file that included it.
-      if (includeStack.empty())
+      if (IncludeStack.empty())
         break;
-      lex = includeStack.back();
-      includeStack.pop_back();
+      Lex = IncludeStack.back();
+      IncludeStack.pop_back();
       consume();
       continue;
     }
-    if (tok.kind != Token::Directive)
-      return error(tok.text, "expected '.registers', '.routine', '.program', "
+    if (Tok.TheKind != Token::Directive)
+      return error(Tok.Text, "expected '.registers', '.routine', '.program', "
                              "'.requests' or '.include' but found " +
-                                 describe(tok));
-    StringRef d = tok.text;
-    if (d == ".include") {
+                                 describe(Tok));
+    StringRef D = Tok.Text;
+    if (D == ".include") {
       consume();
-      unsigned id = includeBuffer.lookup(tok.text.data());
-      if (!id) {
+      unsigned Id = IncludeBuffer.lookup(Tok.Text.data());
+      if (!Id) {
         consume();
         continue;
       }
-      includeStack.push_back(lex);
-      lex = Lexer(sm.getMemoryBuffer(id)->getBuffer());
+      IncludeStack.push_back(Lex);
+      Lex = Lexer(Sm.getMemoryBuffer(Id)->getBuffer());
       consume();
-    } else if (d == ".registers") {
-      if (Error e = parseRegisters())
-        return e;
-    } else if (d == ".requests") {
-      if (Error e = parseRequests())
-        return e;
-    } else if (d == ".program") {
-      if (sawProgram)
-        return error(d, "a second '.program' section");
-      sawProgram = true;
+    } else if (D == ".registers") {
+      if (Error E = parseRegisters())
+        return E;
+    } else if (D == ".requests") {
+      if (Error E = parseRequests())
+        return E;
+    } else if (D == ".program") {
+      if (SawProgram)
+        return error(D, "a second '.program' section");
+      SawProgram = true;
       consume();
-      if (Error e = parseWords(prog.main))
-        return e;
-    } else if (d == ".routine") {
+      if (Error E = parseWords(Prog.Main))
+        return E;
+    } else if (D == ".routine") {
       consume();
-      unsigned idx = routineIdx.lookup(tok.text);
+      unsigned Idx = RoutineIdx.lookup(Tok.Text);
       consume();
-      routineDefined[idx] = true;
-      if (Error e = parseWords(prog.routines[idx]))
-        return e;
+      RoutineDefined[Idx] = true;
+      if (Error E = parseWords(Prog.Routines[Idx]))
+        return E;
     } else {
-      return error(d, "unknown section '" + d + "'");
+      return error(D, "unknown section '" + D + "'");
     }
   }
-  return std::move(prog);
+  return std::move(Prog);
 }
 
 Expected<StackProgram> stack::parseStackProgram(
-    SourceMgr &sm, unsigned bufferID, const StackInfo &info,
-    ArrayRef<RegisterDecl> predeclared, ArrayRef<std::string> includeDirs) {
-  return Parser(sm, bufferID, info, predeclared, includeDirs).parse();
+    SourceMgr &Sm, unsigned BufferId, const StackInfo &Info,
+    ArrayRef<RegisterDecl> Predeclared, ArrayRef<std::string> IncludeDirs) {
+  return Parser(Sm, BufferId, Info, Predeclared, IncludeDirs).parse();
 }
 
 Expected<StackProgram>
-stack::parseStackProgram(StringRef text, const StackInfo &info,
-                         StringRef bufferName,
-                         ArrayRef<RegisterDecl> predeclared) {
-  SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBufferCopy(text, bufferName), SMLoc());
-  return parseStackProgram(sm, id, info, predeclared);
+stack::parseStackProgram(StringRef Text, const StackInfo &Info,
+                         StringRef BufferName,
+                         ArrayRef<RegisterDecl> Predeclared) {
+  SourceMgr Sm;
+  unsigned Id = Sm.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy(Text, BufferName), SMLoc());
+  return parseStackProgram(Sm, Id, Info, Predeclared);
 }
 
 //===----------------------------------------------------------------------===//
 // Printer
 //===----------------------------------------------------------------------===//
 
-static StringRef routineName(const StackProgram &prog, uint32_t i,
-                             SmallString<16> &storage) {
-  if (i < prog.routineNames.size() && !prog.routineNames[i].empty())
-    return prog.routineNames[i];
-  storage = ("routine" + Twine(i)).str();
-  return storage;
+static StringRef routineName(const StackProgram &Prog, uint32_t I,
+                             SmallString<16> &Storage) {
+  if (I < Prog.RoutineNames.size() && !Prog.RoutineNames[I].empty())
+    return Prog.RoutineNames[I];
+  Storage = ("routine" + Twine(I)).str();
+  return Storage;
 }
 
-void stack::printStackWord(raw_ostream &os, uint64_t w,
-                           const StackProgram &prog, const StackInfo &info) {
-  uint16_t aux = getWordAux(w);
-  uint32_t payload = getWordPayload(w);
-  auto raw = [&] { os << "word(" << format_hex(w, 18) << ")"; };
-  switch (getWordType(w)) {
+void stack::printStackWord(raw_ostream &Os, uint64_t TheW,
+                           const StackProgram &Prog, const StackInfo &Info) {
+  uint16_t Aux = getWordAux(TheW);
+  uint32_t Payload = getWordPayload(TheW);
+  auto Raw = [&] { Os << "word(" << format_hex(TheW, 18) << ")"; };
+  switch (getWordType(TheW)) {
   case WordType::Ptx:
-    if (aux || payload >= info.numInstrs)
-      return raw();
-    os << info.instrNames[payload];
+    if (Aux || Payload >= Info.NumInstrs)
+      return Raw();
+    Os << Info.InstrNames[Payload];
     return;
   case WordType::Constant: {
-    if (aux >= info.numStacks)
-      return raw();
-    StringRef prefix = info.literalPrefixes[aux];
-    int f32 = findStackByPrefix(info, "F32", "f32");
-    int u32 = findStackByPrefix(info, "U32", "u32");
-    int s32 = findStackByPrefix(info, "S32", "s32");
-    if (int(aux) == f32) {
-      expr::printF32Literal(os, payload);
+    if (Aux >= Info.NumStacks)
+      return Raw();
+    StringRef Prefix = Info.LiteralPrefixes[Aux];
+    int F32 = findStackByPrefix(Info, "F32", "f32");
+    int U32 = findStackByPrefix(Info, "U32", "u32");
+    int S32 = findStackByPrefix(Info, "S32", "s32");
+    if (int(Aux) == F32) {
+      expr::printF32Literal(Os, Payload);
       return;
     }
-    if (int(aux) == u32) {
-      os << payload << "u";
+    if (int(Aux) == U32) {
+      Os << Payload << "u";
       return;
     }
-    if (int(aux) == s32) {
-      os << int32_t(payload);
+    if (int(Aux) == S32) {
+      Os << int32_t(Payload);
       return;
     }
-    if (prefix == "f32" || prefix == "f64") {
-      os << "0f" << format_hex_no_prefix(payload, 8, true);
-    } else if (prefix.startswith("s") && literalWidth(prefix) < 32 &&
-               literalFits(prefix, payload, int32_t(payload) < 0, false)) {
-      os << int32_t(payload);
-    } else if (literalFits(prefix, payload, false, true)) {
+    if (Prefix == "f32" || Prefix == "f64") {
+      Os << "0f" << format_hex_no_prefix(Payload, 8, true);
+    } else if (Prefix.startswith("s") && literalWidth(Prefix) < 32 &&
+               literalFits(Prefix, Payload, int32_t(Payload) < 0, false)) {
+      Os << int32_t(Payload);
+    } else if (literalFits(Prefix, Payload, false, true)) {
       // Bits of a signed type beyond its decimal range print as hex.
-      if (prefix.startswith("s"))
-        os << format_hex(payload, 2);
+      if (Prefix.startswith("s"))
+        Os << format_hex(Payload, 2);
       else
-        os << payload;
+        Os << Payload;
     } else {
       // Bits no literal of the stack spells (a mutated word).
-      return raw();
+      return Raw();
     }
-    os << ":" << info.stackNames[aux];
+    Os << ":" << Info.StackNames[Aux];
     return;
   }
   case WordType::Input:
-    if (aux)
-      return raw();
-    if (payload < prog.registers.size())
-      os << prog.registers[payload].name;
+    if (Aux)
+      return Raw();
+    if (Payload < Prog.Registers.size())
+      Os << Prog.Registers[Payload].Name;
     else
-      os << "input(" << payload << ")";
+      Os << "input(" << Payload << ")";
     return;
   case WordType::Special:
-    if (aux || payload >= info.numSpecials)
-      return raw();
-    os << "%" << info.specialNames[payload];
+    if (Aux || Payload >= Info.NumSpecials)
+      return Raw();
+    Os << "%" << Info.SpecialNames[Payload];
     return;
   case WordType::Meta:
-    if (aux >= info.numStacks || payload >= NumMetaOps)
-      return raw();
-    os << getMetaOpName(payload) << "(" << info.stackNames[aux] << ")";
+    if (Aux >= Info.NumStacks || Payload >= NumMetaOps)
+      return Raw();
+    Os << getMetaOpName(Payload) << "(" << Info.StackNames[Aux] << ")";
     return;
   case WordType::MetaConstant:
-    if (aux)
-      return raw();
-    os << "meta(" << payload << ")";
+    if (Aux)
+      return Raw();
+    Os << "meta(" << Payload << ")";
     return;
   case WordType::Routine: {
-    if (aux || payload >= prog.routines.size())
-      return raw();
-    SmallString<16> storage;
-    os << "call " << routineName(prog, payload, storage);
+    if (Aux || Payload >= Prog.Routines.size())
+      return Raw();
+    SmallString<16> Storage;
+    Os << "call " << routineName(Prog, Payload, Storage);
     return;
   }
   case WordType::Return:
-    if (aux || payload)
-      return raw();
-    os << "return";
+    if (Aux || Payload)
+      return Raw();
+    Os << "return";
     return;
   case WordType::Store:
-    if (aux >= info.numStacks)
-      return raw();
-    os << "store(" << info.stackNames[aux] << ", " << payload << ")";
+    if (Aux >= Info.NumStacks)
+      return Raw();
+    Os << "store(" << Info.StackNames[Aux] << ", " << Payload << ")";
     return;
   case WordType::Load:
-    if (aux)
-      return raw();
-    os << "load(" << payload << ")";
+    if (Aux)
+      return Raw();
+    Os << "load(" << Payload << ")";
     return;
   default:
-    return raw();
+    return Raw();
   }
 }
 
-static void printWords(raw_ostream &os, ArrayRef<uint64_t> words,
-                       const StackProgram &prog, const StackInfo &info) {
-  os << "{";
-  unsigned col = 0;
-  for (uint64_t w : words) {
-    if (col == 0)
-      os << "\n  ";
+static void printWords(raw_ostream &Os, ArrayRef<uint64_t> Words,
+                       const StackProgram &Prog, const StackInfo &Info) {
+  Os << "{";
+  unsigned Col = 0;
+  for (uint64_t W : Words) {
+    if (Col == 0)
+      Os << "\n  ";
     else
-      os << " ";
-    printStackWord(os, w, prog, info);
-    col = (col + 1) % 8;
+      Os << " ";
+    printStackWord(Os, W, Prog, Info);
+    Col = (Col + 1) % 8;
   }
-  os << "\n}\n";
+  Os << "\n}\n";
 }
 
-void stack::printStackProgram(raw_ostream &os, const StackProgram &prog,
-                              const StackInfo &info) {
-  if (!prog.registers.empty()) {
-    os << ".registers {\n";
-    for (const RegisterDecl &d : prog.registers) {
-      os << "  " << d.name << " : "
-         << (d.stackIdx < info.numStacks ? info.stackNames[d.stackIdx] : "?")
-         << " " << getInjectArgKindName(d.kind) << ";\n";
+void stack::printStackProgram(raw_ostream &Os, const StackProgram &Prog,
+                              const StackInfo &Info) {
+  if (!Prog.Registers.empty()) {
+    Os << ".registers {\n";
+    for (const RegisterDecl &D : Prog.Registers) {
+      Os << "  " << D.Name << " : "
+         << (D.StackIdx < Info.NumStacks ? Info.StackNames[D.StackIdx] : "?")
+         << " " << getInjectArgKindName(D.Kind) << ";\n";
     }
-    os << "}\n";
+    Os << "}\n";
   }
-  for (uint32_t i = 0, e = prog.routines.size(); i != e; ++i) {
-    SmallString<16> storage;
-    os << ".routine " << routineName(prog, i, storage) << " ";
-    printWords(os, prog.routines[i], prog, info);
+  for (uint32_t I = 0, E = Prog.Routines.size(); I != E; ++I) {
+    SmallString<16> Storage;
+    Os << ".routine " << routineName(Prog, I, Storage) << " ";
+    printWords(Os, Prog.Routines[I], Prog, Info);
   }
-  os << ".program ";
-  printWords(os, prog.main, prog, info);
-  if (!prog.requests.empty()) {
-    os << ".requests {";
-    for (uint32_t r : prog.requests)
-      os << " " << (r < prog.registers.size() ? prog.registers[r].name : "?");
-    os << " }\n";
+  Os << ".program ";
+  printWords(Os, Prog.Main, Prog, Info);
+  if (!Prog.Requests.empty()) {
+    Os << ".requests {";
+    for (uint32_t R : Prog.Requests)
+      Os << " " << (R < Prog.Registers.size() ? Prog.Registers[R].Name : "?");
+    Os << " }\n";
   }
 }

@@ -33,7 +33,7 @@ static std::vector<Cell> layOutLine(StringRef Line) {
   std::vector<Cell> Cells;
   Cells.reserve(Line.size() + 1);
   unsigned Col = 0;
-  auto hex = [](unsigned char C) {
+  auto Hex = [](unsigned char C) {
     std::string S;
     raw_string_ostream(S) << "\\x" << format_hex_no_prefix(C, 2);
     return S;
@@ -45,7 +45,7 @@ static std::vector<Cell> layOutLine(StringRef Line) {
       Out.Width = TabStop - Col % TabStop;
       Out.Text.assign(Out.Width, ' ');
     } else if (C < 0x20 || C == 0x7f) {
-      Out.Text = hex(C);
+      Out.Text = Hex(C);
       Out.Width = Out.Text.size();
     } else if (C >= 0x80) {
       const UTF8 *Begin = reinterpret_cast<const UTF8 *>(Line.data() + I);
@@ -61,7 +61,7 @@ static std::vector<Cell> layOutLine(StringRef Line) {
         ++Col;
         continue;
       }
-      Out.Text = hex(C);
+      Out.Text = Hex(C);
       Out.Width = Out.Text.size();
     }
     Col += Out.Width;
@@ -114,10 +114,10 @@ void mmptx::printDiagnostic(const SMDiagnostic &D, raw_ostream &OS,
 
   StringRef Line = D.getLineContents();
   std::vector<Cell> Cells = layOutLine(Line);
-  auto colOf = [&](size_t Byte) {
+  auto ColOf = [&](size_t Byte) {
     return Cells[std::min(Byte, Line.size())].Col;
   };
-  unsigned Caret = colOf(D.getColumnNo());
+  unsigned Caret = ColOf(D.getColumnNo());
   unsigned Total = Cells.back().Col;
 
   // The window [Begin, End) of display columns: all of a short line, else
@@ -146,16 +146,16 @@ void mmptx::printDiagnostic(const SMDiagnostic &D, raw_ostream &OS,
 
   // The caret line, in the same columns.
   std::string CaretLine(Shift + (Last - First) + 1, ' ');
-  auto place = [&](unsigned Col) -> size_t {
+  auto Place = [&](unsigned Col) -> size_t {
     Col = std::max(std::min(Col, Last), First);
     return Shift + (Col - First);
   };
   for (const std::pair<unsigned, unsigned> &R : D.getRanges()) {
-    size_t From = place(colOf(R.first)), To = place(colOf(R.second));
+    size_t From = Place(ColOf(R.first)), To = Place(ColOf(R.second));
     for (size_t I = From; I < To; ++I)
       CaretLine[I] = '~';
   }
-  CaretLine[place(Caret)] = '^';
+  CaretLine[Place(Caret)] = '^';
   CaretLine.erase(CaretLine.find_last_not_of(' ') + 1);
   OS << CaretLine << '\n';
 }

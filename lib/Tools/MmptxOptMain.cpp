@@ -240,12 +240,12 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   PassManager PM(SM);
   PM.setVerifyEach(VerifyEach);
   PassContext Context;
-  Context.injectOptions = &Opts;
-  Context.stackOptions = &StackOpts;
+  Context.TheInjectOptions = &Opts;
+  Context.StackOptions = &StackOpts;
   std::vector<std::string> IncludeDirs(StackIncludeDirs.begin(),
                                        StackIncludeDirs.end());
-  Context.stackIncludeDirs = &IncludeDirs;
-  Context.onWarning = [](const SMDiagnostic &D) { printDiagnostic(D, errs()); };
+  Context.StackIncludeDirs = &IncludeDirs;
+  Context.OnWarning = [](const SMDiagnostic &D) { printDiagnostic(D, errs()); };
   PM.setContext(Context);
   auto Pipeline = buildPipeline();
   if (!Pipeline)
@@ -285,18 +285,18 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   }
   // Only limits given on the command line override the compiler's.
   stack::StackPtxOptions StackOpts;
-  StackOpts.strict = StackStrict;
+  StackOpts.Strict = StackStrict;
   if (StackExecutionLimit.getNumOccurrences())
-    StackOpts.executionLimit = StackExecutionLimit;
+    StackOpts.ExecutionLimit = StackExecutionLimit;
   if (StackMaxFrameDepth.getNumOccurrences())
-    StackOpts.maxFrameDepth = StackMaxFrameDepth;
+    StackOpts.MaxFrameDepth = StackMaxFrameDepth;
   if (StackSize.getNumOccurrences())
-    StackOpts.stackSize = StackSize;
+    StackOpts.StackSize = StackSize;
   if (StackStoreSize.getNumOccurrences())
-    StackOpts.storeSize = StackStoreSize;
+    StackOpts.StoreSize = StackStoreSize;
   if (StackNodeLimit.getNumOccurrences())
-    StackOpts.maxNodes = StackNodeLimit;
-  StackOpts.targetSm = StackTargetSm;
+    StackOpts.MaxNodes = StackNodeLimit;
+  StackOpts.TargetSm = StackTargetSm;
   bool StackFlags =
       StackStrict.getNumOccurrences() ||
       StackExecutionLimit.getNumOccurrences() ||
@@ -341,8 +341,8 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
     }
   }
   InjectOptions Opts;
-  Opts.extraTypes = Types.getTypes();
-  Opts.allowUnknownTypes = AllowUnknownInjectTypes;
+  Opts.ExtraTypes = Types.getTypes();
+  Opts.AllowUnknownTypes = AllowUnknownInjectTypes;
   StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
 
   // Written beside the target and renamed over it on success: the input may

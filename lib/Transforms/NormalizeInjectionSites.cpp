@@ -44,42 +44,42 @@ public:
   StringRef getDescription() const override {
     return "give every site of an inject the same stable registers";
   }
-  Error run(Module &m) override;
+  Error run(Module &M) override;
 
 private:
-  Error rewriteLegacySite(Module &m, const InjectModule &iM,
-                          const InjectSite &site);
+  Error rewriteLegacySite(Module &M, const InjectModule &IM,
+                          const InjectSite &Site);
 };
 } // namespace
 
-Error NormalizeInjectionSitesPass::rewriteLegacySite(Module &m,
-                                                     const InjectModule &iM,
-                                                     const InjectSite &site) {
-  const Inject &inj = iM.getInject(site.inject);
-  if (inj.name.find_first_of(" \t") != StringRef::npos)
+Error NormalizeInjectionSitesPass::rewriteLegacySite(Module &M,
+                                                     const InjectModule &IM,
+                                                     const InjectSite &Site) {
+  const Inject &Inj = IM.getInject(Site.TheInject);
+  if (Inj.Name.find_first_of(" \t") != StringRef::npos)
     return DiagnosticError::get(
-        m.getSourceMgr(), m.getLoc(site.markerOffset),
-        "inject name '" + inj.name +
+        M.getSourceMgr(), M.getLoc(Site.MarkerOffset),
+        "inject name '" + Inj.Name +
             "' contains blanks and cannot be written as an mmptx marker");
-  std::string s;
-  writeNormalizedSite(s, inj, iM.getVariables(inj), iM.getSiteRegisters(site),
-                      /*leadingTab=*/m.getBuffer()[site.removeBegin] == '\t',
+  std::string S;
+  writeNormalizedSite(S, Inj, IM.getVariables(Inj), IM.getSiteRegisters(Site),
+                      /*leadingTab=*/M.getBuffer()[Site.RemoveBegin] == '\t',
                       /*withMarkers=*/true);
-  m.replaceRange(site.removeBegin, site.removeEnd, std::move(s));
+  M.replaceRange(Site.RemoveBegin, Site.RemoveEnd, std::move(S));
   return Error::success();
 }
 
-Error NormalizeInjectionSitesPass::run(Module &m) {
+Error NormalizeInjectionSitesPass::run(Module &M) {
   // Creation checks every site (InjectChecks.h): scaffolds of normalised
   // sites, compiler registers of legacy ones.
-  const InjectOptions *opts = getContext().injectOptions;
-  auto iM = InjectModule::create(m, opts ? *opts : InjectOptions());
-  if (!iM)
-    return iM.takeError();
-  for (const InjectSite &site : (*iM)->sites())
-    if (site.format == InjectSiteFormat::Legacy)
-      if (Error e = rewriteLegacySite(m, **iM, site))
-        return e;
+  const InjectOptions *Opts = getContext().TheInjectOptions;
+  auto IM = InjectModule::create(M, Opts ? *Opts : InjectOptions());
+  if (!IM)
+    return IM.takeError();
+  for (const InjectSite &Site : (*IM)->sites())
+    if (Site.Format == InjectSiteFormat::Legacy)
+      if (Error E = rewriteLegacySite(M, **IM, Site))
+        return E;
   return Error::success();
 }
 

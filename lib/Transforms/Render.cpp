@@ -35,24 +35,24 @@
 using namespace llvm;
 using namespace mmptx;
 
-void mmptx::spliceStubs(ptx::Module &m, const InjectModule &im,
-                        ArrayRef<Optional<StringRef>> stubs) {
-  for (const InjectSite &site : im.sites()) {
-    const Optional<StringRef> &stub = stubs[site.inject];
-    if (!stub)
+void mmptx::spliceStubs(ptx::Module &M, const InjectModule &Im,
+                        ArrayRef<Optional<StringRef>> Stubs) {
+  for (const InjectSite &Site : Im.sites()) {
+    const Optional<StringRef> &Stub = Stubs[Site.TheInject];
+    if (!Stub)
       continue;
-    if (site.format != InjectSiteFormat::Legacy) {
-      m.replaceRange(site.removeBegin, site.removeEnd, stub->str());
+    if (Site.Format != InjectSiteFormat::Legacy) {
+      M.replaceRange(Site.RemoveBegin, Site.RemoveEnd, Stub->str());
       continue;
     }
-    const Inject &inj = im.getInject(site.inject);
-    std::string text;
-    size_t pos = writeNormalizedSite(
-        text, inj, im.getVariables(inj), im.getSiteRegisters(site),
-        /*leadingTab=*/m.getBuffer()[site.removeBegin] == '\t',
+    const Inject &Inj = Im.getInject(Site.TheInject);
+    std::string Text;
+    size_t Pos = writeNormalizedSite(
+        Text, Inj, Im.getVariables(Inj), Im.getSiteRegisters(Site),
+        /*leadingTab=*/M.getBuffer()[Site.RemoveBegin] == '\t',
         /*withMarkers=*/false);
-    text.insert(pos, stub->data(), stub->size());
-    m.replaceRange(site.removeBegin, site.removeEnd, std::move(text));
+    Text.insert(Pos, Stub->data(), Stub->size());
+    M.replaceRange(Site.RemoveBegin, Site.RemoveEnd, std::move(Text));
   }
 }
 
@@ -60,95 +60,95 @@ namespace {
 /// `--inject NAME=FILE`: one hand-written stub per inject.
 class InjectPass : public Pass {
 public:
-  explicit InjectPass(std::vector<std::pair<std::string, std::string>> specs)
-      : specs(std::move(specs)) {}
+  explicit InjectPass(std::vector<std::pair<std::string, std::string>> Specs)
+      : Specs(std::move(Specs)) {}
   StringRef getArgument() const override { return "inject"; }
   StringRef getDescription() const override {
     return "render the stub in FILE at every site of inject NAME";
   }
-  Error run(ptx::Module &m) override;
+  Error run(ptx::Module &M) override;
 
 private:
   /// (name or index, file), in command-line order.
-  std::vector<std::pair<std::string, std::string>> specs;
+  std::vector<std::pair<std::string, std::string>> Specs;
 };
 } // namespace
 
 /// \returns "; its injects are 'a', 'b'" or ", which has no injects".
-static std::string describeInjects(const InjectModule &im) {
-  if (!im.getNumInjects())
+static std::string describeInjects(const InjectModule &Im) {
+  if (!Im.getNumInjects())
     return ", which has no injects";
-  std::string s = "; its injects are";
-  for (const Inject &inj : im.injects())
-    s += (inj.index ? ", '" : " '") + inj.name.str() + "'";
-  return s;
+  std::string S = "; its injects are";
+  for (const Inject &Inj : Im.injects())
+    S += (Inj.Index ? ", '" : " '") + Inj.Name.str() + "'";
+  return S;
 }
 
-Error InjectPass::run(ptx::Module &m) {
-  const InjectOptions *opts = getContext().injectOptions;
-  auto im = InjectModule::create(m, opts ? *opts : InjectOptions());
-  if (!im)
-    return im.takeError();
-  size_t numInjects = (*im)->getNumInjects();
-  std::vector<std::unique_ptr<MemoryBuffer>> files;
-  std::vector<StringRef> stubs(numInjects);
-  std::vector<std::string> stubNames(numInjects);
-  std::vector<bool> given(numInjects);
-  for (const auto &[name, file] : specs) {
+Error InjectPass::run(ptx::Module &M) {
+  const InjectOptions *Opts = getContext().TheInjectOptions;
+  auto Im = InjectModule::create(M, Opts ? *Opts : InjectOptions());
+  if (!Im)
+    return Im.takeError();
+  size_t NumInjects = (*Im)->getNumInjects();
+  std::vector<std::unique_ptr<MemoryBuffer>> Files;
+  std::vector<StringRef> Stubs(NumInjects);
+  std::vector<std::string> StubNames(NumInjects);
+  std::vector<bool> Given(NumInjects);
+  for (const auto &[name, file] : Specs) {
     // By name, or by index when no inject has that name.
-    const Inject *inj = (*im)->lookupInject(name);
-    size_t index;
-    if (inj)
-      index = inj->index;
-    else if (StringRef(name).getAsInteger(10, index) || index >= numInjects)
+    const Inject *Inj = (*Im)->lookupInject(name);
+    size_t Index;
+    if (Inj)
+      Index = Inj->Index;
+    else if (StringRef(name).getAsInteger(10, Index) || Index >= NumInjects)
       return makeError("--inject " + name + "=" + file + ": no inject named '" +
-                       name + "' in '" + m.getBufferIdentifier() + "'" +
-                       describeInjects(**im));
-    if (given[index])
+                       name + "' in '" + M.getBufferIdentifier() + "'" +
+                       describeInjects(**Im));
+    if (Given[Index])
       return makeError("more than one stub for inject '" +
-                       (*im)->getInject(index).name + "'");
-    auto buf = MemoryBuffer::getFile(file, /*IsText=*/false,
+                       (*Im)->getInject(Index).Name + "'");
+    auto Buf = MemoryBuffer::getFile(file, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
-    if (!buf)
+    if (!Buf)
       return makeError("cannot open stub file '" + file +
-                       "': " + buf.getError().message());
-    StringRef stub = (*buf)->getBuffer();
-    if (stub.endswith("\n"))
-      stub = stub.drop_back(stub.endswith("\r\n") ? 2 : 1);
-    stubs[index] = stub;
-    stubNames[index] = file;
-    given[index] = true;
-    files.push_back(std::move(*buf));
+                       "': " + Buf.getError().message());
+    StringRef Stub = (*Buf)->getBuffer();
+    if (Stub.endswith("\n"))
+      Stub = Stub.drop_back(Stub.endswith("\r\n") ? 2 : 1);
+    Stubs[Index] = Stub;
+    StubNames[Index] = file;
+    Given[Index] = true;
+    Files.push_back(std::move(*Buf));
   }
-  for (size_t i = 0; i != numInjects; ++i) {
-    if (given[i])
+  for (size_t I = 0; I != NumInjects; ++I) {
+    if (Given[I])
       continue;
-    const Inject &inj = (*im)->getInject(i);
-    size_t missing = llvm::count(given, false);
+    const Inject &Inj = (*Im)->getInject(I);
+    size_t Missing = llvm::count(Given, false);
     return DiagnosticError::get(
-        m.getSourceMgr(), m.getLoc(inj.firstSiteOffset),
-        "no stub for inject '" + inj.name + "' (give one with --inject " +
-            inj.name + "=FILE)" +
-            (missing > 1 ? " and " + Twine(missing - 1) + " more" : ""));
+        M.getSourceMgr(), M.getLoc(Inj.FirstSiteOffset),
+        "no stub for inject '" + Inj.Name + "' (give one with --inject " +
+            Inj.Name + "=FILE)" +
+            (Missing > 1 ? " and " + Twine(Missing - 1) + " more" : ""));
   }
-  RenderOptions ro;
-  ro.stubNames = stubNames;
-  ro.onWarning = getContext().onWarning;
-  if (Error e = (*im)->checkStubs(stubs, ro))
-    return e;
-  std::vector<Optional<StringRef>> all(stubs.begin(), stubs.end());
-  spliceStubs(m, **im, all);
+  RenderOptions Ro;
+  Ro.StubNames = StubNames;
+  Ro.OnWarning = getContext().OnWarning;
+  if (Error E = (*Im)->checkStubs(Stubs, Ro))
+    return E;
+  std::vector<Optional<StringRef>> All(Stubs.begin(), Stubs.end());
+  spliceStubs(M, **Im, All);
   return Error::success();
 }
 
 Expected<std::unique_ptr<Pass>>
-mmptx::createInjectPass(ArrayRef<std::string> values) {
-  std::vector<std::pair<std::string, std::string>> specs;
-  for (const std::string &v : values) {
-    auto [name, file] = StringRef(v).split('=');
+mmptx::createInjectPass(ArrayRef<std::string> Values) {
+  std::vector<std::pair<std::string, std::string>> Specs;
+  for (const std::string &V : Values) {
+    auto [name, file] = StringRef(V).split('=');
     if (name.empty() || file.empty())
-      return makeError("--inject expects NAME=FILE, got '" + v + "'");
-    specs.push_back({name.str(), file.str()});
+      return makeError("--inject expects NAME=FILE, got '" + V + "'");
+    Specs.push_back({name.str(), file.str()});
   }
-  return std::make_unique<InjectPass>(std::move(specs));
+  return std::make_unique<InjectPass>(std::move(Specs));
 }

@@ -60,51 +60,51 @@ using namespace mmptx::ptx;
 namespace {
 class StubGenPass : public Pass {
 public:
-  StubGenPass(std::vector<StubGenSpec> specs,
-              const stack::StackPtxOptions &opts)
-      : specs(std::move(specs)), compilerOptions(opts) {}
+  StubGenPass(std::vector<StubGenSpec> Specs,
+              const stack::StackPtxOptions &Opts)
+      : Specs(std::move(Specs)), CompilerOptions(Opts) {}
   /// Compiles with the pipeline's Stack PTX options.
-  explicit StubGenPass(std::vector<StubGenSpec> specs)
-      : specs(std::move(specs)), fromContext(true) {}
+  explicit StubGenPass(std::vector<StubGenSpec> Specs)
+      : Specs(std::move(Specs)), FromContext(true) {}
   StringRef getArgument() const override { return "stub-gen"; }
   StringRef getDescription() const override {
     return "compile Stack PTX programs into stubs at the sites of injects";
   }
-  Error run(Module &m) override;
+  Error run(Module &M) override;
 
 private:
-  Expected<std::string> compileFor(const InjectModule &im, const Inject &inj,
-                                   const StubGenSpec &spec);
-  Expected<std::string> compileAstFor(const InjectModule &im, const Inject &inj,
-                                      unsigned bufferID);
-  void warnAboutLimits(unsigned bufferID, const Inject &inj,
-                       const stack::StackPtxStats &stats);
+  Expected<std::string> compileFor(const InjectModule &Im, const Inject &Inj,
+                                   const StubGenSpec &Spec);
+  Expected<std::string> compileAstFor(const InjectModule &Im, const Inject &Inj,
+                                      unsigned BufferId);
+  void warnAboutLimits(unsigned BufferId, const Inject &Inj,
+                       const stack::StackPtxStats &Stats);
 
-  std::vector<StubGenSpec> specs;
-  stack::StackPtxOptions compilerOptions;
+  std::vector<StubGenSpec> Specs;
+  stack::StackPtxOptions CompilerOptions;
   /// Take compilerOptions from the PassContext when run.
-  bool fromContext = false;
+  bool FromContext = false;
   /// The target of the module being run on (see run()).
-  uint32_t targetSm = 0;
-  std::unique_ptr<stack::StackPtxContext> ctx;
-  std::unique_ptr<ast::AstPtxContext> astCtx;
+  uint32_t TargetSm = 0;
+  std::unique_ptr<stack::StackPtxContext> Ctx;
+  std::unique_ptr<ast::AstPtxContext> AstCtx;
   /// Owns the program buffers so that diagnostics can point into them.
-  SourceMgr programSM;
+  SourceMgr ProgramSm;
 };
 } // namespace
 
 /// \returns the variables of \p inj as the expression compilers type them.
-static std::vector<expr::SiteVar> getSiteVars(const InjectModule &im,
-                                              const Inject &inj) {
-  std::vector<expr::SiteVar> vars;
-  for (const InjectVariable &v : im.getVariables(inj))
-    vars.push_back({v.name, v.stableRegister, v.typeToken, v.kind, v.regType});
-  return vars;
+static std::vector<expr::SiteVar> getSiteVars(const InjectModule &Im,
+                                              const Inject &Inj) {
+  std::vector<expr::SiteVar> Vars;
+  for (const InjectVariable &V : Im.getVariables(Inj))
+    Vars.push_back({V.Name, V.StableRegister, V.TypeToken, V.Kind, V.RegType});
+  return Vars;
 }
 
 /// \returns the mmptx-opt flag of StackPtxOptions field \p field.
-static StringRef stackOptionFlag(StringRef field) {
-  return StringSwitch<StringRef>(field)
+static StringRef stackOptionFlag(StringRef Field) {
+  return StringSwitch<StringRef>(Field)
       .Case("stackSize", "--stack-size")
       .Case("maxNodes", "--stack-node-limit")
       .Case("maxFrameDepth", "--stack-max-frame-depth")
@@ -114,263 +114,263 @@ static StringRef stackOptionFlag(StringRef field) {
 }
 
 /// \returns the location of the start of buffer \p id.
-static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
-  return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
+static SMLoc bufferStart(const SourceMgr &Sm, unsigned Id) {
+  return SMLoc::getFromPointer(Sm.getMemoryBuffer(Id)->getBufferStart());
 }
 
-void StubGenPass::warnAboutLimits(unsigned bufferID, const Inject &inj,
-                                  const stack::StackPtxStats &stats) {
-  stack::StackPtxOptions o = compilerOptions;
-  o.targetSm = targetSm;
-  const auto &handler = getContext().onWarning;
-  if (!handler)
+void StubGenPass::warnAboutLimits(unsigned BufferID, const Inject &TheInj,
+                                  const stack::StackPtxStats &Stats) {
+  stack::StackPtxOptions O = CompilerOptions;
+  O.TargetSm = TargetSm;
+  const auto &Handler = getContext().OnWarning;
+  if (!Handler)
     return;
-  stack::describeLimitsHit(stats, o, stackOptionFlag, [&](const Twine &msg) {
-    handler(programSM.GetMessage(
-        bufferStart(programSM, bufferID), SourceMgr::DK_Warning,
-        "program for inject '" + inj.name + "': " + msg));
+  stack::describeLimitsHit(Stats, O, stackOptionFlag, [&](const Twine &Msg) {
+    Handler(ProgramSm.GetMessage(
+        bufferStart(ProgramSm, BufferID), SourceMgr::DK_Warning,
+        "program for inject '" + TheInj.Name + "': " + Msg));
   });
 }
 
 /// \returns N of the first `sm_N` of the module's `.target` directive
 /// (`.target sm_90a, debug` gives 90), or 0 if there is none.
-static uint32_t getModuleTargetSm(const Module &m) {
-  for (uint32_t i : m.headerDirectives()) {
-    StringRef text = m.getText(m.getStatement(i));
-    if (!text.consume_front(".target") || text.empty() || !isSpace(text[0]))
+static uint32_t getModuleTargetSm(const Module &M) {
+  for (uint32_t I : M.headerDirectives()) {
+    StringRef Text = M.getText(M.getStatement(I));
+    if (!Text.consume_front(".target") || Text.empty() || !isSpace(Text[0]))
       continue;
-    SmallVector<StringRef, 4> items;
-    text.split(items, ',');
-    for (StringRef item : items) {
-      item = item.trim();
-      if (!item.consume_front("sm_"))
+    SmallVector<StringRef, 4> Items;
+    Text.split(Items, ',');
+    for (StringRef Item : Items) {
+      Item = Item.trim();
+      if (!Item.consume_front("sm_"))
         continue;
-      uint32_t sm = 0;
-      if (!item.take_while(isDigit).getAsInteger(10, sm))
-        return sm;
+      uint32_t Sm = 0;
+      if (!Item.take_while(isDigit).getAsInteger(10, Sm))
+        return Sm;
     }
     return 0;
   }
   return 0;
 }
 
-Expected<std::string> StubGenPass::compileFor(const InjectModule &im,
-                                              const Inject &inj,
-                                              const StubGenSpec &spec) {
-  std::string included;
-  unsigned id = programSM.AddIncludeFile(spec.programFile, SMLoc(), included);
-  if (!id) {
+Expected<std::string> StubGenPass::compileFor(const InjectModule &Im,
+                                              const Inject &Inj,
+                                              const StubGenSpec &Spec) {
+  std::string Included;
+  unsigned Id = ProgramSm.AddIncludeFile(Spec.ProgramFile, SMLoc(), Included);
+  if (!Id) {
     // AddIncludeFile drops the reason; ask the file system for it.
-    auto Buf = MemoryBuffer::getFile(spec.programFile);
-    return makeError("cannot open program '" + spec.programFile + "': " +
+    auto Buf = MemoryBuffer::getFile(Spec.ProgramFile);
+    return makeError("cannot open program '" + Spec.ProgramFile + "': " +
                      (Buf ? std::string("not found in the include path")
                           : Buf.getError().message()));
   }
-  if (StringRef(spec.programFile).endswith(".ast"))
-    return compileAstFor(im, inj, id);
-  const stack::StackInfo &info = stack::getDefaultStackInfo();
-  std::vector<expr::SiteVar> vars = getSiteVars(im, inj);
-  auto stackOf = [&](const expr::SiteVar &v) {
-    return expr::findStackOf(info, v);
+  if (StringRef(Spec.ProgramFile).endswith(".ast"))
+    return compileAstFor(Im, Inj, Id);
+  const stack::StackInfo &Info = stack::getDefaultStackInfo();
+  std::vector<expr::SiteVar> Vars = getSiteVars(Im, Inj);
+  auto StackOf = [&](const expr::SiteVar &V) {
+    return expr::findStackOf(Info, V);
   };
 
   // Every variable may be used without a declaration, by name or by stable
   // register. One whose type has no one stack gets an invalid stack, so that
   // its use is reported below, located.
-  std::vector<stack::RegisterDecl> predeclared;
-  for (const expr::SiteVar &v : vars) {
-    int s = stackOf(v);
-    uint16_t stackIdx = s < 0 ? uint16_t(info.numStacks) : uint16_t(s);
-    for (StringRef name : {v.name, v.stableRegister})
-      predeclared.push_back({name.str(), stackIdx, v.kind, SMLoc(), SMLoc()});
+  std::vector<stack::RegisterDecl> Predeclared;
+  for (const expr::SiteVar &V : Vars) {
+    int S = StackOf(V);
+    uint16_t StackIdx = S < 0 ? uint16_t(Info.NumStacks) : uint16_t(S);
+    for (StringRef Name : {V.Name, V.StableRegister})
+      Predeclared.push_back({Name.str(), StackIdx, V.Kind, SMLoc(), SMLoc()});
   }
-  auto prog = stack::parseStackProgram(programSM, id, info, predeclared,
-                                       spec.includeDirs);
-  if (!prog)
-    return prog.takeError();
+  auto Prog = stack::parseStackProgram(ProgramSm, Id, Info, Predeclared,
+                                       Spec.IncludeDirs);
+  if (!Prog)
+    return Prog.takeError();
 
   // Map every register onto a variable of the inject.
-  std::vector<stack::Register> regs;
-  std::vector<int> varOfReg;
-  for (const stack::RegisterDecl &d : prog->registers) {
-    const expr::SiteVar *v = expr::findSiteVar(vars, d.name);
-    if (!v)
-      return DiagnosticError::get(programSM, d.loc,
-                                  "inject '" + inj.name +
-                                      "' has no variable '" + d.name + "'");
-    std::string misfit =
-        expr::checkSiteVarUse(info, inj.name, *v, d.stackIdx, d.kind);
-    if (!misfit.empty())
-      return DiagnosticError::get(programSM, d.loc, misfit);
+  std::vector<stack::Register> Regs;
+  std::vector<int> VarOfReg;
+  for (const stack::RegisterDecl &D : Prog->Registers) {
+    const expr::SiteVar *V = expr::findSiteVar(Vars, D.Name);
+    if (!V)
+      return DiagnosticError::get(ProgramSm, D.Loc,
+                                  "inject '" + Inj.Name +
+                                      "' has no variable '" + D.Name + "'");
+    std::string Misfit =
+        expr::checkSiteVarUse(Info, Inj.Name, *V, D.StackIdx, D.Kind);
+    if (!Misfit.empty())
+      return DiagnosticError::get(ProgramSm, D.Loc, Misfit);
     // An out register has no value before the stub writes it.
-    if (d.kind == stack::RegKind::Out && d.firstRead.isValid()) {
-      if (v->kind == stack::RegKind::Out)
-        return DiagnosticError::get(programSM, d.firstRead,
-                                    "the program reads '" + d.name +
+    if (D.Kind == stack::RegKind::Out && D.FirstRead.isValid()) {
+      if (V->Kind == stack::RegKind::Out)
+        return DiagnosticError::get(ProgramSm, D.FirstRead,
+                                    "the program reads '" + D.Name +
                                         "', an out variable of inject '" +
-                                        inj.name + "', which has no value");
-      return DiagnosticError::get(programSM, d.firstRead,
-                                  "the program reads '" + d.name +
+                                        Inj.Name + "', which has no value");
+      return DiagnosticError::get(ProgramSm, D.FirstRead,
+                                  "the program reads '" + D.Name +
                                       "', which it declares 'out'; declare "
                                       "it 'mod' to read its value");
     }
     // A mod variable keeps its value when the program leaves it alone.
-    regs.push_back({v->stableRegister, d.stackIdx, v->kind});
-    varOfReg.push_back(int(v - vars.data()));
+    Regs.push_back({V->StableRegister, D.StackIdx, V->Kind});
+    VarOfReg.push_back(int(V - Vars.data()));
   }
   // `input(N)` before the declaration of register N has no recorded read;
   // locate it at the declaration.
-  stack::Program words = prog->getProgram();
-  auto readsOut = [&](ArrayRef<uint64_t> ws) {
-    for (uint64_t w : ws) {
-      if (stack::getWordType(w) != stack::WordType::Input)
+  stack::Program Words = Prog->getProgram();
+  auto ReadsOut = [&](ArrayRef<uint64_t> Ws) {
+    for (uint64_t W : Ws) {
+      if (stack::getWordType(W) != stack::WordType::Input)
         continue;
-      uint32_t r = stack::getWordPayload(w);
-      if (r < regs.size() && prog->registers[r].kind == stack::RegKind::Out)
-        return int(r);
+      uint32_t R = stack::getWordPayload(W);
+      if (R < Regs.size() && Prog->Registers[R].Kind == stack::RegKind::Out)
+        return int(R);
     }
     return -1;
   };
-  int outRead = readsOut(words.main);
-  for (ArrayRef<uint64_t> routine : words.routines)
-    if (outRead < 0)
-      outRead = readsOut(routine);
-  if (outRead >= 0)
-    return DiagnosticError::get(programSM, prog->registers[outRead].loc,
+  int OutRead = ReadsOut(Words.Main);
+  for (ArrayRef<uint64_t> Routine : Words.Routines)
+    if (OutRead < 0)
+      OutRead = ReadsOut(Routine);
+  if (OutRead >= 0)
+    return DiagnosticError::get(ProgramSm, Prog->Registers[OutRead].Loc,
                                 "the program reads '" +
-                                    prog->registers[outRead].name +
+                                    Prog->Registers[OutRead].Name +
                                     "', which is 'out' and has no value to "
                                     "read");
 
   // The parser refuses requests of registers declared 'in'.
-  std::vector<uint32_t> requests = prog->requests;
-  if (!prog->hasRequests) {
+  std::vector<uint32_t> Requests = Prog->Requests;
+  if (!Prog->HasRequests) {
     // What the program declares it writes; a variable it does not mention
     // is not its to write.
-    SmallVector<bool, 16> requested(vars.size(), false);
-    for (uint32_t r : prog->getDefaultRequests()) {
-      if (requested[varOfReg[r]])
+    SmallVector<bool, 16> Requested(Vars.size(), false);
+    for (uint32_t R : Prog->getDefaultRequests()) {
+      if (Requested[VarOfReg[R]])
         continue;
-      requested[varOfReg[r]] = true;
-      requests.push_back(r);
+      Requested[VarOfReg[R]] = true;
+      Requests.push_back(R);
     }
   }
 
   // Out variables that no request writes are zeroed: a site never reads an
   // uninitialised register.
-  SmallVector<bool, 16> written(vars.size(), false);
-  for (uint32_t r : requests)
-    written[varOfReg[r]] = true;
-  std::vector<stack::Register> zeroRegs;
-  for (size_t vi = 0; vi < vars.size(); ++vi) {
-    const expr::SiteVar &v = vars[vi];
-    if (v.kind != InjectArgKind::Out || written[vi])
+  SmallVector<bool, 16> Written(Vars.size(), false);
+  for (uint32_t R : Requests)
+    Written[VarOfReg[R]] = true;
+  std::vector<stack::Register> ZeroRegs;
+  for (size_t Vi = 0; Vi < Vars.size(); ++Vi) {
+    const expr::SiteVar &V = Vars[Vi];
+    if (V.Kind != InjectArgKind::Out || Written[Vi])
       continue;
-    int s = stackOf(v);
-    for (size_t r = 0; r != regs.size(); ++r)
-      if (varOfReg[r] == int(vi))
-        s = regs[r].stackIdx; // the program's own statement of it
-    if (s < 0)
+    int S = StackOf(V);
+    for (size_t R = 0; R != Regs.size(); ++R)
+      if (VarOfReg[R] == int(Vi))
+        S = Regs[R].StackIdx; // the program's own statement of it
+    if (S < 0)
       return DiagnosticError::get(
-          programSM, bufferStart(programSM, id),
-          "out variable '" + v.name + "' of inject '" + inj.name +
-              "' cannot be zeroed: " + expr::describeMissingStack(info, v) +
+          ProgramSm, bufferStart(ProgramSm, Id),
+          "out variable '" + V.Name + "' of inject '" + Inj.Name +
+              "' cannot be zeroed: " + expr::describeMissingStack(Info, V) +
               "; or request it");
-    zeroRegs.push_back({v.stableRegister, uint16_t(s), stack::RegKind::Out});
+    ZeroRegs.push_back({V.StableRegister, uint16_t(S), stack::RegKind::Out});
   }
 
-  if (!ctx || ctx->getTargetSm() != targetSm) {
-    stack::StackPtxOptions o = compilerOptions;
-    o.targetSm = targetSm;
-    ctx = std::make_unique<stack::StackPtxContext>(info, o);
+  if (!Ctx || Ctx->getTargetSm() != TargetSm) {
+    stack::StackPtxOptions O = CompilerOptions;
+    O.TargetSm = TargetSm;
+    Ctx = std::make_unique<stack::StackPtxContext>(Info, O);
   }
-  Expected<StringRef> text = ctx->compile(words, regs, requests, zeroRegs);
-  if (!text)
-    return DiagnosticError::get(programSM, bufferStart(programSM, id),
-                                "program for inject '" + inj.name +
-                                    "': " + toString(text.takeError()));
-  warnAboutLimits(id, inj, ctx->getStats());
-  return text->str();
+  Expected<StringRef> Text = Ctx->compile(Words, Regs, Requests, ZeroRegs);
+  if (!Text)
+    return DiagnosticError::get(ProgramSm, bufferStart(ProgramSm, Id),
+                                "program for inject '" + Inj.Name +
+                                    "': " + toString(Text.takeError()));
+  warnAboutLimits(Id, Inj, Ctx->getStats());
+  return Text->str();
 }
 
 /// An AST PTX program (`.ast`, see mmptx/Ast/AstStub.h): the same typing
 /// against the inject's variables, one expression per out/mod variable.
-Expected<std::string> StubGenPass::compileAstFor(const InjectModule &im,
-                                                 const Inject &inj,
-                                                 unsigned bufferID) {
-  std::vector<expr::SiteVar> vars = getSiteVars(im, inj);
-  if (!astCtx || astCtx->getOptions().targetSm != targetSm) {
-    ast::AstPtxOptions o;
-    o.targetSm = targetSm;
-    astCtx =
-        std::make_unique<ast::AstPtxContext>(stack::getDefaultStackInfo(), o);
+Expected<std::string> StubGenPass::compileAstFor(const InjectModule &Im,
+                                                 const Inject &Inj,
+                                                 unsigned BufferId) {
+  std::vector<expr::SiteVar> Vars = getSiteVars(Im, Inj);
+  if (!AstCtx || AstCtx->getOptions().TargetSm != TargetSm) {
+    ast::AstPtxOptions O;
+    O.TargetSm = TargetSm;
+    AstCtx =
+        std::make_unique<ast::AstPtxContext>(stack::getDefaultStackInfo(), O);
   }
-  return ast::compileAstStub(programSM, bufferID, inj.name, vars, *astCtx);
+  return ast::compileAstStub(ProgramSm, BufferId, Inj.Name, Vars, *AstCtx);
 }
 
-Error StubGenPass::run(Module &m) {
-  if (fromContext) {
-    const PassContext &c = getContext();
-    compilerOptions =
-        c.stackOptions ? *c.stackOptions : stack::StackPtxOptions();
-    if (c.stackIncludeDirs)
-      for (StubGenSpec &spec : specs)
-        if (spec.includeDirs.empty())
-          spec.includeDirs = *c.stackIncludeDirs;
+Error StubGenPass::run(Module &M) {
+  if (FromContext) {
+    const PassContext &C = getContext();
+    CompilerOptions =
+        C.StackOptions ? *C.StackOptions : stack::StackPtxOptions();
+    if (C.StackIncludeDirs)
+      for (StubGenSpec &Spec : Specs)
+        if (Spec.IncludeDirs.empty())
+          Spec.IncludeDirs = *C.StackIncludeDirs;
   }
-  if (Error e = stack::checkStackPtxOptions(compilerOptions, stackOptionFlag))
-    return e;
+  if (Error E = stack::checkStackPtxOptions(CompilerOptions, stackOptionFlag))
+    return E;
   // Stubs must assemble for the module they go into.
-  targetSm = compilerOptions.targetSm ? compilerOptions.targetSm
-                                      : getModuleTargetSm(m);
-  const InjectOptions *opts = getContext().injectOptions;
-  auto im = InjectModule::create(m, opts ? *opts : InjectOptions());
-  if (!im)
-    return im.takeError();
-  std::vector<std::string> stubs((*im)->getNumInjects());
-  std::vector<bool> have((*im)->getNumInjects(), false);
-  for (const StubGenSpec &spec : specs) {
-    const Inject *inj = (*im)->lookupInject(spec.injectName);
-    if (!inj)
-      return makeError("--stub-gen: no inject named '" + spec.injectName +
-                       "' in " + m.getBufferIdentifier());
-    if (have[inj->index])
+  TargetSm = CompilerOptions.TargetSm ? CompilerOptions.TargetSm
+                                      : getModuleTargetSm(M);
+  const InjectOptions *Opts = getContext().TheInjectOptions;
+  auto Im = InjectModule::create(M, Opts ? *Opts : InjectOptions());
+  if (!Im)
+    return Im.takeError();
+  std::vector<std::string> Stubs((*Im)->getNumInjects());
+  std::vector<bool> Have((*Im)->getNumInjects(), false);
+  for (const StubGenSpec &Spec : Specs) {
+    const Inject *Inj = (*Im)->lookupInject(Spec.InjectName);
+    if (!Inj)
+      return makeError("--stub-gen: no inject named '" + Spec.InjectName +
+                       "' in " + M.getBufferIdentifier());
+    if (Have[Inj->Index])
       return makeError("--stub-gen: more than one program for inject '" +
-                       spec.injectName + "'");
-    auto stub = compileFor(**im, *inj, spec);
-    if (!stub)
-      return stub.takeError();
-    stubs[inj->index] = std::move(*stub);
-    have[inj->index] = true;
+                       Spec.InjectName + "'");
+    auto Stub = compileFor(**Im, *Inj, Spec);
+    if (!Stub)
+      return Stub.takeError();
+    Stubs[Inj->Index] = std::move(*Stub);
+    Have[Inj->Index] = true;
   }
   // Creation checked every site; stubs of the Stack PTX compiler are valid
   // by construction, so they are spliced unchecked.
-  std::vector<Optional<StringRef>> toSplice((*im)->getNumInjects());
-  for (size_t i = 0; i != stubs.size(); ++i)
-    if (have[i])
-      toSplice[i] = StringRef(stubs[i]);
-  spliceStubs(m, **im, toSplice);
+  std::vector<Optional<StringRef>> ToSplice((*Im)->getNumInjects());
+  for (size_t I = 0; I != Stubs.size(); ++I)
+    if (Have[I])
+      ToSplice[I] = StringRef(Stubs[I]);
+  spliceStubs(M, **Im, ToSplice);
   return Error::success();
 }
 
-std::unique_ptr<Pass> mmptx::createStubGenPass(std::vector<StubGenSpec> specs) {
-  return std::make_unique<StubGenPass>(std::move(specs));
+std::unique_ptr<Pass> mmptx::createStubGenPass(std::vector<StubGenSpec> Specs) {
+  return std::make_unique<StubGenPass>(std::move(Specs));
 }
 
 Expected<std::unique_ptr<Pass>>
-mmptx::createStubGenPassFromValues(ArrayRef<std::string> values) {
-  std::vector<StubGenSpec> specs;
-  for (const std::string &v : values) {
-    auto [name, file] = StringRef(v).split('=');
+mmptx::createStubGenPassFromValues(ArrayRef<std::string> Values) {
+  std::vector<StubGenSpec> Specs;
+  for (const std::string &V : Values) {
+    auto [name, file] = StringRef(V).split('=');
     if (name.empty() || file.empty())
-      return makeError("--stub-gen expects NAME=FILE, got '" + v + "'");
-    specs.push_back({name.str(), file.str(), /*includeDirs=*/{}});
+      return makeError("--stub-gen expects NAME=FILE, got '" + V + "'");
+    Specs.push_back({name.str(), file.str(), /*includeDirs=*/{}});
   }
-  return createStubGenPass(std::move(specs));
+  return createStubGenPass(std::move(Specs));
 }
 
 std::unique_ptr<Pass>
-mmptx::createStubGenPass(std::vector<StubGenSpec> specs,
-                         const stack::StackPtxOptions &opts) {
-  return std::make_unique<StubGenPass>(std::move(specs), opts);
+mmptx::createStubGenPass(std::vector<StubGenSpec> Specs,
+                         const stack::StackPtxOptions &Opts) {
+  return std::make_unique<StubGenPass>(std::move(Specs), Opts);
 }

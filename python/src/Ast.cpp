@@ -44,16 +44,16 @@ const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 
 /// Throws \p e as an AstError: the result code of an ast::AstError, the
 /// message located in \p sm when a text program is given.
-[[noreturn]] void throwAst(llvm::Error e, const llvm::SourceMgr *sm = nullptr,
-                           const AstModule *m = nullptr, int code = ParseCode) {
-  e = llvm::handleErrors(std::move(e),
-                         [&](std::unique_ptr<ast::AstError> ae) -> llvm::Error {
-                           code = int(ae->getResult());
-                           return llvm::Error(std::move(ae));
+[[noreturn]] void throwAst(llvm::Error E, const llvm::SourceMgr *Sm = nullptr,
+                           const AstModule *M = nullptr, int Code = ParseCode) {
+  E = llvm::handleErrors(std::move(E),
+                         [&](std::unique_ptr<ast::AstError> Ae) -> llvm::Error {
+                           Code = int(Ae->getResult());
+                           return llvm::Error(std::move(Ae));
                          });
-  if (sm)
-    e = locateAstError(std::move(e), *sm, *m);
-  throwError("AstError", code, std::move(e));
+  if (Sm)
+    E = locateAstError(std::move(E), *Sm, *M);
+  throwError("AstError", Code, std::move(E));
 }
 
 /// (max_stack_depth, max_routine_depth, max_words, max_args,
@@ -63,183 +63,184 @@ using OptionsTuple = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t,
 
 /// A context with \p t applied; owns the instruction map it points to.
 struct OwnedContext {
-  std::vector<uint32_t> instrMap;
-  std::unique_ptr<AstPtxContext> ctx;
+  std::vector<uint32_t> InstrMap;
+  std::unique_ptr<AstPtxContext> Ctx;
 
-  explicit OwnedContext(const OptionsTuple &t) {
-    AstPtxOptions o;
-    std::tie(o.maxStackDepth, o.maxRoutineDepth, o.maxWords, o.maxArgs,
-             o.maxExecutedWords, o.shareSubexpressions, o.targetSm,
-             std::ignore) = t;
-    if (std::get<7>(t)) {
-      instrMap = getReferenceAstInstrMap(info());
-      o.instrMap = instrMap;
+  explicit OwnedContext(const OptionsTuple &T) {
+    AstPtxOptions O;
+    std::tie(O.MaxStackDepth, O.MaxRoutineDepth, O.MaxWords, O.MaxArgs,
+             O.MaxExecutedWords, O.ShareSubexpressions, O.TargetSm,
+             std::ignore) = T;
+    if (std::get<7>(T)) {
+      InstrMap = getReferenceAstInstrMap(info());
+      O.InstrMap = InstrMap;
     }
-    ctx = std::make_unique<AstPtxContext>(info(), o);
+    Ctx = std::make_unique<AstPtxContext>(info(), O);
   }
 };
 
 /// A program parsed from text, with the source its errors point into.
 class PyAstProgram {
 public:
-  PyAstProgram(const std::string &text, const std::string &name, bool words) {
-    unsigned id = sm.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(text, name), llvm::SMLoc());
-    llvm::Expected<AstModule> m =
-        words ? parseAstWords(sm, id, info()) : parseAstModule(sm, id, info());
-    if (!m)
-      throwAst(m.takeError());
-    mod = std::move(*m);
+  PyAstProgram(const std::string &Text, const std::string &Name,
+               bool TheWords) {
+    unsigned Id = Sm.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(Text, Name), llvm::SMLoc());
+    llvm::Expected<AstModule> M = TheWords ? parseAstWords(Sm, Id, info())
+                                           : parseAstModule(Sm, Id, info());
+    if (!M)
+      throwAst(M.takeError());
+    Mod = std::move(*M);
   }
 
   /// (name, stack, literal prefix, kind) per variable, Input order.
   std::vector<std::tuple<std::string, std::string, std::string, std::string>>
   vars() const {
     std::vector<std::tuple<std::string, std::string, std::string, std::string>>
-        out;
-    for (const AstVarDecl &d : mod.vars)
-      out.emplace_back(d.name, info().stackNames[d.stackIdx],
-                       info().literalPrefixes[d.stackIdx],
-                       getInjectArgKindName(d.kind).str());
-    return out;
+        Out;
+    for (const AstVarDecl &D : Mod.Vars)
+      Out.emplace_back(D.Name, info().StackNames[D.StackIdx],
+                       info().LiteralPrefixes[D.StackIdx],
+                       getInjectArgKindName(D.Kind).str());
+    return Out;
   }
 
   std::vector<uint32_t> outputs() const {
-    std::vector<uint32_t> out;
-    for (const AstOutputDecl &o : mod.outputs)
-      out.push_back(o.var);
-    return out;
+    std::vector<uint32_t> Out;
+    for (const AstOutputDecl &O : Mod.Outputs)
+      Out.push_back(O.Var);
+    return Out;
   }
 
-  std::string compile(const OptionsTuple &opts) {
-    OwnedContext c(opts);
-    llvm::Expected<llvm::StringRef> stub = [&] {
-      nb::gil_scoped_release release;
+  std::string compile(const OptionsTuple &Opts) {
+    OwnedContext C(Opts);
+    llvm::Expected<llvm::StringRef> Stub = [&] {
+      nb::gil_scoped_release Release;
       // getProgram() refreshes views inside mod: one caller at a time.
-      std::lock_guard<std::mutex> lock(mutex);
-      return c.ctx->compile(mod.getProgram(), mod.getInputs());
+      std::lock_guard<std::mutex> Lock(Mutex);
+      return C.Ctx->compile(Mod.getProgram(), Mod.getInputs());
     }();
-    if (!stub)
-      throwAst(stub.takeError(), &sm, &mod);
-    return stub->str();
+    if (!Stub)
+      throwAst(Stub.takeError(), &Sm, &Mod);
+    return Stub->str();
   }
 
-  std::vector<uint64_t> interpret(const std::vector<uint64_t> &values,
-                                  const OptionsTuple &opts,
-                                  const SpecialValues::List &specials) {
-    std::vector<AstVar> inputs = mod.getInputs();
-    if (values.size() != inputs.size())
+  std::vector<uint64_t> interpret(const std::vector<uint64_t> &Values,
+                                  const OptionsTuple &Opts,
+                                  const SpecialValues::List &Specials) {
+    std::vector<AstVar> Inputs = Mod.getInputs();
+    if (Values.size() != Inputs.size())
       throw nb::value_error("interpret: one value per variable is needed");
-    OwnedContext c(opts);
-    SpecialValues sv(specials);
-    std::lock_guard<std::mutex> lock(mutex);
-    llvm::Expected<std::vector<uint64_t>> out =
-        interpretAstPtx(*c.ctx, mod.getProgram(), inputs, values,
-                        [&](uint32_t s, unsigned e) { return sv.get(s, e); });
-    if (!out)
-      throwAst(out.takeError(), &sm, &mod);
-    return std::move(*out);
+    OwnedContext C(Opts);
+    SpecialValues Sv(Specials);
+    std::lock_guard<std::mutex> Lock(Mutex);
+    llvm::Expected<std::vector<uint64_t>> Out =
+        interpretAstPtx(*C.Ctx, Mod.getProgram(), Inputs, Values,
+                        [&](uint32_t S, unsigned E) { return Sv.get(S, E); });
+    if (!Out)
+      throwAst(Out.takeError(), &Sm, &Mod);
+    return std::move(*Out);
   }
 
   std::string text() const {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    if (llvm::Error e = printAstModule(os, mod, info()))
-      throwAst(std::move(e), nullptr, nullptr, int(AstResult::InvalidValue));
-    return os.str();
+    std::string S;
+    llvm::raw_string_ostream Os(S);
+    if (llvm::Error E = printAstModule(Os, Mod, info()))
+      throwAst(std::move(E), nullptr, nullptr, int(AstResult::InvalidValue));
+    return Os.str();
   }
 
   std::string wordsText() const {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    printAstWords(os, mod, info());
-    return os.str();
+    std::string S;
+    llvm::raw_string_ostream Os(S);
+    printAstWords(Os, Mod, info());
+    return Os.str();
   }
 
 private:
-  llvm::SourceMgr sm;
-  AstModule mod;
-  std::mutex mutex;
+  llvm::SourceMgr Sm;
+  AstModule Mod;
+  std::mutex Mutex;
 };
 
 /// A program of word arrays: inputs (name, stack), outputs (name, stack,
 /// words), routines (words); the words are borrowed, not copied.
 struct WordProgram {
-  std::vector<std::string> names;
-  std::vector<AstVar> inputs;
-  std::vector<Words> exprs;
-  std::vector<AstOutput> outputs;
-  Routines routines;
+  std::vector<std::string> Names;
+  std::vector<AstVar> Inputs;
+  std::vector<Words> Exprs;
+  std::vector<AstOutput> Outputs;
+  Routines TheRoutines;
 
-  static uint16_t stackOf(const std::string &s) {
-    int i = info().findStack(s);
-    if (i < 0)
+  static uint16_t stackOf(const std::string &S) {
+    int I = info().findStack(S);
+    if (I < 0)
       throw Failure("AstError", int(AstResult::InvalidValue),
-                    "unknown stack '" + s + "'");
-    return uint16_t(i);
+                    "unknown stack '" + S + "'");
+    return uint16_t(I);
   }
 
   WordProgram(
-      const std::vector<std::tuple<std::string, std::string>> &ins,
-      const std::vector<std::tuple<std::string, std::string, nb::object>> &outs,
-      nb::handle rs)
-      : routines(rs) {
+      const std::vector<std::tuple<std::string, std::string>> &Ins,
+      const std::vector<std::tuple<std::string, std::string, nb::object>> &Outs,
+      nb::handle Rs)
+      : TheRoutines(Rs) {
     // Names first: the AstVars point into them.
-    for (const auto &i : ins)
-      names.push_back(std::get<0>(i));
-    for (const auto &o : outs)
-      names.push_back(std::get<0>(o));
-    for (size_t i = 0; i < ins.size(); ++i)
-      inputs.push_back(AstVar{names[i], stackOf(std::get<1>(ins[i]))});
-    for (const auto &o : outs)
-      exprs.emplace_back(std::get<2>(o));
-    for (size_t i = 0; i < outs.size(); ++i)
-      outputs.push_back(AstOutput{
-          AstVar{names[ins.size() + i], stackOf(std::get<1>(outs[i]))},
-          exprs[i].ref});
+    for (const auto &I : Ins)
+      Names.push_back(std::get<0>(I));
+    for (const auto &O : Outs)
+      Names.push_back(std::get<0>(O));
+    for (size_t I = 0; I < Ins.size(); ++I)
+      Inputs.push_back(AstVar{Names[I], stackOf(std::get<1>(Ins[I]))});
+    for (const auto &O : Outs)
+      Exprs.emplace_back(std::get<2>(O));
+    for (size_t I = 0; I < Outs.size(); ++I)
+      Outputs.push_back(AstOutput{
+          AstVar{Names[Ins.size() + I], stackOf(std::get<1>(Outs[I]))},
+          Exprs[I].Ref});
   }
 
-  AstProgram program() const { return AstProgram{outputs, routines.refs}; }
+  AstProgram program() const { return AstProgram{Outputs, TheRoutines.Refs}; }
 };
 
 using InputList = std::vector<std::tuple<std::string, std::string>>;
 using OutputList =
     std::vector<std::tuple<std::string, std::string, nb::object>>;
 
-std::string compileWords(const InputList &ins, const OutputList &outs,
-                         nb::handle routines, const OptionsTuple &opts) {
-  WordProgram p(ins, outs, routines);
-  OwnedContext c(opts);
-  llvm::Expected<llvm::StringRef> stub = [&] {
-    nb::gil_scoped_release release;
-    return c.ctx->compile(p.program(), p.inputs);
+std::string compileWords(const InputList &Ins, const OutputList &Outs,
+                         nb::handle TheRoutines, const OptionsTuple &Opts) {
+  WordProgram P(Ins, Outs, TheRoutines);
+  OwnedContext TheC(Opts);
+  llvm::Expected<llvm::StringRef> Stub = [&] {
+    nb::gil_scoped_release Release;
+    return TheC.Ctx->compile(P.program(), P.Inputs);
   }();
-  if (!stub)
-    throwAst(stub.takeError());
-  return stub->str();
+  if (!Stub)
+    throwAst(Stub.takeError());
+  return Stub->str();
 }
 
 std::vector<uint64_t>
-interpretWords(const InputList &ins, const OutputList &outs,
-               nb::handle routines, const std::vector<uint64_t> &values,
-               const OptionsTuple &opts, const SpecialValues::List &specials) {
-  WordProgram p(ins, outs, routines);
-  if (values.size() != p.inputs.size())
+interpretWords(const InputList &Ins, const OutputList &Outs,
+               nb::handle TheRoutines, const std::vector<uint64_t> &Values,
+               const OptionsTuple &Opts, const SpecialValues::List &Specials) {
+  WordProgram P(Ins, Outs, TheRoutines);
+  if (Values.size() != P.Inputs.size())
     throw nb::value_error("interpret: one value per input is needed");
-  OwnedContext c(opts);
-  SpecialValues sv(specials);
-  llvm::Expected<std::vector<uint64_t>> out =
-      interpretAstPtx(*c.ctx, p.program(), p.inputs, values,
-                      [&](uint32_t s, unsigned e) { return sv.get(s, e); });
-  if (!out)
-    throwAst(out.takeError());
-  return std::move(*out);
+  OwnedContext C(Opts);
+  SpecialValues Sv(Specials);
+  llvm::Expected<std::vector<uint64_t>> Out =
+      interpretAstPtx(*C.Ctx, P.program(), P.Inputs, Values,
+                      [&](uint32_t S, unsigned E) { return Sv.get(S, E); });
+  if (!Out)
+    throwAst(Out.takeError());
+  return std::move(*Out);
 }
 
 } // namespace
 
-void mmptx::python::bindAst(nb::module_ &m) {
-  nb::class_<PyAstProgram>(m, "Program")
+void mmptx::python::bindAst(nb::module_ &M) {
+  nb::class_<PyAstProgram>(M, "Program")
       .def(nb::init<const std::string &, const std::string &, bool>(),
            nb::arg("text"), nb::arg("name"), nb::arg("words"))
       .def("vars", &PyAstProgram::vars)
@@ -249,20 +250,20 @@ void mmptx::python::bindAst(nb::module_ &m) {
            nb::arg("options"), nb::arg("specials") = SpecialValues::List())
       .def("text", &PyAstProgram::text)
       .def("words_text", &PyAstProgram::wordsText);
-  m.def("compile_words", &compileWords, nb::arg("inputs"), nb::arg("outputs"),
+  M.def("compile_words", &compileWords, nb::arg("inputs"), nb::arg("outputs"),
         nb::arg("routines").none(), nb::arg("options"));
-  m.def("interpret_words", &interpretWords, nb::arg("inputs"),
+  M.def("interpret_words", &interpretWords, nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("routines").none(), nb::arg("values"),
         nb::arg("options"), nb::arg("specials") = SpecialValues::List());
-  m.def("stacks", [] {
-    std::vector<std::tuple<std::string, std::string>> out;
-    for (uint32_t i = 0; i < info().numStacks; ++i)
-      out.emplace_back(info().stackNames[i], info().literalPrefixes[i]);
-    return out;
+  M.def("stacks", [] {
+    std::vector<std::tuple<std::string, std::string>> Out;
+    for (uint32_t I = 0; I < info().NumStacks; ++I)
+      Out.emplace_back(info().StackNames[I], info().LiteralPrefixes[I]);
+    return Out;
   });
-  m.def("instruction_index",
-        [](const std::string &name) { return info().findInstr(name); });
-  m.def("instruction_arity", [](uint32_t i) -> int {
-    return i < info().numInstrs ? info().instrs[i].numArgs : -1;
+  M.def("instruction_index",
+        [](const std::string &Name) { return info().findInstr(Name); });
+  M.def("instruction_arity", [](uint32_t I) -> int {
+    return I < info().NumInstrs ? info().Instrs[I].NumArgs : -1;
   });
 }

@@ -133,10 +133,10 @@ compileBatchPy(const std::vector<nb::object> &Ptx,
   return Out;
 }
 
-void mmptx::python::bindBackend(nb::module_ &m) {
-  m.def("backends", &listBackends,
+void mmptx::python::bindBackend(nb::module_ &M) {
+  M.def("backends", &listBackends,
         "(name, available, version or why unavailable) per backend");
-  m.def("compile_batch", &compileBatchPy, nb::arg("ptx"), nb::arg("names"),
+  M.def("compile_batch", &compileBatchPy, nb::arg("ptx"), nb::arg("names"),
         nb::arg("arch"), nb::arg("backend").none(), nb::arg("jobs"),
         nb::arg("cache_dir").none(), nb::arg("opt_level"), nb::arg("lineinfo"),
         nb::arg("maxrregcount"), nb::arg("verbose"), nb::arg("options"),

@@ -37,19 +37,19 @@ namespace python {
 /// code)`, so Python sees the located message and the numeric code.
 class Failure : public std::exception {
 public:
-  Failure(const char *kind, int code, std::string message)
-      : kind(kind), code(code), message(std::move(message)) {}
-  const char *what() const noexcept override { return message.c_str(); }
+  Failure(const char *Kind, int Code, std::string Message)
+      : Kind(Kind), Code(Code), Message(std::move(Message)) {}
+  const char *what() const noexcept override { return Message.c_str(); }
 
-  const char *kind; ///< class name in mmptx.errors
-  int code;
-  std::string message;
+  const char *Kind; ///< class name in mmptx.errors
+  int Code;
+  std::string Message;
 };
 
 /// Consumes \p err and throws it as a Failure of \p kind with \p code.
-[[noreturn]] inline void throwError(const char *kind, int code,
-                                    llvm::Error err) {
-  throw Failure(kind, code, llvm::toString(std::move(err)));
+[[noreturn]] inline void throwError(const char *Kind, int Code,
+                                    llvm::Error Err) {
+  throw Failure(Kind, Code, llvm::toString(std::move(Err)));
 }
 
 using WordArray = nanobind::ndarray<const uint64_t, nanobind::ndim<1>,
@@ -58,32 +58,32 @@ using WordArray = nanobind::ndarray<const uint64_t, nanobind::ndim<1>,
 /// A buffer view held by Words, released (with the GIL held) when the Words
 /// are destroyed.
 struct BufferRelease {
-  void operator()(Py_buffer *view) const {
-    PyBuffer_Release(view);
-    delete view;
+  void operator()(Py_buffer *View) const {
+    PyBuffer_Release(View);
+    delete View;
   }
 };
 
 /// Program words (Stack PTX, AST PTX) borrowed from a uint64 buffer or copied
 /// from a sequence of ints.
 struct Words {
-  std::unique_ptr<Py_buffer, BufferRelease> view;
-  WordArray array;
-  std::vector<uint64_t> copy;
-  llvm::ArrayRef<uint64_t> ref;
+  std::unique_ptr<Py_buffer, BufferRelease> View;
+  WordArray Array;
+  std::vector<uint64_t> Copy;
+  llvm::ArrayRef<uint64_t> Ref;
 
-  explicit Words(nanobind::handle h) {
+  explicit Words(nanobind::handle H) {
     // A NumPy array's own fields first, then the buffer protocol: both are
     // several times cheaper than a DLPack import (no capsule, no keyword
     // call), and the fields skip NumPy's format-string work.
-    if (borrowNumPy(h) || borrowBuffer(h))
+    if (borrowNumPy(H) || borrowBuffer(H))
       return;
-    if (nanobind::try_cast(h, array, /*convert=*/false)) {
-      ref = llvm::ArrayRef<uint64_t>(array.data(), array.shape(0));
+    if (nanobind::try_cast(H, Array, /*convert=*/false)) {
+      Ref = llvm::ArrayRef<uint64_t>(Array.data(), Array.shape(0));
       return;
     }
-    if (nanobind::try_cast(h, copy)) {
-      ref = copy;
+    if (nanobind::try_cast(H, Copy)) {
+      Ref = Copy;
       return;
     }
     throw nanobind::type_error(
@@ -95,59 +95,59 @@ private:
   /// The leading fields of NumPy's PyArrayObject_fields and PyArray_Descr,
   /// public and unchanged since NumPy 1.7 (2.x included).
   struct NumPyDescrHead {
-    PyObject_HEAD PyTypeObject *typeobj;
-    char kind, type, byteorder, formerFlags;
-    int typeNum;
+    PyObject_HEAD PyTypeObject *Typeobj;
+    char Kind, Type, Byteorder, FormerFlags;
+    int TypeNum;
   };
   struct NumPyArrayHead {
-    PyObject_HEAD char *data;
-    int nd;
-    Py_ssize_t *dimensions, *strides;
-    PyObject *base;
-    NumPyDescrHead *descr;
-    int flags;
+    PyObject_HEAD char *Data;
+    int Nd;
+    Py_ssize_t *Dimensions, *Strides;
+    PyObject *Base;
+    NumPyDescrHead *Descr;
+    int Flags;
   };
 
   /// Borrows \p h's memory if it is exactly a numpy.ndarray, 1-D,
   /// C-contiguous, of unsigned 64-bit integers in native byte order.
-  bool borrowNumPy(nanobind::handle h) {
-    if (std::strcmp(Py_TYPE(h.ptr())->tp_name, "numpy.ndarray") != 0)
+  bool borrowNumPy(nanobind::handle H) {
+    if (std::strcmp(Py_TYPE(H.ptr())->tp_name, "numpy.ndarray") != 0)
       return false;
-    const auto *a = reinterpret_cast<const NumPyArrayHead *>(h.ptr());
-    const NumPyDescrHead *d = a->descr;
+    const auto *A = reinterpret_cast<const NumPyArrayHead *>(H.ptr());
+    const NumPyDescrHead *D = A->Descr;
     const int CContiguous = 0x1; // NPY_ARRAY_C_CONTIGUOUS
-    bool isU64 = d->kind == 'u' &&
-                 (d->type == 'Q' || (d->type == 'L' && sizeof(long) == 8));
-    bool native = d->byteorder == '=' || d->byteorder == '|' ||
-                  d->byteorder == (llvm::sys::IsLittleEndianHost ? '<' : '>');
-    if (a->nd != 1 || !(a->flags & CContiguous) || !isU64 || !native)
+    bool IsU64 = D->Kind == 'u' &&
+                 (D->Type == 'Q' || (D->Type == 'L' && sizeof(long) == 8));
+    bool Native = D->Byteorder == '=' || D->Byteorder == '|' ||
+                  D->Byteorder == (llvm::sys::IsLittleEndianHost ? '<' : '>');
+    if (A->Nd != 1 || !(A->Flags & CContiguous) || !IsU64 || !Native)
       return false;
-    ref = llvm::ArrayRef<uint64_t>(reinterpret_cast<const uint64_t *>(a->data),
-                                   size_t(a->dimensions[0]));
+    Ref = llvm::ArrayRef<uint64_t>(reinterpret_cast<const uint64_t *>(A->Data),
+                                   size_t(A->Dimensions[0]));
     return true;
   }
 
   /// Borrows \p h's memory if it is a C-contiguous 1-D buffer of unsigned
   /// 64-bit integers in native byte order.
-  bool borrowBuffer(nanobind::handle h) {
-    if (!PyObject_CheckBuffer(h.ptr()))
+  bool borrowBuffer(nanobind::handle H) {
+    if (!PyObject_CheckBuffer(H.ptr()))
       return false;
-    auto *v = new Py_buffer;
-    if (PyObject_GetBuffer(h.ptr(), v, PyBUF_ND | PyBUF_FORMAT) != 0) {
+    auto *V = new Py_buffer;
+    if (PyObject_GetBuffer(H.ptr(), V, PyBUF_ND | PyBUF_FORMAT) != 0) {
       PyErr_Clear();
-      delete v;
+      delete V;
       return false;
     }
-    std::unique_ptr<Py_buffer, BufferRelease> held(v);
-    const char *f = v->format ? v->format : "B";
-    if (*f == '@' || *f == '=' || *f == '<')
-      ++f;
-    bool isU64 = v->itemsize == 8 && (f[0] == 'Q' || f[0] == 'L') && !f[1];
-    if (v->ndim != 1 || !isU64)
+    std::unique_ptr<Py_buffer, BufferRelease> Held(V);
+    const char *F = V->format ? V->format : "B";
+    if (*F == '@' || *F == '=' || *F == '<')
+      ++F;
+    bool IsU64 = V->itemsize == 8 && (F[0] == 'Q' || F[0] == 'L') && !F[1];
+    if (V->ndim != 1 || !IsU64)
       return false;
-    ref = llvm::ArrayRef<uint64_t>(static_cast<const uint64_t *>(v->buf),
-                                   size_t(v->shape[0]));
-    view = std::move(held);
+    Ref = llvm::ArrayRef<uint64_t>(static_cast<const uint64_t *>(V->buf),
+                                   size_t(V->shape[0]));
+    View = std::move(Held);
     return true;
   }
 };
@@ -158,44 +158,44 @@ class SpecialValues {
 public:
   using List = std::vector<std::pair<uint32_t, std::vector<uint64_t>>>;
 
-  explicit SpecialValues(const List &given) {
-    for (const auto &[idx, bits] : given) {
-      if (idx >= values.size())
-        values.resize(size_t(idx) + 1);
-      values[idx] = bits;
+  explicit SpecialValues(const List &Given) {
+    for (const auto &[idx, bits] : Given) {
+      if (idx >= Values.size())
+        Values.resize(size_t(idx) + 1);
+      Values[idx] = bits;
     }
   }
 
-  uint64_t get(uint32_t special, unsigned elem) const {
-    if (special >= values.size() || elem >= values[special].size())
+  uint64_t get(uint32_t Special, unsigned Elem) const {
+    if (Special >= Values.size() || Elem >= Values[Special].size())
       return 0;
-    return values[special][elem];
+    return Values[Special][Elem];
   }
 
 private:
-  std::vector<std::vector<uint64_t>> values;
+  std::vector<std::vector<uint64_t>> Values;
 };
 
 /// A program's routines, borrowed or copied like Words.
 struct Routines {
-  std::vector<Words> words;
-  std::vector<llvm::ArrayRef<uint64_t>> refs;
+  std::vector<Words> TheWords;
+  std::vector<llvm::ArrayRef<uint64_t>> Refs;
 
-  explicit Routines(nanobind::handle seq) {
-    if (seq.is_none())
+  explicit Routines(nanobind::handle Seq) {
+    if (Seq.is_none())
       return;
-    for (nanobind::handle h : nanobind::iter(seq))
-      words.emplace_back(h);
-    for (const Words &w : words)
-      refs.push_back(w.ref);
+    for (nanobind::handle H : nanobind::iter(Seq))
+      TheWords.emplace_back(H);
+    for (const Words &W : TheWords)
+      Refs.push_back(W.Ref);
   }
 };
 
-void bindInject(nanobind::module_ &m);
-void bindStack(nanobind::module_ &m);
-void bindBackend(nanobind::module_ &m);
-void bindAst(nanobind::module_ &m);
-void bindRuntime(nanobind::module_ &m);
+void bindInject(nanobind::module_ &M);
+void bindStack(nanobind::module_ &M);
+void bindBackend(nanobind::module_ &M);
+void bindAst(nanobind::module_ &M);
+void bindRuntime(nanobind::module_ &M);
 
 } // namespace python
 } // namespace mmptx

@@ -31,136 +31,136 @@ using namespace mmptx::python;
 
 namespace {
 
-[[noreturn]] void throwInjectError(llvm::Error err) {
-  std::string msg;
-  InjectErrc code = takeInjectError(std::move(err), &msg);
-  throw Failure("InjectError", int(code), std::move(msg));
+[[noreturn]] void throwInjectError(llvm::Error Err) {
+  std::string Msg;
+  InjectErrc Code = takeInjectError(std::move(Err), &Msg);
+  throw Failure("InjectError", int(Code), std::move(Msg));
 }
 
 /// Borrows the UTF-8 text of a str or the bytes of a bytes object; the
 /// view lives as long as \p o.
-llvm::StringRef textOf(nb::handle o, const char *what) {
-  if (PyUnicode_Check(o.ptr())) {
-    Py_ssize_t n;
-    const char *s = PyUnicode_AsUTF8AndSize(o.ptr(), &n);
-    if (!s)
+llvm::StringRef textOf(nb::handle O, const char *What) {
+  if (PyUnicode_Check(O.ptr())) {
+    Py_ssize_t N;
+    const char *S = PyUnicode_AsUTF8AndSize(O.ptr(), &N);
+    if (!S)
       throw nb::python_error();
-    return llvm::StringRef(s, size_t(n));
+    return llvm::StringRef(S, size_t(N));
   }
-  if (PyBytes_Check(o.ptr()))
-    return llvm::StringRef(PyBytes_AS_STRING(o.ptr()),
-                           size_t(PyBytes_GET_SIZE(o.ptr())));
-  throw nb::type_error((std::string(what) + " must be str or bytes").c_str());
+  if (PyBytes_Check(O.ptr()))
+    return llvm::StringRef(PyBytes_AS_STRING(O.ptr()),
+                           size_t(PyBytes_GET_SIZE(O.ptr())));
+  throw nb::type_error((std::string(What) + " must be str or bytes").c_str());
 }
 
-nb::str toStr(const std::string &s) {
+nb::str toStr(const std::string &S) {
   return nb::steal<nb::str>(
-      PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "surrogateescape"));
+      PyUnicode_DecodeUTF8(S.data(), Py_ssize_t(S.size()), "surrogateescape"));
 }
 
 /// The Python-visible module: a shared handle so that a render running
 /// without the GIL keeps it alive whatever other threads do.
 class PyInjectModule {
 public:
-  explicit PyInjectModule(std::shared_ptr<const InjectModule> m)
-      : mod(std::move(m)) {}
+  explicit PyInjectModule(std::shared_ptr<const InjectModule> M)
+      : Mod(std::move(M)) {}
 
   static PyInjectModule
-  create(nb::handle ptx, const std::string &name,
+  create(nb::handle Ptx, const std::string &TheName,
          const std::vector<std::tuple<std::string, std::string, std::string>>
-             &extraTypes,
-         bool allowUnknownTypes, bool trusted) {
-    llvm::StringRef text = textOf(ptx, "ptx");
-    std::vector<InjectType> types;
-    for (const auto &t : extraTypes) {
-      InjectType ty;
-      ty.token = std::get<0>(t);
-      ty.regType = std::get<1>(t);
-      ty.movSuffix = std::get<2>(t);
-      types.push_back(ty);
+             &ExtraTypes,
+         bool AllowUnknownTypes, bool Trusted) {
+    llvm::StringRef TheText = textOf(Ptx, "ptx");
+    std::vector<InjectType> Types;
+    for (const auto &T : ExtraTypes) {
+      InjectType Ty;
+      Ty.TheToken = std::get<0>(T);
+      Ty.RegType = std::get<1>(T);
+      Ty.MovSuffix = std::get<2>(T);
+      Types.push_back(Ty);
     }
-    InjectOptions opts;
-    opts.extraTypes = types;
-    opts.allowUnknownTypes = allowUnknownTypes;
-    opts.trusted = trusted;
-    llvm::Expected<std::unique_ptr<InjectModule>> m = [&] {
-      nb::gil_scoped_release release;
-      return InjectModule::create(text, name, opts);
+    InjectOptions Opts;
+    Opts.ExtraTypes = Types;
+    Opts.AllowUnknownTypes = AllowUnknownTypes;
+    Opts.Trusted = Trusted;
+    llvm::Expected<std::unique_ptr<InjectModule>> M = [&] {
+      nb::gil_scoped_release Release;
+      return InjectModule::create(TheText, TheName, Opts);
     }();
-    if (!m)
-      throwInjectError(m.takeError());
-    return PyInjectModule(std::shared_ptr<const InjectModule>(std::move(*m)));
+    if (!M)
+      throwInjectError(M.takeError());
+    return PyInjectModule(std::shared_ptr<const InjectModule>(std::move(*M)));
   }
 
   /// Every inject as (name, num_sites, [(name, kind, reg_type, type_token,
   /// stable_register)]), in index order.
   nb::list describe() const {
-    nb::list out;
-    for (const Inject &inj : mod->injects()) {
-      nb::list vars;
-      for (const InjectVariable &v : mod->getVariables(inj))
-        vars.append(nb::make_tuple(
-            std::string(v.name), std::string(getInjectArgKindName(v.kind)),
-            std::string(v.regType), std::string(v.typeToken),
-            std::string(v.stableRegister)));
-      out.append(nb::make_tuple(std::string(inj.name), inj.numSites, vars));
+    nb::list Out;
+    for (const Inject &Inj : Mod->injects()) {
+      nb::list Vars;
+      for (const InjectVariable &V : Mod->getVariables(Inj))
+        Vars.append(nb::make_tuple(
+            std::string(V.Name), std::string(getInjectArgKindName(V.Kind)),
+            std::string(V.RegType), std::string(V.TypeToken),
+            std::string(V.StableRegister)));
+      Out.append(nb::make_tuple(std::string(Inj.Name), Inj.NumSites, Vars));
     }
-    return out;
+    return Out;
   }
 
   /// Renders with stubs[i] at every site of inject i.
-  nb::str render(nb::sequence stubs) const {
-    size_t n = nb::len(stubs);
-    std::vector<llvm::StringRef> refs;
-    refs.reserve(n);
+  nb::str render(nb::sequence Stubs) const {
+    size_t N = nb::len(Stubs);
+    std::vector<llvm::StringRef> Refs;
+    Refs.reserve(N);
     // The borrowed views stay valid: `stubs` holds its items.
-    for (size_t i = 0; i != n; ++i)
-      refs.push_back(textOf(stubs[i], "a stub"));
-    return renderRefs(refs);
+    for (size_t I = 0; I != N; ++I)
+      Refs.push_back(textOf(Stubs[I], "a stub"));
+    return renderRefs(Refs);
   }
 
   /// Renders with stubs given by inject name.
-  nb::str renderByName(nb::dict stubs) const {
-    llvm::StringMap<llvm::StringRef> byName;
-    for (auto [k, v] : stubs)
-      byName[textOf(k, "an inject name")] = textOf(v, "a stub");
-    llvm::Expected<std::vector<llvm::StringRef>> ordered =
-        mod->orderStubs(byName);
-    if (!ordered)
-      throwInjectError(ordered.takeError());
-    return renderRefs(*ordered);
+  nb::str renderByName(nb::dict Stubs) const {
+    llvm::StringMap<llvm::StringRef> ByName;
+    for (auto [k, v] : Stubs)
+      ByName[textOf(k, "an inject name")] = textOf(v, "a stub");
+    llvm::Expected<std::vector<llvm::StringRef>> Ordered =
+        Mod->orderStubs(ByName);
+    if (!Ordered)
+      throwInjectError(Ordered.takeError());
+    return renderRefs(*Ordered);
   }
 
   std::string json() const {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    printInjects(*mod, os, /*json=*/true);
-    return os.str();
+    std::string S;
+    llvm::raw_string_ostream Os(S);
+    printInjects(*Mod, Os, /*json=*/true);
+    return Os.str();
   }
 
-  const InjectModule &get() const { return *mod; }
+  const InjectModule &get() const { return *Mod; }
 
 private:
-  nb::str renderRefs(llvm::ArrayRef<llvm::StringRef> refs) const {
-    std::shared_ptr<const InjectModule> keep = mod;
-    std::string out;
-    llvm::Error err = llvm::Error::success();
+  nb::str renderRefs(llvm::ArrayRef<llvm::StringRef> Refs) const {
+    std::shared_ptr<const InjectModule> Keep = Mod;
+    std::string Out;
+    llvm::Error Err = llvm::Error::success();
     {
-      nb::gil_scoped_release release;
-      err = keep->render(refs, out);
+      nb::gil_scoped_release Release;
+      Err = Keep->render(Refs, Out);
     }
-    if (err)
-      throwInjectError(std::move(err));
-    return toStr(out);
+    if (Err)
+      throwInjectError(std::move(Err));
+    return toStr(Out);
   }
 
-  std::shared_ptr<const InjectModule> mod;
+  std::shared_ptr<const InjectModule> Mod;
 };
 
 } // namespace
 
-void mmptx::python::bindInject(nb::module_ &m) {
-  nb::class_<PyInjectModule>(m, "Module",
+void mmptx::python::bindInject(nb::module_ &M) {
+  nb::class_<PyInjectModule>(M, "Module",
                              "The inject sites of one PTX text (native "
                              "handle; see mmptx.inject.Module)")
       .def_static(
@@ -175,15 +175,15 @@ void mmptx::python::bindInject(nb::module_ &m) {
       .def("json", &PyInjectModule::json)
       .def_prop_ro(
           "num_injects",
-          [](const PyInjectModule &m) { return m.get().getNumInjects(); })
-      .def_prop_ro("memory_usage", [](const PyInjectModule &m) {
-        return m.get().getMemoryUsage();
+          [](const PyInjectModule &M) { return M.get().getNumInjects(); })
+      .def_prop_ro("memory_usage", [](const PyInjectModule &M) {
+        return M.get().getMemoryUsage();
       });
 
-  nb::list types;
-  for (const InjectType &t : getBuiltinInjectTypes())
-    types.append(nb::make_tuple(std::string(t.token), std::string(t.regType),
-                                std::string(t.movSuffix),
-                                std::string(1, t.constraint), t.bits));
-  m.attr("builtin_types") = types;
+  nb::list Types;
+  for (const InjectType &T : getBuiltinInjectTypes())
+    Types.append(nb::make_tuple(std::string(T.TheToken), std::string(T.RegType),
+                                std::string(T.MovSuffix),
+                                std::string(1, T.Constraint), T.Bits));
+  M.attr("builtin_types") = Types;
 }

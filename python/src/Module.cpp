@@ -16,14 +16,14 @@
 namespace nb = nanobind;
 using namespace mmptx::python;
 
-static void translate(const std::exception_ptr &p, void *) {
+static void translate(const std::exception_ptr &P, void *) {
   try {
-    std::rethrow_exception(p);
-  } catch (const Failure &f) {
-    nb::object errors = nb::module_::import_("mmptx.errors");
-    nb::object cls = errors.attr(f.kind);
-    nb::object exc = cls(nb::str(f.message.data(), f.message.size()), f.code);
-    PyErr_SetObject(cls.ptr(), exc.ptr());
+    std::rethrow_exception(P);
+  } catch (const Failure &F) {
+    nb::object Errors = nb::module_::import_("mmptx.errors");
+    nb::object Cls = Errors.attr(F.Kind);
+    nb::object Exc = Cls(nb::str(F.Message.data(), F.Message.size()), F.Code);
+    PyErr_SetObject(Cls.ptr(), Exc.ptr());
   }
 }
 
@@ -31,14 +31,14 @@ NB_MODULE(_mmptx, m) {
   m.doc() = "mmptx: PTX Inject and Stack PTX (native part of the mmptx "
             "package; use mmptx.inject and mmptx.stack)";
   nb::register_exception_translator(translate);
-  nb::module_ inject = m.def_submodule("inject", "PTX Inject");
-  bindInject(inject);
-  nb::module_ stack = m.def_submodule("stack", "Stack PTX");
-  bindStack(stack);
-  nb::module_ backend = m.def_submodule("backend", "PTX -> cubin");
-  bindBackend(backend);
-  nb::module_ ast = m.def_submodule("ast", "AST PTX");
-  bindAst(ast);
-  nb::module_ runtime = m.def_submodule("runtime", "cubins on a GPU");
-  bindRuntime(runtime);
+  nb::module_ TheInject = m.def_submodule("inject", "PTX Inject");
+  bindInject(TheInject);
+  nb::module_ Stack = m.def_submodule("stack", "Stack PTX");
+  bindStack(Stack);
+  nb::module_ Backend = m.def_submodule("backend", "PTX -> cubin");
+  bindBackend(Backend);
+  nb::module_ Ast = m.def_submodule("ast", "AST PTX");
+  bindAst(Ast);
+  nb::module_ Runtime = m.def_submodule("runtime", "cubins on a GPU");
+  bindRuntime(Runtime);
 }

@@ -38,38 +38,38 @@ using namespace mmptx::python;
 namespace {
 
 /// mmptx.errors.CudaErrorCode: CudaErrorKind + 1; 0 for other errors.
-[[noreturn]] void throwCuda(llvm::Error e) {
-  llvm::Optional<CudaErrorKind> kind = getCudaErrorKind(e);
-  throwError("CudaError", kind ? int(*kind) + 1 : 0, std::move(e));
+[[noreturn]] void throwCuda(llvm::Error E) {
+  llvm::Optional<CudaErrorKind> Kind = getCudaErrorKind(E);
+  throwError("CudaError", Kind ? int(*Kind) + 1 : 0, std::move(E));
 }
 
 using UInt64Array = nb::ndarray<nb::numpy, uint64_t, nb::ndim<1>>;
 
-template <typename T> T check(llvm::Expected<T> v) {
-  if (!v)
-    throwCuda(v.takeError());
-  return std::move(*v);
+template <typename T> T check(llvm::Expected<T> V) {
+  if (!V)
+    throwCuda(V.takeError());
+  return std::move(*V);
 }
 
-void check(llvm::Error e) {
-  if (e)
-    throwCuda(std::move(e));
+void check(llvm::Error E) {
+  if (E)
+    throwCuda(std::move(E));
 }
 
 /// A device's driver and context, shared by the Device and by the buffers
 /// and modules it made, so that none outlives the context it needs.
 struct DeviceState {
-  explicit DeviceState(int ordinal) : ordinal(ordinal) {
-    driver = check(CudaDriver::load(CudaDriver::getDefaultPath()));
-    ctx = check(Context::create(*driver, ordinal));
+  explicit DeviceState(int Ordinal) : Ordinal(Ordinal) {
+    Driver = check(CudaDriver::load(CudaDriver::getDefaultPath()));
+    Ctx = check(Context::create(*Driver, Ordinal));
   }
   ~DeviceState() {
-    ctx.reset(); // before its driver
+    Ctx.reset(); // before its driver
   }
-  int ordinal;
-  std::unique_ptr<CudaDriver> driver;
-  std::unique_ptr<Context> ctx;
-  std::mutex mutex; ///< run(): one at a time per context
+  int Ordinal;
+  std::unique_ptr<CudaDriver> Driver;
+  std::unique_ptr<Context> Ctx;
+  std::mutex Mutex; ///< run(): one at a time per context
 };
 using DeviceRef = std::shared_ptr<DeviceState>;
 
@@ -77,65 +77,65 @@ using DeviceRef = std::shared_ptr<DeviceState>;
 /// side (mmptx/runtime.py) checks NumPy shapes and types.
 class PyBuffer {
 public:
-  PyBuffer(DeviceRef dev, size_t bytes)
-      : dev(std::move(dev)), buf(check(this->dev->ctx->allocate(bytes))) {}
+  PyBuffer(DeviceRef Dev, size_t Bytes)
+      : Dev(std::move(Dev)), Buf(check(this->Dev->Ctx->allocate(Bytes))) {}
 
   uint64_t address() const { return get().getAddress(); }
   size_t size() const { return get().size(); }
-  bool closed() const { return !buf; }
-  int ordinal() const { return dev->ordinal; }
+  bool closed() const { return !Buf; }
+  int ordinal() const { return Dev->Ordinal; }
 
-  void copyFromHost(uintptr_t src, size_t bytes) {
-    DeviceBuffer &b = get();
-    llvm::Error e = llvm::Error::success();
+  void copyFromHost(uintptr_t Src, size_t Bytes) {
+    DeviceBuffer &B = get();
+    llvm::Error E = llvm::Error::success();
     {
-      nb::gil_scoped_release release;
-      e = b.copyFromHost(reinterpret_cast<const void *>(src), bytes);
+      nb::gil_scoped_release Release;
+      E = B.copyFromHost(reinterpret_cast<const void *>(Src), Bytes);
     }
-    check(std::move(e));
+    check(std::move(E));
   }
-  void copyToHost(uintptr_t dst, size_t bytes) const {
-    const DeviceBuffer &b = get();
-    llvm::Error e = llvm::Error::success();
+  void copyToHost(uintptr_t Dst, size_t Bytes) const {
+    const DeviceBuffer &B = get();
+    llvm::Error E = llvm::Error::success();
     {
-      nb::gil_scoped_release release;
-      e = b.copyToHost(reinterpret_cast<void *>(dst), bytes);
+      nb::gil_scoped_release Release;
+      E = B.copyToHost(reinterpret_cast<void *>(Dst), Bytes);
     }
-    check(std::move(e));
+    check(std::move(E));
   }
-  void fill(uint8_t value) { check(get().fill(value)); }
+  void fill(uint8_t Value) { check(get().fill(Value)); }
   /// Frees the memory now; later use raises ValueError.
-  void close() { buf.reset(); }
+  void close() { Buf.reset(); }
 
   /// A DLPack view (an array-API object, whose __dlpack__ makes the
   /// capsule, versioned or not) of the memory as \p shape elements of
   /// \p code/\p bits, owned by \p self.
-  nb::object view(nb::handle self, std::vector<size_t> shape, uint8_t code,
-                  uint8_t bits) const {
-    nb::dlpack::dtype dt{code, bits, 1};
-    nb::ndarray<nb::array_api> a(
-        reinterpret_cast<void *>(address()), shape.size(), shape.data(), self,
-        /*strides=*/nullptr, dt, nb::device::cuda::value, dev->ordinal);
-    return nb::cast(a);
+  nb::object view(nb::handle Self, std::vector<size_t> Shape, uint8_t Code,
+                  uint8_t Bits) const {
+    nb::dlpack::dtype Dt{Code, Bits, 1};
+    nb::ndarray<nb::array_api> A(
+        reinterpret_cast<void *>(address()), Shape.size(), Shape.data(), Self,
+        /*strides=*/nullptr, Dt, nb::device::cuda::value, Dev->Ordinal);
+    return nb::cast(A);
   }
 
 private:
   DeviceBuffer &get() {
-    if (!buf)
+    if (!Buf)
       throw nb::value_error("the device buffer is closed");
-    return *buf;
+    return *Buf;
   }
   const DeviceBuffer &get() const {
     return const_cast<PyBuffer *>(this)->get();
   }
-  DeviceRef dev;
-  std::optional<DeviceBuffer> buf;
+  DeviceRef Dev;
+  std::optional<DeviceBuffer> Buf;
 };
 
 /// A loaded module, shared by its kernels.
 struct ModuleState {
-  DeviceRef dev;
-  std::optional<Module> mod;
+  DeviceRef Dev;
+  std::optional<Module> Mod;
 };
 using ModuleRef = std::shared_ptr<ModuleState>;
 
@@ -143,177 +143,177 @@ using ModuleRef = std::shared_ptr<ModuleState>;
 /// bytes, bit pattern) pairs, which runtime.py makes from its arguments.
 class PyKernel {
 public:
-  PyKernel(ModuleRef mod, Kernel k) : mod(std::move(mod)), k(std::move(k)) {}
+  PyKernel(ModuleRef Mod, Kernel K) : Mod(std::move(Mod)), K(std::move(K)) {}
 
-  std::string name() const { return k.getName().str(); }
+  std::string name() const { return K.getName().str(); }
 
-  void launch(std::tuple<unsigned, unsigned, unsigned> grid,
-              std::tuple<unsigned, unsigned, unsigned> block, unsigned shared,
-              const std::vector<std::pair<unsigned, uint64_t>> &params) {
-    if (!mod->mod)
+  void launch(std::tuple<unsigned, unsigned, unsigned> Grid,
+              std::tuple<unsigned, unsigned, unsigned> Block, unsigned Shared,
+              const std::vector<std::pair<unsigned, uint64_t>> &Params) {
+    if (!Mod->Mod)
       throw nb::value_error("the kernel's module is unloaded");
-    LaunchConfig cfg;
-    std::tie(cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z) = grid;
-    std::tie(cfg.Block.X, cfg.Block.Y, cfg.Block.Z) = block;
-    cfg.SharedBytes = shared;
+    LaunchConfig Cfg;
+    std::tie(Cfg.Grid.X, Cfg.Grid.Y, Cfg.Grid.Z) = Grid;
+    std::tie(Cfg.Block.X, Cfg.Block.Y, Cfg.Block.Z) = Block;
+    Cfg.SharedBytes = Shared;
     // Each value in its own 8 bytes; the driver reads a parameter's size
     // from its start, which is where a little-endian narrower value lies.
-    std::vector<uint64_t> values;
-    std::vector<void *> ptrs;
-    values.reserve(params.size());
-    for (const auto &[size, bits] : params) {
+    std::vector<uint64_t> Values;
+    std::vector<void *> Ptrs;
+    Values.reserve(Params.size());
+    for (const auto &[size, bits] : Params) {
       if (size != 1 && size != 2 && size != 4 && size != 8)
         throw nb::value_error("launch: a parameter has 1, 2, 4 or 8 bytes");
-      values.push_back(bits);
+      Values.push_back(bits);
     }
-    for (uint64_t &v : values)
-      ptrs.push_back(&v);
-    llvm::Error e = llvm::Error::success();
+    for (uint64_t &V : Values)
+      Ptrs.push_back(&V);
+    llvm::Error E = llvm::Error::success();
     {
-      nb::gil_scoped_release release;
-      e = mod->dev->ctx->launch(k, cfg, ptrs);
+      nb::gil_scoped_release Release;
+      E = Mod->Dev->Ctx->launch(K, Cfg, Ptrs);
     }
-    check(std::move(e));
+    check(std::move(E));
   }
 
 private:
-  ModuleRef mod;
-  Kernel k;
+  ModuleRef Mod;
+  Kernel K;
 };
 
 class PyModule {
 public:
-  PyModule(DeviceRef dev, nb::bytes image)
-      : state(std::make_shared<ModuleState>()) {
-    state->dev = std::move(dev);
-    llvm::Expected<Module> m = [&] {
-      nb::gil_scoped_release release;
-      return state->dev->ctx->loadModule(
-          llvm::ArrayRef<char>(image.c_str(), image.size()));
+  PyModule(DeviceRef Dev, nb::bytes Image)
+      : State(std::make_shared<ModuleState>()) {
+    State->Dev = std::move(Dev);
+    llvm::Expected<Module> M = [&] {
+      nb::gil_scoped_release Release;
+      return State->Dev->Ctx->loadModule(
+          llvm::ArrayRef<char>(Image.c_str(), Image.size()));
     }();
-    state->mod.emplace(check(std::move(m)));
+    State->Mod.emplace(check(std::move(M)));
   }
 
-  PyKernel *kernel(const std::string &name) {
-    if (!state->mod)
+  PyKernel *kernel(const std::string &Name) {
+    if (!State->Mod)
       throw nb::value_error("the module is unloaded");
-    return new PyKernel(state, check(state->mod->getKernel(name)));
+    return new PyKernel(State, check(State->Mod->getKernel(Name)));
   }
-  bool closed() const { return !state->mod; }
+  bool closed() const { return !State->Mod; }
   /// Unloads now; its kernels then raise ValueError.
-  void close() { state->mod.reset(); }
+  void close() { State->Mod.reset(); }
 
 private:
-  ModuleRef state;
+  ModuleRef State;
 };
 
 class PyDevice {
 public:
-  explicit PyDevice(int ordinal)
-      : state(std::make_shared<DeviceState>(ordinal)) {}
+  explicit PyDevice(int Ordinal)
+      : State(std::make_shared<DeviceState>(Ordinal)) {}
 
   /// (ordinal, name, major, minor, multiprocessors, total memory).
   std::tuple<int, std::string, int, int, int, uint64_t> info() const {
-    DeviceInfo i = check(state->driver->getDeviceInfo(ordinal()));
-    return {i.Ordinal,         i.Name,       i.ComputeMajor, i.ComputeMinor,
-            i.MultiProcessors, i.TotalMemory};
+    DeviceInfo I = check(State->Driver->getDeviceInfo(ordinal()));
+    return {I.Ordinal,         I.Name,       I.ComputeMajor, I.ComputeMinor,
+            I.MultiProcessors, I.TotalMemory};
   }
 
-  int ordinal() const { return state->ordinal; }
+  int ordinal() const { return State->Ordinal; }
 
-  PyBuffer *alloc(size_t bytes) { return new PyBuffer(state, bytes); }
-  PyModule *load(nb::bytes image) { return new PyModule(state, image); }
+  PyBuffer *alloc(size_t Bytes) { return new PyBuffer(State, Bytes); }
+  PyModule *load(nb::bytes Image) { return new PyModule(State, Image); }
 
   void synchronize() {
-    llvm::Error e = llvm::Error::success();
+    llvm::Error E = llvm::Error::success();
     {
-      nb::gil_scoped_release release;
-      e = state->ctx->synchronize();
+      nb::gil_scoped_release Release;
+      E = State->Ctx->synchronize();
     }
-    check(std::move(e));
+    check(std::move(E));
   }
 
   /// Runs \p kernel of \p image; \p args are (kind, type, values) with the
   /// KernelArg enumerators. \returns the values of every argument after
   /// the run (read back for inout/out buffers) and the times.
   std::tuple<std::vector<UInt64Array>, double, double>
-  run(nb::bytes image, const std::string &kernel,
-      std::tuple<unsigned, unsigned, unsigned> grid,
-      std::tuple<unsigned, unsigned, unsigned> block, unsigned shared,
-      const std::vector<std::tuple<int, int, nb::object>> &args,
-      unsigned repeat) {
-    std::vector<KernelArg> kargs;
-    for (const auto &a : args) {
-      KernelArg k;
-      int kind = std::get<0>(a), type = std::get<1>(a);
-      if (kind < 0 || kind > KernelArg::Out || type < 0 ||
-          type > int(ArgType::S64))
+  run(nb::bytes Image, const std::string &TheKernel,
+      std::tuple<unsigned, unsigned, unsigned> Grid,
+      std::tuple<unsigned, unsigned, unsigned> Block, unsigned Shared,
+      const std::vector<std::tuple<int, int, nb::object>> &Args,
+      unsigned Repeat) {
+    std::vector<KernelArg> Kargs;
+    for (const auto &A : Args) {
+      KernelArg K;
+      int Kind = std::get<0>(A), Type = std::get<1>(A);
+      if (Kind < 0 || Kind > KernelArg::Out || Type < 0 ||
+          Type > int(ArgType::S64))
         throw nb::value_error("run: bad argument kind or type");
-      k.Kind = KernelArg::KindTy(kind);
-      k.Type = ArgType(type);
-      Words w(std::get<2>(a));
-      k.Values.assign(w.ref.begin(), w.ref.end());
-      kargs.push_back(std::move(k));
+      K.Kind = KernelArg::KindTy(Kind);
+      K.Type = ArgType(Type);
+      Words W(std::get<2>(A));
+      K.Values.assign(W.Ref.begin(), W.Ref.end());
+      Kargs.push_back(std::move(K));
     }
-    LaunchConfig cfg;
-    std::tie(cfg.Grid.X, cfg.Grid.Y, cfg.Grid.Z) = grid;
-    std::tie(cfg.Block.X, cfg.Block.Y, cfg.Block.Z) = block;
-    cfg.SharedBytes = shared;
-    KernelRunTimes times;
-    llvm::Error err = llvm::Error::success();
+    LaunchConfig Cfg;
+    std::tie(Cfg.Grid.X, Cfg.Grid.Y, Cfg.Grid.Z) = Grid;
+    std::tie(Cfg.Block.X, Cfg.Block.Y, Cfg.Block.Z) = Block;
+    Cfg.SharedBytes = Shared;
+    KernelRunTimes Times;
+    llvm::Error Err = llvm::Error::success();
     {
-      nb::gil_scoped_release release;
-      std::lock_guard<std::mutex> lock(state->mutex);
-      err = runKernel(*state->ctx,
-                      llvm::ArrayRef<char>(image.c_str(), image.size()), kernel,
-                      cfg, kargs, std::max(repeat, 1u), &times);
+      nb::gil_scoped_release Release;
+      std::lock_guard<std::mutex> Lock(State->Mutex);
+      Err = runKernel(*State->Ctx,
+                      llvm::ArrayRef<char>(Image.c_str(), Image.size()),
+                      TheKernel, Cfg, Kargs, std::max(Repeat, 1u), &Times);
     }
-    check(std::move(err));
-    std::vector<UInt64Array> out;
-    for (KernelArg &k : kargs) {
-      auto *v = new std::vector<uint64_t>(std::move(k.Values));
-      nb::capsule owner(v, [](void *p) noexcept {
-        delete static_cast<std::vector<uint64_t> *>(p);
+    check(std::move(Err));
+    std::vector<UInt64Array> Out;
+    for (KernelArg &K : Kargs) {
+      auto *V = new std::vector<uint64_t>(std::move(K.Values));
+      nb::capsule Owner(V, [](void *P) noexcept {
+        delete static_cast<std::vector<uint64_t> *>(P);
       });
-      out.emplace_back(v->data(), std::initializer_list<size_t>{v->size()},
-                       owner);
+      Out.emplace_back(V->data(), std::initializer_list<size_t>{V->size()},
+                       Owner);
     }
-    return {std::move(out), times.ModuleLoad, times.Launch};
+    return {std::move(Out), Times.ModuleLoad, Times.Launch};
   }
 
 private:
-  DeviceRef state;
+  DeviceRef State;
 };
 
 /// The (device type, device id, address, bytes) of a DLPack capsule or an
 /// object with __dlpack__; the address includes the byte offset.
-std::tuple<int, int, uint64_t, size_t> dlpackInfo(nb::handle obj) {
-  nb::ndarray<nb::ro> a;
-  if (!nb::try_cast(obj, a, /*convert=*/false))
+std::tuple<int, int, uint64_t, size_t> dlpackInfo(nb::handle Obj) {
+  nb::ndarray<nb::ro> A;
+  if (!nb::try_cast(Obj, A, /*convert=*/false))
     throw nb::type_error("not a DLPack tensor (capsule or __dlpack__)");
-  return {a.device_type(), a.device_id(),
-          uint64_t(reinterpret_cast<uintptr_t>(a.data())), a.nbytes()};
+  return {A.device_type(), A.device_id(),
+          uint64_t(reinterpret_cast<uintptr_t>(A.data())), A.nbytes()};
 }
 
 int deviceCount() {
-  llvm::Expected<std::unique_ptr<CudaDriver>> d =
+  llvm::Expected<std::unique_ptr<CudaDriver>> D =
       CudaDriver::load(CudaDriver::getDefaultPath());
-  if (!d) {
-    llvm::consumeError(d.takeError());
+  if (!D) {
+    llvm::consumeError(D.takeError());
     return 0;
   }
-  llvm::Expected<int> n = (*d)->getDeviceCount();
-  if (!n) {
-    llvm::consumeError(n.takeError());
+  llvm::Expected<int> N = (*D)->getDeviceCount();
+  if (!N) {
+    llvm::consumeError(N.takeError());
     return 0;
   }
-  return *n;
+  return *N;
 }
 
 } // namespace
 
-void mmptx::python::bindRuntime(nb::module_ &m) {
-  nb::class_<PyBuffer>(m, "Buffer")
+void mmptx::python::bindRuntime(nb::module_ &M) {
+  nb::class_<PyBuffer>(M, "Buffer")
       .def_prop_ro("address", &PyBuffer::address)
       .def_prop_ro("size", &PyBuffer::size)
       .def_prop_ro("closed", &PyBuffer::closed)
@@ -326,15 +326,15 @@ void mmptx::python::bindRuntime(nb::module_ &m) {
       .def("close", &PyBuffer::close)
       .def("view", &PyBuffer::view, nb::arg("owner"), nb::arg("shape"),
            nb::arg("code"), nb::arg("bits"));
-  nb::class_<PyKernel>(m, "Kernel")
+  nb::class_<PyKernel>(M, "Kernel")
       .def_prop_ro("name", &PyKernel::name)
       .def("launch", &PyKernel::launch, nb::arg("grid"), nb::arg("block"),
            nb::arg("shared"), nb::arg("params"));
-  nb::class_<PyModule>(m, "Module")
+  nb::class_<PyModule>(M, "Module")
       .def("kernel", &PyModule::kernel, nb::arg("name"))
       .def_prop_ro("closed", &PyModule::closed)
       .def("close", &PyModule::close);
-  nb::class_<PyDevice>(m, "Device")
+  nb::class_<PyDevice>(M, "Device")
       .def(nb::init<int>(), nb::arg("ordinal"))
       .def("info", &PyDevice::info)
       .def_prop_ro("ordinal", &PyDevice::ordinal)
@@ -344,8 +344,8 @@ void mmptx::python::bindRuntime(nb::module_ &m) {
       .def("run", &PyDevice::run, nb::arg("image"), nb::arg("kernel"),
            nb::arg("grid"), nb::arg("block"), nb::arg("shared"),
            nb::arg("args"), nb::arg("repeat"));
-  m.def("dlpack_info", &dlpackInfo, nb::arg("tensor"));
-  m.def("device_count", &deviceCount,
+  M.def("dlpack_info", &dlpackInfo, nb::arg("tensor"));
+  M.def("device_count", &deviceCount,
         "Devices of the driver $MMPTX_LIBCUDA (default libcuda.so.1); 0 "
         "without a driver or device");
 }

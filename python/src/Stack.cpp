@@ -54,8 +54,8 @@ enum StackErrc : int {
   ParseError = 8,
 };
 
-[[noreturn]] void throwStack(int code, const std::string &msg) {
-  throw Failure("StackError", code, msg);
+[[noreturn]] void throwStack(int Code, const std::string &Msg) {
+  throw Failure("StackError", Code, Msg);
 }
 
 /// An instruction set: a view of the generated default tables, or tables
@@ -69,136 +69,136 @@ public:
   using SpecialDecl = std::tuple<std::string, std::string, uint16_t, uint16_t>;
 
   static PyInstructionSet *getDefault() {
-    auto *s = new PyInstructionSet();
-    s->info = getDefaultStackInfo();
-    return s;
+    auto *S = new PyInstructionSet();
+    S->Info = getDefaultStackInfo();
+    return S;
   }
 
-  PyInstructionSet(const std::vector<StackDecl> &stacks,
-                   const std::vector<ArgDecl> &args,
-                   const std::vector<InstrDecl> &instrs,
-                   const std::vector<SpecialDecl> &specials)
-      : saver(alloc) {
-    for (const auto &[name, prefix, inl] : stacks) {
-      stackNames.push_back(save(name));
-      prefixes.push_back(save(prefix));
-      inlineLits.push_back(inl ? 1 : 0);
+  PyInstructionSet(const std::vector<StackDecl> &Stacks,
+                   const std::vector<ArgDecl> &Args,
+                   const std::vector<InstrDecl> &Instrs,
+                   const std::vector<SpecialDecl> &Specials)
+      : Saver(Alloc) {
+    for (const auto &[name, prefix, inl] : Stacks) {
+      StackNames.push_back(save(name));
+      Prefixes.push_back(save(prefix));
+      InlineLits.push_back(inl ? 1 : 0);
     }
-    for (const auto &[name, stack, vec] : args) {
-      argNames.push_back(save(name));
-      argTypes.push_back(ArgTypeInfo{stack, vec});
+    for (const auto &[name, stack, vec] : Args) {
+      ArgNames.push_back(save(name));
+      ArgTypes.push_back(ArgTypeInfo{stack, vec});
     }
-    for (const auto &[name, ptx, ins, outs, minSm] : instrs) {
+    for (const auto &[name, ptx, ins, outs, minSm] : Instrs) {
       if (ins.size() > 4 || outs.size() > 2)
         throwStack(InvalidTables,
                    "instruction '" + name + "': at most 4 args and 2 rets");
-      PtxInstrDesc d = {};
-      for (size_t i = 0; i != ins.size(); ++i)
-        d.args[i] = ins[i];
-      for (size_t i = 0; i != outs.size(); ++i)
-        d.rets[i] = outs[i];
-      d.numArgs = uint16_t(ins.size());
-      d.numRets = uint16_t(outs.size());
-      instrDescs.push_back(d);
-      instrNames.push_back(save(name));
-      instrPtx.push_back(save(ptx));
-      instrMinSm.push_back(minSm);
+      PtxInstrDesc D = {};
+      for (size_t I = 0; I != ins.size(); ++I)
+        D.Args[I] = ins[I];
+      for (size_t I = 0; I != outs.size(); ++I)
+        D.Rets[I] = outs[I];
+      D.NumArgs = uint16_t(ins.size());
+      D.NumRets = uint16_t(outs.size());
+      InstrDescs.push_back(D);
+      InstrNames.push_back(save(name));
+      InstrPtx.push_back(save(ptx));
+      InstrMinSm.push_back(minSm);
     }
-    for (const auto &[name, ptx, arg, minSm] : specials) {
-      specialDescs.push_back(SpecialRegDesc{arg});
-      specialNames.push_back(save(name));
-      specialPtx.push_back(save(ptx));
-      specialMinSm.push_back(minSm);
+    for (const auto &[name, ptx, arg, minSm] : Specials) {
+      SpecialDescs.push_back(SpecialRegDesc{arg});
+      SpecialNames.push_back(save(name));
+      SpecialPtx.push_back(save(ptx));
+      SpecialMinSm.push_back(minSm);
     }
-    info.numStacks = uint32_t(stackNames.size());
-    info.stackNames = stackNames.data();
-    info.literalPrefixes = prefixes.data();
-    info.numArgTypes = uint32_t(argTypes.size());
-    info.argTypes = argTypes.data();
-    info.argTypeNames = argNames.data();
-    info.numInstrs = uint32_t(instrDescs.size());
-    info.instrs = instrDescs.data();
-    info.instrPtx = instrPtx.data();
-    info.instrNames = instrNames.data();
-    info.numSpecials = uint32_t(specialDescs.size());
-    info.specials = specialDescs.data();
-    info.specialPtx = specialPtx.data();
-    info.specialNames = specialNames.data();
-    info.inlineLiterals = inlineLits.data();
-    info.instrMinSm = instrMinSm.data();
-    info.specialMinSm = specialMinSm.data();
-    if (llvm::Error e = info.verify())
-      throwError("StackError", InvalidTables, std::move(e));
+    Info.NumStacks = uint32_t(StackNames.size());
+    Info.StackNames = StackNames.data();
+    Info.LiteralPrefixes = Prefixes.data();
+    Info.NumArgTypes = uint32_t(ArgTypes.size());
+    Info.ArgTypes = ArgTypes.data();
+    Info.ArgTypeNames = ArgNames.data();
+    Info.NumInstrs = uint32_t(InstrDescs.size());
+    Info.Instrs = InstrDescs.data();
+    Info.InstrPtx = InstrPtx.data();
+    Info.InstrNames = InstrNames.data();
+    Info.NumSpecials = uint32_t(SpecialDescs.size());
+    Info.Specials = SpecialDescs.data();
+    Info.SpecialPtx = SpecialPtx.data();
+    Info.SpecialNames = SpecialNames.data();
+    Info.InlineLiterals = InlineLits.data();
+    Info.InstrMinSm = InstrMinSm.data();
+    Info.SpecialMinSm = SpecialMinSm.data();
+    if (llvm::Error E = Info.verify())
+      throwError("StackError", InvalidTables, std::move(E));
   }
 
   nb::list stacks() const {
-    nb::list l;
-    for (uint32_t i = 0; i != info.numStacks; ++i)
-      l.append(
-          nb::make_tuple(info.stackNames[i], info.literalPrefixes[i],
-                         !info.inlineLiterals || info.inlineLiterals[i] != 0));
-    return l;
+    nb::list L;
+    for (uint32_t I = 0; I != Info.NumStacks; ++I)
+      L.append(
+          nb::make_tuple(Info.StackNames[I], Info.LiteralPrefixes[I],
+                         !Info.InlineLiterals || Info.InlineLiterals[I] != 0));
+    return L;
   }
   nb::list argTypeList() const {
-    nb::list l;
-    for (uint32_t i = 0; i != info.numArgTypes; ++i)
-      l.append(nb::make_tuple(info.argTypeNames[i], info.argTypes[i].stackIdx,
-                              info.argTypes[i].numVecElems));
-    return l;
+    nb::list L;
+    for (uint32_t I = 0; I != Info.NumArgTypes; ++I)
+      L.append(nb::make_tuple(Info.ArgTypeNames[I], Info.ArgTypes[I].StackIdx,
+                              Info.ArgTypes[I].NumVecElems));
+    return L;
   }
   nb::list instructions() const {
-    nb::list l;
-    for (uint32_t i = 0; i != info.numInstrs; ++i) {
-      const PtxInstrDesc &d = info.instrs[i];
-      nb::list a, r;
-      for (unsigned k = 0; k != d.numArgs; ++k)
-        a.append(d.args[k]);
-      for (unsigned k = 0; k != d.numRets; ++k)
-        r.append(d.rets[k]);
-      l.append(nb::make_tuple(info.instrNames[i], info.instrPtx[i], a, r,
-                              info.instrMinSm ? info.instrMinSm[i] : 0));
+    nb::list L;
+    for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
+      const PtxInstrDesc &D = Info.Instrs[I];
+      nb::list A, R;
+      for (unsigned K = 0; K != D.NumArgs; ++K)
+        A.append(D.Args[K]);
+      for (unsigned K = 0; K != D.NumRets; ++K)
+        R.append(D.Rets[K]);
+      L.append(nb::make_tuple(Info.InstrNames[I], Info.InstrPtx[I], A, R,
+                              Info.InstrMinSm ? Info.InstrMinSm[I] : 0));
     }
-    return l;
+    return L;
   }
   nb::list specialList() const {
-    nb::list l;
-    for (uint32_t i = 0; i != info.numSpecials; ++i)
-      l.append(nb::make_tuple(info.specialNames[i], info.specialPtx[i],
-                              info.specials[i].argType,
-                              info.specialMinSm ? info.specialMinSm[i] : 0));
-    return l;
+    nb::list L;
+    for (uint32_t I = 0; I != Info.NumSpecials; ++I)
+      L.append(nb::make_tuple(Info.SpecialNames[I], Info.SpecialPtx[I],
+                              Info.Specials[I].TheArgType,
+                              Info.SpecialMinSm ? Info.SpecialMinSm[I] : 0));
+    return L;
   }
 
-  StackInfo info = {};
+  StackInfo Info = {};
 
 private:
-  PyInstructionSet() : saver(alloc) {}
-  const char *save(const std::string &s) { return saver.save(s).data(); }
+  PyInstructionSet() : Saver(Alloc) {}
+  const char *save(const std::string &S) { return Saver.save(S).data(); }
 
-  llvm::BumpPtrAllocator alloc;
-  llvm::StringSaver saver;
-  std::vector<const char *> stackNames, prefixes, argNames, instrNames,
-      instrPtx, specialNames, specialPtx;
-  std::vector<ArgTypeInfo> argTypes;
-  std::vector<PtxInstrDesc> instrDescs;
-  std::vector<SpecialRegDesc> specialDescs;
-  std::vector<uint8_t> inlineLits;
-  std::vector<uint16_t> instrMinSm, specialMinSm;
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver;
+  std::vector<const char *> StackNames, Prefixes, ArgNames, InstrNames,
+      InstrPtx, SpecialNames, SpecialPtx;
+  std::vector<ArgTypeInfo> ArgTypes;
+  std::vector<PtxInstrDesc> InstrDescs;
+  std::vector<SpecialRegDesc> SpecialDescs;
+  std::vector<uint8_t> InlineLits;
+  std::vector<uint16_t> InstrMinSm, SpecialMinSm;
 };
 
-RegKind parseKind(const std::string &k) {
-  if (k == "in")
+RegKind parseKind(const std::string &K) {
+  if (K == "in")
     return RegKind::In;
-  if (k == "out")
+  if (K == "out")
     return RegKind::Out;
-  if (k == "mod")
+  if (K == "mod")
     return RegKind::Mod;
   throwStack(InvalidRegister,
-             "register kind '" + k + "' is not one of in, out, mod");
+             "register kind '" + K + "' is not one of in, out, mod");
 }
 
-const char *kindName(RegKind k) {
-  return k == RegKind::In ? "in" : k == RegKind::Out ? "out" : "mod";
+const char *kindName(RegKind K) {
+  return K == RegKind::In ? "in" : K == RegKind::Out ? "out" : "mod";
 }
 
 /// The registers a stub reads and writes: (name, stack index, kind).
@@ -206,9 +206,9 @@ class PyRegisters {
 public:
   using Decl = std::tuple<std::string, uint16_t, std::string>;
 
-  PyRegisters(const PyInstructionSet &set, const std::vector<Decl> &decls) {
-    names.reserve(decls.size());
-    for (const auto &[name, stack, kind] : decls) {
+  PyRegisters(const PyInstructionSet &Set, const std::vector<Decl> &Decls) {
+    Names.reserve(Decls.size());
+    for (const auto &[name, stack, kind] : Decls) {
       if (!isRegisterName(name))
         throwStack(InvalidRegister,
                    "register name '" + name + "' is not a PTX identifier");
@@ -217,169 +217,169 @@ public:
                    "register name '" + name +
                        "' is reserved for the "
                        "compiler's temporaries (_s<stack>_<n>)");
-      if (stack >= set.info.numStacks)
+      if (stack >= Set.Info.NumStacks)
         throwStack(InvalidRegister, "register '" + name + "': stack " +
                                         std::to_string(stack) +
                                         " is out of range");
-      names.push_back(name);
-      regs.push_back(Register{llvm::StringRef(), stack, parseKind(kind)});
+      Names.push_back(name);
+      Regs.push_back(Register{llvm::StringRef(), stack, parseKind(kind)});
     }
-    for (size_t i = 0; i != regs.size(); ++i) {
-      regs[i].name = names[i];
-      index.try_emplace(names[i], uint32_t(i));
+    for (size_t I = 0; I != Regs.size(); ++I) {
+      Regs[I].Name = Names[I];
+      Index.try_emplace(Names[I], uint32_t(I));
     }
   }
 
   /// \p reqs (a sequence of register indices or names of these registers)
   /// as indices, without a Python-level loop.
-  void resolve(nb::handle reqs, llvm::SmallVectorImpl<uint32_t> &out) const {
-    PyObject *seq = PySequence_Fast(reqs.ptr(), "requests must be a sequence "
+  void resolve(nb::handle Reqs, llvm::SmallVectorImpl<uint32_t> &Out) const {
+    PyObject *Seq = PySequence_Fast(Reqs.ptr(), "requests must be a sequence "
                                                 "of register indices or names");
-    if (!seq)
+    if (!Seq)
       throw nb::python_error();
-    nb::object hold = nb::steal(seq);
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
-    for (Py_ssize_t i = 0; i != n; ++i) {
-      PyObject *o = items[i];
-      if (PyLong_Check(o)) {
-        unsigned long v = PyLong_AsUnsignedLong(o);
-        if ((v == (unsigned long)-1 && PyErr_Occurred()) || v > UINT32_MAX) {
+    nb::object Hold = nb::steal(Seq);
+    Py_ssize_t N = PySequence_Fast_GET_SIZE(Seq);
+    PyObject **Items = PySequence_Fast_ITEMS(Seq);
+    for (Py_ssize_t I = 0; I != N; ++I) {
+      PyObject *O = Items[I];
+      if (PyLong_Check(O)) {
+        unsigned long V = PyLong_AsUnsignedLong(O);
+        if ((V == (unsigned long)-1 && PyErr_Occurred()) || V > UINT32_MAX) {
           PyErr_Clear();
-          throwStack(InvalidRequest, "request " + std::to_string(i) +
+          throwStack(InvalidRequest, "request " + std::to_string(I) +
                                          " is not a register index in "
                                          "[0, 2**32)");
         }
-        out.push_back(uint32_t(v));
+        Out.push_back(uint32_t(V));
         continue;
       }
-      Py_ssize_t len = 0;
-      const char *name =
-          PyUnicode_Check(o) ? PyUnicode_AsUTF8AndSize(o, &len) : nullptr;
-      if (!name) {
+      Py_ssize_t Len = 0;
+      const char *Name =
+          PyUnicode_Check(O) ? PyUnicode_AsUTF8AndSize(O, &Len) : nullptr;
+      if (!Name) {
         PyErr_Clear();
         throw nb::type_error("requests are register indices or names");
       }
-      auto it = index.find(llvm::StringRef(name, size_t(len)));
-      if (it == index.end())
+      auto It = Index.find(llvm::StringRef(Name, size_t(Len)));
+      if (It == Index.end())
         throwStack(InvalidRequest,
-                   "unknown register '" + std::string(name, len) + "'");
-      out.push_back(it->second);
+                   "unknown register '" + std::string(Name, Len) + "'");
+      Out.push_back(It->second);
     }
   }
 
   nb::list list() const {
-    nb::list l;
-    for (const Register &r : regs)
-      l.append(
-          nb::make_tuple(std::string(r.name), r.stackIdx, kindName(r.kind)));
-    return l;
+    nb::list L;
+    for (const Register &R : Regs)
+      L.append(
+          nb::make_tuple(std::string(R.Name), R.StackIdx, kindName(R.Kind)));
+    return L;
   }
 
-  std::vector<std::string> names;
-  std::vector<Register> regs;
-  llvm::StringMap<uint32_t> index;
+  std::vector<std::string> Names;
+  std::vector<Register> Regs;
+  llvm::StringMap<uint32_t> Index;
 };
 
 /// A program parsed from the text form.
 class PyProgram {
 public:
-  explicit PyProgram(StackProgram p) : prog(std::move(p)) {
-    regs = prog.getRegisters();
+  explicit PyProgram(StackProgram P) : Prog(std::move(P)) {
+    Regs = Prog.getRegisters();
   }
   nb::list registerList() const {
-    nb::list l;
-    for (const RegisterDecl &r : prog.registers)
-      l.append(nb::make_tuple(r.name, r.stackIdx, kindName(r.kind)));
-    return l;
+    nb::list L;
+    for (const RegisterDecl &R : Prog.Registers)
+      L.append(nb::make_tuple(R.Name, R.StackIdx, kindName(R.Kind)));
+    return L;
   }
-  StackProgram prog;
-  std::vector<Register> regs;
+  StackProgram Prog;
+  std::vector<Register> Regs;
 };
 
 /// The compiler: one StackPtxContext behind a mutex, so Python threads may
 /// share it (a context itself is single-threaded).
 class PyCompiler {
 public:
-  PyCompiler(const PyInstructionSet &set, StackPtxOptions opts)
-      : ctx(set.info, opts) {}
+  PyCompiler(const PyInstructionSet &Set, StackPtxOptions Opts)
+      : Ctx(Set.Info, Opts) {}
 
-  nb::str compile(nb::handle words, const PyRegisters &regs,
-                  nb::handle requestSeq, nb::handle routines,
-                  const PyRegisters *zero) {
-    Words w(words);
-    Routines r(routines);
-    llvm::SmallVector<uint32_t, 8> requests;
-    regs.resolve(requestSeq, requests);
-    Program p{w.ref, r.refs};
-    std::lock_guard<std::mutex> lock(mu);
-    return toStr(ctx.compile(p, regs.regs, requests,
-                             zero ? llvm::ArrayRef<Register>(zero->regs)
+  nb::str compile(nb::handle TheWords, const PyRegisters &Regs,
+                  nb::handle RequestSeq, nb::handle TheRoutines,
+                  const PyRegisters *Zero) {
+    Words W(TheWords);
+    Routines R(TheRoutines);
+    llvm::SmallVector<uint32_t, 8> Requests;
+    Regs.resolve(RequestSeq, Requests);
+    Program P{W.Ref, R.Refs};
+    std::lock_guard<std::mutex> Lock(Mu);
+    return toStr(Ctx.compile(P, Regs.Regs, Requests,
+                             Zero ? llvm::ArrayRef<Register>(Zero->Regs)
                                   : llvm::ArrayRef<Register>()));
   }
 
-  nb::str compileProgram(const PyProgram &prog) {
-    std::lock_guard<std::mutex> lock(mu);
+  nb::str compileProgram(const PyProgram &Prog) {
+    std::lock_guard<std::mutex> Lock(Mu);
     return toStr(
-        ctx.compile(prog.prog.getProgram(), prog.regs, prog.prog.requests));
+        Ctx.compile(Prog.Prog.getProgram(), Prog.Regs, Prog.Prog.Requests));
   }
 
   /// Compiles \p programs (a list of word arrays) or, when \p offsets is
   /// given, the slices words[offsets[i]:offsets[i+1]] of one array, all with
   /// the same registers and requests. Runs without the GIL.
-  nb::list compileBatch(nb::handle programs, nb::handle offsets,
-                        const PyRegisters &regs,
-                        const std::vector<uint32_t> &requests) {
-    Batch b(programs, offsets);
+  nb::list compileBatch(nb::handle Programs, nb::handle Offsets,
+                        const PyRegisters &Regs,
+                        const std::vector<uint32_t> &Requests) {
+    Batch B(Programs, Offsets);
     // Kept per thread between batches: a fresh multi-megabyte buffer each
     // time costs more in page faults than the strings made from it.
-    static thread_local std::string text;
-    std::vector<size_t> ends;
-    text.clear();
-    runBatch(b, regs, requests, &text, ends);
-    auto trim = llvm::make_scope_exit([] {
-      if (text.capacity() > (size_t(64) << 20))
-        std::string().swap(text);
+    static thread_local std::string Text;
+    std::vector<size_t> Ends;
+    Text.clear();
+    runBatch(B, Regs, Requests, &Text, Ends);
+    auto Trim = llvm::make_scope_exit([] {
+      if (Text.capacity() > (size_t(64) << 20))
+        std::string().swap(Text);
     });
-    nb::list out = nb::steal<nb::list>(PyList_New(Py_ssize_t(ends.size())));
-    size_t begin = 0;
-    for (size_t i = 0; i != ends.size(); ++i) {
-      PyObject *s = PyUnicode_FromStringAndSize(text.data() + begin,
-                                                Py_ssize_t(ends[i] - begin));
-      if (!s)
+    nb::list Out = nb::steal<nb::list>(PyList_New(Py_ssize_t(Ends.size())));
+    size_t Begin = 0;
+    for (size_t I = 0; I != Ends.size(); ++I) {
+      PyObject *S = PyUnicode_FromStringAndSize(Text.data() + Begin,
+                                                Py_ssize_t(Ends[I] - Begin));
+      if (!S)
         throw nb::python_error();
-      PyList_SET_ITEM(out.ptr(), Py_ssize_t(i), s);
-      begin = ends[i];
+      PyList_SET_ITEM(Out.ptr(), Py_ssize_t(I), S);
+      Begin = Ends[I];
     }
-    return out;
+    return Out;
   }
 
   /// Compiles like compileBatch but keeps no text: \returns the total stub
   /// size. The C++ cost of a batch, for overhead measurements.
-  size_t measureBatch(nb::handle programs, nb::handle offsets,
-                      const PyRegisters &regs,
-                      const std::vector<uint32_t> &requests) {
-    Batch b(programs, offsets);
-    std::vector<size_t> sizes;
-    runBatch(b, regs, requests, nullptr, sizes);
-    size_t total = 0;
-    for (size_t n : sizes)
-      total += n;
-    return total;
+  size_t measureBatch(nb::handle Programs, nb::handle Offsets,
+                      const PyRegisters &Regs,
+                      const std::vector<uint32_t> &Requests) {
+    Batch B(Programs, Offsets);
+    std::vector<size_t> Sizes;
+    runBatch(B, Regs, Requests, nullptr, Sizes);
+    size_t Total = 0;
+    for (size_t N : Sizes)
+      Total += N;
+    return Total;
   }
 
-  std::vector<uint64_t> interpret(nb::handle words, const PyRegisters &regs,
-                                  const std::vector<uint32_t> &requests,
-                                  const std::vector<uint64_t> &inputs,
-                                  nb::handle routines,
-                                  const SpecialValues::List &specials) {
-    Words w(words);
-    Routines r(routines);
-    SpecialValues sv(specials);
-    std::lock_guard<std::mutex> lock(mu);
+  std::vector<uint64_t> interpret(nb::handle TheWords, const PyRegisters &Regs,
+                                  const std::vector<uint32_t> &Requests,
+                                  const std::vector<uint64_t> &Inputs,
+                                  nb::handle TheRoutines,
+                                  const SpecialValues::List &Specials) {
+    Words W(TheWords);
+    Routines R(TheRoutines);
+    SpecialValues Sv(Specials);
+    std::lock_guard<std::mutex> Lock(Mu);
     return check(interpretStackPtx(
-        ctx, Program{w.ref, r.refs}, regs.regs, requests, inputs,
-        [&](uint32_t s, unsigned e) { return sv.get(s, e); }));
+        Ctx, Program{W.Ref, R.Refs}, Regs.Regs, Requests, Inputs,
+        [&](uint32_t S, unsigned E) { return Sv.get(S, E); }));
   }
 
   using InputRows =
@@ -388,84 +388,84 @@ public:
 
   /// Interprets the program once per row of \p inputs (rows x registers,
   /// bit patterns); \returns rows x requests.
-  OutputRows interpretRows(nb::handle words, const PyRegisters &regs,
-                           const std::vector<uint32_t> &requests,
-                           InputRows inputs, nb::handle routines,
-                           const SpecialValues::List &specials) {
-    Words w(words);
-    Routines r(routines);
-    SpecialValues sv(specials);
-    auto special = [&](uint32_t s, unsigned e) { return sv.get(s, e); };
-    size_t rows = inputs.shape(0), cols = inputs.shape(1);
-    auto *out = new uint64_t[rows * requests.size()];
-    nb::capsule owner(out, [](void *p) noexcept { delete[](uint64_t *) p; });
-    std::string error;
+  OutputRows interpretRows(nb::handle TheWords, const PyRegisters &Regs,
+                           const std::vector<uint32_t> &Requests,
+                           InputRows Inputs, nb::handle TheRoutines,
+                           const SpecialValues::List &Specials) {
+    Words W(TheWords);
+    Routines R(TheRoutines);
+    SpecialValues Sv(Specials);
+    auto Special = [&](uint32_t S, unsigned E) { return Sv.get(S, E); };
+    size_t Rows = Inputs.shape(0), Cols = Inputs.shape(1);
+    auto *Out = new uint64_t[Rows * Requests.size()];
+    nb::capsule Owner(Out, [](void *P) noexcept { delete[](uint64_t *) P; });
+    std::string TheError;
     {
-      nb::gil_scoped_release release;
-      std::lock_guard<std::mutex> lock(mu);
-      Program p{w.ref, r.refs};
-      for (size_t i = 0; i != rows; ++i) {
-        llvm::Expected<std::vector<uint64_t>> v = interpretStackPtx(
-            ctx, p, regs.regs, requests,
-            llvm::ArrayRef<uint64_t>(inputs.data() + i * cols, cols), special);
-        if (!v) {
-          error = llvm::toString(v.takeError());
+      nb::gil_scoped_release Release;
+      std::lock_guard<std::mutex> Lock(Mu);
+      Program P{W.Ref, R.Refs};
+      for (size_t I = 0; I != Rows; ++I) {
+        llvm::Expected<std::vector<uint64_t>> V = interpretStackPtx(
+            Ctx, P, Regs.Regs, Requests,
+            llvm::ArrayRef<uint64_t>(Inputs.data() + I * Cols, Cols), Special);
+        if (!V) {
+          TheError = llvm::toString(V.takeError());
           break;
         }
-        std::copy(v->begin(), v->end(), out + i * requests.size());
+        std::copy(V->begin(), V->end(), Out + I * Requests.size());
       }
     }
-    if (!error.empty())
-      throwStack(InvalidWord, error);
-    return OutputRows(out, {rows, requests.size()}, owner);
+    if (!TheError.empty())
+      throwStack(InvalidWord, TheError);
+    return OutputRows(Out, {Rows, Requests.size()}, Owner);
   }
 
   nb::dict stats() {
-    std::lock_guard<std::mutex> lock(mu);
-    const StackPtxStats &s = ctx.getStats();
-    nb::dict d;
-    d["executed_words"] = s.executedWords;
-    d["num_nodes"] = s.numNodes;
-    d["emitted_instrs"] = s.emittedInstrs;
-    d["ignored_words"] = s.ignoredWords;
-    d["no_op_words"] = s.noOpWords;
-    d["dropped_pushes"] = s.droppedPushes;
-    d["refused_calls"] = s.refusedCalls;
-    d["unsatisfied_requests"] = s.unsatisfiedRequests;
-    d["zeroed_requests"] = s.zeroedRequests;
-    d["hit_execution_limit"] = s.hitExecutionLimit;
-    d["hit_node_limit"] = s.hitNodeLimit;
-    return d;
+    std::lock_guard<std::mutex> Lock(Mu);
+    const StackPtxStats &S = Ctx.getStats();
+    nb::dict D;
+    D["executed_words"] = S.ExecutedWords;
+    D["num_nodes"] = S.NumNodes;
+    D["emitted_instrs"] = S.EmittedInstrs;
+    D["ignored_words"] = S.IgnoredWords;
+    D["no_op_words"] = S.NoOpWords;
+    D["dropped_pushes"] = S.DroppedPushes;
+    D["refused_calls"] = S.RefusedCalls;
+    D["unsatisfied_requests"] = S.UnsatisfiedRequests;
+    D["zeroed_requests"] = S.ZeroedRequests;
+    D["hit_execution_limit"] = S.HitExecutionLimit;
+    D["hit_node_limit"] = S.HitNodeLimit;
+    return D;
   }
 
-  StackPtxContext ctx;
-  std::mutex mu;
+  StackPtxContext Ctx;
+  std::mutex Mu;
 
 private:
   /// The programs of a batch, borrowed or copied like Words.
   struct Batch {
-    std::vector<Words> owned;
-    std::vector<llvm::ArrayRef<uint64_t>> progs;
+    std::vector<Words> Owned;
+    std::vector<llvm::ArrayRef<uint64_t>> Progs;
 
-    Batch(nb::handle programs, nb::handle offsets) {
-      if (offsets.is_none()) {
-        owned.reserve(nb::len(programs));
-        for (nb::handle h : nb::iter(programs))
-          owned.emplace_back(h);
-        for (const Words &w : owned)
-          progs.push_back(w.ref);
+    Batch(nb::handle Programs, nb::handle Offsets) {
+      if (Offsets.is_none()) {
+        Owned.reserve(nb::len(Programs));
+        for (nb::handle H : nb::iter(Programs))
+          Owned.emplace_back(H);
+        for (const Words &W : Owned)
+          Progs.push_back(W.Ref);
         return;
       }
-      owned.emplace_back(programs);
-      llvm::ArrayRef<uint64_t> all = owned.back().ref;
-      std::vector<uint64_t> offs;
-      if (!nb::try_cast(offsets, offs))
+      Owned.emplace_back(Programs);
+      llvm::ArrayRef<uint64_t> All = Owned.back().Ref;
+      std::vector<uint64_t> Offs;
+      if (!nb::try_cast(Offsets, Offs))
         throw nb::type_error("offsets must be a sequence of ints");
-      for (size_t i = 0; i + 1 < offs.size(); ++i) {
-        if (offs[i] > offs[i + 1] || offs[i + 1] > all.size())
+      for (size_t I = 0; I + 1 < Offs.size(); ++I) {
+        if (Offs[I] > Offs[I + 1] || Offs[I + 1] > All.size())
           throwStack(InvalidArgument, "offsets must be non-decreasing and "
                                       "at most len(words)");
-        progs.push_back(all.slice(offs[i], offs[i + 1] - offs[i]));
+        Progs.push_back(All.slice(Offs[I], Offs[I + 1] - Offs[I]));
       }
     }
   };
@@ -473,58 +473,58 @@ private:
   /// Compiles every program of \p b without the GIL, appending the stubs
   /// to \p text (when not null) and their ends (else their sizes) to
   /// \p ends.
-  void runBatch(const Batch &b, const PyRegisters &regs,
-                const std::vector<uint32_t> &requests, std::string *text,
-                std::vector<size_t> &ends) {
-    ends.reserve(b.progs.size());
-    std::string error;
+  void runBatch(const Batch &B, const PyRegisters &Regs,
+                const std::vector<uint32_t> &Requests, std::string *Text,
+                std::vector<size_t> &Ends) {
+    Ends.reserve(B.Progs.size());
+    std::string TheError;
     {
-      nb::gil_scoped_release release;
-      std::lock_guard<std::mutex> lock(mu);
-      for (size_t i = 0; i != b.progs.size(); ++i) {
-        llvm::Expected<llvm::StringRef> s =
-            ctx.compile(Program{b.progs[i], {}}, regs.regs, requests);
-        if (!s) {
-          error = "program " + std::to_string(i) + ": " +
-                  llvm::toString(s.takeError());
+      nb::gil_scoped_release Release;
+      std::lock_guard<std::mutex> Lock(Mu);
+      for (size_t I = 0; I != B.Progs.size(); ++I) {
+        llvm::Expected<llvm::StringRef> S =
+            Ctx.compile(Program{B.Progs[I], {}}, Regs.Regs, Requests);
+        if (!S) {
+          TheError = "program " + std::to_string(I) + ": " +
+                     llvm::toString(S.takeError());
           break;
         }
-        if (text) {
-          text->append(s->data(), s->size());
-          ends.push_back(text->size());
+        if (Text) {
+          Text->append(S->data(), S->size());
+          Ends.push_back(Text->size());
         } else {
-          ends.push_back(s->size());
+          Ends.push_back(S->size());
         }
       }
     }
-    if (!error.empty())
-      throwStack(InvalidWord, error);
+    if (!TheError.empty())
+      throwStack(InvalidWord, TheError);
   }
 
-  static nb::str toStr(llvm::Expected<llvm::StringRef> s) {
-    if (!s)
-      throwError("StackError", InvalidWord, s.takeError());
-    return nb::str(s->data(), s->size());
+  static nb::str toStr(llvm::Expected<llvm::StringRef> S) {
+    if (!S)
+      throwError("StackError", InvalidWord, S.takeError());
+    return nb::str(S->data(), S->size());
   }
-  template <typename T> static T check(llvm::Expected<T> v) {
-    if (!v)
-      throwError("StackError", InvalidWord, v.takeError());
-    return std::move(*v);
+  template <typename T> static T check(llvm::Expected<T> V) {
+    if (!V)
+      throwError("StackError", InvalidWord, V.takeError());
+    return std::move(*V);
   }
 };
 
-PyProgram *parse(const PyInstructionSet &set, const std::string &text,
-                 const std::string &name) {
-  llvm::Expected<StackProgram> p = parseStackProgram(text, set.info, name);
-  if (!p)
-    throwError("StackError", ParseError, p.takeError());
-  return new PyProgram(std::move(*p));
+PyProgram *parse(const PyInstructionSet &Set, const std::string &Text,
+                 const std::string &Name) {
+  llvm::Expected<StackProgram> P = parseStackProgram(Text, Set.Info, Name);
+  if (!P)
+    throwError("StackError", ParseError, P.takeError());
+  return new PyProgram(std::move(*P));
 }
 
 } // namespace
 
-void mmptx::python::bindStack(nb::module_ &m) {
-  nb::class_<PyInstructionSet>(m, "InstructionSet")
+void mmptx::python::bindStack(nb::module_ &M) {
+  nb::class_<PyInstructionSet>(M, "InstructionSet")
       .def(nb::init<const std::vector<PyInstructionSet::StackDecl> &,
                     const std::vector<PyInstructionSet::ArgDecl> &,
                     const std::vector<PyInstructionSet::InstrDecl> &,
@@ -537,63 +537,63 @@ void mmptx::python::bindStack(nb::module_ &m) {
       .def_prop_ro("instructions", &PyInstructionSet::instructions)
       .def_prop_ro("specials", &PyInstructionSet::specialList)
       .def("find_stack",
-           [](const PyInstructionSet &s, const std::string &n) {
-             return s.info.findStack(n);
+           [](const PyInstructionSet &S, const std::string &N) {
+             return S.Info.findStack(N);
            })
       .def("find_instruction",
-           [](const PyInstructionSet &s, const std::string &n) {
-             return s.info.findInstr(n);
+           [](const PyInstructionSet &S, const std::string &N) {
+             return S.Info.findInstr(N);
            })
-      .def("find_special", [](const PyInstructionSet &s, const std::string &n) {
-        return s.info.findSpecial(n);
+      .def("find_special", [](const PyInstructionSet &S, const std::string &N) {
+        return S.Info.findSpecial(N);
       });
 
-  nb::class_<PyRegisters>(m, "Registers")
+  nb::class_<PyRegisters>(M, "Registers")
       .def(nb::init<const PyInstructionSet &,
                     const std::vector<PyRegisters::Decl> &>(),
            nb::arg("instruction_set"), nb::arg("registers"))
       .def("to_list", &PyRegisters::list)
-      .def("__len__", [](const PyRegisters &r) { return r.regs.size(); });
+      .def("__len__", [](const PyRegisters &R) { return R.Regs.size(); });
 
-  nb::class_<PyProgram>(m, "Program")
-      .def_prop_ro("main", [](const PyProgram &p) { return p.prog.main; })
+  nb::class_<PyProgram>(M, "Program")
+      .def_prop_ro("main", [](const PyProgram &P) { return P.Prog.Main; })
       .def_prop_ro("routines",
-                   [](const PyProgram &p) { return p.prog.routines; })
+                   [](const PyProgram &P) { return P.Prog.Routines; })
       .def_prop_ro("routine_names",
-                   [](const PyProgram &p) { return p.prog.routineNames; })
+                   [](const PyProgram &P) { return P.Prog.RoutineNames; })
       .def_prop_ro("requests",
-                   [](const PyProgram &p) { return p.prog.requests; })
+                   [](const PyProgram &P) { return P.Prog.Requests; })
       .def_prop_ro("registers", &PyProgram::registerList)
-      .def("format", [](const PyProgram &p, const PyInstructionSet &set) {
-        std::string s;
-        llvm::raw_string_ostream os(s);
-        printStackProgram(os, p.prog, set.info);
-        return os.str();
+      .def("format", [](const PyProgram &P, const PyInstructionSet &Set) {
+        std::string S;
+        llvm::raw_string_ostream Os(S);
+        printStackProgram(Os, P.Prog, Set.Info);
+        return Os.str();
       });
 
-  m.def("parse", &parse, nb::arg("instruction_set"), nb::arg("text"),
+  M.def("parse", &parse, nb::arg("instruction_set"), nb::arg("text"),
         nb::arg("name") = "<stack>", nb::keep_alive<0, 1>());
 
-  nb::class_<PyCompiler>(m, "Compiler")
+  nb::class_<PyCompiler>(M, "Compiler")
       .def(
           "__init__",
-          [](PyCompiler *self, const PyInstructionSet &set, uint32_t targetSm,
-             bool strict, bool zeroUnsatisfied, uint32_t stackSize,
-             uint32_t maxNodes, uint32_t maxFrameDepth, uint32_t storeSize,
-             uint64_t executionLimit) {
-            StackPtxOptions o;
-            o.targetSm = targetSm;
-            o.strict = strict;
-            o.zeroUnsatisfied = zeroUnsatisfied;
-            o.stackSize = stackSize;
-            o.maxNodes = maxNodes;
-            o.maxFrameDepth = maxFrameDepth;
-            o.storeSize = storeSize;
-            o.executionLimit = executionLimit;
-            if (!stackSize || !maxNodes || !storeSize)
+          [](PyCompiler *Self, const PyInstructionSet &Set, uint32_t TargetSm,
+             bool Strict, bool ZeroUnsatisfied, uint32_t StackSize,
+             uint32_t MaxNodes, uint32_t MaxFrameDepth, uint32_t StoreSize,
+             uint64_t ExecutionLimit) {
+            StackPtxOptions O;
+            O.TargetSm = TargetSm;
+            O.Strict = Strict;
+            O.ZeroUnsatisfied = ZeroUnsatisfied;
+            O.StackSize = StackSize;
+            O.MaxNodes = MaxNodes;
+            O.MaxFrameDepth = MaxFrameDepth;
+            O.StoreSize = StoreSize;
+            O.ExecutionLimit = ExecutionLimit;
+            if (!StackSize || !MaxNodes || !StoreSize)
               throwStack(InvalidArgument, "stack_size, max_nodes and "
                                           "store_size must be positive");
-            new (self) PyCompiler(set, o);
+            new (Self) PyCompiler(Set, O);
           },
           nb::arg("instruction_set"), nb::arg("target_sm") = 0,
           nb::arg("strict") = false, nb::arg("zero_unsatisfied") = true,
@@ -620,5 +620,5 @@ void mmptx::python::bindStack(nb::module_ &m) {
            nb::arg("specials") = SpecialValues::List())
       .def_prop_ro("stats", &PyCompiler::stats)
       .def_prop_ro("target_sm",
-                   [](const PyCompiler &c) { return c.ctx.getTargetSm(); });
+                   [](const PyCompiler &C) { return C.Ctx.getTargetSm(); });
 }

@@ -47,17 +47,17 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ast;
 
-static cl::OptionCategory astCategory("mmptx-ast Options");
+static cl::OptionCategory AstCategory("mmptx-ast Options");
 
 enum class EmitKind { Ptx, Text, Words, Kernel };
 
-static cl::opt<std::string> inputFilename(cl::Positional,
+static cl::opt<std::string> InputFilename(cl::Positional,
                                           cl::desc("<input .ast file>"),
-                                          cl::init("-"), cl::cat(astCategory));
-static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                          cl::init("-"), cl::cat(AstCategory));
+static cl::opt<std::string> OutputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
-                                           cl::init("-"), cl::cat(astCategory));
-static cl::opt<EmitKind> emitKind(
+                                           cl::init("-"), cl::cat(AstCategory));
+static cl::opt<EmitKind> TheEmitKind(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Ptx),
     cl::values(clEnumValN(EmitKind::Ptx, "ptx", "the PTX stub (default)"),
                clEnumValN(EmitKind::Text, "text",
@@ -66,219 +66,219 @@ static cl::opt<EmitKind> emitKind(
                           "the 8-byte words in hex, one per line"),
                clEnumValN(EmitKind::Kernel, "kernel",
                           "the stub in a kernel declaring the variables")),
-    cl::cat(astCategory));
+    cl::cat(AstCategory));
 static cl::opt<std::string>
-    interpret("interpret",
+    Interpret("interpret",
               cl::desc("Run the CPU interpreter with these input values "
                        "(name=value,...) and print the outputs"),
-              cl::value_desc("x=1,y=2"), cl::cat(astCategory));
-static cl::opt<unsigned> maxStackDepth("max-stack-depth",
+              cl::value_desc("x=1,y=2"), cl::cat(AstCategory));
+static cl::opt<unsigned> MaxStackDepth("max-stack-depth",
                                        cl::desc("Values on the stack at once"),
-                                       cl::init(AstPtxOptions().maxStackDepth),
-                                       cl::cat(astCategory));
+                                       cl::init(AstPtxOptions().MaxStackDepth),
+                                       cl::cat(AstCategory));
 static cl::opt<unsigned>
-    maxRoutineDepth("max-routine-depth", cl::desc("Nested routine calls"),
-                    cl::init(AstPtxOptions().maxRoutineDepth),
-                    cl::cat(astCategory));
-static cl::opt<unsigned> maxWords("max-words",
+    MaxRoutineDepth("max-routine-depth", cl::desc("Nested routine calls"),
+                    cl::init(AstPtxOptions().MaxRoutineDepth),
+                    cl::cat(AstCategory));
+static cl::opt<unsigned> MaxWords("max-words",
                                   cl::desc("Words of an expression or routine"),
-                                  cl::init(AstPtxOptions().maxWords),
-                                  cl::cat(astCategory));
-static cl::opt<unsigned> maxArgs("max-args",
+                                  cl::init(AstPtxOptions().MaxWords),
+                                  cl::cat(AstCategory));
+static cl::opt<unsigned> MaxArgs("max-args",
                                  cl::desc("Operands of a word / routine call"),
-                                 cl::init(AstPtxOptions().maxArgs),
-                                 cl::cat(astCategory));
-static cl::opt<uint64_t> maxExecutedWords(
+                                 cl::init(AstPtxOptions().MaxArgs),
+                                 cl::cat(AstCategory));
+static cl::opt<uint64_t> MaxExecutedWords(
     "max-executed-words", cl::desc("Words executed, routine calls included"),
-    cl::init(AstPtxOptions().maxExecutedWords), cl::cat(astCategory));
+    cl::init(AstPtxOptions().MaxExecutedWords), cl::cat(AstCategory));
 static cl::opt<bool>
-    noShare("no-share",
+    NoShare("no-share",
             cl::desc("Compute equal sub-expressions once per occurrence, as "
                      "the reference does"),
-            cl::cat(astCategory));
+            cl::cat(AstCategory));
 static cl::opt<unsigned>
-    randomNodes("random",
+    RandomNodes("random",
                 cl::desc("Compile a random well-typed program (trees of up to "
                          "N words per stack) instead of the input"),
-                cl::value_desc("N"), cl::init(0), cl::cat(astCategory));
+                cl::value_desc("N"), cl::init(0), cl::cat(AstCategory));
 static cl::list<std::string>
-    randomStacks("random-stacks",
+    RandomStacks("random-stacks",
                  cl::desc("With --random: variables on these stacks only "
                           "(default: every stack)"),
                  cl::value_desc("STACK,..."), cl::CommaSeparated,
-                 cl::cat(astCategory));
+                 cl::cat(AstCategory));
 static cl::opt<bool>
-    fromWords("from-words",
+    FromWords("from-words",
               cl::desc("The input is a word file (what --emit=words prints)"),
-              cl::cat(astCategory));
-static cl::opt<bool> referenceNumbering(
+              cl::cat(AstCategory));
+static cl::opt<bool> ReferenceNumbering(
     "reference-numbering",
     cl::desc("Number PTX words (--from-words, --emit=words) as the "
              "reference's 18-instruction AST catalogue"),
-    cl::cat(astCategory));
-static cl::opt<uint64_t> randomSeed("seed", cl::desc("Seed of --random"),
-                                    cl::init(1), cl::cat(astCategory));
+    cl::cat(AstCategory));
+static cl::opt<uint64_t> RandomSeed("seed", cl::desc("Seed of --random"),
+                                    cl::init(1), cl::cat(AstCategory));
 static cl::opt<unsigned>
-    targetSm("target-sm",
+    TargetSm("target-sm",
              cl::desc("The sm_XX the stub is for; instructions needing a "
                       "newer target are errors (0: any)"),
-             cl::init(0), cl::cat(astCategory));
+             cl::init(0), cl::cat(AstCategory));
 
 /// Writes \p text to the output all or nothing (a temporary renamed over
 /// the target on success).
-static int writeOutput(StringRef text) {
-  if (Error err = writeToolOutput(outputFilename, [&](raw_ostream &os) {
-        os << text;
+static int writeOutput(StringRef Text) {
+  if (Error Err = writeToolOutput(OutputFilename, [&](raw_ostream &Os) {
+        Os << Text;
         return Error::success();
       })) {
-    reportError(std::move(err), "mmptx-ast");
+    reportError(std::move(Err), "mmptx-ast");
     return 1;
   }
   return 0;
 }
 
 int main(int argc, char **argv) {
-  InitLLVM x(argc, argv);
+  InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
-  cl::HideUnrelatedOptions(astCategory);
+  cl::HideUnrelatedOptions(AstCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "AST PTX compiler: S-expression program -> PTX "
                               "stub\n");
-  const stack::StackInfo &info = stack::getDefaultStackInfo();
-  SourceMgr sm;
-  Expected<AstModule> m = AstModule();
-  if (randomNodes) {
-    if (randomNodes > (1u << 20)) {
+  const stack::StackInfo &Info = stack::getDefaultStackInfo();
+  SourceMgr Sm;
+  Expected<AstModule> M = AstModule();
+  if (RandomNodes) {
+    if (RandomNodes > (1u << 20)) {
       WithColor::error(errs(), "mmptx-ast")
-          << "--random=" << randomNodes << " is more than 1048576 words\n";
+          << "--random=" << RandomNodes << " is more than 1048576 words\n";
       return 1;
     }
-    SmallVector<uint16_t, 16> stacks;
-    for (const std::string &name : randomStacks) {
-      int s = info.findStack(name);
-      if (s < 0) {
+    SmallVector<uint16_t, 16> Stacks;
+    for (const std::string &Name : RandomStacks) {
+      int S = Info.findStack(Name);
+      if (S < 0) {
         WithColor::error(errs(), "mmptx-ast")
-            << "--random-stacks: unknown stack '" << name << "'\n";
+            << "--random-stacks: unknown stack '" << Name << "'\n";
         return 1;
       }
-      if (is_contained(stacks, uint16_t(s))) {
+      if (is_contained(Stacks, uint16_t(S))) {
         WithColor::error(errs(), "mmptx-ast")
-            << "--random-stacks: stack '" << name << "' given twice\n";
+            << "--random-stacks: stack '" << Name << "' given twice\n";
         return 1;
       }
-      stacks.push_back(uint16_t(s));
+      Stacks.push_back(uint16_t(S));
     }
-    *m = makeRandomAstModule(info, randomSeed, randomNodes, targetSm, stacks);
+    *M = makeRandomAstModule(Info, RandomSeed, RandomNodes, TargetSm, Stacks);
   } else {
-    auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
-    if (!buf) {
+    auto Buf = MemoryBuffer::getFileOrSTDIN(InputFilename);
+    if (!Buf) {
       WithColor::error(errs(), "mmptx-ast")
-          << "cannot read '" << inputFilename
-          << "': " << buf.getError().message() << "\n";
+          << "cannot read '" << InputFilename
+          << "': " << Buf.getError().message() << "\n";
       return 1;
     }
-    unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
-    m = fromWords ? parseAstWords(sm, id, info) : parseAstModule(sm, id, info);
-    if (!m) {
-      reportError(m.takeError(), "mmptx-ast");
+    unsigned Id = Sm.AddNewSourceBuffer(std::move(*Buf), SMLoc());
+    M = FromWords ? parseAstWords(Sm, Id, Info) : parseAstModule(Sm, Id, Info);
+    if (!M) {
+      reportError(M.takeError(), "mmptx-ast");
       return 1;
     }
   }
-  std::vector<uint32_t> refMap;
-  if (referenceNumbering) {
-    refMap = getReferenceAstInstrMap(info);
-    if (refMap.empty()) {
+  std::vector<uint32_t> RefMap;
+  if (ReferenceNumbering) {
+    RefMap = getReferenceAstInstrMap(Info);
+    if (RefMap.empty()) {
       WithColor::error(errs(), "mmptx-ast")
           << "--reference-numbering: the instruction set lacks an instruction "
              "of the reference's catalogue\n";
       return 1;
     }
   }
-  if (referenceNumbering && fromWords)
-    if (Error e = renumberAstInstrs(*m, refMap, /*toMap=*/false, info, &sm)) {
-      reportError(std::move(e), "mmptx-ast");
+  if (ReferenceNumbering && FromWords)
+    if (Error E = renumberAstInstrs(*M, RefMap, /*toMap=*/false, Info, &Sm)) {
+      reportError(std::move(E), "mmptx-ast");
       return 1;
     }
-  AstPtxOptions opts;
-  opts.maxStackDepth = maxStackDepth;
-  opts.maxRoutineDepth = maxRoutineDepth;
-  opts.maxWords = maxWords;
-  opts.maxArgs = maxArgs;
-  opts.maxExecutedWords = maxExecutedWords;
-  opts.shareSubexpressions = !noShare;
-  opts.targetSm = targetSm;
-  AstPtxContext ctx(info, opts);
-  std::vector<AstVar> inputs = m->getInputs();
-  AstProgram prog = m->getProgram();
-  std::string text;
-  raw_string_ostream os(text);
+  AstPtxOptions Opts;
+  Opts.MaxStackDepth = MaxStackDepth;
+  Opts.MaxRoutineDepth = MaxRoutineDepth;
+  Opts.MaxWords = MaxWords;
+  Opts.MaxArgs = MaxArgs;
+  Opts.MaxExecutedWords = MaxExecutedWords;
+  Opts.ShareSubexpressions = !NoShare;
+  Opts.TargetSm = TargetSm;
+  AstPtxContext Ctx(Info, Opts);
+  std::vector<AstVar> Inputs = M->getInputs();
+  AstProgram Prog = M->getProgram();
+  std::string Text;
+  raw_string_ostream Os(Text);
 
-  if (interpret.getNumOccurrences()) {
-    std::vector<uint64_t> values(inputs.size(), 0);
-    SmallVector<StringRef, 8> items;
-    StringRef(interpret).split(items, ',', -1, false);
-    for (StringRef item : items) {
-      StringRef name, value;
-      std::tie(name, value) = item.split('=');
-      name = name.trim();
-      auto it =
-          find_if(m->vars, [&](const AstVarDecl &d) { return d.name == name; });
-      if (it == m->vars.end()) {
+  if (Interpret.getNumOccurrences()) {
+    std::vector<uint64_t> Values(Inputs.size(), 0);
+    SmallVector<StringRef, 8> Items;
+    StringRef(Interpret).split(Items, ',', -1, false);
+    for (StringRef Item : Items) {
+      StringRef Name, Value;
+      std::tie(Name, Value) = Item.split('=');
+      Name = Name.trim();
+      auto It =
+          find_if(M->Vars, [&](const AstVarDecl &D) { return D.Name == Name; });
+      if (It == M->Vars.end()) {
         WithColor::error(errs(), "mmptx-ast")
-            << "--interpret: unknown variable '" << name << "'\n";
+            << "--interpret: unknown variable '" << Name << "'\n";
         return 1;
       }
-      if (!expr::parseValue(value.trim(), info.literalPrefixes[it->stackIdx],
-                            values[it - m->vars.begin()])) {
+      if (!expr::parseValue(Value.trim(), Info.LiteralPrefixes[It->StackIdx],
+                            Values[It - M->Vars.begin()])) {
         WithColor::error(errs(), "mmptx-ast")
-            << "--interpret: bad value '" << value << "' for '" << name
+            << "--interpret: bad value '" << Value << "' for '" << Name
             << "'\n";
         return 1;
       }
     }
-    Expected<std::vector<uint64_t>> vals =
-        interpretAstPtx(ctx, prog, inputs, values);
-    if (!vals) {
-      reportError(locateAstError(vals.takeError(), sm, *m), "mmptx-ast");
+    Expected<std::vector<uint64_t>> Vals =
+        interpretAstPtx(Ctx, Prog, Inputs, Values);
+    if (!Vals) {
+      reportError(locateAstError(Vals.takeError(), Sm, *M), "mmptx-ast");
       return 1;
     }
-    for (size_t i = 0; i != vals->size(); ++i) {
-      const AstVarDecl &d = m->vars[m->outputs[i].var];
-      os << d.name << " = ";
-      expr::printValue(os, (*vals)[i], info.literalPrefixes[d.stackIdx]);
-      os << "\n";
+    for (size_t I = 0; I != Vals->size(); ++I) {
+      const AstVarDecl &D = M->Vars[M->Outputs[I].Var];
+      Os << D.Name << " = ";
+      expr::printValue(Os, (*Vals)[I], Info.LiteralPrefixes[D.StackIdx]);
+      Os << "\n";
     }
-    return writeOutput(os.str());
+    return writeOutput(Os.str());
   }
 
-  switch (emitKind) {
+  switch (TheEmitKind) {
   case EmitKind::Text:
-    if (Error e = printAstModule(os, *m, info)) {
-      reportError(std::move(e), "mmptx-ast");
+    if (Error E = printAstModule(Os, *M, Info)) {
+      reportError(std::move(E), "mmptx-ast");
       return 1;
     }
     break;
   case EmitKind::Words:
-    if (referenceNumbering)
-      if (Error e = renumberAstInstrs(*m, refMap, /*toMap=*/true, info, &sm)) {
-        reportError(std::move(e), "mmptx-ast");
+    if (ReferenceNumbering)
+      if (Error E = renumberAstInstrs(*M, RefMap, /*toMap=*/true, Info, &Sm)) {
+        reportError(std::move(E), "mmptx-ast");
         return 1;
       }
-    printAstWords(os, *m, info);
+    printAstWords(Os, *M, Info);
     break;
   case EmitKind::Ptx:
   case EmitKind::Kernel: {
-    Expected<StringRef> stub = ctx.compile(prog, inputs);
-    if (!stub) {
-      reportError(locateAstError(stub.takeError(), sm, *m), "mmptx-ast");
+    Expected<StringRef> Stub = Ctx.compile(Prog, Inputs);
+    if (!Stub) {
+      reportError(locateAstError(Stub.takeError(), Sm, *M), "mmptx-ast");
       return 1;
     }
-    if (emitKind == EmitKind::Kernel)
-      os << wrapAstStubInKernel(info, *m, *stub, targetSm);
+    if (TheEmitKind == EmitKind::Kernel)
+      Os << wrapAstStubInKernel(Info, *M, *Stub, TargetSm);
     else
-      os << *stub << "\n";
+      Os << *Stub << "\n";
     break;
   }
   }
-  return writeOutput(os.str());
+  return writeOutput(Os.str());
 }

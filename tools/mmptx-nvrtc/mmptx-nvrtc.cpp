@@ -28,108 +28,108 @@
 using namespace llvm;
 using namespace mmptx;
 
-static cl::OptionCategory nvrtcCategory("mmptx-nvrtc Options");
+static cl::OptionCategory NvrtcCategory("mmptx-nvrtc Options");
 
 static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::Required,
+    InputFilename(cl::Positional, cl::Required,
                   cl::desc("<input .cu file, '-' for stdin>"),
-                  cl::cat(nvrtcCategory));
-static cl::opt<std::string> outputFilename("o",
+                  cl::cat(NvrtcCategory));
+static cl::opt<std::string> OutputFilename("o",
                                            cl::desc("Output PTX file "
                                                     "(default: stdout)"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
-                                           cl::cat(nvrtcCategory));
-static cl::opt<std::string> arch("arch",
+                                           cl::cat(NvrtcCategory));
+static cl::opt<std::string> Arch("arch",
                                  cl::desc("GPU architecture: sm_N, or "
                                           "compute_N (default: sm_80)"),
                                  cl::value_desc("arch"), cl::init("sm_80"),
-                                 cl::cat(nvrtcCategory));
-static cl::list<std::string> includeDirs("I", cl::desc("Include directory"),
+                                 cl::cat(NvrtcCategory));
+static cl::list<std::string> IncludeDirs("I", cl::desc("Include directory"),
                                          cl::value_desc("dir"), cl::Prefix,
-                                         cl::cat(nvrtcCategory));
-static cl::list<std::string> defines("D", cl::desc("Define a macro"),
+                                         cl::cat(NvrtcCategory));
+static cl::list<std::string> Defines("D", cl::desc("Define a macro"),
                                      cl::value_desc("name[=value]"), cl::Prefix,
-                                     cl::cat(nvrtcCategory));
+                                     cl::cat(NvrtcCategory));
 static cl::list<std::string>
-    extraOptions("Xnvrtc",
+    ExtraOptions("Xnvrtc",
                  cl::desc("Pass an option to NVRTC as it is (-G, -lineinfo, "
                           "-std=c++17, ...)"),
-                 cl::value_desc("option"), cl::cat(nvrtcCategory));
+                 cl::value_desc("option"), cl::cat(NvrtcCategory));
 static cl::opt<std::string>
-    cacheDir("cache-dir",
+    CacheDir("cache-dir",
              cl::desc("Cache the PTX in this directory (keyed by the source, "
                       "its includes, the options and the NVRTC version)"),
-             cl::value_desc("dir"), cl::cat(nvrtcCategory));
+             cl::value_desc("dir"), cl::cat(NvrtcCategory));
 static cl::opt<bool>
-    noCudaInclude("no-cuda-include",
+    NoCudaInclude("no-cuda-include",
                   cl::desc("Do not search the CUDA toolkit's include "
                            "directory (and its cccl/) after the -I ones"),
-                  cl::cat(nvrtcCategory));
+                  cl::cat(NvrtcCategory));
 
-static cl::opt<bool> verbose("v",
+static cl::opt<bool> Verbose("v",
                              cl::desc("Say whether the PTX came from the "
                                       "cache"),
-                             cl::cat(nvrtcCategory));
+                             cl::cat(NvrtcCategory));
 
-static const char *const toolName = "mmptx-nvrtc";
+static const char *const ToolName = "mmptx-nvrtc";
 
 static int fail(Error E) {
-  reportError(std::move(E), toolName);
+  reportError(std::move(E), ToolName);
   return 1;
 }
 
 int main(int argc, char **argv) {
-  InitLLVM x(argc, argv);
+  InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
-  cl::HideUnrelatedOptions(nvrtcCategory);
+  cl::HideUnrelatedOptions(NvrtcCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "mmptx-nvrtc: compile CUDA to PTX with NVRTC\n");
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(inputFilename);
+      MemoryBuffer::getFileOrSTDIN(InputFilename);
   if (!Buf)
-    return fail(makeError("cannot read '" + inputFilename +
+    return fail(makeError("cannot read '" + InputFilename +
                           "': " + Buf.getError().message()));
 
   // Unlike mmptx-opt's or mmptx-annotate's, this output is another
   // language: writing it over the input loses the source.
   bool Same = false;
-  if (inputFilename != "-" && outputFilename != "-" &&
-      !sys::fs::equivalent(inputFilename, outputFilename, Same) && Same)
-    return fail(makeError("-o '" + outputFilename +
+  if (InputFilename != "-" && OutputFilename != "-" &&
+      !sys::fs::equivalent(InputFilename, OutputFilename, Same) && Same)
+    return fail(makeError("-o '" + OutputFilename +
                           "' is the input: the CUDA source would be "
                           "replaced by its PTX"));
 
   CudaCompileOptions Opts;
-  Opts.Arch = arch;
-  Opts.IncludeDirs = includeDirs;
-  Opts.Defines = defines;
-  Opts.ExtraOptions = extraOptions;
-  Opts.UseToolkitIncludes = !noCudaInclude;
+  Opts.Arch = Arch;
+  Opts.IncludeDirs = IncludeDirs;
+  Opts.Defines = Defines;
+  Opts.ExtraOptions = ExtraOptions;
+  Opts.UseToolkitIncludes = !NoCudaInclude;
 
   std::unique_ptr<ContentCache> Cache;
-  if (!cacheDir.empty()) {
-    Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(cacheDir);
+  if (!CacheDir.empty()) {
+    Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(CacheDir);
     if (!C)
       return fail(C.takeError());
     Cache = std::move(*C);
   }
   Expected<CudaCompileResult> R =
-      compileCudaToPtx((*Buf)->getBuffer(), inputFilename, Opts, Cache.get());
+      compileCudaToPtx((*Buf)->getBuffer(), InputFilename, Opts, Cache.get());
   if (!R)
     return fail(R.takeError());
   errs() << R->Log;
-  if (verbose)
-    errs() << toolName << ": " << inputFilename << ": "
+  if (Verbose)
+    errs() << ToolName << ": " << InputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
            << getNvrtcIdentity() << ")\n";
   if (Cache) {
     std::string Msg = Cache->getStoreFailureMessage();
     if (!Msg.empty())
-      WithColor::warning(errs(), toolName) << Msg << '\n';
+      WithColor::warning(errs(), ToolName) << Msg << '\n';
   }
-  if (Error E = writeToolOutput(outputFilename, [&](raw_ostream &OS) {
+  if (Error E = writeToolOutput(OutputFilename, [&](raw_ostream &OS) {
         OS << R->Ptx;
         return Error::success();
       }))

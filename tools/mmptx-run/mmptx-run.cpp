@@ -38,46 +38,46 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::runtime;
 
-static cl::OptionCategory runCategory("mmptx-run Options");
+static cl::OptionCategory RunCategory("mmptx-run Options");
 
-static cl::opt<std::string> inputFilename(cl::Positional,
+static cl::opt<std::string> InputFilename(cl::Positional,
                                           cl::desc("<cubin, fatbin or ptx>"),
-                                          cl::cat(runCategory));
-static cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run"),
+                                          cl::cat(RunCategory));
+static cl::opt<std::string> KernelName("kernel", cl::desc("Kernel to run"),
                                        cl::value_desc("name"),
-                                       cl::cat(runCategory));
-static cl::opt<std::string> gridText("grid", cl::desc("Grid size X[,Y[,Z]]"),
-                                     cl::init("1"), cl::cat(runCategory));
-static cl::opt<std::string> blockText("block", cl::desc("Block size X[,Y[,Z]]"),
-                                      cl::init("1"), cl::cat(runCategory));
-static cl::opt<unsigned> sharedBytes("shared",
+                                       cl::cat(RunCategory));
+static cl::opt<std::string> GridText("grid", cl::desc("Grid size X[,Y[,Z]]"),
+                                     cl::init("1"), cl::cat(RunCategory));
+static cl::opt<std::string> BlockText("block", cl::desc("Block size X[,Y[,Z]]"),
+                                      cl::init("1"), cl::cat(RunCategory));
+static cl::opt<unsigned> SharedBytes("shared",
                                      cl::desc("Dynamic shared memory bytes"),
-                                     cl::init(0), cl::cat(runCategory));
-static cl::list<std::string>
-    args("arg",
-         cl::desc("A kernel argument, in order: TYPE:VALUE, in:TYPE:V1,V2,..., "
-                  "inout:TYPE:V1,..., out:TYPE:COUNT (TYPE f32 f64 u32 s32 "
-                  "u64 s64; V*N repeats V; 0f3FC00000 gives the bits). "
-                  "Checked against the kernel's parameters where the image "
-                  "declares them (a cubin, PTX)"),
-         cl::cat(runCategory));
-static cl::opt<int> deviceOrdinal("device", cl::desc("Device ordinal"),
-                                  cl::init(0), cl::cat(runCategory));
-static cl::opt<unsigned> repeat("repeat",
+                                     cl::init(0), cl::cat(RunCategory));
+static cl::list<std::string> TheArgs(
+    "arg",
+    cl::desc("A kernel argument, in order: TYPE:VALUE, in:TYPE:V1,V2,..., "
+             "inout:TYPE:V1,..., out:TYPE:COUNT (TYPE f32 f64 u32 s32 "
+             "u64 s64; V*N repeats V; 0f3FC00000 gives the bits). "
+             "Checked against the kernel's parameters where the image "
+             "declares them (a cubin, PTX)"),
+    cl::cat(RunCategory));
+static cl::opt<int> DeviceOrdinal("device", cl::desc("Device ordinal"),
+                                  cl::init(0), cl::cat(RunCategory));
+static cl::opt<unsigned> Repeat("repeat",
                                 cl::desc("Launch N times (for --time)"),
-                                cl::init(1), cl::cat(runCategory));
-static cl::opt<bool> printTimes("time",
+                                cl::init(1), cl::cat(RunCategory));
+static cl::opt<bool> PrintTimes("time",
                                 cl::desc("Print module load and launch times "
                                          "to stderr"),
-                                cl::cat(runCategory));
-static cl::opt<bool> probe("probe",
-                           cl::desc("Only check for a usable device: print "
-                                    "it, exit 0 (or 77 if there is none)"),
-                           cl::cat(runCategory));
-static cl::opt<bool> printArch("print-arch",
+                                cl::cat(RunCategory));
+static cl::opt<bool> TheProbe("probe",
+                              cl::desc("Only check for a usable device: print "
+                                       "it, exit 0 (or 77 if there is none)"),
+                              cl::cat(RunCategory));
+static cl::opt<bool> PrintArch("print-arch",
                                cl::desc("With --probe: print only the "
                                         "device's sm_XY"),
-                               cl::cat(runCategory));
+                               cl::cat(RunCategory));
 
 static constexpr int SkipExitCode = 77;
 
@@ -145,7 +145,7 @@ static bool checkArgs(StringRef Image, StringRef Kernel,
     unsigned Size = Args[I].isBuffer() ? 8 : getArgTypeSize(Args[I].Type);
     if (Size == (*Sizes)[I])
       continue;
-    usageError("--arg=" + args[I] + " is " +
+    usageError("--arg=" + TheArgs[I] + " is " +
                (Args[I].isBuffer()
                     ? "a buffer, passed as an 8-byte pointer"
                     : (Size == 8 ? "an 8-byte value"
@@ -160,7 +160,7 @@ static bool checkArgs(StringRef Image, StringRef Kernel,
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
-  cl::HideUnrelatedOptions(runCategory);
+  cl::HideUnrelatedOptions(RunCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "mmptx-run: run a kernel of a cubin on the GPU, through the CUDA "
@@ -171,59 +171,59 @@ int main(int argc, char **argv) {
   // Every mistake in the command line is reported before the driver is
   // loaded: it is one whether or not there is a GPU (exit status 1, never
   // the skip status).
-  if (printArch && !probe)
+  if (PrintArch && !TheProbe)
     return usageError("--print-arch applies to --probe only");
-  if (deviceOrdinal < 0)
-    return usageError("bad --device=" + Twine(deviceOrdinal) +
+  if (DeviceOrdinal < 0)
+    return usageError("bad --device=" + Twine(DeviceOrdinal) +
                       ": expected a device ordinal, 0 or more");
   LaunchConfig Config;
   std::vector<KernelArg> Args;
   std::unique_ptr<MemoryBuffer> Image;
-  if (probe) {
-    if (!inputFilename.empty() || !kernelName.empty() || !args.empty())
+  if (TheProbe) {
+    if (!InputFilename.empty() || !KernelName.empty() || !TheArgs.empty())
       return usageError("--probe takes no input file, --kernel or --arg");
   } else {
-    if (inputFilename.empty() || kernelName.empty())
+    if (InputFilename.empty() || KernelName.empty())
       return usageError(
           "expected an input file and --kernel=NAME (or --probe)");
-    if (!parseDim3("grid", gridText, Config.Grid) ||
-        !parseDim3("block", blockText, Config.Block))
+    if (!parseDim3("grid", GridText, Config.Grid) ||
+        !parseDim3("block", BlockText, Config.Block))
       return 1;
-    if (repeat == 0)
+    if (Repeat == 0)
       return usageError("bad --repeat=0: expected 1 or more launches");
-    Config.SharedBytes = sharedBytes;
-    for (const std::string &Text : args) {
+    Config.SharedBytes = SharedBytes;
+    for (const std::string &Text : TheArgs) {
       Expected<KernelArg> A = parseKernelArg(Text);
       if (!A)
         return report(A.takeError());
       Args.push_back(std::move(*A));
     }
     // The driver reads PTX images up to a NUL: keep one after the bytes.
-    auto Buf = MemoryBuffer::getFile(inputFilename, /*IsText=*/false,
+    auto Buf = MemoryBuffer::getFile(InputFilename, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/true);
     if (!Buf)
-      return usageError("cannot read '" + inputFilename +
+      return usageError("cannot read '" + InputFilename +
                         "': " + Buf.getError().message());
     Image = std::move(*Buf);
-    if (!checkArgs(Image->getBuffer(), kernelName, Args))
+    if (!checkArgs(Image->getBuffer(), KernelName, Args))
       return 1;
   }
 
   Expected<CudaDriver &> Driver = CudaDriver::get();
   if (!Driver)
     return report(Driver.takeError());
-  auto Ctx = Context::create(*Driver, deviceOrdinal);
+  auto Ctx = Context::create(*Driver, DeviceOrdinal);
   if (!Ctx)
     return report(Ctx.takeError());
   const DeviceInfo &Info = (*Ctx)->getDeviceInfo();
-  if (probe) {
+  if (TheProbe) {
     // Usable means more than a context: memory can be allocated too (an
     // exclusive-process device held by another process fails here).
     Expected<DeviceBuffer> Probe = (*Ctx)->allocate(256);
     if (!Probe)
       return report(Probe.takeError());
     return printOutput([&](raw_ostream &OS) {
-      if (printArch)
+      if (PrintArch)
         OS << Info.getArch() << "\n";
       else
         OS << "device " << Info.Ordinal << ": " << Info.Name << " ("
@@ -236,7 +236,7 @@ int main(int argc, char **argv) {
   StringRef Bytes = Image->getBuffer();
   KernelRunTimes Times;
   if (Error E = runKernel(**Ctx, makeArrayRef(Bytes.data(), Bytes.size() + 1),
-                          kernelName, Config, Args, repeat, &Times))
+                          KernelName, Config, Args, Repeat, &Times))
     return report(std::move(E));
 
   int Status = printOutput([&](raw_ostream &OS) {
@@ -250,7 +250,7 @@ int main(int argc, char **argv) {
       }
     }
   });
-  if (printTimes)
+  if (PrintTimes)
     errs() << format("module load: %.3f ms\nlaunch: %.3f ms\n",
                      Times.ModuleLoad * 1e3, Times.Launch * 1e3);
   return Status;

@@ -28,60 +28,60 @@
 using namespace llvm;
 using namespace mmptx;
 
-static cl::OptionCategory importCategory("mmptx-stack-import Options");
-static cl::opt<std::string> inputFilename(cl::Positional,
+static cl::OptionCategory ImportCategory("mmptx-stack-import Options");
+static cl::opt<std::string> InputFilename(cl::Positional,
                                           cl::desc("<description .json>"),
                                           cl::init("-"),
-                                          cl::cat(importCategory));
-static cl::opt<std::string> outputFilename("o", cl::desc("Output .td file"),
+                                          cl::cat(ImportCategory));
+static cl::opt<std::string> OutputFilename("o", cl::desc("Output .td file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
-                                           cl::cat(importCategory));
+                                           cl::cat(ImportCategory));
 
 /// Writes \p text to \p path ("-": stdout) through a temporary file renamed
 /// on success, so a failed run leaves no partial output.
-static Error writeOutput(StringRef path, StringRef text) {
-  if (path == "-") {
-    outs() << text;
+static Error writeOutput(StringRef Path, StringRef Text) {
+  if (Path == "-") {
+    outs() << Text;
     return Error::success();
   }
-  Expected<sys::fs::TempFile> tmp =
-      sys::fs::TempFile::create(path + ".tmp%%%%%%");
-  if (!tmp)
-    return makeError("cannot write '" + path +
-                     "': " + toString(tmp.takeError()));
+  Expected<sys::fs::TempFile> Tmp =
+      sys::fs::TempFile::create(Path + ".tmp%%%%%%");
+  if (!Tmp)
+    return makeError("cannot write '" + Path +
+                     "': " + toString(Tmp.takeError()));
   {
-    raw_fd_ostream os(tmp->FD, /*shouldClose=*/false);
-    os << text;
+    raw_fd_ostream Os(Tmp->FD, /*shouldClose=*/false);
+    Os << Text;
   }
-  if (Error e = tmp->keep(path))
-    return makeError("cannot write '" + path + "': " + toString(std::move(e)));
+  if (Error E = Tmp->keep(Path))
+    return makeError("cannot write '" + Path + "': " + toString(std::move(E)));
   return Error::success();
 }
 
 int main(int argc, char **argv) {
-  InitLLVM x(argc, argv);
+  InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
-  cl::HideUnrelatedOptions(importCategory);
+  cl::HideUnrelatedOptions(ImportCategory);
   cl::ParseCommandLineOptions(
       argc, argv, "Stack PTX JSON instruction-set description -> .td\n");
-  auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
-  if (!buf) {
+  auto Buf = MemoryBuffer::getFileOrSTDIN(InputFilename);
+  if (!Buf) {
     WithColor::error(errs(), "mmptx-stack-import")
-        << "cannot read '" << inputFilename << "': " << buf.getError().message()
+        << "cannot read '" << InputFilename << "': " << Buf.getError().message()
         << "\n";
     return 1;
   }
-  std::string td;
-  raw_string_ostream os(td);
-  StringRef name = inputFilename == "-" ? "<stdin>" : StringRef(inputFilename);
-  if (Error e = stack::importStackDescription((*buf)->getBuffer(), name, os)) {
-    reportError(std::move(e), "mmptx-stack-import");
+  std::string Td;
+  raw_string_ostream Os(Td);
+  StringRef Name = InputFilename == "-" ? "<stdin>" : StringRef(InputFilename);
+  if (Error E = stack::importStackDescription((*Buf)->getBuffer(), Name, Os)) {
+    reportError(std::move(E), "mmptx-stack-import");
     return 1;
   }
-  os.flush();
-  if (Error e = writeOutput(outputFilename, td)) {
-    reportError(std::move(e), "mmptx-stack-import");
+  Os.flush();
+  if (Error E = writeOutput(OutputFilename, Td)) {
+    reportError(std::move(E), "mmptx-stack-import");
     return 1;
   }
   return 0;

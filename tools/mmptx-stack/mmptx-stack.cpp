@@ -49,84 +49,84 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::stack;
 
-static cl::OptionCategory stackCategory("mmptx-stack Options");
+static cl::OptionCategory StackCategory("mmptx-stack Options");
 
 enum class EmitKind { Stub, Text, Words };
 
-static cl::opt<std::string> inputFilename(cl::Positional,
+static cl::opt<std::string> InputFilename(cl::Positional,
                                           cl::desc("<input .stack file>"),
                                           cl::init("-"),
-                                          cl::cat(stackCategory));
-static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                          cl::cat(StackCategory));
+static cl::opt<std::string> OutputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
-                                           cl::cat(stackCategory));
-static cl::opt<EmitKind> emitKind(
+                                           cl::cat(StackCategory));
+static cl::opt<EmitKind> TheEmitKind(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Stub),
     cl::values(clEnumValN(EmitKind::Stub, "stub", "the PTX stub (default)"),
                clEnumValN(EmitKind::Text, "text",
                           "the canonical text form, converted via the words"),
                clEnumValN(EmitKind::Words, "words",
                           "the 8-byte words in hex, one per line")),
-    cl::cat(stackCategory));
-static cl::opt<bool> strict("strict",
+    cl::cat(StackCategory));
+static cl::opt<bool> Strict("strict",
                             cl::desc("Report invalid words as errors"),
-                            cl::cat(stackCategory));
+                            cl::cat(StackCategory));
 static cl::opt<bool>
-    noZero("no-zero-fill", cl::desc("Leave unsatisfied out requests unwritten"),
-           cl::cat(stackCategory));
-static cl::opt<bool> printStats("print-stats",
+    NoZero("no-zero-fill", cl::desc("Leave unsatisfied out requests unwritten"),
+           cl::cat(StackCategory));
+static cl::opt<bool> PrintStats("print-stats",
                                 cl::desc("Print compile statistics to stderr"),
-                                cl::cat(stackCategory));
+                                cl::cat(StackCategory));
 static cl::opt<std::string>
-    interpret("interpret",
+    Interpret("interpret",
               cl::desc("Run the CPU interpreter with inputs name=value,..."),
-              cl::value_desc("x=1.5,y=2"), cl::cat(stackCategory));
-static cl::opt<uint64_t> executionLimit("execution-limit",
+              cl::value_desc("x=1.5,y=2"), cl::cat(StackCategory));
+static cl::opt<uint64_t> ExecutionLimit("execution-limit",
                                         cl::desc("Executed words limit"),
                                         cl::init(1u << 20),
-                                        cl::cat(stackCategory));
+                                        cl::cat(StackCategory));
 static cl::opt<unsigned>
-    maxFrameDepth("max-frame-depth",
+    MaxFrameDepth("max-frame-depth",
                   cl::desc("Frames including the main program"), cl::init(8),
-                  cl::cat(stackCategory));
-static cl::opt<unsigned> stackSize("stack-size", cl::desc("Values per stack"),
-                                   cl::init(128), cl::cat(stackCategory));
-static cl::opt<unsigned> storeSize("store-size", cl::desc("Store slots"),
-                                   cl::init(32), cl::cat(stackCategory));
-static cl::opt<unsigned> maxNodes("max-nodes", cl::desc("DAG node limit"),
-                                  cl::init(1u << 16), cl::cat(stackCategory));
-static cl::opt<unsigned> targetSm(
+                  cl::cat(StackCategory));
+static cl::opt<unsigned> StackSize("stack-size", cl::desc("Values per stack"),
+                                   cl::init(128), cl::cat(StackCategory));
+static cl::opt<unsigned> StoreSize("store-size", cl::desc("Store slots"),
+                                   cl::init(32), cl::cat(StackCategory));
+static cl::opt<unsigned> MaxNodes("max-nodes", cl::desc("DAG node limit"),
+                                  cl::init(1u << 16), cl::cat(StackCategory));
+static cl::opt<unsigned> TargetSm(
     "target-sm",
     cl::desc("The sm_XX the stub is for (80 for sm_80): instructions and "
              "special registers that need a newer target are invalid words "
              "(default 0: any; --random-module: 80)"),
-    cl::value_desc("N"), cl::init(0), cl::cat(stackCategory));
+    cl::value_desc("N"), cl::init(0), cl::cat(StackCategory));
 
-static cl::opt<unsigned> randomModule(
+static cl::opt<unsigned> RandomModule(
     "random-module",
     cl::desc("Print a PTX module of N kernels with random programs' stubs "
              "(for the ptxas acceptance test); ignores the input"),
-    cl::init(0), cl::cat(stackCategory));
-static cl::opt<unsigned> randomize(
+    cl::init(0), cl::cat(StackCategory));
+static cl::opt<unsigned> Randomize(
     "randomize",
     cl::desc("Replace the input's routines and program with random words "
              "(a program of 1-N words, three routines of 1-16), keeping its "
              "registers and requests: mutation-style programs typed against "
              "a site's variables"),
-    cl::value_desc("N"), cl::init(0), cl::cat(stackCategory));
+    cl::value_desc("N"), cl::init(0), cl::cat(StackCategory));
 static cl::list<std::string>
-    includeDirs("I",
+    IncludeDirs("I",
                 cl::desc("Search DIR for .include files, after the including "
                          "file's directory (repeatable)"),
-                cl::value_desc("DIR"), cl::Prefix, cl::cat(stackCategory));
+                cl::value_desc("DIR"), cl::Prefix, cl::cat(StackCategory));
 static cl::opt<uint64_t>
-    randomSeed("seed", cl::desc("Seed for --random-module and --randomize"),
-               cl::init(1), cl::cat(stackCategory));
+    RandomSeed("seed", cl::desc("Seed for --random-module and --randomize"),
+               cl::init(1), cl::cat(StackCategory));
 
 /// \returns this tool's flag for StackPtxOptions field \p field.
-static StringRef optionFlag(StringRef field) {
-  return StringSwitch<StringRef>(field)
+static StringRef optionFlag(StringRef Field) {
+  return StringSwitch<StringRef>(Field)
       .Case("stackSize", "--stack-size")
       .Case("maxNodes", "--max-nodes")
       .Case("maxFrameDepth", "--max-frame-depth")
@@ -135,8 +135,8 @@ static StringRef optionFlag(StringRef field) {
       .Default("--execution-limit");
 }
 
-static SMLoc bufferStart(const SourceMgr &sm, unsigned id) {
-  return SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
+static SMLoc bufferStart(const SourceMgr &Sm, unsigned Id) {
+  return SMLoc::getFromPointer(Sm.getMemoryBuffer(Id)->getBufferStart());
 }
 
 /// The largest --randomize: a program of at most this many words.
@@ -144,186 +144,188 @@ static constexpr unsigned MaxRandomWords = 1u << 20;
 
 /// Replaces the routines and main program of \p prog with random words over
 /// its registers, as a mutation would leave them.
-static void randomizeProgram(StackProgram &prog, const StackInfo &info) {
-  StackRng rng(randomSeed);
-  uint32_t numRegs = prog.registers.size();
-  prog.routineNames.clear();
-  prog.routines.clear();
-  for (unsigned i = 0; i != 3; ++i) {
-    prog.routineNames.push_back("random" + std::to_string(i));
-    prog.routines.push_back(
-        randomWords(rng, 1 + rng.below(16), info, numRegs, 3));
+static void randomizeProgram(StackProgram &Prog, const StackInfo &Info) {
+  StackRng Rng(RandomSeed);
+  uint32_t NumRegs = Prog.Registers.size();
+  Prog.RoutineNames.clear();
+  Prog.Routines.clear();
+  for (unsigned I = 0; I != 3; ++I) {
+    Prog.RoutineNames.push_back("random" + std::to_string(I));
+    Prog.Routines.push_back(
+        randomWords(Rng, 1 + Rng.below(16), Info, NumRegs, 3));
   }
-  prog.main = randomWords(rng, 1 + rng.below(randomize), info, numRegs, 3);
+  Prog.Main = randomWords(Rng, 1 + Rng.below(Randomize), Info, NumRegs, 3);
 }
 
 int main(int argc, char **argv) {
-  InitLLVM x(argc, argv);
+  InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
-  cl::HideUnrelatedOptions(stackCategory);
+  cl::HideUnrelatedOptions(StackCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Stack PTX compiler: text program -> PTX stub\n");
-  const StackInfo &info = getDefaultStackInfo();
-  if (randomize > MaxRandomWords || randomModule > MaxRandomWords) {
+  const StackInfo &TheInfo = getDefaultStackInfo();
+  if (Randomize > MaxRandomWords || RandomModule > MaxRandomWords) {
     WithColor::error(errs(), "mmptx-stack")
-        << (randomize > MaxRandomWords ? "--randomize=" : "--random-module=")
-        << (randomize > MaxRandomWords ? randomize : randomModule)
+        << (Randomize > MaxRandomWords ? "--randomize=" : "--random-module=")
+        << (Randomize > MaxRandomWords ? Randomize : RandomModule)
         << " is too large (at most " << MaxRandomWords << ")\n";
     return 1;
   }
-  if (randomModule) {
-    if (Error err = writeToolOutput(outputFilename, [&](raw_ostream &os) {
-          os << makeRandomKernelModule(info, randomSeed, randomModule,
-                                       targetSm ? targetSm : 80);
+  if (RandomModule) {
+    if (Error Err = writeToolOutput(OutputFilename, [&](raw_ostream &Os) {
+          Os << makeRandomKernelModule(TheInfo, RandomSeed, RandomModule,
+                                       TargetSm ? TargetSm : 80);
           return Error::success();
         })) {
-      reportError(std::move(err), "mmptx-stack");
+      reportError(std::move(Err), "mmptx-stack");
       return 1;
     }
     return 0;
   }
 
-  auto buf = MemoryBuffer::getFileOrSTDIN(inputFilename);
-  if (!buf) {
+  auto Buf = MemoryBuffer::getFileOrSTDIN(InputFilename);
+  if (!Buf) {
     WithColor::error(errs(), "mmptx-stack")
-        << "cannot read '" << inputFilename << "': " << buf.getError().message()
+        << "cannot read '" << InputFilename << "': " << Buf.getError().message()
         << "\n";
     return 1;
   }
-  SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(std::move(*buf), SMLoc());
-  Expected<StackProgram> prog =
-      parseStackProgram(sm, id, info, {}, includeDirs);
-  if (!prog) {
-    reportError(prog.takeError(), "mmptx-stack");
+  SourceMgr Sm;
+  unsigned TheId = Sm.AddNewSourceBuffer(std::move(*Buf), SMLoc());
+  Expected<StackProgram> Prog =
+      parseStackProgram(Sm, TheId, TheInfo, {}, IncludeDirs);
+  if (!Prog) {
+    reportError(Prog.takeError(), "mmptx-stack");
     return 1;
   }
-  if (randomize)
-    randomizeProgram(*prog, info);
+  if (Randomize)
+    randomizeProgram(*Prog, TheInfo);
 
   // Replaced only when complete; a failed run keeps an existing file.
-  Expected<std::unique_ptr<ToolOutput>> outOrErr =
-      ToolOutput::open(outputFilename);
-  if (!outOrErr) {
-    reportError(outOrErr.takeError(), "mmptx-stack");
+  Expected<std::unique_ptr<ToolOutput>> OutOrErr =
+      ToolOutput::open(OutputFilename);
+  if (!OutOrErr) {
+    reportError(OutOrErr.takeError(), "mmptx-stack");
     return 1;
   }
-  ToolOutput &out = **outOrErr;
-  auto commit = [&] {
-    if (Error err = out.commit()) {
-      reportError(std::move(err), "mmptx-stack");
+  ToolOutput &TheOut = **OutOrErr;
+  auto Commit = [&] {
+    if (Error Err = TheOut.commit()) {
+      reportError(std::move(Err), "mmptx-stack");
       return 1;
     }
     return 0;
   };
 
-  StackPtxOptions opts;
-  opts.strict = strict;
-  opts.zeroUnsatisfied = !noZero;
-  opts.executionLimit = executionLimit;
-  opts.maxFrameDepth = maxFrameDepth;
-  opts.stackSize = stackSize;
-  opts.storeSize = storeSize;
-  opts.maxNodes = maxNodes;
-  opts.targetSm = targetSm;
-  if (Error e = checkStackPtxOptions(opts, optionFlag)) {
-    reportError(std::move(e), "mmptx-stack");
+  StackPtxOptions Opts;
+  Opts.Strict = Strict;
+  Opts.ZeroUnsatisfied = !NoZero;
+  Opts.ExecutionLimit = ExecutionLimit;
+  Opts.MaxFrameDepth = MaxFrameDepth;
+  Opts.StackSize = StackSize;
+  Opts.StoreSize = StoreSize;
+  Opts.MaxNodes = MaxNodes;
+  Opts.TargetSm = TargetSm;
+  if (Error E = checkStackPtxOptions(Opts, optionFlag)) {
+    reportError(std::move(E), "mmptx-stack");
     return 1;
   }
-  StackPtxContext ctx(info, opts);
-  std::vector<Register> regs = prog->getRegisters();
-  Program p = prog->getProgram();
+  StackPtxContext Ctx(TheInfo, Opts);
+  std::vector<Register> Regs = Prog->getRegisters();
+  Program P = Prog->getProgram();
   // As with --stub-gen: without `.requests`, what the program declares it
   // writes.
-  std::vector<uint32_t> requests =
-      prog->hasRequests ? prog->requests : prog->getDefaultRequests();
+  std::vector<uint32_t> Requests =
+      Prog->HasRequests ? Prog->Requests : Prog->getDefaultRequests();
 
-  if (interpret.getNumOccurrences()) {
-    std::vector<uint64_t> inputs(regs.size(), 0);
-    SmallVector<StringRef, 8> items;
-    StringRef(interpret).split(items, ',', -1, false);
-    for (StringRef item : items) {
-      StringRef name, value;
-      std::tie(name, value) = item.split('=');
-      name = name.trim();
-      auto it = llvm::find_if(prog->registers, [&](const RegisterDecl &d) {
-        return d.name == name;
+  if (Interpret.getNumOccurrences()) {
+    std::vector<uint64_t> Inputs(Regs.size(), 0);
+    SmallVector<StringRef, 8> Items;
+    StringRef(Interpret).split(Items, ',', -1, false);
+    for (StringRef Item : Items) {
+      StringRef Name, Value;
+      std::tie(Name, Value) = Item.split('=');
+      Name = Name.trim();
+      auto It = llvm::find_if(Prog->Registers, [&](const RegisterDecl &D) {
+        return D.Name == Name;
       });
-      if (it == prog->registers.end()) {
+      if (It == Prog->Registers.end()) {
         WithColor::error(errs(), "mmptx-stack")
-            << "--interpret: unknown register '" << name << "'\n";
+            << "--interpret: unknown register '" << Name << "'\n";
         return 1;
       }
-      size_t idx = it - prog->registers.begin();
-      if (!expr::parseValue(value.trim(), info.literalPrefixes[it->stackIdx],
-                            inputs[idx])) {
+      size_t Idx = It - Prog->Registers.begin();
+      if (!expr::parseValue(Value.trim(), TheInfo.LiteralPrefixes[It->StackIdx],
+                            Inputs[Idx])) {
         WithColor::error(errs(), "mmptx-stack")
-            << "--interpret: bad value '" << value << "' for '" << name
+            << "--interpret: bad value '" << Value << "' for '" << Name
             << "'\n";
         return 1;
       }
     }
-    Expected<std::vector<uint64_t>> vals =
-        interpretStackPtx(ctx, p, regs, requests, inputs);
-    if (!vals) {
-      reportError(vals.takeError(), "mmptx-stack");
+    Expected<std::vector<uint64_t>> Vals =
+        interpretStackPtx(Ctx, P, Regs, Requests, Inputs);
+    if (!Vals) {
+      reportError(Vals.takeError(), "mmptx-stack");
       return 1;
     }
-    for (size_t i = 0, e = vals->size(); i != e; ++i) {
-      const RegisterDecl &d = prog->registers[requests[i]];
-      out.os() << d.name << " = ";
-      expr::printValue(out.os(), (*vals)[i], info.literalPrefixes[d.stackIdx]);
-      out.os() << "\n";
+    for (size_t I = 0, E = Vals->size(); I != E; ++I) {
+      const RegisterDecl &D = Prog->Registers[Requests[I]];
+      TheOut.os() << D.Name << " = ";
+      expr::printValue(TheOut.os(), (*Vals)[I],
+                       TheInfo.LiteralPrefixes[D.StackIdx]);
+      TheOut.os() << "\n";
     }
-    return commit();
+    return Commit();
   }
 
-  switch (emitKind) {
+  switch (TheEmitKind) {
   case EmitKind::Text: {
     // Convert through the words: what is printed is what the words say.
-    printStackProgram(out.os(), *prog, info);
+    printStackProgram(TheOut.os(), *Prog, TheInfo);
     break;
   }
   case EmitKind::Words: {
-    auto dump = [&](StringRef title, ArrayRef<uint64_t> words) {
-      out.os() << "// " << title << " (" << words.size() << " words)\n";
-      for (uint64_t w : words) {
-        out.os() << format_hex(w, 18) << "  // ";
-        printStackWord(out.os(), w, *prog, info);
-        out.os() << "\n";
+    auto Dump = [&](StringRef Title, ArrayRef<uint64_t> Words) {
+      TheOut.os() << "// " << Title << " (" << Words.size() << " words)\n";
+      for (uint64_t W : Words) {
+        TheOut.os() << format_hex(W, 18) << "  // ";
+        printStackWord(TheOut.os(), W, *Prog, TheInfo);
+        TheOut.os() << "\n";
       }
     };
-    for (size_t i = 0, e = prog->routines.size(); i != e; ++i)
-      dump("routine " + prog->routineNames[i], prog->routines[i]);
-    dump("program", prog->main);
+    for (size_t I = 0, E = Prog->Routines.size(); I != E; ++I)
+      Dump("routine " + Prog->RoutineNames[I], Prog->Routines[I]);
+    Dump("program", Prog->Main);
     break;
   }
   case EmitKind::Stub: {
-    Expected<StringRef> text = ctx.compile(p, regs, requests);
-    if (!text) {
-      reportError(text.takeError(), "mmptx-stack");
+    Expected<StringRef> Text = Ctx.compile(P, Regs, Requests);
+    if (!Text) {
+      reportError(Text.takeError(), "mmptx-stack");
       return 1;
     }
-    out.os() << *text << "\n";
-    describeLimitsHit(ctx.getStats(), opts, optionFlag, [&](const Twine &msg) {
-      sm.PrintMessage(errs(), bufferStart(sm, id), SourceMgr::DK_Warning, msg);
+    TheOut.os() << *Text << "\n";
+    describeLimitsHit(Ctx.getStats(), Opts, optionFlag, [&](const Twine &Msg) {
+      Sm.PrintMessage(errs(), bufferStart(Sm, TheId), SourceMgr::DK_Warning,
+                      Msg);
     });
     break;
   }
   }
-  if (printStats) {
-    out.os().flush();
-    const StackPtxStats &s = ctx.getStats();
-    errs() << "executed words: " << s.executedWords << "\nnodes: " << s.numNodes
-           << "\nemitted instructions: " << s.emittedInstrs
-           << "\nignored words: " << s.ignoredWords
-           << "\nno-op words: " << s.noOpWords
-           << "\ndropped pushes: " << s.droppedPushes
-           << "\nrefused calls: " << s.refusedCalls
-           << "\nunsatisfied requests: " << s.unsatisfiedRequests
-           << "\nzeroed requests: " << s.zeroedRequests
-           << "\nhit execution limit: " << s.hitExecutionLimit
-           << "\nhit node limit: " << s.hitNodeLimit << "\n";
+  if (PrintStats) {
+    TheOut.os().flush();
+    const StackPtxStats &S = Ctx.getStats();
+    errs() << "executed words: " << S.ExecutedWords << "\nnodes: " << S.NumNodes
+           << "\nemitted instructions: " << S.EmittedInstrs
+           << "\nignored words: " << S.IgnoredWords
+           << "\nno-op words: " << S.NoOpWords
+           << "\ndropped pushes: " << S.DroppedPushes
+           << "\nrefused calls: " << S.RefusedCalls
+           << "\nunsatisfied requests: " << S.UnsatisfiedRequests
+           << "\nzeroed requests: " << S.ZeroedRequests
+           << "\nhit execution limit: " << S.HitExecutionLimit
+           << "\nhit node limit: " << S.HitNodeLimit << "\n";
   }
-  return commit();
+  return Commit();
 }

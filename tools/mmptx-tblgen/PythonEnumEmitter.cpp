@@ -130,32 +130,32 @@ void mmptx::emitPythonEnums(RecordKeeper &Records, raw_ostream &OS) {
         "\n\nfrom enum import IntEnum\n\n"
         "__all__ = [\"StackType\", \"ArgType\", \"PtxInstr\", \"SpecialReg\", "
         "\"WordType\",\n           \"MetaOp\", \"AstWordType\"]\n";
-  emitEnum(OS, "StackType", "Stacks, by their index.", Recs.stackNames.size(),
+  emitEnum(OS, "StackType", "Stacks, by their index.", Recs.StackNames.size(),
            [&](unsigned I, std::string &Name, std::string &Comment) {
-             Name = StackRecords::mangle(Recs.stackNames[I], true);
-             Comment = "literals: " + Recs.literalPrefixes[I];
+             Name = StackRecords::mangle(Recs.StackNames[I], true);
+             Comment = "literals: " + Recs.LiteralPrefixes[I];
            });
   emitEnum(OS, "ArgType", "Operand types: a stack and a vector width.",
-           Recs.argTypes.size(),
+           Recs.ArgTypes.size(),
            [&](unsigned I, std::string &Name, std::string &Comment) {
-             const StackArgType &A = Recs.argTypes[I];
-             Name = StackRecords::mangle(A.name, true);
-             Comment = Recs.stackNames[A.stack];
-             if (A.numVecElems)
-               Comment += " x" + std::to_string(A.numVecElems);
+             const StackArgType &A = Recs.ArgTypes[I];
+             Name = StackRecords::mangle(A.Name, true);
+             Comment = Recs.StackNames[A.Stack];
+             if (A.NumVecElems)
+               Comment += " x" + std::to_string(A.NumVecElems);
            });
   emitEnum(OS, "PtxInstr", "PTX instructions: the payload of a PTX word.",
-           Recs.instrs.size(),
+           Recs.Instrs.size(),
            [&](unsigned I, std::string &Name, std::string &Comment) {
-             Name = StackRecords::mangle(Recs.instrs[I].name, true);
-             Comment = Recs.instrs[I].ptx;
+             Name = StackRecords::mangle(Recs.Instrs[I].Name, true);
+             Comment = Recs.Instrs[I].Ptx;
            });
   emitEnum(OS, "SpecialReg",
            "Special registers: the payload of a SPECIAL word.",
-           Recs.specials.size(),
+           Recs.Specials.size(),
            [&](unsigned I, std::string &Name, std::string &Comment) {
-             Name = StackRecords::mangle(Recs.specials[I].name, true);
-             Comment = "%" + Recs.specials[I].ptx;
+             Name = StackRecords::mangle(Recs.Specials[I].Name, true);
+             Comment = "%" + Recs.Specials[I].Ptx;
            });
   emitFixedEnum(OS, "WordType", "Stack PTX word kinds (bits 0..15).",
                 WordTypes);

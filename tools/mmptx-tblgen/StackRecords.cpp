@@ -25,184 +25,184 @@
 using namespace llvm;
 using namespace mmptx;
 
-static bool isIdentifier(StringRef s) {
-  if (s.empty() || !(isAlpha(s[0]) || s[0] == '_'))
+static bool isIdentifier(StringRef S) {
+  if (S.empty() || !(isAlpha(S[0]) || S[0] == '_'))
     return false;
-  return all_of(s, [](char c) { return isAlnum(c) || c == '_'; });
+  return all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
 }
 
-static bool isRegType(StringRef s) {
-  static const char *const types[] = {"b8",  "b16", "b32", "b64",  "u8",  "u16",
+static bool isRegType(StringRef S) {
+  static const char *const Types[] = {"b8",  "b16", "b32", "b64",  "u8",  "u16",
                                       "u32", "u64", "s8",  "s16",  "s32", "s64",
                                       "f16", "f32", "f64", "bf16", "pred"};
-  return is_contained(types, s);
+  return is_contained(Types, S);
 }
 
 /// \returns the MinSm of \p r, which the tables hold in 16 bits; 0 for a
 /// record from a StackBase.td older than the field.
-static unsigned getMinSm(const Record *r) {
-  if (!r->getValue("MinSm"))
+static unsigned getMinSm(const Record *R) {
+  if (!R->getValue("MinSm"))
     return 0;
-  int64_t v = r->getValueAsInt("MinSm");
-  if (v < 0 || v > 65535)
-    PrintFatalError(r, "MinSm " + Twine(v) + " is not in 0..65535");
-  return unsigned(v);
+  int64_t V = R->getValueAsInt("MinSm");
+  if (V < 0 || V > 65535)
+    PrintFatalError(R, "MinSm " + Twine(V) + " is not in 0..65535");
+  return unsigned(V);
 }
 
-static std::vector<Record *> sortedDefs(RecordKeeper &records, StringRef cls) {
-  std::vector<Record *> defs = records.getAllDerivedDefinitions(cls);
-  llvm::sort(defs, [](const Record *a, const Record *b) {
-    return a->getID() < b->getID();
+static std::vector<Record *> sortedDefs(RecordKeeper &Records, StringRef Cls) {
+  std::vector<Record *> Defs = Records.getAllDerivedDefinitions(Cls);
+  llvm::sort(Defs, [](const Record *A, const Record *B) {
+    return A->getID() < B->getID();
   });
-  return defs;
+  return Defs;
 }
 
-std::string StackRecords::mangle(StringRef name, bool upper) {
-  std::string out;
-  for (char c : name) {
-    if (!isAlnum(c))
-      out += '_';
+std::string StackRecords::mangle(StringRef Name, bool Upper) {
+  std::string Out;
+  for (char C : Name) {
+    if (!isAlnum(C))
+      Out += '_';
     else
-      out += upper ? toUpper(c) : toLower(c);
+      Out += Upper ? toUpper(C) : toLower(C);
   }
-  if (out.empty() || isDigit(out[0]))
-    out.insert(out.begin(), '_');
-  return out;
+  if (Out.empty() || isDigit(Out[0]))
+    Out.insert(Out.begin(), '_');
+  return Out;
 }
 
-void StackRecords::emitMinSmArrays(raw_ostream &os, StringRef instrArray,
-                                   StringRef specialArray) const {
-  std::vector<unsigned> minSm;
-  for (const StackInstr &in : instrs)
-    minSm.push_back(in.minSm);
-  os << "static const uint16_t " << instrArray << "[] = {";
-  emitArrayBody(os, minSm);
-  minSm.clear();
-  for (const StackSpecial &sp : specials)
-    minSm.push_back(sp.minSm);
-  os << "};\nstatic const uint16_t " << specialArray << "[] = {";
-  emitArrayBody(os, minSm);
-  os << "};\n";
+void StackRecords::emitMinSmArrays(raw_ostream &Os, StringRef InstrArray,
+                                   StringRef SpecialArray) const {
+  std::vector<unsigned> MinSm;
+  for (const StackInstr &In : Instrs)
+    MinSm.push_back(In.MinSm);
+  Os << "static const uint16_t " << InstrArray << "[] = {";
+  emitArrayBody(Os, MinSm);
+  MinSm.clear();
+  for (const StackSpecial &Sp : Specials)
+    MinSm.push_back(Sp.MinSm);
+  Os << "};\nstatic const uint16_t " << SpecialArray << "[] = {";
+  emitArrayBody(Os, MinSm);
+  Os << "};\n";
 }
 
-void StackRecords::emitArrayBody(raw_ostream &os, ArrayRef<unsigned> vals) {
-  if (vals.empty()) {
-    os << "0";
+void StackRecords::emitArrayBody(raw_ostream &Os, ArrayRef<unsigned> Vals) {
+  if (Vals.empty()) {
+    Os << "0";
     return;
   }
-  for (size_t i = 0, e = vals.size(); i != e; ++i)
-    os << (i == 0 ? "\n  " : i % 16 == 0 ? ",\n  " : ", ") << vals[i];
-  os << "\n";
+  for (size_t I = 0, E = Vals.size(); I != E; ++I)
+    Os << (I == 0 ? "\n  " : I % 16 == 0 ? ",\n  " : ", ") << Vals[I];
+  Os << "\n";
 }
 
-StringRef StackRecords::getConstantCType(unsigned stack) const {
-  StringRef p = literalPrefixes[stack];
-  if (p == "f32" || p == "f64")
+StringRef StackRecords::getConstantCType(unsigned Stack) const {
+  StringRef P = LiteralPrefixes[Stack];
+  if (P == "f32" || P == "f64")
     return "float";
-  if (p == "s32")
+  if (P == "s32")
     return "int32_t";
   return "uint32_t";
 }
 
-unsigned StackRecords::getArgType(const Record *owner, const Record *arg) {
-  StringRef name = arg->getValueAsString("Name");
-  const Record *stackRec = arg->getValueAsDef("Stack");
-  auto it = stackIdx.find(stackRec);
-  if (it == stackIdx.end())
-    PrintFatalError(owner, "arg type '" + name + "' uses an unknown stack");
-  int64_t vec = arg->getValueAsInt("NumVecElems");
-  if (vec < 0 || vec > 64)
-    PrintFatalError(owner, "arg type '" + name + "' has " + Twine(vec) +
+unsigned StackRecords::getArgType(const Record *Owner, const Record *Arg) {
+  StringRef Name = Arg->getValueAsString("Name");
+  const Record *StackRec = Arg->getValueAsDef("Stack");
+  auto It = StackIdx.find(StackRec);
+  if (It == StackIdx.end())
+    PrintFatalError(Owner, "arg type '" + Name + "' uses an unknown stack");
+  int64_t Vec = Arg->getValueAsInt("NumVecElems");
+  if (Vec < 0 || Vec > 64)
+    PrintFatalError(Owner, "arg type '" + Name + "' has " + Twine(Vec) +
                                " vector elements; the limit is 64");
-  if (!isIdentifier(name))
-    PrintFatalError(owner,
-                    "arg type name '" + name + "' is not a C identifier");
-  for (unsigned i = 0, e = argTypes.size(); i != e; ++i) {
-    if (argTypes[i].name != name)
+  if (!isIdentifier(Name))
+    PrintFatalError(Owner,
+                    "arg type name '" + Name + "' is not a C identifier");
+  for (unsigned I = 0, E = ArgTypes.size(); I != E; ++I) {
+    if (ArgTypes[I].Name != Name)
       continue;
-    if (argTypes[i].stack != it->second ||
-        argTypes[i].numVecElems != unsigned(vec))
-      PrintFatalError(owner, "arg type '" + name +
+    if (ArgTypes[I].Stack != It->second ||
+        ArgTypes[I].NumVecElems != unsigned(Vec))
+      PrintFatalError(Owner, "arg type '" + Name +
                                  "' is defined twice with different shapes");
-    return i;
+    return I;
   }
-  argTypes.push_back({name.str(), it->second, unsigned(vec)});
-  return argTypes.size() - 1;
+  ArgTypes.push_back({Name.str(), It->second, unsigned(Vec)});
+  return ArgTypes.size() - 1;
 }
 
-StackRecords::StackRecords(RecordKeeper &records) {
-  StringSet<> seen;
-  for (Record *r : sortedDefs(records, "StackType")) {
-    StringRef name = r->getValueAsString("Name");
-    StringRef prefix = r->getValueAsString("LiteralPrefix");
-    if (!isIdentifier(name))
-      PrintFatalError(r, "stack name '" + name + "' is not a C identifier");
-    if (!seen.insert(name).second)
-      PrintFatalError(r, "duplicate stack name '" + name + "'");
-    if (!isRegType(prefix))
-      PrintFatalError(r, "literal prefix '" + prefix + "' of stack '" + name +
+StackRecords::StackRecords(RecordKeeper &Records) {
+  StringSet<> Seen;
+  for (Record *R : sortedDefs(Records, "StackType")) {
+    StringRef Name = R->getValueAsString("Name");
+    StringRef Prefix = R->getValueAsString("LiteralPrefix");
+    if (!isIdentifier(Name))
+      PrintFatalError(R, "stack name '" + Name + "' is not a C identifier");
+    if (!Seen.insert(Name).second)
+      PrintFatalError(R, "duplicate stack name '" + Name + "'");
+    if (!isRegType(Prefix))
+      PrintFatalError(R, "literal prefix '" + Prefix + "' of stack '" + Name +
                              "' is not a PTX register type");
-    stackIdx[r] = stackNames.size();
-    stackNames.push_back(name.str());
-    literalPrefixes.push_back(prefix.str());
-    inlineLiterals.push_back(r->getValueAsBit("InlineLiterals"));
+    StackIdx[R] = StackNames.size();
+    StackNames.push_back(Name.str());
+    LiteralPrefixes.push_back(Prefix.str());
+    InlineLiterals.push_back(R->getValueAsBit("InlineLiterals"));
   }
-  if (stackNames.size() > 65535)
+  if (StackNames.size() > 65535)
     PrintFatalError("more than 65535 stacks");
 
-  for (Record *r : sortedDefs(records, "ArgType"))
-    getArgType(r, r);
+  for (Record *R : sortedDefs(Records, "ArgType"))
+    getArgType(R, R);
 
-  StringSet<> names, mangled;
-  for (Record *r : sortedDefs(records, "PtxInstr")) {
-    StackInstr in;
-    in.rec = r;
-    in.ptx = r->getValueAsString("Ptx").str();
-    in.name = r->getValueAsString("Name").str();
-    if (in.ptx.empty() ||
-        StringRef(in.ptx).find_first_of(" \t\n,;{}%") != StringRef::npos)
-      PrintFatalError(r, "bad PTX opcode '" + in.ptx + "'");
-    if (in.name.empty() ||
-        StringRef(in.name).find_first_of(" \t\n,;{}()%:/") != StringRef::npos)
-      PrintFatalError(r, "bad instruction name '" + in.name + "'");
-    if (!names.insert(in.name).second)
-      PrintFatalError(r, "duplicate instruction name '" + in.name +
+  StringSet<> Names, Mangled;
+  for (Record *R : sortedDefs(Records, "PtxInstr")) {
+    StackInstr In;
+    In.Rec = R;
+    In.Ptx = R->getValueAsString("Ptx").str();
+    In.Name = R->getValueAsString("Name").str();
+    if (In.Ptx.empty() ||
+        StringRef(In.Ptx).find_first_of(" \t\n,;{}%") != StringRef::npos)
+      PrintFatalError(R, "bad PTX opcode '" + In.Ptx + "'");
+    if (In.Name.empty() ||
+        StringRef(In.Name).find_first_of(" \t\n,;{}()%:/") != StringRef::npos)
+      PrintFatalError(R, "bad instruction name '" + In.Name + "'");
+    if (!Names.insert(In.Name).second)
+      PrintFatalError(R, "duplicate instruction name '" + In.Name +
                              "'; set a unique Name with `let Name = ...`");
-    if (!mangled.insert(mangle(in.name, true)).second)
-      PrintFatalError(r, "instruction name '" + in.name +
+    if (!Mangled.insert(mangle(In.Name, true)).second)
+      PrintFatalError(R, "instruction name '" + In.Name +
                              "' mangles to the identifier of another one");
-    std::vector<Record *> args = r->getValueAsListOfDefs("Args");
-    std::vector<Record *> rets = r->getValueAsListOfDefs("Rets");
-    if (args.size() > 4)
-      PrintFatalError(r, "instruction '" + in.name + "' has " +
-                             Twine(args.size()) + " args; the limit is 4");
-    if (rets.empty() || rets.size() > 2)
-      PrintFatalError(r, "instruction '" + in.name + "' has " +
-                             Twine(rets.size()) + " rets; it must have 1 or 2");
-    for (Record *a : args)
-      in.args.push_back(getArgType(r, a));
-    for (Record *a : rets)
-      in.rets.push_back(getArgType(r, a));
-    in.minSm = getMinSm(r);
-    instrs.push_back(std::move(in));
+    std::vector<Record *> Args = R->getValueAsListOfDefs("Args");
+    std::vector<Record *> Rets = R->getValueAsListOfDefs("Rets");
+    if (Args.size() > 4)
+      PrintFatalError(R, "instruction '" + In.Name + "' has " +
+                             Twine(Args.size()) + " args; the limit is 4");
+    if (Rets.empty() || Rets.size() > 2)
+      PrintFatalError(R, "instruction '" + In.Name + "' has " +
+                             Twine(Rets.size()) + " rets; it must have 1 or 2");
+    for (Record *A : Args)
+      In.Args.push_back(getArgType(R, A));
+    for (Record *A : Rets)
+      In.Rets.push_back(getArgType(R, A));
+    In.MinSm = getMinSm(R);
+    Instrs.push_back(std::move(In));
   }
-  if (argTypes.size() > 65535)
+  if (ArgTypes.size() > 65535)
     PrintFatalError("more than 65535 arg types");
 
-  names.clear();
-  mangled.clear();
-  for (Record *r : sortedDefs(records, "SpecialReg")) {
-    StackSpecial sp;
-    sp.ptx = r->getValueAsString("Ptx").str();
-    sp.name = r->getValueAsString("Name").str();
-    if (sp.ptx.empty() ||
-        StringRef(sp.ptx).find_first_of(" \t\n,;{}%") != StringRef::npos)
-      PrintFatalError(r, "bad special register '" + sp.ptx + "'");
-    if (!names.insert(sp.name).second ||
-        !mangled.insert(mangle(sp.name, true)).second)
-      PrintFatalError(r, "duplicate special register name '" + sp.name + "'");
-    sp.argType = getArgType(r, r->getValueAsDef("Type"));
-    sp.minSm = getMinSm(r);
-    specials.push_back(std::move(sp));
+  Names.clear();
+  Mangled.clear();
+  for (Record *R : sortedDefs(Records, "SpecialReg")) {
+    StackSpecial Sp;
+    Sp.Ptx = R->getValueAsString("Ptx").str();
+    Sp.Name = R->getValueAsString("Name").str();
+    if (Sp.Ptx.empty() ||
+        StringRef(Sp.Ptx).find_first_of(" \t\n,;{}%") != StringRef::npos)
+      PrintFatalError(R, "bad special register '" + Sp.Ptx + "'");
+    if (!Names.insert(Sp.Name).second ||
+        !Mangled.insert(mangle(Sp.Name, true)).second)
+      PrintFatalError(R, "duplicate special register name '" + Sp.Name + "'");
+    Sp.TheArgType = getArgType(R, R->getValueAsDef("Type"));
+    Sp.MinSm = getMinSm(R);
+    Specials.push_back(std::move(Sp));
   }
 }

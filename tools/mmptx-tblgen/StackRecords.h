@@ -32,55 +32,55 @@ namespace mmptx {
 
 /// One arg type after de-duplication.
 struct StackArgType {
-  std::string name;
-  unsigned stack;
-  unsigned numVecElems;
+  std::string Name;
+  unsigned Stack;
+  unsigned NumVecElems;
 };
 
 /// One PTX instruction with its operands as arg-type indices.
 struct StackInstr {
-  const llvm::Record *rec;
-  std::string ptx, name;
-  std::vector<unsigned> args, rets;
-  unsigned minSm; ///< lowest sm_XX target; 0 = any
+  const llvm::Record *Rec;
+  std::string Ptx, Name;
+  std::vector<unsigned> Args, Rets;
+  unsigned MinSm; ///< lowest sm_XX target; 0 = any
 };
 
 /// One special register.
 struct StackSpecial {
-  std::string ptx, name;
-  unsigned argType;
-  unsigned minSm; ///< lowest sm_XX target; 0 = any
+  std::string Ptx, Name;
+  unsigned TheArgType;
+  unsigned MinSm; ///< lowest sm_XX target; 0 = any
 };
 
 /// All Stack PTX records of a .td file, numbered in definition order.
 struct StackRecords {
-  std::vector<std::string> stackNames, literalPrefixes;
-  std::vector<bool> inlineLiterals;
-  std::vector<StackArgType> argTypes;
-  std::vector<StackInstr> instrs;
-  std::vector<StackSpecial> specials;
+  std::vector<std::string> StackNames, LiteralPrefixes;
+  std::vector<bool> InlineLiterals;
+  std::vector<StackArgType> ArgTypes;
+  std::vector<StackInstr> Instrs;
+  std::vector<StackSpecial> Specials;
 
   /// Reads and validates; exits through PrintFatalError on bad records.
-  explicit StackRecords(llvm::RecordKeeper &records);
+  explicit StackRecords(llvm::RecordKeeper &Records);
 
   /// \returns \p name with every non-alphanumeric character replaced by `_`,
   /// upper-cased if \p upper, else lower-cased.
-  static std::string mangle(llvm::StringRef name, bool upper);
+  static std::string mangle(llvm::StringRef Name, bool Upper);
   /// Writes the `static const uint16_t` MinSm arrays of the instructions
   /// and of the special registers, named \p instrArray and \p specialArray.
-  void emitMinSmArrays(llvm::raw_ostream &os, llvm::StringRef instrArray,
-                       llvm::StringRef specialArray) const;
+  void emitMinSmArrays(llvm::raw_ostream &Os, llvm::StringRef InstrArray,
+                       llvm::StringRef SpecialArray) const;
   /// Writes \p vals as the body of a C array initialiser, 16 a line; a lone
   /// 0 when empty (C has no empty arrays).
-  static void emitArrayBody(llvm::raw_ostream &os,
-                            llvm::ArrayRef<unsigned> vals);
+  static void emitArrayBody(llvm::raw_ostream &Os,
+                            llvm::ArrayRef<unsigned> Vals);
   /// \returns the C type a constant of \p stack is written in (`float`,
   /// `int32_t` or `uint32_t`).
-  llvm::StringRef getConstantCType(unsigned stack) const;
+  llvm::StringRef getConstantCType(unsigned Stack) const;
 
 private:
-  unsigned getArgType(const llvm::Record *owner, const llvm::Record *arg);
-  llvm::DenseMap<const llvm::Record *, unsigned> stackIdx;
+  unsigned getArgType(const llvm::Record *Owner, const llvm::Record *Arg);
+  llvm::DenseMap<const llvm::Record *, unsigned> StackIdx;
 };
 
 } // namespace mmptx

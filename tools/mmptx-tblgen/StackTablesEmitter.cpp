@@ -157,14 +157,14 @@ void StackTablesEmitter::emitEnum(raw_ostream &OS, const StackEnum &E,
 
 void StackTablesEmitter::emitEnums(raw_ostream &OS) {
   std::vector<std::string> ArgNames, InstrNames, InstrPtx, SpecialNames;
-  for (const StackArgType &A : Recs.argTypes)
-    ArgNames.push_back(A.name);
-  for (const StackInstr &In : Recs.instrs) {
-    InstrNames.push_back(In.name);
-    InstrPtx.push_back(In.ptx);
+  for (const StackArgType &A : Recs.ArgTypes)
+    ArgNames.push_back(A.Name);
+  for (const StackInstr &In : Recs.Instrs) {
+    InstrNames.push_back(In.Name);
+    InstrPtx.push_back(In.Ptx);
   }
-  for (const StackSpecial &Sp : Recs.specials)
-    SpecialNames.push_back(Sp.name);
+  for (const StackSpecial &Sp : Recs.Specials)
+    SpecialNames.push_back(Sp.Name);
   static const StackEnum StackTypes = {
       "StackType",         "uint16_t", "NumStackTypes", "mmptx_stack_type",
       "MMPTX_STACK_TYPE_", "NUM",      false,           false};
@@ -184,7 +184,7 @@ void StackTablesEmitter::emitEnums(raw_ostream &OS) {
                                      true};
   if (!View.IsC)
     OS << "#ifdef GET_STACK_ENUMS\n#undef GET_STACK_ENUMS\n";
-  emitEnum(OS, StackTypes, Recs.stackNames, {});
+  emitEnum(OS, StackTypes, Recs.StackNames, {});
   if (!View.IsC)
     OS << "\n";
   emitEnum(OS, ArgTypes, ArgNames, {});
@@ -217,11 +217,11 @@ void StackTablesEmitter::emitCppEncoders(raw_ostream &OS) {
   for (const char *Op : MetaOps)
     OS << "constexpr uint64_t encode" << Op << "(StackType s) {\n"
        << "  return encodeMeta(s, ::mmptx::stack::MetaOp::" << Op << ");\n}\n";
-  for (unsigned I = 0, E = Recs.stackNames.size(); I != E; ++I) {
+  for (unsigned I = 0, E = Recs.StackNames.size(); I != E; ++I) {
     StringRef CType = Recs.getConstantCType(I);
-    OS << "constexpr uint64_t encodeConstant" << Recs.stackNames[I] << "("
+    OS << "constexpr uint64_t encodeConstant" << Recs.StackNames[I] << "("
        << CType
-       << " v) {\n  return encodeConstant(StackType::" << Recs.stackNames[I]
+       << " v) {\n  return encodeConstant(StackType::" << Recs.StackNames[I]
        << ", ";
     if (CType == "float")
       OS << "__builtin_bit_cast(uint32_t, v)";
@@ -233,27 +233,27 @@ void StackTablesEmitter::emitCppEncoders(raw_ostream &OS) {
 }
 
 void StackTablesEmitter::emitCEncoders(raw_ostream &OS) {
-  for (const StackInstr &In : Recs.instrs)
+  for (const StackInstr &In : Recs.Instrs)
     OS << "static inline uint64_t mmptx_stack_encode_ptx_"
-       << StackRecords::mangle(In.name, false)
+       << StackRecords::mangle(In.Name, false)
        << "(void) { return mmptx_stack_encode_ptx(MMPTX_PTX_INSTR_"
-       << StackRecords::mangle(In.name, true) << "); }\n";
-  for (const StackSpecial &Sp : Recs.specials)
+       << StackRecords::mangle(In.Name, true) << "); }\n";
+  for (const StackSpecial &Sp : Recs.Specials)
     OS << "static inline uint64_t mmptx_stack_encode_special_"
-       << StackRecords::mangle(Sp.name, false)
+       << StackRecords::mangle(Sp.Name, false)
        << "(void) { return mmptx_stack_encode_special(MMPTX_SPECIAL_REG_"
-       << StackRecords::mangle(Sp.name, true) << "); }\n";
-  for (unsigned I = 0, E = Recs.stackNames.size(); I != E; ++I) {
+       << StackRecords::mangle(Sp.Name, true) << "); }\n";
+  for (unsigned I = 0, E = Recs.StackNames.size(); I != E; ++I) {
     StringRef CType = Recs.getConstantCType(I);
     OS << "static inline uint64_t mmptx_stack_encode_constant_"
-       << StackRecords::mangle(Recs.stackNames[I], false) << "(" << CType
+       << StackRecords::mangle(Recs.StackNames[I], false) << "(" << CType
        << " v) {\n";
     if (CType == "float")
       OS << "  uint32_t bits;\n  memcpy(&bits, &v, sizeof bits);\n";
     else
       OS << "  uint32_t bits = (uint32_t)v;\n";
     OS << "  return mmptx_stack_encode_constant(MMPTX_STACK_TYPE_"
-       << StackRecords::mangle(Recs.stackNames[I], true) << ", bits);\n}\n";
+       << StackRecords::mangle(Recs.StackNames[I], true) << ", bits);\n}\n";
   }
   OS << "\n";
 }
@@ -271,70 +271,70 @@ void StackTablesEmitter::emitStringArray(raw_ostream &OS, StringRef Name,
 void StackTablesEmitter::emitTables(raw_ostream &OS) {
   if (!View.IsC)
     OS << "#ifdef GET_STACK_TABLES\n#undef GET_STACK_TABLES\n";
-  emitStringArray(OS, "TypeNames", Recs.stackNames);
-  emitStringArray(OS, "LiteralPrefixes", Recs.literalPrefixes);
+  emitStringArray(OS, "TypeNames", Recs.StackNames);
+  emitStringArray(OS, "LiteralPrefixes", Recs.LiteralPrefixes);
   OS << "static const uint8_t " << View.getArray("InlineLiterals") << "[] = {";
-  for (unsigned I = 0, E = Recs.inlineLiterals.size(); I != E; ++I)
-    OS << (I ? ", " : "") << unsigned(Recs.inlineLiterals[I]);
-  if (Recs.inlineLiterals.empty())
+  for (unsigned I = 0, E = Recs.InlineLiterals.size(); I != E; ++I)
+    OS << (I ? ", " : "") << unsigned(Recs.InlineLiterals[I]);
+  if (Recs.InlineLiterals.empty())
     OS << "1";
   OS << "};\n";
 
   OS << "static const " << View.ArgTypeInfo << " " << View.getArray("ArgTypes")
      << "[] = {\n";
-  for (const StackArgType &A : Recs.argTypes)
-    OS << "  {" << A.stack << ", " << A.numVecElems << "},"
-       << View.comment(A.name) << "\n";
-  if (Recs.argTypes.empty())
+  for (const StackArgType &A : Recs.ArgTypes)
+    OS << "  {" << A.Stack << ", " << A.NumVecElems << "},"
+       << View.comment(A.Name) << "\n";
+  if (Recs.ArgTypes.empty())
     OS << "  {0, 0},\n";
   OS << "};\n";
-  emitFieldArray(OS, "ArgTypeNames", makeArrayRef(Recs.argTypes),
-                 &StackArgType::name);
+  emitFieldArray(OS, "ArgTypeNames", makeArrayRef(Recs.ArgTypes),
+                 &StackArgType::Name);
 
-  unsigned None = Recs.argTypes.size();
+  unsigned None = Recs.ArgTypes.size();
   OS << "static const " << View.InstrDesc << " " << View.getArray("InstrDescs")
      << "[] = {\n";
-  for (const StackInstr &In : Recs.instrs) {
+  for (const StackInstr &In : Recs.Instrs) {
     OS << "  {{";
     for (unsigned I = 0; I != 4; ++I)
-      OS << (I ? ", " : "") << (I < In.args.size() ? In.args[I] : None);
+      OS << (I ? ", " : "") << (I < In.Args.size() ? In.Args[I] : None);
     OS << "}, {";
     for (unsigned I = 0; I != 2; ++I)
-      OS << (I ? ", " : "") << (I < In.rets.size() ? In.rets[I] : None);
-    OS << "}, " << In.args.size() << ", " << In.rets.size() << "},"
-       << View.comment(In.name) << "\n";
+      OS << (I ? ", " : "") << (I < In.Rets.size() ? In.Rets[I] : None);
+    OS << "}, " << In.Args.size() << ", " << In.Rets.size() << "},"
+       << View.comment(In.Name) << "\n";
   }
-  if (Recs.instrs.empty())
+  if (Recs.Instrs.empty())
     OS << "  {{0, 0, 0, 0}, {0, 0}, 0, 0},\n";
   OS << "};\n";
-  emitFieldArray(OS, "InstrPtx", makeArrayRef(Recs.instrs), &StackInstr::ptx);
-  emitFieldArray(OS, "InstrNames", makeArrayRef(Recs.instrs),
-                 &StackInstr::name);
+  emitFieldArray(OS, "InstrPtx", makeArrayRef(Recs.Instrs), &StackInstr::Ptx);
+  emitFieldArray(OS, "InstrNames", makeArrayRef(Recs.Instrs),
+                 &StackInstr::Name);
 
   OS << "static const " << View.SpecialDesc << " "
      << View.getArray("SpecialDescs") << "[] = {\n";
-  for (const StackSpecial &Sp : Recs.specials)
-    OS << "  {" << Sp.argType << "}," << View.comment(Sp.name) << "\n";
-  if (Recs.specials.empty())
+  for (const StackSpecial &Sp : Recs.Specials)
+    OS << "  {" << Sp.TheArgType << "}," << View.comment(Sp.Name) << "\n";
+  if (Recs.Specials.empty())
     OS << "  {0},\n";
   OS << "};\n";
-  emitFieldArray(OS, "SpecialPtx", makeArrayRef(Recs.specials),
-                 &StackSpecial::ptx);
-  emitFieldArray(OS, "SpecialNames", makeArrayRef(Recs.specials),
-                 &StackSpecial::name);
+  emitFieldArray(OS, "SpecialPtx", makeArrayRef(Recs.Specials),
+                 &StackSpecial::Ptx);
+  emitFieldArray(OS, "SpecialNames", makeArrayRef(Recs.Specials),
+                 &StackSpecial::Name);
   Recs.emitMinSmArrays(OS, View.getArray("InstrMinSm"),
                        View.getArray("SpecialMinSm"));
 
   // The struct's fields, in the order both views declare them.
   auto A = [&](StringRef Name) { return View.getArray(Name); };
   OS << "static const " << View.Tables << " " << View.TablesName << " = {\n"
-     << View.Indent << Recs.stackNames.size() << ", " << A("TypeNames") << ", "
+     << View.Indent << Recs.StackNames.size() << ", " << A("TypeNames") << ", "
      << A("LiteralPrefixes") << ",\n"
-     << View.Indent << Recs.argTypes.size() << ", " << A("ArgTypes") << ", "
+     << View.Indent << Recs.ArgTypes.size() << ", " << A("ArgTypes") << ", "
      << A("ArgTypeNames") << ",\n"
-     << View.Indent << Recs.instrs.size() << ", " << A("InstrDescs") << ", "
+     << View.Indent << Recs.Instrs.size() << ", " << A("InstrDescs") << ", "
      << A("InstrPtx") << ", " << A("InstrNames") << ",\n"
-     << View.Indent << Recs.specials.size() << ", " << A("SpecialDescs") << ", "
+     << View.Indent << Recs.Specials.size() << ", " << A("SpecialDescs") << ", "
      << A("SpecialPtx") << ", " << A("SpecialNames") << ",\n"
      << View.Indent << A("InlineLiterals") << ", " << A("InstrMinSm") << ", "
      << A("SpecialMinSm") << "\n};\n";

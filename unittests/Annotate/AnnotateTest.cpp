@@ -20,44 +20,44 @@ namespace {
 
 /// Rewrites \p src; \returns the output, or "error: <message>". Most tests
 /// look at the asm alone, so `#line` directives are off unless asked for.
-std::string rewrite(StringRef src, unsigned *numSites = nullptr,
-                    bool lineDirectives = false,
-                    StringRef name = "TestBuffer") {
-  SourceMgr sm;
-  unsigned id =
-      sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(src, name), SMLoc());
-  TypeTable types = TypeTable::getDefault();
-  std::string out;
-  raw_string_ostream os(out);
-  AnnotateOptions opts;
-  opts.lineDirectives = lineDirectives;
-  Expected<unsigned> n = annotateSource(sm, id, types, os, opts);
-  if (!n)
-    return "error: " + toString(n.takeError());
-  if (numSites)
-    *numSites = *n;
-  return os.str();
+std::string rewrite(StringRef Src, unsigned *NumSites = nullptr,
+                    bool LineDirectives = false,
+                    StringRef Name = "TestBuffer") {
+  SourceMgr Sm;
+  unsigned Id =
+      Sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(Src, Name), SMLoc());
+  TypeTable Types = TypeTable::getDefault();
+  std::string Out;
+  raw_string_ostream Os(Out);
+  AnnotateOptions Opts;
+  Opts.LineDirectives = LineDirectives;
+  Expected<unsigned> N = annotateSource(Sm, Id, Types, Os, Opts);
+  if (!N)
+    return "error: " + toString(N.takeError());
+  if (NumSites)
+    *NumSites = *N;
+  return Os.str();
 }
 
 TEST(AnnotateTest, TextWithoutSitesIsCopied) {
-  StringRef src = "int a;\r\n/* other comment */\n// /* PTX_INJECT f\nlast";
-  unsigned n = 99;
-  EXPECT_EQ(rewrite(src, &n), src);
-  EXPECT_EQ(n, 0u);
+  StringRef Src = "int a;\r\n/* other comment */\n// /* PTX_INJECT f\nlast";
+  unsigned N = 99;
+  EXPECT_EQ(rewrite(Src, &N), Src);
+  EXPECT_EQ(N, 0u);
 }
 
 TEST(AnnotateTest, HeadersInCommentsAndLiteralsAreText) {
   // Rewriting the inner header would let the outer comment swallow code.
-  StringRef nested = "/* disabled for now:\n"
+  StringRef Nested = "/* disabled for now:\n"
                      "/* PTX_INJECT h\n"
                      "   in f32 x\n"
                      "*/\n"
                      "y = 1.0f;\n"
                      "/* store */\n";
-  unsigned n = 99;
-  EXPECT_EQ(rewrite(nested, &n), nested);
-  EXPECT_EQ(n, 0u);
-  for (StringRef src : {
+  unsigned N = 99;
+  EXPECT_EQ(rewrite(Nested, &N), Nested);
+  EXPECT_EQ(N, 0u);
+  for (StringRef Src : {
            StringRef("// x \\\n/* PTX_INJECT f */\n"),
            StringRef("// x \\\r\n/* PTX_INJECT f */\r\n"),
            StringRef("s = \"\\\"/* PTX_INJECT f */\";\n"),
@@ -66,28 +66,28 @@ TEST(AnnotateTest, HeadersInCommentsAndLiteralsAreText) {
            StringRef("s = LR\"-(\n)\"\n/* PTX_INJECT f */)-\";\n"),
            StringRef("c = '\"'; /* a */ s = \"/* PTX_INJECT f */\";\n"),
        })
-    EXPECT_EQ(rewrite(src), src);
+    EXPECT_EQ(rewrite(Src), Src);
 }
 
 TEST(AnnotateTest, SitesAfterTrickyTokensAreFound) {
-  for (StringRef before :
+  for (StringRef Before :
        {"/* a /* b */", "s = \"*/\";", "c = '\\'';", "n = 1'0'0;",
         "s = R\"x()\")x\";", "s = \"a\\\nb\";", "f(R\"\" /* x */);"}) {
-    unsigned n = 0;
-    std::string out =
-        rewrite((before + "\n/* PTX_INJECT f\nin f32 x\n*/\n").str(), &n);
-    EXPECT_EQ(n, 1u) << before.str() << "\n" << out;
+    unsigned N = 0;
+    std::string Out =
+        rewrite((Before + "\n/* PTX_INJECT f\nin f32 x\n*/\n").str(), &N);
+    EXPECT_EQ(N, 1u) << Before.str() << "\n" << Out;
   }
 }
 
 TEST(AnnotateTest, PrintsTheHeaderAsmExactly) {
-  unsigned n = 0;
+  unsigned N = 0;
   EXPECT_EQ(rewrite("  /* PTX_INJECT f\n"
                     "     out f32 z\n"
                     "     in  f32 x\n"
                     "     mod f32 y\n"
                     "  */\n",
-                    &n),
+                    &N),
             "  asm volatile(\n"
             "      \"{\\n\\t\"\n"
             "      \".reg .f32 %%_x0;\\n\\t\"\n"
@@ -105,7 +105,7 @@ TEST(AnnotateTest, PrintsTheHeaderAsmExactly) {
             "      \"}\"\n"
             "      : \"=f\"(z), \"+f\"(y)\n"
             "      : \"f\"(x));\n");
-  EXPECT_EQ(n, 1u);
+  EXPECT_EQ(N, 1u);
 }
 
 TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
@@ -134,94 +134,94 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
             "#line 6 \"dir\\\\k \\\"1\\\".cu\"\n"
             "c;\n");
   // CRLF stays CRLF; nothing follows a site at the end of the buffer.
-  std::string out = rewrite("/* PTX_INJECT f\r\nin f32 x\r\n*/\r\n", nullptr,
+  std::string Out = rewrite("/* PTX_INJECT f\r\nin f32 x\r\n*/\r\n", nullptr,
                             /*lineDirectives=*/true);
-  EXPECT_EQ(StringRef(out).take_front(25), "#line 1 \"TestBuffer\"\r\nasm");
-  EXPECT_NE(out.find("\"}\"\r\n#line 2 \"TestBuffer\"\r\n    :"),
+  EXPECT_EQ(StringRef(Out).take_front(25), "#line 1 \"TestBuffer\"\r\nasm");
+  EXPECT_NE(Out.find("\"}\"\r\n#line 2 \"TestBuffer\"\r\n    :"),
             std::string::npos)
-      << out;
-  EXPECT_TRUE(StringRef(out).endswith("\"f\"(x));\r\n")) << out;
+      << Out;
+  EXPECT_TRUE(StringRef(Out).endswith("\"f\"(x));\r\n")) << Out;
   // The directive after a site waits for the end of what the text after
   // `*/` opens: it would change a raw string, and be lost in a comment.
-  out =
+  Out =
       rewrite("/* PTX_INJECT f\nin f32 x\n*/ s = R\"(\n#x\n)\"; /* a\nb */ \\\n"
               "c;\nd;\n",
               nullptr, /*lineDirectives=*/true);
   EXPECT_TRUE(
-      StringRef(out).endswith("\"f\"(x)); s = R\"(\n#x\n)\"; /* a\nb */ "
+      StringRef(Out).endswith("\"f\"(x)); s = R\"(\n#x\n)\"; /* a\nb */ "
                               "\\\nc;\n#line 8 \"TestBuffer\"\nd;\n"))
-      << out;
+      << Out;
   // A buffer without sites gets no directives.
   EXPECT_EQ(rewrite("/* other */\n", nullptr, true), "/* other */\n");
 }
 
 TEST(AnnotateTest, OutOnlySiteHasNoInputs) {
-  std::string out = rewrite("/* PTX_INJECT o\nout u32 r */");
-  EXPECT_NE(out.find("    : \"=r\"(r)\n    :);"), std::string::npos) << out;
+  std::string Out = rewrite("/* PTX_INJECT o\nout u32 r */");
+  EXPECT_NE(Out.find("    : \"=r\"(r)\n    :);"), std::string::npos) << Out;
   // No terminator after `*/`, none after the asm.
-  EXPECT_EQ(StringRef(out).back(), ';');
+  EXPECT_EQ(StringRef(Out).back(), ';');
 }
 
 TEST(AnnotateTest, WideBindings) {
-  std::string out = rewrite("/* PTX_INJECT w\n"
+  std::string Out = rewrite("/* PTX_INJECT w\n"
                             "in f16x2 a\n"
                             "mod bf16 b\n"
                             "out u64 c\n"
                             "*/\n");
-  EXPECT_NE(out.find("\"+h\"(*reinterpret_cast<unsigned short *>(&(b)))"),
+  EXPECT_NE(Out.find("\"+h\"(*reinterpret_cast<unsigned short *>(&(b)))"),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("\"=l\"(c)"), std::string::npos) << out;
-  EXPECT_NE(out.find("\"r\"(*reinterpret_cast<const unsigned int *>(&(a)))"),
+      << Out;
+  EXPECT_NE(Out.find("\"=l\"(c)"), std::string::npos) << Out;
+  EXPECT_NE(Out.find("\"r\"(*reinterpret_cast<const unsigned int *>(&(a)))"),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("MMPTX_INJECT_ARG 0 in b32 F16X2 a"), std::string::npos);
-  EXPECT_NE(out.find("MMPTX_INJECT_ARG 1 mod b16 BF16 b"), std::string::npos);
+      << Out;
+  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 0 in b32 F16X2 a"), std::string::npos);
+  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 1 mod b16 BF16 b"), std::string::npos);
 }
 
 TEST(AnnotateTest, ExpressionsKeepInnerBlanksAndLoseComments) {
-  std::string out = rewrite("/* PTX_INJECT e\n"
+  std::string Out = rewrite("/* PTX_INJECT e\n"
                             "  in f32 c(i, j)   // trailing comment\n"
                             "  in f32 x[ 0 ]\t\n"
                             "*/ after();\n");
-  EXPECT_NE(out.find("MMPTX_INJECT_ARG 0 in f32 F32 c(i, j)\\n"),
+  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 0 in f32 F32 c(i, j)\\n"),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("MMPTX_INJECT_ARG 1 in f32 F32 x[ 0 ]\\n"),
+      << Out;
+  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 1 in f32 F32 x[ 0 ]\\n"),
             std::string::npos);
-  EXPECT_NE(out.find(": \"f\"(c(i, j)), \"f\"(x[ 0 ])); after();\n"),
+  EXPECT_NE(Out.find(": \"f\"(c(i, j)), \"f\"(x[ 0 ])); after();\n"),
             std::string::npos)
-      << out;
+      << Out;
 }
 
 TEST(AnnotateTest, NamesAndLabelsAreEscaped) {
-  std::string out = rewrite("/* PTX_INJECT a%b\nin f32 s[\"%\"[0]]\n*/\n");
-  EXPECT_NE(out.find("\"// MMPTX_INJECT_BEGIN a%%b 1\\n\\t\""),
+  std::string Out = rewrite("/* PTX_INJECT a%b\nin f32 s[\"%\"[0]]\n*/\n");
+  EXPECT_NE(Out.find("\"// MMPTX_INJECT_BEGIN a%%b 1\\n\\t\""),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("F32 s[\\\"%%\\\"[0]]\\n\\t\""), std::string::npos) << out;
+      << Out;
+  EXPECT_NE(Out.find("F32 s[\\\"%%\\\"[0]]\\n\\t\""), std::string::npos) << Out;
 }
 
 TEST(AnnotateTest, CrlfIsKept) {
-  std::string out = rewrite("x;\r\n  /* PTX_INJECT c\r\n  in f32 x\r\n  */\r\n"
+  std::string Out = rewrite("x;\r\n  /* PTX_INJECT c\r\n  in f32 x\r\n  */\r\n"
                             "y;\r\n");
-  for (size_t pos = out.find('\n'); pos != std::string::npos;
-       pos = out.find('\n', pos + 1))
-    EXPECT_EQ(out[pos - 1], '\r') << out;
-  EXPECT_NE(out.find("\"f\"(x));\r\ny;\r\n"), std::string::npos) << out;
+  for (size_t Pos = Out.find('\n'); Pos != std::string::npos;
+       Pos = Out.find('\n', Pos + 1))
+    EXPECT_EQ(Out[Pos - 1], '\r') << Out;
+  EXPECT_NE(Out.find("\"f\"(x));\r\ny;\r\n"), std::string::npos) << Out;
 }
 
 TEST(AnnotateTest, EveryBrokenSiteIsReported) {
-  std::string out = rewrite("/* PTX_INJECT a\nin f33 x\n*/\n"
+  std::string Out = rewrite("/* PTX_INJECT a\nin f33 x\n*/\n"
                             "/* PTX_INJECT b\nin f32 x\n*/\n"
                             "/* PTX_INJECT c\nbad f32 x\n*/\n");
-  EXPECT_NE(out.find("TestBuffer:2:4: error: unknown inject type 'f33'"),
+  EXPECT_NE(Out.find("TestBuffer:2:4: error: unknown inject type 'f33'"),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("TestBuffer:8:1: error: unknown inject variable kind "
+      << Out;
+  EXPECT_NE(Out.find("TestBuffer:8:1: error: unknown inject variable kind "
                      "'bad'"),
             std::string::npos)
-      << out;
+      << Out;
 }
 
 TEST(AnnotateTest, NestedCommentIsAnError) {
@@ -235,12 +235,12 @@ TEST(AnnotateTest, NestedCommentIsAnError) {
 }
 
 TEST(AnnotateTest, SitesOfOneNameMustAgree) {
-  unsigned n = 0;
-  std::string out = rewrite("/* PTX_INJECT f\nmod f32 a\nin f16 b\n*/\n"
+  unsigned N = 0;
+  std::string Out = rewrite("/* PTX_INJECT f\nmod f32 a\nin f16 b\n*/\n"
                             "/* PTX_INJECT g\nin f32 b\n*/\n"
                             "/* PTX_INJECT f\nmod F32 a\nin F16 b\n*/\n",
-                            &n);
-  EXPECT_EQ(n, 3u) << out;
+                            &N);
+  EXPECT_EQ(N, 3u) << Out;
   EXPECT_EQ(rewrite("/* PTX_INJECT f\nmod f32 a\n*/\n"
                     "/* PTX_INJECT f\nout f32 a\n*/\n"),
             "error: TestBuffer:5:1: error: inconsistent inject site 'f': "

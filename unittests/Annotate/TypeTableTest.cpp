@@ -18,43 +18,43 @@ using namespace mmptx::annotate;
 namespace {
 
 TEST(TypeTableTest, DefaultsComeFromTableGen) {
-  TypeTable table = TypeTable::getDefault();
-  EXPECT_GE(table.size(), 13u);
-  const TypeInfo *f16 = table.lookup("F16");
-  ASSERT_NE(f16, nullptr);
-  EXPECT_EQ(f16->regType, "b16");
-  EXPECT_EQ(f16->constraint, 'h');
-  EXPECT_EQ(f16->bind, BindKind::U16);
-  const TypeInfo *philox = table.lookup("PHILOX");
-  ASSERT_NE(philox, nullptr);
-  EXPECT_EQ(philox->regType, "u32");
+  TypeTable Table = TypeTable::getDefault();
+  EXPECT_GE(Table.size(), 13u);
+  const TypeInfo *F16 = Table.lookup("F16");
+  ASSERT_NE(F16, nullptr);
+  EXPECT_EQ(F16->RegType, "b16");
+  EXPECT_EQ(F16->Constraint, 'h');
+  EXPECT_EQ(F16->Bind, BindKind::U16);
+  const TypeInfo *Philox = Table.lookup("PHILOX");
+  ASSERT_NE(Philox, nullptr);
+  EXPECT_EQ(Philox->RegType, "u32");
 }
 
 TEST(TypeTableTest, LookupIgnoresCase) {
-  TypeTable table = TypeTable::getDefault();
-  EXPECT_EQ(table.lookup("f32"), table.lookup("F32"));
-  EXPECT_EQ(table.lookup("bf16x2"), table.lookup("BF16X2"));
-  EXPECT_EQ(table.lookup("f33"), nullptr);
+  TypeTable Table = TypeTable::getDefault();
+  EXPECT_EQ(Table.lookup("f32"), Table.lookup("F32"));
+  EXPECT_EQ(Table.lookup("bf16x2"), Table.lookup("BF16X2"));
+  EXPECT_EQ(Table.lookup("f33"), nullptr);
 }
 
 TEST(TypeTableTest, IdenticalRedefinitionIsANoOp) {
-  TypeTable table = TypeTable::getDefault();
-  size_t before = table.size();
+  TypeTable Table = TypeTable::getDefault();
+  size_t Before = Table.size();
   EXPECT_FALSE(
-      errorToBool(table.add({"F32", "f32", "f32", 'f', 32, BindKind::Value})));
-  EXPECT_EQ(table.size(), before);
+      errorToBool(Table.add({"F32", "f32", "f32", 'f', 32, BindKind::Value})));
+  EXPECT_EQ(Table.size(), Before);
 }
 
 TEST(TypeTableTest, ConflictingRedefinitionFails) {
-  TypeTable table = TypeTable::getDefault();
-  Error err = table.add({"f32", "b32", "b32", 'r', 32, BindKind::Value});
-  EXPECT_EQ(toString(std::move(err)),
+  TypeTable Table = TypeTable::getDefault();
+  Error Err = Table.add({"f32", "b32", "b32", 'r', 32, BindKind::Value});
+  EXPECT_EQ(toString(std::move(Err)),
             "inject type 'f32' conflicts with the earlier definition of 'F32'");
 }
 
 TEST(TypeTableTest, ReadsGeneratedHeader) {
-  SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
+  SourceMgr Sm;
+  unsigned Id = Sm.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(
           "#pragma once\n"
           "/* HALF_BITS: ... */\n"
@@ -70,29 +70,29 @@ TEST(TypeTableTest, ReadsGeneratedHeader) {
           "#define PTX_INJECT_TYPE_HALF_BIND PTX_INJECT_BIND_U16\n",
           "TestBuffer"),
       SMLoc());
-  TypeTable table;
-  ASSERT_FALSE(errorToBool(table.addFromHeader(sm, id)));
-  EXPECT_EQ(table.size(), 2u);
-  const TypeInfo *bits = table.lookup("half_bits");
-  ASSERT_NE(bits, nullptr);
-  EXPECT_EQ(bits->token, "HALF_BITS");
-  EXPECT_EQ(bits->regType, "b16");
-  const TypeInfo *half = table.lookup("HALF");
-  ASSERT_NE(half, nullptr);
-  EXPECT_EQ(half->regType, "f16");
-  EXPECT_EQ(half->bind, BindKind::U16);
+  TypeTable Table;
+  ASSERT_FALSE(errorToBool(Table.addFromHeader(Sm, Id)));
+  EXPECT_EQ(Table.size(), 2u);
+  const TypeInfo *Bits = Table.lookup("half_bits");
+  ASSERT_NE(Bits, nullptr);
+  EXPECT_EQ(Bits->TheToken, "HALF_BITS");
+  EXPECT_EQ(Bits->RegType, "b16");
+  const TypeInfo *Half = Table.lookup("HALF");
+  ASSERT_NE(Half, nullptr);
+  EXPECT_EQ(Half->RegType, "f16");
+  EXPECT_EQ(Half->Bind, BindKind::U16);
 }
 
 TEST(TypeTableTest, IncompleteHeaderTypeIsLocated) {
-  SourceMgr sm;
-  unsigned id =
-      sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(
+  SourceMgr Sm;
+  unsigned Id =
+      Sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(
                                 "#define PTX_INJECT_TYPE_CAT 1\n"
                                 "#define PTX_INJECT_TYPE_CAT_REG \"f32\"\n",
                                 "TestBuffer"),
                             SMLoc());
-  TypeTable table;
-  EXPECT_EQ(toString(table.addFromHeader(sm, id)),
+  TypeTable Table;
+  EXPECT_EQ(toString(Table.addFromHeader(Sm, Id)),
             "TestBuffer:1:9: error: inject type 'CAT' has no "
             "PTX_INJECT_TYPE_CAT_MOV definition\n"
             "#define PTX_INJECT_TYPE_CAT 1\n"

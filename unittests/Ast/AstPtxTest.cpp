@@ -20,253 +20,253 @@ namespace {
 
 const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 
-uint32_t instr(const char *name) {
-  int i = info().findInstr(name);
-  EXPECT_GE(i, 0) << name;
-  return uint32_t(i);
+uint32_t instr(const char *Name) {
+  int I = info().findInstr(Name);
+  EXPECT_GE(I, 0) << Name;
+  return uint32_t(I);
 }
 
-float asF32(uint64_t v) {
-  uint32_t b = uint32_t(v);
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
+float asF32(uint64_t V) {
+  uint32_t B = uint32_t(V);
+  float F;
+  std::memcpy(&F, &B, 4);
+  return F;
 }
 
 /// The reference's catalogue numbering: 1 add.ftz, 2 sub.ftz, 3 mul.ftz,
 /// 4 fma.rn.ftz.
-AstPtxOptions referenceOptions(const std::vector<uint32_t> &map) {
-  AstPtxOptions o;
-  o.instrMap = map;
-  return o;
+AstPtxOptions referenceOptions(const std::vector<uint32_t> &Map) {
+  AstPtxOptions O;
+  O.InstrMap = Map;
+  return O;
 }
 
-const AstVar xy[] = {{"x", 0}, {"y", 0}};
+const AstVar Xy[] = {{"x", 0}, {"y", 0}};
 
 struct Compiled {
-  AstResult result;
-  std::string text;
+  AstResult Result;
+  std::string Text;
 };
 
-Compiled compile(AstPtxContext &ctx, llvm::ArrayRef<uint64_t> words,
-                 llvm::ArrayRef<llvm::ArrayRef<uint64_t>> routines = {},
-                 llvm::ArrayRef<AstVar> inputs = xy, uint16_t outStack = 0) {
-  AstOutput out{{"z", outStack}, words};
-  llvm::Expected<llvm::StringRef> t =
-      ctx.compile(AstProgram{out, routines}, inputs);
-  if (!t) {
-    std::string msg;
-    AstResult r = takeAstResult(t.takeError(), &msg);
-    return {r, msg};
+Compiled compile(AstPtxContext &Ctx, llvm::ArrayRef<uint64_t> Words,
+                 llvm::ArrayRef<llvm::ArrayRef<uint64_t>> Routines = {},
+                 llvm::ArrayRef<AstVar> Inputs = Xy, uint16_t OutStack = 0) {
+  AstOutput Out{{"z", OutStack}, Words};
+  llvm::Expected<llvm::StringRef> T =
+      Ctx.compile(AstProgram{Out, Routines}, Inputs);
+  if (!T) {
+    std::string Msg;
+    AstResult R = takeAstResult(T.takeError(), &Msg);
+    return {R, Msg};
   }
-  return {AstResult::Success, t->str()};
+  return {AstResult::Success, T->str()};
 }
 
 // The reference's own words (its catalogue numbering) give its exact text.
 TEST(AstPtx, ReferenceWordsExactText) {
-  std::vector<uint32_t> map = getReferenceAstInstrMap(info());
-  ASSERT_EQ(map.size(), 18u);
-  AstPtxContext ctx(info(), referenceOptions(map));
-  const uint64_t mulRoutine[] = {encodeRoutineArg(0), encodeRoutineArg(1),
+  std::vector<uint32_t> Map = getReferenceAstInstrMap(info());
+  ASSERT_EQ(Map.size(), 18u);
+  AstPtxContext Ctx(info(), referenceOptions(Map));
+  const uint64_t MulRoutine[] = {encodeRoutineArg(0), encodeRoutineArg(1),
                                  encodePtx(3, 2), encodeReturn()};
-  const uint64_t subRoutine[] = {encodeRoutineArg(1), encodeRoutineArg(0),
+  const uint64_t SubRoutine[] = {encodeRoutineArg(1), encodeRoutineArg(0),
                                  encodePtx(2, 2), encodeReturn()};
-  llvm::ArrayRef<uint64_t> routines[] = {mulRoutine, subRoutine};
-  const uint64_t prog1[] = {encodeInput(0),      encodeInput(1),
+  llvm::ArrayRef<uint64_t> Routines[] = {MulRoutine, SubRoutine};
+  const uint64_t Prog1[] = {encodeInput(0),      encodeInput(1),
                             encodeRoutine(0, 2), encodeConstant(1.0f),
                             encodePtx(1, 2),     encodeReturn()};
-  Compiled c = compile(ctx, prog1, routines);
-  ASSERT_EQ(c.result, AstResult::Success) << c.text;
-  EXPECT_EQ(c.text, "{\n.reg .f32 %ast<2>;\nmul.ftz.f32 %ast0, %x, %y;\n"
+  Compiled C = compile(Ctx, Prog1, Routines);
+  ASSERT_EQ(C.Result, AstResult::Success) << C.Text;
+  EXPECT_EQ(C.Text, "{\n.reg .f32 %ast<2>;\nmul.ftz.f32 %ast0, %x, %y;\n"
                     "add.ftz.f32 %ast1, %ast0, 0f3f800000;\nmov.f32 %z, "
                     "%ast1;\n}");
-  const uint64_t prog2[] = {encodeInput(0),       encodeInput(1),
+  const uint64_t Prog2[] = {encodeInput(0),       encodeInput(1),
                             encodeConstant(2.0f), encodePtx(4, 3),
                             encodeInput(1),       encodeRoutine(1, 2),
                             encodeReturn()};
-  c = compile(ctx, prog2, routines);
-  ASSERT_EQ(c.result, AstResult::Success) << c.text;
-  EXPECT_EQ(c.text, "{\n.reg .f32 %ast<2>;\n"
+  C = compile(Ctx, Prog2, Routines);
+  ASSERT_EQ(C.Result, AstResult::Success) << C.Text;
+  EXPECT_EQ(C.Text, "{\n.reg .f32 %ast<2>;\n"
                     "fma.rn.ftz.f32 %ast0, %x, %y, 0f40000000;\n"
                     "sub.ftz.f32 %ast1, %y, %ast0;\nmov.f32 %z, %ast1;\n}");
-  const uint64_t prog3[] = {encodeConstant(2.0f), encodeReturn()};
-  c = compile(ctx, prog3);
-  EXPECT_EQ(c.text, "{\nmov.f32 %z, 0f40000000;\n}");
+  const uint64_t Prog3[] = {encodeConstant(2.0f), encodeReturn()};
+  C = compile(Ctx, Prog3);
+  EXPECT_EQ(C.Text, "{\nmov.f32 %z, 0f40000000;\n}");
 
   // Interpreter: 5*3+1 = 16 and 3 - fma(5, 3, 2) = -14.
-  AstOutput out{{"z", 0}, prog1};
-  auto v = interpretAstPtx(ctx, AstProgram{out, routines}, xy,
+  AstOutput Out{{"z", 0}, Prog1};
+  auto V = interpretAstPtx(Ctx, AstProgram{Out, Routines}, Xy,
                            {stack::f32Bits(5), stack::f32Bits(3)});
-  ASSERT_TRUE(bool(v));
-  EXPECT_EQ(asF32((*v)[0]), 16.0f);
-  out.words = prog2;
-  v = interpretAstPtx(ctx, AstProgram{out, routines}, xy,
+  ASSERT_TRUE(bool(V));
+  EXPECT_EQ(asF32((*V)[0]), 16.0f);
+  Out.Words = Prog2;
+  V = interpretAstPtx(Ctx, AstProgram{Out, Routines}, Xy,
                       {stack::f32Bits(5), stack::f32Bits(3)});
-  ASSERT_TRUE(bool(v));
-  EXPECT_EQ(asF32((*v)[0]), -14.0f);
+  ASSERT_TRUE(bool(V));
+  EXPECT_EQ(asF32((*V)[0]), -14.0f);
 }
 
 // The reference's error cases, and every other result code, from words.
 TEST(AstPtx, EveryError) {
-  std::vector<uint32_t> map = getReferenceAstInstrMap(info());
-  AstPtxContext ref(info(), referenceOptions(map));
-  AstPtxContext ctx(info());
-  uint32_t add = instr("add.ftz.f32");
-  auto result = [&](AstPtxContext &c, std::vector<uint64_t> w,
-                    std::vector<std::vector<uint64_t>> r = {},
-                    uint16_t outStack = 0) {
-    std::vector<llvm::ArrayRef<uint64_t>> refs(r.begin(), r.end());
-    return compile(c, w, refs, xy, outStack).result;
+  std::vector<uint32_t> Map = getReferenceAstInstrMap(info());
+  AstPtxContext Ref(info(), referenceOptions(Map));
+  AstPtxContext Ctx(info());
+  uint32_t Add = instr("add.ftz.f32");
+  auto Result = [&](AstPtxContext &C, std::vector<uint64_t> W,
+                    std::vector<std::vector<uint64_t>> R = {},
+                    uint16_t OutStack = 0) {
+    std::vector<llvm::ArrayRef<uint64_t>> Refs(R.begin(), R.end());
+    return compile(C, W, Refs, Xy, OutStack).Result;
   };
   // Two values at RETURN; aux 1 on add; a routine returning two values.
-  EXPECT_EQ(result(ref, {encodeInput(0), encodeInput(1), encodeReturn()}),
+  EXPECT_EQ(Result(Ref, {encodeInput(0), encodeInput(1), encodeReturn()}),
             AstResult::InvalidValue);
-  EXPECT_EQ(result(ref, {encodeInput(0), encodeInput(1), encodePtx(1, 1),
+  EXPECT_EQ(Result(Ref, {encodeInput(0), encodeInput(1), encodePtx(1, 1),
                          encodeReturn()}),
             AstResult::InvalidValue);
   EXPECT_EQ(
-      result(ref, {encodeInput(0), encodeRoutine(0, 1), encodeReturn()},
+      Result(Ref, {encodeInput(0), encodeRoutine(0, 1), encodeReturn()},
              {{encodeRoutineArg(0), encodeRoutineArg(0), encodeReturn()}}),
       AstResult::InvalidValue);
-  EXPECT_EQ(result(ctx, {encodeInput(0)}),
+  EXPECT_EQ(Result(Ctx, {encodeInput(0)}),
             AstResult::BadInstructionMaybeForgotReturn);
-  EXPECT_EQ(result(ctx, {makeAstWord(AstWordType::None, 0, 0)}),
+  EXPECT_EQ(Result(Ctx, {makeAstWord(AstWordType::None, 0, 0)}),
             AstResult::BadInstructionMaybeForgotReturn);
-  EXPECT_EQ(result(ctx, {makeAstWord(AstWordType::Register, 0, 0)}),
+  EXPECT_EQ(Result(Ctx, {makeAstWord(AstWordType::Register, 0, 0)}),
             AstResult::BadInstructionMaybeForgotReturn);
-  EXPECT_EQ(result(ctx, {encodeInput(2), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeInput(2), encodeReturn()}),
             AstResult::InputIdxOutOfBounds);
-  EXPECT_EQ(result(ref, {encodeInput(0), encodePtx(18, 1), encodeReturn()}),
+  EXPECT_EQ(Result(Ref, {encodeInput(0), encodePtx(18, 1), encodeReturn()}),
             AstResult::PtxInstructionIdxOutOfBounds);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(100000, 1), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(100000, 1), encodeReturn()}),
             AstResult::PtxInstructionIdxOutOfBounds);
-  AstPtxContext shallow(info());
-  shallow.getOptions().maxStackDepth = 1;
-  EXPECT_EQ(result(shallow, {encodeInput(0), encodeInput(1), encodePtx(add, 2),
+  AstPtxContext Shallow(info());
+  Shallow.getOptions().MaxStackDepth = 1;
+  EXPECT_EQ(Result(Shallow, {encodeInput(0), encodeInput(1), encodePtx(Add, 2),
                              encodeReturn()}),
             AstResult::StackOverflow);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(add, 2), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(Add, 2), encodeReturn()}),
             AstResult::StackUnderflow);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(add, 5), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(Add, 5), encodeReturn()}),
             AstResult::TooManyArgs);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodeRoutine(0, 5), encodeReturn()},
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodeRoutine(0, 5), encodeReturn()},
                    {{encodeRoutineArg(0), encodeReturn()}}),
             AstResult::TooManyArgs);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodePtx(instr("unpack.f16x2"), 1),
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(instr("unpack.f16x2"), 1),
                          encodeReturn()}),
             AstResult::UnsupportedInstruction);
-  EXPECT_EQ(result(ctx, {encodeRoutine(3, 0), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeRoutine(3, 0), encodeReturn()}),
             AstResult::RoutineIdxOutOfBounds);
-  EXPECT_EQ(result(ctx, {encodeRoutineArg(0), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeRoutineArg(0), encodeReturn()}),
             AstResult::RoutineArgIdxOutOfBounds);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodeRoutine(0, 1), encodeReturn()},
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodeRoutine(0, 1), encodeReturn()},
                    {{encodeRoutineArg(1), encodeReturn()}}),
             AstResult::RoutineArgIdxOutOfBounds);
-  EXPECT_EQ(result(ctx, {encodeRoutine(0, 0), encodeReturn()},
+  EXPECT_EQ(Result(Ctx, {encodeRoutine(0, 0), encodeReturn()},
                    {{encodeRoutine(0, 0), encodeReturn()}}),
             AstResult::RoutineDepthExceeded);
   // A U32 operand of an f32 add; an f32 value for a U32 output.
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodeConstantBits(1, 2),
-                         encodePtx(add, 2), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodeConstantBits(1, 2),
+                         encodePtx(Add, 2), encodeReturn()}),
             AstResult::TypeMismatch);
-  EXPECT_EQ(result(ctx, {encodeInput(0), encodeReturn()}, {}, 1),
+  EXPECT_EQ(Result(Ctx, {encodeInput(0), encodeReturn()}, {}, 1),
             AstResult::TypeMismatch);
-  EXPECT_EQ(result(ctx, {encodeSpecial(1000), encodeReturn()}, {}, 1),
+  EXPECT_EQ(Result(Ctx, {encodeSpecial(1000), encodeReturn()}, {}, 1),
             AstResult::SpecialRegisterIdxOutOfBounds);
-  EXPECT_EQ(result(ctx, {encodeConstantBits(999, 0), encodeReturn()}),
+  EXPECT_EQ(Result(Ctx, {encodeConstantBits(999, 0), encodeReturn()}),
             AstResult::StackIdxOutOfBounds);
-  AstPtxContext limited(info());
-  limited.getOptions().maxExecutedWords = 2;
-  EXPECT_EQ(result(limited, {encodeInput(0), encodeInput(1), encodePtx(add, 2),
+  AstPtxContext Limited(info());
+  Limited.getOptions().MaxExecutedWords = 2;
+  EXPECT_EQ(Result(Limited, {encodeInput(0), encodeInput(1), encodePtx(Add, 2),
                              encodeReturn()}),
             AstResult::LimitExceeded);
   // Every code has a name.
-  for (uint32_t r = 0; r != NumAstResults; ++r)
-    EXPECT_EQ(std::string(getAstResultName(r)).find("AST_PTX_"), 0u);
+  for (uint32_t R = 0; R != NumAstResults; ++R)
+    EXPECT_EQ(std::string(getAstResultName(R)).find("AST_PTX_"), 0u);
   EXPECT_STREQ(getAstResultName(NumAstResults),
                "AST_PTX_ERROR_INVALID_RESULT_ENUM");
 }
 
 // Limits may be raised as far as wanted; memory follows the program.
 TEST(AstPtx, RaisedLimits) {
-  AstPtxOptions o;
-  o.maxStackDepth = UINT32_MAX;
-  o.maxRoutineDepth = UINT32_MAX;
-  o.maxWords = UINT32_MAX;
-  o.maxArgs = UINT32_MAX;
-  o.maxExecutedWords = UINT64_MAX;
-  AstPtxContext ctx(info(), o);
+  AstPtxOptions O;
+  O.MaxStackDepth = UINT32_MAX;
+  O.MaxRoutineDepth = UINT32_MAX;
+  O.MaxWords = UINT32_MAX;
+  O.MaxArgs = UINT32_MAX;
+  O.MaxExecutedWords = UINT64_MAX;
+  AstPtxContext Ctx(info(), O);
   // 1000 values on the stack at once, then 999 adds.
-  std::vector<uint64_t> w(1000, encodeInput(0));
-  for (int i = 0; i != 999; ++i)
-    w.push_back(encodePtx(instr("add.f32"), 2));
-  w.push_back(encodeReturn());
-  Compiled c = compile(ctx, w);
-  EXPECT_EQ(c.result, AstResult::Success) << c.text;
+  std::vector<uint64_t> W(1000, encodeInput(0));
+  for (int I = 0; I != 999; ++I)
+    W.push_back(encodePtx(instr("add.f32"), 2));
+  W.push_back(encodeReturn());
+  Compiled C = compile(Ctx, W);
+  EXPECT_EQ(C.Result, AstResult::Success) << C.Text;
   // Without sharing, every add is its own node.
-  ctx.getOptions().shareSubexpressions = false;
-  c = compile(ctx, w);
-  EXPECT_NE(c.text.find("%ast<999>"), std::string::npos);
+  Ctx.getOptions().ShareSubexpressions = false;
+  C = compile(Ctx, W);
+  EXPECT_NE(C.Text.find("%ast<999>"), std::string::npos);
 }
 
 // Equal sub-expressions are computed once; arguments a routine never reads
 // are not computed.
 TEST(AstPtx, SharingAndDeadCode) {
-  AstPtxContext ctx(info());
-  uint32_t mul = instr("mul.f32"), add = instr("add.f32"),
-           sin = instr("sin.approx.f32");
-  const uint64_t w[] = {encodeInput(0),    encodeInput(1), encodePtx(mul, 2),
-                        encodeInput(0),    encodeInput(1), encodePtx(mul, 2),
-                        encodePtx(add, 2), encodeReturn()};
-  Compiled c = compile(ctx, w);
-  EXPECT_EQ(c.text, "{\n.reg .f32 %ast<2>;\nmul.f32 %ast0, %x, %y;\n"
+  AstPtxContext Ctx(info());
+  uint32_t Mul = instr("mul.f32"), Add = instr("add.f32"),
+           Sin = instr("sin.approx.f32");
+  const uint64_t W[] = {encodeInput(0),    encodeInput(1), encodePtx(Mul, 2),
+                        encodeInput(0),    encodeInput(1), encodePtx(Mul, 2),
+                        encodePtx(Add, 2), encodeReturn()};
+  Compiled C = compile(Ctx, W);
+  EXPECT_EQ(C.Text, "{\n.reg .f32 %ast<2>;\nmul.f32 %ast0, %x, %y;\n"
                     "add.f32 %ast1, %ast0, %ast0;\nmov.f32 %z, %ast1;\n}");
-  const uint64_t first[] = {encodeRoutineArg(0), encodeReturn()};
-  llvm::ArrayRef<uint64_t> routines[] = {first};
-  const uint64_t w2[] = {encodeInput(0), encodeInput(1), encodePtx(sin, 1),
+  const uint64_t First[] = {encodeRoutineArg(0), encodeReturn()};
+  llvm::ArrayRef<uint64_t> Routines[] = {First};
+  const uint64_t W2[] = {encodeInput(0), encodeInput(1), encodePtx(Sin, 1),
                          encodeRoutine(0, 2), encodeReturn()};
-  c = compile(ctx, w2, routines);
-  EXPECT_EQ(c.text, "{\nmov.f32 %z, %x;\n}");
+  C = compile(Ctx, W2, Routines);
+  EXPECT_EQ(C.Text, "{\nmov.f32 %z, %x;\n}");
 }
 
 // Several outputs share their nodes; each is a `mov` in output order.
 TEST(AstPtx, SeveralOutputs) {
-  AstPtxContext ctx(info());
-  uint32_t neg = instr("neg.f32"), cvt = instr("cvt.rzi.u32.f32");
-  const uint64_t a[] = {encodeInput(0), encodePtx(neg, 1), encodeReturn()};
-  const uint64_t b[] = {encodeInput(0), encodePtx(neg, 1), encodePtx(cvt, 1),
+  AstPtxContext Ctx(info());
+  uint32_t Neg = instr("neg.f32"), Cvt = instr("cvt.rzi.u32.f32");
+  const uint64_t A[] = {encodeInput(0), encodePtx(Neg, 1), encodeReturn()};
+  const uint64_t B[] = {encodeInput(0), encodePtx(Neg, 1), encodePtx(Cvt, 1),
                         encodeReturn()};
-  AstOutput outs[] = {{{"p", 0}, a}, {{"q", 1}, b}};
-  auto t = ctx.compile(AstProgram{outs, {}}, xy);
-  ASSERT_TRUE(bool(t));
-  EXPECT_EQ(*t, "{\n.reg .f32 %ast<1>;\n.reg .u32 %ast_s1_<1>;\n"
+  AstOutput Outs[] = {{{"p", 0}, A}, {{"q", 1}, B}};
+  auto T = Ctx.compile(AstProgram{Outs, {}}, Xy);
+  ASSERT_TRUE(bool(T));
+  EXPECT_EQ(*T, "{\n.reg .f32 %ast<1>;\n.reg .u32 %ast_s1_<1>;\n"
                 "neg.f32 %ast0, %x;\ncvt.rzi.u32.f32 %ast_s1_0, %ast0;\n"
                 "mov.f32 %p, %ast0;\nmov.u32 %q, %ast_s1_0;\n}");
-  EXPECT_EQ(ctx.getNumEmittedInstrs(), 2u);
+  EXPECT_EQ(Ctx.getNumEmittedInstrs(), 2u);
 }
 
 // Literals that are no operands (f16) go through a register; special
 // registers are read with mov.
 TEST(AstPtx, MaterialisedLeaves) {
-  AstPtxContext ctx(info());
-  int f16 = info().findStack("F16"), u32 = info().findStack("U32");
-  ASSERT_GE(f16, 0);
-  const uint64_t h[] = {encodeConstantBits(uint16_t(f16), 0x3c00),
-                        encodeConstantBits(uint16_t(f16), 0x3c00),
+  AstPtxContext Ctx(info());
+  int F16 = info().findStack("F16"), U32 = info().findStack("U32");
+  ASSERT_GE(F16, 0);
+  const uint64_t H[] = {encodeConstantBits(uint16_t(F16), 0x3c00),
+                        encodeConstantBits(uint16_t(F16), 0x3c00),
                         encodePtx(instr("add.f16"), 2), encodeReturn()};
-  AstOutput o1{{"h", uint16_t(f16)}, h};
-  auto t = ctx.compile(AstProgram{o1, {}}, {});
-  ASSERT_TRUE(bool(t)) << llvm::toString(t.takeError());
-  EXPECT_NE(t->str().find("mov.b16 %ast_s6_0, 0x00003c00;\n"
+  AstOutput O1{{"h", uint16_t(F16)}, H};
+  auto T = Ctx.compile(AstProgram{O1, {}}, {});
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_NE(T->str().find("mov.b16 %ast_s6_0, 0x00003c00;\n"
                           "add.f16 %ast_s6_1, %ast_s6_0, %ast_s6_0;"),
             std::string::npos)
-      << t->str();
-  int tid = info().findSpecial("tid");
-  const uint64_t s[] = {encodeSpecial(uint32_t(tid), 2), encodeReturn()};
-  AstOutput o2{{"t", uint16_t(u32)}, s};
-  t = ctx.compile(AstProgram{o2, {}}, {});
-  ASSERT_TRUE(bool(t));
-  EXPECT_EQ(*t, "{\n.reg .u32 %ast_s1_<1>;\nmov.u32 %ast_s1_0, %tid.z;\n"
+      << T->str();
+  int Tid = info().findSpecial("tid");
+  const uint64_t S[] = {encodeSpecial(uint32_t(Tid), 2), encodeReturn()};
+  AstOutput O2{{"t", uint16_t(U32)}, S};
+  T = Ctx.compile(AstProgram{O2, {}}, {});
+  ASSERT_TRUE(bool(T));
+  EXPECT_EQ(*T, "{\n.reg .u32 %ast_s1_<1>;\nmov.u32 %ast_s1_0, %tid.z;\n"
                 "mov.u32 %t, %ast_s1_0;\n}");
 }
 
@@ -281,12 +281,12 @@ TEST(AstPtx, ReservedNames) {
 
 // Random well-typed trees of every stack compile; f32 trees interpret.
 TEST(AstPtx, RandomTreesCompile) {
-  AstPtxContext ctx(info());
-  for (uint64_t seed = 1; seed != 200; ++seed) {
-    AstModule m = makeRandomAstModule(info(), seed, 64);
-    auto t = ctx.compile(m.getProgram(), m.getInputs());
-    ASSERT_TRUE(bool(t)) << "seed " << seed << ": "
-                         << llvm::toString(t.takeError());
+  AstPtxContext Ctx(info());
+  for (uint64_t Seed = 1; Seed != 200; ++Seed) {
+    AstModule M = makeRandomAstModule(info(), Seed, 64);
+    auto T = Ctx.compile(M.getProgram(), M.getInputs());
+    ASSERT_TRUE(bool(T)) << "seed " << Seed << ": "
+                         << llvm::toString(T.takeError());
   }
 }
 

@@ -9,9 +9,9 @@
 
 #include <cstddef>
 
-extern "C" int mmptx_last_error_c_test(char *failure, size_t failure_size);
+extern "C" int mmptx_last_error_c_test(char *Failure, size_t FailureSize);
 
 TEST(CAPILastErrorTest, CTestPasses) {
-  char failure[512] = "";
-  EXPECT_EQ(mmptx_last_error_c_test(failure, sizeof(failure)), 0) << failure;
+  char Failure[512] = "";
+  EXPECT_EQ(mmptx_last_error_c_test(Failure, sizeof(Failure)), 0) << Failure;
 }

@@ -23,56 +23,56 @@ namespace {
 
 /// The marker tests use fragments, not whole modules: they run the marker
 /// scanner alone (trusted input); the checks have tests of their own.
-InjectOptions scannerOnly(const InjectOptions &opts) {
-  InjectOptions o = opts;
-  o.trusted = true;
-  return o;
+InjectOptions scannerOnly(const InjectOptions &Opts) {
+  InjectOptions O = Opts;
+  O.Trusted = true;
+  return O;
 }
 
-std::unique_ptr<InjectModule> createOK(StringRef ptx,
-                                       const InjectOptions &opts = {}) {
-  auto m = InjectModule::create(ptx, "test.ptx", scannerOnly(opts));
-  if (!m) {
-    ADD_FAILURE() << toString(m.takeError());
+std::unique_ptr<InjectModule> createOK(StringRef Ptx,
+                                       const InjectOptions &Opts = {}) {
+  auto M = InjectModule::create(Ptx, "test.ptx", scannerOnly(Opts));
+  if (!M) {
+    ADD_FAILURE() << toString(M.takeError());
     return nullptr;
   }
-  return std::move(*m);
+  return std::move(*M);
 }
 
-std::string createError(StringRef ptx, InjectErrc *code = nullptr,
-                        const InjectOptions &opts = {}) {
-  auto m = InjectModule::create(ptx, "test.ptx", scannerOnly(opts));
-  if (m) {
+std::string createError(StringRef Ptx, InjectErrc *Code = nullptr,
+                        const InjectOptions &Opts = {}) {
+  auto M = InjectModule::create(Ptx, "test.ptx", scannerOnly(Opts));
+  if (M) {
     ADD_FAILURE() << "expected an error";
     return "";
   }
-  std::string msg;
-  InjectErrc c = takeInjectError(m.takeError(), &msg);
-  if (code)
-    *code = c;
-  return msg;
+  std::string Msg;
+  InjectErrc C = takeInjectError(M.takeError(), &Msg);
+  if (Code)
+    *Code = C;
+  return Msg;
 }
 
-std::string renderOK(const InjectModule &m, ArrayRef<StringRef> stubs) {
-  std::string out;
-  RenderOptions unchecked;
-  unchecked.checkStubs = false;
-  if (Error e = m.render(stubs, out, unchecked))
-    ADD_FAILURE() << toString(std::move(e));
-  auto size = m.renderedSize(stubs);
-  EXPECT_TRUE(bool(size));
-  if (size) {
-    EXPECT_EQ(*size, out.size());
+std::string renderOK(const InjectModule &M, ArrayRef<StringRef> Stubs) {
+  std::string Out;
+  RenderOptions Unchecked;
+  Unchecked.CheckStubs = false;
+  if (Error E = M.render(Stubs, Out, Unchecked))
+    ADD_FAILURE() << toString(std::move(E));
+  auto Size = M.renderedSize(Stubs);
+  EXPECT_TRUE(bool(Size));
+  if (Size) {
+    EXPECT_EQ(*Size, Out.size());
   }
-  return out;
+  return Out;
 }
 
-std::string readCorpus(StringRef name) {
-  auto buf =
-      MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + name.str());
-  if (!buf)
+std::string readCorpus(StringRef Name) {
+  auto Buf =
+      MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + Name.str());
+  if (!Buf)
     return "";
-  return (*buf)->getBuffer().str();
+  return (*Buf)->getBuffer().str();
 }
 
 const char *const SimpleSite = "A\n\t// PTX_INJECT_START f\n"
@@ -80,91 +80,91 @@ const char *const SimpleSite = "A\n\t// PTX_INJECT_START f\n"
                                "\t// PTX_INJECT_END\nB\n";
 
 TEST(InjectModuleTest, ReferenceWorkedExample) {
-  auto m = createOK(SimpleSite);
-  ASSERT_TRUE(m);
-  ASSERT_EQ(m->getNumInjects(), 1u);
-  const Inject &inj = m->getInject(0);
-  EXPECT_EQ(inj.name, "f");
-  EXPECT_EQ(inj.numSites, 1u);
-  ASSERT_EQ(inj.numVariables, 1u);
-  const InjectVariable &v = m->getVariables(inj)[0];
-  EXPECT_EQ(v.name, "x");
-  EXPECT_EQ(v.kind, InjectArgKind::In);
-  EXPECT_EQ(v.regType, "f32");
-  EXPECT_EQ(v.typeToken, "F32");
-  EXPECT_EQ(v.stableRegister, "_x0");
-  EXPECT_EQ(renderOK(*m, {"STUB"}), "A\nSTUB\nB\n");
-  EXPECT_EQ(m->lookupInject("f"), &inj);
-  EXPECT_EQ(m->lookupInject("g"), nullptr);
-  EXPECT_EQ(m->lookupVariable(inj, "x"), &v);
-  EXPECT_EQ(m->lookupVariable(inj, "y"), nullptr);
+  auto M = createOK(SimpleSite);
+  ASSERT_TRUE(M);
+  ASSERT_EQ(M->getNumInjects(), 1u);
+  const Inject &Inj = M->getInject(0);
+  EXPECT_EQ(Inj.Name, "f");
+  EXPECT_EQ(Inj.NumSites, 1u);
+  ASSERT_EQ(Inj.NumVariables, 1u);
+  const InjectVariable &V = M->getVariables(Inj)[0];
+  EXPECT_EQ(V.Name, "x");
+  EXPECT_EQ(V.Kind, InjectArgKind::In);
+  EXPECT_EQ(V.RegType, "f32");
+  EXPECT_EQ(V.TypeToken, "F32");
+  EXPECT_EQ(V.StableRegister, "_x0");
+  EXPECT_EQ(renderOK(*M, {"STUB"}), "A\nSTUB\nB\n");
+  EXPECT_EQ(M->lookupInject("f"), &Inj);
+  EXPECT_EQ(M->lookupInject("g"), nullptr);
+  EXPECT_EQ(M->lookupVariable(Inj, "x"), &V);
+  EXPECT_EQ(M->lookupVariable(Inj, "y"), nullptr);
 }
 
 TEST(InjectModuleTest, ReferenceEdgeCases) {
-  auto m = createOK("X// PTX_INJECT_START f\n// PTX_INJECT_END\nY");
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getInject(0).numVariables, 0u);
-  EXPECT_EQ(renderOK(*m, {"STUB"}), "XSTUB\nY");
+  auto M = createOK("X// PTX_INJECT_START f\n// PTX_INJECT_END\nY");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getInject(0).NumVariables, 0u);
+  EXPECT_EQ(renderOK(*M, {"STUB"}), "XSTUB\nY");
 
-  m = createOK("foo // PTX_INJECT_START f\n// PTX_INJECT_END\n");
-  ASSERT_TRUE(m);
-  EXPECT_EQ(renderOK(*m, {"STUB"}), "foo STUB\n");
+  M = createOK("foo // PTX_INJECT_START f\n// PTX_INJECT_END\n");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(renderOK(*M, {"STUB"}), "foo STUB\n");
 
-  m = createOK("\t// PTX_INJECT_START my site\n"
+  M = createOK("\t// PTX_INJECT_START my site\n"
                "\t// _x0 m f32 F32 x[ 0 ]\n\t// PTX_INJECT_END\n");
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getInject(0).name, "my site");
-  EXPECT_EQ(m->getVariables(m->getInject(0))[0].name, "x[ 0 ]");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getInject(0).Name, "my site");
+  EXPECT_EQ(M->getVariables(M->getInject(0))[0].Name, "x[ 0 ]");
 
-  m = createOK(".version 9.0\n");
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getNumInjects(), 0u);
-  EXPECT_EQ(renderOK(*m, {}), ".version 9.0\n");
+  M = createOK(".version 9.0\n");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getNumInjects(), 0u);
+  EXPECT_EQ(renderOK(*M, {}), ".version 9.0\n");
 }
 
 TEST(InjectModuleTest, TolerantWhereTheReferenceIsBrittle) {
   // CRLF, a tab after the register, trailing blanks after END, END at EOF.
-  auto m = createOK("A\r\n\t// PTX_INJECT_START f \r\n"
+  auto M = createOK("A\r\n\t// PTX_INJECT_START f \r\n"
                     "\t// _x0\ti  f32\tF32 x \r\n"
                     "\t// PTX_INJECT_END \t\r\nB\r\n");
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getInject(0).name, "f");
-  EXPECT_EQ(m->getVariables(m->getInject(0))[0].name, "x");
-  EXPECT_EQ(renderOK(*m, {"S"}), "A\r\nS\r\nB\r\n");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getInject(0).Name, "f");
+  EXPECT_EQ(M->getVariables(M->getInject(0))[0].Name, "x");
+  EXPECT_EQ(renderOK(*M, {"S"}), "A\r\nS\r\nB\r\n");
 
-  m = createOK("A\n\t// PTX_INJECT_START f\n\t// PTX_INJECT_END");
-  ASSERT_TRUE(m);
-  EXPECT_EQ(renderOK(*m, {"S"}), "A\nS");
+  M = createOK("A\n\t// PTX_INJECT_START f\n\t// PTX_INJECT_END");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(renderOK(*M, {"S"}), "A\nS");
 }
 
 TEST(InjectModuleTest, NativeFormat) {
-  const char *ptx = "\t{\n\t.reg .f32 %_x0;\n\t.reg .b32 %_x1;\n"
+  const char *Ptx = "\t{\n\t.reg .f32 %_x0;\n\t.reg .b32 %_x1;\n"
                     "\t// MMPTX_INJECT_BEGIN site 2\n"
                     "\t// MMPTX_INJECT_ARG 0 in f32 F32 a\n"
                     "\t// MMPTX_INJECT_ARG 1 out b32 B32 the b\n"
                     "\t// MMPTX_INJECT_END site\n"
                     "\t}\n";
-  auto m = createOK(ptx);
-  ASSERT_TRUE(m);
-  const Inject &inj = m->getInject(0);
-  ASSERT_EQ(inj.numVariables, 2u);
-  EXPECT_EQ(m->getVariables(inj)[1].name, "the b");
-  EXPECT_EQ(m->getVariables(inj)[1].kind, InjectArgKind::Out);
-  EXPECT_EQ(m->getVariables(inj)[1].stableRegister, "_x1");
-  EXPECT_EQ(m->sites()[0].format, InjectSiteFormat::Native);
-  EXPECT_EQ(renderOK(*m, {"\tS;"}),
+  auto M = createOK(Ptx);
+  ASSERT_TRUE(M);
+  const Inject &Inj = M->getInject(0);
+  ASSERT_EQ(Inj.NumVariables, 2u);
+  EXPECT_EQ(M->getVariables(Inj)[1].Name, "the b");
+  EXPECT_EQ(M->getVariables(Inj)[1].Kind, InjectArgKind::Out);
+  EXPECT_EQ(M->getVariables(Inj)[1].StableRegister, "_x1");
+  EXPECT_EQ(M->sites()[0].Format, InjectSiteFormat::Native);
+  EXPECT_EQ(renderOK(*M, {"\tS;"}),
             "\t{\n\t.reg .f32 %_x0;\n\t.reg .b32 %_x1;\n\tS;\n\t}\n");
 
-  InjectErrc code;
+  InjectErrc Code;
   EXPECT_EQ(createError("// MMPTX_INJECT_BEGIN f 2\n"
                         "// MMPTX_INJECT_ARG 0 in f32 F32 a\n"
                         "// MMPTX_INJECT_END f\n",
-                        &code),
+                        &Code),
             "test.ptx:1:25: error: inject site 'f' declares 2 arguments but "
             "has 1 'MMPTX_INJECT_ARG' line\n"
             "// MMPTX_INJECT_BEGIN f 2\n"
             "                        ^");
-  EXPECT_EQ(code, InjectErrc::Formatting);
+  EXPECT_EQ(Code, InjectErrc::Formatting);
   EXPECT_NE(createError("// MMPTX_INJECT_BEGIN f 0\n"
                         "// MMPTX_INJECT_END g\n")
                 .find("'MMPTX_INJECT_END' names 'g' but the site is 'f'"),
@@ -177,25 +177,25 @@ TEST(InjectModuleTest, NativeFormat) {
 }
 
 TEST(InjectModuleTest, LegacyFormatIsNormalisedAtRender) {
-  const char *ptx = "\t// begin inline asm\n"
+  const char *Ptx = "\t// begin inline asm\n"
                     "\t// PTX_INJECT_START func\n"
                     "\t// %f1 mod f32 y\n"
                     "\t// %f9 out f32 z\n"
                     "\t// %f3 in f32 x\n"
                     "\t// PTX_INJECT_END\n"
                     "\t// end inline asm\n";
-  auto m = createOK(ptx);
-  ASSERT_TRUE(m);
-  const Inject &inj = m->getInject(0);
-  ASSERT_EQ(inj.numVariables, 3u);
-  EXPECT_EQ(m->getVariables(inj)[0].typeToken, "F32");
-  EXPECT_EQ(m->getVariables(inj)[0].regType, "f32");
-  EXPECT_EQ(m->getVariables(inj)[2].stableRegister, "_x2");
-  EXPECT_EQ(m->sites()[0].format, InjectSiteFormat::Legacy);
-  ArrayRef<StringRef> regs = m->getSiteRegisters(m->sites()[0]);
-  ASSERT_EQ(regs.size(), 3u);
-  EXPECT_EQ(regs[1], "%f9");
-  EXPECT_EQ(renderOK(*m, {"\tSTUB;"}), "\t// begin inline asm\n"
+  auto M = createOK(Ptx);
+  ASSERT_TRUE(M);
+  const Inject &Inj = M->getInject(0);
+  ASSERT_EQ(Inj.NumVariables, 3u);
+  EXPECT_EQ(M->getVariables(Inj)[0].TypeToken, "F32");
+  EXPECT_EQ(M->getVariables(Inj)[0].RegType, "f32");
+  EXPECT_EQ(M->getVariables(Inj)[2].StableRegister, "_x2");
+  EXPECT_EQ(M->sites()[0].Format, InjectSiteFormat::Legacy);
+  ArrayRef<StringRef> Regs = M->getSiteRegisters(M->sites()[0]);
+  ASSERT_EQ(Regs.size(), 3u);
+  EXPECT_EQ(Regs[1], "%f9");
+  EXPECT_EQ(renderOK(*M, {"\tSTUB;"}), "\t// begin inline asm\n"
                                        "\t{\n"
                                        "\t.reg .f32 %_x0;\n"
                                        "\t.reg .f32 %_x1;\n"
@@ -210,11 +210,11 @@ TEST(InjectModuleTest, LegacyFormatIsNormalisedAtRender) {
 }
 
 TEST(InjectModuleTest, MalformedMarkers) {
-  InjectErrc code;
-  EXPECT_EQ(createError("A\n// PTX_INJECT_END\n", &code),
+  InjectErrc Code;
+  EXPECT_EQ(createError("A\n// PTX_INJECT_END\n", &Code),
             "test.ptx:2:4: error: 'PTX_INJECT_END' without a matching "
             "'PTX_INJECT_START'\n// PTX_INJECT_END\n   ^");
-  EXPECT_EQ(code, InjectErrc::Formatting);
+  EXPECT_EQ(Code, InjectErrc::Formatting);
   EXPECT_NE(
       createError("// PTX_INJECT_START f\n// _x0 in f32 F32 x\n"
                   "// PTX_INJECT_END\n")
@@ -235,11 +235,11 @@ TEST(InjectModuleTest, MalformedMarkers) {
   EXPECT_NE(createError("// PTX_INJECT_START f\n// _x0 i f32 F32 x\n")
                 .find("1:4: error: inject site 'f' has no '// PTX_INJECT_END'"),
             std::string::npos);
-  std::string msg = createError("// PTX_INJECT_START f\n\tmov.f32 %f1, %f2;\n");
-  EXPECT_NE(msg.find("2:2: error: expected an argument marker or "
+  std::string Msg = createError("// PTX_INJECT_START f\n\tmov.f32 %f1, %f2;\n");
+  EXPECT_NE(Msg.find("2:2: error: expected an argument marker or "
                      "'// PTX_INJECT_END': inject site 'f' is not closed"),
             std::string::npos);
-  EXPECT_NE(msg.find("1:4: note: inject site 'f' starts here"),
+  EXPECT_NE(Msg.find("1:4: note: inject site 'f' starts here"),
             std::string::npos);
   EXPECT_NE(createError("// PTX_INJECT_START f\n// _x0 i f32 F16 x\n"
                         "// PTX_INJECT_END\n")
@@ -249,43 +249,43 @@ TEST(InjectModuleTest, MalformedMarkers) {
 }
 
 TEST(InjectModuleTest, UnknownAndExtraTypes) {
-  const char *ptx = "// PTX_INJECT_START f\n// _x0 i f32 DOG x\n"
+  const char *Ptx = "// PTX_INJECT_START f\n// _x0 i f32 DOG x\n"
                     "// PTX_INJECT_END\n";
-  InjectErrc code;
-  EXPECT_EQ(createError(ptx, &code),
+  InjectErrc Code;
+  EXPECT_EQ(createError(Ptx, &Code),
             "test.ptx:2:14: error: unknown inject type 'DOG'\n"
             "// _x0 i f32 DOG x\n"
             "             ^");
-  EXPECT_EQ(code, InjectErrc::UnknownType);
+  EXPECT_EQ(Code, InjectErrc::UnknownType);
 
-  InjectType dog;
-  dog.token = "DOG";
-  dog.regType = "f32";
-  dog.movSuffix = "f32";
-  InjectOptions opts;
-  opts.extraTypes = makeArrayRef(dog);
-  auto m = createOK(ptx, opts);
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getVariables(m->getInject(0))[0].typeToken, "DOG");
+  InjectType Dog;
+  Dog.TheToken = "DOG";
+  Dog.RegType = "f32";
+  Dog.MovSuffix = "f32";
+  InjectOptions Opts;
+  Opts.ExtraTypes = makeArrayRef(Dog);
+  auto M = createOK(Ptx, Opts);
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getVariables(M->getInject(0))[0].TypeToken, "DOG");
 
-  InjectOptions any;
-  any.allowUnknownTypes = true;
-  m = createOK(ptx, any);
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getVariables(m->getInject(0))[0].regType, "f32");
+  InjectOptions TheAny;
+  TheAny.AllowUnknownTypes = true;
+  M = createOK(Ptx, TheAny);
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getVariables(M->getInject(0))[0].RegType, "f32");
 }
 
 /// A site of inject `f` with the given argument lines.
-std::string site(StringRef args) {
-  return ("\t// PTX_INJECT_START f\n" + args + "\t// PTX_INJECT_END\n").str();
+std::string site(StringRef Args) {
+  return ("\t// PTX_INJECT_START f\n" + Args + "\t// PTX_INJECT_END\n").str();
 }
 
 TEST(InjectModuleTest, InconsistentDuplicates) {
-  std::string first = site("\t// _x0 m f32 F32 acc\n\t// _x1 i f32 F32 v\n");
+  std::string First = site("\t// _x0 m f32 F32 acc\n\t// _x1 i f32 F32 v\n");
   struct Case {
-    const char *args;
-    const char *message;
-  } cases[] = {
+    const char *Args;
+    const char *Message;
+  } Cases[] = {
       {"\t// _x0 m f32 F32 acc\n",
        "8:5: error: inject site 'f' has 1 argument, but the first site of "
        "'f' has 2"},
@@ -304,145 +304,145 @@ TEST(InjectModuleTest, InconsistentDuplicates) {
        "variable 'v' (argument 1) has stable register '_x9' here, but '_x1' at "
        "the first site"},
   };
-  for (const Case &c : cases) {
-    std::string ptx = first + "\tmov.f32 %f1, %f2;\n\n" + site(c.args);
-    std::string ptxWithPrefix = "A\n" + ptx;
-    InjectErrc code;
-    std::string msg = createError(ptxWithPrefix, &code);
-    EXPECT_NE(msg.find(c.message), std::string::npos) << msg;
-    EXPECT_NE(msg.find("test.ptx:2:5: note: first site of inject 'f' is here"),
+  for (const Case &C : Cases) {
+    std::string Ptx = First + "\tmov.f32 %f1, %f2;\n\n" + site(C.Args);
+    std::string PtxWithPrefix = "A\n" + Ptx;
+    InjectErrc Code;
+    std::string Msg = createError(PtxWithPrefix, &Code);
+    EXPECT_NE(Msg.find(C.Message), std::string::npos) << Msg;
+    EXPECT_NE(Msg.find("test.ptx:2:5: note: first site of inject 'f' is here"),
               std::string::npos)
-        << msg;
-    EXPECT_EQ(code, InjectErrc::InconsistentInjection);
+        << Msg;
+    EXPECT_EQ(Code, InjectErrc::InconsistentInjection);
   }
   // A register type differing alone: a user type aliasing F32's token with
   // another register type cannot exist, so allow unknown types.
-  InjectOptions any;
-  any.allowUnknownTypes = true;
-  std::string ptx =
+  InjectOptions TheAny;
+  TheAny.AllowUnknownTypes = true;
+  std::string Ptx =
       site("\t// _x0 m f32 T acc\n") + site("\t// _x0 m b32 T acc\n");
-  std::string msg = createError(ptx, nullptr, any);
-  EXPECT_NE(msg.find("has register type 'b32' here, but 'f32' at the first"),
+  std::string Msg = createError(Ptx, nullptr, TheAny);
+  EXPECT_NE(Msg.find("has register type 'b32' here, but 'f32' at the first"),
             std::string::npos)
-      << msg;
+      << Msg;
 }
 
 TEST(InjectModuleTest, RenderErrors) {
-  auto m = createOK(SimpleSite);
-  ASSERT_TRUE(m);
-  std::string out;
+  auto M = createOK(SimpleSite);
+  ASSERT_TRUE(M);
+  std::string Out;
   // Not PTX: these stubs test the count, size and name checks alone.
-  RenderOptions unchecked;
-  unchecked.checkStubs = false;
-  Error e = m->render(ArrayRef<StringRef>{"a", "b"}, out, unchecked);
-  std::string msg;
-  EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::WrongNumStubs);
-  EXPECT_EQ(msg, "expected 1 stub (one per inject), got 2");
+  RenderOptions Unchecked;
+  Unchecked.CheckStubs = false;
+  Error E = M->render(ArrayRef<StringRef>{"a", "b"}, Out, Unchecked);
+  std::string Msg;
+  EXPECT_EQ(takeInjectError(std::move(E), &Msg), InjectErrc::WrongNumStubs);
+  EXPECT_EQ(Msg, "expected 1 stub (one per inject), got 2");
 
-  char buf[4];
-  auto n = m->render(ArrayRef<StringRef>{"S"}, buf, sizeof(buf), unchecked);
-  EXPECT_EQ(takeInjectError(n.takeError(), &msg),
+  char Buf[4];
+  auto N = M->render(ArrayRef<StringRef>{"S"}, Buf, sizeof(Buf), Unchecked);
+  EXPECT_EQ(takeInjectError(N.takeError(), &Msg),
             InjectErrc::InsufficientBuffer);
-  char big[16];
-  n = m->render(ArrayRef<StringRef>{"S"}, big, sizeof(big), unchecked);
-  ASSERT_TRUE(bool(n));
-  EXPECT_EQ(StringRef(big, *n), "A\nS\nB\n");
+  char Big[16];
+  N = M->render(ArrayRef<StringRef>{"S"}, Big, sizeof(Big), Unchecked);
+  ASSERT_TRUE(bool(N));
+  EXPECT_EQ(StringRef(Big, *N), "A\nS\nB\n");
 
-  StringMap<StringRef> byName;
-  e = m->render(byName, out, unchecked);
-  EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::MissingStub);
-  EXPECT_EQ(msg, "no stub for inject 'f'");
-  byName["f"] = "S";
-  byName["g"] = "T";
-  e = m->render(byName, out, unchecked);
-  EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::InjectNotFound);
-  EXPECT_EQ(msg, "stub given for unknown inject 'g'");
+  StringMap<StringRef> ByName;
+  E = M->render(ByName, Out, Unchecked);
+  EXPECT_EQ(takeInjectError(std::move(E), &Msg), InjectErrc::MissingStub);
+  EXPECT_EQ(Msg, "no stub for inject 'f'");
+  ByName["f"] = "S";
+  ByName["g"] = "T";
+  E = M->render(ByName, Out, Unchecked);
+  EXPECT_EQ(takeInjectError(std::move(E), &Msg), InjectErrc::InjectNotFound);
+  EXPECT_EQ(Msg, "stub given for unknown inject 'g'");
 
   // An error without a location is a StringError whose code has the inject
   // category; any other error is Internal.
-  e = m->render(ArrayRef<StringRef>{}, out, unchecked);
-  std::error_code ec;
-  handleAllErrors(std::move(e),
-                  [&](const StringError &s) { ec = s.convertToErrorCode(); });
-  EXPECT_EQ(ec, make_error_code(InjectErrc::WrongNumStubs));
-  EXPECT_EQ(&ec.category(), &getInjectErrorCategory());
+  E = M->render(ArrayRef<StringRef>{}, Out, Unchecked);
+  std::error_code Ec;
+  handleAllErrors(std::move(E),
+                  [&](const StringError &S) { Ec = S.convertToErrorCode(); });
+  EXPECT_EQ(Ec, make_error_code(InjectErrc::WrongNumStubs));
+  EXPECT_EQ(&Ec.category(), &getInjectErrorCategory());
   EXPECT_EQ(
-      takeInjectError(createStringError(inconvertibleErrorCode(), "x"), &msg),
+      takeInjectError(createStringError(inconvertibleErrorCode(), "x"), &Msg),
       InjectErrc::Internal);
-  EXPECT_EQ(msg, "x");
-  byName.erase("g");
-  EXPECT_FALSE(bool(m->render(byName, out, unchecked)));
-  EXPECT_EQ(out, "A\nS\nB\n");
+  EXPECT_EQ(Msg, "x");
+  ByName.erase("g");
+  EXPECT_FALSE(bool(M->render(ByName, Out, Unchecked)));
+  EXPECT_EQ(Out, "A\nS\nB\n");
 }
 
 TEST(InjectModuleTest, ModulePathMatchesTextPath) {
-  for (StringRef file :
+  for (StringRef File :
        {"ptx_inject_simple_kernel.ptx", "anchor_gemm_kernel.ptx"}) {
-    std::string text = readCorpus(file);
-    ASSERT_FALSE(text.empty());
-    auto fast = createOK(text);
-    auto pm = parsePTXString(text, file, /*Verify=*/false);
-    ASSERT_TRUE(bool(pm)) << toString(pm.takeError());
-    auto viaModule = InjectModule::create(**pm);
-    ASSERT_TRUE(bool(viaModule)) << toString(viaModule.takeError());
-    ASSERT_EQ(fast->getNumInjects(), (*viaModule)->getNumInjects());
-    ASSERT_EQ(fast->sites().size(), (*viaModule)->sites().size());
-    std::vector<StringRef> stubs(fast->getNumInjects(), "\t// stub");
-    EXPECT_EQ(renderOK(*fast, stubs), renderOK(**viaModule, stubs));
+    std::string Text = readCorpus(File);
+    ASSERT_FALSE(Text.empty());
+    auto Fast = createOK(Text);
+    auto Pm = parsePTXString(Text, File, /*Verify=*/false);
+    ASSERT_TRUE(bool(Pm)) << toString(Pm.takeError());
+    auto ViaModule = InjectModule::create(**Pm);
+    ASSERT_TRUE(bool(ViaModule)) << toString(ViaModule.takeError());
+    ASSERT_EQ(Fast->getNumInjects(), (*ViaModule)->getNumInjects());
+    ASSERT_EQ(Fast->sites().size(), (*ViaModule)->sites().size());
+    std::vector<StringRef> Stubs(Fast->getNumInjects(), "\t// stub");
+    EXPECT_EQ(renderOK(*Fast, Stubs), renderOK(**ViaModule, Stubs));
   }
 }
 
 TEST(InjectModuleTest, CorpusCounts) {
-  auto m = createOK(readCorpus("anchor_gemm_kernel.ptx"));
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->sites().size(), 288u);
-  ASSERT_TRUE(m->lookupInject("mma"));
-  EXPECT_EQ(m->lookupInject("mma")->numSites, 256u);
+  auto M = createOK(readCorpus("anchor_gemm_kernel.ptx"));
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->sites().size(), 288u);
+  ASSERT_TRUE(M->lookupInject("mma"));
+  EXPECT_EQ(M->lookupInject("mma")->NumSites, 256u);
   // Rendering empty stubs removes exactly the marker blocks.
-  std::vector<StringRef> stubs(m->getNumInjects(), "");
-  std::string out = renderOK(*m, stubs);
-  EXPECT_EQ(StringRef(out).count("PTX_INJECT"), 0u);
+  std::vector<StringRef> Stubs(M->getNumInjects(), "");
+  std::string Out = renderOK(*M, Stubs);
+  EXPECT_EQ(StringRef(Out).count("PTX_INJECT"), 0u);
 }
 
 TEST(InjectModuleTest, ManySitesAndNames) {
-  std::string ptx;
-  const unsigned numSites = 100000, numNames = 10000;
-  for (unsigned i = 0; i < numSites; ++i)
-    ptx += "\t// PTX_INJECT_START s" + std::to_string(i % numNames) +
+  std::string Ptx;
+  const unsigned NumSites = 100000, NumNames = 10000;
+  for (unsigned I = 0; I < NumSites; ++I)
+    Ptx += "\t// PTX_INJECT_START s" + std::to_string(I % NumNames) +
            "\n\t// _x0 m f32 F32 a\n\t// PTX_INJECT_END\n";
-  auto m = createOK(ptx);
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getNumInjects(), numNames);
-  EXPECT_EQ(m->sites().size(), numSites);
-  EXPECT_EQ(m->lookupInject("s9999")->numSites, numSites / numNames);
-  std::vector<StringRef> stubs(numNames, "x");
-  EXPECT_EQ(renderOK(*m, stubs).size(), numSites * 2);
+  auto M = createOK(Ptx);
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getNumInjects(), NumNames);
+  EXPECT_EQ(M->sites().size(), NumSites);
+  EXPECT_EQ(M->lookupInject("s9999")->NumSites, NumSites / NumNames);
+  std::vector<StringRef> Stubs(NumNames, "x");
+  EXPECT_EQ(renderOK(*M, Stubs).size(), NumSites * 2);
 }
 
 // The text scanner agrees with the parser on what a comment is: markers
 // inside /* */ are not sites; '/*' in a string or a '//' comment opens none.
 TEST(InjectModuleTest, MarkersInBlockCommentsAreNotSites) {
-  auto m = createOK("/* old:\n\t// PTX_INJECT_START dead\n"
+  auto M = createOK("/* old:\n\t// PTX_INJECT_START dead\n"
                     "\t// PTX_INJECT_END\n*/\n"
                     ".file 1 \"a/*b\"\n// see /* here\n"
                     "\t// PTX_INJECT_START live\n\t// PTX_INJECT_END\n"
                     "/* \t// PTX_INJECT_START dead2\n");
-  ASSERT_TRUE(m);
-  ASSERT_EQ(m->getNumInjects(), 1u);
-  EXPECT_EQ(m->getInject(0).name, "live");
+  ASSERT_TRUE(M);
+  ASSERT_EQ(M->getNumInjects(), 1u);
+  EXPECT_EQ(M->getInject(0).Name, "live");
   // A string with an escaped quote still ends at its closing quote.
-  m = createOK(".file 1 \"x\\\"/*\"\n// PTX_INJECT_START s\n// PTX_INJECT_END");
-  ASSERT_TRUE(m);
-  EXPECT_EQ(m->getNumInjects(), 1u);
+  M = createOK(".file 1 \"x\\\"/*\"\n// PTX_INJECT_START s\n// PTX_INJECT_END");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->getNumInjects(), 1u);
   // The lit test's file, through the text path (mmptx-opt takes the
   // parsed-module path).
-  auto buf = MemoryBuffer::getFile(std::string(MMPTX_SOURCE_DIR) +
+  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_SOURCE_DIR) +
                                    "/test/Inject/block-comments.ptx");
-  ASSERT_TRUE(bool(buf));
-  m = createOK((*buf)->getBuffer());
-  ASSERT_TRUE(m);
-  ASSERT_EQ(m->getNumInjects(), 1u);
-  EXPECT_EQ(m->getInject(0).name, "live");
+  ASSERT_TRUE(bool(Buf));
+  M = createOK((*Buf)->getBuffer());
+  ASSERT_TRUE(M);
+  ASSERT_EQ(M->getNumInjects(), 1u);
+  EXPECT_EQ(M->getInject(0).Name, "live");
 }
 
 TEST(InjectModuleTest, DuplicateVariablesInOneSite) {
@@ -459,78 +459,78 @@ TEST(InjectModuleTest, DuplicateVariablesInOneSite) {
 }
 
 TEST(InjectModuleTest, ConcurrentRenderFromOneHandle) {
-  auto m = createOK(readCorpus("anchor_gemm_kernel.ptx"));
-  ASSERT_TRUE(m);
-  std::vector<std::string> stubText;
-  for (size_t i = 0; i != m->getNumInjects(); ++i)
-    stubText.push_back("\t// stub " + std::to_string(i));
-  std::vector<StringRef> stubs(stubText.begin(), stubText.end());
-  std::string expected = renderOK(*m, stubs);
-  std::vector<std::thread> threads;
-  std::vector<int> mismatches(8, 0);
-  for (unsigned t = 0; t != 8; ++t)
-    threads.emplace_back([&, t] {
-      std::string out;
-      for (unsigned i = 0; i != 50; ++i) {
-        if (Error e = m->render(stubs, out)) {
-          consumeError(std::move(e));
-          ++mismatches[t];
-        } else if (out != expected) {
-          ++mismatches[t];
+  auto TheM = createOK(readCorpus("anchor_gemm_kernel.ptx"));
+  ASSERT_TRUE(TheM);
+  std::vector<std::string> StubText;
+  for (size_t I = 0; I != TheM->getNumInjects(); ++I)
+    StubText.push_back("\t// stub " + std::to_string(I));
+  std::vector<StringRef> TheStubs(StubText.begin(), StubText.end());
+  std::string TheExpectedVal = renderOK(*TheM, TheStubs);
+  std::vector<std::thread> Threads;
+  std::vector<int> Mismatches(8, 0);
+  for (unsigned T = 0; T != 8; ++T)
+    Threads.emplace_back([&, T] {
+      std::string Out;
+      for (unsigned I = 0; I != 50; ++I) {
+        if (Error E = TheM->render(TheStubs, Out)) {
+          consumeError(std::move(E));
+          ++Mismatches[T];
+        } else if (Out != TheExpectedVal) {
+          ++Mismatches[T];
         }
       }
     });
-  for (std::thread &t : threads)
-    t.join();
-  for (int n : mismatches)
-    EXPECT_EQ(n, 0);
+  for (std::thread &T : Threads)
+    T.join();
+  for (int N : Mismatches)
+    EXPECT_EQ(N, 0);
 }
 
 TEST(InjectModuleTest, MutatedInputsNeverCrash) {
   // Byte mutations and truncations of marker-dense text: create either
   // fails cleanly or gives a handle that renders to its announced size.
-  const std::string seed =
+  const std::string Seed =
       "\t// PTX_INJECT_START f\r\n\t// _x0 m f32 F32 a\n"
       "\t// %f1 in f32 b\n\t// PTX_INJECT_END\n"
       "// MMPTX_INJECT_BEGIN g 2\n// MMPTX_INJECT_ARG 0 in f32 F32 x\n"
       "// MMPTX_INJECT_ARG 1 out b32 B32 y\n// MMPTX_INJECT_END g\n"
       "\t// PTX_INJECT_START f\n\t// _x0 m f32 F32 a\n\t// PTX_INJECT_END";
-  const char alphabet[] = "/ \t\n\r%_xJPTINECSARGBDMmoi0123F";
-  uint32_t state = 12345;
-  auto next = [&] {
-    state = state * 1103515245u + 12345u;
-    return state >> 8;
+  const char Alphabet[] = "/ \t\n\r%_xJPTINECSARGBDMmoi0123F";
+  uint32_t State = 12345;
+  auto Next = [&] {
+    State = State * 1103515245u + 12345u;
+    return State >> 8;
   };
-  for (unsigned iter = 0; iter != 20000; ++iter) {
-    std::string text = seed;
-    unsigned edits = 1 + next() % 4;
-    for (unsigned e = 0; e != edits && !text.empty(); ++e) {
-      size_t pos = next() % text.size();
-      switch (next() % 3) {
+  for (unsigned Iter = 0; Iter != 20000; ++Iter) {
+    std::string Text = Seed;
+    unsigned Edits = 1 + Next() % 4;
+    for (unsigned E = 0; E != Edits && !Text.empty(); ++E) {
+      size_t Pos = Next() % Text.size();
+      switch (Next() % 3) {
       case 0:
-        text[pos] = alphabet[next() % (sizeof(alphabet) - 1)];
+        Text[Pos] = Alphabet[Next() % (sizeof(Alphabet) - 1)];
         break;
       case 1:
-        text.erase(pos, 1 + next() % 8);
+        Text.erase(Pos, 1 + Next() % 8);
         break;
       case 2:
-        text.resize(pos);
+        Text.resize(Pos);
         break;
       }
     }
     // Copy into an exactly-sized heap buffer so that sanitizers see any
     // read past the end.
-    std::unique_ptr<char[]> exact(new char[text.size()]);
-    memcpy(exact.get(), text.data(), text.size());
-    auto m = InjectModule::create(StringRef(exact.get(), text.size()));
-    if (!m) {
-      consumeError(m.takeError());
+    std::unique_ptr<char[]> Exact(new char[Text.size()]);
+    memcpy(Exact.get(), Text.data(), Text.size());
+    auto M = InjectModule::create(StringRef(Exact.get(), Text.size()));
+    if (!M) {
+      consumeError(M.takeError());
       continue;
     }
-    std::vector<StringRef> stubs((*m)->getNumInjects(), "\t// S");
-    std::string out;
-    ASSERT_FALSE(bool((*m)->render(stubs, out)));
-    ASSERT_EQ(out.size(), cantFail((*m)->renderedSize(stubs)));
+    std::vector<StringRef> Stubs((*M)->getNumInjects(), "\t// S");
+    std::string Out;
+    ASSERT_FALSE(bool((*M)->render(Stubs, Out)));
+    ASSERT_EQ(Out.size(), cantFail((*M)->renderedSize(Stubs)));
   }
 }
 
@@ -549,57 +549,57 @@ const char *const CheckedModule = ".version 9.0\n"
                                   "}\n";
 
 TEST(InjectChecksTest, UserTypeMovSuffixInTheScaffold) {
-  InjectType word;
-  word.token = "WORD";
-  word.regType = "b32";
-  word.movSuffix = "u32";
-  InjectOptions opts;
-  opts.extraTypes = makeArrayRef(word);
-  auto m = InjectModule::create(CheckedModule, "k.ptx", opts);
-  ASSERT_TRUE(bool(m)) << toString(m.takeError());
-  EXPECT_EQ((*m)->getVariables((*m)->getInject(0))[0].movSuffix, "u32");
-  std::string out;
-  ASSERT_FALSE(bool((*m)->render({"\tadd.u32 %_x0, %_x0, 1;"}, out)));
-  EXPECT_NE(out.find("\tmov.u32 %_x0, %r1;\n\tadd.u32 %_x0, %_x0, 1;\n"
+  InjectType Word;
+  Word.TheToken = "WORD";
+  Word.RegType = "b32";
+  Word.MovSuffix = "u32";
+  InjectOptions Opts;
+  Opts.ExtraTypes = makeArrayRef(Word);
+  auto M = InjectModule::create(CheckedModule, "k.ptx", Opts);
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ((*M)->getVariables((*M)->getInject(0))[0].MovSuffix, "u32");
+  std::string Out;
+  ASSERT_FALSE(bool((*M)->render({"\tadd.u32 %_x0, %_x0, 1;"}, Out)));
+  EXPECT_NE(Out.find("\tmov.u32 %_x0, %r1;\n\tadd.u32 %_x0, %_x0, 1;\n"
                      "\tmov.u32 %r1, %_x0;\n"),
             std::string::npos)
-      << out;
+      << Out;
 }
 
 TEST(InjectChecksTest, StubsAreCheckedAndWarningsGoToTheHandler) {
-  InjectType word{"WORD", "b32", "u32", 'r', 32};
-  InjectOptions opts;
-  opts.extraTypes = makeArrayRef(word);
-  auto m = InjectModule::create(CheckedModule, "k.ptx", opts);
-  ASSERT_TRUE(bool(m)) << toString(m.takeError());
-  std::string out, msg;
-  RenderOptions ro;
-  std::vector<std::string> names = {"my.stub"};
-  ro.stubNames = names;
-  Error e = (*m)->render({"\t}\n\t{"}, out, ro);
-  EXPECT_EQ(takeInjectError(std::move(e), &msg), InjectErrc::InvalidStub);
-  EXPECT_EQ(StringRef(msg).take_until([](char c) { return c == '\n'; }),
+  InjectType Word{"WORD", "b32", "u32", 'r', 32};
+  InjectOptions Opts;
+  Opts.ExtraTypes = makeArrayRef(Word);
+  auto M = InjectModule::create(CheckedModule, "k.ptx", Opts);
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  std::string Out, Msg;
+  RenderOptions Ro;
+  std::vector<std::string> Names = {"my.stub"};
+  Ro.StubNames = Names;
+  Error E = (*M)->render({"\t}\n\t{"}, Out, Ro);
+  EXPECT_EQ(takeInjectError(std::move(E), &Msg), InjectErrc::InvalidStub);
+  EXPECT_EQ(StringRef(Msg).take_until([](char c) { return c == '\n'; }),
             "my.stub:1:2: error: unmatched '}'");
   // The unchecked path splices it as it is.
-  ro.checkStubs = false;
-  EXPECT_FALSE(bool((*m)->render({"\t}\n\t{"}, out, ro)));
+  Ro.CheckStubs = false;
+  EXPECT_FALSE(bool((*M)->render({"\t}\n\t{"}, Out, Ro)));
 
   // An in variable written by the stub: a warning, through the handler.
-  const char *const inSite = ".version 9.0\n.entry k()\n{\n"
+  const char *const InSite = ".version 9.0\n.entry k()\n{\n"
                              "\t.reg .f32 %f<2>;\n"
                              "\t// PTX_INJECT_START g\n"
                              "\t// %f1 in f32 x\n"
                              "\t// PTX_INJECT_END\n\tret;\n}\n";
-  auto g = InjectModule::create(inSite, "g.ptx");
-  ASSERT_TRUE(bool(g)) << toString(g.takeError());
-  std::vector<std::string> warnings;
-  RenderOptions wo;
-  wo.onWarning = [&](const SMDiagnostic &d) {
-    warnings.push_back(d.getMessage().str());
+  auto G = InjectModule::create(InSite, "g.ptx");
+  ASSERT_TRUE(bool(G)) << toString(G.takeError());
+  std::vector<std::string> Warnings;
+  RenderOptions Wo;
+  Wo.OnWarning = [&](const SMDiagnostic &D) {
+    Warnings.push_back(D.getMessage().str());
   };
-  EXPECT_FALSE(bool((*g)->render({"\tmov.f32 %_x0, 0f00000000;"}, out, wo)));
-  ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0], "the stub writes '%_x0', the register of in variable "
+  EXPECT_FALSE(bool((*G)->render({"\tmov.f32 %_x0, 0f00000000;"}, Out, Wo)));
+  ASSERT_EQ(Warnings.size(), 1u);
+  EXPECT_EQ(Warnings[0], "the stub writes '%_x0', the register of in variable "
                          "'x' of inject 'g'; the value does not leave the "
                          "site");
 }
@@ -616,49 +616,49 @@ TEST(InjectChecksTest, MovCompatibility) {
 } // namespace
 
 TEST(InjectModuleTest, HandleKeepsOnlyTheTemplate) {
-  std::string text = readCorpus("anchor_gemm_kernel.ptx");
-  ASSERT_FALSE(text.empty());
-  for (bool trusted : {false, true}) {
-    std::string input = text; // destroyed below: the handle must not need it
-    InjectOptions opts;
-    opts.trusted = trusted;
-    auto m = InjectModule::create(input, "gemm.ptx", opts);
-    ASSERT_TRUE(bool(m)) << toString(m.takeError());
+  std::string Text = readCorpus("anchor_gemm_kernel.ptx");
+  ASSERT_FALSE(Text.empty());
+  for (bool Trusted : {false, true}) {
+    std::string Input = Text; // destroyed below: the handle must not need it
+    InjectOptions Opts;
+    Opts.Trusted = Trusted;
+    auto M = InjectModule::create(Input, "gemm.ptx", Opts);
+    ASSERT_TRUE(bool(M)) << toString(M.takeError());
     // The template is the input less the marker blocks.
-    std::string expected;
-    uint32_t from = 0;
-    for (const InjectSite &site : (*m)->sites()) {
-      expected += StringRef(text).slice(from, site.removeBegin).str();
-      EXPECT_EQ(site.slot, expected.size());
+    std::string TheExpected;
+    uint32_t From = 0;
+    for (const InjectSite &Site : (*M)->sites()) {
+      TheExpected += StringRef(Text).slice(From, Site.RemoveBegin).str();
+      EXPECT_EQ(Site.Slot, TheExpected.size());
       EXPECT_EQ(
-          site.markerLines,
-          StringRef(text).slice(site.removeBegin, site.removeEnd).count('\n'));
-      from = site.removeEnd;
+          Site.MarkerLines,
+          StringRef(Text).slice(Site.RemoveBegin, Site.RemoveEnd).count('\n'));
+      From = Site.RemoveEnd;
     }
-    expected += StringRef(text).drop_front(from).str();
-    EXPECT_EQ((*m)->getTemplate(), expected);
+    TheExpected += StringRef(Text).drop_front(From).str();
+    EXPECT_EQ((*M)->getTemplate(), TheExpected);
     // Under 1x its input: the template and small records.
-    size_t bytes = (*m)->getMemoryUsage();
-    EXPECT_GE(bytes, expected.size());
-    EXPECT_LE(bytes, text.size());
+    size_t Bytes = (*M)->getMemoryUsage();
+    EXPECT_GE(Bytes, TheExpected.size());
+    EXPECT_LE(Bytes, Text.size());
 
-    std::fill(input.begin(), input.end(), '?');
-    input = std::string();
-    const Inject *mma = (*m)->lookupInject("mma");
-    ASSERT_TRUE(mma);
-    EXPECT_EQ(mma->name, "mma");
-    ArrayRef<InjectVariable> vars = (*m)->getVariables(*mma);
-    ASSERT_EQ(vars.size(), 3u);
-    EXPECT_EQ(vars[0].name, "v_c");
-    EXPECT_EQ(vars[0].stableRegister, "_x0");
-    EXPECT_EQ(vars[2].typeToken, "F32");
-    std::vector<StringRef> stubs((*m)->getNumInjects(), "");
-    EXPECT_EQ(renderOK(**m, stubs), expected);
+    std::fill(Input.begin(), Input.end(), '?');
+    Input = std::string();
+    const Inject *Mma = (*M)->lookupInject("mma");
+    ASSERT_TRUE(Mma);
+    EXPECT_EQ(Mma->Name, "mma");
+    ArrayRef<InjectVariable> Vars = (*M)->getVariables(*Mma);
+    ASSERT_EQ(Vars.size(), 3u);
+    EXPECT_EQ(Vars[0].Name, "v_c");
+    EXPECT_EQ(Vars[0].StableRegister, "_x0");
+    EXPECT_EQ(Vars[2].TypeToken, "F32");
+    std::vector<StringRef> Stubs((*M)->getNumInjects(), "");
+    EXPECT_EQ(renderOK(**M, Stubs), TheExpected);
   }
 }
 
 TEST(InjectModuleTest, LegacyScaffoldsOutsideTheTemplate) {
-  const char *const ptx = ".version 9.0\n.entry k()\n{\n"
+  const char *const Ptx = ".version 9.0\n.entry k()\n{\n"
                           "\t.reg .f32 %f<3>;\n"
                           "\t// PTX_INJECT_START f\n"
                           "\t// %f1 mod f32 x\n"
@@ -666,35 +666,35 @@ TEST(InjectModuleTest, LegacyScaffoldsOutsideTheTemplate) {
                           "\t// PTX_INJECT_START f\n"
                           "\t// %f2 mod f32 x\n"
                           "\t// PTX_INJECT_END\n\tret;\n}\n";
-  auto m = InjectModule::create(ptx, "k.ptx");
-  ASSERT_TRUE(bool(m)) << toString(m.takeError());
-  EXPECT_EQ((*m)->getTemplate(),
+  auto M = InjectModule::create(Ptx, "k.ptx");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ((*M)->getTemplate(),
             ".version 9.0\n.entry k()\n{\n\t.reg .f32 %f<3>;\n\n\n\tret;\n}\n");
-  ArrayRef<InjectSite> sites = (*m)->sites();
-  ASSERT_EQ(sites.size(), 2u);
-  EXPECT_EQ((*m)->getSiteRegisters(sites[1])[0], "%f2");
-  EXPECT_EQ((*m)->getSiteRegisterOffsets(sites[1])[0],
-            StringRef(ptx).find("%f2 mod"));
-  std::string out = renderOK(**m, {"\tS;"});
-  EXPECT_NE(out.find("\tmov.f32 %_x0, %f1;\n\tS;\n\tmov.f32 %f1, %_x0;\n"),
+  ArrayRef<InjectSite> Sites = (*M)->sites();
+  ASSERT_EQ(Sites.size(), 2u);
+  EXPECT_EQ((*M)->getSiteRegisters(Sites[1])[0], "%f2");
+  EXPECT_EQ((*M)->getSiteRegisterOffsets(Sites[1])[0],
+            StringRef(Ptx).find("%f2 mod"));
+  std::string Out = renderOK(**M, {"\tS;"});
+  EXPECT_NE(Out.find("\tmov.f32 %_x0, %f1;\n\tS;\n\tmov.f32 %f1, %_x0;\n"),
             std::string::npos)
-      << out;
-  EXPECT_NE(out.find("\tmov.f32 %_x0, %f2;\n\tS;\n\tmov.f32 %f2, %_x0;\n"),
+      << Out;
+  EXPECT_NE(Out.find("\tmov.f32 %_x0, %f2;\n\tS;\n\tmov.f32 %f2, %_x0;\n"),
             std::string::npos)
-      << out;
+      << Out;
 }
 
 /// verifySites() recognises the exact nvcc scaffold by its bytes; every
 /// other scaffold gets the full checks. Both must give the verdict of the
 /// full checks (verifyNormalizedSite()) for every variation of the scaffold.
 TEST(InjectChecksTest, PlainScaffoldShortcutKeepsVerdicts) {
-  const std::vector<std::string> lines = {
+  const std::vector<std::string> Lines = {
       "\t.reg .f32 %_x0;",       "\t.reg .f32 %_x1;",
       "\tmov.f32 %_x0, %f1;",    "\tmov.f32 %_x1, %f2;",
       "\t// PTX_INJECT_START f", "\t// _x0 m f32 F32 a",
       "\t// _x1 i f32 F32 b",    "\t// PTX_INJECT_END",
       "\tmov.f32 %f1, %_x0;"};
-  const std::vector<std::pair<std::string, std::string>> edits = {
+  const std::vector<std::pair<std::string, std::string>> Edits = {
       {"", ""},
       {".f32 %_x0;", ".b32 %_x0;"},
       {".f32 %_x1;", ".f32 %_x1, %_x2;"},
@@ -715,41 +715,41 @@ TEST(InjectChecksTest, PlainScaffoldShortcutKeepsVerdicts) {
       {"\tmov.f32 %_x0, %f1;", ""},
       {"\t.reg .f32 %_x1;", ""},
   };
-  unsigned passed = 0, failed = 0;
-  for (const auto &edit : edits) {
-    std::string body;
-    for (const std::string &l : lines)
-      body += l + "\n";
-    if (!edit.first.empty()) {
-      size_t at = body.find(edit.first);
-      ASSERT_NE(at, std::string::npos) << edit.first;
-      body.replace(at, edit.first.size(), edit.second);
+  unsigned Passed = 0, Failed = 0;
+  for (const auto &TheEdit : Edits) {
+    std::string Body;
+    for (const std::string &L : Lines)
+      Body += L + "\n";
+    if (!TheEdit.first.empty()) {
+      size_t At = Body.find(TheEdit.first);
+      ASSERT_NE(At, std::string::npos) << TheEdit.first;
+      Body.replace(At, TheEdit.first.size(), TheEdit.second);
     }
-    std::string ptx = ".version 9.0\n.target sm_80\n.entry k()\n{\n"
+    std::string Ptx = ".version 9.0\n.target sm_80\n.entry k()\n{\n"
                       "\t.reg .pred %p;\n\t.reg .f32 %f<4>;\n\t{\n" +
-                      body + "\t}\n\tret;\n}\n";
-    SCOPED_TRACE(ptx);
-    auto pm = parsePTXString(ptx, "k.ptx", /*Verify=*/false);
-    ASSERT_TRUE(bool(pm)) << toString(pm.takeError());
-    InjectOptions trusted;
-    trusted.trusted = true;
-    auto im = InjectModule::create(**pm, trusted);
-    ASSERT_TRUE(bool(im)) << toString(im.takeError());
-    ASSERT_EQ((*im)->sites().size(), 1u);
-    std::string full, fast;
-    takeInjectError(verifyNormalizedSite(**pm, **im, (*im)->sites()[0]), &full);
-    takeInjectError(verifySites(**pm, **im), &fast);
-    EXPECT_EQ(fast, full);
+                      Body + "\t}\n\tret;\n}\n";
+    SCOPED_TRACE(Ptx);
+    auto Pm = parsePTXString(Ptx, "k.ptx", /*Verify=*/false);
+    ASSERT_TRUE(bool(Pm)) << toString(Pm.takeError());
+    InjectOptions Trusted;
+    Trusted.Trusted = true;
+    auto Im = InjectModule::create(**Pm, Trusted);
+    ASSERT_TRUE(bool(Im)) << toString(Im.takeError());
+    ASSERT_EQ((*Im)->sites().size(), 1u);
+    std::string Full, Fast;
+    takeInjectError(verifyNormalizedSite(**Pm, **Im, (*Im)->sites()[0]), &Full);
+    takeInjectError(verifySites(**Pm, **Im), &Fast);
+    EXPECT_EQ(Fast, Full);
     // And create agrees, from text and from the module.
-    std::string viaText;
-    auto m = InjectModule::create(ptx, "k.ptx");
-    if (!m)
-      takeInjectError(m.takeError(), &viaText);
-    EXPECT_EQ(viaText, full);
-    ++(full.empty() ? passed : failed);
+    std::string ViaText;
+    auto M = InjectModule::create(Ptx, "k.ptx");
+    if (!M)
+      takeInjectError(M.takeError(), &ViaText);
+    EXPECT_EQ(ViaText, Full);
+    ++(Full.empty() ? Passed : Failed);
   }
   // Both verdicts occur: the unedited scaffold and harmless variations
   // pass, wrong ones fail.
-  EXPECT_GE(passed, 5u);
-  EXPECT_GE(failed, 5u);
+  EXPECT_GE(Passed, 5u);
+  EXPECT_GE(Failed, 5u);
 }

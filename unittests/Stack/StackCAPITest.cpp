@@ -9,13 +9,13 @@
 
 #include <cstddef>
 
-extern "C" int mmptxStackCApiTest(char *msg, size_t msgSize);
+extern "C" int mmptxStackCApiTest(char *Msg, size_t MsgSize);
 
 namespace {
 
 TEST(StackCAPITest, FromC99) {
-  char msg[256] = "";
-  EXPECT_EQ(mmptxStackCApiTest(msg, sizeof msg), 0) << msg;
+  char Msg[256] = "";
+  EXPECT_EQ(mmptxStackCApiTest(Msg, sizeof Msg), 0) << Msg;
 }
 
 } // namespace

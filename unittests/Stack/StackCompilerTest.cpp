@@ -45,27 +45,27 @@ static_assert(d::encodeDrop(d::StackType::F32) == 0x0000000500000005ULL,
 static_assert(d::encodeStore(d::StackType::PRED, 3) == 0x000000030004000BULL,
               "STORE");
 
-std::string compile(const StackInfo &info, std::vector<uint64_t> main,
-                    std::vector<Register> regs, std::vector<uint32_t> reqs,
-                    StackPtxOptions opts = StackPtxOptions()) {
-  StackPtxContext ctx(info, opts);
-  llvm::Expected<llvm::StringRef> s = ctx.compile({main, {}}, regs, reqs);
-  if (!s)
-    return "error: " + llvm::toString(s.takeError());
-  return s->str();
+std::string compile(const StackInfo &Info, std::vector<uint64_t> Main,
+                    std::vector<Register> Regs, std::vector<uint32_t> Reqs,
+                    StackPtxOptions Opts = StackPtxOptions()) {
+  StackPtxContext Ctx(Info, Opts);
+  llvm::Expected<llvm::StringRef> S = Ctx.compile({Main, {}}, Regs, Reqs);
+  if (!S)
+    return "error: " + llvm::toString(S.takeError());
+  return S->str();
 }
 
 TEST(StackCompilerTest, ExampleA) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<uint64_t> prog = {encodeInput(0),
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<uint64_t> Prog = {encodeInput(0),
                                 encodeInput(1),
                                 d::encodePtx(d::PtxInstr::MUL_FTZ_F32),
                                 d::encodeConstantF32(1.0f),
                                 d::encodePtx(d::PtxInstr::ADD_FTZ_F32),
                                 encodeReturn()};
-  std::vector<Register> regs = {
+  std::vector<Register> Regs = {
       {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  EXPECT_EQ(compile(info, prog, regs, {2}),
+  EXPECT_EQ(compile(Info, Prog, Regs, {2}),
             "\t{\n\t.reg .f32 %_s0_<2>;\n"
             "\tmul.ftz.f32 %_s0_0, %y, %x;\n"
             "\tadd.ftz.f32 %_s0_1, 0f3F800000, %_s0_0;\n"
@@ -74,46 +74,46 @@ TEST(StackCompilerTest, ExampleA) {
 
 // The stub-gen entry point: one call, options may change between calls.
 TEST(StackCompilerTest, CompileStackPtxConvenience) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<uint64_t> prog = {encodeInput(0), encodeLoad(77)};
-  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint32_t> reqs = {1};
-  llvm::Expected<std::string> a = compileStackPtx(info, {prog, {}}, regs, reqs);
-  ASSERT_TRUE(bool(a));
-  EXPECT_EQ(*a, "\t{\n\tmov.f32 %z, %x;\n\t}");
-  StackPtxOptions strict;
-  strict.strict = true;
-  llvm::Expected<std::string> b =
-      compileStackPtx(info, {prog, {}}, regs, reqs, strict);
-  EXPECT_EQ(llvm::toString(b.takeError()),
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<uint64_t> Prog = {encodeInput(0), encodeLoad(77)};
+  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<uint32_t> Reqs = {1};
+  llvm::Expected<std::string> A = compileStackPtx(Info, {Prog, {}}, Regs, Reqs);
+  ASSERT_TRUE(bool(A));
+  EXPECT_EQ(*A, "\t{\n\tmov.f32 %z, %x;\n\t}");
+  StackPtxOptions Strict;
+  Strict.Strict = true;
+  llvm::Expected<std::string> B =
+      compileStackPtx(Info, {Prog, {}}, Regs, Reqs, Strict);
+  EXPECT_EQ(llvm::toString(B.takeError()),
             "word 1 of the main program: load slot 77 out of range (32 "
             "slots)");
-  StackPtxOptions big;
-  big.storeSize = 100;
-  llvm::Expected<std::string> c =
-      compileStackPtx(info, {prog, {}}, regs, reqs, big);
-  ASSERT_TRUE(bool(c));
-  EXPECT_EQ(*c, "\t{\n\tmov.f32 %z, %x;\n\t}");
+  StackPtxOptions Big;
+  Big.StoreSize = 100;
+  llvm::Expected<std::string> C =
+      compileStackPtx(Info, {Prog, {}}, Regs, Reqs, Big);
+  ASSERT_TRUE(bool(C));
+  EXPECT_EQ(*C, "\t{\n\tmov.f32 %z, %x;\n\t}");
 }
 
 // Spec §2.12 J with its own table: F32 = 0, PRED = 1, a two-return setp.
 TEST(StackCompilerTest, TwoReturnsCustomTable) {
-  static const char *const stackNames[] = {"F32", "PRED"};
-  static const char *const prefixes[] = {"f32", "pred"};
-  static const ArgTypeInfo argTypes[] = {{0, 0}, {1, 0}};
-  static const char *const argNames[] = {"F32", "PRED"};
-  static const PtxInstrDesc instrs[] = {{{0, 0, 2, 2}, {1, 1}, 2, 2},
+  static const char *const StackNames[] = {"F32", "PRED"};
+  static const char *const Prefixes[] = {"f32", "pred"};
+  static const ArgTypeInfo ArgTypes[] = {{0, 0}, {1, 0}};
+  static const char *const ArgNames[] = {"F32", "PRED"};
+  static const PtxInstrDesc Instrs[] = {{{0, 0, 2, 2}, {1, 1}, 2, 2},
                                         {{0, 0, 1, 2}, {0, 2}, 3, 1}};
-  static const char *const ptx[] = {"setp.lt.f32", "selp.f32"};
-  StackInfo info = {2,       stackNames, prefixes, 2,       argTypes, argNames,
-                    2,       instrs,     ptx,      ptx,     0,        nullptr,
+  static const char *const Ptx[] = {"setp.lt.f32", "selp.f32"};
+  StackInfo Info = {2,       StackNames, Prefixes, 2,       ArgTypes, ArgNames,
+                    2,       Instrs,     Ptx,      Ptx,     0,        nullptr,
                     nullptr, nullptr,    nullptr,  nullptr, nullptr};
-  ASSERT_FALSE(bool(info.verify()));
-  std::vector<uint64_t> prog = {encodeInput(0), encodeInput(1), encodePtx(0),
+  ASSERT_FALSE(bool(Info.verify()));
+  std::vector<uint64_t> Prog = {encodeInput(0), encodeInput(1), encodePtx(0),
                                 encodeInput(0), encodeInput(1), encodePtx(1)};
-  std::vector<Register> regs = {
+  std::vector<Register> Regs = {
       {"a", 0, RegKind::In}, {"b", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  EXPECT_EQ(compile(info, prog, regs, {2}),
+  EXPECT_EQ(compile(Info, Prog, Regs, {2}),
             "\t{\n\t.reg .f32 %_s0_<1>;\n\t.reg .pred %_s1_<2>;\n"
             "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
             "\tselp.f32 %_s0_0, %b, %a, %_s1_0;\n"
@@ -123,17 +123,17 @@ TEST(StackCompilerTest, TwoReturnsCustomTable) {
 // The same, with the tables mmptx-tblgen generates from UserStack.td.
 TEST(StackCompilerTest, TwoReturnsUserTdFile) {
   ASSERT_FALSE(bool(user::stackInfo.verify()));
-  std::vector<uint64_t> prog = {encodeInput(0),
+  std::vector<uint64_t> Prog = {encodeInput(0),
                                 encodeInput(1),
                                 user::encodePtx(user::PtxInstr::SETP_LT_F32),
                                 encodeInput(0),
                                 encodeInput(1),
                                 user::encodePtx(user::PtxInstr::SELP_F32)};
-  std::vector<Register> regs = {
+  std::vector<Register> Regs = {
       {"a", uint16_t(user::StackType::F32), RegKind::In},
       {"b", uint16_t(user::StackType::F32), RegKind::In},
       {"z", uint16_t(user::StackType::F32), RegKind::Out}};
-  EXPECT_EQ(compile(user::stackInfo, prog, regs, {2}),
+  EXPECT_EQ(compile(user::stackInfo, Prog, Regs, {2}),
             "\t{\n\t.reg .f32 %_s0_<1>;\n\t.reg .pred %_s1_<2>;\n"
             "\tsetp.lt.f32 %_s1_0|%_s1_1, %b, %a;\n"
             "\tselp.f32 %_s0_0, %b, %a, %_s1_0;\n"
@@ -147,7 +147,7 @@ TEST(StackCompilerTest, ImportedJsonKeepsItsNumbering) {
   static_assert(uint16_t(imported::StackType::F32) == 1, "stack order");
   static_assert(uint32_t(imported::PtxInstr::F32_BITS_TO_U32) == 3,
                 "instruction order");
-  std::vector<uint64_t> prog = {
+  std::vector<uint64_t> Prog = {
       0x0000000000000003, // INPUT 0: a
       0x0000000100000003, // INPUT 1: b
       0x0000000000000001, // PTX 0: mul.f32
@@ -157,9 +157,9 @@ TEST(StackCompilerTest, ImportedJsonKeepsItsNumbering) {
       0x0000000100000001, // PTX 1: mov.b32 U32 -> F32 (u32_bits_to_f32)
       0x0000000000000001, // PTX 0: mul.f32
   };
-  std::vector<Register> regs = {
+  std::vector<Register> Regs = {
       {"a", 1, RegKind::In}, {"b", 1, RegKind::In}, {"z", 1, RegKind::Out}};
-  EXPECT_EQ(compile(imported::stackInfo, prog, regs, {2}),
+  EXPECT_EQ(compile(imported::stackInfo, Prog, Regs, {2}),
             "\t{\n\t.reg .u32 %_s0_<3>;\n\t.reg .f32 %_s1_<3>;\n"
             "\tmov.u32 %_s0_0, %tid.x;\n"
             "\tmov.u32 %_s0_1, %laneid;\n"
@@ -171,33 +171,33 @@ TEST(StackCompilerTest, ImportedJsonKeepsItsNumbering) {
 }
 
 TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
-  static const char *const names[] = {"F32"};
-  static const char *const prefixes[] = {"f32"};
-  static const ArgTypeInfo argTypes[] = {{7, 0}};
-  static const PtxInstrDesc instrs[] = {{{0, 0, 0, 0}, {0, 0}, 1, 1}};
-  static const char *const ptx[] = {"neg.f32"};
-  StackInfo info = {1,       names,   prefixes, 1,       argTypes, names,
-                    1,       instrs,  ptx,      ptx,     0,        nullptr,
+  static const char *const Names[] = {"F32"};
+  static const char *const Prefixes[] = {"f32"};
+  static const ArgTypeInfo ArgTypes[] = {{7, 0}};
+  static const PtxInstrDesc Instrs[] = {{{0, 0, 0, 0}, {0, 0}, 1, 1}};
+  static const char *const Ptx[] = {"neg.f32"};
+  StackInfo Info = {1,       Names,   Prefixes, 1,       ArgTypes, Names,
+                    1,       Instrs,  Ptx,      Ptx,     0,        nullptr,
                     nullptr, nullptr, nullptr,  nullptr, nullptr};
-  EXPECT_EQ(llvm::toString(info.verify()),
+  EXPECT_EQ(llvm::toString(Info.verify()),
             "arg type 0 has stack index 7 out of range");
-  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  EXPECT_EQ(compile(info, {encodeInput(0), encodePtx(0)}, regs, {1}),
+  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  EXPECT_EQ(compile(Info, {encodeInput(0), encodePtx(0)}, Regs, {1}),
             "\t{\n\tmov.f32 %z, %x;\n\t}");
 }
 
 TEST(StackCompilerTest, StrictErrors) {
-  const StackInfo &info = getDefaultStackInfo();
-  StackPtxOptions strict;
-  strict.strict = true;
-  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  EXPECT_EQ(compile(info, {encodeInput(0), encodeLoad(99)}, regs, {1}, strict),
+  const StackInfo &Info = getDefaultStackInfo();
+  StackPtxOptions Strict;
+  Strict.Strict = true;
+  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  EXPECT_EQ(compile(Info, {encodeInput(0), encodeLoad(99)}, Regs, {1}, Strict),
             "error: word 1 of the main program: load slot 99 out of range "
             "(32 slots)");
-  EXPECT_EQ(compile(info, {encodeInput(0)}, regs, {5}, strict),
+  EXPECT_EQ(compile(Info, {encodeInput(0)}, Regs, {5}, Strict),
             "error: request 0: register index 5 out of range (2 registers)");
   // Non-strict: the same programs compile, the bad request is skipped.
-  EXPECT_EQ(compile(info, {encodeInput(0), encodeLoad(99)}, regs, {1, 5}),
+  EXPECT_EQ(compile(Info, {encodeInput(0), encodeLoad(99)}, Regs, {1, 5}),
             "\t{\n\tmov.f32 %z, %x;\n\t}");
 }
 
@@ -205,39 +205,39 @@ TEST(StackCompilerTest, StrictErrors) {
 // invalid word. tanh.approx (sm_75) is a simple instruction, so this also
 // covers the fast path; %aggr_smem_size needs sm_90.
 TEST(StackCompilerTest, TargetSm) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint64_t> prog = {encodeInput(0),
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<uint64_t> Prog = {encodeInput(0),
                                 d::encodePtx(d::PtxInstr::TANH_APPROX_F32)};
-  const std::string tanh = "\t{\n\t.reg .f32 %_s0_<1>;\n"
+  const std::string Tanh = "\t{\n\t.reg .f32 %_s0_<1>;\n"
                            "\ttanh.approx.f32 %_s0_0, %x;\n"
                            "\tmov.f32 %z, %_s0_0;\n\t}";
-  StackPtxOptions opts;
-  EXPECT_EQ(compile(info, prog, regs, {1}, opts), tanh);
-  opts.targetSm = 75;
-  EXPECT_EQ(compile(info, prog, regs, {1}, opts), tanh);
-  opts.targetSm = 70;
-  StackPtxContext ctx(info, opts);
-  llvm::Expected<llvm::StringRef> s = ctx.compile({prog, {}}, regs, {1});
-  ASSERT_TRUE(bool(s));
-  EXPECT_EQ(s->str(), "\t{\n\tmov.f32 %z, %x;\n\t}");
-  EXPECT_EQ(ctx.getStats().ignoredWords, 1u);
+  StackPtxOptions Opts;
+  EXPECT_EQ(compile(Info, Prog, Regs, {1}, Opts), Tanh);
+  Opts.TargetSm = 75;
+  EXPECT_EQ(compile(Info, Prog, Regs, {1}, Opts), Tanh);
+  Opts.TargetSm = 70;
+  StackPtxContext Ctx(Info, Opts);
+  llvm::Expected<llvm::StringRef> S = Ctx.compile({Prog, {}}, Regs, {1});
+  ASSERT_TRUE(bool(S));
+  EXPECT_EQ(S->str(), "\t{\n\tmov.f32 %z, %x;\n\t}");
+  EXPECT_EQ(Ctx.getStats().IgnoredWords, 1u);
   // Changing the option afterwards does not change the built context.
-  ctx.getOptions().targetSm = 0;
-  EXPECT_EQ(ctx.getTargetSm(), 70u);
-  opts.strict = true;
-  EXPECT_EQ(compile(info, prog, regs, {1}, opts),
+  Ctx.getOptions().TargetSm = 0;
+  EXPECT_EQ(Ctx.getTargetSm(), 70u);
+  Opts.Strict = true;
+  EXPECT_EQ(compile(Info, Prog, Regs, {1}, Opts),
             "error: word 1 of the main program: PTX instruction "
             "'tanh.approx.f32' needs sm_75, the target is sm_70");
-  std::vector<Register> u32 = {{"z", 1, RegKind::Out}};
-  opts.targetSm = 89;
-  EXPECT_EQ(compile(info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
-                    u32, {0}, opts),
+  std::vector<Register> U32 = {{"z", 1, RegKind::Out}};
+  Opts.TargetSm = 89;
+  EXPECT_EQ(compile(Info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
+                    U32, {0}, Opts),
             "error: word 0 of the main program: special register "
             "'%aggr_smem_size' needs sm_90, the target is sm_89");
-  opts.targetSm = 90;
-  EXPECT_EQ(compile(info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
-                    u32, {0}, opts),
+  Opts.TargetSm = 90;
+  EXPECT_EQ(compile(Info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
+                    U32, {0}, Opts),
             "\t{\n\t.reg .u32 %_s1_<1>;\n"
             "\tmov.u32 %_s1_0, %aggr_smem_size;\n"
             "\tmov.u32 %z, %_s1_0;\n\t}");
@@ -245,66 +245,66 @@ TEST(StackCompilerTest, TargetSm) {
 
 // compileStackPtx keeps one context per thread: a new target rebuilds it.
 TEST(StackCompilerTest, TargetSmOneOff) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint64_t> prog = {encodeInput(0),
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<uint64_t> Prog = {encodeInput(0),
                                 d::encodePtx(d::PtxInstr::TANH_APPROX_F32)};
-  StackPtxOptions sm70;
-  sm70.targetSm = 70;
-  for (int i = 0; i != 2; ++i) {
-    llvm::Expected<std::string> a =
-        compileStackPtx(info, {prog, {}}, regs, {1});
-    ASSERT_TRUE(bool(a));
-    EXPECT_NE(a->find("tanh"), std::string::npos);
-    llvm::Expected<std::string> b =
-        compileStackPtx(info, {prog, {}}, regs, {1}, sm70);
-    ASSERT_TRUE(bool(b));
-    EXPECT_EQ(b->find("tanh"), std::string::npos);
+  StackPtxOptions Sm70;
+  Sm70.TargetSm = 70;
+  for (int I = 0; I != 2; ++I) {
+    llvm::Expected<std::string> A =
+        compileStackPtx(Info, {Prog, {}}, Regs, {1});
+    ASSERT_TRUE(bool(A));
+    EXPECT_NE(A->find("tanh"), std::string::npos);
+    llvm::Expected<std::string> B =
+        compileStackPtx(Info, {Prog, {}}, Regs, {1}, Sm70);
+    ASSERT_TRUE(bool(B));
+    EXPECT_EQ(B->find("tanh"), std::string::npos);
   }
 }
 
 // Tables without MinSm arrays (null, as written before they existed)
 // restrict nothing, whatever the target.
 TEST(StackCompilerTest, TargetSmWithoutMinSmTables) {
-  ASSERT_NE(user::stackInfo.instrMinSm, nullptr);
-  StackInfo info = user::stackInfo;
-  info.instrMinSm = nullptr;
-  info.specialMinSm = nullptr;
-  StackPtxOptions opts;
-  opts.targetSm = 20;
-  opts.strict = true;
-  std::vector<Register> regs = {{"a", 0, RegKind::In}, {"z", 1, RegKind::Out}};
-  EXPECT_EQ(compile(info,
+  ASSERT_NE(user::stackInfo.InstrMinSm, nullptr);
+  StackInfo Info = user::stackInfo;
+  Info.InstrMinSm = nullptr;
+  Info.SpecialMinSm = nullptr;
+  StackPtxOptions Opts;
+  Opts.TargetSm = 20;
+  Opts.Strict = true;
+  std::vector<Register> Regs = {{"a", 0, RegKind::In}, {"z", 1, RegKind::Out}};
+  EXPECT_EQ(compile(Info,
                     {encodeInput(0), encodeInput(0),
                      user::encodePtx(user::PtxInstr::SETP_LT_F32)},
-                    regs, {1}, opts),
+                    Regs, {1}, Opts),
             "\t{\n\t.reg .pred %_s1_<2>;\n"
             "\tsetp.lt.f32 %_s1_0|%_s1_1, %a, %a;\n"
             "\tmov.pred %z, %_s1_0;\n\t}");
 }
 
 TEST(StackCompilerTest, UnsatisfiedRequests) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<Register> regs = {{"o", 1, RegKind::Out},
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<Register> Regs = {{"o", 1, RegKind::Out},
                                 {"m", 1, RegKind::Mod},
                                 {"p", 4, RegKind::Out},
                                 {"d", 9, RegKind::Out}};
-  EXPECT_EQ(compile(info, {}, regs, {0, 1, 2, 3}),
+  EXPECT_EQ(compile(Info, {}, Regs, {0, 1, 2, 3}),
             "\t{\n\tmov.u32 %o, 0x00000000U;\n\tmov.pred %p, 0x00000000;\n"
             "\tmov.f64 %d, 0d0000000000000000;\n\t}");
-  StackPtxOptions noZero;
-  noZero.zeroUnsatisfied = false;
-  EXPECT_EQ(compile(info, {}, regs, {0, 1, 2, 3}, noZero), "\t{\n\t}");
+  StackPtxOptions NoZero;
+  NoZero.ZeroUnsatisfied = false;
+  EXPECT_EQ(compile(Info, {}, Regs, {0, 1, 2, 3}, NoZero), "\t{\n\t}");
 }
 
 TEST(StackCompilerTest, HalfLiteralsGoThroughRegisters) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<Register> regs = {
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<Register> Regs = {
       {"h", uint16_t(d::StackType::F16), RegKind::Out}};
-  std::vector<uint64_t> prog = {d::encodeConstant(d::StackType::F16, 0x3C00),
+  std::vector<uint64_t> Prog = {d::encodeConstant(d::StackType::F16, 0x3C00),
                                 d::encodeConstant(d::StackType::F16, 0x4000),
                                 d::encodePtx(d::PtxInstr::ADD_F16)};
-  EXPECT_EQ(compile(info, prog, regs, {0}),
+  EXPECT_EQ(compile(Info, Prog, Regs, {0}),
             "\t{\n\t.reg .b16 %_s6_<3>;\n"
             "\tmov.b16 %_s6_0, 0x00004000;\n"
             "\tmov.b16 %_s6_1, 0x00003C00;\n"
@@ -312,42 +312,42 @@ TEST(StackCompilerTest, HalfLiteralsGoThroughRegisters) {
             "\tmov.b16 %h, %_s6_2;\n\t}");
 }
 
-static bool balanced(llvm::StringRef s) {
-  int depth = 0;
-  for (char c : s) {
-    depth += c == '{';
-    depth -= c == '}';
-    if (depth < 0)
+static bool balanced(llvm::StringRef S) {
+  int Depth = 0;
+  for (char C : S) {
+    Depth += C == '{';
+    Depth -= C == '}';
+    if (Depth < 0)
       return false;
   }
-  return depth == 0;
+  return Depth == 0;
 }
 
 // Property: any word sequence compiles (non-strict) to a braced stub.
 TEST(StackCompilerTest, RandomWordsAlwaysCompile) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
-  std::vector<Register> regs;
-  for (const RegisterDecl &r : decls)
-    regs.push_back({r.name, r.stackIdx, r.kind});
-  std::vector<uint32_t> reqs;
-  for (uint32_t i = 0; i != regs.size() + 3; ++i)
-    reqs.push_back(i); // includes out-of-range requests
-  StackRng rng(42);
-  StackPtxContext ctx(info);
-  for (unsigned iter = 0; iter != 10000; ++iter) {
-    std::vector<std::vector<uint64_t>> routines(2);
-    for (auto &r : routines)
-      r = randomWords(rng, 1 + rng.below(8), info, regs.size(), 2);
-    std::vector<llvm::ArrayRef<uint64_t>> refs(routines.begin(),
-                                               routines.end());
-    std::vector<uint64_t> main =
-        randomWords(rng, 1 + rng.below(256), info, regs.size(), 2);
-    llvm::Expected<llvm::StringRef> s = ctx.compile({main, refs}, regs, reqs);
-    ASSERT_TRUE(bool(s)) << llvm::toString(s.takeError());
-    ASSERT_TRUE(s->startswith("\t{\n")) << s->str();
-    ASSERT_TRUE(s->endswith("\n\t}")) << s->str();
-    ASSERT_TRUE(balanced(*s)) << s->str();
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<RegisterDecl> Decls = makeRandomTestRegisters(Info);
+  std::vector<Register> Regs;
+  for (const RegisterDecl &R : Decls)
+    Regs.push_back({R.Name, R.StackIdx, R.Kind});
+  std::vector<uint32_t> Reqs;
+  for (uint32_t I = 0; I != Regs.size() + 3; ++I)
+    Reqs.push_back(I); // includes out-of-range requests
+  StackRng Rng(42);
+  StackPtxContext Ctx(Info);
+  for (unsigned Iter = 0; Iter != 10000; ++Iter) {
+    std::vector<std::vector<uint64_t>> Routines(2);
+    for (auto &R : Routines)
+      R = randomWords(Rng, 1 + Rng.below(8), Info, Regs.size(), 2);
+    std::vector<llvm::ArrayRef<uint64_t>> Refs(Routines.begin(),
+                                               Routines.end());
+    std::vector<uint64_t> Main =
+        randomWords(Rng, 1 + Rng.below(256), Info, Regs.size(), 2);
+    llvm::Expected<llvm::StringRef> S = Ctx.compile({Main, Refs}, Regs, Reqs);
+    ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+    ASSERT_TRUE(S->startswith("\t{\n")) << S->str();
+    ASSERT_TRUE(S->endswith("\n\t}")) << S->str();
+    ASSERT_TRUE(balanced(*S)) << S->str();
   }
 }
 
@@ -355,148 +355,148 @@ TEST(StackCompilerTest, RandomWordsAlwaysCompile) {
 // RETURN word (the reference's routines always end in one): under any
 // limit, a program compiles the same with or without the explicit returns.
 TEST(StackCompilerTest, RoutineEndCountsLikeReturn) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<RegisterDecl> decls = makeRandomTestRegisters(info);
-  std::vector<Register> regs;
-  std::vector<uint32_t> reqs;
-  for (const RegisterDecl &r : decls) {
-    if (r.kind != RegKind::In)
-      reqs.push_back(regs.size());
-    regs.push_back({r.name, r.stackIdx, r.kind});
+  const StackInfo &Info = getDefaultStackInfo();
+  std::vector<RegisterDecl> Decls = makeRandomTestRegisters(Info);
+  std::vector<Register> Regs;
+  std::vector<uint32_t> Reqs;
+  for (const RegisterDecl &R : Decls) {
+    if (R.Kind != RegKind::In)
+      Reqs.push_back(Regs.size());
+    Regs.push_back({R.Name, R.StackIdx, R.Kind});
   }
-  StackRng rng(7);
-  StackPtxContext plain(info), explicitReturns(info);
-  for (unsigned iter = 0; iter != 3000; ++iter) {
-    std::vector<std::vector<uint64_t>> routines(3), withReturn(3);
-    for (unsigned i = 0; i != 3; ++i) {
-      routines[i] = randomWords(rng, 1 + rng.below(8), info, regs.size(), 3);
-      withReturn[i] = routines[i];
-      withReturn[i].push_back(encodeReturn());
+  StackRng Rng(7);
+  StackPtxContext Plain(Info), ExplicitReturns(Info);
+  for (unsigned Iter = 0; Iter != 3000; ++Iter) {
+    std::vector<std::vector<uint64_t>> Routines(3), WithReturn(3);
+    for (unsigned I = 0; I != 3; ++I) {
+      Routines[I] = randomWords(Rng, 1 + Rng.below(8), Info, Regs.size(), 3);
+      WithReturn[I] = Routines[I];
+      WithReturn[I].push_back(encodeReturn());
     }
-    std::vector<llvm::ArrayRef<uint64_t>> refs(routines.begin(),
-                                               routines.end());
-    std::vector<llvm::ArrayRef<uint64_t>> refsR(withReturn.begin(),
-                                                withReturn.end());
-    std::vector<uint64_t> main =
-        randomWords(rng, 1 + rng.below(32), info, regs.size(), 3);
-    uint64_t limit = 1 + rng.below(48);
-    plain.getOptions().executionLimit = limit;
-    explicitReturns.getOptions().executionLimit = limit;
-    llvm::Expected<llvm::StringRef> a = plain.compile({main, refs}, regs, reqs);
-    ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
-    llvm::Expected<llvm::StringRef> b =
-        explicitReturns.compile({main, refsR}, regs, reqs);
-    ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
-    ASSERT_EQ(a->str(), b->str())
-        << "iteration " << iter << ", limit " << limit;
-    ASSERT_EQ(plain.getStats().executedWords,
-              explicitReturns.getStats().executedWords);
-    ASSERT_EQ(plain.getStats().hitExecutionLimit,
-              explicitReturns.getStats().hitExecutionLimit);
+    std::vector<llvm::ArrayRef<uint64_t>> Refs(Routines.begin(),
+                                               Routines.end());
+    std::vector<llvm::ArrayRef<uint64_t>> RefsR(WithReturn.begin(),
+                                                WithReturn.end());
+    std::vector<uint64_t> Main =
+        randomWords(Rng, 1 + Rng.below(32), Info, Regs.size(), 3);
+    uint64_t Limit = 1 + Rng.below(48);
+    Plain.getOptions().ExecutionLimit = Limit;
+    ExplicitReturns.getOptions().ExecutionLimit = Limit;
+    llvm::Expected<llvm::StringRef> A = Plain.compile({Main, Refs}, Regs, Reqs);
+    ASSERT_TRUE(bool(A)) << llvm::toString(A.takeError());
+    llvm::Expected<llvm::StringRef> B =
+        ExplicitReturns.compile({Main, RefsR}, Regs, Reqs);
+    ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+    ASSERT_EQ(A->str(), B->str())
+        << "iteration " << Iter << ", limit " << Limit;
+    ASSERT_EQ(Plain.getStats().ExecutedWords,
+              ExplicitReturns.getStats().ExecutedWords);
+    ASSERT_EQ(Plain.getStats().HitExecutionLimit,
+              ExplicitReturns.getStats().HitExecutionLimit);
   }
 }
 
 // A size option beyond its bound is an error of the compile, not an
 // allocation failure.
 TEST(StackCompilerTest, OptionsAreBounded) {
-  const StackInfo &info = getDefaultStackInfo();
-  Register z{"z", 0, RegKind::Out};
-  uint32_t req = 0;
-  uint64_t w = encodeConstant(0, 0x3f800000);
-  StackPtxContext ctx(info);
-  auto compileWith = [&](auto set) {
-    ctx.getOptions() = StackPtxOptions();
-    set(ctx.getOptions());
-    llvm::Expected<llvm::StringRef> s = ctx.compile({w, {}}, z, req);
-    return s ? std::string("ok") : llvm::toString(s.takeError());
+  const StackInfo &Info = getDefaultStackInfo();
+  Register Z{"z", 0, RegKind::Out};
+  uint32_t Req = 0;
+  uint64_t TheW = encodeConstant(0, 0x3f800000);
+  StackPtxContext Ctx(Info);
+  auto CompileWith = [&](auto Set) {
+    Ctx.getOptions() = StackPtxOptions();
+    Set(Ctx.getOptions());
+    llvm::Expected<llvm::StringRef> S = Ctx.compile({TheW, {}}, Z, Req);
+    return S ? std::string("ok") : llvm::toString(S.takeError());
   };
-  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.maxFrameDepth = ~0u; }),
+  EXPECT_EQ(CompileWith([](StackPtxOptions &o) { o.MaxFrameDepth = ~0u; }),
             "maxFrameDepth = 4294967295 is too large (at most 1048576)");
-  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.stackSize = ~0u; }),
+  EXPECT_EQ(CompileWith([](StackPtxOptions &o) { o.StackSize = ~0u; }),
             "stackSize = 4294967295 is too large (at most 1048576)");
-  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.stackSize = 0; }),
+  EXPECT_EQ(CompileWith([](StackPtxOptions &o) { o.StackSize = 0; }),
             "stackSize must be at least 1");
-  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.storeSize = ~0u; }),
+  EXPECT_EQ(CompileWith([](StackPtxOptions &o) { o.StoreSize = ~0u; }),
             "storeSize = 4294967295 is too large (at most 1048576)");
-  EXPECT_EQ(compileWith([](StackPtxOptions &o) { o.maxNodes = ~0u; }),
+  EXPECT_EQ(CompileWith([](StackPtxOptions &o) { o.MaxNodes = ~0u; }),
             "maxNodes = 4294967295 is too large (at most 16777216)");
   EXPECT_EQ(
-      compileWith([](StackPtxOptions &o) { o.executionLimit = ~uint64_t(0); }),
+      CompileWith([](StackPtxOptions &o) { o.ExecutionLimit = ~uint64_t(0); }),
       "executionLimit = 18446744073709551615 is too large (at most "
       "4294967296)");
   // The bounds themselves work, and the context is still usable.
-  EXPECT_EQ(compileWith([](StackPtxOptions &o) {
-              o.maxFrameDepth = StackPtxBounds::MaxFrameDepth;
-              o.storeSize = StackPtxBounds::MaxStoreSize;
-              o.maxNodes = StackPtxBounds::MaxNodes;
-              o.executionLimit = StackPtxBounds::MaxExecutionLimit;
+  EXPECT_EQ(CompileWith([](StackPtxOptions &o) {
+              o.MaxFrameDepth = StackPtxBounds::MaxFrameDepth;
+              o.StoreSize = StackPtxBounds::MaxStoreSize;
+              o.MaxNodes = StackPtxBounds::MaxNodes;
+              o.ExecutionLimit = StackPtxBounds::MaxExecutionLimit;
             }),
             "ok");
-  EXPECT_EQ(compileWith([](StackPtxOptions &) {}), "ok");
+  EXPECT_EQ(CompileWith([](StackPtxOptions &) {}), "ok");
 }
 
 // Zero registers are written after the requests, whatever the program
 // leaves on the stacks; an 8-bit one goes through cvt.
 TEST(StackCompilerTest, ZeroRegistersFollowTheRequests) {
-  const StackInfo &info = getDefaultStackInfo();
-  uint16_t u8 = uint16_t(info.findStack("U8"));
-  std::vector<uint64_t> prog = {encodeInput(0), encodeInput(0)};
-  std::vector<Register> regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<Register> zeros = {{"w", 0, RegKind::Out},
-                                 {"b", u8, RegKind::Out}};
-  StackPtxContext ctx(info);
-  llvm::Expected<llvm::StringRef> s = ctx.compile({prog, {}}, regs, {1}, zeros);
-  ASSERT_TRUE(bool(s)) << llvm::toString(s.takeError());
-  EXPECT_EQ(s->str(), "\t{\n\tmov.f32 %z, %x;\n\tmov.f32 %w, 0f00000000;\n"
+  const StackInfo &Info = getDefaultStackInfo();
+  uint16_t U8 = uint16_t(Info.findStack("U8"));
+  std::vector<uint64_t> Prog = {encodeInput(0), encodeInput(0)};
+  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<Register> Zeros = {{"w", 0, RegKind::Out},
+                                 {"b", U8, RegKind::Out}};
+  StackPtxContext Ctx(Info);
+  llvm::Expected<llvm::StringRef> S = Ctx.compile({Prog, {}}, Regs, {1}, Zeros);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->str(), "\t{\n\tmov.f32 %z, %x;\n\tmov.f32 %w, 0f00000000;\n"
                       "\tcvt.u8.u8 %b, 0x00000000;\n\t}");
 }
 
 // After warm-up the context reuses its buffers: compiling the same program
 // again returns text in the same storage.
 TEST(StackCompilerTest, ContextReusesBuffers) {
-  const StackInfo &info = getDefaultStackInfo();
-  StackRng rng(7);
-  std::vector<uint64_t> prog = randomF32Program(rng, 64, info, 2);
-  std::vector<Register> regs = {
+  const StackInfo &Info = getDefaultStackInfo();
+  StackRng Rng(7);
+  std::vector<uint64_t> Prog = randomF32Program(Rng, 64, Info, 2);
+  std::vector<Register> Regs = {
       {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint32_t> reqs = {2};
-  StackPtxContext ctx(info);
-  llvm::StringRef first = cantFail(ctx.compile({prog, {}}, regs, reqs));
-  const char *data = first.data();
-  std::string copy = first.str();
-  for (int i = 0; i != 100; ++i) {
-    llvm::StringRef s = cantFail(ctx.compile({prog, {}}, regs, reqs));
-    EXPECT_EQ(s.data(), data);
-    EXPECT_EQ(s, copy);
+  std::vector<uint32_t> Reqs = {2};
+  StackPtxContext Ctx(Info);
+  llvm::StringRef First = cantFail(Ctx.compile({Prog, {}}, Regs, Reqs));
+  const char *Data = First.data();
+  std::string Copy = First.str();
+  for (int I = 0; I != 100; ++I) {
+    llvm::StringRef S = cantFail(Ctx.compile({Prog, {}}, Regs, Reqs));
+    EXPECT_EQ(S.data(), Data);
+    EXPECT_EQ(S, Copy);
   }
 }
 
 // mutateProgram: 1-3 one-word edits drawn from the vocabulary, the same for
 // the same seed, and every result compiles.
 TEST(StackCompilerTest, MutateProgram) {
-  const StackInfo &info = getDefaultStackInfo();
-  StackRng vocabRng(1);
-  std::vector<uint64_t> vocabulary = randomF32Program(vocabRng, 64, info, 2);
-  std::vector<uint64_t> base = randomF32Program(vocabRng, 8, info, 2);
-  std::vector<Register> regs = {
+  const StackInfo &Info = getDefaultStackInfo();
+  StackRng VocabRng(1);
+  std::vector<uint64_t> Vocabulary = randomF32Program(VocabRng, 64, Info, 2);
+  std::vector<uint64_t> Base = randomF32Program(VocabRng, 8, Info, 2);
+  std::vector<Register> Regs = {
       {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  StackPtxContext ctx(info, StackPtxOptions());
-  unsigned changed = 0;
-  for (uint64_t seed = 0; seed != 200; ++seed) {
-    std::vector<uint64_t> a = base, b = base;
-    StackRng rngA(seed), rngB(seed);
-    mutateProgram(rngA, a, vocabulary);
-    mutateProgram(rngB, b, vocabulary);
-    EXPECT_EQ(a, b);
-    EXPECT_LE(a.size(), base.size() + 3);
-    EXPECT_GE(a.size() + 3, base.size());
-    for (uint64_t w : a)
-      EXPECT_TRUE(llvm::is_contained(base, w) ||
-                  llvm::is_contained(vocabulary, w));
-    changed += a != base;
-    EXPECT_TRUE(bool(ctx.compile({a, {}}, regs, {2})));
+  StackPtxContext Ctx(Info, StackPtxOptions());
+  unsigned Changed = 0;
+  for (uint64_t Seed = 0; Seed != 200; ++Seed) {
+    std::vector<uint64_t> A = Base, B = Base;
+    StackRng RngA(Seed), RngB(Seed);
+    mutateProgram(RngA, A, Vocabulary);
+    mutateProgram(RngB, B, Vocabulary);
+    EXPECT_EQ(A, B);
+    EXPECT_LE(A.size(), Base.size() + 3);
+    EXPECT_GE(A.size() + 3, Base.size());
+    for (uint64_t W : A)
+      EXPECT_TRUE(llvm::is_contained(Base, W) ||
+                  llvm::is_contained(Vocabulary, W));
+    Changed += A != Base;
+    EXPECT_TRUE(bool(Ctx.compile({A, {}}, Regs, {2})));
   }
-  EXPECT_GT(changed, 150u);
+  EXPECT_GT(Changed, 150u);
 }
 
 } // namespace

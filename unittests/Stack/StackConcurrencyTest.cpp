@@ -25,39 +25,39 @@ using namespace mmptx::stack;
 namespace {
 
 TEST(StackConcurrencyTest, ConcurrentCompilesMatchSerialOnes) {
-  const StackInfo &info = getDefaultStackInfo();
-  std::vector<Register> regs = {
+  const StackInfo &TheInfo = getDefaultStackInfo();
+  std::vector<Register> Regs = {
       {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint32_t> reqs = {2};
-  StackRng rng(2024);
-  std::vector<std::vector<uint64_t>> progs;
-  std::vector<std::string> expected;
-  for (unsigned i = 0; i != 64; ++i) {
-    progs.push_back(randomF32Program(rng, 1 + rng.below(128), info, 2));
-    expected.push_back(
-        llvm::cantFail(compileStackPtx(info, {progs.back(), {}}, regs, reqs)));
+  std::vector<uint32_t> Reqs = {2};
+  StackRng Rng(2024);
+  std::vector<std::vector<uint64_t>> Progs;
+  std::vector<std::string> TheExpected;
+  for (unsigned I = 0; I != 64; ++I) {
+    Progs.push_back(randomF32Program(Rng, 1 + Rng.below(128), TheInfo, 2));
+    TheExpected.push_back(llvm::cantFail(
+        compileStackPtx(TheInfo, {Progs.back(), {}}, Regs, Reqs)));
   }
-  std::vector<int> mismatches(4, 0);
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t != mismatches.size(); ++t)
-    threads.emplace_back([&, t] {
+  std::vector<int> Mismatches(4, 0);
+  std::vector<std::thread> Threads;
+  for (unsigned T = 0; T != Mismatches.size(); ++T)
+    Threads.emplace_back([&, T] {
       // Each thread walks the programs from a different start.
-      for (unsigned i = 0; i != 4 * progs.size(); ++i) {
-        size_t p = (i + 17 * t) % progs.size();
-        llvm::Expected<std::string> s =
-            compileStackPtx(info, {progs[p], {}}, regs, reqs);
-        if (!s) {
-          llvm::consumeError(s.takeError());
-          ++mismatches[t];
-        } else if (*s != expected[p]) {
-          ++mismatches[t];
+      for (unsigned I = 0; I != 4 * Progs.size(); ++I) {
+        size_t P = (I + 17 * T) % Progs.size();
+        llvm::Expected<std::string> S =
+            compileStackPtx(TheInfo, {Progs[P], {}}, Regs, Reqs);
+        if (!S) {
+          llvm::consumeError(S.takeError());
+          ++Mismatches[T];
+        } else if (*S != TheExpected[P]) {
+          ++Mismatches[T];
         }
       }
     });
-  for (std::thread &t : threads)
-    t.join();
-  for (int n : mismatches)
-    EXPECT_EQ(n, 0);
+  for (std::thread &T : Threads)
+    T.join();
+  for (int N : Mismatches)
+    EXPECT_EQ(N, 0);
 }
 
 } // namespace

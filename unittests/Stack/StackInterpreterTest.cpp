@@ -20,132 +20,132 @@ using namespace mmptx::stack;
 
 namespace {
 
-std::vector<uint64_t> run(llvm::StringRef text, std::vector<uint64_t> inputs) {
-  const StackInfo &info = getDefaultStackInfo();
-  llvm::Expected<StackProgram> p = parseStackProgram(text, info);
-  EXPECT_TRUE(bool(p)) << llvm::toString(p.takeError());
-  if (!p)
+std::vector<uint64_t> run(llvm::StringRef Text, std::vector<uint64_t> Inputs) {
+  const StackInfo &Info = getDefaultStackInfo();
+  llvm::Expected<StackProgram> P = parseStackProgram(Text, Info);
+  EXPECT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  if (!P)
     return {};
-  StackPtxContext ctx(info);
-  std::vector<Register> regs = p->getRegisters();
-  llvm::Expected<std::vector<uint64_t>> v =
-      interpretStackPtx(ctx, p->getProgram(), regs, p->requests, inputs);
-  EXPECT_TRUE(bool(v)) << llvm::toString(v.takeError());
-  return v ? *v : std::vector<uint64_t>();
+  StackPtxContext Ctx(Info);
+  std::vector<Register> Regs = P->getRegisters();
+  llvm::Expected<std::vector<uint64_t>> V =
+      interpretStackPtx(Ctx, P->getProgram(), Regs, P->Requests, Inputs);
+  EXPECT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  return V ? *V : std::vector<uint64_t>();
 }
 
 TEST(StackInterpreterTest, F32Arithmetic) {
-  auto v = run(".registers { x : F32 in; y : F32 in; a : F32 out; "
+  auto V = run(".registers { x : F32 in; y : F32 in; a : F32 out; "
                "b : F32 out; c : F32 out; }\n"
                ".program { x y sub.f32 x y div.rn.f32 1.0 y x fma.rn.f32 }\n"
                ".requests { a b c }",
                {f32Bits(3.0f), f32Bits(4.0f)});
-  ASSERT_EQ(v.size(), 3u);
-  EXPECT_EQ(bitsF32(v[0]), 3.0f * 4.0f + 1.0f); // fma(x, y, 1)
-  EXPECT_EQ(bitsF32(v[1]), 4.0f / 3.0f);        // div(y, x)
-  EXPECT_EQ(bitsF32(v[2]), 4.0f - 3.0f);        // sub(y, x)
+  ASSERT_EQ(V.size(), 3u);
+  EXPECT_EQ(bitsF32(V[0]), 3.0f * 4.0f + 1.0f); // fma(x, y, 1)
+  EXPECT_EQ(bitsF32(V[1]), 4.0f / 3.0f);        // div(y, x)
+  EXPECT_EQ(bitsF32(V[2]), 4.0f - 3.0f);        // sub(y, x)
 }
 
 // The interpreter executes with the compiler's context, so a word its
 // target lacks is skipped in both: z gets x, as the stub would write.
 TEST(StackInterpreterTest, TargetSmAgreesWithCompiler) {
-  const StackInfo &info = getDefaultStackInfo();
-  llvm::Expected<StackProgram> p =
+  const StackInfo &Info = getDefaultStackInfo();
+  llvm::Expected<StackProgram> P =
       parseStackProgram(".registers { x : F32 in; z : F32 out; }\n"
                         ".program { x tanh.approx.f32 }\n.requests { z }",
-                        info);
-  ASSERT_TRUE(bool(p)) << llvm::toString(p.takeError());
-  std::vector<Register> regs = p->getRegisters();
-  for (uint32_t target : {0u, 70u}) {
-    StackPtxOptions opts;
-    opts.targetSm = target;
-    StackPtxContext ctx(info, opts);
-    llvm::Expected<std::vector<uint64_t>> v = interpretStackPtx(
-        ctx, p->getProgram(), regs, p->requests, {f32Bits(0.5f)});
-    ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError());
-    ASSERT_EQ(v->size(), 1u);
-    if (target)
-      EXPECT_EQ(bitsF32((*v)[0]), 0.5f);
+                        Info);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  std::vector<Register> Regs = P->getRegisters();
+  for (uint32_t Target : {0u, 70u}) {
+    StackPtxOptions Opts;
+    Opts.TargetSm = Target;
+    StackPtxContext Ctx(Info, Opts);
+    llvm::Expected<std::vector<uint64_t>> V = interpretStackPtx(
+        Ctx, P->getProgram(), Regs, P->Requests, {f32Bits(0.5f)});
+    ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+    ASSERT_EQ(V->size(), 1u);
+    if (Target)
+      EXPECT_EQ(bitsF32((*V)[0]), 0.5f);
     else
-      EXPECT_NEAR(bitsF32((*v)[0]), std::tanh(0.5), 1e-3);
+      EXPECT_NEAR(bitsF32((*V)[0]), std::tanh(0.5), 1e-3);
   }
 }
 
 TEST(StackInterpreterTest, ApproxWithinPtxBounds) {
-  auto v = run(".registers { x : F32 in; s : F32 out; e : F32 out; }\n"
+  auto V = run(".registers { x : F32 in; s : F32 out; e : F32 out; }\n"
                ".program { x sin.approx.f32 x ex2.approx.ftz.f32 }\n"
                ".requests { e s }",
                {f32Bits(0.5f)});
-  ASSERT_EQ(v.size(), 2u);
-  EXPECT_NEAR(bitsF32(v[0]), std::exp2(0.5), 2 * 1.2e-7 * std::exp2(0.5));
-  EXPECT_NEAR(bitsF32(v[1]), std::sin(0.5), std::ldexp(1.0, -20));
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_NEAR(bitsF32(V[0]), std::exp2(0.5), 2 * 1.2e-7 * std::exp2(0.5));
+  EXPECT_NEAR(bitsF32(V[1]), std::sin(0.5), std::ldexp(1.0, -20));
 }
 
 TEST(StackInterpreterTest, IntegersWrap) {
-  auto v = run(".registers { a : U32 in; m : U32 out; h : U32 out; }\n"
+  auto V = run(".registers { a : U32 in; m : U32 out; h : U32 out; }\n"
                ".program { a a mul.lo.u32 a a mul.hi.u32 }\n"
                ".requests { h m }",
                {0x80000001u});
-  ASSERT_EQ(v.size(), 2u);
-  EXPECT_EQ(v[0], 0x40000001u); // hi(0x80000001^2)
-  EXPECT_EQ(v[1], 0x00000001u); // lo
+  ASSERT_EQ(V.size(), 2u);
+  EXPECT_EQ(V[0], 0x40000001u); // hi(0x80000001^2)
+  EXPECT_EQ(V[1], 0x00000001u); // lo
 }
 
 TEST(StackInterpreterTest, HalfPacking) {
   // 1.5 and -2 as f16, packed, added to themselves, unpacked.
-  auto v = run(".registers { lo : F16 out; hi : F16 out; f : F32 out; }\n"
+  auto V = run(".registers { lo : F16 out; hi : F16 out; f : F32 out; }\n"
                ".program { -2.0 cvt.rn.f16.f32 1.5 cvt.rn.f16.f32 pack.f16x2 "
                "dup(F16X2) add.f16x2 unpack.f16x2 dup(F16) cvt.f32.f16 }\n"
                ".requests { lo hi f }",
                {});
-  ASSERT_EQ(v.size(), 3u);
-  EXPECT_EQ(v[0], 0x4200u); // 3.0
-  EXPECT_EQ(v[1], 0xC400u); // -4.0
-  EXPECT_EQ(bitsF32(v[2]), 3.0f);
+  ASSERT_EQ(V.size(), 3u);
+  EXPECT_EQ(V[0], 0x4200u); // 3.0
+  EXPECT_EQ(V[1], 0xC400u); // -4.0
+  EXPECT_EQ(bitsF32(V[2]), 3.0f);
 }
 
 /// Runs \p text, which may include the routine libraries, with the
 /// requests it declares (or its default ones).
-std::vector<uint64_t> runWithLibraries(llvm::StringRef text,
-                                       std::vector<uint64_t> inputs) {
-  const StackInfo &info = getDefaultStackInfo();
-  llvm::SourceMgr sm;
-  unsigned id = sm.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, "<test>"), llvm::SMLoc());
-  std::string routines = MMPTX_SOURCE_DIR "/lib/Stack/Routines";
-  llvm::Expected<StackProgram> p =
-      parseStackProgram(sm, id, info, {}, {routines});
-  EXPECT_TRUE(bool(p)) << llvm::toString(p.takeError());
-  if (!p)
+std::vector<uint64_t> runWithLibraries(llvm::StringRef Text,
+                                       std::vector<uint64_t> Inputs) {
+  const StackInfo &Info = getDefaultStackInfo();
+  llvm::SourceMgr Sm;
+  unsigned Id = Sm.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(Text, "<test>"), llvm::SMLoc());
+  std::string Routines = MMPTX_SOURCE_DIR "/lib/Stack/Routines";
+  llvm::Expected<StackProgram> P =
+      parseStackProgram(Sm, Id, Info, {}, {Routines});
+  EXPECT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  if (!P)
     return {};
-  StackPtxContext ctx(info);
-  std::vector<Register> regs = p->getRegisters();
-  std::vector<uint32_t> requests =
-      p->hasRequests ? p->requests : p->getDefaultRequests();
-  inputs.resize(regs.size(), 0);
-  llvm::Expected<std::vector<uint64_t>> v =
-      interpretStackPtx(ctx, p->getProgram(), regs, requests, inputs);
-  EXPECT_TRUE(bool(v)) << llvm::toString(v.takeError());
-  return v ? *v : std::vector<uint64_t>();
+  StackPtxContext Ctx(Info);
+  std::vector<Register> Regs = P->getRegisters();
+  std::vector<uint32_t> Requests =
+      P->HasRequests ? P->Requests : P->getDefaultRequests();
+  Inputs.resize(Regs.size(), 0);
+  llvm::Expected<std::vector<uint64_t>> V =
+      interpretStackPtx(Ctx, P->getProgram(), Regs, Requests, Inputs);
+  EXPECT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  return V ? *V : std::vector<uint64_t>();
 }
 
 /// A program for a PTX_PHILOX site (counter word x mod, y/z/w in) with
 /// four outputs of \p stack computed by \p routine.
-std::string philoxSiteProgram(llvm::StringRef routine, llvm::StringRef stack) {
-  std::string outs;
-  for (int i = 0; i != 4; ++i)
-    outs += "o" + std::to_string(i) + " : " + stack.str() + " out; ";
+std::string philoxSiteProgram(llvm::StringRef Routine, llvm::StringRef Stack) {
+  std::string Outs;
+  for (int I = 0; I != 4; ++I)
+    Outs += "o" + std::to_string(I) + " : " + Stack.str() + " out; ";
   return ".include \"PhiloxSite.stack\"\n.include \"Philox4x32.stack\"\n"
          ".registers { " +
-         outs + "}\n.program { call " + routine.str() + " }\n";
+         Outs + "}\n.program { call " + Routine.str() + " }\n";
 }
 
 // Random123's known answers for Philox4x32-10, which curand gives too.
 struct PhiloxCase {
-  uint64_t in[6]; // key_x key_y ctr_x..ctr_w
-  uint32_t out[4];
+  uint64_t In[6]; // key_x key_y ctr_x..ctr_w
+  uint32_t Out[4];
 };
-const PhiloxCase philoxCases[] = {
+const PhiloxCase PhiloxCases[] = {
     {{0, 0, 0, 0, 0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
     {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
      {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
@@ -155,90 +155,90 @@ const PhiloxCase philoxCases[] = {
 
 TEST(StackInterpreterTest, PhiloxKnownAnswers) {
   // The site's kinds: only ctr_x is written back.
-  for (const PhiloxCase &c : philoxCases) {
-    auto v = runWithLibraries(philoxSiteProgram("curand", "U32"),
-                              std::vector<uint64_t>(c.in, c.in + 6));
-    ASSERT_EQ(v.size(), 5u);
-    EXPECT_EQ(v[0], (c.in[2] + 1) & 0xffffffff);
-    for (unsigned i = 0; i != 4; ++i)
-      EXPECT_EQ(v[1 + i], c.out[i]) << "output " << i;
+  for (const PhiloxCase &C : PhiloxCases) {
+    auto V = runWithLibraries(philoxSiteProgram("curand", "U32"),
+                              std::vector<uint64_t>(C.In, C.In + 6));
+    ASSERT_EQ(V.size(), 5u);
+    EXPECT_EQ(V[0], (C.In[2] + 1) & 0xffffffff);
+    for (unsigned I = 0; I != 4; ++I)
+      EXPECT_EQ(V[1 + I], C.Out[I]) << "output " << I;
   }
 }
 
 TEST(StackInterpreterTest, PhiloxCarry) {
   // A site whose counter words are all mod gets the carried counter.
-  const char *text =
+  const char *Text =
       ".registers { philox_key_x : PHILOX in; philox_key_y : PHILOX in;\n"
       "  philox_ctr_x : PHILOX mod; philox_ctr_y : PHILOX mod;\n"
       "  philox_ctr_z : PHILOX mod; philox_ctr_w : PHILOX mod;\n"
       "  r0 : U32 out; r1 : U32 out; r2 : U32 out; r3 : U32 out; }\n"
       ".include \"Philox4x32.stack\"\n.program { call curand }\n";
   struct Case {
-    uint64_t in[6];
-    uint64_t ctr[4];
-  } cases[] = {
+    uint64_t In[6];
+    uint64_t Ctr[4];
+  } Cases[] = {
       {{0, 0, 0, 0, 0, 0}, {1, 0, 0, 0}},
       {{0, 0, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0, 0, 0, 0}},
       // The carry stops at the first word that does not wrap.
       {{1, 2, 0xffffffff, 0xffffffff, 7, 9}, {0, 0, 8, 9}},
       {{1, 2, 0xffffffff, 5, 7, 9}, {0, 6, 7, 9}},
   };
-  for (const Case &c : cases) {
-    auto v = runWithLibraries(text, std::vector<uint64_t>(c.in, c.in + 6));
-    ASSERT_EQ(v.size(), 8u);
-    for (unsigned i = 0; i != 4; ++i)
-      EXPECT_EQ(v[i], c.ctr[i]) << "counter word " << i;
+  for (const Case &C : Cases) {
+    auto V = runWithLibraries(Text, std::vector<uint64_t>(C.In, C.In + 6));
+    ASSERT_EQ(V.size(), 8u);
+    for (unsigned I = 0; I != 4; ++I)
+      EXPECT_EQ(V[I], C.Ctr[I]) << "counter word " << I;
   }
 }
 
 TEST(StackInterpreterTest, PhiloxUniform) {
-  for (const PhiloxCase &c : philoxCases) {
-    auto v = runWithLibraries(philoxSiteProgram("curand_uniform", "F32"),
-                              std::vector<uint64_t>(c.in, c.in + 6));
-    ASSERT_EQ(v.size(), 5u);
-    for (unsigned i = 0; i != 4; ++i)
-      EXPECT_EQ(bitsF32(v[1 + i]), float(c.out[i]) * 0x1p-32f + 0x1p-33f);
+  for (const PhiloxCase &C : PhiloxCases) {
+    auto V = runWithLibraries(philoxSiteProgram("curand_uniform", "F32"),
+                              std::vector<uint64_t>(C.In, C.In + 6));
+    ASSERT_EQ(V.size(), 5u);
+    for (unsigned I = 0; I != 4; ++I)
+      EXPECT_EQ(bitsF32(V[1 + I]), float(C.Out[I]) * 0x1p-32f + 0x1p-33f);
   }
 }
 
 /// curand's _curand_box_muller (curand_normal.h, host branch): two u32 to
 /// two normals, with its float constants.
-static void curandBoxMuller(uint32_t x, uint32_t y, float &n0, float &n1) {
-  const float inv = 2.3283064e-10f, inv2pi = 2.3283064e-10f * 6.2831855f;
-  float u = x * inv + (inv / 2);
-  float w = y * inv2pi + (inv2pi / 2);
-  float s = sqrtf(-2.0f * logf(u));
-  n0 = sinf(w) * s;
-  n1 = cosf(w) * s;
+static void curandBoxMuller(uint32_t X, uint32_t Y, float &N0, float &N1) {
+  const float Inv = 2.3283064e-10f, Inv2pi = 2.3283064e-10f * 6.2831855f;
+  float U = X * Inv + (Inv / 2);
+  float W = Y * Inv2pi + (Inv2pi / 2);
+  float S = sqrtf(-2.0f * logf(U));
+  N0 = sinf(W) * S;
+  N1 = cosf(W) * S;
 }
 
 TEST(StackInterpreterTest, PhiloxNormalMatchesCurandNormal4) {
-  for (const PhiloxCase &c : philoxCases) {
-    auto v = runWithLibraries(philoxSiteProgram("curand_normal", "F32"),
-                              std::vector<uint64_t>(c.in, c.in + 6));
-    ASSERT_EQ(v.size(), 5u);
-    EXPECT_EQ(v[0], (c.in[2] + 1) & 0xffffffff);
+  for (const PhiloxCase &C : PhiloxCases) {
+    auto V = runWithLibraries(philoxSiteProgram("curand_normal", "F32"),
+                              std::vector<uint64_t>(C.In, C.In + 6));
+    ASSERT_EQ(V.size(), 5u);
+    EXPECT_EQ(V[0], (C.In[2] + 1) & 0xffffffff);
     // curand_normal4: Box-Muller of outputs 0, 1 and of outputs 2, 3.
-    float want[4];
-    curandBoxMuller(c.out[0], c.out[1], want[0], want[1]);
-    curandBoxMuller(c.out[2], c.out[3], want[2], want[3]);
-    for (unsigned i = 0; i != 4; ++i)
-      EXPECT_NEAR(bitsF32(v[1 + i]), want[i], 1e-3) << "normal " << i;
+    float Want[4];
+    curandBoxMuller(C.Out[0], C.Out[1], Want[0], Want[1]);
+    curandBoxMuller(C.Out[2], C.Out[3], Want[2], Want[3]);
+    for (unsigned I = 0; I != 4; ++I)
+      EXPECT_NEAR(bitsF32(V[1 + I]), Want[I], 1e-3) << "normal " << I;
   }
   // More states: the counters 0..255 under one key, so that u and the
   // angle cover their ranges.
-  for (uint64_t ctr = 0; ctr != 256; ++ctr) {
-    std::vector<uint64_t> in = {0x12345678, 0x9abcdef0, ctr, 0, 0, 0};
-    auto raw = runWithLibraries(philoxSiteProgram("curand", "U32"), in);
-    auto v = runWithLibraries(philoxSiteProgram("curand_normal", "F32"), in);
-    ASSERT_EQ(raw.size(), 5u);
-    ASSERT_EQ(v.size(), 5u);
-    float want[4];
-    curandBoxMuller(raw[1], raw[2], want[0], want[1]);
-    curandBoxMuller(raw[3], raw[4], want[2], want[3]);
-    for (unsigned i = 0; i != 4; ++i)
-      EXPECT_NEAR(bitsF32(v[1 + i]), want[i], 1e-3)
-          << "counter " << ctr << ", normal " << i;
+  for (uint64_t Ctr = 0; Ctr != 256; ++Ctr) {
+    std::vector<uint64_t> In = {0x12345678, 0x9abcdef0, Ctr, 0, 0, 0};
+    auto Raw = runWithLibraries(philoxSiteProgram("curand", "U32"), In);
+    auto V = runWithLibraries(philoxSiteProgram("curand_normal", "F32"), In);
+    ASSERT_EQ(Raw.size(), 5u);
+    ASSERT_EQ(V.size(), 5u);
+    float Want[4];
+    curandBoxMuller(Raw[1], Raw[2], Want[0], Want[1]);
+    curandBoxMuller(Raw[3], Raw[4], Want[2], Want[3]);
+    for (unsigned I = 0; I != 4; ++I)
+      EXPECT_NEAR(bitsF32(V[1 + I]), Want[I], 1e-3)
+          << "counter " << Ctr << ", normal " << I;
   }
 }
 

@@ -31,9 +31,9 @@ namespace ast {
 /// Interprets \p prog with \p values (one bit pattern per input; missing
 /// ones read as 0). \returns one value per output.
 llvm::Expected<std::vector<uint64_t>>
-interpretAstPtx(AstPtxContext &ctx, const AstProgram &prog,
-                llvm::ArrayRef<AstVar> inputs, llvm::ArrayRef<uint64_t> values,
-                stack::SpecialValueFn specials = nullptr);
+interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
+                llvm::ArrayRef<AstVar> Inputs, llvm::ArrayRef<uint64_t> Values,
+                stack::SpecialValueFn Specials = nullptr);
 
 } // namespace ast
 } // namespace mmptx

@@ -87,44 +87,44 @@ enum class AstWordType : uint16_t {
   Special = 8,
 };
 
-constexpr uint64_t makeAstWord(AstWordType type, uint16_t aux,
-                               uint32_t payload) {
-  return uint64_t(uint16_t(type)) | (uint64_t(aux) << 16) |
-         (uint64_t(payload) << 32);
+constexpr uint64_t makeAstWord(AstWordType Type, uint16_t Aux,
+                               uint32_t Payload) {
+  return uint64_t(uint16_t(Type)) | (uint64_t(Aux) << 16) |
+         (uint64_t(Payload) << 32);
 }
-constexpr AstWordType getAstWordType(uint64_t w) {
-  return AstWordType(uint16_t(w));
+constexpr AstWordType getAstWordType(uint64_t W) {
+  return AstWordType(uint16_t(W));
 }
-constexpr uint16_t getAstWordAux(uint64_t w) { return uint16_t(w >> 16); }
-constexpr uint32_t getAstWordPayload(uint64_t w) { return uint32_t(w >> 32); }
+constexpr uint16_t getAstWordAux(uint64_t W) { return uint16_t(W >> 16); }
+constexpr uint32_t getAstWordPayload(uint64_t W) { return uint32_t(W >> 32); }
 
-constexpr uint64_t encodeInput(uint32_t idx) {
-  return makeAstWord(AstWordType::Input, 0, idx);
+constexpr uint64_t encodeInput(uint32_t Idx) {
+  return makeAstWord(AstWordType::Input, 0, Idx);
 }
 /// A constant of stack \p stack (its payload, see mmptx/Expr/Literal.h).
-constexpr uint64_t encodeConstantBits(uint16_t stack, uint32_t bits) {
-  return makeAstWord(AstWordType::Constant, stack, bits);
+constexpr uint64_t encodeConstantBits(uint16_t Stack, uint32_t Bits) {
+  return makeAstWord(AstWordType::Constant, Stack, Bits);
 }
 /// An f32 constant on stack 0, as the reference encodes it.
-inline uint64_t encodeConstant(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return encodeConstantBits(0, b);
+inline uint64_t encodeConstant(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return encodeConstantBits(0, B);
 }
-constexpr uint64_t encodePtx(uint32_t instr, uint16_t numArgs) {
-  return makeAstWord(AstWordType::Ptx, numArgs, instr);
+constexpr uint64_t encodePtx(uint32_t Instr, uint16_t NumArgs) {
+  return makeAstWord(AstWordType::Ptx, NumArgs, Instr);
 }
-constexpr uint64_t encodeRoutine(uint32_t routine, uint16_t numArgs) {
-  return makeAstWord(AstWordType::Routine, numArgs, routine);
+constexpr uint64_t encodeRoutine(uint32_t Routine, uint16_t NumArgs) {
+  return makeAstWord(AstWordType::Routine, NumArgs, Routine);
 }
-constexpr uint64_t encodeRoutineArg(uint32_t idx) {
-  return makeAstWord(AstWordType::RoutineArg, 0, idx);
+constexpr uint64_t encodeRoutineArg(uint32_t Idx) {
+  return makeAstWord(AstWordType::RoutineArg, 0, Idx);
 }
 constexpr uint64_t encodeReturn() {
   return makeAstWord(AstWordType::Return, 0, 0);
 }
-constexpr uint64_t encodeSpecial(uint32_t special, uint16_t elem = 0) {
-  return makeAstWord(AstWordType::Special, elem, special);
+constexpr uint64_t encodeSpecial(uint32_t Special, uint16_t Elem = 0) {
+  return makeAstWord(AstWordType::Special, Elem, Special);
 }
 
 /// Result codes; 0-13 are the reference's (spec §3), the rest are ours.
@@ -152,120 +152,120 @@ constexpr uint32_t NumAstResults = 18;
 
 /// \returns `AST_PTX_SUCCESS`, `AST_PTX_ERROR_STACK_UNDERFLOW`, ..., or
 /// `AST_PTX_ERROR_INVALID_RESULT_ENUM`.
-const char *getAstResultName(uint32_t result);
+const char *getAstResultName(uint32_t Result);
 
 /// Where in a program an error is: expression \c expr (or routine
 /// \c routine when that is not ~0u), word \c word.
 struct AstWordPos {
-  uint32_t expr = ~0u;
-  uint32_t routine = ~0u;
-  uint32_t word = ~0u;
+  uint32_t Expr = ~0u;
+  uint32_t Routine = ~0u;
+  uint32_t Word = ~0u;
 };
 
 /// The error of a failed compile: a result code, the word, and a message.
 class AstError : public llvm::ErrorInfo<AstError> {
 public:
   static char ID;
-  AstError(AstResult result, AstWordPos pos, std::string msg)
-      : result(result), pos(pos), msg(std::move(msg)) {}
-  AstResult getResult() const { return result; }
-  const AstWordPos &getPos() const { return pos; }
-  const std::string &getMessage() const { return msg; }
-  void log(llvm::raw_ostream &os) const override;
+  AstError(AstResult Result, AstWordPos Pos, std::string Msg)
+      : Result(Result), Pos(Pos), Msg(std::move(Msg)) {}
+  AstResult getResult() const { return Result; }
+  const AstWordPos &getPos() const { return Pos; }
+  const std::string &getMessage() const { return Msg; }
+  void log(llvm::raw_ostream &Os) const override;
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();
   }
 
 private:
-  AstResult result;
-  AstWordPos pos;
-  std::string msg;
+  AstResult Result;
+  AstWordPos Pos;
+  std::string Msg;
 };
 
 /// \returns the code of \p e: Success for no error, the AstError's code, or
 /// Internal for any other error. Consumes \p e.
-AstResult takeAstResult(llvm::Error e, std::string *message = nullptr);
+AstResult takeAstResult(llvm::Error E, std::string *Message = nullptr);
 
 /// A variable of the enclosing PTX: bare \c name (printed `%name`) holding
 /// a value of stack \c stackIdx.
 struct AstVar {
-  llvm::StringRef name;
-  uint16_t stackIdx = 0;
+  llvm::StringRef Name;
+  uint16_t StackIdx = 0;
 };
 
 /// One output: the variable it writes and its expression's words (ending at
 /// RETURN).
 struct AstOutput {
-  AstVar var;
-  llvm::ArrayRef<uint64_t> words;
+  AstVar Var;
+  llvm::ArrayRef<uint64_t> Words;
 };
 
 /// The words of a program: one expression per output and the routines they
 /// call (Routine i runs routines[i], ending at RETURN).
 struct AstProgram {
-  llvm::ArrayRef<AstOutput> outputs;
-  llvm::ArrayRef<llvm::ArrayRef<uint64_t>> routines;
+  llvm::ArrayRef<AstOutput> Outputs;
+  llvm::ArrayRef<llvm::ArrayRef<uint64_t>> Routines;
 };
 
 /// Limits and switches. Defaults are the reference's limits; every one may
 /// be raised to any value, and memory grows only with the program.
 struct AstPtxOptions {
   /// Values on the stack at once (reference: 256).
-  uint32_t maxStackDepth = 256;
+  uint32_t MaxStackDepth = 256;
   /// Nested routine calls (reference: 8).
-  uint32_t maxRoutineDepth = 8;
+  uint32_t MaxRoutineDepth = 8;
   /// Words of an expression or routine before its RETURN (reference:
   /// 65536).
-  uint32_t maxWords = 65536;
+  uint32_t MaxWords = 65536;
   /// Operands of an instruction word and arguments of a routine call
   /// (reference: 4). Instructions whose arity is higher are usable anyway.
-  uint32_t maxArgs = 4;
+  uint32_t MaxArgs = 4;
   /// Words executed in all, counting each routine call's words again:
   /// bounds the work of deeply nested calls.
-  uint64_t maxExecutedWords = 1ull << 24;
+  uint64_t MaxExecutedWords = 1ull << 24;
   /// Compute equal sub-expressions once.
-  bool shareSubexpressions = true;
+  bool ShareSubexpressions = true;
   /// The sm_XX the stub is for, or 0: instructions and special registers
   /// that need a newer target are UnsupportedInstruction.
-  uint32_t targetSm = 0;
+  uint32_t TargetSm = 0;
   /// If not empty, Ptx word payload i names instruction instrMap[i] of the
   /// tables (the reference's AST catalogue is getReferenceAstInstrMap()).
-  llvm::ArrayRef<uint32_t> instrMap;
+  llvm::ArrayRef<uint32_t> InstrMap;
 };
 
 /// \returns the instruction indices, in \p info, of the reference's AST PTX
 /// catalogue (spec §3: 0 copysign.f32, 1 add.ftz.f32, ... 17
 /// tanh.approx.f32), for AstPtxOptions::instrMap; empty if \p info lacks
 /// one of them.
-std::vector<uint32_t> getReferenceAstInstrMap(const stack::StackInfo &info);
+std::vector<uint32_t> getReferenceAstInstrMap(const stack::StackInfo &Info);
 
 /// Compiles AST PTX programs against one instruction set. Reuse one context
 /// per thread: after warm-up, compile() does not allocate.
 class AstPtxContext {
 public:
-  explicit AstPtxContext(const stack::StackInfo &info,
-                         AstPtxOptions opts = AstPtxOptions());
+  explicit AstPtxContext(const stack::StackInfo &Info,
+                         AstPtxOptions Opts = AstPtxOptions());
   ~AstPtxContext();
   AstPtxContext(const AstPtxContext &) = delete;
   AstPtxContext &operator=(const AstPtxContext &) = delete;
 
   /// Compiles \p prog; Input i reads \p inputs[i]. \returns the stub text,
   /// valid until the next call, or an AstError.
-  llvm::Expected<llvm::StringRef> compile(const AstProgram &prog,
-                                          llvm::ArrayRef<AstVar> inputs);
+  llvm::Expected<llvm::StringRef> compile(const AstProgram &Prog,
+                                          llvm::ArrayRef<AstVar> Inputs);
 
   /// Builds the expression DAG of \p prog without emitting text (the
   /// interpreter's entry point).
-  llvm::Error build(const AstProgram &prog, llvm::ArrayRef<AstVar> inputs);
+  llvm::Error build(const AstProgram &Prog, llvm::ArrayRef<AstVar> Inputs);
 
   /// A node of the DAG built by the last build()/compile(). Operands have
   /// lower indices than their users.
   struct Node {
-    AstWordType kind; ///< Input, Constant, Special or Ptx
-    uint16_t stack;   ///< the stack of its value
-    uint32_t payload; ///< input / literal bits / special / instruction
-    uint32_t aux;     ///< Special: element; Ptx: first operand index
-    uint32_t numOps;  ///< Ptx: number of operands
+    AstWordType TheKind; ///< Input, Constant, Special or Ptx
+    uint16_t Stack;      ///< the stack of its value
+    uint32_t Payload;    ///< input / literal bits / special / instruction
+    uint32_t Aux;        ///< Special: element; Ptx: first operand index
+    uint32_t NumOps;     ///< Ptx: number of operands
   };
   llvm::ArrayRef<Node> getNodes() const;
   /// Operand node indices of Ptx nodes (Node::aux, Node::numOps).
@@ -282,18 +282,18 @@ public:
 
 private:
   struct Impl;
-  std::unique_ptr<Impl> impl;
+  std::unique_ptr<Impl> TheImpl;
 };
 
 /// \returns whether \p name is spelled like the stub's temporaries
 /// (`ast<n>`, `ast_s<stack>_<n>`), which would shadow a variable so named.
-bool isReservedAstName(llvm::StringRef name);
+bool isReservedAstName(llvm::StringRef Name);
 
 /// Convenience for one-off compiles.
 llvm::Expected<std::string>
-compileAstPtx(const stack::StackInfo &info, const AstProgram &prog,
-              llvm::ArrayRef<AstVar> inputs,
-              const AstPtxOptions &opts = AstPtxOptions());
+compileAstPtx(const stack::StackInfo &Info, const AstProgram &Prog,
+              llvm::ArrayRef<AstVar> Inputs,
+              const AstPtxOptions &Opts = AstPtxOptions());
 
 } // namespace ast
 } // namespace mmptx

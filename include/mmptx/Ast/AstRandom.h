@@ -31,23 +31,23 @@ namespace ast {
 /// Leaves read an input of \p inputs with the right stack or are random
 /// constants.
 std::vector<uint64_t>
-randomAstExpr(stack::StackRng &rng, const stack::StackInfo &info,
-              uint16_t stack, unsigned nodes, llvm::ArrayRef<AstVar> inputs,
-              llvm::ArrayRef<uint32_t> instrs = {}, uint32_t targetSm = 0);
+randomAstExpr(stack::StackRng &Rng, const stack::StackInfo &Info,
+              uint16_t Stack, unsigned Nodes, llvm::ArrayRef<AstVar> Inputs,
+              llvm::ArrayRef<uint32_t> Instrs = {}, uint32_t TargetSm = 0);
 
 /// \returns a program with an input `i<s>` and an output `o<s>` for every
 /// stack s of \p stacks (every stack if it is empty), each output a random
 /// tree of 1 to \p maxNodes words. Inner nodes may still use any stack:
 /// their leaves on a stack without an input are constants.
-AstModule makeRandomAstModule(const stack::StackInfo &info, uint64_t seed,
-                              unsigned maxNodes, uint32_t targetSm = 0,
-                              llvm::ArrayRef<uint16_t> stacks = {});
+AstModule makeRandomAstModule(const stack::StackInfo &Info, uint64_t Seed,
+                              unsigned MaxNodes, uint32_t TargetSm = 0,
+                              llvm::ArrayRef<uint16_t> Stacks = {});
 
 /// \returns a PTX module (`.target sm_<targetSm>`) of one kernel that
 /// declares and initialises the variables of \p m and contains \p stub.
-std::string wrapAstStubInKernel(const stack::StackInfo &info,
-                                const AstModule &m, llvm::StringRef stub,
-                                uint32_t targetSm);
+std::string wrapAstStubInKernel(const stack::StackInfo &Info,
+                                const AstModule &M, llvm::StringRef Stub,
+                                uint32_t TargetSm);
 
 } // namespace ast
 } // namespace mmptx

@@ -49,11 +49,11 @@ using AstSiteVar = expr::SiteVar;
 /// tables give the stacks: a variable's stack is found by
 /// expr::findStackOf) into the stub of inject \p injectName with variables
 /// \p vars. \returns the stub or a located error.
-llvm::Expected<std::string> compileAstStub(const llvm::SourceMgr &sm,
-                                           unsigned bufferID,
-                                           llvm::StringRef injectName,
-                                           llvm::ArrayRef<AstSiteVar> vars,
-                                           AstPtxContext &ctx);
+llvm::Expected<std::string> compileAstStub(const llvm::SourceMgr &Sm,
+                                           unsigned BufferId,
+                                           llvm::StringRef InjectName,
+                                           llvm::ArrayRef<AstSiteVar> Vars,
+                                           AstPtxContext &Ctx);
 
 } // namespace ast
 } // namespace mmptx

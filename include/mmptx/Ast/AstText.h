@@ -69,39 +69,39 @@ namespace ast {
 
 /// A variable of a program. Input word i reads variable i.
 struct AstVarDecl {
-  std::string name;
-  uint16_t stackIdx = 0;
-  stack::RegKind kind = stack::RegKind::In;
-  llvm::SMLoc loc;       ///< declaration, or first use if predeclared
-  llvm::SMLoc firstRead; ///< invalid if never read
+  std::string Name;
+  uint16_t StackIdx = 0;
+  stack::RegKind Kind = stack::RegKind::In;
+  llvm::SMLoc Loc;       ///< declaration, or first use if predeclared
+  llvm::SMLoc FirstRead; ///< invalid if never read
   /// For a predeclared variable, the variable of the site it names:
   /// several names (`acc`, `_x1`) may name one.
-  uint32_t siteVar = ~0u;
+  uint32_t TheSiteVar = ~0u;
 };
 
 /// Words of a routine or an expression, with the token of each word.
 struct AstWords {
-  std::vector<uint64_t> words;
-  std::vector<llvm::SMLoc> locs;
-  llvm::SMLoc loc;
+  std::vector<uint64_t> Words;
+  std::vector<llvm::SMLoc> Locs;
+  llvm::SMLoc Loc;
 };
 
 struct AstRoutineDecl {
-  std::string name;
-  std::vector<std::string> params;
-  AstWords body;
+  std::string Name;
+  std::vector<std::string> Params;
+  AstWords Body;
 };
 
 struct AstOutputDecl {
-  uint32_t var = 0; ///< index into AstModule::vars
-  AstWords expr;
+  uint32_t Var = 0; ///< index into AstModule::vars
+  AstWords Expr;
 };
 
 /// An owning AST PTX program as parsed from text (or built from words).
 struct AstModule {
-  std::vector<AstVarDecl> vars;
-  std::vector<AstRoutineDecl> routines;
-  std::vector<AstOutputDecl> outputs;
+  std::vector<AstVarDecl> Vars;
+  std::vector<AstRoutineDecl> Routines;
+  std::vector<AstOutputDecl> Outputs;
 
   /// The variables as Input words read them.
   std::vector<AstVar> getInputs() const;
@@ -109,27 +109,27 @@ struct AstModule {
   AstProgram getProgram() const;
 
 private:
-  mutable std::vector<AstOutput> outputRefs;
-  mutable std::vector<llvm::ArrayRef<uint64_t>> routineRefs;
+  mutable std::vector<AstOutput> OutputRefs;
+  mutable std::vector<llvm::ArrayRef<uint64_t>> RoutineRefs;
 };
 
 /// Parses buffer \p bufferID of \p sm. \returns the module or a located
 /// DiagnosticError. A name in \p predeclared that the text does not declare
 /// is declared by its first use (as in mmptx/Stack/StackText.h).
 llvm::Expected<AstModule>
-parseAstModule(const llvm::SourceMgr &sm, unsigned bufferID,
-               const stack::StackInfo &info,
-               llvm::ArrayRef<AstVarDecl> predeclared = {});
+parseAstModule(const llvm::SourceMgr &Sm, unsigned BufferId,
+               const stack::StackInfo &Info,
+               llvm::ArrayRef<AstVarDecl> Predeclared = {});
 
 /// Parses \p text (named \p bufferName in diagnostics).
-llvm::Expected<AstModule> parseAstModule(llvm::StringRef text,
-                                         const stack::StackInfo &info,
-                                         llvm::StringRef bufferName = "<ast>");
+llvm::Expected<AstModule> parseAstModule(llvm::StringRef Text,
+                                         const stack::StackInfo &Info,
+                                         llvm::StringRef BufferName = "<ast>");
 
 /// Prints \p m in canonical text form, from its words. \returns an error if
 /// some expression's words do not form a tree.
-llvm::Error printAstModule(llvm::raw_ostream &os, const AstModule &m,
-                           const stack::StackInfo &info);
+llvm::Error printAstModule(llvm::raw_ostream &Os, const AstModule &M,
+                           const stack::StackInfo &Info);
 
 /// Prints \p m as a word file: its variables and routine headers as
 /// comment lines, then each routine's and expression's words in hex, one a
@@ -143,8 +143,8 @@ llvm::Error printAstModule(llvm::raw_ostream &os, const AstModule &m,
 ///   // output z (3 words)
 ///   0x0000000000000001
 /// \endcode
-void printAstWords(llvm::raw_ostream &os, const AstModule &m,
-                   const stack::StackInfo &info);
+void printAstWords(llvm::raw_ostream &Os, const AstModule &M,
+                   const stack::StackInfo &Info);
 
 /// Renumbers the PTX words of \p m between instruction indices of \p info
 /// and indices into \p map (AstPtxOptions::instrMap, e.g. the reference's
@@ -152,21 +152,21 @@ void printAstWords(llvm::raw_ostream &os, const AstModule &m,
 /// \p toMap, else out of it. \returns an error, located at the word when
 /// \p sm is given, for an instruction the map lacks or a mapped index
 /// beyond it; \p m is then unchanged.
-llvm::Error renumberAstInstrs(AstModule &m, llvm::ArrayRef<uint32_t> map,
-                              bool toMap, const stack::StackInfo &info,
-                              const llvm::SourceMgr *sm = nullptr);
+llvm::Error renumberAstInstrs(AstModule &M, llvm::ArrayRef<uint32_t> Map,
+                              bool ToMap, const stack::StackInfo &Info,
+                              const llvm::SourceMgr *Sm = nullptr);
 
 /// Reads a word file (printAstWords) from buffer \p bufferID of \p sm: any
 /// words, which the compiler then checks. \returns the module or a located
 /// DiagnosticError.
-llvm::Expected<AstModule> parseAstWords(const llvm::SourceMgr &sm,
-                                        unsigned bufferID,
-                                        const stack::StackInfo &info);
+llvm::Expected<AstModule> parseAstWords(const llvm::SourceMgr &Sm,
+                                        unsigned BufferId,
+                                        const stack::StackInfo &Info);
 
 /// Turns an AstError of compiling \p m into a DiagnosticError located at
 /// the token of the failing word; other errors pass through.
-llvm::Error locateAstError(llvm::Error e, const llvm::SourceMgr &sm,
-                           const AstModule &m);
+llvm::Error locateAstError(llvm::Error E, const llvm::SourceMgr &Sm,
+                           const AstModule &M);
 
 } // namespace ast
 } // namespace mmptx

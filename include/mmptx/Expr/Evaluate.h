@@ -44,22 +44,22 @@ namespace expr {
 /// elements \p args (values as above) with the semantics described above,
 /// writing its flattened result elements to \p results. \returns an error
 /// for an instruction the interpreter does not support.
-llvm::Error evaluateInstr(const stack::StackInfo &info, uint32_t instr,
-                          llvm::ArrayRef<uint64_t> args,
-                          llvm::MutableArrayRef<uint64_t> results);
+llvm::Error evaluateInstr(const stack::StackInfo &Info, uint32_t Instr,
+                          llvm::ArrayRef<uint64_t> Args,
+                          llvm::MutableArrayRef<uint64_t> Results);
 
 /// \returns the width in bits of a value of PTX type \p prefix (`f16x2`
 /// is 32 bits, `pred` 1).
-unsigned getValueWidth(llvm::StringRef prefix);
+unsigned getValueWidth(llvm::StringRef Prefix);
 /// \returns \p v cut to \p width bits (a predicate to 0 or 1).
-uint64_t maskToWidth(uint64_t v, unsigned width);
+uint64_t maskToWidth(uint64_t V, unsigned Width);
 
 /// \returns \p f as the bits of an f32 value.
-uint64_t f32Bits(float f);
+uint64_t f32Bits(float F);
 /// \returns the f32 value in the low bits of \p v.
-float bitsF32(uint64_t v);
+float bitsF32(uint64_t V);
 /// \returns \p d as the bits of an f64 value.
-uint64_t f64Bits(double d);
+uint64_t f64Bits(double D);
 
 } // namespace expr
 } // namespace mmptx

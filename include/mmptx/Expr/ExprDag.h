@@ -43,208 +43,208 @@ public:
   /// hash-consing. \returns true when the generation counter wrapped, which
   /// invalidates stamps a front end keeps of getGeneration().
   bool clear() {
-    numNodes = numOperands = 0;
-    bool wrapped = false;
-    if (++gen == 0) {
+    NumNodes = NumOperands = 0;
+    bool Wrapped = false;
+    if (++Gen == 0) {
       // Entries of generation 0 are empty, and gen is never 0.
-      gen = 1;
-      std::fill(table.begin(), table.end(), HashEntry{0, 0});
-      wrapped = true;
+      Gen = 1;
+      std::fill(Table.begin(), Table.end(), HashEntry{0, 0});
+      Wrapped = true;
     }
-    if (table.empty())
+    if (Table.empty())
       growTable();
-    return wrapped;
+    return Wrapped;
   }
   /// Makes room, on an empty DAG, for \p maxNodes nodes with as many
   /// operands in all, so that the Presized adds below need no checks. A
   /// Presized add of at most 4 operands reads 4 from its \p ops.
-  void reserve(size_t maxNodes) {
-    if (nodes.size() < maxNodes)
-      nodes.resize(maxNodes);
+  void reserve(size_t MaxNodes) {
+    if (Nodes.size() < MaxNodes)
+      Nodes.resize(MaxNodes);
     // Slack for copying four operands whatever their number.
-    if (operands.size() < maxNodes + 4)
-      operands.resize(maxNodes + 4);
+    if (Operands.size() < MaxNodes + 4)
+      Operands.resize(MaxNodes + 4);
     // At most half full: probes end soon on an empty entry.
-    if (table.size() < 2 * maxNodes + 2) {
-      size_t cap = llvm::PowerOf2Ceil(2 * maxNodes + 2);
-      table.assign(cap, HashEntry{0, 0});
-      tableShift = 64 - unsigned(llvm::countTrailingZeros(cap));
+    if (Table.size() < 2 * MaxNodes + 2) {
+      size_t Cap = llvm::PowerOf2Ceil(2 * MaxNodes + 2);
+      Table.assign(Cap, HashEntry{0, 0});
+      TableShift = 64 - unsigned(llvm::countTrailingZeros(Cap));
     }
   }
   /// The generation of the current DAG, never 0.
-  uint32_t getGeneration() const { return gen; }
+  uint32_t getGeneration() const { return Gen; }
 
   /// \returns the leaf (kind, stack, payload, aux), added unless present.
   /// Presized: reserve() made room for it.
   template <bool Presized = false>
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(KindT kind, uint16_t stack,
-                                                uint32_t payload,
-                                                uint32_t aux) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addLeaf(KindT Kind, uint16_t Stack,
+                                                uint32_t Payload,
+                                                uint32_t Aux) {
     if (!Presized)
       makeRoom(0);
-    size_t mask = table.size() - 1;
-    size_t i = slot(hashLeaf(kind, stack, payload, aux));
-    HashEntry *tab = table.data();
-    const NodeT *nd = nodes.data();
-    for (;; i = (i + 1) & mask) {
-      HashEntry &e = tab[i];
-      if (e.gen != gen)
+    size_t Mask = Table.size() - 1;
+    size_t I = slot(hashLeaf(Kind, Stack, Payload, Aux));
+    HashEntry *Tab = Table.data();
+    const NodeT *Nd = Nodes.data();
+    for (;; I = (I + 1) & Mask) {
+      HashEntry &E = Tab[I];
+      if (E.Gen != Gen)
         break;
-      const NodeT &m = nd[e.node];
-      if (m.kind == kind && m.stack == stack && m.payload == payload &&
-          m.aux == aux)
-        return e.node;
+      const NodeT &M = Nd[E.Node];
+      if (M.TheKind == Kind && M.Stack == Stack && M.Payload == Payload &&
+          M.Aux == Aux)
+        return E.Node;
     }
-    uint32_t idx = numNodes;
-    tab[i] = {gen, idx};
-    pushNode(kind, stack, payload, aux, 0);
-    return idx;
+    uint32_t Idx = NumNodes;
+    Tab[I] = {Gen, Idx};
+    pushNode(Kind, Stack, Payload, Aux, 0);
+    return Idx;
   }
 
   /// \returns instruction \p instr of operands \p ops with a value on
   /// \p stack: an equal one already present if Share, else a new node.
   /// Presized: reserve() made room for it and its operands.
   template <bool Share, bool Presized = false>
-  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t instr, uint16_t stack,
-                                                 const uint32_t *ops,
-                                                 uint32_t numOps) {
+  LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t Instr, uint16_t Stack,
+                                                 const uint32_t *Ops,
+                                                 uint32_t NumOps) {
     if (!Presized)
-      makeRoom(numOps);
-    uint32_t idx = numNodes;
+      makeRoom(NumOps);
+    uint32_t Idx = NumNodes;
     if (Share) {
-      size_t mask = table.size() - 1;
-      size_t i = slot(hashInstr(instr, ops, numOps));
-      HashEntry *tab = table.data();
-      const NodeT *nd = nodes.data();
-      const uint32_t *opd = operands.data();
-      for (;; i = (i + 1) & mask) {
-        HashEntry &e = tab[i];
-        if (e.gen != gen)
+      size_t Mask = Table.size() - 1;
+      size_t I = slot(hashInstr(Instr, Ops, NumOps));
+      HashEntry *Tab = Table.data();
+      const NodeT *Nd = Nodes.data();
+      const uint32_t *Opd = Operands.data();
+      for (;; I = (I + 1) & Mask) {
+        HashEntry &E = Tab[I];
+        if (E.Gen != Gen)
           break;
-        const NodeT &m = nd[e.node];
-        if (m.kind == InstrKind && m.payload == instr && m.numOps == numOps &&
-            std::equal(ops, ops + numOps, opd + m.aux))
-          return e.node;
+        const NodeT &M = Nd[E.Node];
+        if (M.TheKind == InstrKind && M.Payload == Instr &&
+            M.NumOps == NumOps && std::equal(Ops, Ops + NumOps, Opd + M.Aux))
+          return E.Node;
       }
-      tab[i] = {gen, idx};
+      Tab[I] = {Gen, Idx};
     }
-    uint32_t begin = numOperands;
-    uint32_t *dst = operands.data() + begin;
-    if (Presized && numOps <= 4)
-      std::memcpy(dst, ops, 16); // one copy; the slack takes the excess
+    uint32_t Begin = NumOperands;
+    uint32_t *Dst = Operands.data() + Begin;
+    if (Presized && NumOps <= 4)
+      std::memcpy(Dst, Ops, 16); // one copy; the slack takes the excess
     else
-      for (uint32_t k = 0; k != numOps; ++k)
-        dst[k] = ops[k];
-    numOperands = begin + numOps;
-    pushNode(InstrKind, stack, instr, begin, numOps);
-    return idx;
+      for (uint32_t K = 0; K != NumOps; ++K)
+        Dst[K] = Ops[K];
+    NumOperands = Begin + NumOps;
+    pushNode(InstrKind, Stack, Instr, Begin, NumOps);
+    return Idx;
   }
 
   /// addInstr with the sharing mode chosen at run time.
-  uint32_t addInstr(uint32_t instr, uint16_t stack, const uint32_t *ops,
-                    uint32_t numOps, bool share) {
-    return share ? addInstr<true>(instr, stack, ops, numOps)
-                 : addInstr<false>(instr, stack, ops, numOps);
+  uint32_t addInstr(uint32_t Instr, uint16_t Stack, const uint32_t *Ops,
+                    uint32_t NumOps, bool Share) {
+    return Share ? addInstr<true>(Instr, Stack, Ops, NumOps)
+                 : addInstr<false>(Instr, Stack, Ops, NumOps);
   }
 
   llvm::ArrayRef<NodeT> getNodes() const {
-    return llvm::makeArrayRef(nodes.data(), numNodes);
+    return llvm::makeArrayRef(Nodes.data(), NumNodes);
   }
   llvm::ArrayRef<uint32_t> getOperands() const {
-    return llvm::makeArrayRef(operands.data(), numOperands);
+    return llvm::makeArrayRef(Operands.data(), NumOperands);
   }
-  uint32_t size() const { return numNodes; }
-  const NodeT &operator[](uint32_t n) const { return nodes[n]; }
+  uint32_t size() const { return NumNodes; }
+  const NodeT &operator[](uint32_t N) const { return Nodes[N]; }
 
   /// Dead-code elimination: sets \p mark[n] to \p live for every node the
   /// \p roots reach and to \p dead for the others (operands have lower
   /// indices than their users). \p mark has a slot per node.
-  void markLive(llvm::ArrayRef<uint32_t> roots, uint32_t *mark, uint32_t dead,
-                uint32_t live) const {
-    uint32_t num = numNodes;
-    std::fill(mark, mark + num, dead);
-    for (uint32_t n : roots)
-      mark[n] = live;
-    for (uint32_t n = num; n-- != 0;) {
-      if (mark[n] == dead || nodes[n].kind != InstrKind)
+  void markLive(llvm::ArrayRef<uint32_t> Roots, uint32_t *Mark, uint32_t Dead,
+                uint32_t Live) const {
+    uint32_t Num = NumNodes;
+    std::fill(Mark, Mark + Num, Dead);
+    for (uint32_t N : Roots)
+      Mark[N] = Live;
+    for (uint32_t N = Num; N-- != 0;) {
+      if (Mark[N] == Dead || Nodes[N].TheKind != InstrKind)
         continue;
-      for (uint32_t i = 0; i != nodes[n].numOps; ++i)
-        mark[operands[nodes[n].aux + i]] = live;
+      for (uint32_t I = 0; I != Nodes[N].NumOps; ++I)
+        Mark[Operands[Nodes[N].Aux + I]] = Live;
     }
   }
 
 private:
   struct HashEntry {
-    uint32_t gen;
-    uint32_t node;
+    uint32_t Gen;
+    uint32_t Node;
   };
   /// Appends a node field by field: a node assembled on the stack and
   /// copied whole stalls on store forwarding.
-  void pushNode(KindT kind, uint16_t stack, uint32_t payload, uint32_t aux,
-                uint32_t numOps) {
-    NodeT &n = nodes[numNodes++];
-    n.kind = kind;
-    n.stack = stack;
-    n.payload = payload;
-    n.aux = aux;
-    n.numOps = numOps;
+  void pushNode(KindT Kind, uint16_t Stack, uint32_t Payload, uint32_t Aux,
+                uint32_t NumOps) {
+    NodeT &N = Nodes[NumNodes++];
+    N.TheKind = Kind;
+    N.Stack = Stack;
+    N.Payload = Payload;
+    N.Aux = Aux;
+    N.NumOps = NumOps;
   }
   /// Room for one more node of \p numOps operands, and the table at most
   /// half full after it.
-  void makeRoom(uint32_t numOps) {
-    if (LLVM_UNLIKELY(numNodes == nodes.size()))
-      nodes.resize(std::max<size_t>(2 * nodes.size(), 64));
-    if (LLVM_UNLIKELY(operands.size() - numOperands < numOps))
-      operands.resize(std::max<size_t>(2 * operands.size(), 64) + numOps);
-    if (LLVM_UNLIKELY(size_t(numNodes) * 2 >= table.size()))
+  void makeRoom(uint32_t NumOps) {
+    if (LLVM_UNLIKELY(NumNodes == Nodes.size()))
+      Nodes.resize(std::max<size_t>(2 * Nodes.size(), 64));
+    if (LLVM_UNLIKELY(Operands.size() - NumOperands < NumOps))
+      Operands.resize(std::max<size_t>(2 * Operands.size(), 64) + NumOps);
+    if (LLVM_UNLIKELY(size_t(NumNodes) * 2 >= Table.size()))
       growTable();
   }
   /// Hashes are multiplied by a Fibonacci constant and indexed by their top
   /// bits (slot()), which mixes every input bit into the index.
-  static uint64_t hashInstr(uint32_t instr, const uint32_t *ops,
-                            uint32_t numOps) {
+  static uint64_t hashInstr(uint32_t Instr, const uint32_t *Ops,
+                            uint32_t NumOps) {
     // The first and last operands only (no loop): a collision costs a
     // compare, and slot()'s multiply does the mixing.
-    uint64_t h = uint64_t(instr) << 32 | numOps;
-    if (numOps)
-      h ^= uint64_t(ops[0]) << 8 ^ uint64_t(ops[numOps - 1]) << 40;
-    return h;
+    uint64_t H = uint64_t(Instr) << 32 | NumOps;
+    if (NumOps)
+      H ^= uint64_t(Ops[0]) << 8 ^ uint64_t(Ops[NumOps - 1]) << 40;
+    return H;
   }
-  static uint64_t hashLeaf(KindT kind, uint16_t stack, uint32_t payload,
-                           uint32_t aux) {
-    uint64_t h = (uint64_t(kind) << 48 | uint64_t(stack) << 32 | payload) ^
-                 (uint64_t(aux) << 17);
-    return h * 0xff51afd7ed558ccdull ^ (h >> 33);
+  static uint64_t hashLeaf(KindT Kind, uint16_t Stack, uint32_t Payload,
+                           uint32_t Aux) {
+    uint64_t H = (uint64_t(Kind) << 48 | uint64_t(Stack) << 32 | Payload) ^
+                 (uint64_t(Aux) << 17);
+    return H * 0xff51afd7ed558ccdull ^ (H >> 33);
   }
-  uint64_t hashOf(const NodeT &n) const {
-    if (n.kind == InstrKind)
-      return hashInstr(n.payload, operands.data() + n.aux, n.numOps);
-    return hashLeaf(n.kind, n.stack, n.payload, n.aux);
+  uint64_t hashOf(const NodeT &N) const {
+    if (N.TheKind == InstrKind)
+      return hashInstr(N.Payload, Operands.data() + N.Aux, N.NumOps);
+    return hashLeaf(N.TheKind, N.Stack, N.Payload, N.Aux);
   }
-  size_t slot(uint64_t h) const {
-    return size_t((h * 0x9E3779B97F4A7C15ull) >> tableShift);
+  size_t slot(uint64_t H) const {
+    return size_t((H * 0x9E3779B97F4A7C15ull) >> TableShift);
   }
   void growTable() {
-    size_t cap = std::max<size_t>(table.size() * 2, 256);
-    table.assign(cap, HashEntry{0, 0});
-    tableShift = 64 - unsigned(llvm::countTrailingZeros(cap));
-    size_t mask = cap - 1;
-    for (uint32_t n = 0, e = numNodes; n != e; ++n) {
-      size_t i = slot(hashOf(nodes[n]));
-      while (table[i].gen == gen)
-        i = (i + 1) & mask;
-      table[i] = {gen, n};
+    size_t Cap = std::max<size_t>(Table.size() * 2, 256);
+    Table.assign(Cap, HashEntry{0, 0});
+    TableShift = 64 - unsigned(llvm::countTrailingZeros(Cap));
+    size_t Mask = Cap - 1;
+    for (uint32_t N = 0, E = NumNodes; N != E; ++N) {
+      size_t I = slot(hashOf(Nodes[N]));
+      while (Table[I].Gen == Gen)
+        I = (I + 1) & Mask;
+      Table[I] = {Gen, N};
     }
   }
 
-  std::vector<NodeT> nodes;
-  std::vector<uint32_t> operands;
-  std::vector<HashEntry> table;
+  std::vector<NodeT> Nodes;
+  std::vector<uint32_t> Operands;
+  std::vector<HashEntry> Table;
   /// The DAG is nodes[0, numNodes) and operands[0, numOperands); the
   /// vectors are storage, sized ahead.
-  uint32_t numNodes = 0, numOperands = 0;
-  uint32_t gen = 0;
-  unsigned tableShift = 64;
+  uint32_t NumNodes = 0, NumOperands = 0;
+  uint32_t Gen = 0;
+  unsigned TableShift = 64;
 };
 
 } // namespace expr

@@ -32,41 +32,41 @@ namespace expr {
 
 /// A variable of an inject site, as a stub sees it.
 struct SiteVar {
-  llvm::StringRef name;           ///< as annotated, `acc`
-  llvm::StringRef stableRegister; ///< `_x1`
-  llvm::StringRef typeToken;      ///< inject type, `F32`
-  InjectArgKind kind = InjectArgKind::In;
+  llvm::StringRef Name;           ///< as annotated, `acc`
+  llvm::StringRef StableRegister; ///< `_x1`
+  llvm::StringRef TypeToken;      ///< inject type, `F32`
+  InjectArgKind Kind = InjectArgKind::In;
   /// PTX type of its register, `f32`; empty: the type's stack is the one
   /// of its name.
-  llvm::StringRef regType;
+  llvm::StringRef RegType;
 };
 
 /// \returns the PTX register type of the values of stack \p s: that of the
 /// built-in inject type of the same name (`F16` holds `b16`), else the
 /// stack's literal prefix.
-llvm::StringRef getStackRegType(const stack::StackInfo &info, unsigned s);
+llvm::StringRef getStackRegType(const stack::StackInfo &Info, unsigned S);
 
 /// \returns the stack of variable \p v: the stack named like its type when
 /// that holds its register type (every built-in type), else the one stack
 /// that holds its register type; -1 when none does and -2 when several do
 /// (the program must restate the variable on one of them).
-int findStackOf(const stack::StackInfo &info, const SiteVar &v);
+int findStackOf(const stack::StackInfo &Info, const SiteVar &V);
 
 /// \returns why variable \p v has no stack of its own.
-std::string describeMissingStack(const stack::StackInfo &info,
-                                 const SiteVar &v);
+std::string describeMissingStack(const stack::StackInfo &Info,
+                                 const SiteVar &V);
 
 /// \returns the variable of \p vars named \p name (as annotated or by its
 /// stable register), or null.
-const SiteVar *findSiteVar(llvm::ArrayRef<SiteVar> vars, llvm::StringRef name);
+const SiteVar *findSiteVar(llvm::ArrayRef<SiteVar> Vars, llvm::StringRef Name);
 
 /// Checks a program's statement of variable \p v of inject \p injectName:
 /// on stack \p stack (numStacks when it gave none and none was found) as
 /// kind \p kind. A mod variable may be stated as any kind.
 /// \returns the message saying why it does not fit, or "" when it does.
-std::string checkSiteVarUse(const stack::StackInfo &info,
-                            llvm::StringRef injectName, const SiteVar &v,
-                            unsigned stack, InjectArgKind kind);
+std::string checkSiteVarUse(const stack::StackInfo &Info,
+                            llvm::StringRef InjectName, const SiteVar &V,
+                            unsigned Stack, InjectArgKind Kind);
 
 } // namespace expr
 } // namespace mmptx

@@ -34,65 +34,65 @@ namespace expr {
 /// operand flattened to its elements.
 struct InstrTraits {
   /// 0-4 args and 1-2 rets whose types and stacks are in range.
-  bool wellFormed = false;
+  bool WellFormed = false;
   /// It needs a newer target than the one the traits were decoded for.
-  bool tooNew = false;
-  bool hasVectorArgs = false;
-  bool hasVectorRets = false;
-  uint16_t numArgElems = 0, numRetElems = 0;
-  uint32_t argElemBegin = 0, retElemBegin = 0;
+  bool TooNew = false;
+  bool HasVectorArgs = false;
+  bool HasVectorRets = false;
+  uint16_t NumArgElems = 0, NumRetElems = 0;
+  uint32_t ArgElemBegin = 0, RetElemBegin = 0;
 
-  bool isUsable() const { return wellFormed && !tooNew; }
+  bool isUsable() const { return WellFormed && !TooNew; }
 };
 
 /// One special register.
 struct SpecialTraits {
   /// Its type is in range with at most 4 elements.
-  bool wellFormed = false;
-  bool tooNew = false;
-  uint16_t stack = 0;
-  uint16_t numVecElems = 0; ///< 0 for a scalar
+  bool WellFormed = false;
+  bool TooNew = false;
+  uint16_t Stack = 0;
+  uint16_t NumVecElems = 0; ///< 0 for a scalar
 
-  bool isUsable() const { return wellFormed && !tooNew; }
+  bool isUsable() const { return WellFormed && !TooNew; }
 };
 
 /// The traits of every instruction and special register of a table, for
 /// one target (`sm_XX` as XX, or 0 for none).
 class InstrSetTraits {
 public:
-  InstrSetTraits(const stack::StackInfo &info, uint32_t targetSm);
+  InstrSetTraits(const stack::StackInfo &Info, uint32_t TargetSm);
 
-  const stack::StackInfo &getInfo() const { return info; }
-  uint32_t getTargetSm() const { return targetSm; }
-  llvm::ArrayRef<InstrTraits> getInstrs() const { return instrs; }
-  const InstrTraits &getInstr(uint32_t i) const { return instrs[i]; }
-  llvm::ArrayRef<SpecialTraits> getSpecials() const { return specials; }
-  llvm::ArrayRef<uint16_t> getElemStacks() const { return elemStacks; }
-  const uint16_t *getArgElemStacks(uint32_t i) const {
-    return elemStacks.data() + instrs[i].argElemBegin;
+  const stack::StackInfo &getInfo() const { return Info; }
+  uint32_t getTargetSm() const { return TargetSm; }
+  llvm::ArrayRef<InstrTraits> getInstrs() const { return Instrs; }
+  const InstrTraits &getInstr(uint32_t I) const { return Instrs[I]; }
+  llvm::ArrayRef<SpecialTraits> getSpecials() const { return Specials; }
+  llvm::ArrayRef<uint16_t> getElemStacks() const { return ElemStacks; }
+  const uint16_t *getArgElemStacks(uint32_t I) const {
+    return ElemStacks.data() + Instrs[I].ArgElemBegin;
   }
-  const uint16_t *getRetElemStacks(uint32_t i) const {
-    return elemStacks.data() + instrs[i].retElemBegin;
+  const uint16_t *getRetElemStacks(uint32_t I) const {
+    return ElemStacks.data() + Instrs[I].RetElemBegin;
   }
   /// \returns the minimum sm of instruction \p i if it exceeds the target
   /// (the reason it is not usable), else 0.
-  uint32_t instrTooNewFor(uint32_t i) const {
-    return tooNewFor(info.instrMinSm, info.numInstrs, i);
+  uint32_t instrTooNewFor(uint32_t I) const {
+    return tooNewFor(Info.InstrMinSm, Info.NumInstrs, I);
   }
-  uint32_t specialTooNewFor(uint32_t i) const {
-    return tooNewFor(info.specialMinSm, info.numSpecials, i);
+  uint32_t specialTooNewFor(uint32_t I) const {
+    return tooNewFor(Info.SpecialMinSm, Info.NumSpecials, I);
   }
 
 private:
-  uint32_t tooNewFor(const uint16_t *minSm, uint32_t n, uint32_t i) const {
-    return targetSm && minSm && i < n && minSm[i] > targetSm ? minSm[i] : 0;
+  uint32_t tooNewFor(const uint16_t *MinSm, uint32_t N, uint32_t I) const {
+    return TargetSm && MinSm && I < N && MinSm[I] > TargetSm ? MinSm[I] : 0;
   }
 
-  const stack::StackInfo &info;
-  uint32_t targetSm;
-  std::vector<InstrTraits> instrs;
-  std::vector<SpecialTraits> specials;
-  std::vector<uint16_t> elemStacks;
+  const stack::StackInfo &Info;
+  uint32_t TargetSm;
+  std::vector<InstrTraits> Instrs;
+  std::vector<SpecialTraits> Specials;
+  std::vector<uint16_t> ElemStacks;
 };
 
 } // namespace expr

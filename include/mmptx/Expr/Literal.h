@@ -42,11 +42,11 @@ enum class LiteralKind : uint8_t {
 };
 
 /// \returns the kind of literal of a stack with PTX type \p prefix.
-LiteralKind getLiteralKind(llvm::StringRef prefix);
+LiteralKind getLiteralKind(llvm::StringRef Prefix);
 
 /// \returns the number of value bits of PTX type \p prefix: 1 for pred, 8,
 /// 16, 32 or 64.
-unsigned getTypeWidth(llvm::StringRef prefix);
+unsigned getTypeWidth(llvm::StringRef Prefix);
 
 /// Reads literal \p text for a stack with PTX type \p prefix. Floats
 /// (`1.5`, `-2e3`, `inf`, `0f3f800000`) go on f32/f64 stacks; integers
@@ -55,27 +55,27 @@ unsigned getTypeWidth(llvm::StringRef prefix);
 /// signed type (`0xffffffff` is -1 on s32); `true`/`false` or 0/1 on pred. A
 /// value the stack cannot hold, or that a 32-bit payload cannot carry exactly,
 /// is an error naming why. \returns the payload bits.
-llvm::Expected<uint32_t> parseLiteral(llvm::StringRef text,
-                                      llvm::StringRef prefix);
+llvm::Expected<uint32_t> parseLiteral(llvm::StringRef Text,
+                                      llvm::StringRef Prefix);
 
 // The PTX immediate of a payload is written by writePtxLiteral
 // (mmptx/Expr/PtxEmitter.h).
 
 /// \returns the host value (bit pattern, see StackInterpreter.h) of a
 /// literal payload on a stack with PTX type \p prefix.
-uint64_t literalValue(uint32_t bits, llvm::StringRef prefix);
+uint64_t literalValue(uint32_t Bits, llvm::StringRef Prefix);
 
 /// Reads a host value for a variable of PTX type \p prefix from the command
 /// line (`1.5`, `-3`, `0x10`, `true`). \returns false if \p text is not one.
-bool parseValue(llvm::StringRef text, llvm::StringRef prefix, uint64_t &out);
+bool parseValue(llvm::StringRef Text, llvm::StringRef Prefix, uint64_t &Out);
 
 /// Prints host value \p v of PTX type \p prefix for people: floats in
 /// shortest round-trip form with their bits, integers in decimal and hex.
-void printValue(llvm::raw_ostream &os, uint64_t v, llvm::StringRef prefix);
+void printValue(llvm::raw_ostream &Os, uint64_t V, llvm::StringRef Prefix);
 
 /// Prints f32 payload \p bits as a literal that reads back exactly (`1.0`,
 /// `-2.5`, `1e-07`), or as `0f7FC00000` (upper-case) when no decimal does.
-void printF32Literal(llvm::raw_ostream &os, uint32_t bits);
+void printF32Literal(llvm::raw_ostream &Os, uint32_t Bits);
 
 } // namespace expr
 } // namespace mmptx

@@ -40,132 +40,132 @@ namespace expr {
 /// keep it in a register (a char store may alias any member).
 class TextBuf {
 public:
-  void clear() { len = 0; }
-  size_t size() const { return len; }
-  const char *data() const { return buf.get(); }
-  char *begin() { return buf.get(); }
-  char *end() { return buf.get() + len; }
+  void clear() { Len = 0; }
+  size_t size() const { return Len; }
+  const char *data() const { return Buf.get(); }
+  char *begin() { return Buf.get(); }
+  char *end() { return Buf.get() + Len; }
   /// \returns \p p, or where it moved to, with room for \p n characters
   /// after it. \p p must lie within the buffer.
-  char *ensure(char *p, size_t n) {
-    if (__builtin_expect(size_t(buf.get() + cap - p) < n, 0))
-      return growAt(p, n);
-    return p;
+  char *ensure(char *P, size_t N) {
+    if (__builtin_expect(size_t(Buf.get() + Cap - P) < N, 0))
+      return growAt(P, N);
+    return P;
   }
   /// Makes \p p, a cursor into the buffer, its end.
-  void setEnd(char *p) { len = size_t(p - buf.get()); }
+  void setEnd(char *P) { Len = size_t(P - Buf.get()); }
 
 private:
-  char *growAt(char *p, size_t n);
-  std::unique_ptr<char[]> buf;
-  size_t len = 0, cap = 0;
+  char *growAt(char *P, size_t N);
+  std::unique_ptr<char[]> Buf;
+  size_t Len = 0, Cap = 0;
 };
 
 /// A fixed-size piece of text, copied whole (16 bytes) and then cut to
 /// len; len is LongPiece when the text does not fit.
 struct TextPiece {
   static constexpr uint8_t LongPiece = 0xff;
-  char text[16];
-  uint8_t len;
+  char Text[16];
+  uint8_t Len;
 };
-TextPiece makeTextPiece(llvm::StringRef s);
+TextPiece makeTextPiece(llvm::StringRef S);
 
 /// Writes \p v in decimal. \returns the end.
-inline char *writeUInt(char *p, uint32_t v) {
+inline char *writeUInt(char *P, uint32_t V) {
   // Register numbers are mostly below 100.
-  if (v < 10) {
-    *p = char('0' + v);
-    return p + 1;
+  if (V < 10) {
+    *P = char('0' + V);
+    return P + 1;
   }
-  if (v < 100) {
-    p[0] = char('0' + v / 10);
-    p[1] = char('0' + v % 10);
-    return p + 2;
+  if (V < 100) {
+    P[0] = char('0' + V / 10);
+    P[1] = char('0' + V % 10);
+    return P + 2;
   }
-  char tmp[10];
-  char *t = tmp + sizeof(tmp);
+  char Tmp[10];
+  char *T = Tmp + sizeof(Tmp);
   do {
-    *--t = char('0' + v % 10);
-    v /= 10;
-  } while (v);
-  size_t n = size_t(tmp + sizeof(tmp) - t);
-  std::memcpy(p, t, n);
-  return p + n;
+    *--T = char('0' + V % 10);
+    V /= 10;
+  } while (V);
+  size_t N = size_t(Tmp + sizeof(Tmp) - T);
+  std::memcpy(P, T, N);
+  return P + N;
 }
 
 /// Writes \p v as eight hex digits, upper or lower case: the nibbles are
 /// spread to one per byte, most significant first, and turned into digits
 /// together.
-template <bool Upper> inline char *writeHex8(char *p, uint32_t v) {
-  uint64_t x = v;
-  x = ((x << 16) | x) & 0x0000FFFF0000FFFFull;
-  x = ((x << 8) | x) & 0x00FF00FF00FF00FFull;
-  x = ((x << 4) | x) & 0x0F0F0F0F0F0F0F0Full;
-  x = __builtin_bswap64(x);
-  uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
-  x += 0x3030303030303030ull + letters * (Upper ? 7 : 39);
-  std::memcpy(p, &x, 8);
-  return p + 8;
+template <bool Upper> inline char *writeHex8(char *P, uint32_t V) {
+  uint64_t X = V;
+  X = ((X << 16) | X) & 0x0000FFFF0000FFFFull;
+  X = ((X << 8) | X) & 0x00FF00FF00FF00FFull;
+  X = ((X << 4) | X) & 0x0F0F0F0F0F0F0F0Full;
+  X = __builtin_bswap64(X);
+  uint64_t Letters = ((X + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+  X += 0x3030303030303030ull + Letters * (Upper ? 7 : 39);
+  std::memcpy(P, &X, 8);
+  return P + 8;
 }
 
 /// Writes the literal of kind \p kind with payload \p bits (see
 /// LiteralKind), hex digits in upper or lower case.
 template <bool Upper>
-inline char *writePtxLiteral(char *p, LiteralKind kind, uint32_t bits) {
-  switch (kind) {
+inline char *writePtxLiteral(char *P, LiteralKind Kind, uint32_t Bits) {
+  switch (Kind) {
   case LiteralKind::F32:
-    std::memcpy(p, "0f", 2);
-    return writeHex8<Upper>(p + 2, bits);
+    std::memcpy(P, "0f", 2);
+    return writeHex8<Upper>(P + 2, Bits);
   case LiteralKind::U32:
-    std::memcpy(p, "0x", 2);
-    p = writeHex8<Upper>(p + 2, bits);
-    *p = 'U';
-    return p + 1;
+    std::memcpy(P, "0x", 2);
+    P = writeHex8<Upper>(P + 2, Bits);
+    *P = 'U';
+    return P + 1;
   case LiteralKind::F64: {
     // 32-bit payloads on an f64 stack are f32 values, widened exactly.
-    float f;
-    std::memcpy(&f, &bits, 4);
-    double d = f;
-    uint64_t dbits;
-    std::memcpy(&dbits, &d, 8);
-    std::memcpy(p, "0d", 2);
-    p = writeHex8<Upper>(p + 2, uint32_t(dbits >> 32));
-    return writeHex8<Upper>(p, uint32_t(dbits));
+    float F;
+    std::memcpy(&F, &Bits, 4);
+    double D = F;
+    uint64_t Dbits;
+    std::memcpy(&Dbits, &D, 8);
+    std::memcpy(P, "0d", 2);
+    P = writeHex8<Upper>(P + 2, uint32_t(Dbits >> 32));
+    return writeHex8<Upper>(P, uint32_t(Dbits));
   }
   case LiteralKind::Hex:
-    std::memcpy(p, "0x", 2);
-    return writeHex8<Upper>(p + 2, bits);
+    std::memcpy(P, "0x", 2);
+    return writeHex8<Upper>(P + 2, Bits);
   }
-  return p;
+  return P;
 }
 
 /// Copies a register name: short ones, the usual, without a call.
-inline char *writeName(char *p, llvm::StringRef name) {
-  const char *s = name.data();
-  size_t n = name.size();
-  if (n > 16) {
-    std::memcpy(p, s, n);
-    return p + n;
+inline char *writeName(char *P, llvm::StringRef Name) {
+  const char *S = Name.data();
+  size_t N = Name.size();
+  if (N > 16) {
+    std::memcpy(P, S, N);
+    return P + N;
   }
   // Two copies that overlap cover every length in a range.
-  if (n >= 8) {
-    uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(p, &a, 8);
-    std::memcpy(p + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    std::memcpy(&a, s, 4);
-    std::memcpy(&b, s + n - 4, 4);
-    std::memcpy(p, &a, 4);
-    std::memcpy(p + n - 4, &b, 4);
-  } else if (n) {
-    p[0] = s[0];
-    p[n / 2] = s[n / 2];
-    p[n - 1] = s[n - 1];
+  if (N >= 8) {
+    uint64_t A, B;
+    std::memcpy(&A, S, 8);
+    std::memcpy(&B, S + N - 8, 8);
+    std::memcpy(P, &A, 8);
+    std::memcpy(P + N - 8, &B, 8);
+  } else if (N >= 4) {
+    uint32_t A, B;
+    std::memcpy(&A, S, 4);
+    std::memcpy(&B, S + N - 4, 4);
+    std::memcpy(P, &A, 4);
+    std::memcpy(P + N - 4, &B, 4);
+  } else if (N) {
+    P[0] = S[0];
+    P[N / 2] = S[N / 2];
+    P[N - 1] = S[N - 1];
   }
-  return p + n;
+  return P + N;
 }
 
 /// How a stub names, copies and declares the values of each stack: the
@@ -174,66 +174,66 @@ class PtxStackTables {
 public:
   /// \p indent starts every line; \p regPrefix(stack) is the prefix of the
   /// stub's registers of that stack (`%_s0_`), numbered after it.
-  PtxStackTables(const stack::StackInfo &info, llvm::StringRef indent,
-                 llvm::function_ref<std::string(unsigned)> regPrefix);
+  PtxStackTables(const stack::StackInfo &Info, llvm::StringRef Indent,
+                 llvm::function_ref<std::string(unsigned)> RegPrefix);
 
   /// `mov.f32`, or `cvt.u8.u8` for 8-bit stacks: PTX has no 8-bit `mov`.
-  const std::string &getMovOp(unsigned s) const { return movOps[s]; }
+  const std::string &getMovOp(unsigned S) const { return MovOps[S]; }
   /// The indent, the mov op and a space: a copy's line up to its operands.
-  const std::string &getMovLine(unsigned s) const { return movLines[s]; }
-  const TextPiece &getMovPiece(unsigned s) const { return movPieces[s]; }
+  const std::string &getMovLine(unsigned S) const { return MovLines[S]; }
+  const TextPiece &getMovPiece(unsigned S) const { return MovPieces[S]; }
   /// The longest mov line.
-  size_t getMaxMovLine() const { return maxMovLine; }
-  const std::string &getRegPrefix(unsigned s) const { return regPrefixes[s]; }
-  const TextPiece &getRegPiece(unsigned s) const { return regPieces[s]; }
+  size_t getMaxMovLine() const { return MaxMovLine; }
+  const std::string &getRegPrefix(unsigned S) const { return RegPrefixes[S]; }
+  const TextPiece &getRegPiece(unsigned S) const { return RegPieces[S]; }
   /// Whether every register prefix fits a piece (writeShortReg applies).
-  bool allRegPrefixesFit() const { return prefixesFit; }
+  bool allRegPrefixesFit() const { return PrefixesFit; }
   /// `<indent>.reg .f32 %_s0_<`: a declaration up to its count.
-  const std::string &getDeclHead(unsigned s) const { return declHeads[s]; }
-  LiteralKind getLiteralKind(unsigned s) const { return litKinds[s]; }
+  const std::string &getDeclHead(unsigned S) const { return DeclHeads[S]; }
+  LiteralKind getLiteralKind(unsigned S) const { return LitKinds[S]; }
   /// Whether a literal of stack \p s may be an instruction operand; one
   /// that may not is copied into a register first.
-  bool isInlineLiteral(unsigned s) const { return inlineLits[s]; }
-  const uint8_t *getInlineLiterals() const { return inlineLits.data(); }
-  const LiteralKind *getLiteralKinds() const { return litKinds.data(); }
-  const TextPiece *getRegPieces() const { return regPieces.data(); }
+  bool isInlineLiteral(unsigned S) const { return InlineLits[S]; }
+  const uint8_t *getInlineLiterals() const { return InlineLits.data(); }
+  const LiteralKind *getLiteralKinds() const { return LitKinds.data(); }
+  const TextPiece *getRegPieces() const { return RegPieces.data(); }
 
   /// Writes register \p reg of stack \p s.
-  char *writeReg(char *p, unsigned s, uint32_t reg) const {
-    const TextPiece &pc = regPieces[s];
-    if (__builtin_expect(pc.len != TextPiece::LongPiece, 1)) {
-      std::memcpy(p, pc.text, 16);
-      return writeUInt(p + pc.len, reg);
+  char *writeReg(char *P, unsigned S, uint32_t Reg) const {
+    const TextPiece &Pc = RegPieces[S];
+    if (__builtin_expect(Pc.Len != TextPiece::LongPiece, 1)) {
+      std::memcpy(P, Pc.Text, 16);
+      return writeUInt(P + Pc.Len, Reg);
     }
-    const std::string &rp = regPrefixes[s];
-    std::memcpy(p, rp.data(), rp.size());
-    return writeUInt(p + rp.size(), reg);
+    const std::string &Rp = RegPrefixes[S];
+    std::memcpy(P, Rp.data(), Rp.size());
+    return writeUInt(P + Rp.size(), Reg);
   }
   /// writeReg where allRegPrefixesFit().
-  char *writeShortReg(char *p, unsigned s, uint32_t reg) const {
-    const TextPiece &pc = regPieces[s];
-    std::memcpy(p, pc.text, 16);
-    return writeUInt(p + pc.len, reg);
+  char *writeShortReg(char *P, unsigned S, uint32_t Reg) const {
+    const TextPiece &Pc = RegPieces[S];
+    std::memcpy(P, Pc.Text, 16);
+    return writeUInt(P + Pc.Len, Reg);
   }
   /// Writes the mov line of stack \p s.
-  char *writeMovLine(char *p, unsigned s) const {
-    const TextPiece &pc = movPieces[s];
-    if (__builtin_expect(pc.len != TextPiece::LongPiece, 1)) {
-      std::memcpy(p, pc.text, 16);
-      return p + pc.len;
+  char *writeMovLine(char *P, unsigned S) const {
+    const TextPiece &Pc = MovPieces[S];
+    if (__builtin_expect(Pc.Len != TextPiece::LongPiece, 1)) {
+      std::memcpy(P, Pc.Text, 16);
+      return P + Pc.Len;
     }
-    const std::string &m = movLines[s];
-    std::memcpy(p, m.data(), m.size());
-    return p + m.size();
+    const std::string &M = MovLines[S];
+    std::memcpy(P, M.data(), M.size());
+    return P + M.size();
   }
 
 private:
-  std::vector<std::string> movOps, movLines, regPrefixes, declHeads;
-  std::vector<TextPiece> movPieces, regPieces;
-  std::vector<LiteralKind> litKinds;
-  std::vector<uint8_t> inlineLits;
-  size_t maxMovLine = 0;
-  bool prefixesFit = true;
+  std::vector<std::string> MovOps, MovLines, RegPrefixes, DeclHeads;
+  std::vector<TextPiece> MovPieces, RegPieces;
+  std::vector<LiteralKind> LitKinds;
+  std::vector<uint8_t> InlineLits;
+  size_t MaxMovLine = 0;
+  bool PrefixesFit = true;
 };
 
 } // namespace expr

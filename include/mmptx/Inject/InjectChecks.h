@@ -41,17 +41,17 @@ class Module;
 /// variables read back by a `mov` after it. Legacy sites pass.
 /// \p markerStmt is the index of the statement holding the site's START
 /// marker when the caller knows it (saves a search).
-llvm::Error verifyNormalizedSite(const ptx::Module &m, const InjectModule &im,
-                                 const InjectSite &site,
-                                 uint32_t markerStmt = ~uint32_t(0));
+llvm::Error verifyNormalizedSite(const ptx::Module &M, const InjectModule &Im,
+                                 const InjectSite &Site,
+                                 uint32_t MarkerStmt = ~uint32_t(0));
 
 /// Checks the compiler registers of legacy \p site of \p im, found in
 /// \p m: each is declared in a scope enclosing the site, with a type that
 /// its variable's `mov` accepts, and no register belongs to two variables
 /// when one of them is written. Other sites pass.
-llvm::Error verifyLegacySite(const ptx::Module &m, const InjectModule &im,
-                             const InjectSite &site,
-                             uint32_t markerStmt = ~uint32_t(0));
+llvm::Error verifyLegacySite(const ptx::Module &M, const InjectModule &Im,
+                             const InjectSite &Site,
+                             uint32_t MarkerStmt = ~uint32_t(0));
 
 /// Runs verifyLegacySite or verifyNormalizedSite on every site of \p im,
 /// found in \p m; \returns the first error. Same verdicts as checking each
@@ -62,21 +62,21 @@ llvm::Error verifyLegacySite(const ptx::Module &m, const InjectModule &im,
 /// recognised by comparing its statements' bytes. \p markerStmts, when it
 /// has one entry per site, gives the statement of each site's START
 /// marker (saves a walk over the statements).
-llvm::Error verifySites(const ptx::Module &m, const InjectModule &im,
-                        llvm::ArrayRef<uint32_t> markerStmts = {});
+llvm::Error verifySites(const ptx::Module &M, const InjectModule &Im,
+                        llvm::ArrayRef<uint32_t> MarkerStmts = {});
 
 /// Checks \p stub, named \p bufferName in errors, before it is spliced at
 /// the sites of inject \p inj of \p im. Errors are located in the stub and
 /// carry InjectErrc::InvalidStub. A stub that writes the stable register of
 /// an `in` variable (the write is lost) gets a warning through \p warn.
-llvm::Error checkStub(llvm::StringRef stub, llvm::StringRef bufferName,
-                      const InjectModule &im, const Inject &inj,
-                      const WarningHandler &warn = nullptr);
+llvm::Error checkStub(llvm::StringRef Stub, llvm::StringRef BufferName,
+                      const InjectModule &Im, const Inject &Inj,
+                      const WarningHandler &Warn = nullptr);
 
 /// \returns whether a register declared \p declared (`b32`, no dot) may be
 /// the operand of a `mov.<movSuffix>`: the same type, a bit type of the
 /// same size, or integers of the same size.
-bool isMovCompatible(llvm::StringRef declared, llvm::StringRef movSuffix);
+bool isMovCompatible(llvm::StringRef Declared, llvm::StringRef MovSuffix);
 
 } // namespace mmptx
 

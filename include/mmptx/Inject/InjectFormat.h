@@ -40,7 +40,7 @@ namespace mmptx {
 enum class InjectArgKind : uint8_t { Out = 0, Mod = 1, In = 2 };
 
 /// \returns "out", "mod" or "in": the spelling in markers and messages.
-llvm::StringRef getInjectArgKindName(InjectArgKind kind);
+llvm::StringRef getInjectArgKindName(InjectArgKind Kind);
 
 /// How the device header and the annotate rewriter bind a C++ expression to
 /// its asm operand.
@@ -56,12 +56,12 @@ enum class InjectBind : uint8_t {
 /// (getBuiltinInjectTypes), a user's from their own .td through the header
 /// mmptx-tblgen makes of it, or from the C API.
 struct InjectType {
-  llvm::StringRef token;     ///< `F32`: the name in markers and annotations
-  llvm::StringRef regType;   ///< `f32`: type of the stable register
-  llvm::StringRef movSuffix; ///< `f32`: suffix of the scaffold's `mov`s
-  char constraint = 'r';     ///< inline-asm constraint letter
-  unsigned bits = 32;        ///< size of the register
-  InjectBind bind = InjectBind::Value;
+  llvm::StringRef TheToken;  ///< `F32`: the name in markers and annotations
+  llvm::StringRef RegType;   ///< `f32`: type of the stable register
+  llvm::StringRef MovSuffix; ///< `f32`: suffix of the scaffold's `mov`s
+  char Constraint = 'r';     ///< inline-asm constraint letter
+  unsigned Bits = 32;        ///< size of the register
+  InjectBind Bind = InjectBind::Value;
 };
 
 /// \returns the inject types generated from td/InjectTypes.td.
@@ -72,14 +72,14 @@ constexpr llvm::StringLiteral StableRegisterPrefix = "_x";
 
 /// One variable of a site, as a scaffold writer needs it.
 struct ScaffoldVar {
-  InjectArgKind kind;
-  llvm::StringRef regType;   ///< `f32`: type of the stable register
-  llvm::StringRef movSuffix; ///< `f32`: suffix of the scaffold's `mov`s
-  llvm::StringRef typeToken; ///< `F32`
-  llvm::StringRef label;     ///< the variable's name in the markers
+  InjectArgKind Kind;
+  llvm::StringRef RegType;   ///< `f32`: type of the stable register
+  llvm::StringRef MovSuffix; ///< `f32`: suffix of the scaffold's `mov`s
+  llvm::StringRef TypeToken; ///< `F32`
+  llvm::StringRef Label;     ///< the variable's name in the markers
   /// The value outside the site: a compiler register (`%f1`) or an asm
   /// operand (`%0`).
-  llvm::StringRef outer;
+  llvm::StringRef Outer;
 };
 
 /// The sections of a scaffold, in the order writeSiteScaffold writes them.
@@ -129,9 +129,9 @@ void writeEndMarker(const llvm::Twine &Name, ScaffoldLineFn Line);
 /// `.reg`s, the `mov`s in, the markers (when \p withMarkers), then calls
 /// \p atStub where the stub goes, then the `mov`s out. \p stablePrefix
 /// spells the stable registers: `%_x` in PTX, `%%_x` in an asm template.
-void writeSiteScaffold(llvm::StringRef name, llvm::ArrayRef<ScaffoldVar> vars,
-                       llvm::StringRef stablePrefix, bool withMarkers,
-                       ScaffoldLineFn line, llvm::function_ref<void()> atStub);
+void writeSiteScaffold(llvm::StringRef Name, llvm::ArrayRef<ScaffoldVar> Vars,
+                       llvm::StringRef StablePrefix, bool WithMarkers,
+                       ScaffoldLineFn Line, llvm::function_ref<void()> AtStub);
 
 } // namespace mmptx
 

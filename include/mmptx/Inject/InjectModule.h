@@ -69,26 +69,26 @@ using WarningHandler = std::function<void(const llvm::SMDiagnostic &)>;
 struct InjectOptions {
   /// Types accepted in addition to the built-in ones; they win over a
   /// built-in type with the same token. Only read during create.
-  llvm::ArrayRef<InjectType> extraTypes;
+  llvm::ArrayRef<InjectType> ExtraTypes;
   /// Accept any type token in mm-ptx and native markers, trusting the
   /// marker's register type.
-  bool allowUnknownTypes = false;
+  bool AllowUnknownTypes = false;
   /// Text input only: skip the structural parse and the site checks (see
   /// InjectChecks.h) and only scan for markers. For PTX that this
   /// project's own tools produced or already checked.
-  bool trusted = false;
+  bool Trusted = false;
 };
 
 /// Options for InjectModule::render.
 struct RenderOptions {
   /// Check every stub with checkStub() before splicing. Turn off only for
   /// stubs that are valid by construction (the Stack PTX compiler's).
-  bool checkStubs = true;
+  bool CheckStubs = true;
   /// Names of the stubs in errors, by inject index; a stub without one is
   /// named `<stub of inject 'NAME'>`.
-  llvm::ArrayRef<std::string> stubNames;
+  llvm::ArrayRef<std::string> StubNames;
   /// Receives warnings about the stubs; none are reported when empty.
-  WarningHandler onWarning;
+  WarningHandler OnWarning;
 };
 
 /// Error categories. The C API maps them onto its own result codes
@@ -124,12 +124,13 @@ enum class InjectErrc : uint8_t {
 class InjectError : public llvm::ErrorInfo<InjectError, DiagnosticError> {
 public:
   static char ID;
-  InjectError(InjectErrc code, llvm::SMDiagnostic diag, std::string noteText)
-      : ErrorInfo(std::move(diag), std::move(noteText)), code(code) {}
-  InjectErrc getCode() const { return code; }
+  InjectError(InjectErrc Code, llvm::SMDiagnostic TheDiag,
+              std::string TheNoteText)
+      : ErrorInfo(std::move(TheDiag), std::move(TheNoteText)), Code(Code) {}
+  InjectErrc getCode() const { return Code; }
 
 private:
-  InjectErrc code;
+  InjectErrc Code;
 };
 
 /// The error category of InjectErrc. An inject error without a source
@@ -144,52 +145,52 @@ inline std::error_code make_error_code(InjectErrc Code) {
 
 /// \returns \p err with category \p code when it is a located error
 /// without one (a DiagnosticError), else \p err unchanged.
-llvm::Error withInjectCode(llvm::Error err, InjectErrc code);
+llvm::Error withInjectCode(llvm::Error Err, InjectErrc Code);
 
 /// Consumes \p err; \returns its category (Internal for foreign errors) and
 /// stores its text in \p message when that is not null.
-InjectErrc takeInjectError(llvm::Error err, std::string *message = nullptr);
+InjectErrc takeInjectError(llvm::Error Err, std::string *Message = nullptr);
 
 /// A variable of an inject, as the stub sees it.
 struct InjectVariable {
-  llvm::StringRef name; ///< `v_x`, `x[ 0 ]`: verbatim
-  InjectArgKind kind;
-  llvm::StringRef regType;        ///< `f32` (no dot)
-  llvm::StringRef typeToken;      ///< `F32`
-  llvm::StringRef movSuffix;      ///< `f32`: suffix of the scaffold's `mov`
-  llvm::StringRef stableRegister; ///< `_x0`: write `%_x0` in stubs
+  llvm::StringRef Name; ///< `v_x`, `x[ 0 ]`: verbatim
+  InjectArgKind Kind;
+  llvm::StringRef RegType;        ///< `f32` (no dot)
+  llvm::StringRef TypeToken;      ///< `F32`
+  llvm::StringRef MovSuffix;      ///< `f32`: suffix of the scaffold's `mov`
+  llvm::StringRef StableRegister; ///< `_x0`: write `%_x0` in stubs
 };
 
 /// All sites with one name.
 struct Inject {
-  llvm::StringRef name;
-  uint32_t index;
-  uint32_t numSites;
-  uint32_t firstVariable;
-  uint32_t numVariables;
+  llvm::StringRef Name;
+  uint32_t Index;
+  uint32_t NumSites;
+  uint32_t FirstVariable;
+  uint32_t NumVariables;
   /// Byte offset of the first site's START marker in the input.
-  uint32_t firstSiteOffset;
+  uint32_t FirstSiteOffset;
 };
 
 /// One START…END block.
 struct InjectSite {
-  uint32_t inject;
+  uint32_t TheInject;
   /// Offset of the marker keyword (`PTX_INJECT_START`, ...) in the input.
-  uint32_t markerOffset;
+  uint32_t MarkerOffset;
   /// The bytes of the input that the stub replaces: the marker block, from
   /// its `//` (one tab before it included) to the end of its END line
   /// (newline excluded).
-  uint32_t removeBegin;
-  uint32_t removeEnd;
+  uint32_t RemoveBegin;
+  uint32_t RemoveEnd;
   /// Offset in getTemplate() where the stub (of a legacy site: the stub in
   /// its normalisation scaffold) goes.
-  uint32_t slot;
+  uint32_t Slot;
   /// Newlines in the removed bytes.
-  uint32_t markerLines;
-  InjectSiteFormat format;
+  uint32_t MarkerLines;
+  InjectSiteFormat Format;
   /// Legacy sites: index of the first compiler register in
   /// getSiteRegisters().
-  uint32_t firstRegister;
+  uint32_t FirstRegister;
 };
 
 /// The inject sites of one PTX text, ready to render.
@@ -201,8 +202,8 @@ public:
   /// handle keeps what render needs (getTemplate() and the site and variable
   /// records), not \p ptx.
   static llvm::Expected<std::unique_ptr<InjectModule>>
-  create(llvm::StringRef ptx, llvm::StringRef bufferName = "<ptx>",
-         const InjectOptions &options = {});
+  create(llvm::StringRef Ptx, llvm::StringRef BufferName = "<ptx>",
+         const InjectOptions &Options = {});
 
   /// Finds the sites of a parsed module through its marker comments and
   /// checks them (unless \p options.trusted): a site outside any function,
@@ -210,7 +211,7 @@ public:
   /// located in \p m's SourceMgr. \p m must have no pending
   /// edits (the PassManager re-parses after each pass that made some).
   static llvm::Expected<std::unique_ptr<InjectModule>>
-  create(const ptx::Module &m, const InjectOptions &options = {});
+  create(const ptx::Module &M, const InjectOptions &Options = {});
 
   ~InjectModule();
   InjectModule(const InjectModule &) = delete;
@@ -219,63 +220,63 @@ public:
   /// The input without the sites' marker blocks: render writes the text
   /// between consecutive InjectSite::slot offsets, with the stubs between.
   llvm::StringRef getTemplate() const {
-    return llvm::StringRef(templateText.get(), templateSize);
+    return llvm::StringRef(TemplateText.get(), TemplateSize);
   }
 
-  size_t getNumInjects() const { return injectList.size(); }
-  llvm::ArrayRef<Inject> injects() const { return injectList; }
+  size_t getNumInjects() const { return InjectList.size(); }
+  llvm::ArrayRef<Inject> injects() const { return InjectList; }
   /// \returns inject \p index; asserts it is in range.
-  const Inject &getInject(size_t index) const { return injectList[index]; }
+  const Inject &getInject(size_t Index) const { return InjectList[Index]; }
   /// \returns the inject named \p name, or nullptr.
-  const Inject *lookupInject(llvm::StringRef name) const;
+  const Inject *lookupInject(llvm::StringRef Name) const;
 
-  llvm::ArrayRef<InjectVariable> getVariables(const Inject &inj) const {
-    return llvm::makeArrayRef(variables).slice(inj.firstVariable,
-                                               inj.numVariables);
+  llvm::ArrayRef<InjectVariable> getVariables(const Inject &Inj) const {
+    return llvm::makeArrayRef(Variables).slice(Inj.FirstVariable,
+                                               Inj.NumVariables);
   }
   /// \returns the variable of \p inj named \p name, or nullptr.
-  const InjectVariable *lookupVariable(const Inject &inj,
-                                       llvm::StringRef name) const;
+  const InjectVariable *lookupVariable(const Inject &Inj,
+                                       llvm::StringRef Name) const;
 
   /// Every site, in file order.
   llvm::ArrayRef<InjectSite> sites() const {
-    return llvm::makeArrayRef(siteList.items, siteList.count);
+    return llvm::makeArrayRef(SiteList.Items, SiteList.Count);
   }
   /// The compiler registers of legacy site \p site, in argument order.
   llvm::ArrayRef<llvm::StringRef>
-  getSiteRegisters(const InjectSite &site) const;
+  getSiteRegisters(const InjectSite &Site) const;
   /// Where the registers of getSiteRegisters(\p site) are in the input.
-  llvm::ArrayRef<uint32_t> getSiteRegisterOffsets(const InjectSite &site) const;
+  llvm::ArrayRef<uint32_t> getSiteRegisterOffsets(const InjectSite &Site) const;
 
   /// Checks every stub of \p stubsByInject (one per inject) with
   /// checkStub(), naming them as \p opts says.
-  llvm::Error checkStubs(llvm::ArrayRef<llvm::StringRef> stubsByInject,
-                         const RenderOptions &opts = {}) const;
+  llvm::Error checkStubs(llvm::ArrayRef<llvm::StringRef> StubsByInject,
+                         const RenderOptions &Opts = {}) const;
 
   /// \returns the exact size of render(\p stubsByInject) (no terminator).
   llvm::Expected<size_t>
-  renderedSize(llvm::ArrayRef<llvm::StringRef> stubsByInject) const;
+  renderedSize(llvm::ArrayRef<llvm::StringRef> StubsByInject) const;
 
   /// Renders with stub \p stubsByInject[i] at every site of inject i into
   /// \p out (replaced). Needs exactly one stub per inject; each is checked
   /// first unless \p opts says otherwise.
-  llvm::Error render(llvm::ArrayRef<llvm::StringRef> stubsByInject,
-                     std::string &out, const RenderOptions &opts = {}) const;
+  llvm::Error render(llvm::ArrayRef<llvm::StringRef> StubsByInject,
+                     std::string &Out, const RenderOptions &Opts = {}) const;
 
   /// Renders into the caller's \p buf of \p bufSize bytes; no terminator is
   /// written. \returns the number of bytes written.
-  llvm::Expected<size_t> render(llvm::ArrayRef<llvm::StringRef> stubsByInject,
-                                char *buf, size_t bufSize,
-                                const RenderOptions &opts = {}) const;
+  llvm::Expected<size_t> render(llvm::ArrayRef<llvm::StringRef> StubsByInject,
+                                char *Buf, size_t BufSize,
+                                const RenderOptions &Opts = {}) const;
 
   /// Renders with stubs given by inject name; every inject needs one and
   /// every name must be an inject.
-  llvm::Error render(const llvm::StringMap<llvm::StringRef> &stubsByName,
-                     std::string &out, const RenderOptions &opts = {}) const;
+  llvm::Error render(const llvm::StringMap<llvm::StringRef> &StubsByName,
+                     std::string &Out, const RenderOptions &Opts = {}) const;
 
   /// \returns the stubs of \p stubsByName ordered by inject index.
   llvm::Expected<std::vector<llvm::StringRef>>
-  orderStubs(const llvm::StringMap<llvm::StringRef> &stubsByName) const;
+  orderStubs(const llvm::StringMap<llvm::StringRef> &StubsByName) const;
 
   /// \returns the bytes this handle owns: its template, records and names
   /// (heap blocks at their requested sizes).
@@ -285,48 +286,48 @@ private:
   InjectModule();
   friend class InjectSiteScanner;
 
-  llvm::Error checkStubCount(llvm::ArrayRef<llvm::StringRef> stubs) const;
+  llvm::Error checkStubCount(llvm::ArrayRef<llvm::StringRef> Stubs) const;
   /// The slice of \p all (siteRegisters or its offsets) of legacy \p site.
   template <typename T>
-  llvm::ArrayRef<T> registersOf(const InjectSite &site,
-                                const std::vector<T> &all) const;
+  llvm::ArrayRef<T> registersOf(const InjectSite &Site,
+                                const std::vector<T> &All) const;
   template <typename Sink>
-  void fill(llvm::ArrayRef<llvm::StringRef> stubs, Sink append) const;
+  void fill(llvm::ArrayRef<llvm::StringRef> Stubs, Sink Append) const;
 
   /// The input with every site's marker block cut out.
-  std::unique_ptr<char[]> templateText;
-  size_t templateSize = 0;
+  std::unique_ptr<char[]> TemplateText;
+  size_t TemplateSize = 0;
   /// Normalisation scaffolds of the legacy sites, in site order: per site a
   /// prefix (to the stub) and a suffix, their ends in scaffoldEnds.
-  std::string scaffold;
-  std::vector<uint32_t> scaffoldEnds;
-  std::vector<Inject> injectList;
-  std::vector<InjectVariable> variables;
+  std::string Scaffold;
+  std::vector<uint32_t> ScaffoldEnds;
+  std::vector<Inject> InjectList;
+  std::vector<InjectVariable> Variables;
   /// The sites in one malloc'ed block, grown and trimmed by realloc: a
   /// trim shrinks it in place, where a vector copies into a fresh block.
   struct SiteStorage {
-    InjectSite *items = nullptr;
-    size_t count = 0;
-    size_t capacity = 0;
+    InjectSite *Items = nullptr;
+    size_t Count = 0;
+    size_t Capacity = 0;
     SiteStorage() = default;
     SiteStorage(const SiteStorage &) = delete;
     SiteStorage &operator=(const SiteStorage &) = delete;
     ~SiteStorage();
-    void reserve(size_t n);
-    void push_back(const InjectSite &site);
+    void reserve(size_t N);
+    void pushBack(const InjectSite &Site);
     void trim();
-    InjectSite &back() { return items[count - 1]; }
-    const InjectSite *begin() const { return items; }
-    const InjectSite *end() const { return items + count; }
+    InjectSite &back() { return Items[Count - 1]; }
+    const InjectSite *begin() const { return Items; }
+    const InjectSite *end() const { return Items + Count; }
   };
-  SiteStorage siteList;
-  std::vector<llvm::StringRef> siteRegisters;
+  SiteStorage SiteList;
+  std::vector<llvm::StringRef> SiteRegisters;
   /// Where each of siteRegisters was in the input.
-  std::vector<uint32_t> siteRegisterOffsets;
-  llvm::StringMap<uint32_t> nameToInject;
+  std::vector<uint32_t> SiteRegisterOffsets;
+  llvm::StringMap<uint32_t> NameToInject;
   /// Variable names and types, inject names are nameToInject's keys.
-  std::unique_ptr<char[]> strings;
-  size_t stringsSize = 0;
+  std::unique_ptr<char[]> Strings;
+  size_t StringsSize = 0;
 };
 
 /// Appends to \p out the normalised form of a legacy site of \p inj whose
@@ -336,15 +337,15 @@ private:
 /// tab first when \p leadingTab. The one writer of the site format, used by
 /// render and the normalize pass. \returns the offset in \p out where the
 /// stub goes (after the markers, before the newline).
-size_t writeNormalizedSite(std::string &out, const Inject &inj,
-                           llvm::ArrayRef<InjectVariable> vars,
-                           llvm::ArrayRef<llvm::StringRef> regs,
-                           bool leadingTab, bool withMarkers);
+size_t writeNormalizedSite(std::string &Out, const Inject &Inj,
+                           llvm::ArrayRef<InjectVariable> Vars,
+                           llvm::ArrayRef<llvm::StringRef> Regs,
+                           bool LeadingTab, bool WithMarkers);
 
 /// Prints a table of the injects of \p m (name, sites, and per variable its
 /// kind, type token, PTX register type and stable register) to \p os; as
 /// one JSON object when \p json is set.
-void printInjects(const InjectModule &m, llvm::raw_ostream &os, bool json);
+void printInjects(const InjectModule &M, llvm::raw_ostream &Os, bool Json);
 
 } // namespace mmptx
 

@@ -66,16 +66,16 @@ using RegKind = InjectArgKind;
 /// A register of the enclosing PTX the stub reads or writes. \c name is bare
 /// (printed as `%name`).
 struct Register {
-  llvm::StringRef name;
-  uint16_t stackIdx = 0;
-  RegKind kind = RegKind::In;
+  llvm::StringRef Name;
+  uint16_t StackIdx = 0;
+  RegKind Kind = RegKind::In;
 };
 
 /// The words of a program: the main program and the routines it may call
 /// (ROUTINE i runs routines[i]). Each ends at RETURN or at its last word.
 struct Program {
-  llvm::ArrayRef<uint64_t> main;
-  llvm::ArrayRef<llvm::ArrayRef<uint64_t>> routines;
+  llvm::ArrayRef<uint64_t> Main;
+  llvm::ArrayRef<llvm::ArrayRef<uint64_t>> Routines;
 };
 
 /// Limits and switches. All limits are counted, never silent: see
@@ -83,28 +83,28 @@ struct Program {
 struct StackPtxOptions {
   /// Report invalid words and request indices as errors instead of
   /// ignoring them.
-  bool strict = false;
+  bool Strict = false;
   /// Give unsatisfied Out/In requests the zero of their type.
-  bool zeroUnsatisfied = true;
+  bool ZeroUnsatisfied = true;
   /// Values per stack (and on the meta stack); a push onto a full stack is
   /// dropped.
-  uint32_t stackSize = 128;
+  uint32_t StackSize = 128;
   /// DAG nodes; reaching it stops execution like the execution limit.
-  uint32_t maxNodes = 1u << 16;
+  uint32_t MaxNodes = 1u << 16;
   /// Frames including the main program: N permits N-1 nested routine levels
   /// (0 behaves like 1); a deeper call is a no-op.
-  uint32_t maxFrameDepth = 8;
+  uint32_t MaxFrameDepth = 8;
   /// Store slots.
-  uint32_t storeSize = 32;
+  uint32_t StoreSize = 32;
   /// Executed words (including RETURN and calls); reaching it stops
   /// execution and compiles what has been built.
-  uint64_t executionLimit = 1u << 20;
+  uint64_t ExecutionLimit = 1u << 20;
   /// The `sm_XX` the stub is for (80 for sm_80), or 0 for no restriction.
   /// A PTX or SPECIAL word whose instruction or register has a higher
   /// minimum (StackInfo::instrMinSm, specialMinSm) is invalid, like an
   /// out-of-range index. Read when a context is built: the context bakes it
   /// into its tables, so changing it in getOptions() later has no effect.
-  uint32_t targetSm = 0;
+  uint32_t TargetSm = 0;
 };
 
 /// The largest value each size option of StackPtxOptions may take (and the
@@ -124,22 +124,22 @@ struct StackPtxBounds {
 /// spelling(field) as the option's name in the message; the default
 /// spelling is the field's name in StackPtxOptions.
 llvm::Error checkStackPtxOptions(
-    const StackPtxOptions &opts,
-    llvm::function_ref<llvm::StringRef(llvm::StringRef)> spelling = nullptr);
+    const StackPtxOptions &Opts,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> Spelling = nullptr);
 
 /// What one compile did, including every limit it hit.
 struct StackPtxStats {
-  uint64_t executedWords = 0;
-  uint32_t numNodes = 0;
-  uint32_t emittedInstrs = 0;
-  uint32_t ignoredWords = 0;  ///< invalid words skipped (non-strict)
-  uint32_t noOpWords = 0;     ///< valid words that had no effect
-  uint32_t droppedPushes = 0; ///< pushes onto a full stack / meta stack
-  uint32_t refusedCalls = 0;  ///< calls beyond maxFrameDepth
-  uint32_t unsatisfiedRequests = 0;
-  uint32_t zeroedRequests = 0;
-  bool hitExecutionLimit = false;
-  bool hitNodeLimit = false;
+  uint64_t ExecutedWords = 0;
+  uint32_t NumNodes = 0;
+  uint32_t EmittedInstrs = 0;
+  uint32_t IgnoredWords = 0;  ///< invalid words skipped (non-strict)
+  uint32_t NoOpWords = 0;     ///< valid words that had no effect
+  uint32_t DroppedPushes = 0; ///< pushes onto a full stack / meta stack
+  uint32_t RefusedCalls = 0;  ///< calls beyond maxFrameDepth
+  uint32_t UnsatisfiedRequests = 0;
+  uint32_t ZeroedRequests = 0;
+  bool HitExecutionLimit = false;
+  bool HitNodeLimit = false;
 };
 
 /// Calls \p report with one message per limit the compile described by
@@ -148,27 +148,27 @@ struct StackPtxStats {
 /// spells it: the stub of a truncated run is valid PTX but likely not what
 /// the author meant, so the tools warn about each.
 void describeLimitsHit(
-    const StackPtxStats &stats, const StackPtxOptions &opts,
-    llvm::function_ref<llvm::StringRef(llvm::StringRef)> flag,
-    llvm::function_ref<void(const llvm::Twine &)> report);
+    const StackPtxStats &Stats, const StackPtxOptions &Opts,
+    llvm::function_ref<llvm::StringRef(llvm::StringRef)> Flag,
+    llvm::function_ref<void(const llvm::Twine &)> Report);
 
 /// A node of the DAG built by execution (exposed for the interpreter).
 struct StackNode {
   enum Kind : uint8_t { Input, Constant, Special, Instr, Result };
-  Kind kind;
-  uint16_t stack;   ///< stack the value lives on (Instr: unused)
-  uint32_t payload; ///< register / literal bits / special / instr / ret elem
-  uint32_t aux;     ///< Special: vector element or ~0; Instr: first operand
+  Kind TheKind;
+  uint16_t Stack;   ///< stack the value lives on (Instr: unused)
+  uint32_t Payload; ///< register / literal bits / special / instr / ret elem
+  uint32_t Aux;     ///< Special: vector element or ~0; Instr: first operand
                     ///< in getOperands(); Result: its Instr node
-  uint32_t reg;     ///< emitted register number, or ~0 (Instr: emitted flag)
+  uint32_t Reg;     ///< emitted register number, or ~0 (Instr: emitted flag)
 };
 
 /// Compiles Stack PTX programs against one instruction set. Reuse one
 /// context per thread: after warm-up, compile() does not allocate.
 class StackPtxContext {
 public:
-  explicit StackPtxContext(const StackInfo &info,
-                           StackPtxOptions opts = StackPtxOptions());
+  explicit StackPtxContext(const StackInfo &Info,
+                           StackPtxOptions Opts = StackPtxOptions());
   ~StackPtxContext();
   StackPtxContext(StackPtxContext &&);
   StackPtxContext &operator=(StackPtxContext &&);
@@ -179,14 +179,14 @@ public:
   /// \returns the stub text, valid until the next call, or (strict mode
   /// only) an error naming the first invalid word.
   llvm::Expected<llvm::StringRef>
-  compile(const Program &prog, llvm::ArrayRef<Register> regs,
-          llvm::ArrayRef<uint32_t> requests,
-          llvm::ArrayRef<Register> zeroRegs = {});
+  compile(const Program &Prog, llvm::ArrayRef<Register> Regs,
+          llvm::ArrayRef<uint32_t> Requests,
+          llvm::ArrayRef<Register> ZeroRegs = {});
 
   /// Runs \p prog and resolves the requests without emitting text (the
   /// interpreter's entry point); see getNodes() and getRequestNodes().
-  llvm::Error execute(const Program &prog, llvm::ArrayRef<Register> regs,
-                      llvm::ArrayRef<uint32_t> requests);
+  llvm::Error execute(const Program &Prog, llvm::ArrayRef<Register> Regs,
+                      llvm::ArrayRef<uint32_t> Requests);
 
   const StackPtxStats &getStats() const;
   const StackPtxOptions &getOptions() const;
@@ -202,34 +202,34 @@ public:
   /// Per request, its node or ~0u when unsatisfied.
   llvm::ArrayRef<uint32_t> getRequestNodes() const;
   /// Flattened operand/result element stacks of instruction \p instr.
-  unsigned getNumArgElems(uint32_t instr) const;
-  uint16_t getRetElemStack(uint32_t instr, unsigned elem) const;
+  unsigned getNumArgElems(uint32_t Instr) const;
+  uint16_t getRetElemStack(uint32_t Instr, unsigned Elem) const;
 
   static constexpr uint32_t None = ~0u;
 
 private:
   struct Impl;
-  std::unique_ptr<Impl> impl;
+  std::unique_ptr<Impl> TheImpl;
 };
 
 /// \returns whether \p name may name a register: a PTX identifier,
 /// `[A-Za-z_$][A-Za-z0-9_$]*`.
-bool isRegisterName(llvm::StringRef name);
+bool isRegisterName(llvm::StringRef Name);
 
 /// \returns whether \p name is spelled like the compiler's temporaries,
 /// `_s<stack>_<n>`: a register so named would be shadowed by the stub's own
 /// declarations. The text parser and the C API reject such names.
-bool isReservedRegisterName(llvm::StringRef name);
+bool isReservedRegisterName(llvm::StringRef Name);
 
 /// Convenience for one-off compiles:
 /// compiles \p prog with the given registers and requests, reusing one
 /// context per thread, table and target. \returns the stub text or, in
 /// strict mode, an error.
 llvm::Expected<std::string>
-compileStackPtx(const StackInfo &info, const Program &prog,
-                llvm::ArrayRef<Register> regs,
-                llvm::ArrayRef<uint32_t> requests,
-                const StackPtxOptions &opts = StackPtxOptions());
+compileStackPtx(const StackInfo &Info, const Program &Prog,
+                llvm::ArrayRef<Register> Regs,
+                llvm::ArrayRef<uint32_t> Requests,
+                const StackPtxOptions &Opts = StackPtxOptions());
 
 } // namespace stack
 } // namespace mmptx

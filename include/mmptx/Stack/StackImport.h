@@ -46,9 +46,9 @@ namespace stack {
 /// Writes the `.td` form of the JSON description \p json to \p os.
 /// \p bufferName names the input in errors (`desc.json: instructions[3]:
 /// ...`) and in the file's header comment.
-llvm::Error importStackDescription(llvm::StringRef json,
-                                   llvm::StringRef bufferName,
-                                   llvm::raw_ostream &os);
+llvm::Error importStackDescription(llvm::StringRef Json,
+                                   llvm::StringRef BufferName,
+                                   llvm::raw_ostream &Os);
 
 } // namespace stack
 } // namespace mmptx

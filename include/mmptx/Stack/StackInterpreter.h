@@ -35,16 +35,16 @@ namespace stack {
 /// The value of special register \p special, vector element \p elem (0 for
 /// scalars).
 using SpecialValueFn =
-    llvm::function_ref<uint64_t(uint32_t special, unsigned elem)>;
+    llvm::function_ref<uint64_t(uint32_t Special, unsigned Elem)>;
 
 /// Interprets \p prog with \p inputs (one value per register, the start
 /// value of Mod registers). \returns one value per request: the computed
 /// value, or for an unsatisfied request zero (Out/In) or the input value
 /// (Mod), as the compiled stub would leave it.
 llvm::Expected<std::vector<uint64_t>> interpretStackPtx(
-    StackPtxContext &ctx, const Program &prog, llvm::ArrayRef<Register> regs,
-    llvm::ArrayRef<uint32_t> requests, llvm::ArrayRef<uint64_t> inputs,
-    SpecialValueFn specials = nullptr);
+    StackPtxContext &Ctx, const Program &Prog, llvm::ArrayRef<Register> Regs,
+    llvm::ArrayRef<uint32_t> Requests, llvm::ArrayRef<uint64_t> Inputs,
+    SpecialValueFn Specials = nullptr);
 
 using expr::bitsF32;
 using expr::evaluateInstr;

@@ -27,51 +27,51 @@ namespace stack {
 /// SplitMix64: small, fast and the same on every platform.
 class StackRng {
 public:
-  explicit StackRng(uint64_t seed) : state(seed) {}
+  explicit StackRng(uint64_t Seed) : State(Seed) {}
   uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    uint64_t Z = (State += 0x9E3779B97F4A7C15ULL);
+    Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBULL;
+    return Z ^ (Z >> 31);
   }
   /// \returns a value in [0, n) (0 when n is 0).
-  uint32_t below(uint32_t n) { return n ? uint32_t(next() % n) : 0; }
+  uint32_t below(uint32_t N) { return N ? uint32_t(next() % N) : 0; }
 
 private:
-  uint64_t state;
+  uint64_t State;
 };
 
 /// \returns \p n words of every type, mostly valid, some with out-of-range
 /// indices and some entirely random, as a mutation would produce. Every
 /// instruction and special register may appear: compile with
 /// StackPtxOptions::targetSm to keep out what a target lacks.
-std::vector<uint64_t> randomWords(StackRng &rng, size_t n,
-                                  const StackInfo &info, uint32_t numRegs,
-                                  uint32_t numRoutines);
+std::vector<uint64_t> randomWords(StackRng &Rng, size_t N,
+                                  const StackInfo &Info, uint32_t NumRegs,
+                                  uint32_t NumRoutines);
 
 /// \returns an f32 program of \p n words: inputs 0..numInputs-1, f32
 /// constants, the f32 instructions of \p info and a few dup/swap.
-std::vector<uint64_t> randomF32Program(StackRng &rng, size_t n,
-                                       const StackInfo &info,
-                                       uint32_t numInputs);
+std::vector<uint64_t> randomF32Program(StackRng &Rng, size_t N,
+                                       const StackInfo &Info,
+                                       uint32_t NumInputs);
 
 /// Applies 1 to \p maxEdits random edits to \p words, each replacing,
 /// inserting or deleting one word; inserted and replacing words come from
 /// \p vocabulary (which must not be empty). Any word sequence compiles, so
 /// the result is a valid program: the mutation step of a search.
-void mutateProgram(StackRng &rng, std::vector<uint64_t> &words,
-                   llvm::ArrayRef<uint64_t> vocabulary, unsigned maxEdits = 3);
+void mutateProgram(StackRng &Rng, std::vector<uint64_t> &Words,
+                   llvm::ArrayRef<uint64_t> Vocabulary, unsigned MaxEdits = 3);
 
 /// One register per stack, in and out: `i<s>` (In) then `o<s>` (Out).
-std::vector<RegisterDecl> makeRandomTestRegisters(const StackInfo &info);
+std::vector<RegisterDecl> makeRandomTestRegisters(const StackInfo &Info);
 
 /// \returns a PTX module (`.version 9.0`, `.target sm_<targetSm>`) with
 /// \p count kernels, each declaring and initialising the registers of
 /// makeRandomTestRegisters and containing the stub of one random word
 /// program of 1-256 words, compiled for \p targetSm, that requests every
 /// `o<s>`.
-std::string makeRandomKernelModule(const StackInfo &info, uint64_t seed,
-                                   unsigned count, uint32_t targetSm = 80);
+std::string makeRandomKernelModule(const StackInfo &Info, uint64_t Seed,
+                                   unsigned Count, uint32_t TargetSm = 80);
 
 } // namespace stack
 } // namespace mmptx

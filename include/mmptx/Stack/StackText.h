@@ -81,27 +81,27 @@ namespace stack {
 
 /// A register declaration of a program (owning form of Register).
 struct RegisterDecl {
-  std::string name;
-  uint16_t stackIdx = 0;
-  RegKind kind = RegKind::In;
+  std::string Name;
+  uint16_t StackIdx = 0;
+  RegKind Kind = RegKind::In;
   /// Where the name was declared (for a predeclared register, its first
   /// use); valid while the parsed SourceMgr lives.
-  llvm::SMLoc loc;
+  llvm::SMLoc Loc;
   /// Where the program first reads the register (by name or `input(N)`);
   /// invalid if it never does.
-  llvm::SMLoc firstRead;
+  llvm::SMLoc FirstRead;
 };
 
 /// An owning Stack PTX program: words plus the registers and requests it
 /// is compiled with.
 struct StackProgram {
-  std::vector<RegisterDecl> registers;
-  std::vector<std::string> routineNames;
-  std::vector<std::vector<uint64_t>> routines;
-  std::vector<uint64_t> main;
-  std::vector<uint32_t> requests;
+  std::vector<RegisterDecl> Registers;
+  std::vector<std::string> RoutineNames;
+  std::vector<std::vector<uint64_t>> Routines;
+  std::vector<uint64_t> Main;
+  std::vector<uint32_t> Requests;
   /// Whether the text had a `.requests` section (even an empty one).
-  bool hasRequests = false;
+  bool HasRequests = false;
 
   /// \returns a view for the compiler; valid while this object is unchanged.
   Program getProgram() const;
@@ -112,7 +112,7 @@ struct StackProgram {
   std::vector<uint32_t> getDefaultRequests() const;
 
 private:
-  mutable std::vector<llvm::ArrayRef<uint64_t>> routineRefs;
+  mutable std::vector<llvm::ArrayRef<uint64_t>> RoutineRefs;
 };
 
 /// Parses buffer \p bufferID of \p sm. \returns the program or a located
@@ -130,24 +130,24 @@ private:
 /// skipped; a file that includes itself, directly or not, and a missing
 /// file are located errors.
 llvm::Expected<StackProgram>
-parseStackProgram(llvm::SourceMgr &sm, unsigned bufferID, const StackInfo &info,
-                  llvm::ArrayRef<RegisterDecl> predeclared = {},
-                  llvm::ArrayRef<std::string> includeDirs = {});
+parseStackProgram(llvm::SourceMgr &Sm, unsigned BufferId, const StackInfo &Info,
+                  llvm::ArrayRef<RegisterDecl> Predeclared = {},
+                  llvm::ArrayRef<std::string> IncludeDirs = {});
 
 /// Parses \p text (named \p bufferName in diagnostics).
 llvm::Expected<StackProgram>
-parseStackProgram(llvm::StringRef text, const StackInfo &info,
-                  llvm::StringRef bufferName = "<stack>",
-                  llvm::ArrayRef<RegisterDecl> predeclared = {});
+parseStackProgram(llvm::StringRef Text, const StackInfo &Info,
+                  llvm::StringRef BufferName = "<stack>",
+                  llvm::ArrayRef<RegisterDecl> Predeclared = {});
 
 /// Prints \p prog in canonical text form.
-void printStackProgram(llvm::raw_ostream &os, const StackProgram &prog,
-                       const StackInfo &info);
+void printStackProgram(llvm::raw_ostream &Os, const StackProgram &Prog,
+                       const StackInfo &Info);
 
 /// Prints one word in text form (`word(0x...)` when it has no other
 /// spelling).
-void printStackWord(llvm::raw_ostream &os, uint64_t word,
-                    const StackProgram &prog, const StackInfo &info);
+void printStackWord(llvm::raw_ostream &Os, uint64_t Word,
+                    const StackProgram &Prog, const StackInfo &Info);
 
 } // namespace stack
 } // namespace mmptx

@@ -43,15 +43,15 @@ struct StackPtxOptions;
 struct PassContext {
   /// Extra inject types (and tolerance of unknown ones) for the passes that
   /// read inject sites; null means the built-in types only.
-  const InjectOptions *injectOptions = nullptr;
+  const InjectOptions *TheInjectOptions = nullptr;
   /// Options of the Stack PTX compiler for stub-gen; null: its defaults.
-  const stack::StackPtxOptions *stackOptions = nullptr;
+  const stack::StackPtxOptions *StackOptions = nullptr;
   /// Where stub-gen searches the programs' `.include` files (after the
   /// including file's directory); null: nowhere else.
-  const std::vector<std::string> *stackIncludeDirs = nullptr;
+  const std::vector<std::string> *StackIncludeDirs = nullptr;
   /// Receives the passes' warnings (passes never print); none are reported
   /// when empty.
-  std::function<void(const llvm::SMDiagnostic &)> onWarning;
+  std::function<void(const llvm::SMDiagnostic &)> OnWarning;
 };
 
 class Pass {

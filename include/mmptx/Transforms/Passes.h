@@ -50,11 +50,11 @@ void spliceStubs(ptx::Module &M, const InjectModule &IM,
 /// One `--stub-gen NAME=PROGRAM`: a Stack PTX program (text format) for the
 /// sites of inject NAME.
 struct StubGenSpec {
-  std::string injectName;
-  std::string programFile;
+  std::string InjectName;
+  std::string ProgramFile;
   /// Where the program's `.include` files are searched, after the
   /// including file's directory.
-  std::vector<std::string> includeDirs;
+  std::vector<std::string> IncludeDirs;
 };
 
 /// Compiles each program into a stub typed against its inject and renders

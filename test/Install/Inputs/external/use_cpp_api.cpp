@@ -47,7 +47,7 @@ int main() {
   stack::StackPtxContext Ctx(Info);
   std::vector<stack::Register> Regs = Prog->getRegisters();
   llvm::Expected<llvm::StringRef> Stub =
-      Ctx.compile(Prog->getProgram(), Regs, Prog->requests);
+      Ctx.compile(Prog->getProgram(), Regs, Prog->Requests);
   if (!Stub) {
     llvm::errs() << llvm::toString(Stub.takeError()) << "\n";
     return 1;
