@@ -24,15 +24,17 @@ parser)
   GENERATED="" ;;
 annotate)
   SOURCES=("$ROOT/fuzz/AnnotateFuzzer.cpp" "$ROOT"/lib/Annotate/*.cpp
-           "$ROOT/lib/Inject/InjectFormat.cpp")
+           "$ROOT/lib/Inject/InjectFormat.cpp" "$ROOT/lib/Inject/InjectTypes.cpp")
   GENERATED=include/mmptx/Inject/InjectTypes.inc ;;
 stack)
   SOURCES=("$ROOT/fuzz/StackFuzzer.cpp" "$ROOT"/lib/Stack/*.cpp
-           "$ROOT"/lib/Expr/*.cpp)
+           "$ROOT"/lib/Expr/*.cpp "$ROOT/lib/Inject/InjectFormat.cpp"
+           "$ROOT/lib/Inject/InjectTypes.cpp")
   GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
 ast)
   SOURCES=("$ROOT/fuzz/AstFuzzer.cpp" "$ROOT"/lib/Ast/*.cpp
-           "$ROOT"/lib/Expr/*.cpp "$ROOT"/lib/Stack/*.cpp)
+           "$ROOT"/lib/Expr/*.cpp "$ROOT"/lib/Stack/*.cpp
+           "$ROOT/lib/Inject/InjectFormat.cpp" "$ROOT/lib/Inject/InjectTypes.cpp")
   GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
 *)
   echo "build.sh: unknown target '$TARGET' (parser, annotate, stack or ast)" >&2
