@@ -214,6 +214,38 @@ struct FloatLane {
 
 } // namespace
 
+/// The arithmetic every float type has, in \p T; false for another op.
+template <typename T>
+static bool evalFloatCommon(StringRef Op, T X, T Y, T Z, T &R) {
+  if (Op == "add")
+    R = X + Y;
+  else if (Op == "sub")
+    R = X - Y;
+  else if (Op == "mul")
+    R = X * Y;
+  else if (Op == "fma" || Op == "mad")
+    R = std::fma(X, Y, Z);
+  else if (Op == "div")
+    R = X / Y;
+  else if (Op == "abs")
+    R = std::fabs(X);
+  else if (Op == "neg")
+    R = -X;
+  else if (Op == "min")
+    R = std::fmin(X, Y);
+  else if (Op == "max")
+    R = std::fmax(X, Y);
+  else if (Op == "sqrt")
+    R = std::sqrt(X);
+  else if (Op == "rcp")
+    R = T(1) / X;
+  else if (Op == "mov")
+    R = X;
+  else
+    return false;
+  return true;
+}
+
 static bool cmp(StringRef Op, double A, double B) {
   if (std::isnan(A) || std::isnan(B))
     return Op.endswith("u") || Op == "nan";
@@ -457,31 +489,7 @@ Error expr::evaluateInstr(const StackInfo &TheInfo, uint32_t Instr,
   } else if (TheTy == Ty::F64) {
     double X = bitsF64(TheA[0]), Y = NumArgs > 1 ? bitsF64(TheA[1]) : 0,
            Z = NumArgs > 2 ? bitsF64(TheA[2]) : 0, R;
-    if (Op == "add")
-      R = X + Y;
-    else if (Op == "sub")
-      R = X - Y;
-    else if (Op == "mul")
-      R = X * Y;
-    else if (Op == "fma" || Op == "mad")
-      R = std::fma(X, Y, Z);
-    else if (Op == "div")
-      R = X / Y;
-    else if (Op == "abs")
-      R = std::fabs(X);
-    else if (Op == "neg")
-      R = -X;
-    else if (Op == "min")
-      R = std::fmin(X, Y);
-    else if (Op == "max")
-      R = std::fmax(X, Y);
-    else if (Op == "sqrt")
-      R = std::sqrt(X);
-    else if (Op == "rcp")
-      R = 1.0 / X;
-    else if (Op == "mov")
-      R = X;
-    else
+    if (!evalFloatCommon(Op, X, Y, Z, R))
       return Unsupported();
     Res[0] = f64Bits(R);
   } else if (TheTy == Ty::F32 || TheTy == Ty::F16 || TheTy == Ty::BF16 ||
@@ -494,47 +502,31 @@ Error expr::evaluateInstr(const StackInfo &TheInfo, uint32_t Instr,
         return IsFtz ? ftz(V) : V;
       };
       float X = Arg(0), Y = Arg(1), Z = Arg(2), R;
-      if (Op == "add")
-        R = HalfTy ? float(double(X) + Y) : X + Y;
-      else if (Op == "sub")
-        R = HalfTy ? float(double(X) - Y) : X - Y;
-      else if (Op == "mul")
-        R = HalfTy ? float(double(X) * Y) : X * Y;
-      else if (Op == "fma" || Op == "mad")
-        R = HalfTy ? float(std::fma(double(X), double(Y), double(Z)))
-                   : std::fma(X, Y, Z);
-      else if (Op == "div")
-        R = X / Y;
-      else if (Op == "abs")
-        R = std::fabs(X);
-      else if (Op == "neg")
-        R = -X;
-      else if (Op == "min")
-        R = std::fmin(X, Y);
-      else if (Op == "max")
-        R = std::fmax(X, Y);
-      else if (Op == "rcp")
-        R = 1.0f / X;
-      else if (Op == "sqrt")
-        R = std::sqrt(X);
-      else if (Op == "rsqrt")
-        R = 1.0f / std::sqrt(X);
-      else if (Op == "sin")
-        R = std::sin(X);
-      else if (Op == "cos")
-        R = std::cos(X);
-      else if (Op == "lg2")
-        R = std::log2(X);
-      else if (Op == "ex2")
-        R = std::exp2(X);
-      else if (Op == "tanh")
-        R = std::tanh(X);
-      else if (Op == "copysign")
-        R = std::copysign(Y, X);
-      else if (Op == "mov")
-        R = X;
-      else
-        return Unsupported();
+      // Half types round their sums and products once, from double.
+      double Rd;
+      bool Widened = HalfTy && (Op == "add" || Op == "sub" || Op == "mul" ||
+                                Op == "fma" || Op == "mad");
+      if (Widened) {
+        evalFloatCommon(Op, double(X), double(Y), double(Z), Rd);
+        R = float(Rd);
+      } else if (!evalFloatCommon(Op, X, Y, Z, R)) {
+        if (Op == "rsqrt")
+          R = 1.0f / std::sqrt(X);
+        else if (Op == "sin")
+          R = std::sin(X);
+        else if (Op == "cos")
+          R = std::cos(X);
+        else if (Op == "lg2")
+          R = std::log2(X);
+        else if (Op == "ex2")
+          R = std::exp2(X);
+        else if (Op == "tanh")
+          R = std::tanh(X);
+        else if (Op == "copysign")
+          R = std::copysign(Y, X);
+        else
+          return Unsupported();
+      }
       if (IsFtz)
         R = ftz(R);
       Res[0] |= Fl.put(R, TheLane);
