@@ -22,7 +22,8 @@
 namespace mmptx {
 namespace capi {
 
-inline stack::StackPtxOptions toStackPtxOptions(const mmptx_stack_options_t &O) {
+inline stack::StackPtxOptions
+toStackPtxOptions(const mmptx_stack_options_t &O) {
   stack::StackPtxOptions Opts;
   Opts.Strict = O.strict != 0;
   Opts.ZeroUnsatisfied = O.zero_unsatisfied != 0;

@@ -28,7 +28,6 @@
 using namespace llvm;
 using namespace mmptx;
 
-
 static mmptx_result_t toResult(InjectErrc Code) {
   switch (Code) {
   case InjectErrc::Success:

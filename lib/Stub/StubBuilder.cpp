@@ -67,9 +67,8 @@ uint32_t stub::getPtxTargetSm(StringRef Ptx) {
     if (Line.startswith(".entry") || Line.startswith(".visible") ||
         Line.startswith(".func"))
       break;
-    int64_t Sm = parseTargetDirective(Line.take_until([](char C) {
-      return C == ';' || C == '/';
-    }));
+    int64_t Sm = parseTargetDirective(
+        Line.take_until([](char C) { return C == ';' || C == '/'; }));
     if (Sm >= 0)
       return uint32_t(Sm);
   }
@@ -207,8 +206,8 @@ Expected<StringRef> StackBinding::compile(stack::StackPtxContext &Ctx,
 //===----------------------------------------------------------------------===//
 
 StubBuilder::StubBuilder(StubOptions Opts, const stack::StackInfo *Info)
-    : Opts(std::move(Opts)),
-      Info(Info ? *Info : stack::getDefaultStackInfo()) {}
+    : Opts(std::move(Opts)), Info(Info ? *Info : stack::getDefaultStackInfo()) {
+}
 
 StubBuilder::~StubBuilder() = default;
 
@@ -217,8 +216,8 @@ Error StubBuilder::checkOptions(
   return stack::checkStackPtxOptions(Opts.Stack, Spelling);
 }
 
-void StubBuilder::setWarningHandler(
-    WarningHandler Handler, std::function<StringRef(StringRef)> Spell) {
+void StubBuilder::setWarningHandler(WarningHandler Handler,
+                                    std::function<StringRef(StringRef)> Spell) {
   OnWarning = std::move(Handler);
   Spelling = std::move(Spell);
 }
@@ -254,8 +253,7 @@ Expected<std::string> StubBuilder::buildBuffer(const InjectModule &Im,
                                                uint32_t TargetSm) {
   // Stubs must assemble for the module they go into.
   if (!TargetSm)
-    TargetSm = Opts.TargetSm ? Opts.TargetSm
-                             : getPtxTargetSm(Im.getTemplate());
+    TargetSm = Opts.TargetSm ? Opts.TargetSm : getPtxTargetSm(Im.getTemplate());
   if (Kind == ProgramKind::Ast)
     return buildAst(Im, Inj, BufferId, TargetSm);
   return buildStack(Im, Inj, BufferId, TargetSm);
@@ -381,8 +379,8 @@ Expected<std::string> StubBuilder::buildAst(const InjectModule &Im,
   return Stub->str();
 }
 
-Expected<std::string> stub::buildStub(const InjectModule &Im,
-                                      const Inject &Inj, const Program &P,
+Expected<std::string> stub::buildStub(const InjectModule &Im, const Inject &Inj,
+                                      const Program &P,
                                       const StubOptions &Opts) {
   StubBuilder B(Opts);
   if (Error E = B.checkOptions())

@@ -102,8 +102,12 @@ struct StubCLOptions {
 
   /// The flags of one program kind, for checkStubCLOptionsApply().
   SmallVector<cl::Option *, 8> stackFlags() {
-    return {&StackStrict,    &StackExecutionLimit, &StackMaxFrameDepth,
-            &StackSize,      &StackStoreSize,      &StackNodeLimit,
+    return {&StackStrict,
+            &StackExecutionLimit,
+            &StackMaxFrameDepth,
+            &StackSize,
+            &StackStoreSize,
+            &StackNodeLimit,
             std::addressof(StackIncludeDirs)};
   }
   SmallVector<cl::Option *, 8> astFlags() {

@@ -189,8 +189,7 @@ static Error listInjects(const ptx::Module &M, const InjectOptions &Opts,
 /// printed.
 static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
                            const InjectOptions &Opts,
-                           const stub::StubOptions &StubOpts,
-                           raw_ostream &OS) {
+                           const stub::StubOptions &StubOpts, raw_ostream &OS) {
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
@@ -326,8 +325,8 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       First = false;
       std::string Padded(Line - 1, '\n');
       Padded += Chunk;
-      if (Error E = processBuffer(Padded, Name, Line - 1, Opts, StubOpts,
-                                  Out.os())) {
+      if (Error E =
+              processBuffer(Padded, Name, Line - 1, Opts, StubOpts, Out.os())) {
         reportError(std::move(E), "mmptx-opt");
         Failed = true;
       }

@@ -63,7 +63,8 @@ Error StubGenPass::run(Module &M) {
   if (getContext().OnWarning)
     Builder.setWarningHandler(getContext().OnWarning, stub::getStackOptionFlag);
   // Stubs must assemble for the module they go into.
-  uint32_t TargetSm = Opts.TargetSm ? Opts.TargetSm : stub::getModuleTargetSm(M);
+  uint32_t TargetSm =
+      Opts.TargetSm ? Opts.TargetSm : stub::getModuleTargetSm(M);
   const InjectOptions *InjOpts = getContext().TheInjectOptions;
   auto Im = InjectModule::create(M, InjOpts ? *InjOpts : InjectOptions());
   if (!Im)
@@ -110,8 +111,7 @@ mmptx::createStubGenPassFromValues(ArrayRef<std::string> Values) {
   return createStubGenPass(std::move(Specs));
 }
 
-std::unique_ptr<Pass>
-mmptx::createStubGenPass(std::vector<StubGenSpec> Specs,
-                         const stub::StubOptions &Opts) {
+std::unique_ptr<Pass> mmptx::createStubGenPass(std::vector<StubGenSpec> Specs,
+                                               const stub::StubOptions &Opts) {
   return std::make_unique<StubGenPass>(std::move(Specs), Opts);
 }

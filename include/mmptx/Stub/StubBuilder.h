@@ -188,8 +188,8 @@ private:
 
 /// Builds the stub of \p Inj of \p Im from \p P with \p Opts: a one-off
 /// StubBuilder. Use a StubBuilder (or a StackBinding) to build many.
-llvm::Expected<std::string> buildStub(const InjectModule &Im,
-                                      const Inject &Inj, const Program &P,
+llvm::Expected<std::string> buildStub(const InjectModule &Im, const Inject &Inj,
+                                      const Program &P,
                                       const StubOptions &Opts = StubOptions());
 
 } // namespace stub
