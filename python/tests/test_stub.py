@@ -32,7 +32,8 @@ def test_stack_text_by_variable_names(simple):
 def test_program_objects_of_both_languages(simple):
     s = stack.parse(".registers { v_x : F32 mod; v_y : F32 in; }\n"
                     ".program { v_x v_y mul.f32 }")
-    a = ast.parse("(= v_z (add.ftz.f32 v_x v_y))")
+    a = ast.parse("(in v_x F32) (in v_y F32) (out v_z F32)\n"
+                  "(= v_z (add.ftz.f32 v_x v_y))")
     assert "mul.f32" in simple["func"].stub(s)
     stub = simple["func"].stub(a)
     assert "add.ftz.f32" in stub
