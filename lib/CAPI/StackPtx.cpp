@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "CompilerOptions.h"
 #include "LastError.h"
 #include "StackTables.h"
 
@@ -96,24 +97,12 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *Tables,
   *TheContext = nullptr;
   StackPtxOptions Opts;
   if (Options) {
-    Opts.Strict = Options->strict != 0;
-    Opts.ZeroUnsatisfied = Options->zero_unsatisfied != 0;
-    Opts.StackSize = Options->stack_size;
-    Opts.MaxNodes = Options->max_nodes;
-    Opts.MaxFrameDepth = Options->max_frame_depth;
-    Opts.StoreSize = Options->store_size;
-    Opts.ExecutionLimit = Options->execution_limit;
-    Opts.TargetSm = Options->target_sm;
+    Opts = capi::toStackPtxOptions(*Options);
     // Oversize limits are refused here, before anything is sized by them.
     // Named as the C struct spells them: stackSize -> options.stack_size.
     std::string Spelled;
-    auto CName = [&](llvm::StringRef Field) -> llvm::StringRef {
-      Spelled = "options.";
-      for (char Ch : Field)
-        Spelled += (Ch >= 'A' && Ch <= 'Z')
-                       ? std::string{'_', llvm::toLower(Ch)}
-                       : std::string(1, Ch);
-      return Spelled;
+    auto CName = [&](llvm::StringRef Field) {
+      return capi::spellCField("options.", Field, Spelled);
     };
     if (llvm::Error E = checkStackPtxOptions(Opts, CName))
       return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
