@@ -26,9 +26,10 @@
 ///                              `programs_per_cpu_s` counts the CPU time of
 ///                              this process and of the ptxas it runs.
 ///                              Modes: default (identical stubs of a kernel
-///                              share a block, IEEE div/sqrt/rcp through
-///                              shared functions), no-dedup, no-share-ieee,
-///                              no-dedup-no-share-ieee (the packing before
+///                              share a block, IEEE div/sqrt/rcp and non-ftz
+///                              approximations through shared functions),
+///                              no-dedup, no-share-slow-ops,
+///                              no-dedup-no-share-slow-ops (the packing before
 ///                              either), Ofast-compile=mid, fast-compile (the
 ///                              fast-compile vocabulary) and both;
 ///                              `code_blocks` = stub blocks in the module.
@@ -204,16 +205,16 @@ BENCHMARK(BM_EndToEnd)
 struct PackedMode {
   const char *Name;
   expr::Vocabulary Vocabulary;
-  bool Deduplicate, ShareIeeeOps;
+  bool Deduplicate, ShareSlowOps;
   FastCompileLevel FastCompile;
 };
 
 static const PackedMode PackedModes[] = {
     {"default", expr::Vocabulary::All, true, true, FastCompileLevel::None},
     {"no-dedup", expr::Vocabulary::All, false, true, FastCompileLevel::None},
-    {"no-share-ieee", expr::Vocabulary::All, true, false,
+    {"no-share-slow-ops", expr::Vocabulary::All, true, false,
      FastCompileLevel::None},
-    {"no-dedup-no-share-ieee", expr::Vocabulary::All, false, false,
+    {"no-dedup-no-share-slow-ops", expr::Vocabulary::All, false, false,
      FastCompileLevel::None},
     {"Ofast-compile=mid", expr::Vocabulary::All, true, true,
      FastCompileLevel::Mid},
@@ -248,7 +249,7 @@ static void BM_Packed(benchmark::State &State, BackendKind Backend,
   PackedModuleSpec Spec;
   Spec.SitesPerKernel = Sites;
   Spec.Deduplicate = Mode.Deduplicate;
-  Spec.ShareIeeeOps = Mode.ShareIeeeOps;
+  Spec.ShareSlowOps = Mode.ShareSlowOps;
   uint64_t Seed = 0;
   size_t CubinBytes = 0, Blocks = 0;
   double Cpu0 = processCpuSeconds();

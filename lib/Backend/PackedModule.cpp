@@ -57,16 +57,18 @@ struct LineTracker {
 /// The registers every packed kernel declares for itself (a stub may read
 /// them, never write them).
 static const char *const PackerRegisters[] = {
-    "%pk",   "%rk0",  "%rk1",  "%rk2",  "%rk3",  "%rk4",  "%rk5",
-    "%rdk0", "%rdk1", "%rdk2", "%rdk3", "%rdk4", "%rdk5", "%rdk6", "%rdk7"};
+    "%pk",   "%rk0",  "%rk1",  "%rk2",  "%rk3",  "%rk4",  "%rk5", "%rdk0",
+    "%rdk1", "%rdk2", "%rdk3", "%rdk4", "%rdk5", "%rdk6", "%rdk7"};
 
 //===----------------------------------------------------------------------===//
-// Shared IEEE operations
+// Shared slow operations
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// An IEEE-rounded operation that compiles to a long inline sequence at
-/// every use: a module where several stubs use it calls one `.func`.
+/// An operation that compiles to a long inline sequence at every use (IEEE
+/// rounding, or an approximation's denormal handling without `.ftz`): a
+/// module where several stubs use it calls one `.func` of that single
+/// instruction, which computes the same bits.
 struct SharedOp {
   StringRef Opcode; ///< `div.rn.f32`
   StringRef Func;   ///< the `.func`'s name after the prefix
@@ -85,6 +87,14 @@ static const SharedOp SharedOps[] = {
     {"div.rn.f64", "div_rn_f64", "f64", 2},
     {"sqrt.rn.f64", "sqrt_rn_f64", "f64", 1},
     {"rcp.rn.f64", "rcp_rn_f64", "f64", 1},
+    {"div.approx.f32", "div_approx_f32", "f32", 2},
+    {"rcp.approx.f32", "rcp_approx_f32", "f32", 1},
+    {"sqrt.approx.f32", "sqrt_approx_f32", "f32", 1},
+    {"rsqrt.approx.f32", "rsqrt_approx_f32", "f32", 1},
+    {"sin.approx.f32", "sin_approx_f32", "f32", 1},
+    {"cos.approx.f32", "cos_approx_f32", "f32", 1},
+    {"lg2.approx.f32", "lg2_approx_f32", "f32", 1},
+    {"ex2.approx.f32", "ex2_approx_f32", "f32", 1},
 };
 constexpr unsigned NumSharedOps = sizeof(SharedOps) / sizeof(SharedOps[0]);
 
@@ -92,9 +102,8 @@ constexpr unsigned NumSharedOps = sizeof(SharedOps) / sizeof(SharedOps[0]);
 /// call passes as it is.
 static bool isCallOperand(StringRef S) {
   if (S.consume_front("%"))
-    return isSimpleIdentifier(S) || all_of(S, [](char C) {
-             return isAlnum(C) || C == '_' || C == '$';
-           });
+    return isSimpleIdentifier(S) ||
+           all_of(S, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
   return !S.empty() &&
          all_of(S, [](char C) { return isAlnum(C) || C == '.' || C == '-'; });
 }
@@ -130,10 +139,10 @@ static int matchSharedOp(StringRef Line, SmallVectorImpl<StringRef> &Operands) {
   return Operands[0].startswith("%") ? Found : -1;
 }
 
-/// \returns \p stub with each shared operation a call of its `.func`;
-/// \p used gets the operations it calls.
+/// \returns \p stub with each shared operation of \p route a call of its
+/// `.func`.
 static std::string routeSharedOps(StringRef Stub, StringRef Prefix,
-                                  bool (&Used)[NumSharedOps]) {
+                                  const bool (&Route)[NumSharedOps]) {
   std::string Out;
   Out.reserve(Stub.size() + 64);
   SmallVector<StringRef, 4> Ops;
@@ -142,15 +151,16 @@ static std::string routeSharedOps(StringRef Stub, StringRef Prefix,
     std::tie(Line, Stub) = Stub.split('\n');
     bool Last = Stub.empty() && !Line.empty();
     int K = matchSharedOp(Line, Ops);
-    if (K < 0) {
+    if (K < 0 || !Route[K]) {
       Out += Line;
     } else {
-      Used[K] = true;
-      Out += (Twine(Line.take_while([](char C) { return C == ' ' || C == '\t'; })) +
-              "call (" + Ops[0] + "), " + Prefix + "_" + SharedOps[K].Func +
-              ", (" + Ops[1] + (Ops.size() > 2 ? ", " : "") +
-              (Ops.size() > 2 ? Ops[2] : "") + ");")
-                 .str();
+      StringRef Indent =
+          Line.take_while([](char C) { return C == ' ' || C == '\t'; });
+      Out +=
+          (Indent + "call (" + Ops[0] + "), " + Prefix + "_" +
+           SharedOps[K].Func + ", (" + Ops[1] + (Ops.size() > 2 ? ", " : "") +
+           (Ops.size() > 2 ? Ops[2] : "") + ");")
+              .str();
     }
     if (!Last)
       Out += '\n';
@@ -158,19 +168,25 @@ static std::string routeSharedOps(StringRef Stub, StringRef Prefix,
   return Out;
 }
 
-/// How many lines of \p stub are shared operations.
-static unsigned countSharedOps(StringRef Stub) {
-  unsigned N = 0;
-  SmallVector<StringRef, 4> Ops;
+/// Adds the uses of each shared operation in \p stub to \p uses;
+/// \returns whether there was one.
+static bool countSharedOps(StringRef Stub, unsigned (&Uses)[NumSharedOps]) {
   // Cheap test first: most stubs have none.
-  if (Stub.find(".rn.") == StringRef::npos)
-    return 0;
+  if (Stub.find(".rn.") == StringRef::npos &&
+      Stub.find(".approx.f32") == StringRef::npos)
+    return false;
+  bool Any = false;
+  SmallVector<StringRef, 4> Ops;
   while (!Stub.empty()) {
     StringRef Line;
     std::tie(Line, Stub) = Stub.split('\n');
-    N += matchSharedOp(Line, Ops) >= 0;
+    int K = matchSharedOp(Line, Ops);
+    if (K >= 0) {
+      ++Uses[K];
+      Any = true;
+    }
   }
-  return N;
+  return Any;
 }
 
 static void emitSharedFunc(raw_ostream &OS, const SharedOp &Op,
@@ -229,9 +245,8 @@ static void emitKernel(raw_string_ostream &OS, ArrayRef<StringRef> Stubs,
   std::vector<size_t> Block(Stubs.size());
   StringMap<size_t> FirstSite;
   for (size_t S = 0; S < Stubs.size(); ++S)
-    Block[S] = Spec.Deduplicate
-                   ? FirstSite.try_emplace(Stubs[S], S).first->second
-                   : S;
+    Block[S] =
+        Spec.Deduplicate ? FirstSite.try_emplace(Stubs[S], S).first->second : S;
   OS << "$" << P << "_sites: .branchtargets ";
   for (size_t S = 0; S < Stubs.size(); ++S)
     OS << (S ? ", " : "") << '$' << P << "_s" << Block[S];
@@ -282,36 +297,45 @@ mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
     for (size_t I = 0; I != Stubs.size(); ++I) {
       if (!Checked.try_emplace(Stubs[I], true).second)
         continue;
-      std::string Name = I < StubNames.size()
-                             ? StubNames[I]
-                             : ("stub " + Twine(I)).str();
+      std::string Name =
+          I < StubNames.size() ? StubNames[I] : ("stub " + Twine(I)).str();
       std::string Where =
           ("packed program " + Twine(I) + " (" + Spec.KernelPrefix + "_" +
            Twine(I / Spec.SitesPerKernel) + ", site " +
            Twine(I % Spec.SitesPerKernel) + ")")
               .str();
-      if (Error E = checkStubAt(Stubs[I], Name, Where, Reserved,
-                                "the packed module"))
+      if (Error E =
+              checkStubAt(Stubs[I], Name, Where, Reserved, "the packed module"))
         return E;
     }
   }
 
-  // IEEE operations used at several sites go through one `.func` each.
+  // Slow operations used at several sites (in distinct blocks) go through
+  // one `.func` each.
   std::vector<std::string> Routed;
   ArrayRef<StringRef> Final = Stubs;
   std::vector<StringRef> RoutedRefs;
-  bool Used[NumSharedOps] = {};
-  if (Spec.ShareIeeeOps) {
-    unsigned Uses = 0;
+  bool Route[NumSharedOps] = {};
+  if (Spec.ShareSlowOps) {
+    unsigned Uses[NumSharedOps] = {};
     StringMap<bool> Seen;
-    for (StringRef S : Stubs)
-      if (!Spec.Deduplicate || Seen.try_emplace(S, true).second)
-        Uses += countSharedOps(S);
-    if (Uses > 1) {
+    std::vector<bool> Has(Stubs.size());
+    bool Any = false;
+    for (size_t I = 0; I != Stubs.size(); ++I) {
+      // Every stub counts once per kernel at most where blocks are shared;
+      // counting distinct texts is close enough and cheaper.
+      if (Spec.Deduplicate && !Seen.try_emplace(Stubs[I], true).second)
+        continue;
+      Any |= countSharedOps(Stubs[I], Uses);
+    }
+    for (unsigned K = 0; K != NumSharedOps; ++K)
+      Route[K] = Uses[K] > 1;
+    if (Any && is_contained(Route, true)) {
       Routed.reserve(Stubs.size());
+      unsigned Ignored[NumSharedOps];
       for (StringRef S : Stubs)
-        Routed.push_back(countSharedOps(S)
-                             ? routeSharedOps(S, Spec.KernelPrefix, Used)
+        Routed.push_back(countSharedOps(S, Ignored)
+                             ? routeSharedOps(S, Spec.KernelPrefix, Route)
                              : S.str());
       RoutedRefs.assign(Routed.begin(), Routed.end());
       Final = RoutedRefs;
@@ -327,7 +351,7 @@ mmptx::buildPackedModule(ArrayRef<StringRef> Stubs,
   OS << "//\n// Packed injects: " << Stubs.size() << " programs\n//\n\n"
      << ".version 8.0\n.target " << Spec.Arch << "\n.address_size 64\n\n";
   for (unsigned K = 0; K != NumSharedOps; ++K)
-    if (Used[K])
+    if (Route[K])
       emitSharedFunc(OS, SharedOps[K], Spec.KernelPrefix);
   for (size_t First = 0, K = 0; First < Stubs.size();
        First += Spec.SitesPerKernel, ++K)

@@ -89,9 +89,8 @@ const mmptx_stack_tables_t *mmptx_stack_default_tables(void) {
 }
 
 mmptx_stack_result_t mmptx_stack_vocabulary(const mmptx_stack_tables_t *Tables,
-                                            const char *Name,
-                                            uint32_t *Indices, size_t Capacity,
-                                            size_t *Count) {
+                                            const char *Name, uint32_t *Indices,
+                                            size_t Capacity, size_t *Count) {
   if (!Name || !Count || (Capacity && !Indices))
     return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
                 "name, count or indices is NULL");

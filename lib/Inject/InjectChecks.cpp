@@ -754,9 +754,9 @@ static bool hasNoDestination(StringRef Mnemonic) {
 /// the stub does not declare itself), of \p reservedOwner, an error.
 static Error
 checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
-            ArrayRef<std::pair<std::string, const InjectVariable *>> WarnRegs,
-            StringRef WarnInject, ArrayRef<std::string> Reserved,
-            StringRef ReservedOwner, const WarningHandler &Warn) {
+              ArrayRef<std::pair<std::string, const InjectVariable *>> WarnRegs,
+              StringRef WarnInject, ArrayRef<std::string> Reserved,
+              StringRef ReservedOwner, const WarningHandler &Warn) {
   // Most stubs are short and clean: check the bytes before building a
   // SourceMgr, which only an error or a statement parse needs.
   const char *Bad = nullptr;
@@ -780,10 +780,9 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
   if (Bad) {
     if (*Bad == 0)
       return TheError(Bad, "NUL byte in the stub of " + Where);
-    return TheError(Bad, "byte 0x" +
-                             utohexstr(static_cast<unsigned char>(*Bad)) +
-                             " in the stub of " + Where +
-                             ": stubs are ASCII PTX");
+    return TheError(Bad,
+                    "byte 0x" + utohexstr(static_cast<unsigned char>(*Bad)) +
+                        " in the stub of " + Where + ": stubs are ASCII PTX");
   }
   // The parser takes whole modules, which start with `.version`: parse the
   // stub behind one, and move every location back into the stub's own
@@ -873,9 +872,8 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
       // A reserved name the stub declares itself is its own register.
       for (const DeclaredName &N : Decl.Names)
         for (size_t R = 0; R != Reserved.size(); ++R)
-          if (!OwnDecl[R] &&
-              declares(N.Name, N.RangeCount,
-                       StringRef(Reserved[R]).drop_front()))
+          if (!OwnDecl[R] && declares(N.Name, N.RangeCount,
+                                      StringRef(Reserved[R]).drop_front()))
             OwnDecl[R] = true;
       break;
     }
@@ -896,9 +894,9 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
         for (size_t R = 0; R != Reserved.size(); ++R)
           if (!OwnDecl[R] && Op.Text == Reserved[R])
             return TheError(ToStub(Op.Text.data()),
-                            "the stub of " + Where + " writes '" +
-                                Reserved[R] + "', a register of " +
-                                ReservedOwner + ": a stub may not write it");
+                            "the stub of " + Where + " writes '" + Reserved[R] +
+                                "', a register of " + ReservedOwner +
+                                ": a stub may not write it");
         for (size_t R = 0; R != InRegs.size(); ++R) {
           if (Warned[R] || Op.Text != InRegs[R].first)
             continue;
@@ -907,8 +905,7 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
                              SourceMgr::DK_Warning,
                              "the stub writes '" + InRegs[R].first +
                                  "', the register of in variable '" +
-                                 InRegs[R].second->Name + "' of " +
-                                 WarnInject +
+                                 InRegs[R].second->Name + "' of " + WarnInject +
                                  "; the value does not leave the site"));
         }
       }
@@ -937,8 +934,8 @@ Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
   return checkStubImpl(Stub, BufferName, Where, InRegs, Where, None, "", Warn);
 }
 
-Error mmptx::checkStubAt(StringRef Stub, StringRef BufferName,
-                         StringRef Where, ArrayRef<std::string> Reserved,
+Error mmptx::checkStubAt(StringRef Stub, StringRef BufferName, StringRef Where,
+                         ArrayRef<std::string> Reserved,
                          StringRef ReservedOwner) {
   return checkStubImpl(Stub, BufferName, Where, None, "", Reserved,
                        ReservedOwner, nullptr);

@@ -87,8 +87,8 @@ std::vector<uint64_t> stack::randomF32Program(StackRng &Rng, size_t N,
   std::vector<uint32_t> Instrs;
   for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
     const PtxInstrDesc &D = Info.Instrs[I];
-    bool Ok = D.NumRets == 1 &&
-              expr::isInVocabulary(Info.InstrPtx[I], Vocabulary);
+    bool Ok =
+        D.NumRets == 1 && expr::isInVocabulary(Info.InstrPtx[I], Vocabulary);
     for (unsigned A = 0; A != D.NumArgs && Ok; ++A)
       Ok = Info.ArgTypes[D.Args[A]].StackIdx == uint16_t(F32) &&
            Info.ArgTypes[D.Args[A]].NumVecElems == 0;

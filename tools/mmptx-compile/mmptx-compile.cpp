@@ -125,10 +125,11 @@ static cl::opt<unsigned> SitesPerKernel("sites-per-kernel",
                                                  "kernel"),
                                         cl::init(128), cl::cat(Category));
 static cl::opt<bool>
-    NoShareIeee("no-share-ieee",
-                cl::desc("With --pack: keep IEEE div/sqrt/rcp inline at every "
-                         "site instead of one shared function per operation"),
-                cl::cat(Category));
+    NoShareSlowOps("no-share-slow-ops",
+                   cl::desc("With --pack: keep IEEE div/sqrt/rcp and non-ftz "
+                            "approximations inline at every site instead of "
+                            "one shared function per operation"),
+                   cl::cat(Category));
 static cl::opt<unsigned> PackInputs("pack-inputs",
                                     cl::desc("With --pack: f32 inputs per "
                                              "element (%x0..), at most 4096"),
@@ -246,8 +247,8 @@ int main(int argc, char **argv) {
                             ": expected min, mid, max or 0"));
     // Each level implies its own -O (ptxas refuses any other).
     if (*L != FastCompileLevel::None && OptLevel.getNumOccurrences())
-      return fail(makeError("-O" + Twine(OptLevel) + " and -Ofast-compile=" +
-                            FastCompile +
+      return fail(makeError("-O" + Twine(OptLevel) +
+                            " and -Ofast-compile=" + FastCompile +
                             " conflict: a fast-compile level sets the "
                             "optimization level itself"));
     Opts.FastCompile = *L;
@@ -360,7 +361,7 @@ int main(int argc, char **argv) {
     Spec.SitesPerKernel = SitesPerKernel;
     Spec.Arch = Opts.Arch;
     Spec.Deduplicate = !NoDedup;
-    Spec.ShareIeeeOps = !NoShareIeee;
+    Spec.ShareSlowOps = !NoShareSlowOps;
     Expected<std::string> Ptx =
         buildPackedModule(Stubs, Spec, &PackedMap, Names);
     if (!Ptx)

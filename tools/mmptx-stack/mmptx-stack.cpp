@@ -163,8 +163,8 @@ static void randomizeProgram(StackProgram &Prog, const StackInfo &Info,
     Prog.Routines.push_back(
         randomWords(Rng, 1 + Rng.below(16), Info, NumRegs, 3, Vocabulary));
   }
-  Prog.Main = randomWords(Rng, 1 + Rng.below(Randomize), Info, NumRegs, 3,
-                          Vocabulary);
+  Prog.Main =
+      randomWords(Rng, 1 + Rng.below(Randomize), Info, NumRegs, 3, Vocabulary);
 }
 
 int main(int argc, char **argv) {

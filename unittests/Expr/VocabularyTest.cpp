@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Expr/Vocabulary.h"
-#include "mmptx/Stack/StackRandom.h"
 #include "mmptx-c/StackPtx.h"
+#include "mmptx/Stack/StackRandom.h"
 
 #include "gtest/gtest.h"
 
@@ -57,20 +57,23 @@ TEST(VocabularyTest, RandomProgramsStayInside) {
   StackRng Rng(7);
   unsigned Ptx = 0;
   for (int P = 0; P != 50; ++P) {
-    for (uint64_t W : randomF32Program(Rng, 32, Info, 2,
-                                       Vocabulary::FastCompile)) {
+    for (uint64_t W :
+         randomF32Program(Rng, 32, Info, 2, Vocabulary::FastCompile)) {
       if (getWordType(W) != WordType::Ptx)
         continue;
       ++Ptx;
-      EXPECT_TRUE(Allowed.count(getWordPayload(W))) << Info.InstrPtx[getWordPayload(W)];
+      EXPECT_TRUE(Allowed.count(getWordPayload(W)))
+          << Info.InstrPtx[getWordPayload(W)];
     }
     // Mutation-style words: PTX words are in the vocabulary or out of the
     // instruction set's range.
-    for (uint64_t W : randomWords(Rng, 64, Info, 3, 3,
-                                  Vocabulary::FastCompile))
-      if (getWordType(W) == WordType::Ptx)
-        EXPECT_TRUE(Allowed.count(getWordPayload(W)) ||
-                    getWordPayload(W) >= Info.NumInstrs);
+    for (uint64_t W :
+         randomWords(Rng, 64, Info, 3, 3, Vocabulary::FastCompile)) {
+      if (getWordType(W) != WordType::Ptx)
+        continue;
+      EXPECT_TRUE(Allowed.count(getWordPayload(W)) ||
+                  getWordPayload(W) >= Info.NumInstrs);
+    }
   }
   EXPECT_GT(Ptx, 100u);
 }
@@ -79,8 +82,8 @@ TEST(VocabularyTest, CApi) {
   size_t Count = 0;
   ASSERT_EQ(mmptx_stack_vocabulary(nullptr, "fast-compile", nullptr, 0, &Count),
             MMPTX_STACK_SUCCESS);
-  std::vector<uint32_t> Fast = getVocabularyInstrs(getDefaultStackInfo(),
-                                                   Vocabulary::FastCompile);
+  std::vector<uint32_t> Fast =
+      getVocabularyInstrs(getDefaultStackInfo(), Vocabulary::FastCompile);
   ASSERT_EQ(Count, Fast.size());
   std::vector<uint32_t> Got(Count);
   ASSERT_EQ(mmptx_stack_vocabulary(mmptx_stack_default_tables(), "fast-compile",

@@ -26,8 +26,9 @@
 /// What makes a pack cheap to compile: sites of one kernel with identical
 /// stubs share one code block (the jump table points each of them at it;
 /// each still stores into its own slot), and IEEE `div.rn`, `sqrt.rn` and
-/// `rcp.rn` (f32, f64) used at several sites are calls of one `.func` per
-/// operation instead of a long inline sequence each.
+/// `rcp.rn` (f32, f64) and the f32 approximations without `.ftz` used at
+/// several sites are calls of one `.func` per operation instead of a long
+/// inline sequence each (the same instruction: the same bits).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +56,9 @@ struct PackedModuleSpec {
   std::string KernelPrefix = "mmptx_packed";
   /// Sites of one kernel with byte-identical stubs share one code block.
   bool Deduplicate = true;
-  /// IEEE div/sqrt/rcp used at several sites call one `.func` each.
-  bool ShareIeeeOps = true;
+  /// IEEE div/sqrt/rcp and non-ftz f32 approximations used at several
+  /// sites call one `.func` per operation.
+  bool ShareSlowOps = true;
   /// Check every stub (once per distinct text) before packing.
   bool CheckStubs = true;
 };
