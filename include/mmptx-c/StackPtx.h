@@ -232,9 +232,9 @@ const mmptx_stack_tables_t *mmptx_stack_default_tables(void);
  * capacity indices (PTX word payloads) to indices (NULL if capacity is 0)
  * and the number of instructions in the vocabulary to *count; an unknown
  * name is INVALID_ARGUMENT (mmptx_last_error() lists the names). */
-mmptx_stack_result_t
-mmptx_stack_vocabulary(const mmptx_stack_tables_t *tables, const char *name,
-                       uint32_t *indices, size_t capacity, size_t *count);
+mmptx_stack_result_t mmptx_stack_vocabulary(const mmptx_stack_tables_t *tables,
+                                            const char *name, uint32_t *indices,
+                                            size_t capacity, size_t *count);
 
 /* Creates a context. tables NULL = default tables (which must outlive the
  * context otherwise); options NULL = defaults. */

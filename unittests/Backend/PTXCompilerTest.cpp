@@ -55,9 +55,8 @@ TEST(CompileOptionsTest, KeyTextCoversEveryOption) {
 }
 
 TEST(CompileOptionsTest, FastCompile) {
-  for (FastCompileLevel L :
-       {FastCompileLevel::None, FastCompileLevel::Min, FastCompileLevel::Mid,
-        FastCompileLevel::Max})
+  for (FastCompileLevel L : {FastCompileLevel::None, FastCompileLevel::Min,
+                             FastCompileLevel::Mid, FastCompileLevel::Max})
     EXPECT_EQ(parseFastCompileName(getFastCompileName(L)), L);
   EXPECT_FALSE(parseFastCompileName("fast"));
   CompileOptions A, B;
@@ -65,8 +64,8 @@ TEST(CompileOptionsTest, FastCompile) {
   EXPECT_NE(A.getKeyText(), B.getKeyText());
   // The level stands in for -O: ptxas refuses -O3 with it.
   std::vector<std::string> Args = B.getArgs({"-arch=", "", "", ""});
-  EXPECT_EQ(Args, (std::vector<std::string>{"-arch=sm_80",
-                                            "--Ofast-compile=mid"}));
+  EXPECT_EQ(Args,
+            (std::vector<std::string>{"-arch=sm_80", "--Ofast-compile=mid"}));
   EXPECT_EQ(A.getArgs({"-arch=", "", "", ""})[1], "-O3");
 }
 
@@ -230,8 +229,8 @@ TEST_P(BackendTest, FastCompileLevels) {
   if (!Compiler->supportsFastCompile())
     GTEST_SKIP() << Compiler->getIdentity() << " has no -Ofast-compile";
   std::string Ptx = readCorpus("ptx_inject_simple_kernel.ptx");
-  for (FastCompileLevel L : {FastCompileLevel::Min, FastCompileLevel::Mid,
-                             FastCompileLevel::Max}) {
+  for (FastCompileLevel L :
+       {FastCompileLevel::Min, FastCompileLevel::Mid, FastCompileLevel::Max}) {
     CompileOptions O;
     O.FastCompile = L;
     Expected<CompileResult> R = Compiler->compile(Ptx, O, "tiny");

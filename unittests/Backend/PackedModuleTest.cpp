@@ -101,9 +101,8 @@ TEST(PackedModuleTest, SlowOpsShared) {
                       "a, .reg .f32 b)"),
             1u);
   EXPECT_EQ(count(*M, "call (%y), mmptx_packed_div_rn_f32, (%x0, %x1);"), 1u);
-  EXPECT_EQ(
-      count(*M, "call (%y), mmptx_packed_div_rn_f32, (%x1, 0f40000000);"),
-      1u);
+  EXPECT_EQ(count(*M, "call (%y), mmptx_packed_div_rn_f32, (%x1, 0f40000000);"),
+            1u);
   // Used once: inline; guarded: inline.
   EXPECT_EQ(count(*M, "sqrt_rn"), 0u);
   EXPECT_EQ(count(*M, "@%p div.rn.f32 %y, %x0, %x1;"), 1u);
@@ -116,7 +115,8 @@ TEST(PackedModuleTest, SlowOpsShared) {
 
 TEST(PackedModuleTest, StubsChecked) {
   PackedModuleSpec Spec;
-  std::vector<StringRef> Stray = {"\tmov.f32 %y, %x0;", "\tmov.f32 %y, %x1;\n}"};
+  std::vector<StringRef> Stray = {"\tmov.f32 %y, %x0;",
+                                  "\tmov.f32 %y, %x1;\n}"};
   Expected<std::string> M = buildPackedModule(Stray, Spec, nullptr, {"a", "b"});
   ASSERT_FALSE(bool(M));
   std::string Msg = toString(M.takeError());
