@@ -98,14 +98,17 @@ static const SharedOp SharedOps[] = {
 };
 constexpr unsigned NumSharedOps = sizeof(SharedOps) / sizeof(SharedOps[0]);
 
-/// A register (`%f1`) or a plain immediate (`0f3F800000`, `2.5`): what a
-/// call passes as it is.
-static bool isCallOperand(StringRef S) {
+/// A register (`%f1`) or an immediate in the exact hex form of \p type
+/// (`0f3F800000`, `0d...`): what a call passes as it is. (A decimal literal
+/// such as `2.5` is an f64 that only an instruction converts.)
+static bool isCallOperand(StringRef S, StringRef Type) {
   if (S.consume_front("%"))
-    return isSimpleIdentifier(S) ||
+    return !S.empty() &&
            all_of(S, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
-  return !S.empty() &&
-         all_of(S, [](char C) { return isAlnum(C) || C == '.' || C == '-'; });
+  StringRef Prefix = Type == "f64" ? "0d" : "0f";
+  return S.size() == 2 + (Type == "f64" ? 16 : 8) &&
+         S.take_front(2).equals_insensitive(Prefix) &&
+         all_of(S.drop_front(2), isHexDigit);
 }
 
 /// If \p line is exactly `<op> d, a[, b];` of a shared operation (no
@@ -132,7 +135,7 @@ static int matchSharedOp(StringRef Line, SmallVectorImpl<StringRef> &Operands) {
     return -1;
   for (StringRef P : Parts) {
     P = P.trim();
-    if (!isCallOperand(P))
+    if (!isCallOperand(P, SharedOps[Found].Type))
       return -1;
     Operands.push_back(P);
   }

@@ -94,7 +94,8 @@ TEST(PackedModuleTest, NoDedupKeepsEveryBlock) {
 TEST(PackedModuleTest, SlowOpsShared) {
   std::vector<StringRef> Stubs = {
       "\tdiv.rn.f32 %y, %x0, %x1;", "\tdiv.rn.f32 %y, %x1, 0f40000000;",
-      "\tsqrt.rn.f32 %y, %x0;", "\t@%p div.rn.f32 %y, %x0, %x1;"};
+      "\tsqrt.rn.f32 %y, %x0;", "\t@%p div.rn.f32 %y, %x0, %x1;",
+      "\tdiv.rn.f32 %y, %x1, 2.5;"};
   Expected<std::string> M = buildPackedModule(Stubs);
   ASSERT_TRUE(bool(M)) << toString(M.takeError());
   EXPECT_EQ(count(*M, ".func (.reg .f32 d) mmptx_packed_div_rn_f32(.reg .f32 "
@@ -106,6 +107,8 @@ TEST(PackedModuleTest, SlowOpsShared) {
   // Used once: inline; guarded: inline.
   EXPECT_EQ(count(*M, "sqrt_rn"), 0u);
   EXPECT_EQ(count(*M, "@%p div.rn.f32 %y, %x0, %x1;"), 1u);
+  // A decimal literal is an f64 that only the instruction converts.
+  EXPECT_EQ(count(*M, "div.rn.f32 %y, %x1, 2.5;"), 1u);
   PackedModuleSpec Spec;
   Spec.ShareSlowOps = false;
   M = buildPackedModule(Stubs, Spec);
