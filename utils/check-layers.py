@@ -32,7 +32,8 @@ RULES = {
                    "Support"},
     "Cache": {"Support"},
     "Frontend": {"Cache", "Support"},
-    "Backend": {"Cache", "Support"},
+    # Packed modules check their stubs as render does (lib/Inject).
+    "Backend": {"Cache", "Inject", "Support"},
     "Serialize": {"Ast", "Backend", "Expr", "Inject", "Stack", "Stub",
                   "Support"},
     "Runtime": {"Support"},

@@ -19,12 +19,20 @@
 ///                              on every core; `variants_per_s` counts all
 ///                              N variants (duplicates are served, not
 ///                              compiled).
-///   BM_Packed/<backend>/<modules>  packed injects: modules of 16 kernels x
+///   BM_Packed/<mode>/<backend>  packed injects: a module of 16 kernels x
 ///                              128 sites, one random 32-word f32 program
 ///                              per site; Stack PTX compile of every program
-///                              + building the module + PTX -> cubin, one
-///                              module per thread; `programs_per_s_per_core`
-///                              divides by the threads used.
+///                              + building the module + PTX -> cubin;
+///                              `programs_per_cpu_s` counts the CPU time of
+///                              this process and of the ptxas it runs.
+///                              Modes: default (identical stubs of a kernel
+///                              share a block, IEEE div/sqrt/rcp and non-ftz
+///                              approximations through shared functions),
+///                              no-dedup, no-share-slow-ops,
+///                              no-dedup-no-share-slow-ops (the packing before
+///                              either), Ofast-compile=mid, fast-compile (the
+///                              fast-compile vocabulary) and both;
+///                              `code_blocks` = stub blocks in the module.
 /// Run: build/bin/mmptx-bench-pipeline.
 ///
 //===----------------------------------------------------------------------===//
@@ -38,6 +46,7 @@
 #include "mmptx/Stack/StackText.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <benchmark/benchmark.h>
@@ -192,14 +201,37 @@ BENCHMARK(BM_EndToEnd)
     ->UseRealTime()
     ->Iterations(1);
 
-static void BM_Packed(benchmark::State &State) {
-  auto C = createPTXCompiler(getAllBackends()[State.range(0)]);
+/// One configuration of the packed benchmark.
+struct PackedMode {
+  const char *Name;
+  expr::Vocabulary Vocabulary;
+  bool Deduplicate, ShareSlowOps;
+  FastCompileLevel FastCompile;
+};
+
+static const PackedMode PackedModes[] = {
+    {"default", expr::Vocabulary::All, true, true, FastCompileLevel::None},
+    {"no-dedup", expr::Vocabulary::All, false, true, FastCompileLevel::None},
+    {"no-share-slow-ops", expr::Vocabulary::All, true, false,
+     FastCompileLevel::None},
+    {"no-dedup-no-share-slow-ops", expr::Vocabulary::All, false, false,
+     FastCompileLevel::None},
+    {"Ofast-compile=mid", expr::Vocabulary::All, true, true,
+     FastCompileLevel::Mid},
+    {"fast-compile", expr::Vocabulary::FastCompile, true, true,
+     FastCompileLevel::None},
+    {"fast-compile,Ofast-compile=mid", expr::Vocabulary::FastCompile, true,
+     true, FastCompileLevel::Mid},
+};
+
+static void BM_Packed(benchmark::State &State, BackendKind Backend,
+                      const PackedMode &Mode) {
+  auto C = createPTXCompiler(Backend);
   if (!C) {
     State.SkipWithError(toString(C.takeError()).c_str());
     return;
   }
   State.SetLabel((*C)->getIdentity());
-  const unsigned Modules = unsigned(State.range(1));
   const unsigned Kernels = 16, Sites = 128, Words = 32, Inputs = 2;
   const unsigned PerModule = Kernels * Sites;
   const StackInfo &Info = getDefaultStackInfo();
@@ -212,59 +244,74 @@ static void BM_Packed(benchmark::State &State) {
     return;
   }
   std::vector<Register> Registers = Regs->getRegisters();
+  CompileOptions Opts;
+  Opts.FastCompile = Mode.FastCompile;
+  PackedModuleSpec Spec;
+  Spec.SitesPerKernel = Sites;
+  Spec.Deduplicate = Mode.Deduplicate;
+  Spec.ShareSlowOps = Mode.ShareSlowOps;
   uint64_t Seed = 0;
-  size_t CubinBytes = 0;
+  size_t CubinBytes = 0, Blocks = 0;
   double Cpu0 = processCpuSeconds();
   for (auto _ : State) {
-    // One worker per module: each compiles its programs, builds its module
-    // and assembles it, like an independent search thread would.
-    std::vector<std::string> Ptx(Modules);
-    std::vector<BatchModule> Mods(Modules);
-    auto Build = [&](unsigned M, uint64_t S) {
-      StackPtxContext Ctx(Info);
-      StackRng Rng(S);
-      std::vector<std::string> Stubs(PerModule);
-      for (std::string &Stub : Stubs) {
-        std::vector<uint64_t> Prog = randomF32Program(Rng, Words, Info, Inputs);
-        auto T = Ctx.compile(Program{Prog, {}}, Registers, Regs->Requests);
-        if (!T)
-          report_fatal_error(toString(T.takeError()).c_str());
-        Stub = T->str();
-      }
-      std::vector<StringRef> Refs(Stubs.begin(), Stubs.end());
-      auto Module = buildPackedModule(Refs);
-      if (!Module)
-        report_fatal_error(toString(Module.takeError()).c_str());
-      Ptx[M] = std::move(*Module);
-      Mods[M] = {"packed" + std::to_string(M), Ptx[M], nullptr};
-    };
-    std::vector<std::thread> Workers;
-    for (unsigned M = 0; M < Modules; ++M)
-      Workers.emplace_back(Build, M, ++Seed);
-    for (std::thread &T : Workers)
-      T.join();
-    BatchOptions BO;
-    BO.Threads = Modules;
-    BatchResult R = compileBatch(**C, Mods, {}, BO);
-    if (R.Summary.Failed) {
-      State.SkipWithError(R.Modules[0].Error.substr(0, 2000).c_str());
+    // What a search thread does per generation: compile its programs,
+    // pack them and assemble the pack.
+    StackPtxContext Ctx(Info);
+    StackRng Rng(++Seed);
+    std::vector<std::string> Stubs(PerModule);
+    for (std::string &Stub : Stubs) {
+      std::vector<uint64_t> Prog =
+          randomF32Program(Rng, Words, Info, Inputs, Mode.Vocabulary);
+      auto T = Ctx.compile(Program{Prog, {}}, Registers, Regs->Requests);
+      if (!T)
+        report_fatal_error(toString(T.takeError()).c_str());
+      Stub = T->str();
+    }
+    std::vector<StringRef> Refs(Stubs.begin(), Stubs.end());
+    auto Module = buildPackedModule(Refs, Spec);
+    if (!Module)
+      report_fatal_error(toString(Module.takeError()).c_str());
+    auto R = (*C)->compile(*Module, Opts, "packed.ptx");
+    if (!R) {
+      State.SkipWithError(toString(R.takeError()).substr(0, 2000).c_str());
       return;
     }
-    CubinBytes = R.Modules[0].Result.Cubin.size();
+    CubinBytes = R->Cubin.size();
+    State.PauseTiming();
+    Blocks = 0;
+    for (unsigned K = 0; K != Kernels; ++K) {
+      StringSet<> Seen;
+      for (unsigned S = 0; S != Sites; ++S)
+        Seen.insert(Refs[K * Sites + S]);
+      Blocks += Mode.Deduplicate ? Seen.size() : Sites;
+    }
+    State.ResumeTiming();
   }
-  double Programs = double(State.iterations()) * Modules * PerModule;
+  double Programs = double(State.iterations()) * PerModule;
   State.counters["programs_per_cpu_s"] =
       Programs / (processCpuSeconds() - Cpu0);
   State.counters["programs_per_s"] =
       benchmark::Counter(Programs, benchmark::Counter::kIsRate);
-  State.counters["programs_per_s_per_core"] =
-      benchmark::Counter(Programs / Modules, benchmark::Counter::kIsRate);
+  State.counters["code_blocks"] = double(Blocks);
   State.counters["cubin_bytes"] = double(CubinBytes);
 }
-BENCHMARK(BM_Packed)
-    ->ArgsProduct({{0, 1, 2}, {1, 2}})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(2);
 
-BENCHMARK_MAIN();
+int main(int Argc, char **Argv) {
+  // BM_Packed/<mode>/<backend>: every mode of every backend, side by side.
+  for (const PackedMode &Mode : PackedModes)
+    for (BackendKind B : getAllBackends())
+      benchmark::RegisterBenchmark(
+          (Twine("BM_Packed/") + Mode.Name + "/" + getBackendName(B))
+              .str()
+              .c_str(),
+          BM_Packed, B, Mode)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(2);
+  benchmark::Initialize(&Argc, Argv);
+  if (benchmark::ReportUnrecognizedArguments(Argc, Argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -68,6 +68,9 @@ typedef struct mmptx_compile_options {
   const char *const *extra_options; /* passed as they are */
   size_t num_extra_options;
   int deduplicate; /* non-zero: identical PTX compiled once */
+  /* NULL (or "0"), "min", "mid" or "max": -Ofast-compile=<level>, code
+     quality traded for compile time (CUDA 12.8 or newer; replaces -O) */
+  const char *fast_compile;
 } mmptx_compile_options_t;
 
 typedef struct mmptx_batch_summary {

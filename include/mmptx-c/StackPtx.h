@@ -226,6 +226,16 @@ void mmptx_stack_options_init(mmptx_stack_options_t *options);
 /* The tables of the default instruction set (td/StackInstrs.td). */
 const mmptx_stack_tables_t *mmptx_stack_default_tables(void);
 
+/* The instructions of tables (NULL = default tables) in the vocabulary
+ * called name: "all", or "fast-compile" (ftz forms, no IEEE-rounded
+ * div/sqrt/rcp, no integer division: what assembles fastest). Writes up to
+ * capacity indices (PTX word payloads) to indices (NULL if capacity is 0)
+ * and the number of instructions in the vocabulary to *count; an unknown
+ * name is INVALID_ARGUMENT (mmptx_last_error() lists the names). */
+mmptx_stack_result_t mmptx_stack_vocabulary(const mmptx_stack_tables_t *tables,
+                                            const char *name, uint32_t *indices,
+                                            size_t capacity, size_t *count);
+
 /* Creates a context. tables NULL = default tables (which must outlive the
  * context otherwise); options NULL = defaults. */
 mmptx_stack_result_t

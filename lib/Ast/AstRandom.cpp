@@ -111,7 +111,11 @@ std::vector<uint64_t> ast::randomAstExpr(expr::Rng &Rng, const InstrSet &Info,
 
 AstModule ast::makeRandomAstModule(const InstrSet &Info, uint64_t Seed,
                                    unsigned MaxNodes, uint32_t TargetSm,
-                                   ArrayRef<uint16_t> Stacks) {
+                                   ArrayRef<uint16_t> Stacks,
+                                   expr::Vocabulary Vocabulary) {
+  std::vector<uint32_t> Instrs;
+  if (Vocabulary != expr::Vocabulary::All)
+    Instrs = expr::getVocabularyInstrs(Info, Vocabulary);
   SmallVector<uint16_t, 16> Chosen(Stacks.begin(), Stacks.end());
   if (Chosen.empty())
     for (uint32_t S = 0; S != Info.NumStacks; ++S)
@@ -133,7 +137,7 @@ AstModule ast::makeRandomAstModule(const InstrSet &Info, uint64_t Seed,
     O.Var = uint32_t(Chosen.size() + K);
     O.Expr.Words = randomAstExpr(Rng, Info, Chosen[K],
                                  1 + Rng.below(std::max(MaxNodes, 1u)), Inputs,
-                                 {}, TargetSm);
+                                 Instrs, TargetSm);
     O.Expr.Locs.resize(O.Expr.Words.size());
     M.Outputs.push_back(std::move(O));
   }

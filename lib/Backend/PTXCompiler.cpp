@@ -46,6 +46,29 @@ ArrayRef<BackendKind> mmptx::getAllBackends() {
 // Options
 //===----------------------------------------------------------------------===//
 
+StringRef mmptx::getFastCompileName(FastCompileLevel Level) {
+  switch (Level) {
+  case FastCompileLevel::None:
+    return "0";
+  case FastCompileLevel::Min:
+    return "min";
+  case FastCompileLevel::Mid:
+    return "mid";
+  case FastCompileLevel::Max:
+    return "max";
+  }
+  llvm_unreachable("unknown fast-compile level");
+}
+
+Optional<FastCompileLevel> mmptx::parseFastCompileName(StringRef Name) {
+  return StringSwitch<Optional<FastCompileLevel>>(Name)
+      .Case("0", FastCompileLevel::None)
+      .Case("min", FastCompileLevel::Min)
+      .Case("mid", FastCompileLevel::Mid)
+      .Case("max", FastCompileLevel::Max)
+      .Default(None);
+}
+
 // Architectures some CUDA release has assembled for; which of them this
 // backend accepts is for it to say.
 static const unsigned KnownSmList[] = {50, 52,  53,  60,  61,  62,  70,
@@ -79,14 +102,22 @@ std::string CompileOptions::getKeyText() const {
   raw_string_ostream OS(Text);
   OS << "arch=" << Arch << ";O=" << OptLevel << ";lineinfo=" << LineInfo
      << ";maxrreg=" << MaxRegCount << ";v=" << Verbose;
+  // Only when set: keys of the options that existed before stay the same.
+  if (FastCompile != FastCompileLevel::None)
+    OS << ";fc=" << getFastCompileName(FastCompile);
   for (const std::string &X : ExtraOptions)
     OS << ";x=" << X.size() << ':' << X;
   return OS.str();
 }
 
 std::vector<std::string> CompileOptions::getArgs(const Spelling &S) const {
-  std::vector<std::string> Args = {S.Arch + Arch,
-                                   "-O" + std::to_string(OptLevel)};
+  // A fast-compile level conflicts with any -O but the one it implies
+  // (min and mid: -O1, max: -O0): it stands in for -O.
+  std::vector<std::string> Args = {
+      S.Arch + Arch,
+      FastCompile == FastCompileLevel::None
+          ? "-O" + std::to_string(OptLevel)
+          : ("--Ofast-compile=" + getFastCompileName(FastCompile)).str()};
   if (LineInfo)
     Args.push_back(S.LineInfo);
   if (MaxRegCount)
@@ -191,12 +222,27 @@ std::string PTXCompiler::getIdentity() const {
   return (getName() + " " + Version).str();
 }
 
+bool PTXCompiler::supportsFastCompile() const {
+  // `<major>.<minor>.<patch>`: 12.8 brought -Ofast-compile to ptxas,
+  // nvPTXCompiler and nvJitLink alike.
+  unsigned Major = 0, Minor = 0;
+  StringRef V = Version;
+  if (V.consumeInteger(10, Major) || !V.consume_front(".") ||
+      V.consumeInteger(10, Minor))
+    return false;
+  return Major > 12 || (Major == 12 && Minor >= 8);
+}
+
 Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
                                              const CompileOptions &Opts,
                                              StringRef Name,
                                              const StubLineMap *Map) {
   if (Error E = Opts.validate())
     return E;
+  if (Opts.FastCompile != FastCompileLevel::None && !supportsFastCompile())
+    return makeError(Name + ": error: " + getIdentity() +
+                     " has no -Ofast-compile (CUDA 12.8 or newer has it); "
+                     "leave it out or choose another backend");
   // The backends answer an empty module each in its own way (nvPTXCompiler
   // with a bare result code).
   if (Ptx.trim().empty())

@@ -137,6 +137,14 @@ mmptx_compile_batch(mmptx_compiler_t *Compiler, const char *const *Ptx,
   Opts.OptLevel = Options->opt_level;
   Opts.LineInfo = Options->line_info != 0;
   Opts.MaxRegCount = Options->max_reg_count;
+  if (Options->fast_compile) {
+    Optional<FastCompileLevel> L = parseFastCompileName(Options->fast_compile);
+    if (!L)
+      return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,
+                  "options->fast_compile: '" + Twine(Options->fast_compile) +
+                      "' is not 0, min, mid or max");
+    Opts.FastCompile = *L;
+  }
   for (size_t I = 0; I < Options->num_extra_options; ++I) {
     if (!Options->extra_options[I])
       return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT,

@@ -19,6 +19,7 @@
 
 #include "mmptx-c/StackPtx.h"
 
+#include "mmptx/Expr/Vocabulary.h"
 #include "mmptx/Stack/StackCompiler.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -152,6 +153,30 @@ void mmptx_stack_options_init(mmptx_stack_options_t *O) {
 const mmptx_stack_tables_t *mmptx_stack_default_tables(void) {
   static const mmptx_stack_tables_t T = capi::toCTables(getDefaultStackInfo());
   return &T;
+}
+
+mmptx_stack_result_t mmptx_stack_vocabulary(const mmptx_stack_tables_t *Tables,
+                                            const char *Name, uint32_t *Indices,
+                                            size_t Capacity, size_t *Count) {
+  if (!Name || !Count || (Capacity && !Indices))
+    return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                "name, count or indices is NULL");
+  llvm::Expected<expr::Vocabulary> V = expr::parseVocabularyName(Name);
+  if (!V)
+    return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
+                llvm::toString(V.takeError()));
+  StackInfo Info = getDefaultStackInfo();
+  if (Tables) {
+    Info = capi::toStackInfo(*Tables);
+    if (llvm::Error E = Info.verify())
+      return fail(MMPTX_STACK_ERROR_INVALID_TABLES,
+                  "invalid tables: " + llvm::toString(std::move(E)));
+  }
+  std::vector<uint32_t> In = expr::getVocabularyInstrs(Info, *V);
+  *Count = In.size();
+  for (size_t I = 0; I < In.size() && I < Capacity; ++I)
+    Indices[I] = In[I];
+  return succeed();
 }
 
 mmptx_stack_result_t

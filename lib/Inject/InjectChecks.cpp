@@ -914,10 +914,15 @@ bool mmptx::isSimpleStub(StringRef Stub, ArrayRef<StringRef> InRegisters) {
   return SimpleStubScanner(InRegisters).accepts(Stub);
 }
 
-Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
-                       const InjectModule &Im, const Inject &Inj,
-                       const WarningHandler &Warn) {
-
+/// checkStub for a stub spliced at \p where (`inject 'mma'`): a write to a
+/// register of \p warnRegs (`%_x0`, with the variable it belongs to) is a
+/// warning through \p warn, a write to a register of \p reserved (that
+/// the stub does not declare itself), of \p reservedOwner, an error.
+static Error
+checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
+              ArrayRef<std::pair<std::string, const InjectVariable *>> WarnRegs,
+              StringRef WarnInject, ArrayRef<std::string> Reserved,
+              StringRef ReservedOwner, const WarningHandler &Warn) {
   // Most stubs are short and clean: check the bytes before building a
   // SourceMgr, which only an error or a statement parse needs.
   const char *Bad = nullptr;
@@ -940,11 +945,10 @@ Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
   };
   if (Bad) {
     if (*Bad == 0)
-      return TheError(Bad, "NUL byte in the stub of inject '" + Inj.Name + "'");
-    return TheError(Bad, "byte 0x" +
-                             utohexstr(static_cast<unsigned char>(*Bad)) +
-                             " in the stub of inject '" + Inj.Name +
-                             "': stubs are ASCII PTX");
+      return TheError(Bad, "NUL byte in the stub of " + Where);
+    return TheError(Bad,
+                    "byte 0x" + utohexstr(static_cast<unsigned char>(*Bad)) +
+                        " in the stub of " + Where + ": stubs are ASCII PTX");
   }
   // The parser takes whole modules, which start with `.version`: parse the
   // stub behind one, and move every location back into the stub's own
@@ -994,13 +998,10 @@ Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
     return Relocate(Parsed.takeError());
   const Module &M = **Parsed;
 
-  // `%_x0` of every in variable, for the warning.
-  SmallVector<std::pair<std::string, const InjectVariable *>, 8> InRegs;
-  if (Warn)
-    for (const InjectVariable &V : Im.getVariables(Inj))
-      if (V.Kind == InjectArgKind::In)
-        InRegs.push_back({("%" + V.StableRegister).str(), &V});
+  ArrayRef<std::pair<std::string, const InjectVariable *>> InRegs =
+      Warn ? WarnRegs : None;
   SmallVector<bool, 8> Warned(InRegs.size());
+  SmallVector<bool, 8> OwnDecl(Reserved.size());
 
   Instruction Ins;
   Declaration Decl;
@@ -1016,32 +1017,37 @@ Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
       if (K >= 2 && StmtText.substr(K - 2, 2) == "MM")
         K -= 2;
       return TheError(ToStub(StmtText.data() + K),
-                      "inject marker text in the stub of inject '" + Inj.Name +
-                          "': a stub cannot open or close an inject site");
+                      "inject marker text in the stub of " + Where +
+                          ": a stub cannot open or close an inject site");
     }
     case StmtKind::FunctionHeader:
       return TheError(ToStub(StmtText.data()),
-                      "the stub of inject '" + Inj.Name +
-                          "' declares a function: a stub goes "
+                      "the stub of " + Where +
+                          " declares a function: a stub goes "
                           "inside a function body");
     case StmtKind::Directive: {
       StringRef Word = StmtText.take_until([](char C) { return isSpace(C); });
       if (Word != ".reg" && Word != ".local")
         return TheError(ToStub(StmtText.data()),
-                        "directive '" + Word + "' in the stub of inject '" +
-                            Inj.Name +
-                            "': only '.reg' and '.local' "
+                        "directive '" + Word + "' in the stub of " + Where +
+                            ": only '.reg' and '.local' "
                             "declarations may appear in a stub");
       Decl = Declaration();
       if (Error E = parseDeclaration(M, S, Decl))
         return Relocate(std::move(E));
+      // A reserved name the stub declares itself is its own register.
+      for (const DeclaredName &N : Decl.Names)
+        for (size_t R = 0; R != Reserved.size(); ++R)
+          if (!OwnDecl[R] && declares(N.Name, N.RangeCount,
+                                      StringRef(Reserved[R]).drop_front()))
+            OwnDecl[R] = true;
       break;
     }
     case StmtKind::Instruction: {
       Ins.clear();
       if (Error E = parseInstruction(M, S, Ins))
         return Relocate(std::move(E));
-      if (InRegs.empty() || Ins.Operands.empty() ||
+      if ((InRegs.empty() && Reserved.empty()) || Ins.Operands.empty() ||
           hasNoDestination(Ins.Mnemonic))
         break;
       // The destination: the first operand, or a vector's elements.
@@ -1051,6 +1057,12 @@ Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
         const Operand &Op = Ins.Operands[O];
         if (Op.K != Operand::Kind::Register)
           continue;
+        for (size_t R = 0; R != Reserved.size(); ++R)
+          if (!OwnDecl[R] && Op.Text == Reserved[R])
+            return TheError(ToStub(Op.Text.data()),
+                            "the stub of " + Where + " writes '" + Reserved[R] +
+                                "', a register of " + ReservedOwner +
+                                ": a stub may not write it");
         for (size_t R = 0; R != InRegs.size(); ++R) {
           if (Warned[R] || Op.Text != InRegs[R].first)
             continue;
@@ -1059,9 +1071,8 @@ Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
                              SourceMgr::DK_Warning,
                              "the stub writes '" + InRegs[R].first +
                                  "', the register of in variable '" +
-                                 InRegs[R].second->Name + "' of inject '" +
-                                 Inj.Name +
-                                 "'; the value does not leave the site"));
+                                 InRegs[R].second->Name + "' of " + WarnInject +
+                                 "; the value does not leave the site"));
         }
       }
       break;
@@ -1074,4 +1085,24 @@ Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
     }
   }
   return Error::success();
+}
+
+Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
+                       const InjectModule &Im, const Inject &Inj,
+                       const WarningHandler &Warn) {
+  // `%_x0` of every in variable, for the warning.
+  SmallVector<std::pair<std::string, const InjectVariable *>, 8> InRegs;
+  if (Warn)
+    for (const InjectVariable &V : Im.getVariables(Inj))
+      if (V.Kind == InjectArgKind::In)
+        InRegs.push_back({("%" + V.StableRegister).str(), &V});
+  std::string Where = ("inject '" + Inj.Name + "'").str();
+  return checkStubImpl(Stub, BufferName, Where, InRegs, Where, None, "", Warn);
+}
+
+Error mmptx::checkStubAt(StringRef Stub, StringRef BufferName, StringRef Where,
+                         ArrayRef<std::string> Reserved,
+                         StringRef ReservedOwner) {
+  return checkStubImpl(Stub, BufferName, Where, None, "", Reserved,
+                       ReservedOwner, nullptr);
 }

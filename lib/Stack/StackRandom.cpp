@@ -30,15 +30,26 @@ static uint32_t pickIndex(StackRng &Rng, uint32_t N) {
 
 std::vector<uint64_t> stack::randomWords(StackRng &Rng, size_t N,
                                          const StackInfo &Info,
-                                         uint32_t NumRegs,
-                                         uint32_t NumRoutines) {
+                                         uint32_t NumRegs, uint32_t NumRoutines,
+                                         expr::Vocabulary Vocabulary) {
+  std::vector<uint32_t> Instrs;
+  if (Vocabulary != expr::Vocabulary::All)
+    Instrs = expr::getVocabularyInstrs(Info, Vocabulary);
   std::vector<uint64_t> Words;
   Words.reserve(N);
   while (Words.size() < N) {
     uint32_t R = Rng.below(100);
     uint64_t W;
     if (R < 35) {
-      W = encodePtx(pickIndex(Rng, Info.NumInstrs));
+      uint32_t I = pickIndex(Rng, Vocabulary == expr::Vocabulary::All
+                                      ? Info.NumInstrs
+                                      : uint32_t(Instrs.size()));
+      // An out-of-range pick stays out of range: the instruction set's
+      // size plus the excess.
+      if (Vocabulary != expr::Vocabulary::All)
+        I = I < Instrs.size() ? Instrs[I]
+                              : Info.NumInstrs + (I - uint32_t(Instrs.size()));
+      W = encodePtx(I);
     } else if (R < 49) {
       W = encodeInput(pickIndex(Rng, NumRegs));
     } else if (R < 63) {
@@ -70,12 +81,14 @@ std::vector<uint64_t> stack::randomWords(StackRng &Rng, size_t N,
 
 std::vector<uint64_t> stack::randomF32Program(StackRng &Rng, size_t N,
                                               const StackInfo &Info,
-                                              uint32_t NumInputs) {
+                                              uint32_t NumInputs,
+                                              expr::Vocabulary Vocabulary) {
   int F32 = Info.findStack("F32");
   std::vector<uint32_t> Instrs;
   for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
     const PtxInstrDesc &D = Info.Instrs[I];
-    bool Ok = D.NumRets == 1;
+    bool Ok =
+        D.NumRets == 1 && expr::isInVocabulary(Info.InstrPtx[I], Vocabulary);
     for (unsigned A = 0; A != D.NumArgs && Ok; ++A)
       Ok = Info.ArgTypes[D.Args[A]].StackIdx == uint16_t(F32) &&
            Info.ArgTypes[D.Args[A]].NumVecElems == 0;

@@ -188,6 +188,13 @@ class InstructionSet:
         self._special = {s[0]: k for k, s in enumerate(self.specials)}
         self._stack = {s: k for k, s in enumerate(self.stacks)}
 
+    def vocabulary(self, name):
+        """The names of the instructions in the vocabulary ``name``:
+        ``"all"``, or ``"fast-compile"`` (ftz forms, no IEEE-rounded
+        div/sqrt/rcp, no integer division: what assembles fastest), for
+        generators that should draw from it."""
+        return [self.instructions[k][0] for k in self._native.vocabulary(name)]
+
     @property
     def instr(self):
         """Instruction words by name, dots as underscores:

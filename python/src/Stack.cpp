@@ -17,6 +17,7 @@
 
 #include "Bindings.h"
 
+#include "mmptx/Expr/Vocabulary.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackInfo.h"
 #include "mmptx/Stack/StackInterpreter.h"
@@ -544,8 +545,15 @@ void mmptx::python::bindStack(nb::module_ &M) {
            [](const PyInstructionSet &S, const std::string &N) {
              return S.Info.findInstr(N);
            })
-      .def("find_special", [](const PyInstructionSet &S, const std::string &N) {
-        return S.Info.findSpecial(N);
+      .def("find_special",
+           [](const PyInstructionSet &S, const std::string &N) {
+             return S.Info.findSpecial(N);
+           })
+      .def("vocabulary", [](const PyInstructionSet &S, const std::string &N) {
+        llvm::Expected<expr::Vocabulary> V = expr::parseVocabularyName(N);
+        if (!V)
+          throwStack(InvalidArgument, llvm::toString(V.takeError()));
+        return expr::getVocabularyInstrs(S.Info, *V);
       });
 
   nb::class_<PyRegisters>(M, "Registers")

@@ -330,3 +330,15 @@ def test_interpret_specials(cc, iset):
         cc.interpret(w, regs, ["z"], [0], specials={"tid.x": [1, 2]})
     with pytest.raises(S.StackError, match="special register 99 is out"):
         cc.interpret(w, regs, ["z"], [0], specials={99: 1})
+
+
+def test_vocabulary_fast_compile():
+    iset = S.default_instruction_set()
+    fast = iset.vocabulary("fast-compile")
+    assert "add.ftz.f32" in fast and "div.approx.ftz.f32" in fast
+    for slow in ("div.rn.f32", "sqrt.rn.f32", "rcp.rn.f64", "add.f32",
+                 "sin.approx.f32"):
+        assert slow not in fast
+    assert len(iset.vocabulary("all")) == len(iset.instructions)
+    with pytest.raises(S.StackError, match="unknown vocabulary 'slow'"):
+        iset.vocabulary("slow")

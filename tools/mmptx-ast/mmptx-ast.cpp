@@ -20,6 +20,7 @@
 ///                                       output o<s> per stack, trees of up
 ///                                       to N words
 ///   mmptx-ast --random-stacks=F32,U32   ... on these stacks' variables only
+///   mmptx-ast --vocabulary=fast-compile ... of fast-compile instructions
 ///   mmptx-ast --emit=kernel ...         the stub in a kernel that declares
 ///                                       the variables (for ptxas)
 ///
@@ -108,6 +109,12 @@ static cl::list<std::string>
                           "(default: every stack)"),
                  cl::value_desc("STACK,..."), cl::CommaSeparated,
                  cl::cat(AstCategory));
+static cl::opt<std::string> VocabularyName(
+    "vocabulary",
+    cl::desc("With --random: draw instructions from this named subset: all "
+             "(default) or fast-compile (ftz forms, no IEEE div/sqrt/rcp, no "
+             "integer division)"),
+    cl::value_desc("name"), cl::init("all"), cl::cat(AstCategory));
 static cl::opt<bool>
     FromWords("from-words",
               cl::desc("The input is a word file (what --emit=words prints)"),
@@ -148,6 +155,19 @@ int main(int argc, char **argv) {
   const stack::StackInfo &Info = stack::getDefaultStackInfo();
   SourceMgr Sm;
   Expected<AstModule> M = AstModule();
+  Expected<expr::Vocabulary> Vocabulary =
+      expr::parseVocabularyName(VocabularyName);
+  if (!Vocabulary) {
+    WithColor::error(errs(), "mmptx-ast")
+        << "--vocabulary: " << toString(Vocabulary.takeError()) << "\n";
+    return 1;
+  }
+  if (VocabularyName.getNumOccurrences() && !RandomNodes) {
+    WithColor::error(errs(), "mmptx-ast")
+        << "--vocabulary chooses what --random draws from: give --random=N "
+           "too\n";
+    return 1;
+  }
   if (RandomNodes) {
     if (RandomNodes > (1u << 20)) {
       WithColor::error(errs(), "mmptx-ast")
@@ -169,7 +189,8 @@ int main(int argc, char **argv) {
       }
       Stacks.push_back(uint16_t(S));
     }
-    *M = makeRandomAstModule(Info, RandomSeed, RandomNodes, TargetSm, Stacks);
+    *M = makeRandomAstModule(Info, RandomSeed, RandomNodes, TargetSm, Stacks,
+                             *Vocabulary);
   } else {
     auto Buf = MemoryBuffer::getFileOrSTDIN(InputFilename);
     if (!Buf) {

@@ -77,11 +77,18 @@ static cl::opt<unsigned> CacheSizeMB("cache-size-mb",
 static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
                              cl::cat(Category));
 static cl::opt<bool> NoDedup("no-dedup",
-                             cl::desc("Compile identical inputs separately"),
+                             cl::desc("Compile identical inputs separately "
+                                      "(with --pack: give identical stubs "
+                                      "a code block each)"),
                              cl::cat(Category));
 static cl::opt<unsigned> OptLevel("O", cl::desc("Optimization level (0-3)"),
                                   cl::value_desc("N"), cl::init(3), cl::Prefix,
                                   cl::cat(Category));
+static cl::opt<std::string> FastCompile(
+    "Ofast-compile",
+    cl::desc("Trade code quality for compile time: min, mid or max (0: off); "
+             "replaces -O, every backend of CUDA 12.8 or newer"),
+    cl::value_desc("level"), cl::cat(Category));
 static cl::opt<bool> LineInfo("lineinfo", cl::desc("Generate line info"),
                               cl::cat(Category));
 static cl::opt<unsigned> MaxRegCount("maxrregcount",
@@ -117,6 +124,12 @@ static cl::opt<unsigned> SitesPerKernel("sites-per-kernel",
                                         cl::desc("With --pack: sites per "
                                                  "kernel"),
                                         cl::init(128), cl::cat(Category));
+static cl::opt<bool>
+    NoShareSlowOps("no-share-slow-ops",
+                   cl::desc("With --pack: keep IEEE div/sqrt/rcp and non-ftz "
+                            "approximations inline at every site instead of "
+                            "one shared function per operation"),
+                   cl::cat(Category));
 static cl::opt<unsigned> PackInputs("pack-inputs",
                                     cl::desc("With --pack: f32 inputs per "
                                              "element (%x0..), at most 4096"),
@@ -227,6 +240,19 @@ int main(int argc, char **argv) {
   CompileOptions Opts;
   Opts.Arch = Arch;
   Opts.OptLevel = OptLevel;
+  if (FastCompile.getNumOccurrences()) {
+    Optional<FastCompileLevel> L = parseFastCompileName(FastCompile);
+    if (!L)
+      return fail(makeError("-Ofast-compile=" + FastCompile +
+                            ": expected min, mid, max or 0"));
+    // Each level implies its own -O (ptxas refuses any other).
+    if (*L != FastCompileLevel::None && OptLevel.getNumOccurrences())
+      return fail(makeError("-O" + Twine(OptLevel) +
+                            " and -Ofast-compile=" + FastCompile +
+                            " conflict: a fast-compile level sets the "
+                            "optimization level itself"));
+    Opts.FastCompile = *L;
+  }
   Opts.LineInfo = LineInfo;
   Opts.MaxRegCount = MaxRegCount;
   Opts.Verbose = Verbose;
@@ -334,6 +360,8 @@ int main(int argc, char **argv) {
     Spec.NumInputs = PackInputs;
     Spec.SitesPerKernel = SitesPerKernel;
     Spec.Arch = Opts.Arch;
+    Spec.Deduplicate = !NoDedup;
+    Spec.ShareSlowOps = !NoShareSlowOps;
     Expected<std::string> Ptx =
         buildPackedModule(Stubs, Spec, &PackedMap, Names);
     if (!Ptx)

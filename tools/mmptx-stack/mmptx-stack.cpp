@@ -15,6 +15,8 @@
 ///   mmptx-stack --interpret x=1.5,y=2 p    run the CPU interpreter
 ///   mmptx-stack --randomize=N --seed=S p   the same for random words over
 ///                                          p's registers and requests
+///   ... --vocabulary=fast-compile          drawing instructions from the
+///                                          fast-compile subset only
 ///   mmptx-stack --target-sm=80 p           for an sm_80 kernel: what needs
 ///                                          a newer target is invalid
 ///   mmptx-stack -I lib p                   search lib for .include files
@@ -115,6 +117,12 @@ static cl::opt<unsigned> Randomize(
              "registers and requests: mutation-style programs typed against "
              "a site's variables"),
     cl::value_desc("N"), cl::init(0), cl::cat(StackCategory));
+static cl::opt<std::string> VocabularyName(
+    "vocabulary",
+    cl::desc("With --randomize: draw instructions from this named subset: "
+             "all (default) or fast-compile (ftz forms, no IEEE "
+             "div/sqrt/rcp, no integer division)"),
+    cl::value_desc("name"), cl::init("all"), cl::cat(StackCategory));
 static cl::list<std::string>
     IncludeDirs("I",
                 cl::desc("Search DIR for .include files, after the including "
@@ -144,7 +152,8 @@ static constexpr unsigned MaxRandomWords = 1u << 20;
 
 /// Replaces the routines and main program of \p prog with random words over
 /// its registers, as a mutation would leave them.
-static void randomizeProgram(StackProgram &Prog, const StackInfo &Info) {
+static void randomizeProgram(StackProgram &Prog, const StackInfo &Info,
+                             expr::Vocabulary Vocabulary) {
   StackRng Rng(RandomSeed);
   uint32_t NumRegs = Prog.Registers.size();
   Prog.RoutineNames.clear();
@@ -152,9 +161,10 @@ static void randomizeProgram(StackProgram &Prog, const StackInfo &Info) {
   for (unsigned I = 0; I != 3; ++I) {
     Prog.RoutineNames.push_back("random" + std::to_string(I));
     Prog.Routines.push_back(
-        randomWords(Rng, 1 + Rng.below(16), Info, NumRegs, 3));
+        randomWords(Rng, 1 + Rng.below(16), Info, NumRegs, 3, Vocabulary));
   }
-  Prog.Main = randomWords(Rng, 1 + Rng.below(Randomize), Info, NumRegs, 3);
+  Prog.Main =
+      randomWords(Rng, 1 + Rng.below(Randomize), Info, NumRegs, 3, Vocabulary);
 }
 
 int main(int argc, char **argv) {
@@ -169,6 +179,19 @@ int main(int argc, char **argv) {
         << (Randomize > MaxRandomWords ? "--randomize=" : "--random-module=")
         << (Randomize > MaxRandomWords ? Randomize : RandomModule)
         << " is too large (at most " << MaxRandomWords << ")\n";
+    return 1;
+  }
+  Expected<expr::Vocabulary> Vocabulary =
+      expr::parseVocabularyName(VocabularyName);
+  if (!Vocabulary) {
+    WithColor::error(errs(), "mmptx-stack")
+        << "--vocabulary: " << toString(Vocabulary.takeError()) << "\n";
+    return 1;
+  }
+  if (VocabularyName.getNumOccurrences() && !Randomize) {
+    WithColor::error(errs(), "mmptx-stack")
+        << "--vocabulary chooses what --randomize draws from: give "
+           "--randomize=N too\n";
     return 1;
   }
   if (RandomModule) {
@@ -199,7 +222,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (Randomize)
-    randomizeProgram(*Prog, TheInfo);
+    randomizeProgram(*Prog, TheInfo, *Vocabulary);
 
   // Replaced only when complete; a failed run keeps an existing file.
   Expected<std::unique_ptr<ToolOutput>> OutOrErr =

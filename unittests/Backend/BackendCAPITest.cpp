@@ -87,6 +87,19 @@ TEST(BackendCAPITest, CompilesABatch) {
   EXPECT_EQ(mmptx_compile_batch(C, Ptx, nullptr, 3, &Opts, 1, &B),
             MMPTX_BACKEND_ERROR_INVALID_ARGUMENT);
   Opts.num_extra_options = 0;
+  Opts.fast_compile = "fast";
+  EXPECT_EQ(mmptx_compile_batch(C, Ptx, nullptr, 3, &Opts, 1, &B),
+            MMPTX_BACKEND_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(mmptx_backend_last_error(),
+               "options->fast_compile: 'fast' is not 0, min, mid or max");
+  Opts.fast_compile = "max";
+  ASSERT_EQ(mmptx_compile_batch(C, Ptx, nullptr, 1, &Opts, 1, &B),
+            MMPTX_BACKEND_SUCCESS);
+  const void *Fast = nullptr;
+  size_t FastSize = 0;
+  EXPECT_EQ(mmptx_batch_cubin(B, 0, &Fast, &FastSize), MMPTX_BACKEND_SUCCESS);
+  EXPECT_EQ(mmptx_batch_destroy(B), MMPTX_BACKEND_SUCCESS);
+  Opts.fast_compile = nullptr;
 
   ASSERT_EQ(mmptx_compile_batch(C, Ptx, nullptr, 3, &Opts, 2, &B),
             MMPTX_BACKEND_SUCCESS);

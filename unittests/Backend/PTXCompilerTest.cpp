@@ -54,6 +54,47 @@ TEST(CompileOptionsTest, KeyTextCoversEveryOption) {
   EXPECT_NE(A.getKeyText(), B.getKeyText());
 }
 
+TEST(CompileOptionsTest, FastCompile) {
+  for (FastCompileLevel L : {FastCompileLevel::None, FastCompileLevel::Min,
+                             FastCompileLevel::Mid, FastCompileLevel::Max})
+    EXPECT_EQ(parseFastCompileName(getFastCompileName(L)), L);
+  EXPECT_FALSE(parseFastCompileName("fast"));
+  CompileOptions A, B;
+  B.FastCompile = FastCompileLevel::Mid;
+  EXPECT_NE(A.getKeyText(), B.getKeyText());
+  // The level stands in for -O: ptxas refuses -O3 with it.
+  std::vector<std::string> Args = B.getArgs({"-arch=", "", "", ""});
+  EXPECT_EQ(Args,
+            (std::vector<std::string>{"-arch=sm_80", "--Ofast-compile=mid"}));
+  EXPECT_EQ(A.getArgs({"-arch=", "", "", ""})[1], "-O3");
+}
+
+/// A backend of a given version that compiles nothing.
+class VersionOnly : public PTXCompiler {
+public:
+  explicit VersionOnly(std::string V)
+      : PTXCompiler(BackendKind::NvJitLink, std::move(V)) {}
+  Expected<RawResult> compileImpl(StringRef, const CompileOptions &) override {
+    return RawResult();
+  }
+};
+
+TEST(CompileOptionsTest, FastCompileNeedsCuda128) {
+  CompileOptions O;
+  O.FastCompile = FastCompileLevel::Max;
+  EXPECT_TRUE(VersionOnly("12.8.61").supportsFastCompile());
+  EXPECT_TRUE(VersionOnly("13.0.88").supportsFastCompile());
+  VersionOnly Old("12.4.131");
+  EXPECT_FALSE(Old.supportsFastCompile());
+  Expected<CompileResult> R = Old.compile(".version 8.0\n", O, "k.ptx");
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(toString(R.takeError()),
+            "k.ptx: error: nvjitlink 12.4.131 has no -Ofast-compile (CUDA "
+            "12.8 or newer has it); leave it out or choose another backend");
+  O.FastCompile = FastCompileLevel::None;
+  EXPECT_TRUE(bool(Old.compile(".version 8.0\n", O, "k.ptx")));
+}
+
 TEST(BackendNameTest, RoundTrip) {
   for (BackendKind K : getAllBackends())
     EXPECT_EQ(parseBackendName(getBackendName(K)), K);
@@ -182,6 +223,22 @@ TEST_P(BackendTest, RejectsBadInputBeforeCompiling) {
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(toString(R.takeError()),
             "e.ptx:1:1: error: empty PTX: expected a '.version' directive");
+}
+
+TEST_P(BackendTest, FastCompileLevels) {
+  if (!Compiler->supportsFastCompile())
+    GTEST_SKIP() << Compiler->getIdentity() << " has no -Ofast-compile";
+  std::string Ptx = readCorpus("ptx_inject_simple_kernel.ptx");
+  for (FastCompileLevel L :
+       {FastCompileLevel::Min, FastCompileLevel::Mid, FastCompileLevel::Max}) {
+    CompileOptions O;
+    O.FastCompile = L;
+    Expected<CompileResult> R = Compiler->compile(Ptx, O, "tiny");
+    ASSERT_TRUE(bool(R)) << getFastCompileName(L).str() << ": "
+                         << toString(R.takeError());
+    EXPECT_EQ(StringRef(R->Cubin).take_front(4), "\x7f"
+                                                 "ELF");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BackendTest,

@@ -36,7 +36,10 @@ TEST(PackedModuleTest, KernelsTimesSites) {
   ASSERT_TRUE(bool(M)) << toString(M.takeError());
   EXPECT_EQ(count(*M, ".entry k_"), 3u);
   EXPECT_EQ(count(*M, "brx.idx"), 3u);
-  EXPECT_EQ(count(*M, "add.f32 %y"), 5u);
+  // Identical stubs of a kernel share one block: 2 + 2 + 1 sites, 3
+  // blocks, the jump tables naming the first site's block twice.
+  EXPECT_EQ(count(*M, "add.f32 %y"), 3u);
+  EXPECT_EQ(count(*M, ".branchtargets $k_s0, $k_s0;"), 2u);
   EXPECT_EQ(count(*M, "ld.global.f32 %x"), 9u);
   EXPECT_NE(M->find(".reg .f32 %x<3>;"), std::string::npos);
   // The last kernel holds one site, for program 4.
@@ -74,6 +77,66 @@ TEST(PackedModuleTest, StubLineMap) {
   EXPECT_EQ(Map[1].Stub, "stub 1");
   EXPECT_EQ(Map[1].Site, "program 1 (mmptx_packed_1, site 0)");
   EXPECT_EQ(Map[1].StubFirstLine, 1u);
+}
+
+TEST(PackedModuleTest, NoDedupKeepsEveryBlock) {
+  std::vector<StringRef> Stubs(5, "\t{\n\tadd.f32 %y, %x0, 0f3F800000;\n\t}");
+  PackedModuleSpec Spec;
+  Spec.SitesPerKernel = 2;
+  Spec.Deduplicate = false;
+  Expected<std::string> M = buildPackedModule(Stubs, Spec);
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(count(*M, "add.f32 %y"), 5u);
+  EXPECT_EQ(count(*M, ".branchtargets $mmptx_packed_s0, $mmptx_packed_s1;"),
+            2u);
+}
+
+TEST(PackedModuleTest, SlowOpsShared) {
+  std::vector<StringRef> Stubs = {
+      "\tdiv.rn.f32 %y, %x0, %x1;", "\tdiv.rn.f32 %y, %x1, 0f40000000;",
+      "\tsqrt.rn.f32 %y, %x0;", "\t@%p div.rn.f32 %y, %x0, %x1;",
+      "\tdiv.rn.f32 %y, %x1, 2.5;"};
+  Expected<std::string> M = buildPackedModule(Stubs);
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(count(*M, ".func (.reg .f32 d) mmptx_packed_div_rn_f32(.reg .f32 "
+                      "a, .reg .f32 b)"),
+            1u);
+  EXPECT_EQ(count(*M, "call (%y), mmptx_packed_div_rn_f32, (%x0, %x1);"), 1u);
+  EXPECT_EQ(count(*M, "call (%y), mmptx_packed_div_rn_f32, (%x1, 0f40000000);"),
+            1u);
+  // Used once: inline; guarded: inline.
+  EXPECT_EQ(count(*M, "sqrt_rn"), 0u);
+  EXPECT_EQ(count(*M, "@%p div.rn.f32 %y, %x0, %x1;"), 1u);
+  // A decimal literal is an f64 that only the instruction converts.
+  EXPECT_EQ(count(*M, "div.rn.f32 %y, %x1, 2.5;"), 1u);
+  PackedModuleSpec Spec;
+  Spec.ShareSlowOps = false;
+  M = buildPackedModule(Stubs, Spec);
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  EXPECT_EQ(count(*M, "call"), 0u);
+}
+
+TEST(PackedModuleTest, StubsChecked) {
+  PackedModuleSpec Spec;
+  std::vector<StringRef> Stray = {"\tmov.f32 %y, %x0;",
+                                  "\tmov.f32 %y, %x1;\n}"};
+  Expected<std::string> M = buildPackedModule(Stray, Spec, nullptr, {"a", "b"});
+  ASSERT_FALSE(bool(M));
+  std::string Msg = toString(M.takeError());
+  EXPECT_EQ(Msg.find("b:2:1: error:"), 0u) << Msg;
+  std::vector<StringRef> Writes = {"\tadd.u32 %rk4, %rk4, 1;"};
+  M = buildPackedModule(Writes, Spec);
+  ASSERT_FALSE(bool(M));
+  Msg = toString(M.takeError());
+  EXPECT_NE(Msg.find("stub 0:1:10: error: the stub of packed program 0 "
+                     "(mmptx_packed_0, site 0) writes '%rk4', a register of "
+                     "the packed module: a stub may not write it"),
+            std::string::npos)
+      << Msg;
+  // Its own register of that name is fine.
+  std::vector<StringRef> Own = {
+      "\t{\n\t.reg .b32 %rk<5>;\n\tmov.b32 %rk4, 1;\n\tmov.f32 %y, %x0;\n\t}"};
+  EXPECT_TRUE(bool(buildPackedModule(Own, Spec)));
 }
 
 TEST(PackedModuleTest, BadSpecs) {

@@ -18,6 +18,7 @@
 #include "mmptx/Ast/AstText.h"
 #include "mmptx/Expr/InstrSet.h"
 #include "mmptx/Expr/Random.h"
+#include "mmptx/Expr/Vocabulary.h"
 
 #include <string>
 #include <vector>
@@ -41,9 +42,12 @@ std::vector<uint64_t> randomAstExpr(expr::Rng &Rng, const expr::InstrSet &Info,
 /// stack s of \p stacks (every stack if it is empty), each output a random
 /// tree of 1 to \p maxNodes words. Inner nodes may still use any stack:
 /// their leaves on a stack without an input are constants.
-AstModule makeRandomAstModule(const expr::InstrSet &Info, uint64_t Seed,
-                              unsigned MaxNodes, uint32_t TargetSm = 0,
-                              llvm::ArrayRef<uint16_t> Stacks = {});
+/// Inner nodes are instructions of \p vocabulary.
+AstModule
+makeRandomAstModule(const expr::InstrSet &Info, uint64_t Seed,
+                    unsigned MaxNodes, uint32_t TargetSm = 0,
+                    llvm::ArrayRef<uint16_t> Stacks = {},
+                    expr::Vocabulary Vocabulary = expr::Vocabulary::All);
 
 /// \returns a PTX module (`.target sm_<targetSm>`) of one kernel that
 /// declares and initialises the variables of \p m and contains \p stub.

@@ -43,11 +43,24 @@ llvm::Optional<BackendKind> parseBackendName(llvm::StringRef Name);
 /// Every backend, in order of preference (in process and cheapest first).
 llvm::ArrayRef<BackendKind> getAllBackends();
 
+/// `-Ofast-compile=<level>`: how much code quality the backend gives up for
+/// compile time. Every backend of CUDA 12.8 or newer has it.
+enum class FastCompileLevel { None, Min, Mid, Max };
+
+/// `min`, `mid`, `max` (`0` for None).
+llvm::StringRef getFastCompileName(FastCompileLevel Level);
+/// `0`, `min`, `mid` or `max`; None for anything else.
+llvm::Optional<FastCompileLevel> parseFastCompileName(llvm::StringRef Name);
+
 /// Options common to the three backends; each translates them to its own
 /// spelling. ExtraOptions are passed as they are (the backend's syntax).
 struct CompileOptions {
   std::string Arch = "sm_80";
+  /// Ignored (not passed) when FastCompile is set: each fast-compile level
+  /// implies its own optimisation level.
   unsigned OptLevel = 3;
+  /// Passed as `--Ofast-compile=<level>` to every backend.
+  FastCompileLevel FastCompile = FastCompileLevel::None;
   bool LineInfo = false;
   /// Register limit per thread; 0 leaves it to the compiler.
   unsigned MaxRegCount = 0;
@@ -65,8 +78,9 @@ struct CompileOptions {
   struct Spelling {
     const char *Arch, *LineInfo, *MaxRegCount, *Verbose;
   };
-  /// The backend's arguments: `<Arch><arch> -O<n>`, then the flags that are
-  /// set, then ExtraOptions.
+  /// The backend's arguments: `<Arch><arch> -O<n>` (or
+  /// `--Ofast-compile=<level>`), then the flags that are set, then
+  /// ExtraOptions.
   std::vector<std::string> getArgs(const Spelling &S) const;
 };
 
@@ -121,6 +135,8 @@ public:
   llvm::StringRef getVersion() const { return Version; }
   /// `<name> <version>`: what results and cache keys record.
   std::string getIdentity() const;
+  /// Whether the backend has `-Ofast-compile` (CUDA 12.8 and newer).
+  bool supportsFastCompile() const;
 
   /// Compiles \p Ptx (named \p Name in messages) to a cubin. A failure is
   /// an error whose message holds the compiler's log, each `line N` message

@@ -16,10 +16,19 @@
 /// threadIdx.x < n:
 ///   %x<j> = in[j*n + e]  (j < NumInputs, f32), then the stub, then
 ///   out[P*n + e] = %y.
-/// blockIdx.x selects the site through a jump table (`brx.idx`).
+/// blockIdx.x selects the site through a jump table (`brx.idx`); the output
+/// index is computed in 64 bits.
 /// A stub reads the registers `%x0`... and writes `%y` (all .f32): compile
 /// Stack PTX programs with registers `x<j>` (in) and `y` (out) and request
-/// `y`.
+/// `y`. Stubs are checked as a render checks them, and a stub may not write
+/// the kernel's own registers (`%pk`, `%rk<6>`, `%rdk<8>`).
+///
+/// What makes a pack cheap to compile: sites of one kernel with identical
+/// stubs share one code block (the jump table points each of them at it;
+/// each still stores into its own slot), and IEEE `div.rn`, `sqrt.rn` and
+/// `rcp.rn` (f32, f64) and the f32 approximations without `.ftz` used at
+/// several sites are calls of one `.func` per operation instead of a long
+/// inline sequence each (the same instruction: the same bits).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +54,13 @@ struct PackedModuleSpec {
   /// sm_XX the module is for (its `.target`).
   std::string Arch = "sm_80";
   std::string KernelPrefix = "mmptx_packed";
+  /// Sites of one kernel with byte-identical stubs share one code block.
+  bool Deduplicate = true;
+  /// IEEE div/sqrt/rcp and non-ftz f32 approximations used at several
+  /// sites call one `.func` per operation.
+  bool ShareSlowOps = true;
+  /// Check every stub (once per distinct text) before packing.
+  bool CheckStubs = true;
 };
 
 /// Builds the module for \p Stubs (program i at kernel i / S, site i % S).

@@ -82,6 +82,16 @@ llvm::Error checkStub(llvm::StringRef Stub, llvm::StringRef BufferName,
 bool isSimpleStub(llvm::StringRef Stub,
                   llvm::ArrayRef<llvm::StringRef> InRegisters = {});
 
+/// Checks \p stub, named \p bufferName in errors, as checkStub does, for a
+/// place that is not an inject site (a site of a packed module), called
+/// \p where in messages (`packed site 'program 3'`). A write to a register
+/// of \p reserved (`%rk4`) that the stub does not declare itself is an
+/// error naming \p reservedOwner (`the packed module`).
+llvm::Error checkStubAt(llvm::StringRef Stub, llvm::StringRef BufferName,
+                        llvm::StringRef Where,
+                        llvm::ArrayRef<std::string> Reserved,
+                        llvm::StringRef ReservedOwner);
+
 /// \returns whether a register declared \p declared (`b32`, no dot) may be
 /// the operand of a `mov.<movSuffix>`: the same type, a bit type of the
 /// same size, or integers of the same size.

@@ -16,6 +16,7 @@
 #define MMPTX_STACK_STACKRANDOM_H
 
 #include "mmptx/Expr/Random.h"
+#include "mmptx/Expr/Vocabulary.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackText.h"
 
@@ -30,16 +31,20 @@ using StackRng = expr::Rng;
 /// \returns \p n words of every type, mostly valid, some with out-of-range
 /// indices and some entirely random, as a mutation would produce. Every
 /// instruction and special register may appear: compile with
-/// StackPtxOptions::targetSm to keep out what a target lacks.
-std::vector<uint64_t> randomWords(StackRng &Rng, size_t N,
-                                  const StackInfo &Info, uint32_t NumRegs,
-                                  uint32_t NumRoutines);
+/// StackPtxOptions::targetSm to keep out what a target lacks. PTX words
+/// name instructions of \p vocabulary only (out-of-range indices aside).
+std::vector<uint64_t>
+randomWords(StackRng &Rng, size_t N, const StackInfo &Info, uint32_t NumRegs,
+            uint32_t NumRoutines,
+            expr::Vocabulary Vocabulary = expr::Vocabulary::All);
 
 /// \returns an f32 program of \p n words: inputs 0..numInputs-1, f32
-/// constants, the f32 instructions of \p info and a few dup/swap.
-std::vector<uint64_t> randomF32Program(StackRng &Rng, size_t N,
-                                       const StackInfo &Info,
-                                       uint32_t NumInputs);
+/// constants, the f32 instructions of \p info in \p vocabulary and a few
+/// dup/swap.
+std::vector<uint64_t>
+randomF32Program(StackRng &Rng, size_t N, const StackInfo &Info,
+                 uint32_t NumInputs,
+                 expr::Vocabulary Vocabulary = expr::Vocabulary::All);
 
 /// Applies 1 to \p maxEdits random edits to \p words, each replacing,
 /// inserting or deleting one word; inserted and replacing words come from
