@@ -299,6 +299,18 @@ def test_foreign_device_arrays(fake):
     gc.collect()  # released while device 1 exists
 
 
+_REAL_GPU = None
+
+
+def real_gpu():
+    """conftest.real_gpu(), asked once (it warns when a GPU's probe fails)."""
+    global _REAL_GPU
+    if _REAL_GPU is None:
+        from conftest import real_gpu as probe
+        _REAL_GPU = probe()
+    return _REAL_GPU
+
+
 def torch_cuda():
     try:
         import torch
@@ -340,15 +352,6 @@ def test_no_driver(monkeypatch, tmp_path):
     assert R.device_count() == 0
 
 
-def real_gpu():
-    old = os.environ.pop("MMPTX_LIBCUDA", None)
-    try:
-        return R.device_count() > 0
-    finally:
-        if old is not None:
-            os.environ["MMPTX_LIBCUDA"] = old
-
-
 @pytest.mark.skipif(not real_gpu(), reason="no GPU")
 @needs_backend
 def test_gpu_axpy(monkeypatch):
@@ -364,3 +367,24 @@ def test_gpu_axpy(monkeypatch):
     dev.run(r.cubin, "axpy", grid=1, block=1024,
             args=[np.float32(2), x, R.inout(y), np.uint32(n)])
     assert np.array_equal(y, 2 * x + 1)
+
+
+def test_gpu_probe_failure_is_loud(monkeypatch, tmp_path):
+    """A machine that seems to have a GPU but whose driver cannot open it
+    gives a warning with the driver's reason, not a silent skip."""
+    from conftest import real_gpu as probe
+    if real_gpu():
+        pytest.skip("a GPU opens here: nothing to warn about")
+    seen = tmp_path / "nvidia0"
+    seen.write_text("")
+    monkeypatch.setenv("MMPTX_GPU_EVIDENCE_PATHS", str(seen))
+    monkeypatch.delenv("MMPTX_NO_GPU_TESTS", raising=False)
+    with pytest.warns(pytest.PytestWarning,
+                      match=r"a GPU seems present \(.*nvidia0 exists\) but "
+                            r"the runtime cannot open it: .+"):
+        assert probe() is False
+    monkeypatch.setenv("MMPTX_NO_GPU_TESTS", "1")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert probe() is False
