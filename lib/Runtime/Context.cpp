@@ -74,7 +74,10 @@ void Context::release(StringRef Call,
 }
 
 Error Context::checkSync(int Result, const Twine &Call) const {
-  if (Result == CudaSuccess || LastLaunch.empty())
+  // CUDA_ERROR_ILLEGAL_ADDRESS (700) to CUDA_ERROR_LAUNCH_FAILED (719) are
+  // a kernel's own faults, reported by whichever call comes next.
+  bool KernelFault = Result >= 700 && Result <= 719;
+  if (!KernelFault || LastLaunch.empty())
     return Driver.check(Result, Call);
   return Driver.check(Result, Call +
                                   " (reporting a failure of the work "
@@ -186,6 +189,14 @@ Error Context::synchronize() const {
   Error E = checkSync(int(Driver.api().CtxSynchronize()), "cuCtxSynchronize");
   LastLaunch.clear();
   return E;
+}
+
+Error Context::synchronizeStream(void *StreamHandle) const {
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
+    return E;
+  return checkSync(int(Driver.api().StreamSynchronize(toStream(StreamHandle))),
+                   "cuStreamSynchronize");
 }
 
 //===----------------------------------------------------------------------===//

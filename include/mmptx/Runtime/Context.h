@@ -172,6 +172,10 @@ public:
 
   /// Waits for all work of this context (cuCtxSynchronize).
   llvm::Error synchronize() const;
+  /// Waits for the work of \p StreamHandle, a CUstream of this context
+  /// (another library's, say) or 1 / 2, the legacy / per-thread default
+  /// stream (cuStreamSynchronize).
+  llvm::Error synchronizeStream(void *StreamHandle) const;
 
 private:
   Context(CudaDriver &Driver, DeviceInfo Info, int Device, void *Handle)
