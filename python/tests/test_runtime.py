@@ -302,7 +302,8 @@ def test_foreign_device_arrays(fake):
     with pytest.raises(BufferError, match="without copies"):
         x.__dlpack__(copy=True)
     with pytest.raises(TypeError, match="without 'data'"):
-        k.launch(args=[types.SimpleNamespace(__cuda_array_interface__={})])
+        k.launch(args=[np.float32(1), x, types.SimpleNamespace(
+            __cuda_array_interface__={}), np.int32(3)])
     fake.setenv("MMPTX_FAKE_CUDA_DEVICES", "2")
     other = R.Device(1).zeros(3, np.float32)
     for arg in (other, DlpackTensor(other)):
