@@ -100,7 +100,7 @@ esac
 echo "== the runtime on the fake driver (no GPU needed)"
 step fake-runtime "runtime unit tests: threads, restored contexts, kernel faults" \
   build/unittests/MMPTXRuntimeTests
-step fake-lit "mmptx-run on the fake driver, edge-case and skip-bound pipelines" \
+step fake-lit "mmptx-run on the fake driver, the edge-case pipeline" \
   python3 "$LIT" -sv build/test/Runtime/mmptx-run-fault-fake.test \
   build/test/Runtime/mmptx-run-fake-cubin.test \
   build/test/Runtime/edge-cases-pipeline.test
