@@ -82,27 +82,33 @@ for var in ['LD_LIBRARY_PATH']:
 
 # `cuda-gpu`: the runtime itself says a device is usable (the real driver
 # loads, cuInit succeeds, device 0 gives a primary context and memory).
-# %gpu_arch is its sm_XY, for ptxas.
-def probe_gpu():
-    run = os.path.join(config.mmptx_tools_dir, 'mmptx-run')
-    if not os.path.exists(run):
-        return None
-    env = dict(os.environ)
-    env.pop('MMPTX_LIBCUDA', None)   # the real driver, never a fake
-    try:
-        r = subprocess.run([run, '--probe', '--print-arch'], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           timeout=120, universal_newlines=True)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    arch = r.stdout.strip()
-    return arch if r.returncode == 0 and arch.startswith('sm_') else None
+# %gpu_arch is its sm_XY, for ptxas. A machine with a GPU whose probe fails
+# is an error with the probe's reason (utils/gpuprobe.py), never a silent
+# UNSUPPORTED; MMPTX_NO_GPU_TESTS=1 makes it a warning.
+import sys
+sys.path.insert(0, os.path.join(config.mmptx_src_root, 'utils'))
+import gpuprobe
 
-gpu_arch = probe_gpu()
+# %lit runs lit itself, for tests of configurations.
+import lit as lit_module
+lit_script = os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(lit_module.__file__))), 'lit.py')
+if os.path.exists(lit_script):
+    config.available_features.add('lit-script')
+    config.substitutions.append(('%lit', '"%s" "%s"' % (sys.executable,
+                                                       lit_script)))
+
+gpu_arch, gpu_level, gpu_message = gpuprobe.decide(
+    os.path.join(config.mmptx_tools_dir, 'mmptx-run'))
 if gpu_arch:
     config.available_features.add('cuda-gpu')
     config.substitutions.append(('%gpu_arch', gpu_arch))
-    lit_config.note('cuda-gpu: device 0 is ' + gpu_arch)
+if gpu_level == 'error':
+    lit_config.fatal(gpu_message)
+elif gpu_level == 'warning':
+    lit_config.warning(gpu_message)
+else:
+    lit_config.note(gpu_message)
 for var in ['CUDA_HOME', 'HOME', 'TMPDIR']:
     if var in os.environ:
         config.environment[var] = os.environ[var]

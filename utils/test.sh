@@ -54,6 +54,10 @@ step python "Python package: pip install ., import, pytest" bash -c \
   'python3 -m pip install --no-build-isolation . &&
    (cd /tmp && python3 -c "import mmptx, mmptx.compat") &&
    python3 -m pytest -q python/tests'
+# The GPU smoke script on the existing build: without a GPU it runs its
+# fake-driver steps and reports the GPU steps as skipped.
+step gpu-smoke "GPU smoke script (utils/gpu-smoke.sh --no-build)" \
+  bash utils/gpu-smoke.sh --no-build
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 step fuzz-parser "fuzzing the PTX parser for ${FUZZ_SECONDS}s" \

@@ -52,6 +52,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -61,6 +62,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <thread>
 
@@ -280,10 +282,19 @@ referenceElement(StackPtxContext &Ctx, const BoundProgram &Mma,
   return bitsF32((*Out)[0]);
 }
 
+/// What C starts as: a NaN that no kernel makes (the GPU's arithmetic gives
+/// the canonical NaN 0x7fffffff, and A and B are finite), so that an element
+/// the kernel did not write never matches, even a NaN of the reference.
+static constexpr uint32_t UnwrittenBits = 0x7fa5a5a5;
+
 /// Whether a GPU value matches the reference: the same bits, both NaN, or
 /// within 1e-3 relative (fma contraction by the PTX compiler, approximate
 /// instructions).
 static bool matches(float Got, float Want) {
+  uint32_t GotBits;
+  std::memcpy(&GotBits, &Got, 4);
+  if (GotBits == UnwrittenBits)
+    return false;
   if (std::isnan(Got) || std::isnan(Want))
     return std::isnan(Got) && std::isnan(Want);
   if (Got == Want)
@@ -316,10 +327,13 @@ static Expected<unsigned> runAndCheck(runtime::Context &Ctx, StringRef Cubin,
   if (!DA || !DB || !DC)
     return joinErrors(joinErrors(DA.takeError(), DB.takeError()),
                       DC.takeError());
-  // C starts as NaN: an element the kernel does not write cannot match.
-  if (Error E = joinErrors(joinErrors(DA->copyFromHost(A.data(), A.size() * 4),
-                                      DB->copyFromHost(B.data(), B.size() * 4)),
-                           DC->fill(0xFF)))
+  // C starts as UnwrittenBits: an element the kernel does not write cannot
+  // match.
+  std::vector<uint32_t> Unwritten(size_t(M) * N, UnwrittenBits);
+  if (Error E =
+          joinErrors(joinErrors(DA->copyFromHost(A.data(), A.size() * 4),
+                                DB->copyFromHost(B.data(), B.size() * 4)),
+                     DC->copyFromHost(Unwritten.data(), Unwritten.size() * 4)))
     return E;
   int Mi = M, Ni = N, Ki = K;
   if (Error E = Ctx.launchWith(*Kernel, {{M / 64, N / 64, 1}, {256, 1, 1}}, Mi,
@@ -347,9 +361,13 @@ static Expected<unsigned> runAndCheck(runtime::Context &Ctx, StringRef Cubin,
           break;
         }
         float Got = C[I + J * M];
+        uint32_t GotBits;
+        std::memcpy(&GotBits, &Got, 4);
         if (!matches(Got, *Want) && Bad[T]++ == 0)
           raw_string_ostream(Firsts[T])
-              << "C[" << I << "][" << J << "] = " << format("%g", Got)
+              << "C[" << I << "][" << J << "] = "
+              << (GotBits == UnwrittenBits ? std::string("never written")
+                                           : formatv("{0:g}", Got).str())
               << " on the GPU, " << format("%g", *Want) << " on the CPU";
       }
   });

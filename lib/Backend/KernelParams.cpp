@@ -10,8 +10,12 @@
 /// an attribute byte, then, for format 4 (a sized value), a 16-bit size and
 /// that many bytes, else a 16-bit value. EIATTR_KPARAM_INFO (0x17) holds
 /// a 32-bit index, a 16-bit ordinal, a 16-bit offset and a 32-bit word whose
-/// bits 18-31 are the parameter's size; EIATTR_PARAM_CBANK (0x0a) says that
-/// the kernel has parameters at all.
+/// bits 18-31 are the parameter's size. ptxas writes EIATTR_KPARAM_INFO_V2
+/// (0x45) instead for large parameter blocks (about 5 KB and more, which a
+/// 14-bit size cannot hold): a 32-bit index, a 16-bit ordinal, a 16-bit
+/// offset, a 16-bit size, then the pointee's log2 alignment and its space, a
+/// byte each. EIATTR_PARAM_CBANK (0x0a) says that the kernel has parameters
+/// at all.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -90,17 +94,28 @@ static Optional<std::vector<unsigned>> getCubinParamSizes(StringRef Elf,
     Pos += 4 + Size;
     if (Attr == 0x0a)
       HasParamBank = true;
-    if (Attr != 0x17 || Format != 4)
+    if ((Attr != 0x17 && Attr != 0x45) || Format != 4)
       continue;
     uint16_t Ordinal;
-    uint32_t Flags;
-    if (!read(Value, 4, Ordinal) || !read(Value, 8, Flags) || Ordinal >= 4096)
+    unsigned ParamSize;
+    if (!read(Value, 4, Ordinal) || Ordinal >= 4096)
       return None;
+    if (Attr == 0x17) {
+      uint32_t Flags;
+      if (!read(Value, 8, Flags))
+        return None;
+      ParamSize = (Flags >> 18) & 0x3fff;
+    } else {
+      uint16_t Size16;
+      if (!read(Value, 8, Size16))
+        return None;
+      ParamSize = Size16;
+    }
     if (Ordinal >= Sizes.size()) {
       Sizes.resize(Ordinal + 1);
       Seen.resize(Ordinal + 1);
     }
-    Sizes[Ordinal] = (Flags >> 18) & 0x3fff;
+    Sizes[Ordinal] = ParamSize;
     Seen[Ordinal] = true;
   }
   if (llvm::is_contained(Seen, false) || (Sizes.empty() && HasParamBank))

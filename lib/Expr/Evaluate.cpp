@@ -89,6 +89,94 @@ static uint16_t floatToBf16(float F) {
   return uint16_t(B >> 16);
 }
 
+/// Rounds \p D once, to nearest even, to a 16-bit binary format with
+/// \p ManBits stored significand bits whose smallest normal exponent is
+/// \p MinExp (f16: 10, -14; bf16: 7, -126). NaNs are left to \p OnNaN.
+static uint16_t roundToHalfFormat(double D, unsigned ManBits, int MinExp,
+                                  uint16_t (*OnNaN)(float)) {
+  if (std::isnan(D))
+    return OnNaN(float(D));
+  uint16_t Sign = std::signbit(D) ? 0x8000 : 0;
+  uint32_t InfBits = ((1u << (15 - ManBits)) - 1) << ManBits;
+  double A = std::fabs(D);
+  if (std::isinf(A))
+    return Sign | uint16_t(InfBits);
+  if (A == 0)
+    return Sign;
+  int E;
+  std::frexp(A, &E);
+  int Lead = E - 1; // A is in [2^Lead, 2^(Lead+1))
+  int UlpExp = std::max(Lead, MinExp) - int(ManBits);
+  // Scaling by a power of two is exact; nearbyint rounds ties to even.
+  double Q = std::nearbyint(std::ldexp(A, -UlpExp));
+  uint64_t Bits;
+  if (Lead < MinExp) // subnormal; Q may reach the smallest normal
+    Bits = uint64_t(Q);
+  else
+    Bits = (uint64_t(Lead - MinExp + 1) << ManBits) +
+           (uint64_t(Q) - (1ull << ManBits));
+  if (Bits >= InfBits)
+    Bits = InfBits;
+  return Sign | uint16_t(Bits);
+}
+static uint16_t doubleToHalf(double D) {
+  return roundToHalfFormat(D, 10, -14, floatToHalf);
+}
+static uint16_t doubleToBf16(double D) {
+  return roundToHalfFormat(D, 7, -126, floatToBf16);
+}
+
+/// X * Y + Z rounded to double with round-to-odd, for X * Y exact in double
+/// (operands of at most 26 significant bits, as the half types have). A
+/// value rounded to odd with at least two more bits than the target rounds
+/// to the target exactly as the exact value would, so the half types round
+/// their sums, products and fmas once.
+static double fmaRoundToOdd(double X, double Y, double Z) {
+  double P = X * Y;
+  double S = P + Z;
+  if (!std::isfinite(S))
+    return S;
+  // Two-sum: S + Err == P + Z exactly.
+  double Pb = S - Z;
+  double Zb = S - Pb;
+  double Err = (P - Pb) + (Z - Zb);
+  if (Err == 0)
+    return S;
+  uint64_t B = f64Bits(S);
+  if ((Err < 0) != (S < 0))
+    --B; // S was rounded away from zero: step back toward zero
+  return bitsF64(B | 1);
+}
+
+/// An integer rounded to double with round-to-odd (see fmaRoundToOdd), so a
+/// conversion to a half type rounds once.
+static double intToDoubleRoundToOdd(uint64_t Mag, bool Neg) {
+  unsigned Bits = 64 - unsigned(__builtin_clzll(Mag | 1));
+  double D;
+  if (Bits <= 53) {
+    D = double(Mag);
+  } else {
+    unsigned Shift = Bits - 53;
+    uint64_t Hi = Mag >> Shift;
+    if (Mag & ((1ull << Shift) - 1))
+      Hi |= 1;
+    D = std::ldexp(double(Hi), int(Shift));
+  }
+  return Neg ? -D : D;
+}
+
+/// PTX min/max: a NaN operand gives the other operand, and -0 is below +0
+/// whatever the operand order. Both NaN is left to the caller.
+template <typename T> static T ptxMinMax(T X, T Y, bool IsMax) {
+  if (std::isnan(X))
+    return Y;
+  if (std::isnan(Y))
+    return X;
+  if (X == Y) // equal, or zeros of either sign
+    return std::signbit(X) == IsMax ? Y : X;
+  return (X < Y) != IsMax ? X : Y;
+}
+
 static float ftz(float F) {
   return std::fpclassify(F) == FP_SUBNORMAL ? std::copysign(0.0f, F) : F;
 }
@@ -174,43 +262,6 @@ uint64_t expr::maskToWidth(uint64_t V, unsigned W) {
   return W == 64 ? V : V & ((1ULL << W) - 1);
 }
 
-namespace {
-
-/// Floating-point lane helpers for the f16/bf16/f32 families.
-struct FloatLane {
-  Ty TheTy;
-  float get(uint64_t V, unsigned Lane) const {
-    uint16_t H = uint16_t(V >> (16 * Lane));
-    switch (TheTy) {
-    case Ty::F16:
-    case Ty::F16X2:
-      return halfToFloat(H);
-    case Ty::BF16:
-    case Ty::BF16X2:
-      return bf16ToFloat(H);
-    default:
-      return bitsF32(V);
-    }
-  }
-  uint64_t put(float F, unsigned Lane) const {
-    switch (TheTy) {
-    case Ty::F16:
-    case Ty::F16X2:
-      return uint64_t(floatToHalf(F)) << (16 * Lane);
-    case Ty::BF16:
-    case Ty::BF16X2:
-      return uint64_t(floatToBf16(F)) << (16 * Lane);
-    default:
-      return f32Bits(F);
-    }
-  }
-  unsigned lanes() const {
-    return TheTy == Ty::F16X2 || TheTy == Ty::BF16X2 ? 2 : 1;
-  }
-};
-
-} // namespace
-
 /// The arithmetic every float type has, in \p T; false for another op.
 template <typename T>
 static bool evalFloatCommon(StringRef Op, T X, T Y, T Z, T &R) {
@@ -228,10 +279,8 @@ static bool evalFloatCommon(StringRef Op, T X, T Y, T Z, T &R) {
     R = std::fabs(X);
   else if (Op == "neg")
     R = -X;
-  else if (Op == "min")
-    R = std::fmin(X, Y);
-  else if (Op == "max")
-    R = std::fmax(X, Y);
+  else if (Op == "min" || Op == "max")
+    R = ptxMinMax(X, Y, Op == "max");
   else if (Op == "sqrt")
     R = std::sqrt(X);
   else if (Op == "rcp")
@@ -241,6 +290,36 @@ static bool evalFloatCommon(StringRef Op, T X, T Y, T Z, T &R) {
   else
     return false;
   return true;
+}
+
+/// The approximate functions, in \p T; false for another op.
+template <typename T>
+static bool evalFloatApprox(StringRef Op, T X, T Y, T &R) {
+  if (Op == "rsqrt")
+    R = T(1) / std::sqrt(X);
+  else if (Op == "sin")
+    R = std::sin(X);
+  else if (Op == "cos")
+    R = std::cos(X);
+  else if (Op == "lg2")
+    R = std::log2(X);
+  else if (Op == "ex2")
+    R = std::exp2(X);
+  else if (Op == "tanh")
+    R = std::tanh(X);
+  else if (Op == "copysign")
+    R = std::copysign(Y, X);
+  else
+    return false;
+  return true;
+}
+
+/// Whether min/max gives the canonical NaN: both operands NaN, or either
+/// with `.NaN`.
+static bool minMaxGivesNaN(StringRef Op, bool IsNaNMod, bool XNaN, bool YNaN) {
+  if (Op != "min" && Op != "max")
+    return false;
+  return IsNaNMod ? XNaN || YNaN : XNaN && YNaN;
 }
 
 static bool cmp(StringRef Op, double A, double B) {
@@ -281,6 +360,7 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
   Ptx.split(Parts, '.');
   StringRef Op = Parts[0];
   bool IsFtz = is_contained(Parts, "ftz");
+  bool IsNaNMod = is_contained(Parts, "NaN");
   unsigned NumArgs = TheA.size();
   // Flattened result elements and their stacks.
   SmallVector<uint16_t, 4> RetStacks;
@@ -365,6 +445,13 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     default:
       return Unsupported();
     }
+    // A 64-bit integer rounds to the narrower float types once.
+    double XNarrow = X;
+    if (Src == Ty::U64)
+      XNarrow = intToDoubleRoundToOdd(TheA[0], false);
+    else if (Src == Ty::S64)
+      XNarrow = intToDoubleRoundToOdd(
+          int64_t(TheA[0]) < 0 ? 0 - TheA[0] : TheA[0], int64_t(TheA[0]) < 0);
     auto RoundInt = [&](double V) {
       if (Rnd == "rzi" || Rnd == "rz")
         return std::trunc(V);
@@ -381,10 +468,8 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
         F = float(uint32_t(TheA[0]));
       else if (Src == Ty::S32)
         F = float(int32_t(TheA[0]));
-      else if (Src == Ty::U64)
-        F = float(TheA[0]);
       else
-        F = float(X);
+        F = float(XNarrow);
       Res[0] = f32Bits(IsFtz ? ftz(F) : F);
       break;
     }
@@ -392,10 +477,10 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
       Res[0] = f64Bits(X);
       break;
     case Ty::F16:
-      Res[0] = floatToHalf(float(X));
+      Res[0] = doubleToHalf(XNarrow);
       break;
     case Ty::BF16:
-      Res[0] = floatToBf16(float(X));
+      Res[0] = doubleToBf16(XNarrow);
       break;
     case Ty::TF32: {
       uint32_t B = uint32_t(TheA[0]);
@@ -489,44 +574,58 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     if (!evalFloatCommon(Op, X, Y, Z, R))
       return Unsupported();
     Res[0] = f64Bits(R);
-  } else if (TheTy == Ty::F32 || TheTy == Ty::F16 || TheTy == Ty::BF16 ||
-             TheTy == Ty::F16X2 || TheTy == Ty::BF16X2) {
-    FloatLane Fl{TheTy};
-    bool HalfTy = TheTy != Ty::F32;
-    for (unsigned TheLane = 0; TheLane != Fl.lanes(); ++TheLane) {
-      auto Arg = [&](unsigned I) {
-        float V = I < NumArgs ? Fl.get(TheA[I], TheLane) : 0.0f;
-        return IsFtz ? ftz(V) : V;
+  } else if (TheTy == Ty::F32) {
+    auto Arg = [&](unsigned I) {
+      float V = I < NumArgs ? bitsF32(TheA[I]) : 0.0f;
+      return IsFtz ? ftz(V) : V;
+    };
+    float X = Arg(0), Y = Arg(1), Z = Arg(2), R;
+    if (!evalFloatCommon(Op, X, Y, Z, R) && !evalFloatApprox(Op, X, Y, R))
+      return Unsupported();
+    if (IsFtz)
+      R = ftz(R);
+    Res[0] = f32Bits(R);
+    if (minMaxGivesNaN(Op, IsNaNMod, std::isnan(X), std::isnan(Y)))
+      Res[0] = 0x7fffffffu; // the canonical NaN
+  } else if (TheTy == Ty::F16 || TheTy == Ty::BF16 || TheTy == Ty::F16X2 ||
+             TheTy == Ty::BF16X2) {
+    // Each lane is computed in double and rounded to the half type once:
+    // sums, products and fmas through round-to-odd (exact for these
+    // operands), the rest from double, whose 53 bits make one more rounding
+    // of a correctly rounded quotient or root harmless.
+    bool IsBf = TheTy == Ty::BF16 || TheTy == Ty::BF16X2;
+    unsigned Lanes = TheTy == Ty::F16X2 || TheTy == Ty::BF16X2 ? 2 : 1;
+    double MinNormal = IsBf ? 0x1p-126 : 0x1p-14;
+    auto FlushHalf = [&](double V) {
+      return IsFtz && std::fabs(V) < MinNormal ? std::copysign(0.0, V) : V;
+    };
+    for (unsigned TheLane = 0; TheLane != Lanes; ++TheLane) {
+      auto Arg = [&](unsigned I) -> double {
+        if (I >= NumArgs)
+          return 0.0;
+        uint16_t H = uint16_t(TheA[I] >> (16 * TheLane));
+        return FlushHalf(IsBf ? bf16ToFloat(H) : halfToFloat(H));
       };
-      float X = Arg(0), Y = Arg(1), Z = Arg(2), R;
-      // Half types round their sums and products once, from double.
-      double Rd;
-      bool Widened = HalfTy && (Op == "add" || Op == "sub" || Op == "mul" ||
-                                Op == "fma" || Op == "mad");
-      if (Widened) {
-        evalFloatCommon(Op, double(X), double(Y), double(Z), Rd);
-        R = float(Rd);
-      } else if (!evalFloatCommon(Op, X, Y, Z, R)) {
-        if (Op == "rsqrt")
-          R = 1.0f / std::sqrt(X);
-        else if (Op == "sin")
-          R = std::sin(X);
-        else if (Op == "cos")
-          R = std::cos(X);
-        else if (Op == "lg2")
-          R = std::log2(X);
-        else if (Op == "ex2")
-          R = std::exp2(X);
-        else if (Op == "tanh")
-          R = std::tanh(X);
-        else if (Op == "copysign")
-          R = std::copysign(Y, X);
-        else
-          return Unsupported();
-      }
-      if (IsFtz)
-        R = ftz(R);
-      Res[0] |= Fl.put(R, TheLane);
+      double X = Arg(0), Y = Arg(1), Z = Arg(2), R;
+      if (Op == "add")
+        R = fmaRoundToOdd(X, 1.0, Y);
+      else if (Op == "sub")
+        R = fmaRoundToOdd(X, 1.0, -Y);
+      else if (Op == "mul")
+        R = fmaRoundToOdd(X, Y, -0.0);
+      else if (Op == "fma" || Op == "mad")
+        R = fmaRoundToOdd(X, Y, Z);
+      else if (!evalFloatCommon(Op, X, Y, Z, R) &&
+               !evalFloatApprox(Op, X, Y, R))
+        return Unsupported();
+      uint16_t H = IsBf ? doubleToBf16(R) : doubleToHalf(R);
+      if (IsFtz && (H & 0x7c00) == 0 && !IsBf)
+        H &= 0x8000;
+      if (IsFtz && (H & 0x7f80) == 0 && IsBf)
+        H &= 0x8000;
+      if (minMaxGivesNaN(Op, IsNaNMod, std::isnan(X), std::isnan(Y)))
+        H = 0x7fff; // the canonical NaN
+      Res[0] |= uint64_t(H) << (16 * TheLane);
     }
   } else if (TheTy == Ty::U32 || TheTy == Ty::S32 || TheTy == Ty::B32) {
     uint32_t X = uint32_t(TheA[0]), Y = NumArgs > 1 ? uint32_t(TheA[1]) : 0,

@@ -8,6 +8,8 @@
 #include "mmptx/Runtime/Context.h"
 #include "CudaApi.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::runtime;
@@ -17,14 +19,70 @@ static CUmodule toModule(void *H) { return static_cast<CUmodule>(H); }
 static CUfunction toFunction(void *H) { return static_cast<CUfunction>(H); }
 static CUstream toStream(void *H) { return static_cast<CUstream>(H); }
 
-// Destructors cannot report errors; a failed release at teardown is not
-// actionable, so it is dropped (as the CUDA runtime does).
-void Context::release(function_ref<int(const CudaDriverApi &)> Fn) const {
-  if (Error E = makeCurrent()) {
-    consumeError(std::move(E));
-    return;
+namespace mmptx {
+namespace runtime {
+/// Makes a context current on the calling thread for one call of this API,
+/// then restores the context that was current before (a thread that uses
+/// another context, or another library's, finds it as it left it).
+class ScopedCurrent {
+public:
+  explicit ScopedCurrent(const Context &C) : C(C) {}
+  ScopedCurrent(const ScopedCurrent &) = delete;
+  ScopedCurrent &operator=(const ScopedCurrent &) = delete;
+  Error enter() {
+    const CudaDriverApi &Api = C.Driver.api();
+    CUcontext Cur = nullptr;
+    if (Error E = C.Driver.check(Api.CtxGetCurrent(&Cur), "cuCtxGetCurrent"))
+      return E;
+    if (Cur == toCtx(C.Handle))
+      return Error::success();
+    if (Error E = C.Driver.check(Api.CtxSetCurrent(toCtx(C.Handle)),
+                                 "cuCtxSetCurrent"))
+      return E;
+    Prev = Cur;
+    Switched = true;
+    return Error::success();
   }
-  (void)Fn(Driver.api());
+  ~ScopedCurrent() {
+    if (!Switched)
+      return;
+    int R = int(C.Driver.api().CtxSetCurrent(Prev));
+    if (R != CudaSuccess)
+      errs() << "mmptx: warning: cannot restore the thread's CUDA context: "
+             << C.Driver.getErrorName(R) << "\n";
+  }
+
+private:
+  const Context &C;
+  CUcontext Prev = nullptr;
+  bool Switched = false;
+};
+} // namespace runtime
+} // namespace mmptx
+
+// Destructors cannot return errors: a failed release is written to stderr,
+// never dropped (after a kernel's fault, the driver reports it here too).
+void Context::release(StringRef Call,
+                      function_ref<int(const CudaDriverApi &)> Fn) const {
+  ScopedCurrent Cur(*this);
+  Error E = Cur.enter();
+  if (!E)
+    E = Driver.check(Fn(Driver.api()), Call);
+  if (E)
+    errs() << "mmptx: warning: while releasing: " << toString(std::move(E))
+           << "\n";
+}
+
+Error Context::checkSync(int Result, const Twine &Call) const {
+  // CUDA_ERROR_ILLEGAL_ADDRESS (700) to CUDA_ERROR_LAUNCH_FAILED (719) are
+  // a kernel's own faults, reported by whichever call comes next.
+  bool KernelFault = Result >= 700 && Result <= 719;
+  if (!KernelFault || LastLaunch.empty())
+    return Driver.check(Result, Call);
+  return Driver.check(Result, Call +
+                                  " (reporting a failure of the work "
+                                  "queued before it; the last launch was " +
+                                  LastLaunch + ")");
 }
 
 //===----------------------------------------------------------------------===//
@@ -44,10 +102,8 @@ Expected<std::unique_ptr<Context>> Context::create(CudaDriver &Driver,
   if (Error E = Driver.check(Api.DevicePrimaryCtxRetain(&Ctx, Dev),
                              "cuDevicePrimaryCtxRetain"))
     return E;
-  std::unique_ptr<Context> C(new Context(Driver, std::move(*Info), Dev, Ctx));
-  if (Error E = C->makeCurrent())
-    return E;
-  return C;
+  return std::unique_ptr<Context>(
+      new Context(Driver, std::move(*Info), Dev, Ctx));
 }
 
 Context::~Context() { (void)Driver.api().DevicePrimaryCtxRelease(Device); }
@@ -62,7 +118,8 @@ Expected<Module> Context::loadModule(ArrayRef<char> Image) {
     return make_error<CudaError>(
         CudaErrorKind::Call, "cuModuleLoadData", CudaErrorInvalidValue,
         Driver.getErrorName(CudaErrorInvalidValue), "empty module image");
-  if (Error E = makeCurrent())
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
     return E;
   CUmodule M = nullptr;
   if (Error E = Driver.check(Driver.api().ModuleLoadData(&M, Image.data()),
@@ -72,7 +129,8 @@ Expected<Module> Context::loadModule(ArrayRef<char> Image) {
 }
 
 Expected<DeviceBuffer> Context::allocate(size_t Bytes) {
-  if (Error E = makeCurrent())
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
     return E;
   CUdeviceptr P = 0;
   // cuMemAlloc rejects 0 bytes; an empty buffer is still a valid object.
@@ -84,7 +142,8 @@ Expected<DeviceBuffer> Context::allocate(size_t Bytes) {
 }
 
 Expected<Stream> Context::createStream() {
-  if (Error E = makeCurrent())
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
     return E;
   CUstream S = nullptr;
   if (Error E =
@@ -95,26 +154,49 @@ Expected<Stream> Context::createStream() {
 
 Error Context::launch(const Kernel &K, const LaunchConfig &C,
                       ArrayRef<void *> Params) {
-  if (Error E = makeCurrent())
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
     return E;
+  std::string Call = "cuLaunchKernel('" + K.getName().str() + "', grid " +
+                     (Twine(C.Grid.X) + "x" + Twine(C.Grid.Y) + "x" +
+                      Twine(C.Grid.Z) + ", block " + Twine(C.Block.X) + "x" +
+                      Twine(C.Block.Y) + "x" + Twine(C.Block.Z) + ")")
+                         .str();
   // cuLaunchKernel reads kernelParams only up to the kernel's own count.
   SmallVector<void *, 16> P(Params.begin(), Params.end());
   P.push_back(nullptr);
-  return Driver.check(
-      Driver.api().LaunchKernel(toFunction(K.getHandle()), C.Grid.X, C.Grid.Y,
-                                C.Grid.Z, C.Block.X, C.Block.Y, C.Block.Z,
-                                C.SharedBytes, toStream(C.Stream), P.data(),
-                                nullptr),
-      "cuLaunchKernel('" + K.getName() + "', grid " + Twine(C.Grid.X) + "x" +
-          Twine(C.Grid.Y) + "x" + Twine(C.Grid.Z) + ", block " +
-          Twine(C.Block.X) + "x" + Twine(C.Block.Y) + "x" + Twine(C.Block.Z) +
-          ")");
+  if (Error E = Driver.check(
+          Driver.api().LaunchKernel(toFunction(K.getHandle()), C.Grid.X,
+                                    C.Grid.Y, C.Grid.Z, C.Block.X, C.Block.Y,
+                                    C.Block.Z, C.SharedBytes,
+                                    toStream(C.Stream), P.data(), nullptr),
+          Call))
+    return E;
+  LastLaunch = Call;
+  if (!C.Checked)
+    return Error::success();
+  // The kernel's own failure, if any, is this launch's.
+  int R = C.Stream ? int(Driver.api().StreamSynchronize(toStream(C.Stream)))
+                   : int(Driver.api().CtxSynchronize());
+  LastLaunch.clear();
+  return Driver.check(R, Call + " (checked: the kernel failed)");
 }
 
 Error Context::synchronize() const {
-  if (Error E = makeCurrent())
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
     return E;
-  return Driver.check(Driver.api().CtxSynchronize(), "cuCtxSynchronize");
+  Error E = checkSync(int(Driver.api().CtxSynchronize()), "cuCtxSynchronize");
+  LastLaunch.clear();
+  return E;
+}
+
+Error Context::synchronizeStream(void *StreamHandle) const {
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
+    return E;
+  return checkSync(int(Driver.api().StreamSynchronize(toStream(StreamHandle))),
+                   "cuStreamSynchronize");
 }
 
 //===----------------------------------------------------------------------===//
@@ -133,7 +215,7 @@ Module &Module::operator=(Module &&Other) {
 
 Module::~Module() {
   if (Handle)
-    Ctx->release([&](const CudaDriverApi &Api) {
+    Ctx->release("cuModuleUnload", [&](const CudaDriverApi &Api) {
       return Api.ModuleUnload(toModule(Handle));
     });
 }
@@ -141,6 +223,9 @@ Module::~Module() {
 Expected<Kernel> Module::getKernel(StringRef Name) const {
   CUfunction F = nullptr;
   std::string N = Name.str();
+  ScopedCurrent Cur(*Ctx);
+  if (Error E = Cur.enter())
+    return E;
   if (Error E = Ctx->Driver.check(
           Ctx->Driver.api().ModuleGetFunction(&F, toModule(Handle), N.c_str()),
           "cuModuleGetFunction('" + Name + "')"))
@@ -167,8 +252,9 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&Other) {
 
 DeviceBuffer::~DeviceBuffer() {
   if (Address)
-    Ctx->release(
-        [&](const CudaDriverApi &Api) { return Api.MemFree(Address); });
+    Ctx->release("cuMemFree", [&](const CudaDriverApi &Api) {
+      return Api.MemFree(Address);
+    });
 }
 
 static Error checkCopySize(const CudaDriver &D, StringRef Call, size_t Bytes,
@@ -187,10 +273,11 @@ Error DeviceBuffer::copyFromHost(const void *Src, size_t Bytes) {
     return E;
   if (!Bytes)
     return Error::success();
-  if (Error E = Ctx->makeCurrent())
+  ScopedCurrent Cur(*Ctx);
+  if (Error E = Cur.enter())
     return E;
-  return Ctx->Driver.check(Ctx->Driver.api().MemcpyHtoD(Address, Src, Bytes),
-                           "cuMemcpyHtoD");
+  return Ctx->checkSync(int(Ctx->Driver.api().MemcpyHtoD(Address, Src, Bytes)),
+                        "cuMemcpyHtoD");
 }
 
 Error DeviceBuffer::copyToHost(void *Dst, size_t Bytes) const {
@@ -198,16 +285,18 @@ Error DeviceBuffer::copyToHost(void *Dst, size_t Bytes) const {
     return E;
   if (!Bytes)
     return Error::success();
-  if (Error E = Ctx->makeCurrent())
+  ScopedCurrent Cur(*Ctx);
+  if (Error E = Cur.enter())
     return E;
-  return Ctx->Driver.check(Ctx->Driver.api().MemcpyDtoH(Dst, Address, Bytes),
-                           "cuMemcpyDtoH");
+  return Ctx->checkSync(int(Ctx->Driver.api().MemcpyDtoH(Dst, Address, Bytes)),
+                        "cuMemcpyDtoH");
 }
 
 Error DeviceBuffer::fill(uint8_t Value) {
   if (!Size)
     return Error::success();
-  if (Error E = Ctx->makeCurrent())
+  ScopedCurrent Cur(*Ctx);
+  if (Error E = Cur.enter())
     return E;
   return Ctx->Driver.check(Ctx->Driver.api().MemsetD8(Address, Value, Size),
                            "cuMemsetD8");
@@ -229,15 +318,16 @@ Stream &Stream::operator=(Stream &&Other) {
 
 Stream::~Stream() {
   if (Handle)
-    Ctx->release([&](const CudaDriverApi &Api) {
+    Ctx->release("cuStreamDestroy", [&](const CudaDriverApi &Api) {
       return Api.StreamDestroy(toStream(Handle));
     });
 }
 
 Error Stream::synchronize() const {
-  if (Error E = Ctx->makeCurrent())
+  ScopedCurrent Cur(*Ctx);
+  if (Error E = Cur.enter())
     return E;
-  return Ctx->Driver.check(
-      Ctx->Driver.api().StreamSynchronize(toStream(Handle)),
+  return Ctx->checkSync(
+      int(Ctx->Driver.api().StreamSynchronize(toStream(Handle))),
       "cuStreamSynchronize");
 }

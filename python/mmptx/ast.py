@@ -137,11 +137,10 @@ def _opts(options, kw):
 _STACKS = dict(_native.stacks())
 
 
-def _value_bits(prefix, v):
-    """Numbers for float variables are values, not bit patterns."""
-    if prefix in ("f32", "f64"):
-        v = float(v)
-    return _to_bits(prefix, v)
+def _value_bits(prefix, v, stack=None):
+    """The number model of :func:`mmptx.stack._to_bits`, shared by every
+    interpreter: floats for float variables are values, rounded once."""
+    return _to_bits(prefix, v, stack)
 
 
 class Program:
@@ -173,8 +172,8 @@ class Program:
             raise ValueError("interpret: unknown variable '%s'"
                              % sorted(unknown)[0])
         bits = [int(values.get(n, 0)) if raw
-                else _value_bits(p, values.get(n, 0))
-                for n, _, p, _ in self.vars]
+                else _value_bits(p, values.get(n, 0), st)
+                for n, st, p, _ in self.vars]
         out = self._p.interpret(bits, _opts(options, {}), _specials(specials))
         prefixes = {v[0]: v[2] for v in self.vars}
         return {n: b if raw else _from_bits(prefixes[n], b)
@@ -217,7 +216,8 @@ def interpret_words(inputs, outputs, values, routines=None, options=None,
     if raw:
         bits = [int(v) for v in values]
     else:
-        bits = [_value_bits(_STACKS[s], v) for (_, s), v in zip(inputs, values)]
+        bits = [_value_bits(_STACKS[s], v, s)
+                for (_, s), v in zip(inputs, values)]
     out = _native.interpret_words([tuple(i) for i in inputs],
                                   [tuple(o) for o in outputs], routines,
                                   bits, _opts(options, {}),

@@ -25,9 +25,19 @@ Kernel arguments:
     device buffer, read-only for the kernel unless wrapped in :func:`inout`
     or :func:`out`, whose results are written back after the launch.
 
+A launch is checked against the kernel's parameters as the cubin declares
+them (``Kernel.param_sizes``): a wrong count, or a scalar whose size is not
+the parameter's (``np.float64`` for an ``f32``), raises TypeError before the
+driver is called; values are never converted implicitly. Device arrays must
+be C-contiguous (ValueError otherwise: the kernel gets only a pointer);
+``__cuda_array_interface__``'s ``stream`` is waited for, and ``__dlpack__``
+is asked for the legacy default stream (1), where launches go.
+
 Launches go to the context's default stream; a launch with host arrays
 waits for its kernel, others return at once (:meth:`Device.synchronize`
-waits). A DeviceBuffer exports ``__cuda_array_interface__`` (version 3) and
+waits) and a kernel's fault is reported by the next synchronising call,
+which names the last launch; ``launch(..., checked=True)`` waits and
+reports it as the launch's own error. A DeviceBuffer exports ``__cuda_array_interface__`` (version 3) and
 ``__dlpack__`` (kDLCUDA), so ``torch.from_dlpack(buf)`` and
 ``cupy.asarray(buf)`` see it without a copy. Driver failures raise
 :class:`mmptx.errors.CudaError` naming the CUDA call and the error
@@ -224,6 +234,25 @@ class DeviceBuffer:
         return view.__dlpack__(**kwargs)
 
 
+def _check_cai_layout(cai):
+    """Refuses a __cuda_array_interface__ array that is not C-contiguous:
+    a kernel gets only its address."""
+    strides = cai.get("strides")
+    if strides is None:
+        return
+    shape = tuple(cai.get("shape", ()))
+    itemsize = np.dtype(cai.get("typestr", "|u1")).itemsize
+    want = itemsize
+    for extent, stride in reversed(list(zip(shape, strides))):
+        if extent != 1 and stride != want:
+            raise ValueError(
+                "a __cuda_array_interface__ kernel argument must be "
+                f"C-contiguous (shape {shape}, strides {tuple(strides)}): "
+                "the kernel gets only its address; make a contiguous copy "
+                "first")
+        want *= extent
+
+
 def _dlpack_device(a):
     """The (type, id) of a DLPack producer, or None."""
     dev = getattr(a, "__dlpack_device__", None)
@@ -261,15 +290,35 @@ class _Launch:
         if cai is not None:
             if not isinstance(cai, dict) or "data" not in cai:
                 raise TypeError("__cuda_array_interface__ without 'data'")
+            _check_cai_layout(cai)
+            stream = cai.get("stream")
+            if stream is not None:
+                if stream == 0:
+                    raise ValueError("__cuda_array_interface__ 'stream' 0 is "
+                                     "ambiguous (the protocol forbids it)")
+                # The producer's work on its stream must end first.
+                device._d.synchronize_stream(int(stream))
             return self._pointer(device, int(cai["data"][0]), None,
                                  "a __cuda_array_interface__ array")
         if type(a).__name__ == "PyCapsule" or (
                 not isinstance(a, np.ndarray) and
                 _dlpack_device(a) not in (None, (_KDLCPU, 0))):
-            dev_type, dev_id, address, _ = _native.dlpack_info(a)
+            if type(a).__name__ != "PyCapsule":
+                # The consumer's stream: launches go to the legacy default
+                # stream (1), after which the producer's work is ordered.
+                try:
+                    a = a.__dlpack__(stream=1)
+                except TypeError:
+                    a = a.__dlpack__()
+            dev_type, dev_id, address, _, contiguous = \
+                _native.dlpack_info(a)
             if dev_type != _KDLCUDA:
                 raise TypeError("a DLPack kernel argument must be on a CUDA "
                                 "device (kDLCUDA) or the host")
+            if not contiguous:
+                raise ValueError("a DLPack kernel argument must be "
+                                 "C-contiguous (the kernel gets only its "
+                                 "address): make a contiguous copy first")
             return self._pointer(device, address, dev_id,
                                  "a DLPack tensor")
         kind = _IN
@@ -329,22 +378,59 @@ class Kernel:
         self._k = native
         self.name = native.name
 
-    def launch(self, grid=1, block=1, args=(), shared=0):
+    @property
+    def param_sizes(self):
+        """The kernel's parameter sizes in bytes, as its image declares
+        them, or None where the image does not say."""
+        return self._k.param_sizes
+
+    def _check_args(self, args):
+        sizes = self._k.param_sizes
+        if sizes is not None and len(args) != len(sizes):
+            raise TypeError(
+                f"kernel {self.name!r} takes {len(sizes)} parameter"
+                f"{'s' if len(sizes) != 1 else ''} ({', '.join(map(str, sizes))}"
+                f" bytes), but {len(args)} argument"
+                f"{'s were' if len(args) != 1 else ' was'} given")
+
+    def _check_params(self, args, params):
+        sizes = self._k.param_sizes
+        if sizes is None:
+            return
+        for i, ((size, _), want) in enumerate(zip(params, sizes)):
+            if size == want:
+                continue
+            a = args[i]
+            what = (f"a {type(a).__module__}.{type(a).__name__} of {size} "
+                    f"bytes" if isinstance(a, np.generic) else
+                    f"a pointer ({size} bytes)" if size == 8 else
+                    f"{size} bytes")
+            raise TypeError(
+                f"argument {i} of kernel {self.name!r} is {what}, but "
+                f"parameter {i} is {want} bytes (pass a NumPy scalar of the "
+                f"parameter's own type: values are not converted)")
+
+    def launch(self, grid=1, block=1, args=(), shared=0, checked=False):
         """Launches on the device's default stream. Returns at once unless
         host arrays are among ``args`` (then it waits and copies inout/out
-        arrays back)."""
+        arrays back). ``checked``: wait for the kernel, so that its fault
+        is raised here, naming this launch."""
+        args = list(args)
+        self._check_args(args)
         dev = self.module.device
         call = _Launch(dev, args)
         try:
-            self._k.launch(_dim3(grid), _dim3(block), shared, call.params)
+            self._check_params(args, call.params)
+            self._k.launch(_dim3(grid), _dim3(block), shared, call.params,
+                           checked)
         except BaseException:
             call.release()
             raise
         call.finish(dev)
 
-    def __call__(self, *args, grid=1, block=1, shared=0):
+    def __call__(self, *args, grid=1, block=1, shared=0, checked=False):
         """``kernel(a, x, y, n, grid=..., block=...)``: :meth:`launch`."""
-        self.launch(grid, block, args, shared)
+        self.launch(grid, block, args, shared, checked)
 
     def __repr__(self):
         return f"<Kernel {self.name!r}>"

@@ -25,6 +25,7 @@ compile_batch and interpret_rows release the GIL.
 """
 
 import functools
+import math
 import struct
 
 from ._enums import ArgType, MetaOp, PtxInstr, SpecialReg, StackType, WordType
@@ -97,13 +98,97 @@ def bits_f32(b):
     return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
 
 
-def _to_bits(prefix, v):
-    if prefix == "f32":
-        return f32_bits(v) if isinstance(v, float) else int(v) & 0xFFFFFFFF
-    if prefix == "f64":
-        return (struct.unpack("<Q", struct.pack("<d", v))[0]
-                if isinstance(v, float) else int(v))
-    return int(v) & 0xFFFFFFFFFFFFFFFF
+def _round_to_half(x, man_bits, min_exp):
+    """The float ``x`` rounded once, to nearest even, to a 16-bit format of
+    ``man_bits`` stored significand bits and smallest normal exponent
+    ``min_exp`` (f16: 10, -14; bf16: 7, -126): its bits."""
+    inf = ((1 << (15 - man_bits)) - 1) << man_bits
+    if math.isnan(x):
+        return 0x7FFF
+    sign = 0x8000 if math.copysign(1.0, x) < 0 else 0
+    a = abs(x)
+    if math.isinf(a):
+        return sign | inf
+    if a == 0:
+        return sign
+    lead = math.frexp(a)[1] - 1
+    ulp = max(lead, min_exp) - man_bits
+    q = round(math.ldexp(a, -ulp))  # exact scaling; round() ties to even
+    if lead < min_exp:
+        bits = q
+    else:
+        bits = ((lead - min_exp + 1) << man_bits) + q - (1 << man_bits)
+    return sign | min(bits, inf)
+
+
+_HALF_FORMATS = {"f16": (10, -14), "bf16": (7, -126)}
+
+
+def _is_float(v):
+    return isinstance(v, float) or (
+        type(v).__module__ == "numpy" and hasattr(v, "dtype") and
+        v.dtype.kind == "f")
+
+
+def _is_int(v):
+    return isinstance(v, int) or (
+        type(v).__module__ == "numpy" and hasattr(v, "dtype") and
+        v.dtype.kind in "iub")
+
+
+# The half-precision stacks, whose literal prefixes (b16, b32) do not say
+# how a float is rounded.
+_HALF_STACKS = {"F16": "f16", "BF16": "bf16", "F16X2": "f16x2",
+                "BF16X2": "bf16x2", "TF32": "f32"}
+
+
+def _to_bits(prefix, v, stack=None):
+    """One number model for every interpreter (and the CLI): f32 and f64
+    registers take numbers (ints and floats, NumPy's too) as values; f16 and
+    bf16 take floats as values, rounded once to nearest even, and ints as
+    bit patterns (the CLI's 0x3c00); packed x2 registers take bit patterns
+    or a pair of lane values (lane 0 first); integer registers take ints,
+    masked to their width (-1 is all ones), never floats. ``stack`` (the
+    register's stack name) tells the half types apart."""
+    if stack == "TF32" and _is_int(v):
+        return int(v) & 0xFFFFFFFF
+    prefix = _HALF_STACKS.get(stack, prefix)
+    if prefix in ("f32", "f64"):
+        if not (_is_float(v) or _is_int(v)):
+            raise TypeError(f"a {prefix} register takes a number: got {v!r}")
+        if prefix == "f32":
+            try:
+                return struct.unpack("<I", struct.pack("<f", float(v)))[0]
+            except OverflowError:  # rounds past the largest float
+                return 0xFF800000 if float(v) < 0 else 0x7F800000
+        return struct.unpack("<Q", struct.pack("<d", float(v)))[0]
+    base = prefix[:-2] if prefix.endswith("x2") else prefix
+    if base in _HALF_FORMATS:
+        if prefix.endswith("x2") and isinstance(v, (tuple, list)):
+            if len(v) != 2:
+                raise TypeError(f"a {prefix} register takes 2 lanes: got "
+                                f"{len(v)}")
+            return _to_bits(base, v[0]) | _to_bits(base, v[1]) << 16
+        if _is_float(v):
+            if prefix.endswith("x2"):
+                raise TypeError(f"a {prefix} register takes bits or a pair "
+                                f"of lane values: got {v!r}")
+            return _round_to_half(float(v), *_HALF_FORMATS[base])
+        if _is_int(v):
+            return int(v) & (0xFFFFFFFF if prefix.endswith("x2") else 0xFFFF)
+        raise TypeError(f"a {prefix} register takes a float or bits: got "
+                        f"{v!r}")
+    if not _is_int(v):
+        raise TypeError(f"a {prefix} register takes an int: got {v!r}")
+    width = _width(prefix)
+    return int(v) & ((1 << width) - 1)
+
+
+def _width(prefix):
+    digits = "".join(c for c in prefix if c.isdigit())
+    if prefix == "pred":
+        return 1
+    return int(digits) if digits and not prefix.endswith("x2") else 32
 
 
 def _from_bits(prefix, b):
@@ -115,6 +200,7 @@ def _from_bits(prefix, b):
         return bool(b)
     if prefix.startswith("s"):
         width = int(prefix[1:])
+        b &= (1 << width) - 1
         return b - (1 << width) if b >> (width - 1) & 1 else b
     return b
 
@@ -305,6 +391,8 @@ class Registers:
         self._prefixes = [instruction_set.literal_prefixes[d[1]]
                           for d in decls]
         self._index = {n: i for i, n in enumerate(self.names)}
+        self._kinds = [d[2] for d in decls]
+        self._stacks = [instruction_set.stacks[d[1]] for d in decls]
 
     def index(self, name):
         try:
@@ -314,7 +402,20 @@ class Registers:
                              StackErrorCode.INVALID_REQUEST) from None
 
     def requests(self, reqs):
-        return [r if isinstance(r, int) else self.index(r) for r in reqs]
+        """``reqs`` (indices or names) as indices; as the C API, an index
+        past the registers or an in register (which the stub may not
+        write) raises StackError."""
+        out = [r if isinstance(r, int) else self.index(r) for r in reqs]
+        for i, r in enumerate(out):
+            if not 0 <= r < len(self.names):
+                raise StackError(f"request {i} names register {r} of "
+                                 f"{len(self.names)}",
+                                 StackErrorCode.INVALID_REQUEST)
+            if self._kinds[r] == "in":
+                raise StackError(f"request {i} names '{self.names[r]}', an "
+                                 "in register, which the stub may not write",
+                                 StackErrorCode.INVALID_REQUEST)
+        return out
 
     def to_list(self):
         return self._native.to_list()
@@ -435,7 +536,11 @@ class Compiler:
         if raw:
             bits = [int(v) for v in inputs]
         else:
-            bits = [_to_bits(p, v) for p, v in zip(regs._prefixes, inputs)]
+            if len(inputs) != len(regs):
+                raise ValueError(f"interpret: {len(inputs)} inputs for "
+                                 f"{len(regs)} registers")
+            bits = [_to_bits(p, v, st) for p, v, st in
+                    zip(regs._prefixes, inputs, regs._stacks)]
         out = self._c.interpret(words, regs._native, reqs, bits, routines,
                                 _special_bits(self.instruction_set, specials))
         if raw:
@@ -450,6 +555,20 @@ class Compiler:
         same ``specials`` (as :meth:`interpret`) for every row. Returns a
         rows x requests uint64 array."""
         regs = self._regs(registers)
+        kind = getattr(getattr(inputs, "dtype", None), "kind", None)
+        if kind not in ("u", "i"):
+            raise TypeError("interpret_rows: inputs are a 2-D array of bit "
+                            "patterns (uint64; float arrays: "
+                            "a.view(np.uint32).astype(np.uint64) for f32, "
+                            "a.view(np.uint64) for f64), not %s"
+                            % (getattr(inputs, "dtype", type(inputs).__name__),))
+        if inputs.ndim != 2 or inputs.shape[1] != len(regs):
+            raise ValueError(f"interpret_rows: inputs of shape {inputs.shape} "
+                             f"for {len(regs)} registers: one column per "
+                             "register is needed")
+        if kind == "i" or inputs.dtype.itemsize != 8:
+            inputs = inputs.astype("int64").view("uint64") if kind == "i" \
+                else inputs.astype("uint64")
         return self._c.interpret_rows(
             words, regs._native, regs.requests(requests), inputs, routines,
             _special_bits(self.instruction_set, specials))

@@ -18,10 +18,12 @@
 
 #include "Bindings.h"
 
+#include "mmptx/Backend/KernelParams.h"
 #include "mmptx/Runtime/Context.h"
 #include "mmptx/Runtime/CudaDriver.h"
 #include "mmptx/Runtime/KernelRun.h"
 
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -136,6 +138,8 @@ private:
 struct ModuleState {
   DeviceRef Dev;
   std::optional<Module> Mod;
+  /// The image, to read its kernels' parameters from.
+  std::string Image;
 };
 using ModuleRef = std::shared_ptr<ModuleState>;
 
@@ -143,16 +147,41 @@ using ModuleRef = std::shared_ptr<ModuleState>;
 /// bytes, bit pattern) pairs, which runtime.py makes from its arguments.
 class PyKernel {
 public:
-  PyKernel(ModuleRef Mod, Kernel K) : Mod(std::move(Mod)), K(std::move(K)) {}
+  PyKernel(ModuleRef Mod, Kernel K) : Mod(std::move(Mod)), K(std::move(K)) {
+    if (llvm::Optional<std::vector<unsigned>> S =
+            getKernelParamSizes(this->Mod->Image, this->K.getName()))
+      ParamSizes = std::move(*S);
+  }
 
   std::string name() const { return K.getName().str(); }
+  /// The parameters' sizes in bytes, as the image declares them; None when
+  /// the image does not say (the launch then cannot be checked).
+  std::optional<std::vector<unsigned>> paramSizes() const { return ParamSizes; }
 
   void launch(std::tuple<unsigned, unsigned, unsigned> Grid,
               std::tuple<unsigned, unsigned, unsigned> Block, unsigned Shared,
-              const std::vector<std::pair<unsigned, uint64_t>> &Params) {
+              const std::vector<std::pair<unsigned, uint64_t>> &Params,
+              bool Checked) {
     if (!Mod->Mod)
       throw nb::value_error("the kernel's module is unloaded");
+    // The driver copies each parameter's declared size from its argument:
+    // a missing or narrower one would be read past its end.
+    if (ParamSizes && ParamSizes->size() != Params.size())
+      throw nb::type_error(("kernel '" + name() + "' takes " +
+                            std::to_string(ParamSizes->size()) +
+                            " parameters, but " +
+                            std::to_string(Params.size()) + " were given")
+                               .c_str());
+    for (size_t I = 0; ParamSizes && I != Params.size(); ++I)
+      if (Params[I].first != (*ParamSizes)[I])
+        throw nb::type_error(("argument " + std::to_string(I) + " is " +
+                              std::to_string(Params[I].first) +
+                              " bytes, but parameter " + std::to_string(I) +
+                              " of kernel '" + name() + "' is " +
+                              std::to_string((*ParamSizes)[I]) + " bytes")
+                                 .c_str());
     LaunchConfig Cfg;
+    Cfg.Checked = Checked;
     std::tie(Cfg.Grid.X, Cfg.Grid.Y, Cfg.Grid.Z) = Grid;
     std::tie(Cfg.Block.X, Cfg.Block.Y, Cfg.Block.Z) = Block;
     Cfg.SharedBytes = Shared;
@@ -179,6 +208,7 @@ public:
 private:
   ModuleRef Mod;
   Kernel K;
+  std::optional<std::vector<unsigned>> ParamSizes;
 };
 
 class PyModule {
@@ -186,6 +216,7 @@ public:
   PyModule(DeviceRef Dev, nb::bytes Image)
       : State(std::make_shared<ModuleState>()) {
     State->Dev = std::move(Dev);
+    State->Image.assign(Image.c_str(), Image.size());
     llvm::Expected<Module> M = [&] {
       nb::gil_scoped_release Release;
       return State->Dev->Ctx->loadModule(
@@ -233,6 +264,19 @@ public:
     check(std::move(E));
   }
 
+  /// Waits for another library's stream (a CUstream handle; 1 and 2 are the
+  /// legacy and per-thread default streams), as the array protocols ask of
+  /// a consumer.
+  void synchronizeStream(uint64_t Handle) {
+    llvm::Error E = llvm::Error::success();
+    {
+      nb::gil_scoped_release Release;
+      E = State->Ctx->synchronizeStream(
+          reinterpret_cast<void *>(uintptr_t(Handle)));
+    }
+    check(std::move(E));
+  }
+
   /// Runs \p kernel of \p image; \p args are (kind, type, values) with the
   /// KernelArg enumerators. \returns the values of every argument after
   /// the run (read back for inout/out buffers) and the times.
@@ -254,6 +298,25 @@ public:
       Words W(std::get<2>(A));
       K.Values.assign(W.Ref.begin(), W.Ref.end());
       Kargs.push_back(std::move(K));
+    }
+    llvm::StringRef ImageRef(Image.c_str(), Image.size());
+    if (llvm::Optional<std::vector<unsigned>> Sizes =
+            getKernelParamSizes(ImageRef, TheKernel)) {
+      if (Sizes->size() != Kargs.size())
+        throw nb::type_error(("kernel '" + TheKernel + "' takes " +
+                              std::to_string(Sizes->size()) +
+                              " parameters, but " +
+                              std::to_string(Kargs.size()) + " were given")
+                                 .c_str());
+      for (size_t I = 0; I != Kargs.size(); ++I) {
+        unsigned Size = Kargs[I].isBuffer() ? 8 : getArgTypeSize(Kargs[I].Type);
+        if (Size != (*Sizes)[I])
+          throw nb::type_error(
+              ("argument " + std::to_string(I) + " is " + std::to_string(Size) +
+               " bytes, but parameter " + std::to_string(I) + " of kernel '" +
+               TheKernel + "' is " + std::to_string((*Sizes)[I]) + " bytes")
+                  .c_str());
+      }
     }
     LaunchConfig Cfg;
     std::tie(Cfg.Grid.X, Cfg.Grid.Y, Cfg.Grid.Z) = Grid;
@@ -285,14 +348,24 @@ private:
   DeviceRef State;
 };
 
-/// The (device type, device id, address, bytes) of a DLPack capsule or an
-/// object with __dlpack__; the address includes the byte offset.
-std::tuple<int, int, uint64_t, size_t> dlpackInfo(nb::handle Obj) {
+/// The (device type, device id, address, bytes, C-contiguous) of a DLPack
+/// capsule or an object with __dlpack__; the address includes the byte
+/// offset.
+std::tuple<int, int, uint64_t, size_t, bool> dlpackInfo(nb::handle Obj) {
   nb::ndarray<nb::ro> A;
   if (!nb::try_cast(Obj, A, /*convert=*/false))
     throw nb::type_error("not a DLPack tensor (capsule or __dlpack__)");
+  // Strides are in elements; a dimension of extent 1 has any stride.
+  bool Contiguous = true;
+  int64_t Want = 1;
+  for (size_t I = A.ndim(); I-- > 0;) {
+    if (A.shape(I) != 1 && A.stride(I) != Want)
+      Contiguous = false;
+    Want *= int64_t(A.shape(I));
+  }
   return {A.device_type(), A.device_id(),
-          uint64_t(reinterpret_cast<uintptr_t>(A.data())), A.nbytes()};
+          uint64_t(reinterpret_cast<uintptr_t>(A.data())), A.nbytes(),
+          Contiguous};
 }
 
 int deviceCount() {
@@ -328,8 +401,9 @@ void mmptx::python::bindRuntime(nb::module_ &M) {
            nb::arg("code"), nb::arg("bits"));
   nb::class_<PyKernel>(M, "Kernel")
       .def_prop_ro("name", &PyKernel::name)
+      .def_prop_ro("param_sizes", &PyKernel::paramSizes)
       .def("launch", &PyKernel::launch, nb::arg("grid"), nb::arg("block"),
-           nb::arg("shared"), nb::arg("params"));
+           nb::arg("shared"), nb::arg("params"), nb::arg("checked") = false);
   nb::class_<PyModule>(M, "Module")
       .def("kernel", &PyModule::kernel, nb::arg("name"))
       .def_prop_ro("closed", &PyModule::closed)
@@ -341,6 +415,8 @@ void mmptx::python::bindRuntime(nb::module_ &M) {
       .def("alloc", &PyDevice::alloc, nb::arg("bytes"))
       .def("load", &PyDevice::load, nb::arg("image"))
       .def("synchronize", &PyDevice::synchronize)
+      .def("synchronize_stream", &PyDevice::synchronizeStream,
+           nb::arg("handle"))
       .def("run", &PyDevice::run, nb::arg("image"), nb::arg("kernel"),
            nb::arg("grid"), nb::arg("block"), nb::arg("shared"),
            nb::arg("args"), nb::arg("repeat"));

@@ -267,6 +267,20 @@ public:
                    "unknown register '" + std::string(Name, Len) + "'");
       Out.push_back(It->second);
     }
+    // The C API's verdicts: an index past the registers, or an in register
+    // (which the stub may not write), is no request.
+    for (size_t I = 0; I != Out.size(); ++I) {
+      if (Out[I] >= Regs.size())
+        throwStack(InvalidRequest, "request " + std::to_string(I) +
+                                       " names register " +
+                                       std::to_string(Out[I]) + " of " +
+                                       std::to_string(Regs.size()));
+      if (Regs[Out[I]].Kind == RegKind::In)
+        throwStack(InvalidRequest,
+                   "request " + std::to_string(I) + " names '" +
+                       std::string(Regs[Out[I]].Name) +
+                       "', an in register, which the stub may not write");
+    }
   }
 
   nb::list list() const {
@@ -598,9 +612,9 @@ void mmptx::python::bindStack(nb::module_ &M) {
             O.MaxFrameDepth = MaxFrameDepth;
             O.StoreSize = StoreSize;
             O.ExecutionLimit = ExecutionLimit;
-            if (!StackSize || !MaxNodes || !StoreSize)
-              throwStack(InvalidArgument, "stack_size, max_nodes and "
-                                          "store_size must be positive");
+            if (!StackSize || !MaxNodes)
+              throwStack(InvalidArgument,
+                         "stack_size and max_nodes must be positive");
             new (Self) PyCompiler(Set, O);
           },
           nb::arg("instruction_set"), nb::arg("target_sm") = 0,

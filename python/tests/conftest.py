@@ -49,3 +49,43 @@ def two_sites_ptx():
 @pytest.fixture
 def two_funcs_ptx():
     return TWO_FUNCS_PTX
+
+
+def real_gpu():
+    """Whether the real driver (never MMPTX_LIBCUDA's fake) has a device.
+
+    A machine that seems to have a GPU (utils/gpuprobe.py: a device node,
+    the driver's /proc entry, or libcuda counting devices) whose device
+    cannot be opened is not silently a machine without one: a warning with
+    the driver's reason is given, and the GPU tests are reported skipped
+    with that reason too. MMPTX_NO_GPU_TESTS=1 quiets it."""
+    import os
+    import sys
+    import warnings
+    from mmptx import runtime as R
+    from mmptx.errors import CudaError
+    old = os.environ.pop("MMPTX_LIBCUDA", None)
+    try:
+        try:
+            R.Device()
+            return True
+        except CudaError as e:
+            reason = str(e)
+    finally:
+        if old is not None:
+            os.environ["MMPTX_LIBCUDA"] = old
+    root = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.join(root, "utils"))
+    try:
+        import gpuprobe
+    finally:
+        sys.path.pop(0)
+    evidence = gpuprobe.device_evidence()
+    if evidence and not os.environ.get("MMPTX_NO_GPU_TESTS"):
+        msg = ("a GPU seems present (%s) but the runtime cannot open it: "
+               "%s; the GPU tests are skipped (set MMPTX_NO_GPU_TESTS=1 if "
+               "this is meant)" % (evidence, reason))
+        sys.stderr.write("mmptx tests: warning: " + msg + "\n")
+        warnings.warn(msg, pytest.PytestWarning)
+    return False

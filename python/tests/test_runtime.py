@@ -232,19 +232,33 @@ def test_module_launches_many_times(fake):
                        match=r"cuModuleGetFunction\('nope'\): "
                              "CUDA_ERROR_NOT_FOUND"):
         mod.kernel("nope")
-    with pytest.raises(CudaError, match="cuLaunchKernel.*LAUNCH_FAILED"):
-        # n larger than the buffers: the fake device faults.
-        k.launch(block=8, args=[np.float32(1), x, y, np.int32(8)])
+    # n larger than the buffers: the fake device faults. As on a GPU, the
+    # launch returns and the next synchronising call reports the fault,
+    # naming the launch; a checked launch reports it itself.
+    k.launch(block=8, args=[np.float32(1), x, y, np.int32(8)])
+    with pytest.raises(CudaError,
+                       match=r"cuCtxSynchronize \(reporting a failure of the "
+                             r"work queued before it; the last launch was "
+                             r"cuLaunchKernel\('fake_axpy', grid 1x1x1, "
+                             r"block 8x1x1\)\): CUDA_ERROR_LAUNCH_FAILED"):
+        dev.synchronize()
+    with pytest.raises(CudaError,
+                       match=r"cuLaunchKernel\('fake_axpy', grid 1x1x1, block "
+                             r"8x1x1\) \(checked: the kernel failed\): "
+                             r"CUDA_ERROR_LAUNCH_FAILED"):
+        k.launch(block=8, args=[np.float32(1), x, y, np.int32(8)],
+                 checked=True)
+    k(np.float32(0), x, y, np.int32(3), block=3, checked=True)
     with pytest.raises(CudaError, match="cuLaunchKernel.*INVALID_VALUE"):
         k.launch(block=2048, args=[np.float32(1), x, y, np.int32(3)])
     with pytest.raises(TypeError, match="NumPy scalars or arrays"):
-        k.launch(args=[1.0])
+        k.launch(args=[1.0, x, y, np.int32(3)])
     with pytest.raises(TypeError, match="unsupported kernel argument"):
-        k.launch(args=[np.int8(1)])
+        k.launch(args=[np.int8(1), x, y, np.int32(3)])
     x2 = dev.from_numpy(np.zeros(3, np.float32))
     x2.close()
     with pytest.raises(ValueError, match="closed"):
-        k.launch(args=[x2])
+        k.launch(args=[np.float32(1), x2, y, np.int32(3)])
     mod.close()
     with pytest.raises(ValueError, match="unloaded"):
         k.launch(block=3, args=[np.float32(1), x, y, np.int32(3)])
@@ -272,7 +286,7 @@ def test_foreign_device_arrays(fake):
     # DLPack: a capsule and a __dlpack__ producer, both kDLCUDA.
     assert x.__dlpack_device__() == (2, 0)
     cap = x.__dlpack__()
-    assert R._native.dlpack_info(cap) == (2, 0, x.ptr, 12)
+    assert R._native.dlpack_info(cap) == (2, 0, x.ptr, 12, True)
     k.launch(block=3, args=[np.float32(1), x.__dlpack__(), DlpackTensor(y),
                             np.int32(3)])
     assert y.to_numpy().tolist() == [2, 4, 6]
@@ -288,7 +302,8 @@ def test_foreign_device_arrays(fake):
     with pytest.raises(BufferError, match="without copies"):
         x.__dlpack__(copy=True)
     with pytest.raises(TypeError, match="without 'data'"):
-        k.launch(args=[types.SimpleNamespace(__cuda_array_interface__={})])
+        k.launch(args=[np.float32(1), x, types.SimpleNamespace(
+            __cuda_array_interface__={}), np.int32(3)])
     fake.setenv("MMPTX_FAKE_CUDA_DEVICES", "2")
     other = R.Device(1).zeros(3, np.float32)
     for arg in (other, DlpackTensor(other)):
@@ -297,6 +312,18 @@ def test_foreign_device_arrays(fake):
             k.launch(block=3, args=[np.float32(1), x, arg, np.int32(3)])
     del other, arg
     gc.collect()  # released while device 1 exists
+
+
+_REAL_GPU = None
+
+
+def real_gpu():
+    """conftest.real_gpu(), asked once (it warns when a GPU's probe fails)."""
+    global _REAL_GPU
+    if _REAL_GPU is None:
+        from conftest import real_gpu as probe
+        _REAL_GPU = probe()
+    return _REAL_GPU
 
 
 def torch_cuda():
@@ -340,15 +367,6 @@ def test_no_driver(monkeypatch, tmp_path):
     assert R.device_count() == 0
 
 
-def real_gpu():
-    old = os.environ.pop("MMPTX_LIBCUDA", None)
-    try:
-        return R.device_count() > 0
-    finally:
-        if old is not None:
-            os.environ["MMPTX_LIBCUDA"] = old
-
-
 @pytest.mark.skipif(not real_gpu(), reason="no GPU")
 @needs_backend
 def test_gpu_axpy(monkeypatch):
@@ -364,3 +382,150 @@ def test_gpu_axpy(monkeypatch):
     dev.run(r.cubin, "axpy", grid=1, block=1024,
             args=[np.float32(2), x, R.inout(y), np.uint32(n)])
     assert np.array_equal(y, 2 * x + 1)
+
+
+def test_gpu_probe_failure_is_loud(monkeypatch, tmp_path):
+    """A machine that seems to have a GPU but whose driver cannot open it
+    gives a warning with the driver's reason, not a silent skip."""
+    from conftest import real_gpu as probe
+
+    def no_device(*args):
+        raise CudaError("cuInit: CUDA_ERROR_INSUFFICIENT_DRIVER (35)")
+
+    monkeypatch.setattr(R, "Device", no_device)
+    seen = tmp_path / "nvidia0"
+    seen.write_text("")
+    monkeypatch.setenv("MMPTX_GPU_EVIDENCE_PATHS", str(seen))
+    monkeypatch.delenv("MMPTX_NO_GPU_TESTS", raising=False)
+    with pytest.warns(pytest.PytestWarning,
+                      match=r"a GPU seems present \(.*nvidia0 exists\) but "
+                            r"the runtime cannot open it: .+"):
+        assert probe() is False
+    monkeypatch.setenv("MMPTX_NO_GPU_TESTS", "1")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert probe() is False
+
+
+@needs_fake
+@needs_backend
+def test_launch_checked_against_parameters(fake):
+    """The cubin's parameters decide: a wrong count or size is a TypeError
+    before the driver is called (which would read past the arguments)."""
+    dev = R.Device()
+    k = dev.load(cubin("fake_axpy")).kernel("fake_axpy")
+    assert k.param_sizes == [4, 8, 8, 4]
+    x = dev.from_numpy(np.ones(3, np.float32))
+    y = dev.zeros(3, np.float32)
+    with pytest.raises(TypeError,
+                       match=r"kernel 'fake_axpy' takes 4 parameters \(4, 8, "
+                             r"8, 4 bytes\), but 1 argument was given"):
+        k.launch(block=3, args=[np.float32(1)])
+    with pytest.raises(TypeError, match="but 5 arguments were given"):
+        k.launch(block=3, args=[np.float32(1), x, y, np.int32(3),
+                                np.int32(0)])
+    # np.float64 for an f32 parameter is refused, never converted.
+    with pytest.raises(TypeError,
+                       match=r"argument 0 of kernel 'fake_axpy' is a "
+                             r"numpy.float64 of 8 bytes, but parameter 0 is "
+                             r"4 bytes"):
+        k.launch(block=3, args=[np.float64(2), x, y, np.int32(3)])
+    with pytest.raises(TypeError, match=r"argument 3 of kernel 'fake_axpy' "
+                                        r"is a pointer \(8 bytes\)"):
+        k.launch(block=3, args=[np.float32(2), x, y, x])
+    # The native layer and Device.run check too.
+    with pytest.raises(TypeError, match="takes 4 parameters, but 1 were"):
+        k._k.launch((1, 1, 1), (1, 1, 1), 0, [(4, 0)])
+    with pytest.raises(TypeError, match="takes 4 parameters, but 1 were"):
+        dev.run(cubin("fake_axpy"), "fake_axpy", args=[np.float32(1)])
+    with pytest.raises(TypeError, match="argument 0 is 8 bytes, but "
+                                        "parameter 0 of kernel 'fake_axpy' "
+                                        "is 4 bytes"):
+        dev.run(cubin("fake_axpy"), "fake_axpy",
+                args=[np.float64(1), x.to_numpy(), R.inout(np.zeros(3,
+                      np.float32)), np.int32(3)])
+    assert y.to_numpy().tolist() == [0, 0, 0]  # nothing ran
+    k.launch(block=3, args=[np.float32(2), x, y, np.int32(3)])
+    assert y.to_numpy().tolist() == [2, 2, 2]
+
+
+@needs_fake
+@needs_backend
+def test_foreign_array_layout_and_stream(fake):
+    dev = R.Device()
+    k = dev.load(cubin("fake_axpy")).kernel("fake_axpy")
+    x = dev.from_numpy(np.arange(6, dtype=np.float32))
+    y = dev.zeros(3, np.float32)
+
+    def cai(buf, **over):
+        a = types.SimpleNamespace()
+        a.__cuda_array_interface__ = dict(
+            {"shape": buf.shape, "typestr": "<f4", "version": 3,
+             "data": (buf.ptr, False), "strides": None}, **over)
+        return a
+
+    # Every other element: not C-contiguous, refused.
+    with pytest.raises(ValueError, match=r"must be C-contiguous \(shape "
+                                         r"\(3,\), strides \(8,\)\)"):
+        k.launch(block=3, args=[np.float32(1), cai(x, shape=(3,),
+                                                   strides=(8,)),
+                                y, np.int32(3)])
+    # Explicit C-contiguous strides are fine, 2-D too.
+    k.launch(block=3, args=[np.float32(1), cai(x, shape=(2, 3),
+                                               strides=(12, 4)),
+                            cai(y, strides=(4,)), np.int32(3)])
+    assert y.to_numpy().tolist() == [0, 1, 2]
+    # The producer's stream is waited for (the fake reports the call).
+    fake.setenv("MMPTX_FAKE_CUDA_FAIL", "cuStreamSynchronize=1")
+    with pytest.raises(CudaError, match="cuStreamSynchronize: "
+                                        "CUDA_ERROR_INVALID_VALUE"):
+        k.launch(block=3, args=[np.float32(1), cai(x, stream=7), y,
+                                np.int32(3)])
+    fake.delenv("MMPTX_FAKE_CUDA_FAIL")
+    k.launch(block=3, args=[np.float32(1), cai(x, stream=2), y,
+                            np.int32(3)])
+    assert y.to_numpy().tolist() == [0, 2, 4]
+    with pytest.raises(ValueError, match="'stream' 0"):
+        k.launch(block=3, args=[np.float32(1), cai(x, stream=0), y,
+                                np.int32(3)])
+
+    # DLPack producers are asked for the launches' stream (1).
+    class Recording(DlpackTensor):
+        streams = []
+
+        def __dlpack__(self, **kwargs):
+            self.streams.append(kwargs.get("stream"))
+            return super().__dlpack__(**kwargs)
+
+    k.launch(block=3, args=[np.float32(1), Recording(x), y, np.int32(3)])
+    assert Recording.streams == [1]
+    assert y.to_numpy().tolist() == [0, 3, 6]
+
+
+@needs_fake
+@needs_backend
+def test_launch_from_another_thread(fake):
+    """Each call makes the device's context current on its own thread: a
+    kernel looked up and launched on a new thread (which has no current
+    context) works."""
+    import threading
+    dev = R.Device()
+    mod = dev.load(cubin("fake_axpy"))
+    x = dev.from_numpy(np.ones(3, np.float32))
+    y = dev.zeros(3, np.float32)
+    errors = []
+
+    def work():
+        try:
+            k = mod.kernel("fake_axpy")
+            k.launch(block=3, args=[np.float32(3), x, y, np.int32(3)],
+                     checked=True)
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert errors == []
+    assert y.to_numpy().tolist() == [3, 3, 3]

@@ -342,3 +342,73 @@ def test_vocabulary_fast_compile():
     assert len(iset.vocabulary("all")) == len(iset.instructions)
     with pytest.raises(S.StackError, match="unknown vocabulary 'slow'"):
         iset.vocabulary("slow")
+
+
+def test_one_number_model(cc, iset):
+    """The Python interpreters read numbers as the CLI does: floats and ints
+    are values for F32/F64, floats are values rounded once for F16/BF16
+    (ints are their bits), ints are masked to an integer register's width."""
+    from mmptx import ast as A
+    f32 = [("x", "F32"), ("z", "F32", "out")]
+    ident = [S.input_(0)]
+    for v in (1.5, np.float32(1.5), 2, np.int32(2), np.float64(0.1)):
+        got = cc.interpret(ident, f32, ["z"], [v, 0])
+        assert got == [float(np.float32(v))], v
+        prog = A.parse("(in x F32)\n(out z F32)\n(= z x)")
+        assert prog.interpret(x=v) == {"z": float(np.float32(v))}, v
+    # F16 and BF16 from floats: correctly rounded (1.5 is 0x3e00, 0x3fc0;
+    # 1 + 2^-11 + 2^-20 rounds up, past the tie).
+    for stack, v, bits in (("F16", 1.5, 0x3E00), ("BF16", 1.5, 0x3FC0),
+                           ("F16", 1 + 2 ** -11 + 2 ** -20, 0x3C01),
+                           ("F16", 1 + 2 ** -11, 0x3C00),
+                           ("BF16", 1 + 2 ** -8 + 2 ** -30, 0x3F81),
+                           ("F16", 1e6, 0x7C00), ("F16", -0.0, 0x8000),
+                           ("F16", 0x3E00, 0x3E00)):
+        regs = [("x", stack), ("z", stack, "out")]
+        assert cc.interpret(ident, regs, ["z"], [v, 0]) == [bits], (stack, v)
+        prog = A.parse(f"(in x {stack})\n(out z {stack})\n(= z x)")
+        assert prog.interpret(x=v) == {"z": bits}, (stack, v)
+    # Packed: a pair of lane values, lane 0 first, or bits.
+    regs = [("x", "F16X2"), ("z", "F16X2", "out")]
+    assert cc.interpret(ident, regs, ["z"], [(1.5, -2.0), 0]) == [0xC0003E00]
+    # S32: negative values, and a mod register the program does not write.
+    regs = [("m", "S32", "mod")]
+    assert cc.interpret([], regs, ["m"], [-24]) == [-24]
+    words = S.parse(".registers { a : S32 in; r : S32 out; }\n"
+                    ".program { a -7 add.s32 }").main
+    assert cc.interpret(words, [("a", "S32"), ("r", "S32", "out")], ["r"],
+                        [-2, 0]) == [-9]
+    with pytest.raises(TypeError, match="a u32 register takes an int"):
+        cc.interpret([], [("m", "U32", "mod")], ["m"], [1.5])
+    with pytest.raises(TypeError, match="f32 register takes a number"):
+        cc.interpret(ident, f32, ["z"], ["1.5", 0])
+    with pytest.raises(ValueError, match="1 inputs for 2 registers"):
+        cc.interpret(ident, f32, ["z"], [1.5])
+
+
+def test_interpret_rows_checks_its_array(cc, iset):
+    regs = iset.registers(XYZ)
+    words = np.array([S.input_(0)], dtype=np.uint64)
+    with pytest.raises(TypeError, match="bit patterns"):
+        cc.interpret_rows(words, regs, ["z"], np.ones((2, 3), np.float32))
+    with pytest.raises(ValueError, match=r"shape \(2, 2\) for 3 registers"):
+        cc.interpret_rows(words, regs, ["z"], np.zeros((2, 2), np.uint64))
+    bits = np.full((1, 3), S.f32_bits(2.5), dtype=np.uint32)
+    assert cc.interpret_rows(words, regs, ["z"], bits).tolist() == \
+        [[S.f32_bits(2.5)]]
+
+
+def test_word_api_requests_as_the_c_api(iset):
+    """Requests of an in register or past the registers are refused, as the
+    C API refuses them; store_size=0 is accepted, as there."""
+    cc = S.Compiler(store_size=0)
+    regs = iset.registers(XYZ)
+    words = [S.input_(0)]
+    with pytest.raises(S.StackError, match="request 0 names 'x', an in "
+                                           "register"):
+        cc.compile(words, regs, ["x"])
+    with pytest.raises(S.StackError, match="request 0 names register 7 of 3"):
+        cc.compile(words, regs, [7])
+    with pytest.raises(S.StackError, match="an in register"):
+        cc.compile_batch([words], regs, [0])
+    assert "mov" in cc.compile(words, regs, ["z"])

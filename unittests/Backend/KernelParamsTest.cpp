@@ -37,6 +37,20 @@ std::string kparam(uint16_t Ordinal, uint32_t Size) {
   return R;
 }
 
+/// An EIATTR_KPARAM_INFO_V2 record (large parameter blocks) of parameter
+/// \p Ordinal, \p Size bytes, with a pointee alignment and space after it.
+std::string kparamV2(uint16_t Ordinal, uint16_t Size) {
+  std::string R(16, '\0');
+  R[0] = 4;
+  R[1] = 0x45;
+  put16(R, 2, 12);
+  put16(R, 8, Ordinal);
+  put16(R, 12, Size);
+  R[14] = 4;
+  R[15] = 4;
+  return R;
+}
+
 /// A cubin-like ELF64 image whose only sections are the section names and
 /// `.nv.info.<Kernel>` holding \p Info.
 std::string makeCubin(StringRef Kernel, StringRef Info) {
@@ -133,6 +147,23 @@ TEST(KernelParamsTest, Ptx) {
   EXPECT_FALSE(getKernelParamSizes(".entry k(.param .u32", "k"));
   EXPECT_FALSE(getKernelParamSizes(".entry k(.param .pred p) {}", "k"));
   EXPECT_FALSE(getKernelParamSizes("not an image", "k"));
+}
+
+TEST(KernelParamsTest, CubinLargeBlock) {
+  // ptxas describes a block of 5 KB or more with the V2 records only.
+  std::string Info = kparamV2(2, 8) + kparamV2(1, 4) + kparamV2(0, 6000) +
+                     std::string("\x04\x0a\x08\x00\x0c\x00\x00\x00"
+                                 "\x10\x02\x80\x17",
+                                 12);
+  Optional<std::vector<unsigned>> Sizes =
+      getKernelParamSizes(makeCubin("k", Info), "k");
+  ASSERT_TRUE(Sizes);
+  EXPECT_EQ(*Sizes, (std::vector<unsigned>{6000, 4, 8}));
+  // A V2 record cut short is not read as a size.
+  std::string Short = kparamV2(0, 6000);
+  Short[2] = 6;
+  Short.resize(10);
+  EXPECT_FALSE(getKernelParamSizes(makeCubin("k", Short), "k"));
 }
 
 } // namespace

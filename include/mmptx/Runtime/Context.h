@@ -33,6 +33,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
+#include <string>
 
 namespace mmptx {
 namespace runtime {
@@ -52,6 +53,9 @@ struct LaunchConfig {
   unsigned SharedBytes = 0;
   /// A Stream's handle; null is the context's default stream.
   void *Stream = nullptr;
+  /// Waits for the launch's stream after it, so that a fault of the kernel
+  /// is reported by this launch, naming it, rather than by a later call.
+  bool Checked = false;
 };
 
 /// A kernel of a loaded Module (CUfunction); valid while its Module lives.
@@ -142,7 +146,9 @@ public:
   CudaDriver &getDriver() const { return Driver; }
   const DeviceInfo &getDeviceInfo() const { return Info; }
 
-  /// Makes this context current on the calling thread.
+  /// Makes this context current on the calling thread (and leaves it so).
+  /// Every other call of this API makes the context current only for its
+  /// own duration and then restores the thread's previous context.
   llvm::Error makeCurrent() const;
 
   /// cuModuleLoadData of a cubin, fatbin or NUL-terminated PTX image.
@@ -166,6 +172,10 @@ public:
 
   /// Waits for all work of this context (cuCtxSynchronize).
   llvm::Error synchronize() const;
+  /// Waits for the work of \p StreamHandle, a CUstream of this context
+  /// (another library's, say) or 1 / 2, the legacy / per-thread default
+  /// stream (cuStreamSynchronize).
+  llvm::Error synchronizeStream(void *StreamHandle) const;
 
 private:
   Context(CudaDriver &Driver, DeviceInfo Info, int Device, void *Handle)
@@ -173,14 +183,23 @@ private:
   friend class Module;
   friend class DeviceBuffer;
   friend class Stream;
+  friend class ScopedCurrent;
 
-  /// Calls \p Fn with this context current, for a destructor's release.
-  void release(llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
+  /// Calls \p Fn with this context current, for a destructor's release; a
+  /// failure (a kernel's fault reported late, say) is written to stderr,
+  /// since a destructor cannot return it.
+  void release(llvm::StringRef Call,
+               llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
+  /// The error of a synchronising call \p Call, naming the last launch,
+  /// whose fault it may be reporting.
+  llvm::Error checkSync(int Result, const llvm::Twine &Call) const;
 
   CudaDriver &Driver;
   DeviceInfo Info;
   int Device;
   void *Handle;
+  /// The last launch, as its error would name it.
+  mutable std::string LastLaunch;
 };
 
 } // namespace runtime

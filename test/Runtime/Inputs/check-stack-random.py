@@ -41,9 +41,11 @@ itself: the pipeline check for machines without a GPU.
 
 import argparse
 import concurrent.futures
+import json
 import math
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -270,6 +272,8 @@ def prepare(args, seed, zero_specials):
         err = make_ast_program(args, seed, prog)
         if err is not None:
             return fail('mmptx-ast --random', err)
+    elif args.program:
+        shutil.copyfile(args.program, prog)
     else:
         rc, _, err = run(['mmptx-stack', args.base,
                           '--randomize=%d' % args.words, '--seed=%d' % seed,
@@ -503,6 +507,15 @@ def main():
     p.add_argument('--include', action='append', default=[],
                    help='with --packed: nvcc include directories')
     p.add_argument('--no-gpu', action='store_true')
+    p.add_argument('--program',
+                   help='with --base: check this Stack PTX program (over the '
+                   "base's registers) instead of random ones")
+    p.add_argument('--rows',
+                   help="a JSON file of input rows replacing the layout's "
+                   '({"variable": [value per row], ...})')
+    p.add_argument('--max-skipped', type=float, default=0.4,
+                   help='fail when more than this fraction of the programs '
+                   'is skipped (default 0.4)')
     args = p.parse_args()
     if not args.packed and not args.ptx:
         p.error('--ptx is needed without --packed')
@@ -511,8 +524,21 @@ def main():
     if not args.ast and not args.base:
         p.error('--base is needed without --ast')
     args.layout = AST_LAYOUT if args.ast else STACK_LAYOUT
+    if args.program and (args.ast or args.packed):
+        p.error('--program is for one Stack PTX program, without --packed')
+    if args.rows:
+        with open(args.rows) as f:
+            rows = json.load(f)
+        lay = args.layout
+        for name, values in rows.items():
+            if name not in lay.rows or len(values) != lay.num_rows:
+                p.error('--rows: %r is not an input variable with %d rows' %
+                        (name, lay.num_rows))
+        args.layout = Layout(lay.variables, dict(lay.rows, **rows))
     first, _, last = args.seeds.partition('-')
     seeds = range(int(first), int(last or first) + 1)
+    if args.program:
+        seeds = range(1, 2)
     os.makedirs(args.work, exist_ok=True)
 
     start = time.monotonic()
@@ -561,7 +587,13 @@ def main():
                len(times), checked / elapsed))
     for f in failures:
         print('MISMATCH ' + f)
-    if failures or counts.get('error', 0) or \
+    # A skipped program checks nothing: too many skips is a failure too.
+    skipped = counts.get('skip-special', 0) + counts.get('skip-unsupported', 0)
+    too_many_skipped = skipped > args.max_skipped * len(results)
+    if too_many_skipped:
+        print('TOO MANY SKIPPED: %d of %d programs (more than %g)' %
+              (skipped, len(results), args.max_skipped))
+    if failures or counts.get('error', 0) or too_many_skipped or \
             diverged_units * 5 > max(approx_units, 1):
         print('FAILED')
         return 1

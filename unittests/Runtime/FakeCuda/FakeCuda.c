@@ -18,6 +18,12 @@
 |* y[i] = a * x[i] + y[i] for every thread i below n; other kernels do        *|
 |* nothing.                                                                   *|
 |*                                                                            *|
+|* As with the real driver, the current context is per thread (a new thread   *|
+|* has none), and a kernel's fault is asynchronous: cuLaunchKernel succeeds   *|
+|* and the next synchronising call (cuCtxSynchronize, cuStreamSynchronize,    *|
+|* cuMemcpy*) returns CUDA_ERROR_LAUNCH_FAILED. (The real driver then keeps   *|
+|* the error for every later call of the context; the fake reports it once.)  *|
+|*                                                                            *|
 |* Environment, read at each call:                                            *|
 |*   MMPTX_FAKE_CUDA_FAIL=cuInit=34,cuModuleLoadData=200  make calls fail     *|
 |*   MMPTX_FAKE_CUDA_DEVICES=N     device count (default 1; 0: cuInit says    *|
@@ -76,7 +82,8 @@ static const struct Code Codes[] = {
 };
 
 static int Initialized;
-static void *CurrentCtx;
+static __thread void *CurrentCtx; /* per thread, as the driver's */
+static CUresult PendingError;     /* a launched kernel's fault, not yet seen */
 static int PrimaryRefs;
 static long LiveObjects; /* modules, allocations, streams */
 
@@ -229,6 +236,14 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice D) {
   return SUCCESS;
 }
 
+EXPORT CUresult cuCtxGetCurrent(void **Ctx) {
+  ENTER("cuCtxGetCurrent");
+  if (!Ctx)
+    return INVALID_VALUE;
+  *Ctx = PrimaryRefs ? CurrentCtx : NULL;
+  return SUCCESS;
+}
+
 EXPORT CUresult cuCtxSetCurrent(void *Ctx) {
   ENTER("cuCtxSetCurrent");
   if (Ctx && (Ctx != &PrimaryCtx || PrimaryRefs == 0))
@@ -240,12 +255,22 @@ EXPORT CUresult cuCtxSetCurrent(void *Ctx) {
 #define ENTER_CTX(Call)                                                        \
   do {                                                                         \
     ENTER(Call);                                                               \
-    if (!CurrentCtx)                                                           \
+    if (!CurrentCtx || !PrimaryRefs)                                           \
       return INVALID_CONTEXT;                                                  \
+  } while (0)
+
+/* A synchronising call returns the fault of a kernel launched before it. */
+#define TAKE_PENDING()                                                         \
+  do {                                                                         \
+    CUresult P_ = PendingError;                                                \
+    PendingError = SUCCESS;                                                    \
+    if (P_ != SUCCESS)                                                         \
+      return P_;                                                               \
   } while (0)
 
 EXPORT CUresult cuCtxSynchronize(void) {
   ENTER_CTX("cuCtxSynchronize");
+  TAKE_PENDING();
   return SUCCESS;
 }
 
@@ -395,6 +420,7 @@ EXPORT CUresult cuMemFree_v2(CUdeviceptr P) {
 
 EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr Dst, const void *Src, size_t N) {
   ENTER_CTX("cuMemcpyHtoD");
+  TAKE_PENDING();
   if (!findAllocation(Dst, N))
     return INVALID_VALUE;
   memcpy((void *)(uintptr_t)Dst, Src, N);
@@ -403,6 +429,7 @@ EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr Dst, const void *Src, size_t N) {
 
 EXPORT CUresult cuMemcpyDtoH_v2(void *Dst, CUdeviceptr Src, size_t N) {
   ENTER_CTX("cuMemcpyDtoH");
+  TAKE_PENDING();
   if (!findAllocation(Src, N))
     return INVALID_VALUE;
   memcpy(Dst, (const void *)(uintptr_t)Src, N);
@@ -436,6 +463,7 @@ EXPORT CUresult cuStreamDestroy_v2(void *S) {
 
 EXPORT CUresult cuStreamSynchronize(void *S) {
   ENTER_CTX("cuStreamSynchronize");
+  TAKE_PENDING();
   return SUCCESS;
 }
 
@@ -467,8 +495,10 @@ EXPORT CUresult cuLaunchKernel(struct FakeFunction *F, unsigned GX, unsigned GY,
     if (N > 0 && (unsigned long long)N > Threads)
       N = (int)Threads;
     if (N > 0 && (!findAllocation(X, (size_t)N * 4) ||
-                  !findAllocation(Y, (size_t)N * 4)))
-      return LAUNCH_FAILED; /* the device would fault */
+                  !findAllocation(Y, (size_t)N * 4))) {
+      PendingError = LAUNCH_FAILED; /* the device faults, later */
+      return SUCCESS;
+    }
     for (I = 0; I < N; ++I)
       ((float *)(uintptr_t)Y)[I] += A * ((float *)(uintptr_t)X)[I];
   }
@@ -501,6 +531,7 @@ static const struct Entry Entries[] = {
     ENTRY("cuDeviceTotalMem", 3020, cuDeviceTotalMem_v2),
     ENTRY("cuDevicePrimaryCtxRetain", 7000, cuDevicePrimaryCtxRetain),
     ENTRY("cuDevicePrimaryCtxRelease", 11000, cuDevicePrimaryCtxRelease_v2),
+    ENTRY("cuCtxGetCurrent", 4000, cuCtxGetCurrent),
     ENTRY("cuCtxSetCurrent", 4000, cuCtxSetCurrent),
     ENTRY("cuCtxSynchronize", 2000, cuCtxSynchronize),
     ENTRY("cuModuleLoadData", 2000, cuModuleLoadData),

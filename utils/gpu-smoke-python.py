@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The Python runtime on the GPU, for utils/gpu-smoke.sh: a kernel compiled
+for the device at hand, looked up and launched from a second thread, checked
+launches, too few arguments and a float64 for an f32 parameter refused,
+foreign arrays (PyTorch's, where installed) through both protocols.
+
+Prints one line per check and exits non-zero on the first failure."""
+
+import os
+import sys
+import threading
+
+import numpy as np
+
+import mmptx
+from mmptx import runtime as R
+
+AXPY = """\
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry axpy(.param .f32 a, .param .u64 x, .param .u64 y,
+                     .param .u32 n)
+{
+  .reg .pred %p;
+  .reg .f32 %f<4>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<6>;
+  ld.param.f32 %f1, [a];
+  ld.param.u64 %rd1, [x];
+  ld.param.u64 %rd2, [y];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.u32 %r2, %r3, %r4, %r2;
+  setp.ge.u32 %p, %r2, %r1;
+  @%p ret;
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.f32 %f2, [%rd4];
+  ld.global.f32 %f3, [%rd5];
+  fma.rn.f32 %f3, %f1, %f2, %f3;
+  st.global.f32 [%rd5], %f3;
+  ret;
+}
+"""
+
+
+def check(what, ok):
+    print(("ok      " if ok else "FAILED  ") + what, flush=True)
+    if not ok:
+        sys.exit(1)
+
+
+def raises(exc, fn):
+    try:
+        fn()
+    except exc as e:
+        return str(e)
+    return None
+
+
+def main():
+    os.environ.pop("MMPTX_LIBCUDA", None)
+    dev = R.Device()
+    name, major, minor = dev.info[1], dev.info[2], dev.info[3]
+    print("device: %s (sm_%d%d)" % (name, major, minor))
+    (r,) = mmptx.compile_batch([AXPY], arch="sm_%d%d" % (major, minor),
+                               check=True)
+    mod = dev.load(r.cubin)
+    n = 100000
+    x = dev.from_numpy(np.arange(n, dtype=np.float32))
+    y = dev.from_numpy(np.ones(n, dtype=np.float32))
+    errors = []
+
+    def work():
+        try:
+            k = mod.kernel("axpy")  # looked up on this thread
+            k.launch(grid=(n + 255) // 256, block=256,
+                     args=[np.float32(2), x, y, np.uint32(n)], checked=True)
+        except Exception as e:
+            errors.append(e)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    check("lookup and checked launch from a second thread %s" % errors,
+          not errors)
+    check("results of that launch",
+          np.array_equal(y.to_numpy(), 2 * np.arange(n, dtype=np.float32) + 1))
+    k = mod.kernel("axpy")
+    check("param_sizes from the cubin %s" % k.param_sizes,
+          k.param_sizes == [4, 8, 8, 4])
+    msg = raises(TypeError, lambda: k.launch(args=[np.float32(1), x]))
+    check("too few arguments: TypeError (%s)" % msg,
+          msg is not None and "takes 4 parameters" in msg)
+    msg = raises(TypeError, lambda: k.launch(
+        args=[np.float64(1), x, y, np.uint32(n)]))
+    check("np.float64 for an f32 parameter: TypeError (%s)" % msg,
+          msg is not None and "numpy.float64 of 8 bytes" in msg)
+    dev.synchronize()
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None and torch.cuda.is_available():
+        tx = torch.arange(8, dtype=torch.float32, device="cuda")
+        ty = torch.zeros(8, dtype=torch.float32, device="cuda")
+        k.launch(block=8, args=[np.float32(1), tx, ty, np.uint32(8)],
+                 checked=True)
+        check("a PyTorch tensor through __cuda_array_interface__",
+              torch.equal(ty, tx))
+        k.launch(block=8, args=[np.float32(1), tx.__dlpack__(stream=1),
+                                ty, np.uint32(8)], checked=True)
+        check("a PyTorch tensor through DLPack", torch.equal(ty, 2 * tx))
+        msg = raises(ValueError, lambda: k.launch(
+            block=4, args=[np.float32(1), tx[::2], ty, np.uint32(4)]))
+        check("a strided tensor refused (%s)" % msg, msg is not None)
+    else:
+        print("skipped PyTorch checks (no torch with CUDA)")
+    print("python runtime: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
