@@ -31,6 +31,27 @@ namespace defaults {
 
 const StackInfo &stack::getDefaultStackInfo() { return defaults::stackInfo; }
 
+/// Stack index in the Examples numbering of each Tests-numbered stack.
+static constexpr uint16_t TestsToExamples[] = {0, 1, 8, 2, 3, 4, 5, 6, 7};
+/// The inverse.
+static constexpr uint16_t ExamplesToTests[] = {0, 1, 3, 4, 5, 6, 7, 8, 2};
+
+void stack::convertWordNumbering(MutableArrayRef<uint64_t> Words,
+                                 WordNumbering From, WordNumbering To) {
+  if (From == To)
+    return;
+  const uint16_t *Map =
+      From == WordNumbering::Tests ? TestsToExamples : ExamplesToTests;
+  for (uint64_t &W : Words) {
+    WordType T = getWordType(W);
+    if (T != WordType::Constant && T != WordType::Meta && T != WordType::Store)
+      continue;
+    uint16_t Aux = getWordAux(W);
+    if (Aux < 9)
+      W = makeWord(T, Map[Aux], getWordPayload(W));
+  }
+}
+
 static bool nonEmpty(const char *S) { return S && *S; }
 
 Error StackInfo::verify() const {
