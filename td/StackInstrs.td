@@ -22,7 +22,8 @@
 // stacks, arg types, instructions and special registers as the examples
 // description does, so the reference's 8-byte words keep their meaning
 // (test/Stack/reference-words.test) and its serialised default tables equal
-// these (test/Serialize/reference-stack-info.test):
+// these entry for entry, except that %gridid (a .u64 register) is read as
+// u64 here and as u32 there (unittests/Serialize/ReferenceWireTest.cpp):
 //
 //   stack     examples  tests        stack     examples  tests
 //   F32       0         0            TF32      4         5
