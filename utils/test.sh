@@ -58,7 +58,7 @@ step python "Python package: pip install ., import, pytest" bash -c \
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 step fuzz-parser "fuzzing the PTX parser for ${FUZZ_SECONDS}s" \
   bash fuzz/run.sh parser "$FUZZ_SECONDS"
-for t in annotate stack ast; do
+for t in annotate stack ast wire; do
   step "fuzz-$t" "fuzzing $t for $((FUZZ_SECONDS / 3))s" \
     bash fuzz/run.sh "$t" "$((FUZZ_SECONDS / 3))"
 done
