@@ -26,12 +26,17 @@
 ///             5 requests      count of lists, each a count + u32 indices
 ///             6 target        str
 ///             7 backend       str name, count + str options
+///             8 inject        u8 trusted, u8 allow unknown types, count +
+///                             (str token, str register type, str mov
+///                             suffix)
 ///   programs  16 variant      u64 id, count, then per program: u8 kind,
 ///                             u32 inject, count + u64 words, count of
 ///                             routines each count + u64 words, str text
-///   results   32 result       u64 id, u8 ok, str cubin, count + str stubs,
-///                             count + (str message, str file, u32 line,
-///                             u32 column), str backend, str version
+///   results   32 result       u64 id, str name, u8 ok, str cubin, count +
+///                             str stubs, count + (str message, str file,
+///                             u32 line, u32 column), str backend, str
+///                             version, str log, str origin, f64 seconds
+///                             (its IEEE bits as a u64)
 ///
 /// A required record (source, stack-opts in a job) that is missing, or a
 /// record whose body has bytes left over, is an error.
@@ -43,6 +48,8 @@
 #include "ByteIO.h"
 
 #include "llvm/Support/xxhash.h"
+
+#include <cstring>
 
 using namespace llvm;
 using namespace mmptx;
@@ -58,6 +65,7 @@ enum Tag : uint16_t {
   TagRequests = 5,
   TagTarget = 6,
   TagBackend = 7,
+  TagInject = 8,
   TagVariant = 16,
   TagResult = 32,
 };
@@ -177,6 +185,7 @@ StackInfoView::create(const InstructionSet &Set) {
 bool Job::operator==(const Job &O) const {
   const stack::StackPtxOptions &A = StackOptions, &B = O.StackOptions;
   return Kind == O.Kind && SourceName == O.SourceName && Source == O.Source &&
+         Inject == O.Inject &&
          DefaultInstructionSet == O.DefaultInstructionSet &&
          (DefaultInstructionSet || Set == O.Set) && A.Strict == B.Strict &&
          A.ZeroUnsatisfied == B.ZeroUnsatisfied && A.StackSize == B.StackSize &&
@@ -368,6 +377,17 @@ std::string wire::serialize(const Job &J) {
   W.u8(uint8_t(J.Kind));
   W.str(J.SourceName);
   W.str(J.Source);
+  {
+    ByteWriter &W = M.record(TagInject);
+    W.u8(J.Inject.Trusted);
+    W.u8(J.Inject.AllowUnknownTypes);
+    W.u64(J.Inject.ExtraTypes.size());
+    for (const InjectTypeDecl &T : J.Inject.ExtraTypes) {
+      W.str(T.Token);
+      W.str(T.RegType);
+      W.str(T.MovSuffix);
+    }
+  }
   writeInstructionSet(M.record(TagInstrSet), J);
   {
     ByteWriter &W = M.record(TagStackOptions);
@@ -511,6 +531,27 @@ Expected<Job> wire::deserializeJob(StringRef Bytes) {
         return E;
       if (Error E = R.str(J.Source, "source text"))
         return E;
+      break;
+    }
+    case TagInject: {
+      What = "inject options";
+      InjectOptions &I = J.Inject;
+      if (Error E = R.boolean(I.Trusted, "trusted flag"))
+        return E;
+      if (Error E = R.boolean(I.AllowUnknownTypes, "unknown-types flag"))
+        return E;
+      uint64_t N;
+      if (Error E = R.count(N, 24, "inject type"))
+        return E;
+      I.ExtraTypes.resize(N);
+      for (InjectTypeDecl &T : I.ExtraTypes) {
+        if (Error E = R.str(T.Token, "inject type token"))
+          return E;
+        if (Error E = R.str(T.RegType, "inject type register type"))
+          return E;
+        if (Error E = R.str(T.MovSuffix, "inject type mov suffix"))
+          return E;
+      }
       break;
     }
     case TagInstrSet:
@@ -710,6 +751,7 @@ std::string wire::serialize(const ResultBatch &B) {
   for (const Result &Res : B.Results) {
     ByteWriter &W = M.record(TagResult);
     W.u64(Res.Id);
+    W.str(Res.Name);
     W.u8(Res.Ok);
     W.str(Res.Cubin);
     W.u64(Res.Stubs.size());
@@ -724,6 +766,11 @@ std::string wire::serialize(const ResultBatch &B) {
     }
     W.str(Res.Backend);
     W.str(Res.BackendVersion);
+    W.str(Res.Log);
+    W.str(Res.Origin);
+    uint64_t Bits;
+    std::memcpy(&Bits, &Res.Seconds, sizeof Bits);
+    W.u64(Bits);
   }
   return M.finish();
 }
@@ -740,6 +787,8 @@ Expected<ResultBatch> wire::deserializeResults(StringRef Bytes) {
     Result Res;
     uint64_t N;
     if (Error E = R.u64(Res.Id, "result id"))
+      return E;
+    if (Error E = R.str(Res.Name, "result name"))
       return E;
     if (Error E = R.boolean(Res.Ok, "result ok flag"))
       return E;
@@ -768,6 +817,14 @@ Expected<ResultBatch> wire::deserializeResults(StringRef Bytes) {
       return E;
     if (Error E = R.str(Res.BackendVersion, "backend version"))
       return E;
+    if (Error E = R.str(Res.Log, "log"))
+      return E;
+    if (Error E = R.str(Res.Origin, "origin"))
+      return E;
+    uint64_t Bits;
+    if (Error E = R.u64(Bits, "seconds"))
+      return E;
+    std::memcpy(&Res.Seconds, &Bits, sizeof Bits);
     if (Error E = leftover(R, "result"))
       return E;
     B.Results.push_back(std::move(Res));

@@ -152,6 +152,11 @@ static json::Value jobToJson(const Job &J) {
   }
   for (const std::string &S : J.BackendOptions)
     BackendOpts.push_back(S);
+  json::Array Types;
+  for (const InjectTypeDecl &T : J.Inject.ExtraTypes)
+    Types.push_back(json::Object{{"token", T.Token},
+                                 {"reg_type", T.RegType},
+                                 {"mov_suffix", T.MovSuffix}});
   return json::Object{
       {"source", json::Object{{"kind", SourceKinds[unsigned(J.Kind)]},
                               {"name", J.SourceName},
@@ -204,6 +209,10 @@ static json::Value resultsToJson(const ResultBatch &B) {
                                     {"line", D.Line},
                                     {"column", D.Column}});
     Rs.push_back(json::Object{{"id", R.Id},
+                              {"name", R.Name},
+                              {"log", R.Log},
+                              {"origin", R.Origin},
+                              {"seconds", R.Seconds},
                               {"ok", R.Ok},
                               {"cubin_size", int64_t(R.Cubin.size())},
                               {"cubin_hex", toHex(R.Cubin, true)},

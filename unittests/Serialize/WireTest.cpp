@@ -24,6 +24,8 @@ Job makeJob(bool DefaultSet) {
   J.Kind = SourceKind::Inject;
   J.SourceName = "kernel.ptx";
   J.Source = "// PTX_INJECT_START f\n// PTX_INJECT_END\n";
+  J.Inject.Trusted = true;
+  J.Inject.ExtraTypes = {{"DOG", "f32", "f32"}};
   J.DefaultInstructionSet = DefaultSet;
   if (!DefaultSet)
     J.Set = InstructionSet::fromStackInfo(stack::getDefaultStackInfo());
@@ -68,6 +70,10 @@ ResultBatch makeResults() {
   R.Stubs = {"\t{\n\t}"};
   R.Backend = "ptxas";
   R.BackendVersion = "13.0";
+  R.Name = "<ptx#0>";
+  R.Log = "info: 12 registers";
+  R.Origin = "cached";
+  R.Seconds = 0.25;
   B.Results.push_back(R);
   Result F;
   F.Id = 4;

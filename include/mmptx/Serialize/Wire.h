@@ -179,11 +179,33 @@ enum class SourceKind : uint8_t {
   Inject = 2, ///< PTX with inject sites: programs give one stub per inject
 };
 
+/// A type token an inject module accepts besides the built-in ones.
+struct InjectTypeDecl {
+  std::string Token;   ///< `DOG`
+  std::string RegType; ///< `f32`
+  std::string MovSuffix;
+  bool operator==(const InjectTypeDecl &O) const {
+    return Token == O.Token && RegType == O.RegType && MovSuffix == O.MovSuffix;
+  }
+};
+
+/// How an inject job's source is read.
+struct InjectOptions {
+  bool Trusted = false;           ///< only scan for markers
+  bool AllowUnknownTypes = false; ///< accept any type token
+  std::vector<InjectTypeDecl> ExtraTypes;
+  bool operator==(const InjectOptions &O) const {
+    return Trusted == O.Trusted && AllowUnknownTypes == O.AllowUnknownTypes &&
+           ExtraTypes == O.ExtraTypes;
+  }
+};
+
 /// A compile job, sent once.
 struct Job {
   SourceKind Kind = SourceKind::None;
   std::string SourceName; ///< for diagnostics (`kernel.ptx`)
   std::string Source;     ///< the template PTX or the inject module's PTX
+  InjectOptions Inject;   ///< for SourceKind::Inject
   /// True: the default instruction set of the reader's build (Set unused).
   bool DefaultInstructionSet = true;
   InstructionSet Set;
@@ -253,16 +275,23 @@ struct WireDiagnostic {
 /// What compiling one variant gave.
 struct Result {
   uint64_t Id = 0;
+  std::string Name; ///< what messages call the module
   bool Ok = false;
   std::string Cubin;              ///< bytes
   std::vector<std::string> Stubs; ///< one per inject, when asked
   std::vector<WireDiagnostic> Errors;
   std::string Backend;
   std::string BackendVersion;
+  std::string Log;    ///< the backend's info log
+  std::string Origin; ///< `compiled`, `cached` or `duplicate`
+  double Seconds = 0; ///< compile or lookup time
   bool operator==(const Result &O) const {
-    return Id == O.Id && Ok == O.Ok && Cubin == O.Cubin && Stubs == O.Stubs &&
-           Errors == O.Errors && Backend == O.Backend &&
-           BackendVersion == O.BackendVersion;
+    return Id == O.Id && Name == O.Name && Ok == O.Ok && Cubin == O.Cubin &&
+           Stubs == O.Stubs && Errors == O.Errors && Backend == O.Backend &&
+           BackendVersion == O.BackendVersion && Log == O.Log &&
+           Origin == O.Origin &&
+           (Seconds == O.Seconds ||
+            (Seconds != Seconds && O.Seconds != O.Seconds));
   }
 };
 
