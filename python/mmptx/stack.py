@@ -265,6 +265,12 @@ class InstructionSet:
         """A :class:`Registers` from (name, stack name or index, kind)."""
         return Registers(self, regs)
 
+    def __reduce__(self):
+        # Through the wire format: a job holding these tables (none for the
+        # default set, which the reader has).
+        from . import wire
+        return (wire._load_instruction_set, (wire._job_bytes(self),))
+
 
 class _Names:
     """Attribute access to a table's entries; names are made identifiers
@@ -315,6 +321,12 @@ class Registers:
     def __len__(self):
         return len(self.names)
 
+    def __reduce__(self):
+        from . import wire
+        return (wire._load_registers,
+                (wire._job_bytes(self.instruction_set,
+                                 registers=self.to_list()),))
+
 
 class Program:
     """A program parsed from the text form (see :func:`parse`)."""
@@ -335,6 +347,18 @@ class Program:
 
     def __str__(self):
         return self.format()
+
+    def __reduce__(self):
+        # Its words travel as a programs message whose text is the
+        # canonical form (declarations, routines and requests included).
+        from . import wire
+        job = wire._job_bytes(self.instruction_set,
+                              registers=self._native.registers,
+                              requests=[list(self.requests)])
+        programs = wire.dumps_programs([(0, [(
+            wire.PROGRAM_STACK, 0, list(self.main),
+            [list(r) for r in self.routines], self.format())])])
+        return (wire._load_stack_program, (job, programs))
 
 
 def parse(text, instruction_set=None, name="<stack>"):
@@ -451,3 +475,9 @@ class Compiler:
     def stats(self):
         """What the last compile did (dict), including limits it hit."""
         return self._c.stats
+
+    def __reduce__(self):
+        from . import wire
+        return (wire._load_compiler,
+                (wire._job_bytes(self.instruction_set,
+                                 stack_options=self.options),))
