@@ -31,7 +31,7 @@ from ._enums import ArgType, MetaOp, PtxInstr, SpecialReg, StackType, WordType
 from ._mmptx import stack as _native
 from .errors import StackError, StackErrorCode
 
-__all__ = ["WordType", "MetaOp", "StackType", "ArgType", "PtxInstr",
+__all__ = ["convert_word_numbering", "WordType", "MetaOp", "StackType", "ArgType", "PtxInstr",
            "SpecialReg", "make_word", "ptx", "constant", "input_",
            "special", "meta", "meta_constant", "routine", "store", "load",
            "ret", "f32_bits", "bits_f32", "InstructionSet", "Registers",
@@ -86,6 +86,37 @@ def load(slot):
 
 def ret():
     return make_word(WordType.RETURN, 0, 0)
+
+
+# The reference describes its default set twice: its examples description
+# (which mmptx's default set follows: F32 U32 S32 PRED TF32 F16 F16X2 U8
+# PHILOX = 0..8) and its tests description (F32 U32 PHILOX S32 PRED TF32 F16
+# F16X2 U8 = 0..8). Only stack indices differ.
+_TESTS_TO_EXAMPLES = (0, 1, 8, 2, 3, 4, 5, 6, 7)
+_EXAMPLES_TO_TESTS = (0, 1, 3, 4, 5, 6, 7, 8, 2)
+
+
+def convert_word_numbering(words, from_="tests", to="examples"):
+    """Words with the stack index of CONSTANT, META and STORE words
+    renumbered between the reference's two descriptions ("tests" or
+    "examples", mmptx's default); other words, and stack indices past the
+    reference's nine, are kept. Returns a list of ints."""
+    for n in (from_, to):
+        if n not in ("tests", "examples"):
+            raise ValueError(f"unknown word numbering '{n}' (tests or "
+                             "examples)")
+    words = [int(w) for w in words]
+    if from_ == to:
+        return words
+    table = _TESTS_TO_EXAMPLES if from_ == "tests" else _EXAMPLES_TO_TESTS
+    stacked = (WordType.CONSTANT, WordType.META, WordType.STORE)
+    out = []
+    for w in words:
+        aux = (w >> 16) & 0xFFFF
+        if (w & 0xFFFF) in stacked and aux < 9:
+            w = (w & ~(0xFFFF << 16)) | (table[aux] << 16)
+        out.append(w)
+    return out
 
 
 def f32_bits(x):

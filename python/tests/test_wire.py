@@ -202,3 +202,23 @@ def test_multiprocessing_takes_them(func_ptx):
 def _render_in_worker(module, compiler, registers, words):
     stub = compiler.compile(words, registers, ["_x2"])
     return module.render({"func": stub})
+
+
+def test_reference_word_numbering():
+    # The reference's own word: SWAP on F16 (stack 5 in its examples
+    # description, which mmptx's default set follows).
+    swap_f16 = 0x0000000200050005
+    f16 = S.default_instruction_set().stack_index("F16")
+    assert swap_f16 == S.meta(f16, S.MetaOp.SWAP)
+    # The same word in its tests description names F16 as stack 6.
+    assert S.convert_word_numbering([0x0000000200060005]) == [swap_f16]
+    assert S.convert_word_numbering([swap_f16], "examples", "tests") == \
+        [0x0000000200060005]
+    philox_store = S.store(S.default_instruction_set().stack_index("PHILOX"),
+                           10)
+    assert S.convert_word_numbering([S.store(2, 10)]) == [philox_store]
+    # Other words and stacks past the ninth are kept.
+    words = [S.input_(2), S.ptx(33), S.constant(12, 7)]
+    assert S.convert_word_numbering(words) == words
+    with pytest.raises(ValueError):
+        S.convert_word_numbering(words, "sideways")
