@@ -53,8 +53,9 @@ stack::RegKind parseKind(const std::string &K) {
 }
 
 const char *kindName(stack::RegKind K) {
-  return K == stack::RegKind::In ? "in" : K == stack::RegKind::Out ? "out"
-                                                                   : "mod";
+  return K == stack::RegKind::In    ? "in"
+         : K == stack::RegKind::Out ? "out"
+                                    : "mod";
 }
 
 using StackT = std::tuple<std::string, std::string, bool>;
@@ -198,8 +199,7 @@ nb::bytes dumpsPrograms(const std::vector<VariantT> &Vs) {
         throwWire(InvalidArgument,
                   "program kind " + std::to_string(Kind) +
                       " is not 1 (stack), 2 (ast), 3 (stub) or 4 (ptx)");
-      V.Programs.push_back(
-          {ProgramKind(Kind), Inject, Words, Routines, Text});
+      V.Programs.push_back({ProgramKind(Kind), Inject, Words, Routines, Text});
     }
     B.Variants.push_back(std::move(V));
   }
@@ -231,8 +231,7 @@ nb::bytes dumpsResults(const nb::list &Rs) {
     if (D.contains("cubin") && !D["cubin"].is_none())
       R.Cubin = std::string(view(nb::cast<nb::bytes>(D["cubin"])));
     R.Stubs = get<std::vector<std::string>>(D, "stubs", {});
-    for (const auto &[Msg, File, Line, Col] :
-         get<std::vector<
+    for (const auto &[Msg, File, Line, Col] : get<std::vector<
              std::tuple<std::string, std::string, uint32_t, uint32_t>>>(
              D, "errors", {}))
       R.Errors.push_back({Msg, File, Line, Col});
