@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds one libFuzzer target:
 #   fuzz/build.sh [TARGET] [BUILD_DIR]
-# TARGET: parser (default), annotate, stack or ast; BUILD_DIR defaults to
+# TARGET: parser (default), annotate, stack, ast or wire; BUILD_DIR defaults to
 # MMPTX_FUZZ_BUILD or <repo>/build-fuzz. Compiles the mmptx sources the
 # target needs directly with clang++ and -fsanitize=fuzzer,address,undefined
-# against the static LLVM Support library of llvm-config. annotate, stack and ast
+# against the static LLVM Support library of llvm-config. annotate, stack, ast and wire
 # include generated tables: they need a configured and built CMake tree,
 # MMPTX_BUILD (default <repo>/build). CXX and LLVM_CONFIG override the tools.
 set -euo pipefail
@@ -36,8 +36,13 @@ ast)
            "$ROOT"/lib/Expr/*.cpp "$ROOT"/lib/Stack/*.cpp
            "$ROOT/lib/Inject/InjectFormat.cpp" "$ROOT/lib/Inject/InjectTypes.cpp")
   GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
+wire)
+  SOURCES=("$ROOT/fuzz/WireFuzzer.cpp" "$ROOT"/lib/Serialize/*.cpp
+           "$ROOT"/lib/Stack/*.cpp "$ROOT"/lib/Expr/*.cpp
+           "$ROOT/lib/Inject/InjectFormat.cpp" "$ROOT/lib/Inject/InjectTypes.cpp")
+  GENERATED=include/mmptx/Stack/StackInstrs.inc ;;
 *)
-  echo "build.sh: unknown target '$TARGET' (parser, annotate, stack or ast)" >&2
+  echo "build.sh: unknown target '$TARGET' (parser, annotate, stack, ast or wire)" >&2
   exit 2 ;;
 esac
 SOURCES+=("$ROOT/lib/Support/Diagnostic.cpp")

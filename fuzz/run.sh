@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target for SECONDS (default 60):
 #   fuzz/run.sh [TARGET] [SECONDS] [extra libFuzzer flags...]
-# TARGET: parser (default), annotate, stack or ast (see build.sh). Seeds come
+# TARGET: parser (default), annotate, stack, ast or wire (see build.sh). Seeds come
 # from the test inputs; new inputs are kept in <build>/TARGET-corpus,
 # findings in <build>/TARGET-artifacts. Exits non-zero when the fuzzer finds
 # a crash, a hang (-timeout), a leak or a failed check.
@@ -10,7 +10,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${MMPTX_FUZZ_BUILD:-$ROOT/build-fuzz}
 TARGET=parser
-case "${1:-}" in parser|annotate|stack|ast) TARGET=$1; shift ;; esac
+case "${1:-}" in parser|annotate|stack|ast|wire) TARGET=$1; shift ;; esac
 SECONDS_TO_RUN=${1:-60}
 shift || true
 
@@ -43,6 +43,26 @@ ast)
     printf '\x80' | cat - "$f" > "$SEEDS/$(basename "$f").seed"
   done
   FLAGS+=(-max_len=4096) ;;
+wire)
+  # Byte 0 picks the reader (see WireFuzzer.cpp): mmptx messages as mode 0-2
+  # (job, programs, results), the reference's buffers as their component's
+  # mode (6 + component: compiler_info 6 ... ptx 12) or the state layout (4).
+  for f in "$ROOT"/test/Serialize/Inputs/*.mmptx; do
+    case "$(basename "$f")" in
+    *job*) m='\x00' ;; *programs*) m='\x01' ;; *) m='\x02' ;;
+    esac
+    printf "$m" | cat - "$f" > "$SEEDS/$(basename "$f").seed"
+  done
+  for f in "$ROOT"/test/Serialize/Inputs/*.bin; do
+    case "$(basename "$f")" in
+    compiler_state*) m='\x04' ;; example01*) m='\x05' ;;
+    compiler_info*) m='\x06' ;;
+    stack_info*) m='\x07' ;; extra*) m='\x08' ;; registers*) m='\x09' ;;
+    requests*) m='\x0a' ;; instructions*) m='\x0b' ;; *) m='\x0c' ;;
+    esac
+    printf "$m" | cat - "$f" > "$SEEDS/$(basename "$f").seed"
+  done
+  FLAGS+=(-max_len=8192) ;;
 esac
 
 exec "$OUT/mmptx-$TARGET-fuzzer" "${FLAGS[@]}" "$@" \

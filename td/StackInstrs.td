@@ -5,17 +5,37 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The instruction set every mmptx build knows: the reference set (stacks
-// F32, U32, PHILOX, S32, PRED, TF32, F16, F16X2, U8; its 38 instructions and
-// 32 special registers) first, numbered as the reference's example
-// description numbers them, so that the reference's 8-byte words keep their
-// meaning (test/Stack/reference-words.test), then the
-// extensions (f64, b32, bf16, u64; full f32/f64 arithmetic, integer and
-// bitwise ops, setp/selp variants, conversions, f16/bf16 x2 forms, more mma
-// shapes). Every record assembles for each target from its MinSm on
+// The instruction set every mmptx build knows: the reference set (its 9
+// stacks, 15 arg types, 38 instructions and 32 special registers) first,
+// then the extensions (f64, b32, bf16, u64; full f32/f64 arithmetic, integer
+// and bitwise ops, setp/selp variants, conversions, f16/bf16 x2 forms, more
+// mma shapes). Every record assembles for each target from its MinSm on
 // (ptxas 13 checked at sm_75, 80, 86, 89 and 90; the f16 arithmetic's
 // sm_53 and tanh's sm_75 come from the ISA's target notes, since ptxas 13
 // assembles nothing older than sm_75).
+//
+// Word numbering. The reference ships two descriptions of this set that
+// number it differently: the one its examples, documentation and generated
+// default tables use (examples/type_descriptions/stack_ptx_descriptions.json,
+// the "examples" numbering) and the one its own tests use
+// (tests/stack_ptx_descriptions.json, the "tests" numbering). mmptx numbers
+// stacks, arg types, instructions and special registers as the examples
+// description does, so the reference's 8-byte words keep their meaning
+// (test/Stack/reference-words.test) and its serialised default tables equal
+// these entry for entry, except that %gridid (a .u64 register) is read as
+// u64 here and as u32 there (unittests/Serialize/ReferenceWireTest.cpp):
+//
+//   stack     examples  tests        stack     examples  tests
+//   F32       0         0            TF32      4         5
+//   U32       1         1            F16       5         6
+//   S32       2         3            F16X2     6         7
+//   PRED      3         4            U8        7         8
+//   PHILOX    8         2
+//
+// Words written against the tests numbering are translated with
+// `mmptx-stack --word-numbering=tests` (stack::convertWordNumbering), which
+// renumbers the stack index of CONSTANT, META and STORE words; instruction
+// and special-register indices are kept as they are.
 //
 // Each instruction is preceded by a `///` line quoting its PTX ISA syntax.
 //
@@ -27,12 +47,11 @@
 include "StackBase.td"
 
 //===----------------------------------------------------------------------===//
-// Stacks
+// Stacks (the reference's examples numbering, then the extensions)
 //===----------------------------------------------------------------------===//
 
 def StackF32    : StackType<"F32", "f32">;
 def StackU32    : StackType<"U32", "u32">;
-def StackPHILOX : StackType<"PHILOX", "u32">;
 def StackS32    : StackType<"S32", "s32">;
 def StackPRED   : StackType<"PRED", "pred">;
 def StackTF32   : StackType<"TF32", "b32"> {
@@ -45,6 +64,7 @@ def StackF16X2  : StackType<"F16X2", "b32"> {
   let InlineLiterals = 0;
 }
 def StackU8     : StackType<"U8", "u8">;
+def StackPHILOX : StackType<"PHILOX", "u32">;
 def StackF64    : StackType<"F64", "f64">;
 def StackB32    : StackType<"B32", "b32">;
 def StackBF16   : StackType<"BF16", "b16"> {
@@ -56,25 +76,25 @@ def StackBF16X2 : StackType<"BF16X2", "b32"> {
 def StackU64    : StackType<"U64", "u64">;
 
 //===----------------------------------------------------------------------===//
-// Operand shapes
+// Operand shapes (the reference's 15 in its examples order, then ours)
 //===----------------------------------------------------------------------===//
 
 def ArgF32     : ArgType<StackF32, 0>;
-def ArgU32     : ArgType<StackU32, 0>;
-def ArgPHILOX  : ArgType<StackPHILOX, 0>;
-def ArgS32     : ArgType<StackS32, 0>;
-def ArgPRED    : ArgType<StackPRED, 0>;
 def ArgTF32    : ArgType<StackTF32, 0>;
-def ArgF16     : ArgType<StackF16, 0>;
-def ArgF16X2   : ArgType<StackF16X2, 0>;
-def ArgU8      : ArgType<StackU8, 0>;
 def ArgV1TF32  : ArgType<StackTF32, 1>;
 def ArgV2TF32  : ArgType<StackTF32, 2>;
-def ArgV4TF32  : ArgType<StackTF32, 4>;
 def ArgV4F32   : ArgType<StackF32, 4>;
+def ArgS32     : ArgType<StackS32, 0>;
+def ArgU32     : ArgType<StackU32, 0>;
 def ArgV4U32   : ArgType<StackU32, 4>;
+def ArgPRED    : ArgType<StackPRED, 0>;
+def ArgF16     : ArgType<StackF16, 0>;
+def ArgF16X2   : ArgType<StackF16X2, 0>;
 def ArgV2F16   : ArgType<StackF16, 2>;
+def ArgU8      : ArgType<StackU8, 0>;
 def ArgV4U8    : ArgType<StackU8, 4>;
+def ArgPHILOX  : ArgType<StackPHILOX, 0>;
+def ArgV4TF32  : ArgType<StackTF32, 4>;
 def ArgF64     : ArgType<StackF64, 0>;
 def ArgB32     : ArgType<StackB32, 0>;
 def ArgBF16    : ArgType<StackBF16, 0>;

@@ -62,7 +62,7 @@ step gpu-smoke "GPU smoke script (utils/gpu-smoke.sh --no-build)" \
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 step fuzz-parser "fuzzing the PTX parser for ${FUZZ_SECONDS}s" \
   bash fuzz/run.sh parser "$FUZZ_SECONDS"
-for t in annotate stack ast; do
+for t in annotate stack ast wire; do
   step "fuzz-$t" "fuzzing $t for $((FUZZ_SECONDS / 3))s" \
     bash fuzz/run.sh "$t" "$((FUZZ_SECONDS / 3))"
 done

@@ -7,20 +7,23 @@ Modules:
   mmptx.backend PTX -> cubin in batches (compile_batch, backends)
   mmptx.runtime load cubins, device buffers, launches (needs numpy; imported
                 on first use of ``mmptx.runtime``)
+  mmptx.wire    the wire format (jobs, programs, results as bytes); every
+                object above pickles through it
   mmptx.compat  the class names of the mm-ptx Python package
 """
 
 import os as _os
 
-from . import ast, backend, errors, inject, stack
+from . import ast, backend, errors, inject, stack, wire
 from .backend import backends, compile_batch
-from .errors import AstError, CompileError, InjectError, MmptxError, StackError
+from .errors import (AstError, CompileError, InjectError, MmptxError,
+                     StackError, WireError)
 
 __version__ = "0.1.0"
-__all__ = ["inject", "stack", "ast", "backend", "errors", "runtime",
+__all__ = ["inject", "stack", "ast", "backend", "errors", "runtime", "wire",
            "compile_batch",
            "backends", "AstError", "InjectError", "StackError", "CompileError",
-           "MmptxError", "get_include", "get_device_header",
+           "MmptxError", "WireError", "get_include", "get_device_header",
            "get_nvrtc_options"]
 
 

@@ -125,6 +125,15 @@ class Options:
                 self.share_subexpressions, self.target_sm,
                 self.reference_instructions)
 
+    def __eq__(self, other):
+        return isinstance(other, Options) and self._tuple() == other._tuple()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "Options(%s)" % ", ".join(
+            "%s=%r" % (k, getattr(self, k)) for k in self.__slots__)
+
 
 def _opts(options, kw):
     if options is None:
@@ -186,6 +195,14 @@ class Program:
     def words_text(self):
         """The word listing (what ``mmptx-ast --emit=words`` prints)."""
         return self._p.words_text()
+
+    def __reduce__(self):
+        # Through the wire format: a programs message with one AST PTX
+        # program whose text is the word listing (variables, routines and
+        # words).
+        from . import wire
+        return (wire._load_ast_program, (wire.dumps_programs([(0, [(
+            wire.PROGRAM_AST, 0, [], [], self.words_text())])]),))
 
 
 def parse(text, name="<ast>"):

@@ -49,6 +49,17 @@ class CompileResult:
     def __bool__(self):
         return self.ok
 
+    def __eq__(self, other):
+        return isinstance(other, CompileResult) and all(
+            getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None
+
+    def __reduce__(self):
+        # Through the wire format: a results message of one result.
+        from . import wire
+        return (wire._load_compile_result, (wire._result_bytes(self),))
+
     def __repr__(self):
         what = ("%d-byte cubin" % len(self.cubin)) if self.ok else "error"
         return "<CompileResult %s: %s, %s>" % (self.name, what, self.source)

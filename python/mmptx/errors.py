@@ -134,3 +134,17 @@ class CudaError(MmptxError):
     """A driver error: the call, its CUDA_ERROR name and the driver's text."""
 
     codes = CudaErrorCode
+
+
+class WireErrorCode(IntEnum):
+    """Categories of wire-format errors (mmptx.wire)."""
+
+    INVALID_ARGUMENT = 1
+    MALFORMED = 2
+
+
+class WireError(MmptxError):
+    """A wire-format error: bad values to serialise, or bytes that are not
+    a valid message (the message names the byte offset)."""
+
+    codes = WireErrorCode

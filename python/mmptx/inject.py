@@ -135,6 +135,8 @@ class Module:
                  allow_unknown_types=False, trusted=False):
         self._m = _native.Module.create(ptx, name, list(extra_types),
                                         allow_unknown_types, trusted)
+        self._options = (list(extra_types), bool(allow_unknown_types),
+                         bool(trusted))
         # The native handle keeps only what render needs, not the text.
         self._ptx = (ptx if isinstance(ptx, str)
                      else bytes(ptx).decode("utf-8", "surrogateescape"))
@@ -196,3 +198,13 @@ class Module:
 
     def __repr__(self):
         return f"<mmptx.inject.Module {self.name!r}: {self.keys()}>"
+
+    def __reduce__(self):
+        # Through the wire format: an inject job (the PTX and how it is
+        # read); the reader parses it again.
+        from . import wire
+        extra, unknown, trusted = self._options
+        return (wire._load_module, (wire.dumps_job(dict(
+            source_kind=wire.SOURCE_INJECT, source_name=self.name,
+            source=self._ptx, extra_types=[tuple(t) for t in extra],
+            allow_unknown_types=unknown, trusted=trusted)),))

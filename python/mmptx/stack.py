@@ -32,7 +32,7 @@ from ._enums import ArgType, MetaOp, PtxInstr, SpecialReg, StackType, WordType
 from ._mmptx import stack as _native
 from .errors import StackError, StackErrorCode
 
-__all__ = ["WordType", "MetaOp", "StackType", "ArgType", "PtxInstr",
+__all__ = ["convert_word_numbering", "WordType", "MetaOp", "StackType", "ArgType", "PtxInstr",
            "SpecialReg", "make_word", "ptx", "constant", "input_",
            "special", "meta", "meta_constant", "routine", "store", "load",
            "ret", "f32_bits", "bits_f32", "InstructionSet", "Registers",
@@ -87,6 +87,37 @@ def load(slot):
 
 def ret():
     return make_word(WordType.RETURN, 0, 0)
+
+
+# The reference describes its default set twice: its examples description
+# (which mmptx's default set follows: F32 U32 S32 PRED TF32 F16 F16X2 U8
+# PHILOX = 0..8) and its tests description (F32 U32 PHILOX S32 PRED TF32 F16
+# F16X2 U8 = 0..8). Only stack indices differ.
+_TESTS_TO_EXAMPLES = (0, 1, 8, 2, 3, 4, 5, 6, 7)
+_EXAMPLES_TO_TESTS = (0, 1, 3, 4, 5, 6, 7, 8, 2)
+
+
+def convert_word_numbering(words, from_="tests", to="examples"):
+    """Words with the stack index of CONSTANT, META and STORE words
+    renumbered between the reference's two descriptions ("tests" or
+    "examples", mmptx's default); other words, and stack indices past the
+    reference's nine, are kept. Returns a list of ints."""
+    for n in (from_, to):
+        if n not in ("tests", "examples"):
+            raise ValueError(f"unknown word numbering '{n}' (tests or "
+                             "examples)")
+    words = [int(w) for w in words]
+    if from_ == to:
+        return words
+    table = _TESTS_TO_EXAMPLES if from_ == "tests" else _EXAMPLES_TO_TESTS
+    stacked = (WordType.CONSTANT, WordType.META, WordType.STORE)
+    out = []
+    for w in words:
+        aux = (w >> 16) & 0xFFFF
+        if (w & 0xFFFF) in stacked and aux < 9:
+            w = (w & ~(0xFFFF << 16)) | (table[aux] << 16)
+        out.append(w)
+    return out
 
 
 def f32_bits(x):
@@ -358,6 +389,12 @@ class InstructionSet:
         """A :class:`Registers` from (name, stack name or index, kind)."""
         return Registers(self, regs)
 
+    def __reduce__(self):
+        # Through the wire format: a job holding these tables (none for the
+        # default set, which the reader has).
+        from . import wire
+        return (wire._load_instruction_set, (wire._job_bytes(self),))
+
 
 class _Names:
     """Attribute access to a table's entries; names are made identifiers
@@ -423,6 +460,12 @@ class Registers:
     def __len__(self):
         return len(self.names)
 
+    def __reduce__(self):
+        from . import wire
+        return (wire._load_registers,
+                (wire._job_bytes(self.instruction_set,
+                                 registers=self.to_list()),))
+
 
 class Program:
     """A program parsed from the text form (see :func:`parse`)."""
@@ -443,6 +486,18 @@ class Program:
 
     def __str__(self):
         return self.format()
+
+    def __reduce__(self):
+        # Its words travel as a programs message whose text is the
+        # canonical form (declarations, routines and requests included).
+        from . import wire
+        job = wire._job_bytes(self.instruction_set,
+                              registers=self._native.registers,
+                              requests=[list(self.requests)])
+        programs = wire.dumps_programs([(0, [(
+            wire.PROGRAM_STACK, 0, list(self.main),
+            [list(r) for r in self.routines], self.format())])])
+        return (wire._load_stack_program, (job, programs))
 
 
 def parse(text, instruction_set=None, name="<stack>"):
@@ -577,3 +632,9 @@ class Compiler:
     def stats(self):
         """What the last compile did (dict), including limits it hit."""
         return self._c.stats
+
+    def __reduce__(self):
+        from . import wire
+        return (wire._load_compiler,
+                (wire._job_bytes(self.instruction_set,
+                                 stack_options=self.options),))

@@ -41,4 +41,6 @@ NB_MODULE(_mmptx, m) {
   bindAst(Ast);
   nb::module_ Runtime = m.def_submodule("runtime", "cubins on a GPU");
   bindRuntime(Runtime);
+  nb::module_ Wire = m.def_submodule("wire", "the wire format");
+  bindWire(Wire);
 }

@@ -42,7 +42,7 @@ __global__ void rng(PhiloxState *states, uint4 *raw, float4 *uniform,
 
 // CHECK-NOT: MMPTX_INJECT
 // CHECK: xor.b32
-// CHECK: mov.u32 %_x2, %_s2_98;
+// CHECK: mov.u32 %_x2, %_s8_98;
 // CHECK: fma.rn.f32
 // CHECK: lg2.approx.f32
 // CHECK: sin.approx.f32

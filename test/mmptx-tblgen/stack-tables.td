@@ -1,16 +1,20 @@
 // RUN: mmptx-tblgen -gen-stack-tables -I %S/../../td %S/../../td/StackInstrs.td | FileCheck %s
 // RUN: mmptx-tblgen -gen-stack-c-header -I %S/../../td %S/../../td/StackInstrs.td | FileCheck %s --check-prefix=C
 
-// The default set keeps the reference's stack numbering (examples of the
-// spec use F32=0, U32=1, PHILOX=2, S32=3, PRED=4, TF32=5).
+// The default set numbers its stacks as the reference's examples
+// description does (F32 U32 S32 PRED TF32 F16 F16X2 U8 PHILOX = 0..8), so
+// the reference's words keep their meaning.
 // CHECK: #ifdef GET_STACK_ENUMS
 // CHECK: enum class StackType : uint16_t {
 // CHECK-NEXT:   F32 = 0,
 // CHECK-NEXT:   U32 = 1,
-// CHECK-NEXT:   PHILOX = 2,
-// CHECK-NEXT:   S32 = 3,
-// CHECK-NEXT:   PRED = 4,
-// CHECK-NEXT:   TF32 = 5,
+// CHECK-NEXT:   S32 = 2,
+// CHECK-NEXT:   PRED = 3,
+// CHECK-NEXT:   TF32 = 4,
+// CHECK-NEXT:   F16 = 5,
+// CHECK-NEXT:   F16X2 = 6,
+// CHECK-NEXT:   U8 = 7,
+// CHECK-NEXT:   PHILOX = 8,
 // CHECK: enum class PtxInstr : uint32_t {
 // CHECK-NEXT:   ADD_U32 = 0, // add.u32
 // CHECK: MMA_SYNC_ALIGNED_M16N8K4_ROW_COL_F32_TF32_TF32_F32 = {{[0-9]+}}, // mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32
@@ -20,7 +24,7 @@
 // CHECK: constexpr uint64_t encodeConstantF32(float v) {
 // CHECK: #ifdef GET_STACK_TABLES
 // CHECK: static const ::mmptx::expr::PtxInstrDesc StackInstrDescs[] = {
-// CHECK-NEXT:   {{[{][{]}}1, 1, 24, 24}, {1, 24}, 2, 1}, // add.u32
+// CHECK-NEXT:   {{[{][{]}}6, 6, 24, 24}, {6, 24}, 2, 1}, // add.u32
 // Minimum targets: tanh.approx (21) sm_75, cvt.rna.tf32 (26) and the tf32
 // mma (28) sm_80; %aggr_smem_size (30) sm_90.
 // CHECK:      static const uint16_t StackInstrMinSm[] = {

@@ -123,6 +123,18 @@ static cl::opt<std::string> VocabularyName(
              "all (default) or fast-compile (ftz forms, no IEEE "
              "div/sqrt/rcp, no integer division)"),
     cl::value_desc("name"), cl::init("all"), cl::cat(StackCategory));
+static cl::opt<WordNumbering> Numbering(
+    "word-numbering",
+    cl::desc("How the stack indices of the program's words are numbered "
+             "(for programs written as raw word(...) words: named words are "
+             "always in the examples numbering)"),
+    cl::values(clEnumValN(WordNumbering::Examples, "examples",
+                          "the reference's examples description (F32 U32 S32 "
+                          "PRED TF32 F16 F16X2 U8 PHILOX; default)"),
+               clEnumValN(WordNumbering::Tests, "tests",
+                          "the reference's tests description (F32 U32 PHILOX "
+                          "S32 PRED TF32 F16 F16X2 U8)")),
+    cl::init(WordNumbering::Examples), cl::cat(StackCategory));
 static cl::list<std::string>
     IncludeDirs("I",
                 cl::desc("Search DIR for .include files, after the including "
@@ -223,6 +235,11 @@ int main(int argc, char **argv) {
   }
   if (Randomize)
     randomizeProgram(*Prog, TheInfo, *Vocabulary);
+  if (Numbering != WordNumbering::Examples) {
+    convertWordNumbering(Prog->Main, Numbering, WordNumbering::Examples);
+    for (std::vector<uint64_t> &R : Prog->Routines)
+      convertWordNumbering(R, Numbering, WordNumbering::Examples);
+  }
 
   // Replaced only when complete; a failed run keeps an existing file.
   Expected<std::unique_ptr<ToolOutput>> OutOrErr =

@@ -258,8 +258,8 @@ TEST(AstPtx, MaterialisedLeaves) {
   AstOutput O1{{"h", uint16_t(F16)}, H};
   auto T = Ctx.compile(AstProgram{O1, {}}, {});
   ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
-  EXPECT_NE(T->str().find("mov.b16 %ast_s6_0, 0x00003c00;\n"
-                          "add.f16 %ast_s6_1, %ast_s6_0, %ast_s6_0;"),
+  EXPECT_NE(T->str().find("mov.b16 %ast_s5_0, 0x00003c00;\n"
+                          "add.f16 %ast_s5_1, %ast_s5_0, %ast_s5_0;"),
             std::string::npos)
       << T->str();
   int Tid = info().findSpecial("tid");

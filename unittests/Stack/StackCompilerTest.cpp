@@ -42,8 +42,14 @@ static_assert(d::encodeConstantU32(2) == 0x0000000200010002ULL, "CONSTANT");
 static_assert(d::encodeConstantF32(1.0f) == 0x3F80000000000002ULL, "f32");
 static_assert(d::encodeDrop(d::StackType::F32) == 0x0000000500000005ULL,
               "META");
-static_assert(d::encodeStore(d::StackType::PRED, 3) == 0x000000030004000BULL,
+// The reference's examples numbering: PRED is stack 3, F16 stack 5 (so its
+// own word 0x0000000200050005 swaps on F16), PHILOX stack 8.
+static_assert(d::encodeStore(d::StackType::PRED, 3) == 0x000000030003000BULL,
               "STORE");
+static_assert(d::encodeMeta(d::StackType::F16, MetaOp::Swap) ==
+                  0x0000000200050005ULL,
+              "META on F16");
+static_assert(uint16_t(d::StackType::PHILOX) == 8, "PHILOX");
 
 std::string compile(const StackInfo &Info, std::vector<uint64_t> Main,
                     std::vector<Register> Regs, std::vector<uint32_t> Reqs,
@@ -287,7 +293,7 @@ TEST(StackCompilerTest, UnsatisfiedRequests) {
   const StackInfo &Info = getDefaultStackInfo();
   std::vector<Register> Regs = {{"o", 1, RegKind::Out},
                                 {"m", 1, RegKind::Mod},
-                                {"p", 4, RegKind::Out},
+                                {"p", 3, RegKind::Out},
                                 {"d", 9, RegKind::Out}};
   EXPECT_EQ(compile(Info, {}, Regs, {0, 1, 2, 3}),
             "\t{\n\tmov.u32 %o, 0x00000000U;\n\tmov.pred %p, 0x00000000;\n"
@@ -305,11 +311,11 @@ TEST(StackCompilerTest, HalfLiteralsGoThroughRegisters) {
                                 d::encodeConstant(d::StackType::F16, 0x4000),
                                 d::encodePtx(d::PtxInstr::ADD_F16)};
   EXPECT_EQ(compile(Info, Prog, Regs, {0}),
-            "\t{\n\t.reg .b16 %_s6_<3>;\n"
-            "\tmov.b16 %_s6_0, 0x00004000;\n"
-            "\tmov.b16 %_s6_1, 0x00003C00;\n"
-            "\tadd.f16 %_s6_2, %_s6_0, %_s6_1;\n"
-            "\tmov.b16 %h, %_s6_2;\n\t}");
+            "\t{\n\t.reg .b16 %_s5_<3>;\n"
+            "\tmov.b16 %_s5_0, 0x00004000;\n"
+            "\tmov.b16 %_s5_1, 0x00003C00;\n"
+            "\tadd.f16 %_s5_2, %_s5_0, %_s5_1;\n"
+            "\tmov.b16 %h, %_s5_2;\n\t}");
 }
 
 static bool balanced(llvm::StringRef S) {

@@ -32,7 +32,7 @@ TEST(StackTextTest, ParsesSections) {
   EXPECT_EQ(P->Routines[0][0], encodeMeta(0, MetaOp::Dup));
   std::vector<uint64_t> TheExpected = {
       encodeInput(0),         encodeRoutine(0),      encodeConstant(1, 2),
-      encodeConstant(3, ~0u), encodeMetaConstant(3), encodeStore(1, 2),
+      encodeConstant(2, ~0u), encodeMetaConstant(3), encodeStore(1, 2),
       encodeLoad(2)};
   EXPECT_EQ(P->Main, TheExpected);
   EXPECT_EQ(P->Requests, std::vector<uint32_t>{1});

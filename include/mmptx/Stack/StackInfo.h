@@ -43,6 +43,8 @@
 
 #include "mmptx/Expr/InstrSet.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -119,6 +121,21 @@ constexpr uint64_t encodeStore(uint16_t StackIdx, uint32_t Slot) {
 constexpr uint64_t encodeLoad(uint32_t Slot) {
   return makeWord(WordType::Load, 0, Slot);
 }
+
+/// The two ways the reference numbers its default set's stacks. mmptx's
+/// default set (td/StackInstrs.td) uses Examples: the numbering of the
+/// reference's examples, documentation and generated default tables
+/// (F32 U32 S32 PRED TF32 F16 F16X2 U8 PHILOX = 0..8). Tests is the
+/// numbering of the reference's own test description (F32 U32 PHILOX S32
+/// PRED TF32 F16 F16X2 U8 = 0..8). Both agree on instruction and special
+/// register indices as mmptx reads them.
+enum class WordNumbering { Examples, Tests };
+
+/// Renumbers the stack index (aux) of every Constant, Meta and Store word of
+/// \p words from \p from to \p to, in place. Stack indices past the
+/// reference's nine are kept, as are all other words.
+void convertWordNumbering(llvm::MutableArrayRef<uint64_t> Words,
+                          WordNumbering From, WordNumbering To);
 
 /// \returns the lower-case name of \p op (`dup`, `yank_dup`, ...), or null.
 const char *getMetaOpName(uint32_t Op);
