@@ -245,11 +245,15 @@ int main(int argc, char **argv) {
     if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
       CachePath = *Env;
   if (!NoCache && !CachePath.empty()) {
+    // A cache costs speed only: one that cannot be created is a warning and
+    // a run without it, as one that cannot be written is.
     Expected<std::unique_ptr<ContentCache>> C =
         ContentCache::open(CachePath, uint64_t(CacheSizeMB) << 20);
-    if (!C)
-      return fail(C.takeError());
-    Cache = std::move(*C);
+    if (C)
+      Cache = std::move(*C);
+    else
+      WithColor::warning(errs(), ToolName)
+          << toString(C.takeError()) << "; compiling without a cache\n";
   }
 
   // Read every input before compiling any: a missing file is reported now.

@@ -88,7 +88,7 @@ TABLE = [
     ('mmptx-compile', [PTX, '-O', '9'], 'invalid optimization level'),
     ('mmptx-compile', [PTX, PTX], 'given twice'),
     ('mmptx-compile', [PTX, '--backend', 'nvcc'], "unknown backend 'nvcc'"),
-    ('mmptx-compile', [PTX, '--cache-dir', FILES['empty']],
+    ('mmptx-compile', [PTX, '--cache-dir', FILES['empty'], '-O', '9'],
      'is not a directory'),
     ('mmptx-compile', [PTX, '-o', ''], 'empty name'),
     ('mmptx-compile', [PTX, '--pack', '--pack-inputs', '99999'],
