@@ -309,6 +309,8 @@ int main(int argc, char **argv) {
         continue;
       }
       errs() << R->Log;
+      if (!R->CacheNote.empty())
+        WithColor::note(errs(), ToolName) << R->CacheNote << '\n';
       ++NumCuda;
       NumCudaCached += R->FromCache;
       CudaPtx.push_back(std::make_unique<std::string>(std::move(R->Ptx)));

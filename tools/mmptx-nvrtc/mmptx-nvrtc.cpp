@@ -124,6 +124,8 @@ int main(int argc, char **argv) {
   if (!R)
     return fail(R.takeError());
   errs() << R->Log;
+  if (!R->CacheNote.empty())
+    WithColor::note(errs(), ToolName) << R->CacheNote << '\n';
   if (Verbose)
     errs() << ToolName << ": " << InputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
