@@ -146,6 +146,10 @@ static CudaCompileOptions getCudaOptions(StringRef Arch) {
   O.IncludeDirs = IncludeDirs;
   O.Defines = Defines;
   O.ExtraOptions = NvrtcOptions;
+  // --lineinfo asks for a line table: for a .cu input, NVRTC must make one.
+  if (LineInfo && !is_contained(O.ExtraOptions, "-lineinfo") &&
+      !is_contained(O.ExtraOptions, "--generate-line-info"))
+    O.ExtraOptions.push_back("-lineinfo");
   return O;
 }
 
