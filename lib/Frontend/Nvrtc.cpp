@@ -39,8 +39,11 @@ std::string mmptx::getNvrtcIdentity() {
   int Major = 0, Minor = 0;
   if (nvrtcVersion(&Major, &Minor) != NVRTC_SUCCESS)
     return "nvrtc unknown";
-  return "nvrtc " + getExactVersion(unsigned(Major), unsigned(Minor),
-                                    MMPTX_CUDA_TOOLKIT_VERSION);
+  // The library loaded at run time, which another patch release may have
+  // replaced since the build.
+  return "nvrtc " +
+         getLoadedLibraryVersion(unsigned(Major), unsigned(Minor),
+                                 reinterpret_cast<const void *>(&nvrtcVersion));
 #else
   return "";
 #endif

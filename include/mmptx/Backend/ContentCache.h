@@ -78,8 +78,10 @@ std::string getExactVersion(unsigned Major, unsigned Minor,
 /// The exact version of the shared library this process loaded that holds
 /// \p Symbol (one of its functions), which reports \p Major.\p Minor: the
 /// version its file is named by (`libnvrtc.so.13.0.88` gives `13.0.88`),
-/// else \p Major.\p Minor with the file's path, size and modification time,
-/// so that another release of the library never shares cache entries.
+/// else the one its build string gives (`Cuda compilation tools, release
+/// 13.0, V13.0.88`), else \p Major.\p Minor with the file's path, size and
+/// modification time, so that another release of the library never shares
+/// cache entries.
 std::string getLoadedLibraryVersion(unsigned Major, unsigned Minor,
                                     const void *Symbol);
 
