@@ -214,6 +214,18 @@ std::string mmptx::mapCompilerLog(StringRef Log, StringRef Name,
 // PTXCompiler
 //===----------------------------------------------------------------------===//
 
+/// \p Text with every \p From replaced by \p To.
+static std::string replaceAll(StringRef Text, StringRef From, StringRef To) {
+  std::string Out;
+  size_t At;
+  while ((At = Text.find(From)) != StringRef::npos) {
+    Out += Text.take_front(At).str();
+    Out += To.str();
+    Text = Text.drop_front(At + From.size());
+  }
+  return Out + Text.str();
+}
+
 PTXCompiler::~PTXCompiler() = default;
 
 std::string PTXCompiler::getIdentity() const {
@@ -242,6 +254,8 @@ Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
   Expected<RawResult> Raw = compileImpl(Ptx, Opts);
   if (!Raw)
     return Raw.takeError();
+  if (!Raw->InputPath.empty())
+    Raw->Log = replaceAll(Raw->Log, Raw->InputPath, Name);
   if (Raw->Failed) {
     std::string Msg;
     raw_string_ostream OS(Msg);

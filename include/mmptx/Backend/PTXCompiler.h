@@ -148,6 +148,9 @@ protected:
     std::string Cubin;
     std::string Log;
     std::string Status; ///< Why it failed, beyond the log (a result code).
+    /// Where the backend read the PTX from (a temporary file), if anywhere:
+    /// the log names the module instead.
+    std::string InputPath;
   };
   virtual llvm::Expected<RawResult> compileImpl(llvm::StringRef Ptx,
                                                 const CompileOptions &Opts) = 0;
