@@ -554,12 +554,11 @@ void Rewriter::visitComment(size_t Begin, size_t Close, size_t End) {
                               "at the first '*/'"));
   size_t Nul = Buf.slice(Begin, TextEnd).find('\0');
   if (Nul != StringRef::npos)
-    Fail(DiagnosticError::get(Sm, getLoc(Begin + Nul),
-                              "NUL byte inside inject site '" +
-                                  Name.take_until([](char C) {
-                                    return C == '\0' || isBlank(C);
-                                  }) +
-                                  "'"));
+    Fail(DiagnosticError::get(
+        Sm, getLoc(Begin + Nul),
+        "NUL byte inside inject site '" + Name.take_until([](char C) {
+          return C == '\0' || isBlank(C);
+        }) + "'"));
   if (Name.empty())
     Fail(error(HeaderText.substr(AfterKw), "missing inject site name"));
   else if (Name.find_first_of(" \t") != StringRef::npos)

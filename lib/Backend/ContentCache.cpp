@@ -117,8 +117,9 @@ static std::string readEmbeddedVersion(StringRef Path) {
   Elf64_Ehdr Eh;
   if (::pread(FD, &Eh, sizeof(Eh), 0) != ssize_t(sizeof(Eh)) ||
       memcmp(Eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-      Eh.e_ident[EI_CLASS] != ELFCLASS64 || Eh.e_shentsize != sizeof(Elf64_Shdr) ||
-      Eh.e_shnum == 0 || Eh.e_shnum > 4096 || Eh.e_shstrndx >= Eh.e_shnum)
+      Eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      Eh.e_shentsize != sizeof(Elf64_Shdr) || Eh.e_shnum == 0 ||
+      Eh.e_shnum > 4096 || Eh.e_shstrndx >= Eh.e_shnum)
     return "";
   std::vector<Elf64_Shdr> Sh(Eh.e_shnum);
   size_t ShBytes = Sh.size() * sizeof(Elf64_Shdr);

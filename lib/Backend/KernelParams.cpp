@@ -207,7 +207,8 @@ Optional<std::vector<unsigned>> mmptx::getKernelParamSizes(StringRef Image,
 }
 
 std::string mmptx::checkElfImage(StringRef Image) {
-  if (!Image.startswith("\x7f" "ELF"))
+  if (!Image.startswith("\x7f"
+                        "ELF"))
     return "";
   if (Image.size() < 0x40)
     return "the ELF header is cut short (" + std::to_string(Image.size()) +

@@ -92,8 +92,8 @@ const char *CompileOptions::getConflictingOption(StringRef X) {
     return "it prints instead of compiling; see the backend's own program";
   if (Name == "o" || Name == "output-file" || Name == "output_file")
     return "mmptx names the output (use -o of mmptx-compile)";
-  if ((Name.size() == 2 && Name[0] == 'O' && isDigit(Name[1])) ||
-      Name == "O" || Name == "opt-level" || Name == "opt_level")
+  if ((Name.size() == 2 && Name[0] == 'O' && isDigit(Name[1])) || Name == "O" ||
+      Name == "opt-level" || Name == "opt_level")
     return "use -O (opt_level= in Python) to choose the optimization level";
   if (Name.startswith("maxrregcount") || Name == "maxrreg")
     return "use --maxrregcount (max_reg_count= in Python)";

@@ -249,7 +249,7 @@ void IncludeScanner::scanText(StringRef Text, StringRef Dir, StringRef Where) {
         Directive != "import")
       continue;
     StringRef Operand = dropLineComment(skipBlanks(L));
-    char Close = Operand.startswith("\"") ? '"'
+    char Close = Operand.startswith("\"")  ? '"'
                  : Operand.startswith("<") ? '>'
                                            : 0;
     size_t End = Close ? Operand.find(Close, 1) : StringRef::npos;
@@ -311,7 +311,8 @@ bool IncludeScanner::expand(StringRef Operand, unsigned Depth,
     }
     if (I == Args.size())
       return false;
-    if (M.Params.empty() && Values.size() == 1 && StringRef(Values[0]).trim().empty())
+    if (M.Params.empty() && Values.size() == 1 &&
+        StringRef(Values[0]).trim().empty())
       Values.clear();
     if (Values.size() != M.Params.size())
       return false;
@@ -387,7 +388,8 @@ std::string mmptx::addIncludedFiles(CacheKey &Key, StringRef Source,
                O.startswith("-include") || O.contains("pch")) {
       // Another spelling, or precompiled headers (a file NVRTC reads
       // that the source does not name).
-      WhyNot = "NVRTC option '" + O.str() + "' reads files mmptx does not follow";
+      WhyNot =
+          "NVRTC option '" + O.str() + "' reads files mmptx does not follow";
       break;
     }
   }

@@ -282,10 +282,10 @@ int main(int argc, char **argv) {
   bool OutIsFile = ToStdout || StringRef(OutDir).endswith(".cubin") ||
                    (sys::fs::exists(OutDir) && !sys::fs::is_directory(OutDir));
   if (OutIsFile && Pack)
-    return fail(makeError(
-        "-o '" + OutDir +
-        "' names one file, but --pack writes two (packed.ptx and "
-        "packed.cubin); give a directory"));
+    return fail(
+        makeError("-o '" + OutDir +
+                  "' names one file, but --pack writes two (packed.ptx and "
+                  "packed.cubin); give a directory"));
   if (OutIsFile && Inputs.size() != 1)
     return fail(makeError("-o '" + OutDir + "' names one " +
                           (ToStdout ? "output" : "cubin") + ", but there are " +
@@ -325,7 +325,8 @@ int main(int argc, char **argv) {
                                 "-o"));
       }
     }
-  }  for (const std::string &In : Inputs) {
+  }
+  for (const std::string &In : Inputs) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(In);
     if (!B)
       return fail(

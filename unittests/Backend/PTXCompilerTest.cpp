@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Backend/Batch.h"
 #include "mmptx/Backend/PTXCompiler.h"
+#include "mmptx/Backend/Batch.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -71,11 +71,12 @@ TEST(PTXCompilerTest, EmptyCubinIsAFailureNeverCached) {
   auto Cache = ContentCache::open(CacheDir);
   ASSERT_TRUE(bool(Cache));
   Expected<CompileResult> R =
-      compileCached(**C, Cache->get(), readCorpus("ptx_inject_simple_kernel.ptx"),
-                    {}, "k.ptx");
+      compileCached(**C, Cache->get(),
+                    readCorpus("ptx_inject_simple_kernel.ptx"), {}, "k.ptx");
   ASSERT_FALSE(bool(R));
-  EXPECT_NE(toString(R.takeError()).find("k.ptx: error: ptxas 13.0.88 "
-                                         "produced no cubin for sm_80"),
+  EXPECT_NE(toString(R.takeError())
+                .find("k.ptx: error: ptxas 13.0.88 "
+                      "produced no cubin for sm_80"),
             std::string::npos);
   EXPECT_EQ((*Cache)->getStats().Stores, 0u);
   sys::fs::remove_directories(Dir);
