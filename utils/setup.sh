@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(cmake ninja-build g++ python3 llvm-14-dev llvm-14-tools clang-14
           libclang-rt-14-dev libgtest-dev libgmock-dev libbenchmark-dev
           zlib1g-dev libz3-dev libxml2-dev libffi-dev pkg-config clang-format-14
-          clang-tidy-14)
+          clang-tidy-14 libxxhash-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -16,7 +16,10 @@
 ///                                    (every thread's time) stays flat if
 ///                                    threads do not slow each other;
 ///   BM_CacheHit/<kernel>             a cached module: key + lookup;
-///   BM_CacheKey/<kernel>             the key alone (SHA-256 of the PTX).
+///   BM_CacheKey/<kernel>             the key alone (a hash of the PTX);
+///   BM_CacheHitCuTeSize              a hit at the size of a CuTe variant
+///                                    (336 KB of PTX, a 345 KB cubin): key +
+///                                    lookup, no backend needed.
 /// Backend numbers: 0 nvptxcompiler, 1 nvjitlink, 2 ptxas; a backend
 /// missing from this build is skipped. Run: build/bin/mmptx-bench-backend
 /// (the GEMM rows take seconds each; --benchmark_filter narrows them).
@@ -171,5 +174,43 @@ static void BM_CacheKey(benchmark::State &State) {
   State.SetBytesProcessed(State.iterations() * Ptx.size());
 }
 BENCHMARK(BM_CacheKey)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+static void BM_CacheHitCuTeSize(benchmark::State &State) {
+  SmallString<128> Dir;
+  if (sys::fs::createUniqueDirectory("mmptx-bench-cache", Dir)) {
+    State.SkipWithError("cannot create a cache directory");
+    return;
+  }
+  auto Cache = ContentCache::open(Dir);
+  if (!Cache) {
+    State.SkipWithError(toString(Cache.takeError()).c_str());
+    return;
+  }
+  // The GEMM text repeated to the size NVRTC gives for the CuTe example, and
+  // a cubin of the size ptxas makes of it.
+  std::string Ptx;
+  while (Ptx.size() < 336 * 1000)
+    Ptx += corpus(0);
+  Ptx.resize(336 * 1000);
+  std::string Cubin(345 * 1000, '\x7f');
+  auto Key = [&] {
+    return CacheKey("ptx->cubin")
+        .add("ptxas 13.0.88")
+        .add("arch=sm_80")
+        .add(Ptx)
+        .final();
+  };
+  consumeError((*Cache)->store(Key(), {Cubin, "", "ptxas 13.0.88"}));
+  for (auto _ : State) {
+    Optional<std::vector<std::string>> F = (*Cache)->lookup(Key());
+    if (!F) {
+      State.SkipWithError("not a cache hit");
+      break;
+    }
+    benchmark::DoNotOptimize(F);
+  }
+  sys::fs::remove_directories(Dir);
+}
+BENCHMARK(BM_CacheHitCuTeSize)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -218,6 +218,8 @@ static Expected<std::string> getKernelPtx(StringRef Text, ContentCache *Cache) {
                               : "compiled")
              << " in " << ms(secondsSince(T0)) << " (" << R->Ptx.size()
              << " bytes of PTX)\n";
+      if (!R->CacheNote.empty())
+        outs() << "   note: " << R->CacheNote << "\n";
       return std::move(R->Ptx);
     }
     Why = toString(R.takeError());

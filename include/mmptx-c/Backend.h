@@ -92,6 +92,7 @@ mmptx_compile_options_init(mmptx_compile_options_t *options);
 mmptx_backend_result_t mmptx_compiler_create(mmptx_backend_kind_t kind,
                                              const char *cache_dir,
                                              mmptx_compiler_t **out);
+/* NULL is accepted and does nothing, as for every mmptx destroy function. */
 mmptx_backend_result_t mmptx_compiler_destroy(mmptx_compiler_t *compiler);
 /* "<backend> <version>", e.g. "ptxas 13.0.88"; owned by the compiler. */
 mmptx_backend_result_t mmptx_compiler_identity(const mmptx_compiler_t *compiler,
@@ -106,6 +107,7 @@ mmptx_compile_batch(mmptx_compiler_t *compiler, const char *const *ptx,
                     const size_t *sizes, size_t n,
                     const mmptx_compile_options_t *options, unsigned threads,
                     mmptx_batch_t **out);
+/* NULL is accepted and does nothing. */
 mmptx_backend_result_t mmptx_batch_destroy(mmptx_batch_t *batch);
 mmptx_backend_result_t mmptx_batch_size(const mmptx_batch_t *batch, size_t *n);
 /* The cubin of module \p index (owned by the batch), or

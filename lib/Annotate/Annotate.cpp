@@ -391,6 +391,20 @@ Error Rewriter::parseVar(StringRef Text, SmallVectorImpl<ParsedVar> &Vars,
   if (Expr.empty())
     return error(TypeWord.end(),
                  "expected an expression after inject type '" + TypeWord + "'");
+  // `in f32 a, c` is two variables written as one: one per line.
+  int Depth = 0;
+  for (size_t I = 0; I != Expr.size(); ++I) {
+    char C = Expr[I];
+    if (C == '(' || C == '[' || C == '{')
+      ++Depth;
+    else if ((C == ')' || C == ']' || C == '}') && Depth > 0)
+      --Depth;
+    else if (C == ',' && Depth == 0)
+      return error(Expr.substr(I),
+                   "',' in inject variable '" + Expr +
+                       "': one variable per line (parenthesize a comma "
+                       "expression)");
+  }
   SMLoc Loc = SMLoc::getFromPointer(Expr.data());
   auto Inserted = Seen.try_emplace(Expr, Loc);
   if (!Inserted.second)
@@ -538,6 +552,13 @@ void Rewriter::visitComment(size_t Begin, size_t Close, size_t End) {
     Fail(DiagnosticError::get(Sm, getLoc(Begin + 2 + Nested),
                               "'/*' inside a PTX_INJECT block: the block ends "
                               "at the first '*/'"));
+  size_t Nul = Buf.slice(Begin, TextEnd).find('\0');
+  if (Nul != StringRef::npos)
+    Fail(DiagnosticError::get(
+        Sm, getLoc(Begin + Nul),
+        "NUL byte inside inject site '" + Name.take_until([](char C) {
+          return C == '\0' || isBlank(C);
+        }) + "'"));
   if (Name.empty())
     Fail(error(HeaderText.substr(AfterKw), "missing inject site name"));
   else if (Name.find_first_of(" \t") != StringRef::npos)

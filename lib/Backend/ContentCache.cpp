@@ -7,11 +7,15 @@
 ///
 /// \file
 /// Entry file layout (little endian):
-///   "MMPTXC01"            8 bytes magic
-///   key                   64 hex digits (the file's own name, checked)
+///   "MMPTXC02"            8 bytes magic (the format's version: entries of
+///                         another version are corrupt, so rebuilt)
+///   key                   32 hex digits (the file's own name, checked)
 ///   payload length        u64
-///   payload SHA-256       32 bytes
+///   payload checksum      u64, XXH3-64 of the payload
 ///   payload               fields, each u64 length + bytes
+///
+/// Beside the `ab/` directories of entries, the file `accounting` holds the
+/// directory's size (u64) and is the lock (flock) its updates hold.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,41 +23,78 @@
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// xxHash (the distribution's libxxhash-dev), compiled into this file.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 using namespace llvm;
 using namespace mmptx;
 
-static constexpr StringLiteral Magic = "MMPTXC01";
-static constexpr size_t KeySize = 64;
-static constexpr size_t HeaderSize = 8 + KeySize + 8 + 32;
+static constexpr StringLiteral Magic = "MMPTXC02";
+static constexpr size_t KeySize = CacheKeySize;
+static constexpr size_t HeaderSize = 8 + KeySize + 8 + 8;
+static constexpr StringLiteral AccountingName = "accounting";
 
 //===----------------------------------------------------------------------===//
 // Keys
 //===----------------------------------------------------------------------===//
 
+struct CacheKey::State {
+  XXH3_state_t Hasher;
+};
+
+CacheKey::CacheKey(StringRef Kind) : S(new State) {
+  XXH3_128bits_reset(&S->Hasher);
+  add(Kind);
+}
+
+CacheKey::CacheKey(CacheKey &&) = default;
+CacheKey::~CacheKey() = default;
+
 CacheKey &CacheKey::add(StringRef Part) {
   add(uint64_t(Part.size()));
-  Hasher.update(Part);
+  XXH3_128bits_update(&S->Hasher, Part.data(), Part.size());
   return *this;
 }
 
 CacheKey &CacheKey::add(uint64_t Value) {
   uint8_t Bytes[8];
   support::endian::write64le(Bytes, Value);
-  Hasher.update(makeArrayRef(Bytes));
+  XXH3_128bits_update(&S->Hasher, Bytes, 8);
   return *this;
 }
 
-std::string CacheKey::final() { return toHex(Hasher.final(), true); }
+static std::string toHex(XXH128_hash_t H) {
+  XXH128_canonical_t C;
+  XXH128_canonicalFromHash(&C, H);
+  return llvm::toHex(makeArrayRef(C.digest), /*LowerCase=*/true);
+}
+
+std::string CacheKey::final() { return toHex(XXH3_128bits_digest(&S->Hasher)); }
+
+std::string mmptx::xxh3Hex(StringRef Data) {
+  return toHex(XXH3_128bits(Data.data(), Data.size()));
+}
 
 std::string mmptx::getExactVersion(unsigned Major, unsigned Minor,
                                    StringRef BuildVersion) {
@@ -63,8 +104,95 @@ std::string mmptx::getExactVersion(unsigned Major, unsigned Minor,
   return Version;
 }
 
-std::string mmptx::sha256Hex(StringRef Data) {
-  return toHex(SHA256::hash(arrayRefFromStringRef(Data)), true);
+/// The version in the `Cuda compilation tools, release M.m, VM.m.p` string
+/// of the ELF file \p Path's .rodata (NVIDIA's libraries carry it), or "".
+static std::string readEmbeddedVersion(StringRef Path) {
+  int FD = ::open(std::string(Path).c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return "";
+  struct FDCloser {
+    int FD;
+    ~FDCloser() { ::close(FD); }
+  } Closer{FD};
+  Elf64_Ehdr Eh;
+  if (::pread(FD, &Eh, sizeof(Eh), 0) != ssize_t(sizeof(Eh)) ||
+      memcmp(Eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      Eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      Eh.e_shentsize != sizeof(Elf64_Shdr) || Eh.e_shnum == 0 ||
+      Eh.e_shnum > 4096 || Eh.e_shstrndx >= Eh.e_shnum)
+    return "";
+  std::vector<Elf64_Shdr> Sh(Eh.e_shnum);
+  size_t ShBytes = Sh.size() * sizeof(Elf64_Shdr);
+  if (::pread(FD, Sh.data(), ShBytes, off_t(Eh.e_shoff)) != ssize_t(ShBytes))
+    return "";
+  const Elf64_Shdr &Names = Sh[Eh.e_shstrndx];
+  if (Names.sh_size > (1u << 20))
+    return "";
+  std::string NameTable(Names.sh_size, '\0');
+  if (::pread(FD, &NameTable[0], NameTable.size(), off_t(Names.sh_offset)) !=
+      ssize_t(NameTable.size()))
+    return "";
+  for (const Elf64_Shdr &S : Sh) {
+    if (S.sh_name >= NameTable.size() ||
+        StringRef(NameTable.c_str() + S.sh_name) != ".rodata" ||
+        S.sh_size > (256u << 20))
+      continue;
+    std::string Data(S.sh_size, '\0');
+    if (::pread(FD, &Data[0], Data.size(), off_t(S.sh_offset)) !=
+        ssize_t(Data.size()))
+      return "";
+    StringRef Text(Data);
+    StringRef Marker = "Cuda compilation tools, release ";
+    size_t At = Text.find(Marker);
+    if (At == StringRef::npos)
+      return "";
+    StringRef Rest = Text.drop_front(At + Marker.size());
+    size_t V = Rest.take_front(32).find(", V");
+    if (V == StringRef::npos)
+      return "";
+    return Rest.drop_front(V + 3)
+        .take_while([](char C) { return isDigit(C) || C == '.'; })
+        .str();
+  }
+  return "";
+}
+
+std::string mmptx::getLoadedLibraryVersion(unsigned Major, unsigned Minor,
+                                           const void *Symbol) {
+  std::string Version = std::to_string(Major) + "." + std::to_string(Minor);
+  Dl_info Info;
+  if (!Symbol || !dladdr(Symbol, &Info) || !Info.dli_fname)
+    return Version + " (unknown library file)";
+  // The file itself, through the links (`libnvrtc.so.13` ->
+  // `libnvrtc.so.13.0.88`).
+  SmallString<256> Real;
+  if (sys::fs::real_path(Info.dli_fname, Real))
+    Real = Info.dli_fname;
+  auto IsExact = [&](StringRef V) {
+    return V.startswith(Version + ".") && V.count('.') >= 2 &&
+           all_of(V, [](char C) { return isDigit(C) || C == '.'; });
+  };
+  StringRef Name = sys::path::filename(Real);
+  size_t So = Name.find(".so.");
+  if (So != StringRef::npos && IsExact(Name.drop_front(So + 4)))
+    return Name.drop_front(So + 4).str();
+  // Else the version the library's own build string gives, read once per
+  // file and process.
+  static std::mutex Mutex;
+  static StringMap<std::string> Known;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = Known.find(Real);
+  if (It == Known.end())
+    It = Known.try_emplace(Real, readEmbeddedVersion(Real)).first;
+  if (IsExact(It->second))
+    return It->second;
+  // Else the file's identity, so that another build never shares entries.
+  sys::fs::file_status St;
+  std::string Out = Version + " (" + std::string(Real);
+  if (!sys::fs::status(Real, St))
+    Out += ", " + std::to_string(St.getSize()) + " bytes, modified " +
+           std::to_string(sys::toTimeT(St.getLastModificationTime()));
+  return Out + ")";
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,6 +205,19 @@ static bool isEntryName(StringRef Name) {
          });
 }
 
+/// `<key>.tmp-XXXXXXXX`: a store's temporary.
+static bool isTemporaryName(StringRef Name) {
+  return Name.size() > KeySize && isEntryName(Name.take_front(KeySize)) &&
+         Name.drop_front(KeySize).startswith(".tmp-");
+}
+
+/// An entry of the first format (64 hex digits: SHA-256 keys), never read.
+static bool isOldEntryName(StringRef Name) {
+  return Name.size() == 64 && all_of(Name, [](char C) {
+           return isDigit(C) || (C >= 'a' && C <= 'f');
+         });
+}
+
 namespace {
 struct EntryInfo {
   std::string Path;
@@ -85,28 +226,38 @@ struct EntryInfo {
 };
 } // namespace
 
-/// Every entry file under \p Dir (two levels: `ab/abcdef...`).
-static std::vector<EntryInfo> listEntries(StringRef Dir) {
-  std::vector<EntryInfo> Entries;
+/// Every entry file under \p Dir (two levels: `ab/abcdef...`) in \p Entries;
+/// temporaries in \p Temporaries. Entries of the first format are removed.
+/// Links and other files that are not regular are skipped (a lookup removes
+/// them).
+static void listEntries(StringRef Dir, std::vector<EntryInfo> &Entries,
+                        std::vector<EntryInfo> &Temporaries) {
   std::error_code EC;
-  for (sys::fs::directory_iterator Sub(Dir, EC), End; Sub != End && !EC;
-       Sub.increment(EC)) {
-    if (sys::path::filename(Sub->path()).size() != 2)
+  for (sys::fs::directory_iterator Sub(Dir, EC, /*FollowSymlinks=*/false), End;
+       Sub != End && !EC; Sub.increment(EC)) {
+    if (sys::path::filename(Sub->path()).size() != 2 ||
+        Sub->type() != sys::fs::file_type::directory_file)
       continue;
     std::error_code SubEC;
-    for (sys::fs::directory_iterator It(Sub->path(), SubEC);
+    for (sys::fs::directory_iterator It(Sub->path(), SubEC,
+                                        /*FollowSymlinks=*/false);
          It != End && !SubEC; It.increment(SubEC)) {
-      if (!isEntryName(sys::path::filename(It->path())))
+      StringRef Name = sys::path::filename(It->path());
+      if (isOldEntryName(Name)) {
+        sys::fs::remove(It->path());
+        continue;
+      }
+      bool Entry = isEntryName(Name);
+      if (!Entry && !isTemporaryName(Name))
         continue;
       sys::fs::file_status St;
-      if (sys::fs::status(It->path(), St) ||
+      if (sys::fs::status(It->path(), St, /*Follow=*/false) ||
           St.type() != sys::fs::file_type::regular_file)
         continue;
-      Entries.push_back(
-          {It->path(), St.getSize(), St.getLastModificationTime()});
+      (Entry ? Entries : Temporaries)
+          .push_back({It->path(), St.getSize(), St.getLastModificationTime()});
     }
   }
-  return Entries;
 }
 
 Expected<std::unique_ptr<ContentCache>> ContentCache::open(StringRef Dir,
@@ -128,55 +279,91 @@ std::string ContentCache::getEntryPath(StringRef Key) const {
   return std::string(Path);
 }
 
+/// Reads \p Size bytes at \p Offset of \p FD into \p Out; false on an error
+/// or a short read.
+static bool readExactly(int FD, uint64_t Offset, size_t Size, char *Out) {
+  while (Size) {
+    ssize_t N = ::pread(FD, Out, Size, off_t(Offset));
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return false;
+    Out += N;
+    Offset += uint64_t(N);
+    Size -= size_t(N);
+  }
+  return true;
+}
+
+/// Removes whatever has an entry's name and is not an entry (a directory
+/// with what it holds; a link itself, never what it points to).
+static void removeNonEntry(StringRef Path) {
+  sys::fs::file_status St;
+  if (!sys::fs::status(Path, St, /*Follow=*/false) &&
+      St.type() == sys::fs::file_type::directory_file)
+    sys::fs::remove_directories(Path);
+  else // sys::fs::remove() refuses FIFOs, sockets and devices.
+    ::unlink(std::string(Path).c_str());
+}
+
 Optional<std::vector<std::string>> ContentCache::lookup(StringRef Key) {
   assert(isEntryName(Key) && "keys come from CacheKey::final()");
   std::string Path = getEntryPath(Key);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!Buf) {
-    ++Stats.Misses;
-    return None;
-  }
-  StringRef Data = (*Buf)->getBuffer();
   auto Corrupt = [&]() -> Optional<std::vector<std::string>> {
     // Another process may have replaced it since; removing a good entry
     // only costs a rebuild.
-    sys::fs::remove(Path);
+    removeNonEntry(Path);
     ++Stats.Corrupt;
     ++Stats.Misses;
     return None;
   };
-  if (Data.size() < HeaderSize || !Data.startswith(Magic) ||
-      Data.substr(8, KeySize) != Key)
+  // Never through a link, never waiting on a FIFO or a device.
+  int FD = ::open(Path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0) {
+    if (errno == ELOOP)
+      return Corrupt();
+    ++Stats.Misses;
+    return None;
+  }
+  struct FDCloser {
+    int FD;
+    ~FDCloser() { ::close(FD); }
+  } Closer{FD};
+  struct stat St;
+  if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode) ||
+      uint64_t(St.st_size) < HeaderSize)
     return Corrupt();
-  uint64_t Len = support::endian::read64le(Data.data() + 8 + KeySize);
-  StringRef Sum = Data.substr(8 + KeySize + 8, 32);
-  StringRef Payload = Data.drop_front(HeaderSize);
-  if (Payload.size() != Len ||
-      StringRef(reinterpret_cast<const char *>(
-                    SHA256::hash(arrayRefFromStringRef(Payload)).data()),
-                32) != Sum)
+  char Header[HeaderSize];
+  if (!readExactly(FD, 0, HeaderSize, Header))
+    return Corrupt();
+  StringRef H(Header, HeaderSize);
+  if (!H.startswith(Magic) || H.substr(8, KeySize) != Key)
+    return Corrupt();
+  uint64_t Len = support::endian::read64le(Header + 8 + KeySize);
+  uint64_t Sum = support::endian::read64le(Header + 8 + KeySize + 8);
+  // The file holds exactly what its header says: never read past it.
+  if (Len != uint64_t(St.st_size) - HeaderSize)
+    return Corrupt();
+  std::string Payload;
+  Payload.resize(size_t(Len));
+  if (!readExactly(FD, HeaderSize, Payload.size(), &Payload[0]) ||
+      XXH3_64bits(Payload.data(), Payload.size()) != Sum)
     return Corrupt();
   std::vector<std::string> Fields;
-  while (!Payload.empty()) {
-    if (Payload.size() < 8)
+  StringRef Rest = Payload;
+  while (!Rest.empty()) {
+    if (Rest.size() < 8)
       return Corrupt();
-    uint64_t N = support::endian::read64le(Payload.data());
-    Payload = Payload.drop_front(8);
-    if (N > Payload.size())
+    uint64_t N = support::endian::read64le(Rest.data());
+    Rest = Rest.drop_front(8);
+    if (N > Rest.size())
       return Corrupt();
-    Fields.push_back(Payload.take_front(N).str());
-    Payload = Payload.drop_front(N);
+    Fields.push_back(Rest.take_front(N).str());
+    Rest = Rest.drop_front(N);
   }
-  // Least recently used eviction goes by modification time.
-  int FD;
-  if (!sys::fs::openFileForReadWrite(Path, FD, sys::fs::CD_OpenExisting,
-                                     sys::fs::OF_None)) {
-    sys::fs::setLastAccessAndModificationTime(FD,
-                                              std::chrono::system_clock::now());
-    sys::Process::SafelyCloseFileDescriptor(FD);
-  }
+  // Least recently used eviction goes by modification time (the owner may
+  // set it to now through a read-only descriptor).
+  ::futimens(FD, nullptr);
   ++Stats.Hits;
   return Fields;
 }
@@ -218,23 +405,12 @@ Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
   std::string Header;
   {
     raw_string_ostream OS(Header);
-    char Len[8];
+    char Len[8], Sum[8];
     support::endian::write64le(Len, Payload.size());
-    std::array<uint8_t, 32> Sum = SHA256::hash(arrayRefFromStringRef(Payload));
-    OS << Magic << Key << StringRef(Len, 8)
-       << StringRef(reinterpret_cast<const char *>(Sum.data()), 32);
+    support::endian::write64le(Sum,
+                               XXH3_64bits(Payload.data(), Payload.size()));
+    OS << Magic << Key << StringRef(Len, 8) << StringRef(Sum, 8);
   }
-
-  // The directory is measured at the first store of this process (before
-  // its entry is written, so it is counted once), not at open: a run that
-  // only hits never lists it.
-  if (MaxBytes)
-    std::call_once(SizeKnown, [&] {
-      uint64_t Size = 0;
-      for (const EntryInfo &E : listEntries(Dir))
-        Size += E.Size;
-      ApproxBytes = Size;
-    });
 
   std::string Path = getEntryPath(Key);
   StringRef SubDir = sys::path::parent_path(Path);
@@ -261,26 +437,123 @@ Error ContentCache::store(StringRef Key, ArrayRef<StringRef> Fields) {
           makeError("cannot write cache entry '" + Tmp + "': " + EC.message()));
     }
   }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
+  std::error_code EC = sys::fs::rename(Tmp, Path);
+  if (EC == std::errc::is_a_directory) {
+    // Not an entry: replaced.
+    removeNonEntry(Path);
+    EC = sys::fs::rename(Tmp, Path);
+  }
+  if (EC) {
     sys::fs::remove(Tmp);
     return storeFailed(
         makeError("cannot write cache entry '" + Path + "': " + EC.message()));
   }
   ++Stats.Stores;
-  if (!MaxBytes)
-    return Error::success();
-  uint64_t Size = ApproxBytes += Header.size() + Payload.size();
-  if (Size > MaxBytes)
-    prune(MaxBytes - MaxBytes / 4);
+  if (MaxBytes)
+    account(Header.size() + Payload.size());
   return Error::success();
 }
 
+namespace {
+/// The accounting file, opened and locked (exclusively) for as long as this
+/// lives; not valid() where it cannot be.
+class AccountLock {
+public:
+  explicit AccountLock(StringRef Dir) {
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, AccountingName);
+    for (int Try = 0; Try != 2 && FD < 0; ++Try) {
+      FD = ::open(Path.c_str(),
+                  O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+      struct stat St;
+      if (FD >= 0 && (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode))) {
+        ::close(FD);
+        FD = -1;
+        removeNonEntry(Path);
+      } else if (FD < 0 && errno == ELOOP) {
+        sys::fs::remove(Path);
+      }
+    }
+    if (FD >= 0)
+      while (::flock(FD, LOCK_EX) != 0)
+        if (errno != EINTR) {
+          ::close(FD);
+          FD = -1;
+          break;
+        }
+  }
+  ~AccountLock() {
+    if (FD >= 0)
+      ::close(FD); // Releases the lock.
+  }
+  bool valid() const { return FD >= 0; }
+  Optional<uint64_t> read() const {
+    char Bytes[8];
+    struct stat St;
+    if (::fstat(FD, &St) != 0 || St.st_size != 8 ||
+        !readExactly(FD, 0, 8, Bytes))
+      return None;
+    return support::endian::read64le(Bytes);
+  }
+  void write(uint64_t Size) const {
+    char Bytes[8];
+    support::endian::write64le(Bytes, Size);
+    if (::pwrite(FD, Bytes, 8, 0) != 8 || ::ftruncate(FD, 8) != 0)
+      (void)::ftruncate(FD, 0); // Unreadable: the next store measures.
+  }
+
+private:
+  int FD = -1;
+};
+} // namespace
+
+void ContentCache::account(uint64_t Bytes) {
+  std::lock_guard<std::mutex> Guard(PruneMutex);
+  AccountLock Lock(Dir);
+  Optional<uint64_t> Size;
+  if (Lock.valid())
+    Size = Lock.read();
+  uint64_t Total;
+  if (!Size || !Measured.exchange(true)) {
+    // Measured at this instance's first store (stale temporaries go then),
+    // whenever the account is missing or unreadable, and at every store
+    // where there can be no account.
+    Total = pruneLocked(UINT64_MAX);
+  } else {
+    Total = *Size + Bytes;
+  }
+  if (Total > MaxBytes)
+    Total = pruneLocked(MaxBytes - MaxBytes / 4);
+  if (Lock.valid())
+    Lock.write(Total);
+}
+
 void ContentCache::prune(uint64_t TargetBytes) {
-  std::lock_guard<std::mutex> Lock(PruneMutex);
-  std::vector<EntryInfo> Entries = listEntries(Dir);
+  std::lock_guard<std::mutex> Guard(PruneMutex);
+  AccountLock Lock(Dir);
+  uint64_t Total = pruneLocked(TargetBytes);
+  if (Lock.valid())
+    Lock.write(Total);
+}
+
+uint64_t ContentCache::pruneLocked(uint64_t TargetBytes) {
+  std::vector<EntryInfo> Entries, Temporaries;
+  listEntries(Dir, Entries, Temporaries);
   uint64_t Total = 0;
+  auto Now = std::chrono::system_clock::now();
+  for (const EntryInfo &T : Temporaries) {
+    if (Now - T.MTime > TemporaryMaxAge) {
+      if (!sys::fs::remove(T.Path, /*IgnoreNonExisting=*/false))
+        ++Stats.Evicted;
+    } else {
+      // Being written now: counted, not removed.
+      Total += T.Size;
+    }
+  }
   for (const EntryInfo &E : Entries)
     Total += E.Size;
+  if (Total <= TargetBytes)
+    return Total;
   // Oldest first; ties broken by path so concurrent pruners agree.
   llvm::sort(Entries, [](const EntryInfo &A, const EntryInfo &B) {
     return A.MTime != B.MTime ? A.MTime < B.MTime : A.Path < B.Path;
@@ -292,7 +565,7 @@ void ContentCache::prune(uint64_t TargetBytes) {
       ++Stats.Evicted;
     Total -= E.Size;
   }
-  ApproxBytes = Total;
+  return Total;
 }
 
 std::string mmptx::getDefaultCacheDirectory() {

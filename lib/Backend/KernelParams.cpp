@@ -220,3 +220,46 @@ Optional<std::vector<unsigned>> mmptx::getKernelParamSizes(StringRef Image,
     return getPtxParamSizes(Image, Kernel);
   return None;
 }
+
+std::string mmptx::checkElfImage(StringRef Image) {
+  if (!Image.startswith("\x7f"
+                        "ELF"))
+    return "";
+  if (Image.size() < 0x40)
+    return "the ELF header is cut short (" + std::to_string(Image.size()) +
+           " bytes)";
+  if (Image[4] != 2 || Image[5] != 1)
+    return "not a 64-bit little-endian ELF file";
+  uint64_t ShOff = 0, PhOff = 0;
+  uint16_t ShEnt = 0, ShNum = 0, PhEnt = 0, PhNum = 0;
+  read(Image, 0x20, PhOff);
+  read(Image, 0x28, ShOff);
+  read(Image, 0x36, PhEnt);
+  read(Image, 0x38, PhNum);
+  read(Image, 0x3a, ShEnt);
+  read(Image, 0x3c, ShNum);
+  auto Inside = [&](uint64_t Off, uint64_t Size) {
+    return Off <= Image.size() && Image.size() - Off >= Size;
+  };
+  if (ShNum && (ShEnt < 0x40 || !Inside(ShOff, uint64_t(ShEnt) * ShNum)))
+    return "its section header table lies past the end of the file";
+  if (PhNum && (PhEnt < 0x38 || !Inside(PhOff, uint64_t(PhEnt) * PhNum)))
+    return "its program header table lies past the end of the file";
+  for (unsigned I = 0; I != ShNum; ++I) {
+    uint64_t Hdr = ShOff + uint64_t(I) * ShEnt, Off = 0, Size = 0;
+    uint32_t Type = 0;
+    read(Image, Hdr + 4, Type);
+    read(Image, Hdr + 24, Off);
+    read(Image, Hdr + 32, Size);
+    if (Type != 8 /* SHT_NOBITS */ && !Inside(Off, Size))
+      return "section " + std::to_string(I) + " lies past the end of the file";
+  }
+  for (unsigned I = 0; I != PhNum; ++I) {
+    uint64_t Hdr = PhOff + uint64_t(I) * PhEnt, Off = 0, Size = 0;
+    read(Image, Hdr + 8, Off);
+    read(Image, Hdr + 32, Size);
+    if (!Inside(Off, Size))
+      return "segment " + std::to_string(I) + " lies past the end of the file";
+  }
+  return "";
+}

@@ -108,8 +108,10 @@ Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvJitLinkBackend() {
   unsigned Major = 0, Minor = 0;
   if (nvJitLinkVersion(&Major, &Minor) != NVJITLINK_SUCCESS)
     return makeError("nvjitlink: cannot query the library's version");
-  std::string Version =
-      getExactVersion(Major, Minor, MMPTX_CUDA_TOOLKIT_VERSION);
+  // The library loaded at run time, which another patch release may have
+  // replaced since the build.
+  std::string Version = getLoadedLibraryVersion(
+      Major, Minor, reinterpret_cast<const void *>(&nvJitLinkVersion));
   return std::unique_ptr<PTXCompiler>(new NvJitLinkBackend(Version));
 }
 #else

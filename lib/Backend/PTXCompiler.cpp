@@ -94,7 +94,36 @@ Error CompileOptions::validate() const {
   if (OptLevel > 3)
     return makeError("invalid optimization level -O" + Twine(OptLevel) +
                      " (expected 0 to 3)");
+  for (const std::string &X : ExtraOptions)
+    if (const char *Use = getConflictingOption(X))
+      return makeError("backend option '" + X + "' conflicts with mmptx's " +
+                       "own: " + Use);
   return Error::success();
+}
+
+const char *CompileOptions::getConflictingOption(StringRef X) {
+  // `-x`, `--x`, `-x=v`, `--x=v` and `-xv` spellings of the three
+  // backends' options.
+  StringRef Name = X.ltrim('-').split('=').first;
+  bool Dashed = X.startswith("-");
+  if (!Dashed)
+    return nullptr;
+  if (Name.startswith("arch") || Name == "gpu-name" || Name == "gpu_name")
+    return "use --arch (arch= in Python) to choose the architecture";
+  if (Name == "version" || Name == "V" || Name == "help" || Name == "h" ||
+      Name == "dryrun" || Name == "dry-run")
+    return "it prints instead of compiling; see the backend's own program";
+  if (Name == "o" || Name == "output-file" || Name == "output_file")
+    return "mmptx names the output (use -o of mmptx-compile)";
+  if ((Name.size() == 2 && Name[0] == 'O' && isDigit(Name[1])) || Name == "O" ||
+      Name == "opt-level" || Name == "opt_level")
+    return "use -O (opt_level= in Python) to choose the optimization level";
+  if (Name.startswith("maxrregcount") || Name == "maxrreg")
+    return "use --maxrregcount (max_reg_count= in Python)";
+  if (Name == "options-file" || Name == "optf" || Name == "input-as-string" ||
+      Name == "ias")
+    return "it gives the backend input mmptx does not see";
+  return nullptr;
 }
 
 std::string CompileOptions::getKeyText() const {
@@ -216,6 +245,18 @@ std::string mmptx::mapCompilerLog(StringRef Log, StringRef Name,
 // PTXCompiler
 //===----------------------------------------------------------------------===//
 
+/// \p Text with every \p From replaced by \p To.
+static std::string replaceAll(StringRef Text, StringRef From, StringRef To) {
+  std::string Out;
+  size_t At;
+  while ((At = Text.find(From)) != StringRef::npos) {
+    Out += Text.take_front(At).str();
+    Out += To.str();
+    Text = Text.drop_front(At + From.size());
+  }
+  return Out + Text.str();
+}
+
 PTXCompiler::~PTXCompiler() = default;
 
 std::string PTXCompiler::getIdentity() const {
@@ -259,12 +300,25 @@ Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
   Expected<RawResult> Raw = compileImpl(Ptx, Opts);
   if (!Raw)
     return Raw.takeError();
+  if (!Raw->InputPath.empty())
+    Raw->Log = replaceAll(Raw->Log, Raw->InputPath, Name);
   if (Raw->Failed) {
     std::string Msg;
     raw_string_ostream OS(Msg);
     OS << Name << ": error: " << getIdentity() << " failed for " << Opts.Arch;
     if (!Raw->Status.empty())
       OS << " (" << Raw->Status << ")";
+    std::string Mapped = mapCompilerLog(Raw->Log, Name, Map);
+    if (!Mapped.empty())
+      OS << '\n' << StringRef(Mapped).rtrim('\n');
+    return makeError(OS.str());
+  }
+  if (Raw->Cubin.empty()) {
+    // Never a result (nor a cache entry): an empty cubin loads nowhere.
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    OS << Name << ": error: " << getIdentity() << " produced no cubin for "
+       << Opts.Arch;
     std::string Mapped = mapCompilerLog(Raw->Log, Name, Map);
     if (!Mapped.empty())
       OS << '\n' << StringRef(Mapped).rtrim('\n');

@@ -92,6 +92,7 @@ public:
                             /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
     RawResult Out;
     Out.Log = readOrEmpty(*Log);
+    Out.InputPath = In->str();
     if (RC != 0) {
       Out.Failed = true;
       Out.Status = RC < 0 ? "could not run '" + Program + "': " + ErrMsg

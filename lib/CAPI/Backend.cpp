@@ -101,8 +101,7 @@ mmptx_backend_result_t mmptx_compiler_create(mmptx_backend_kind_t Kind,
 }
 
 mmptx_backend_result_t mmptx_compiler_destroy(mmptx_compiler_t *Compiler) {
-  if (!Compiler)
-    return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "compiler is NULL");
+  // Like free(NULL) and mmptx_inject_destroy(NULL): nothing to do.
   delete Compiler;
   return ok();
 }
@@ -175,8 +174,7 @@ mmptx_compile_batch(mmptx_compiler_t *Compiler, const char *const *Ptx,
 }
 
 mmptx_backend_result_t mmptx_batch_destroy(mmptx_batch_t *Batch) {
-  if (!Batch)
-    return fail(MMPTX_BACKEND_ERROR_INVALID_ARGUMENT, "batch is NULL");
+  // Like free(NULL) and mmptx_inject_destroy(NULL): nothing to do.
   delete Batch;
   return ok();
 }

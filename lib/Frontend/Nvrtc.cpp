@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Frontend/Nvrtc.h"
+#include "IncludeScanner.h"
 #include "mmptx/Backend/ContentCache.h"
 #include "mmptx/Support/Diagnostic.h"
 
@@ -38,75 +39,14 @@ std::string mmptx::getNvrtcIdentity() {
   int Major = 0, Minor = 0;
   if (nvrtcVersion(&Major, &Minor) != NVRTC_SUCCESS)
     return "nvrtc unknown";
-  return "nvrtc " + getExactVersion(unsigned(Major), unsigned(Minor),
-                                    MMPTX_CUDA_TOOLKIT_VERSION);
+  // The library loaded at run time, which another patch release may have
+  // replaced since the build.
+  return "nvrtc " +
+         getLoadedLibraryVersion(unsigned(Major), unsigned(Minor),
+                                 reinterpret_cast<const void *>(&nvrtcVersion));
 #else
   return "";
 #endif
-}
-
-/// The target of an `#include "x"` / `#include <x>` line, or "".
-static StringRef parseInclude(StringRef Line, bool &Quoted) {
-  Line = Line.ltrim(" \t");
-  if (!Line.consume_front("#"))
-    return "";
-  Line = Line.ltrim(" \t");
-  if (!Line.consume_front("include"))
-    return "";
-  Line = Line.ltrim(" \t");
-  if (Line.empty() || (Line[0] != '"' && Line[0] != '<'))
-    return "";
-  Quoted = Line[0] == '"';
-  size_t End = Line.find(Quoted ? '"' : '>', 1);
-  return End == StringRef::npos ? "" : Line.slice(1, End);
-}
-
-/// Adds every file reachable through \p Text's `#include` lines to \p Key:
-/// its path and content, or its name where it is not found in \p Dir (quoted
-/// only) or the -I directories (the toolkit's headers, covered by the NVRTC
-/// version). Lines inside `#if 0` are followed too: that only costs time.
-static void addIncludes(StringRef Text, StringRef Dir,
-                        ArrayRef<std::string> IncludeDirs, CacheKey &Key,
-                        StringSet<> &Visited) {
-  SmallVector<StringRef, 0> Lines;
-  Text.split(Lines, '\n');
-  for (StringRef Line : Lines) {
-    bool Quoted = false;
-    StringRef Target = parseInclude(Line, Quoted);
-    if (Target.empty())
-      continue;
-    SmallVector<std::string, 8> Candidates;
-    if (Quoted)
-      Candidates.push_back(Dir.str());
-    Candidates.append(IncludeDirs.begin(), IncludeDirs.end());
-    SmallString<256> Found;
-    for (const std::string &D : Candidates) {
-      SmallString<256> P(D);
-      sys::path::append(P, Target);
-      if (sys::fs::is_regular_file(P)) {
-        Found = P;
-        break;
-      }
-    }
-    if (Found.empty()) {
-      Key.add("unresolved").add(Target);
-      continue;
-    }
-    SmallString<256> Real;
-    if (sys::fs::real_path(Found, Real))
-      Real = Found;
-    Key.add("file").add(Target).add(Real);
-    if (!Visited.insert(Real).second)
-      continue;
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Real);
-    if (!Buf) {
-      Key.add("unreadable");
-      continue;
-    }
-    Key.add((*Buf)->getBuffer());
-    addIncludes((*Buf)->getBuffer(), sys::path::parent_path(Real), IncludeDirs,
-                Key, Visited);
-  }
 }
 
 #ifdef MMPTX_HAVE_NVRTC
@@ -156,8 +96,9 @@ static std::vector<std::string> getNvrtcArgs(const CudaCompileOptions &Opts) {
 }
 
 std::string mmptx::getPtxCacheKey(StringRef Source, StringRef Name,
-                                  const CudaCompileOptions &Opts) {
-  CacheKey Key("cuda->ptx v1");
+                                  const CudaCompileOptions &Opts,
+                                  std::string *WhyNot) {
+  CacheKey Key("cuda->ptx v2");
   Key.add(getNvrtcIdentity()).add(Opts.Arch);
   std::vector<std::string> Args = getNvrtcArgs(Opts);
   Key.add(Args.size());
@@ -166,10 +107,19 @@ std::string mmptx::getPtxCacheKey(StringRef Source, StringRef Name,
   // The name matters: NVRTC puts it in the PTX and resolves quoted includes
   // next to it.
   Key.add(Name).add(Source);
-  StringSet<> Visited;
-  StringRef Dir = sys::path::parent_path(Name);
-  addIncludes(Source, Dir.empty() ? "." : Dir, Opts.IncludeDirs, Key, Visited);
-  return Key.final();
+  std::vector<std::string> ToolkitDirs;
+#ifdef MMPTX_CUDA_INCLUDE_DIR
+  if (Opts.UseToolkitIncludes)
+    for (const std::string &A : Args)
+      if (StringRef(A).startswith(std::string("-I") + MMPTX_CUDA_INCLUDE_DIR))
+        ToolkitDirs.push_back(A.substr(2));
+#endif
+  std::string Why =
+      addIncludedFiles(Key, Source, Name, Opts.IncludeDirs, Opts.Defines,
+                       Opts.ExtraOptions, ToolkitDirs);
+  if (WhyNot)
+    *WhyNot = Why;
+  return Why.empty() ? Key.final() : "";
 }
 
 Expected<CudaCompileResult>
@@ -189,9 +139,10 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
   return makeError("NVRTC is not available: mmptx was built without the "
                    "CUDA toolkit's NVRTC");
 #else
-  std::string Key;
-  if (Cache) {
-    Key = getPtxCacheKey(Source, Name, Opts);
+  std::string Key, WhyNot;
+  if (Cache)
+    Key = getPtxCacheKey(Source, Name, Opts, &WhyNot);
+  if (!Key.empty()) {
     if (Optional<std::vector<std::string>> Fields = Cache->lookup(Key))
       if (Fields->size() == 2) {
         CudaCompileResult R;
@@ -243,7 +194,9 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
   nvrtcGetPTX(Prog, &Ptx[0]);
   nvrtcDestroyProgram(&Prog);
   Out.Ptx = StringRef(Ptx.c_str()).str();
-  if (Cache)
+  if (!WhyNot.empty())
+    Out.CacheNote = "the PTX of '" + Name.str() + "' is not cached: " + WhyNot;
+  if (!Key.empty())
     consumeError(Cache->store(Key, {Out.Ptx, Out.Log}));
   return Out;
 #endif

@@ -1001,6 +1001,10 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
     if (S.capacity() <= MaxScratchStatements)
       ScratchStatements.swap(S);
   });
+  // The operands too, as mmptx-opt checks them (`.reg .f33`, a literal
+  // that does not fit in 64 bits).
+  if (Error E = verifyModule(*M))
+    return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
   InjectSiteScanner Scanner(*H, PtxText, &Sm, BufferName, Options);
   if (Error E = Scanner.scanModule(*M))
     return E;

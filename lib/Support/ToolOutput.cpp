@@ -12,6 +12,7 @@
 #include "llvm/Support/Signals.h"
 
 #ifdef LLVM_ON_UNIX
+#include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
 #include <unistd.h>
@@ -152,7 +153,24 @@ Error mmptx::writeToolOutput(StringRef Path,
 }
 
 void mmptx::ignoreStderrWriteErrorsAtExit() {
-  // errs() is made first, so it is destroyed after the handler has run.
+  // errs() and outs() are made first, so they are destroyed after the
+  // handler has run.
   errs();
-  std::atexit([] { errs().clear_error(); });
+  outs();
+  std::atexit([] {
+    raw_fd_ostream &Out = outs();
+    Out.flush();
+    if (Out.has_error()) {
+      std::error_code EC = Out.error();
+      Out.clear_error();
+      errs() << program_invocation_short_name
+             << ": error: cannot write to standard output: " << EC.message()
+             << '\n';
+      errs().flush();
+      errs().clear_error();
+      // The status must say it: exit() cannot be called again from here.
+      ::_exit(1);
+    }
+    errs().clear_error();
+  });
 }

@@ -169,3 +169,33 @@ def test_corpus():
     rs = mmptx.compile_batch(texts, names=paths)
     for r in rs:
         assert r.ok, r.error
+
+
+def test_conflicting_backend_options_raise():
+    # mmptx's own options say these; as backend options they would silently
+    # override them (or print instead of compiling).
+    for option, hint in (("-arch=sm_90", "arch="), ("--version", "prints"),
+                         ("-O0", "opt_level="), ("-o", "names the output")):
+        with pytest.raises(CompileError) as e:
+            mmptx.compile_batch([GOOD], options=[option])
+        assert e.value.code == CompileErrorCode.INVALID_OPTION
+        assert "backend option '%s'" % option in str(e.value)
+        assert hint in str(e.value)
+
+
+def test_empty_cubin_is_a_failure_never_cached(tmp_path, monkeypatch):
+    # A ptxas that exits 0 without writing a cubin.
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "ptxas"
+    fake.write_text("#!/bin/sh\n"
+                    "echo 'Cuda compilation tools, release 13.0, V13.0.88'\n"
+                    "exit 0\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bindir) + os.pathsep + os.environ["PATH"])
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        (r,) = mmptx.compile_batch([GOOD], backend="ptxas",
+                                   cache_dir=str(cache), names=["k.ptx"])
+        assert not r.ok and r.source == "compiled"
+        assert "produced no cubin" in r.error

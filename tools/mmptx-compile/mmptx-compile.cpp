@@ -45,8 +45,11 @@ static cl::opt<std::string> OutDir("o",
                                    cl::desc("Output directory (created "
                                             "if missing); writes "
                                             "<stem>.cubin per input. A name "
-                                            "ending in .cubin is the output "
-                                            "file of a single input"),
+                                            "ending in .cubin, an existing "
+                                            "file that is not a directory "
+                                            "(/dev/null) or '-' (standard "
+                                            "output) is the output file of "
+                                            "a single input"),
                                    cl::value_desc("dir"), cl::init("."),
                                    cl::cat(Category));
 static cl::opt<std::string> Arch("arch",
@@ -156,6 +159,10 @@ static CudaCompileOptions getCudaOptions(StringRef Arch) {
   O.IncludeDirs = IncludeDirs;
   O.Defines = Defines;
   O.ExtraOptions = NvrtcOptions;
+  // --lineinfo asks for a line table: for a .cu input, NVRTC must make one.
+  if (LineInfo && !is_contained(O.ExtraOptions, "-lineinfo") &&
+      !is_contained(O.ExtraOptions, "--generate-line-info"))
+    O.ExtraOptions.push_back("-lineinfo");
   return O;
 }
 
@@ -271,11 +278,15 @@ int main(int argc, char **argv) {
     if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
       CachePath = *Env;
   if (!NoCache && !CachePath.empty()) {
+    // A cache costs speed only: one that cannot be created is a warning and
+    // a run without it, as one that cannot be written is.
     Expected<std::unique_ptr<ContentCache>> C =
         ContentCache::open(CachePath, uint64_t(CacheSizeMB) << 20);
-    if (!C)
-      return fail(C.takeError());
-    Cache = std::move(*C);
+    if (C)
+      Cache = std::move(*C);
+    else
+      WithColor::warning(errs(), ToolName)
+          << toString(C.takeError()) << "; compiling without a cache\n";
   }
 
   // Read every input before compiling any: a missing file is reported now.
@@ -290,17 +301,57 @@ int main(int argc, char **argv) {
   StringSet<> Seen;
   unsigned NumCuda = 0, NumCudaCached = 0;
   auto CudaStart = std::chrono::steady_clock::now();
-  // `-o k.cubin` names the output of a single input; otherwise -o is a
-  // directory.
-  bool OutIsFile = StringRef(OutDir).endswith(".cubin") && !Pack;
+  // `-o k.cubin`, `-o -` (standard output) and `-o F` for an F that exists
+  // and is no directory (/dev/null) name the output of a single input;
+  // otherwise -o is a directory.
+  bool ToStdout = OutDir == "-";
+  bool OutIsFile = ToStdout || StringRef(OutDir).endswith(".cubin") ||
+                   (sys::fs::exists(OutDir) && !sys::fs::is_directory(OutDir));
+  if (OutIsFile && Pack)
+    return fail(
+        makeError("-o '" + OutDir +
+                  "' names one file, but --pack writes two (packed.ptx and "
+                  "packed.cubin); give a directory"));
   if (OutIsFile && Inputs.size() != 1)
-    return fail(makeError("-o '" + OutDir +
-                          "' names one cubin, but there "
-                          "are " +
-                          Twine(Inputs.size()) +
-                          " inputs; give a "
-                          "directory"));
-  StringRef Dir = OutIsFile ? sys::path::parent_path(OutDir) : OutDir;
+    return fail(makeError("-o '" + OutDir + "' names one " +
+                          (ToStdout ? "output" : "cubin") + ", but there are " +
+                          Twine(Inputs.size()) + " inputs; give a directory"));
+  StringRef Dir = OutIsFile && !ToStdout ? sys::path::parent_path(OutDir)
+                  : ToStdout             ? StringRef()
+                                         : StringRef(OutDir);
+  // No output may be an input: refused before anything is compiled.
+  {
+    std::vector<std::string> Written;
+    for (const std::string &In : Inputs) {
+      SmallString<256> Out(OutIsFile ? StringRef(OutDir) : StringRef());
+      if (!OutIsFile)
+        sys::path::append(Out, OutDir, sys::path::stem(In) + ".cubin");
+      Written.push_back(std::string(Out));
+    }
+    if (Pack) {
+      SmallString<256> Path(OutDir);
+      sys::path::append(Path, "packed.ptx");
+      Written.assign({std::string(Path)});
+      sys::path::replace_extension(Path, "cubin");
+      Written.push_back(std::string(Path));
+    }
+    for (const std::string &Out : Written) {
+      sys::fs::UniqueID OutID;
+      if (Out == "-" || sys::fs::getUniqueID(Out, OutID))
+        continue;
+      sys::fs::file_status St;
+      if (!sys::fs::status(Out, St) &&
+          St.type() != sys::fs::file_type::regular_file)
+        continue; // A device (/dev/null): written in place, never lost.
+      for (const std::string &In : Inputs) {
+        sys::fs::UniqueID InID;
+        if (!sys::fs::getUniqueID(In, InID) && InID == OutID)
+          return fail(makeError("output '" + Out + "' is the input '" + In +
+                                "': it would be overwritten; give another "
+                                "-o"));
+      }
+    }
+  }
   for (const std::string &In : Inputs) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(In);
     if (!B)
@@ -331,6 +382,8 @@ int main(int argc, char **argv) {
         continue;
       }
       errs() << R->Log;
+      if (!R->CacheNote.empty())
+        WithColor::note(errs(), ToolName) << R->CacheNote << '\n';
       ++NumCuda;
       NumCudaCached += R->FromCache;
       CudaPtx.push_back(std::make_unique<std::string>(std::move(R->Ptx)));
@@ -340,6 +393,7 @@ int main(int argc, char **argv) {
     Outputs.push_back(std::string(Out));
     Buffers.push_back(std::move(*B));
   }
+
   if (!Dir.empty())
     if (std::error_code EC = sys::fs::create_directories(Dir))
       return fail(makeError("cannot create '" + Dir + "': " + EC.message()));
@@ -402,9 +456,14 @@ int main(int argc, char **argv) {
         M.Source != ModuleResult::Duplicate)
       errs() << Modules[I].Name << ":\n" << M.Result.InfoLog;
     if (Error E = writeOutput(Outputs[I], M.Result.Cubin)) {
-      // Reported as this module's failure, in the summary too.
+      // Reported as this module's failure, in the summary too: counted
+      // once, as failed, no longer as compiled or from the cache.
       std::string Msg = toString(std::move(E));
       WithColor::error(errs(), ToolName) << Msg << '\n';
+      if (M.Source == ModuleResult::Compiled)
+        --R.Summary.Compiled;
+      else if (M.Source == ModuleResult::Cached)
+        --R.Summary.CacheHits;
       R.Modules[I].Ok = false;
       R.Modules[I].Error = Msg;
       ++R.Summary.Failed;
@@ -448,7 +507,14 @@ int main(int argc, char **argv) {
   Ctx.Arch = Opts.Arch;
   Ctx.CacheDir = Cache ? Cache->getDirectory().str() : "";
   Ctx.Outputs = Outputs;
-  int Status = printToStdout([&](raw_ostream &OS) {
+  // With the cubin on standard output, the summary goes to standard error.
+  auto PrintSummary = [&](function_ref<void(raw_ostream &)> Print) {
+    if (!ToStdout)
+      return printToStdout(Print);
+    Print(errs());
+    return 0;
+  };
+  int Status = PrintSummary([&](raw_ostream &OS) {
     if (OutputFormat == Format::Json) {
       printBatchJSON(OS, R, Modules, Ctx);
       return;

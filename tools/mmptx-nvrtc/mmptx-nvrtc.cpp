@@ -110,16 +110,22 @@ int main(int argc, char **argv) {
 
   std::unique_ptr<ContentCache> Cache;
   if (!CacheDir.empty()) {
+    // As in mmptx-compile: a cache that cannot be created, like one that
+    // cannot be written, is a warning.
     Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(CacheDir);
-    if (!C)
-      return fail(C.takeError());
-    Cache = std::move(*C);
+    if (C)
+      Cache = std::move(*C);
+    else
+      WithColor::warning(errs(), ToolName)
+          << toString(C.takeError()) << "; compiling without a cache\n";
   }
   Expected<CudaCompileResult> R =
       compileCudaToPtx((*Buf)->getBuffer(), InputFilename, Opts, Cache.get());
   if (!R)
     return fail(R.takeError());
   errs() << R->Log;
+  if (!R->CacheNote.empty())
+    WithColor::note(errs(), ToolName) << R->CacheNote << '\n';
   if (Verbose)
     errs() << ToolName << ": " << InputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("

@@ -205,6 +205,10 @@ int main(int argc, char **argv) {
       return usageError("cannot read '" + InputFilename +
                         "': " + Buf.getError().message());
     Image = std::move(*Buf);
+    // The driver is given no size: a cubin must hold what it says it does.
+    std::string Bad = checkElfImage(Image->getBuffer());
+    if (!Bad.empty())
+      return usageError("'" + InputFilename + "' is not a valid cubin: " + Bad);
     if (!checkArgs(Image->getBuffer(), KernelName, Args))
       return 1;
   }

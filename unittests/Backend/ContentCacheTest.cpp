@@ -13,7 +13,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
+#include <dlfcn.h>
+#include <sys/stat.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace mmptx;
@@ -53,9 +56,20 @@ TEST(CacheKeyTest, PartsAreDelimited) {
   EXPECT_NE(CacheKey("k").add("ab").add("c").final(),
             CacheKey("k").add("a").add("bc").final());
   EXPECT_EQ(CacheKey("k").add("ab").final(), CacheKey("k").add("ab").final());
-  EXPECT_EQ(CacheKey("k").final().size(), 64u);
-  EXPECT_EQ(sha256Hex("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(CacheKey("k").final().size(), 32u);
+  // XXH3-128 of "abc", canonical (big endian) form.
+  EXPECT_EQ(xxh3Hex("abc"), "06b05ab6733a618578af5f94892f3950");
+}
+
+TEST(CacheKeyTest, LoadedLibraryVersion) {
+  // libc: neither its file name (libc.so.6) nor a CUDA build string gives
+  // the exact version, so the file itself stands for it.
+  std::string V =
+      getLoadedLibraryVersion(9, 8, reinterpret_cast<const void *>(&::dladdr));
+  EXPECT_EQ(V.rfind("9.8 (/", 0), 0u) << V;
+  EXPECT_NE(V.find(" bytes, modified "), std::string::npos) << V;
+  EXPECT_EQ(getLoadedLibraryVersion(9, 8, nullptr),
+            "9.8 (unknown library file)");
 }
 
 TEST_F(ContentCacheTest, NotADirectory) {
@@ -71,9 +85,9 @@ TEST_F(ContentCacheTest, NotADirectory) {
 TEST_F(ContentCacheTest, StoreFailuresAreCounted) {
   auto C = open();
   EXPECT_EQ(C->getStoreFailureMessage(), "");
-  // The entry's name taken by a directory: the rename over it fails.
+  // The entry's directory taken by a file: nothing can be written there.
   std::string K = key("a");
-  ASSERT_FALSE(sys::fs::create_directories(C->getEntryPath(K)));
+  ASSERT_FALSE(bool(writeFile(sys::path::parent_path(C->getEntryPath(K)))));
   Error E = C->store(K, {"x"});
   ASSERT_TRUE(bool(E));
   consumeError(std::move(E));
@@ -81,10 +95,12 @@ TEST_F(ContentCacheTest, StoreFailuresAreCounted) {
   EXPECT_EQ(C->getStats().StoreFailures, 2u);
   std::string Msg = C->getStoreFailureMessage();
   EXPECT_NE(Msg.find("2 entries were not written"), std::string::npos) << Msg;
-  EXPECT_NE(Msg.find("Is a directory"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("Not a directory"), std::string::npos) << Msg;
   // Other entries are stored as ever.
-  EXPECT_FALSE(bool(C->store(key("b"), {"z"})));
-  EXPECT_TRUE(C->lookup(key("b")));
+  std::string B = key("b");
+  ASSERT_NE(B.substr(0, 2), K.substr(0, 2));
+  EXPECT_FALSE(bool(C->store(B, {"z"})));
+  EXPECT_TRUE(C->lookup(B));
 }
 
 TEST_F(ContentCacheTest, StoreAndLookup) {
@@ -137,6 +153,122 @@ TEST_F(ContentCacheTest, CorruptEntriesAreMissesAndRemoved) {
   ASSERT_FALSE(bool(C->store(key("b"), {"other"})));
   ASSERT_FALSE(sys::fs::copy_file(C->getEntryPath(key("b")), Path));
   EXPECT_FALSE(C->lookup(K));
+}
+
+/// The total size of the entry files and temporaries under \p Dir.
+static uint64_t directorySize(StringRef Dir) {
+  uint64_t Size = 0;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    sys::fs::file_status St;
+    if (!sys::fs::status(It->path(), St, /*Follow=*/false) &&
+        St.type() == sys::fs::file_type::regular_file &&
+        sys::path::filename(It->path()) != "accounting")
+      Size += St.getSize();
+  }
+  return Size;
+}
+
+TEST_F(ContentCacheTest, NonRegularEntriesAreRemovedNotRead) {
+  auto C = open();
+  std::string K = key("a");
+  std::string Path = C->getEntryPath(K);
+  ASSERT_FALSE(bool(C->store(K, {"payload"})));
+  int Case = 0;
+  auto Replace = [&](auto Make) {
+    SCOPED_TRACE(++Case);
+    ASSERT_FALSE(sys::fs::remove_directories(Path)) << Path;
+    ASSERT_FALSE(sys::fs::remove(Path));
+    Make();
+    // A miss that removes it, without reading it: no hang on a FIFO, no
+    // endless read of a device.
+    uint64_t Corrupt = C->getStats().Corrupt;
+    EXPECT_FALSE(C->lookup(K));
+    EXPECT_EQ(C->getStats().Corrupt, Corrupt + 1);
+    sys::fs::file_status St;
+    EXPECT_EQ(sys::fs::status(Path, St, /*Follow=*/false),
+              std::errc::no_such_file_or_directory);
+    // Rebuilt.
+    ASSERT_FALSE(bool(C->store(K, {"payload"})));
+    Optional<std::vector<std::string>> F = C->lookup(K);
+    ASSERT_TRUE(F);
+    EXPECT_EQ((*F)[0], "payload");
+  };
+  Replace([&] { ASSERT_EQ(::symlink("/dev/zero", Path.c_str()), 0); });
+  Replace([&] { ASSERT_EQ(::mkfifo(Path.c_str(), 0644), 0); });
+  Replace([&] {
+    SmallString<128> Inner(Path);
+    sys::path::append(Inner, "inner");
+    ASSERT_FALSE(sys::fs::create_directories(Inner));
+  });
+  // A link to a good entry is still not an entry.
+  std::string Other = C->getEntryPath(key("b"));
+  ASSERT_FALSE(bool(C->store(key("b"), {"other"})));
+  Replace([&] { ASSERT_EQ(::symlink(Other.c_str(), Path.c_str()), 0); });
+  EXPECT_TRUE(C->lookup(key("b")));
+  Replace([&] {
+    // Longer than its header says: a good entry with bytes appended.
+    ASSERT_FALSE(bool(C->store(K, {"payload"})));
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC, sys::fs::OF_Append);
+    ASSERT_FALSE(EC);
+    OS << std::string(4096, 'x');
+  });
+}
+
+TEST_F(ContentCacheTest, OversizedEntryIsNotRead) {
+  auto C = open();
+  std::string K = key("a");
+  ASSERT_FALSE(bool(C->store(K, {"payload"})));
+  std::string Path = C->getEntryPath(K);
+  std::error_code EC;
+  {
+    raw_fd_ostream OS(Path, EC, sys::fs::OF_Append);
+    ASSERT_FALSE(EC);
+    OS << std::string(1 << 20, 'x');
+  }
+  EXPECT_FALSE(C->lookup(K));
+  EXPECT_EQ(C->getStats().Corrupt, 1u);
+  EXPECT_FALSE(sys::fs::exists(Path));
+}
+
+TEST_F(ContentCacheTest, StaleTemporariesAndOldEntriesArePruned) {
+  auto C = open(1 << 20);
+  std::string K = key("a");
+  std::string Path = C->getEntryPath(K);
+  ASSERT_FALSE(sys::fs::create_directories(sys::path::parent_path(Path)));
+  // Left by a writer killed two hours ago, one being written now, and an
+  // entry of the first format (a 64-digit name).
+  std::string Stale = Path + ".tmp-aaaaaaaa", Fresh = Path + ".tmp-bbbbbbbb";
+  std::string Old =
+      sys::path::parent_path(Path).str() + "/" + std::string(64, 'a');
+  for (const std::string &P : {Stale, Fresh, Old})
+    ASSERT_FALSE(bool(writeFile(P)));
+  int FD;
+  ASSERT_FALSE(sys::fs::openFileForReadWrite(
+      Stale, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None));
+  sys::fs::setLastAccessAndModificationTime(
+      FD, std::chrono::system_clock::now() - std::chrono::hours(2));
+  close(FD);
+  ASSERT_FALSE(bool(C->store(key("b"), {"x"})));
+  EXPECT_FALSE(sys::fs::exists(Stale));
+  EXPECT_FALSE(sys::fs::exists(Old));
+  EXPECT_TRUE(sys::fs::exists(Fresh));
+}
+
+TEST_F(ContentCacheTest, SizeLimitHoldsAcrossProcesses) {
+  // Two instances stand for two processes: each store counts what the
+  // other wrote, so the directory never passes the limit.
+  const uint64_t Limit = 8 * 1024;
+  auto A = open(Limit), B = open(Limit);
+  std::string Big(900, 'x');
+  for (int I = 0; I < 40; ++I) {
+    ContentCache &C = I % 2 ? *A : *B;
+    ASSERT_FALSE(bool(C.store(key(std::to_string(I)), {Big})));
+    EXPECT_LE(directorySize(Dir), Limit) << "after store " << I;
+  }
+  EXPECT_GT(A->getStats().Evicted + B->getStats().Evicted, 0u);
 }
 
 TEST_F(ContentCacheTest, EvictsLeastRecentlyUsed) {

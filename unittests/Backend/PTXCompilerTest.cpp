@@ -6,8 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/PTXCompiler.h"
+#include "mmptx/Backend/Batch.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
 using namespace llvm;
@@ -19,6 +23,63 @@ std::string readCorpus(StringRef Name) {
   auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + Name);
   EXPECT_TRUE(bool(Buf));
   return Buf ? (*Buf)->getBuffer().str() : "";
+}
+
+TEST(CompileOptionsTest, ConflictingBackendOptions) {
+  CompileOptions O;
+  for (const char *Bad :
+       {"-arch=sm_90", "-arch", "--gpu-name=sm_90", "--gpu-name", "--version",
+        "-V", "--help", "-h", "-o", "--output-file=x.cubin", "-O0",
+        "--opt-level=1", "-maxrregcount=32", "--options-file=f"}) {
+    O.ExtraOptions = {"-lineinfo", Bad};
+    Error E = O.validate();
+    ASSERT_TRUE(bool(E)) << Bad;
+    std::string Msg = toString(std::move(E));
+    EXPECT_NE(Msg.find(std::string("backend option '") + Bad + "'"),
+              std::string::npos)
+        << Msg;
+  }
+  O.ExtraOptions = {"-arch=sm_90"};
+  EXPECT_EQ(toString(O.validate()),
+            "backend option '-arch=sm_90' conflicts with mmptx's own: use "
+            "--arch (arch= in Python) to choose the architecture");
+  for (const char *Ok : {"-lineinfo", "--warn-on-spills", "-Ofast-compile=mid",
+                         "--def-load-cache=cg", "-v", "sm_90"}) {
+    O.ExtraOptions = {Ok};
+    EXPECT_FALSE(bool(O.validate())) << Ok;
+  }
+}
+
+TEST(PTXCompilerTest, EmptyCubinIsAFailureNeverCached) {
+  // A ptxas that answers and exits 0 without writing the cubin.
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-fake-ptxas", Dir));
+  SmallString<128> Program(Dir);
+  sys::path::append(Program, "ptxas");
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Program, EC);
+    ASSERT_FALSE(EC);
+    OS << "#!/bin/sh\necho 'Cuda compilation tools, release 13.0, "
+          "V13.0.88'\nexit 0\n";
+  }
+  sys::fs::setPermissions(Program, sys::fs::all_exe | sys::fs::owner_all);
+  auto C = createPtxasBackend(Program);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  SmallString<128> CacheDir(Dir);
+  sys::path::append(CacheDir, "cache");
+  auto Cache = ContentCache::open(CacheDir);
+  ASSERT_TRUE(bool(Cache));
+  Expected<CompileResult> R =
+      compileCached(**C, Cache->get(),
+                    readCorpus("ptx_inject_simple_kernel.ptx"), {}, "k.ptx");
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(toString(R.takeError())
+                .find("k.ptx: error: ptxas 13.0.88 "
+                      "produced no cubin for sm_80"),
+            std::string::npos);
+  EXPECT_EQ((*Cache)->getStats().Stores, 0u);
+  sys::fs::remove_directories(Dir);
 }
 
 TEST(CompileOptionsTest, Validate) {

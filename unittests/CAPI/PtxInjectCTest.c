@@ -299,6 +299,25 @@ static void test_checks(void) {
         strstr(msg, "error: expected ';' at end of instruction") != NULL);
   CHECK(strcmp(msg, mmptx_inject_last_error()) == 0);
   {
+    /* Operand-level errors, as mmptx-opt reports them. */
+    static const char f33[] = ".version 9.0\n.target sm_80\n"
+                              ".address_size 64\n.entry k()\n{\n"
+                              ".reg .f33 %a;\nret;\n}\n";
+    static const char big[] =
+        ".version 9.0\n.target sm_80\n.address_size 64\n.entry k()\n{\n"
+        ".reg .b32 %a;\nmov.b32 %a, 123456789012345678901234567890123456789;"
+        "\nret;\n}\n";
+    CHECK_RESULT(mmptx_inject_create(&h, f33, sizeof(f33) - 1, "f.ptx", NULL,
+                                     0, msg, sizeof(msg)),
+                 MMPTX_ERROR_INVALID_PTX);
+    CHECK(strstr(msg, "f.ptx:6:6: error: unknown PTX type '.f33'") == msg);
+    CHECK_RESULT(mmptx_inject_create(&h, big, sizeof(big) - 1, "b.ptx", NULL,
+                                     0, msg, sizeof(msg)),
+                 MMPTX_ERROR_INVALID_PTX);
+    CHECK(strstr(msg, "b.ptx:7:13: error: integer literal does not fit in "
+                      "64 bits") == msg);
+  }
+  {
     /* A site at module scope. */
     static const char outside[] = ".version 9.0\n"
                                   "// PTX_INJECT_START f\n"

@@ -6,19 +6,25 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// A directory of entries, one file per entry, named by the SHA-256 of
-/// everything that determines the entry's content (CacheKey). Used for
-/// PTX -> cubin and CUDA -> PTX.
+/// A directory of entries, one file per entry, named by the XXH3-128 hash
+/// (xxHash) of everything that determines the entry's content (CacheKey).
+/// Used for PTX -> cubin and CUDA -> PTX.
 ///
-/// Safe under concurrent threads and processes without locks:
+/// Safe under concurrent threads and processes:
 ///   - an entry is written to a unique temporary file in its directory and
 ///     renamed over its name, so a reader sees a whole entry or none;
 ///   - each file carries a header (magic, key, payload length, payload
-///     SHA-256): a truncated or corrupt file is detected, removed and
+///     checksum): a truncated or corrupt file is detected, removed and
 ///     reported as a miss, so the caller rebuilds it;
-///   - a hit touches the file's modification time, and when the directory
-///     grows past its size limit the least recently used entries are
-///     removed (another process removing the same file is harmless).
+///   - an entry is read only if it is a regular file (opened without
+///     following a symbolic link and without blocking), and never past the
+///     length its header gives: a link, a FIFO, a device, a directory or a
+///     file longer or shorter than its header says is removed as corrupt;
+///   - a hit touches the file's modification time. The directory's size is
+///     kept in a shared accounting file, updated under a lock by every
+///     store of every process; when it passes the limit the least recently
+///     used entries are removed, and temporaries older than an hour (left
+///     by a killed writer) are removed whenever the directory is measured.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -30,39 +36,57 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/SHA256.h"
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace mmptx {
 
-/// Builds a key from parts. Each part is hashed with its length, so
-/// ("ab","c") and ("a","bc") differ.
+/// Builds a key from parts: the XXH3-128 hash of them all, one pass over
+/// the bytes. Each part is hashed with its length, so ("ab","c") and
+/// ("a","bc") differ.
 class CacheKey {
 public:
-  explicit CacheKey(llvm::StringRef Kind) { add(Kind); }
+  explicit CacheKey(llvm::StringRef Kind);
+  CacheKey(CacheKey &&);
+  ~CacheKey();
   CacheKey &add(llvm::StringRef Part);
   CacheKey &add(uint64_t Value);
-  /// 64 hex digits.
+  /// 32 hex digits.
   std::string final();
 
 private:
-  llvm::SHA256 Hasher;
+  struct State;
+  std::unique_ptr<State> S;
 };
 
-/// The version a library reports (\p Major.\p Minor), refined to
-/// \p BuildVersion (e.g. the toolkit's `13.0.88`, known at build time) where
-/// the two agree: cache keys need the exact version.
+/// The number of hex digits of a key.
+constexpr size_t CacheKeySize = 32;
+
+/// The version a statically linked library reports (\p Major.\p Minor),
+/// refined to \p BuildVersion (e.g. the wheel's `13.0.88`, known at build
+/// time) where the two agree.
 std::string getExactVersion(unsigned Major, unsigned Minor,
                             llvm::StringRef BuildVersion);
 
-/// Hex SHA-256 of \p Data.
-std::string sha256Hex(llvm::StringRef Data);
+/// The exact version of the shared library this process loaded that holds
+/// \p Symbol (one of its functions), which reports \p Major.\p Minor: the
+/// version its file is named by (`libnvrtc.so.13.0.88` gives `13.0.88`),
+/// else the one its build string gives (`Cuda compilation tools, release
+/// 13.0, V13.0.88`), else \p Major.\p Minor with the file's path, size and
+/// modification time, so that another release of the library never shares
+/// cache entries.
+std::string getLoadedLibraryVersion(unsigned Major, unsigned Minor,
+                                    const void *Symbol);
+
+/// Hex XXH3-128 of \p Data (32 digits).
+std::string xxh3Hex(llvm::StringRef Data);
 
 struct CacheStats {
   std::atomic<uint64_t> Hits{0}, Misses{0}, Stores{0}, Corrupt{0}, Evicted{0};
@@ -74,9 +98,10 @@ struct CacheStats {
 class ContentCache {
 public:
   /// Opens (creating) the cache directory \p Dir with a size limit of
-  /// \p MaxBytes (0: no limit). A \p Dir that is not a directory is an
-  /// error; one that cannot be written is not (every store fails, counted
-  /// in CacheStats::StoreFailures).
+  /// \p MaxBytes (0: no limit). A \p Dir that cannot be created or is not a
+  /// directory is an error (the tools warn and compile without a cache);
+  /// one that exists but cannot be written is not: it still serves hits,
+  /// and every store fails, counted in CacheStats::StoreFailures.
   static llvm::Expected<std::unique_ptr<ContentCache>>
   open(llvm::StringRef Dir, uint64_t MaxBytes = DefaultMaxBytes);
 
@@ -90,8 +115,12 @@ public:
                     llvm::ArrayRef<llvm::StringRef> Fields);
 
   /// Removes least recently used entries until the directory holds at most
-  /// \p TargetBytes.
+  /// \p TargetBytes, and temporaries older than TemporaryMaxAge.
   void prune(uint64_t TargetBytes);
+
+  /// How old a temporary (`<key>.tmp-*`) must be to count as left by a
+  /// writer that was killed.
+  static constexpr std::chrono::seconds TemporaryMaxAge{3600};
 
   llvm::StringRef getDirectory() const { return Dir; }
   /// The file that holds \p Key.
@@ -107,10 +136,9 @@ private:
 
   std::string Dir;
   uint64_t MaxBytes;
-  /// This process's estimate of the directory's size, measured at the
-  /// first store; a prune rescans.
-  std::atomic<uint64_t> ApproxBytes{0};
-  std::once_flag SizeKnown;
+  /// Set once this instance has measured the directory (at its first
+  /// store): after that, it adds what it stores to the shared account.
+  std::atomic<bool> Measured{false};
   std::mutex PruneMutex;
   CacheStats Stats;
   mutable std::mutex StoreErrorMutex;
@@ -118,6 +146,13 @@ private:
 
   /// Counts \p E as a failed store; \returns it.
   llvm::Error storeFailed(llvm::Error E);
+  /// Adds \p Bytes to the shared account of the directory's size (under its
+  /// lock), measuring the directory instead at this instance's first store
+  /// or when the account is unreadable, and prunes past the limit.
+  void account(uint64_t Bytes);
+  /// Lists the directory, removes stale temporaries and the least recently
+  /// used entries down to \p TargetBytes; \returns the size left.
+  uint64_t pruneLocked(uint64_t TargetBytes);
 };
 
 /// The default cache directory: $MMPTX_CACHE_DIR, else

@@ -27,6 +27,7 @@
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
 #include <vector>
 
 namespace mmptx {
@@ -36,6 +37,14 @@ namespace mmptx {
 /// say.
 llvm::Optional<std::vector<unsigned>>
 getKernelParamSizes(llvm::StringRef Image, llvm::StringRef Kernel);
+
+/// Why \p Image, an ELF file (a cubin), cannot be given to the driver: a
+/// header, a header table, a section or a segment that lies past its end,
+/// or another class than 64-bit little-endian. "" for an image whose
+/// extents all lie inside, and for an image that is not ELF (PTX, a
+/// fatbin: the driver reads those itself). The driver is given no size, so
+/// it would read past the end.
+std::string checkElfImage(llvm::StringRef Image);
 
 } // namespace mmptx
 

@@ -69,8 +69,14 @@ struct CompileOptions {
   std::vector<std::string> ExtraOptions;
 
   /// Checks the architecture (`sm_<N>`, `sm_<N>a` or `sm_<N>f` with a known
-  /// N) and the -O level.
+  /// N), the -O level, and that no ExtraOptions conflicts with these
+  /// options or with how mmptx runs the backend.
   llvm::Error validate() const;
+  /// Why the backend option \p X may not be passed (which of mmptx's own
+  /// options to use instead), or null: `-arch`/`--gpu-name`, `-O<n>`,
+  /// `-maxrregcount`, `-o`/`--output-file`, `--version`/`--help`/`-h`,
+  /// `--options-file`/`--input-as-string`, in any of their spellings.
+  static const char *getConflictingOption(llvm::StringRef X);
   /// A canonical text of every option, for cache keys.
   std::string getKeyText() const;
 
@@ -158,6 +164,9 @@ protected:
     std::string Cubin;
     std::string Log;
     std::string Status; ///< Why it failed, beyond the log (a result code).
+    /// Where the backend read the PTX from (a temporary file), if anywhere:
+    /// the log names the module instead.
+    std::string InputPath;
   };
   virtual llvm::Expected<RawResult> compileImpl(llvm::StringRef Ptx,
                                                 const CompileOptions &Opts) = 0;

@@ -10,12 +10,15 @@
 /// process (no nvcc process, no host compiler), optionally through the
 /// content-keyed cache.
 ///
-/// The cache key covers the source, the content of every file it includes
-/// (found by following `#include` lines through the source's directory and
-/// the -I directories; the toolkit's own headers are covered by the NVRTC
-/// version), every option, the NVRTC version and the architecture. An
-/// include spelled through a macro cannot be followed: a change to such a
-/// file alone is not seen.
+/// The cache key covers the source, the content of every file it may
+/// include (found by following `#include` lines, `__has_include` tests and
+/// pre-includes through every directory NVRTC searches: beside the
+/// including file as it was opened, the -I directories, including those
+/// given as NVRTC options; an include spelled through a macro is followed
+/// through every definition of the macro; the toolkit's own headers are
+/// covered by the NVRTC version), every option, the NVRTC version and the
+/// architecture. Where that cannot be known (a macro mmptx cannot expand,
+/// precompiled headers), the PTX is not cached and the result says why.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +50,9 @@ struct CudaCompileResult {
   std::string Ptx;
   std::string Log; ///< NVRTC's warnings, if any.
   bool FromCache = false;
+  /// With a cache: why this PTX could not be cached (a note for the user),
+  /// or "".
+  std::string CacheNote;
 };
 
 /// True when this build has NVRTC.
@@ -61,9 +67,11 @@ llvm::Expected<CudaCompileResult>
 compileCudaToPtx(llvm::StringRef Source, llvm::StringRef Name,
                  const CudaCompileOptions &Opts, ContentCache *Cache = nullptr);
 
-/// The cache key of that compile (exposed for tests).
+/// The cache key of that compile (exposed for tests), or "" when the files
+/// NVRTC reads cannot be known (\p WhyNot, if given, says why).
 std::string getPtxCacheKey(llvm::StringRef Source, llvm::StringRef Name,
-                           const CudaCompileOptions &Opts);
+                           const CudaCompileOptions &Opts,
+                           std::string *WhyNot = nullptr);
 
 } // namespace mmptx
 

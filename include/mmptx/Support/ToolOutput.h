@@ -82,7 +82,11 @@ writeToolOutput(llvm::StringRef Path,
 
 /// A tool whose stderr is closed or full cannot report anything, but must
 /// still exit with its status: LLVM aborts at exit when `errs()` saw a
-/// write error. Call once at the start of main(); it covers exit() too.
+/// write error. Likewise what went to `outs()` (--help, --version,
+/// --help-hidden, a listing) and could not be written is reported at exit
+/// as `<tool>: error: cannot write to standard output: <why>` and exit
+/// status 1, never an abort. Call once at the start of main(); it covers
+/// exit() too.
 void ignoreStderrWriteErrorsAtExit();
 
 } // namespace mmptx

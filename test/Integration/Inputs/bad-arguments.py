@@ -93,12 +93,21 @@ TABLE = [
     ('mmptx-compile', [PTX, '-O2', '-Ofast-compile=mid'], 'conflict'),
     ('mmptx-compile', [PTX, PTX], 'given twice'),
     ('mmptx-compile', [PTX, '--backend', 'nvcc'], "unknown backend 'nvcc'"),
-    ('mmptx-compile', [PTX, '--cache-dir', FILES['empty']],
+    ('mmptx-compile', [FILES['missing'], '--cache-dir', FILES['empty']],
      'is not a directory'),
     ('mmptx-compile', [PTX, '-o', ''], 'empty name'),
     ('mmptx-compile', [PTX, '--pack', '--pack-inputs', '99999'],
      'at most 4096'),
     ('mmptx-compile', [FILES['binary'], '-o', work('out')], 'error:'),
+    ('mmptx-compile', [PTX, '-X', '-arch=sm_90'], 'use --arch'),
+    ('mmptx-compile', [PTX, '-X', '--version'], 'prints instead'),
+    ('mmptx-compile', [PTX, '-X', '-o'], 'mmptx names the output'),
+    ('mmptx-compile', [PTX, FILES['cu'], '-o', '-'], 'names one output'),
+    ('mmptx-compile', [PTX, '--pack', '-o', '-'], '--pack writes two'),
+    ('mmptx-compile', [FILES['stub'], '-o', FILES['stub']],
+     'would be overwritten'),
+    ('mmptx-compile', [FILES['missing'], '--cache-dir',
+                       FILES['empty'] + '/x'], 'compiling without a cache'),
     ('mmptx-nvrtc', [], 'Not enough positional'),
     ('mmptx-nvrtc', [FILES['missing']], 'No such file'),
     ('mmptx-nvrtc', [FILES['cu'], '-o', FILES['dir']], 'Is a directory'),
@@ -182,7 +191,13 @@ for tool, options in OPTIONS.items():
             if opt == '-o':  # outputs stay in the work directory
                 value = rng.choice([work('out'), work('out/'), '/dev/full',
                                     FILES['dir'], FILES['empty'] + '/x',
-                                    work('o.cubin'), '-'])
+                                    work('o.cubin'), '-', '/dev/null'])
+            if opt in ('-X', '--Xnvrtc'):  # conflicting and file options
+                value = rng.choice([value, '-arch=sm_90', '--gpu-name',
+                                    '--version', '-h', '--help', '-o',
+                                    '--output-file=' + work('x'), '-O0',
+                                    '-I' + WORK, '--pre-include=' +
+                                    FILES['missing'], '-pch', '-lineinfo'])
             args.append(opt + '=' + value if opt.startswith('--')
                         else opt)
             if not opt.startswith('--'):

@@ -290,6 +290,9 @@ static uint64_t read64(const unsigned char *P) {
 }
 static unsigned read16(const unsigned char *P) { return P[0] | P[1] << 8; }
 
+/* The largest image the fake loads. */
+static const uint64_t MaxImage = 64u << 20;
+
 /* The size of an ELF64 image: the end of its furthest header table or
    section, as the driver finds it. */
 static size_t elfSize(const unsigned char *E) {
@@ -301,6 +304,8 @@ static size_t elfSize(const unsigned char *E) {
     Size = ShOff + (uint64_t)ShEnt * ShNum;
   if (PhOff + (uint64_t)PhEnt * PhNum > Size)
     Size = PhOff + (uint64_t)PhEnt * PhNum;
+  if (ShOff > MaxImage || PhOff > MaxImage)
+    return (size_t)-1;
   for (I = 0; ShEnt >= 64 && I != ShNum; ++I) {
     const unsigned char *S = E + ShOff + I * ShEnt;
     uint32_t Type;
@@ -321,6 +326,11 @@ EXPORT CUresult cuModuleLoadData(struct FakeModule **M, const void *Image) {
   /* An ELF64 little-endian image (a cubin); a real driver also takes
      fatbins and PTX. */
   if (memcmp(E, "\177ELF", 4) != 0 || E[4] != 2 || E[5] != 1)
+    return INVALID_IMAGE;
+  /* The driver is given no size: tables and sections far away are not
+     read (a cubin is never that large); the caller checks the rest. */
+  if (read64(E + 0x28) > MaxImage || read64(E + 0x20) > MaxImage ||
+      elfSize(E) > MaxImage)
     return INVALID_IMAGE;
   F = (struct FakeModule *)calloc(1, sizeof(*F));
   F->Size = elfSize(E);

@@ -1,0 +1,408 @@
+//===- IncludeScanner.cpp - The files a CUDA source may read --------------===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IncludeScanner.h"
+#include "mmptx/Backend/ContentCache.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+using namespace mmptx;
+
+namespace {
+
+struct Macro {
+  bool FunctionLike = false;
+  SmallVector<std::string, 4> Params;
+  std::string Body;
+};
+
+/// An include whose target a macro gives, evaluated once every definition
+/// is known.
+struct MacroInclude {
+  std::string Operand;
+  std::string Dir; ///< For a quoted result: the including file's directory.
+  std::string Where;
+};
+
+class IncludeScanner {
+public:
+  IncludeScanner(CacheKey &Key, ArrayRef<std::string> SearchDirs,
+                 ArrayRef<std::string> ToolkitDirs)
+      : Key(Key), SearchDirs(SearchDirs.begin(), SearchDirs.end()),
+        ToolkitDirs(ToolkitDirs.begin(), ToolkitDirs.end()) {}
+
+  void define(StringRef Def);
+  void scanText(StringRef Text, StringRef Dir, StringRef Where);
+  void include(StringRef Target, bool Quoted, StringRef Dir);
+  /// Follows the macro includes until no new file or definition appears.
+  void finish();
+
+  std::string WhyNot;
+
+private:
+  void addMacro(StringRef Line);
+  void hasInclude(StringRef Line, StringRef Dir, StringRef Where);
+  /// The targets (`"x"` or `<x>`) \p Operand expands to, through every
+  /// definition; false if one cannot be known.
+  bool expand(StringRef Operand, unsigned Depth,
+              SmallVectorImpl<std::string> &Out);
+  void notCached(const Twine &Why) {
+    if (WhyNot.empty())
+      WhyNot = Why.str();
+  }
+
+  CacheKey &Key;
+  std::vector<std::string> SearchDirs, ToolkitDirs;
+  StringMap<std::vector<Macro>> Macros;
+  size_t NumMacros = 0;
+  std::vector<MacroInclude> Pending;
+  StringSet<> Visited;
+};
+
+} // namespace
+
+static bool isIdentStart(char C) { return isAlpha(C) || C == '_'; }
+static bool isIdentChar(char C) { return isAlnum(C) || C == '_'; }
+
+/// \p S without leading blanks and `/* */` comments.
+static StringRef skipBlanks(StringRef S) {
+  while (true) {
+    S = S.ltrim(" \t\r\f\v");
+    if (!S.startswith("/*"))
+      return S;
+    size_t End = S.find("*/", 2);
+    S = End == StringRef::npos ? StringRef() : S.drop_front(End + 2);
+  }
+}
+
+/// \p S without a trailing `//` comment and blanks.
+static StringRef dropLineComment(StringRef S) {
+  size_t C = S.find("//");
+  return (C == StringRef::npos ? S : S.take_front(C)).rtrim(" \t\r\f\v");
+}
+
+static StringRef takeIdent(StringRef &S) {
+  size_t N = 0;
+  if (!S.empty() && isIdentStart(S[0]))
+    while (N < S.size() && isIdentChar(S[N]))
+      ++N;
+  StringRef Id = S.take_front(N);
+  S = S.drop_front(N);
+  return Id;
+}
+
+void IncludeScanner::define(StringRef Def) {
+  std::pair<StringRef, StringRef> NV = Def.split('=');
+  std::string Line = NV.first.str() + " " +
+                     (Def.contains('=') ? NV.second.str() : std::string("1"));
+  addMacro(Line);
+}
+
+void IncludeScanner::addMacro(StringRef Line) {
+  StringRef Rest = skipBlanks(Line);
+  StringRef Name = takeIdent(Rest);
+  if (Name.empty())
+    return;
+  Macro M;
+  if (Rest.consume_front("(")) {
+    M.FunctionLike = true;
+    size_t Close = Rest.find(')');
+    if (Close == StringRef::npos)
+      return;
+    SmallVector<StringRef, 4> Params;
+    Rest.take_front(Close).split(Params, ',');
+    for (StringRef P : Params)
+      if (!P.trim().empty())
+        M.Params.push_back(P.trim().str());
+    Rest = Rest.drop_front(Close + 1);
+  }
+  M.Body = dropLineComment(skipBlanks(Rest)).str();
+  std::vector<Macro> &Defs = Macros[Name];
+  for (const Macro &D : Defs)
+    if (D.FunctionLike == M.FunctionLike && D.Params == M.Params &&
+        D.Body == M.Body)
+      return;
+  Defs.push_back(std::move(M));
+  ++NumMacros;
+}
+
+void IncludeScanner::include(StringRef Target, bool Quoted, StringRef Dir) {
+  Key.add(Quoted ? "quoted" : "angled").add(Target);
+  if (Target.empty())
+    return;
+  SmallVector<std::pair<std::string, bool>, 8> Candidates; // dir, toolkit
+  if (sys::path::is_absolute(Target)) {
+    Candidates.push_back({"", false});
+  } else {
+    if (Quoted) {
+      Candidates.push_back({Dir.str(), false});
+      Candidates.push_back({".", false});
+    }
+    for (const std::string &D : SearchDirs)
+      Candidates.push_back({D, false});
+    for (const std::string &D : ToolkitDirs)
+      Candidates.push_back({D, true});
+  }
+  for (const auto &C : Candidates) {
+    SmallString<256> P(C.first);
+    sys::path::append(P, Target);
+    sys::fs::file_status St;
+    if (sys::fs::status(P, St))
+      continue;
+    if (C.second) {
+      // The toolkit's own headers: the NVRTC version covers them.
+      Key.add("toolkit").add(P);
+      continue;
+    }
+    if (St.type() != sys::fs::file_type::regular_file) {
+      Key.add("not a file").add(P);
+      continue;
+    }
+    // Quoted includes inside it are looked for beside it as it was opened
+    // (a link's own directory, not its target's): the directory's real
+    // path names that place.
+    SmallString<256> RealFile, RealDir;
+    if (sys::fs::real_path(P, RealFile))
+      RealFile = P;
+    StringRef Parent = sys::path::parent_path(P);
+    if (sys::fs::real_path(Parent.empty() ? "." : Parent, RealDir))
+      RealDir = Parent;
+    Key.add("found").add(P).add(RealFile);
+    std::string Id = (RealFile + "\n" + RealDir).str();
+    if (!Visited.insert(Id).second)
+      continue;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(P, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Buf) {
+      notCached("cannot read '" + P + "': " + Buf.getError().message());
+      continue;
+    }
+    Key.add((*Buf)->getBuffer());
+    scanText((*Buf)->getBuffer(), RealDir, P);
+  }
+}
+
+void IncludeScanner::hasInclude(StringRef Line, StringRef Dir,
+                                StringRef Where) {
+  size_t At;
+  while ((At = Line.find("__has_include")) != StringRef::npos) {
+    Line = Line.drop_front(At + 13);
+    Line.consume_front("_next");
+    StringRef Rest = skipBlanks(Line);
+    if (!Rest.consume_front("("))
+      continue; // `defined(__has_include)` and the like.
+    Rest = skipBlanks(Rest);
+    char Close = Rest.startswith("\"") ? '"' : Rest.startswith("<") ? '>' : 0;
+    size_t End = Close ? Rest.find(Close, 1) : StringRef::npos;
+    if (End == StringRef::npos) {
+      notCached(Where + ": __has_include of a name that a macro gives");
+      return;
+    }
+    include(Rest.slice(1, End), Close == '"', Dir);
+  }
+}
+
+void IncludeScanner::scanText(StringRef Text, StringRef Dir, StringRef Where) {
+  // Logical lines: a backslash before the newline continues the line.
+  std::string Joined;
+  Joined.reserve(Text.size());
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] == '\\') {
+      size_t J = I + 1;
+      if (J < Text.size() && Text[J] == '\r')
+        ++J;
+      if (J < Text.size() && Text[J] == '\n') {
+        I = J;
+        continue;
+      }
+    }
+    Joined += Text[I];
+  }
+  SmallVector<StringRef, 0> Lines;
+  StringRef(Joined).split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    if (Line.contains("__has_include"))
+      hasInclude(Line, Dir, Where);
+    StringRef L = skipBlanks(Line);
+    if (!L.consume_front("#") && !L.consume_front("%:") &&
+        !L.consume_front("?\?="))
+      continue;
+    L = skipBlanks(L);
+    StringRef Directive = takeIdent(L);
+    if (Directive == "define") {
+      addMacro(L);
+      continue;
+    }
+    if (Directive != "include" && Directive != "include_next" &&
+        Directive != "import")
+      continue;
+    StringRef Operand = dropLineComment(skipBlanks(L));
+    char Close = Operand.startswith("\"")  ? '"'
+                 : Operand.startswith("<") ? '>'
+                                           : 0;
+    size_t End = Close ? Operand.find(Close, 1) : StringRef::npos;
+    if (Close && End != StringRef::npos) {
+      include(Operand.slice(1, End), Close == '"', Dir);
+      continue;
+    }
+    // Through a macro: evaluated when every definition is known.
+    Pending.push_back({Operand.str(), Dir.str(), Where.str()});
+  }
+}
+
+bool IncludeScanner::expand(StringRef Operand, unsigned Depth,
+                            SmallVectorImpl<std::string> &Out) {
+  Operand = skipBlanks(dropLineComment(Operand));
+  if (Operand.startswith("\"") || Operand.startswith("<")) {
+    char Close = Operand[0] == '"' ? '"' : '>';
+    size_t End = Operand.find(Close, 1);
+    if (End == StringRef::npos)
+      return false;
+    Out.push_back(Operand.take_front(End + 1).str());
+    return true;
+  }
+  if (Depth > 16 || Out.size() > 64)
+    return false;
+  StringRef Rest = Operand;
+  StringRef Name = takeIdent(Rest);
+  auto It = Macros.find(Name);
+  if (Name.empty() || It == Macros.end())
+    return false;
+  // A copy: expanding may not add definitions, but keep it simple.
+  std::vector<Macro> Defs = It->second;
+  for (const Macro &M : Defs) {
+    if (M.Body.find('#') != std::string::npos)
+      return false; // Stringizing and pasting are not followed.
+    if (!M.FunctionLike) {
+      if (!expand((M.Body + " " + Rest).str(), Depth + 1, Out))
+        return false;
+      continue;
+    }
+    StringRef Args = skipBlanks(Rest);
+    if (!Args.consume_front("("))
+      return false;
+    SmallVector<std::string, 4> Values(1);
+    unsigned Nest = 0;
+    size_t I = 0;
+    for (; I < Args.size(); ++I) {
+      char C = Args[I];
+      if (C == ')' && Nest == 0)
+        break;
+      if (C == '(')
+        ++Nest;
+      else if (C == ')')
+        --Nest;
+      if (C == ',' && Nest == 0)
+        Values.emplace_back();
+      else
+        Values.back() += C;
+    }
+    if (I == Args.size())
+      return false;
+    if (M.Params.empty() && Values.size() == 1 &&
+        StringRef(Values[0]).trim().empty())
+      Values.clear();
+    if (Values.size() != M.Params.size())
+      return false;
+    // Each parameter replaced by its argument.
+    std::string Body;
+    StringRef B = M.Body;
+    while (!B.empty()) {
+      if (isIdentStart(B[0])) {
+        StringRef Id = takeIdent(B);
+        auto P = llvm::find(M.Params, Id);
+        Body += P == M.Params.end()
+                    ? Id.str()
+                    : StringRef(Values[P - M.Params.begin()]).trim().str();
+        continue;
+      }
+      Body += B[0];
+      B = B.drop_front();
+    }
+    if (!expand(Body + " " + Args.drop_front(I + 1).str(), Depth + 1, Out))
+      return false;
+  }
+  return true;
+}
+
+void IncludeScanner::finish() {
+  // Each round follows every macro include through the definitions known
+  // so far; the files found may define more, or include more.
+  while (WhyNot.empty()) {
+    size_t Files = Visited.size(), Defs = NumMacros, Count = Pending.size();
+    for (size_t I = 0; I < Pending.size() && WhyNot.empty(); ++I) {
+      MacroInclude P = Pending[I];
+      SmallVector<std::string, 4> Targets;
+      if (!expand(P.Operand, 0, Targets)) {
+        notCached(P.Where + ": #include " + P.Operand +
+                  ": a macro's expansion that mmptx cannot follow");
+        break;
+      }
+      Key.add("macro").add(P.Operand);
+      for (const std::string &T : Targets)
+        include(StringRef(T).drop_front().drop_back(), T[0] == '"', P.Dir);
+    }
+    if (Visited.size() == Files && NumMacros == Defs && Pending.size() == Count)
+      break;
+  }
+}
+
+std::string mmptx::addIncludedFiles(CacheKey &Key, StringRef Source,
+                                    StringRef Name,
+                                    ArrayRef<std::string> IncludeDirs,
+                                    ArrayRef<std::string> Defines,
+                                    ArrayRef<std::string> NvrtcOptions,
+                                    ArrayRef<std::string> ToolkitDirs) {
+  std::vector<std::string> Dirs(IncludeDirs.begin(), IncludeDirs.end());
+  std::vector<std::string> PreIncludes;
+  std::vector<std::string> MoreDefines(Defines.begin(), Defines.end());
+  std::string WhyNot;
+  for (StringRef O : NvrtcOptions) {
+    StringRef V = O;
+    if (V.consume_front("--include-path=") || V.consume_front("-I")) {
+      if (V.empty()) {
+        WhyNot = "NVRTC option '" + O.str() + "' without its directory";
+        break;
+      }
+      Dirs.push_back(V.str());
+    } else if (V.consume_front("--pre-include=") ||
+               V.consume_front("--preinclude=") ||
+               V.consume_front("-include=")) {
+      PreIncludes.push_back(V.str());
+    } else if (V.consume_front("--define-macro=") || V.consume_front("-D")) {
+      MoreDefines.push_back(V.str());
+    } else if (O.startswith("--include-path") ||
+               O.startswith("--pre-include") || O.startswith("--preinclude") ||
+               O.startswith("-include") || O.contains("pch")) {
+      // Another spelling, or precompiled headers (a file NVRTC reads
+      // that the source does not name).
+      WhyNot =
+          "NVRTC option '" + O.str() + "' reads files mmptx does not follow";
+      break;
+    }
+  }
+  StringRef Dir = sys::path::parent_path(Name);
+  if (Dir.empty())
+    Dir = ".";
+  IncludeScanner S(Key, Dirs, ToolkitDirs);
+  S.WhyNot = WhyNot;
+  for (const std::string &D : MoreDefines)
+    S.define(D);
+  for (const std::string &P : PreIncludes)
+    S.include(P, /*Quoted=*/true, Dir);
+  S.scanText(Source, Dir, Name);
+  S.finish();
+  return S.WhyNot;
+}
