@@ -20,6 +20,7 @@
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -208,6 +209,7 @@ static void drawProgress(size_t Done, size_t Total) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(
       argc, argv,
