@@ -110,6 +110,8 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
       R.Result = std::move(*C);
     } else {
       R.Error = toString(C.takeError());
+      // Which backend refused it matters as much as what it said.
+      R.Result.Backend = Compiler.getIdentity();
     }
     R.Source = FromCache ? ModuleResult::Cached : ModuleResult::Compiled;
     R.Seconds = secondsSince(T);
@@ -217,6 +219,8 @@ void mmptx::printBatchJSON(raw_ostream &OS, const BatchResult &R,
             J.attribute("cubin_bytes", int64_t(M.Result.Cubin.size()));
           else
             J.attribute("error", M.Error);
+          if (!M.Result.Backend.empty())
+            J.attribute("backend", M.Result.Backend);
         });
       }
     });
