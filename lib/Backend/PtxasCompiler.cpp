@@ -89,13 +89,20 @@ public:
     std::string ErrMsg;
     int RC =
         sys::ExecuteAndWait(Program, Argv, None, Redirects,
-                            /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
+                            /*SecondsToWait=*/Opts.TimeoutSeconds,
+                            /*MemoryLimit=*/0, &ErrMsg);
     RawResult Out;
     Out.Log = readOrEmpty(*Log);
     if (RC != 0) {
       Out.Failed = true;
-      Out.Status = RC < 0 ? "could not run '" + Program + "': " + ErrMsg
-                          : "exit code " + std::to_string(RC);
+      // ExecuteAndWait kills a child that outlives SecondsToWait and
+      // answers -2.
+      if (RC == -2 && Opts.TimeoutSeconds)
+        Out.Status = "timed out after " + std::to_string(Opts.TimeoutSeconds) +
+                     " s; ptxas was stopped";
+      else
+        Out.Status = RC < 0 ? "could not run '" + Program + "': " + ErrMsg
+                            : "exit code " + std::to_string(RC);
       return Out;
     }
     Out.Cubin = readOrEmpty(*Cubin);

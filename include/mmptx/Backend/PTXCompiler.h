@@ -54,6 +54,10 @@ struct CompileOptions {
   /// Ask for the resource usage (`-v`) in the info log.
   bool Verbose = false;
   std::vector<std::string> ExtraOptions;
+  /// For ptxas: seconds after which the process is killed and the compile
+  /// fails as timed out (0: no limit). Not part of the cache key; the
+  /// in-process backends cannot be stopped (compileBatch handles them).
+  unsigned TimeoutSeconds = 0;
 
   /// Checks the architecture (`sm_<N>`, `sm_<N>a` or `sm_<N>f` with a known
   /// N) and the -O level.
