@@ -196,6 +196,7 @@ void bindStack(nanobind::module_ &M);
 void bindBackend(nanobind::module_ &M);
 void bindAst(nanobind::module_ &M);
 void bindRuntime(nanobind::module_ &M);
+void bindFrontend(nanobind::module_ &M);
 
 } // namespace python
 } // namespace mmptx

@@ -41,4 +41,7 @@ NB_MODULE(_mmptx, m) {
   bindAst(Ast);
   nb::module_ Runtime = m.def_submodule("runtime", "cubins on a GPU");
   bindRuntime(Runtime);
+  nb::module_ Frontend = m.def_submodule(
+      "frontend", "annotate, CUDA -> PTX (NVRTC), the CUDA libraries' search");
+  bindFrontend(Frontend);
 }
