@@ -92,8 +92,8 @@ compileWithTimeout(PTXCompiler &Compiler, ContentCache *Cache, StringRef Ptx,
     // The process can be killed: ExecuteAndWait's limit does it.
     CompileOptions Limited = Opts;
     Limited.TimeoutSeconds = unsigned(std::max(1.0, std::ceil(Timeout)));
-    Expected<CompileResult> R = compileCached(Compiler, Cache, Ptx, Limited,
-                                              Name, Map, &FromCache);
+    Expected<CompileResult> R =
+        compileCached(Compiler, Cache, Ptx, Limited, Name, Map, &FromCache);
     if (!R) {
       std::string Msg = toString(R.takeError());
       TimedOut = StringRef(Msg).contains("(timed out after ");
@@ -118,9 +118,9 @@ compileWithTimeout(PTXCompiler &Compiler, ContentCache *Cache, StringRef Ptx,
   // The thread owns everything it uses (its own compiler of the same kind
   // included): it may outlive this batch and its caller.
   auto State = std::make_shared<DetachedCompile>();
-  std::thread([State, Kind = Compiler.getKind(), PtxCopy = Ptx.str(),
-               Opts, NameCopy = Name.str(),
-               MapCopy = Map ? *Map : StubLineMap(), HasMap = Map != nullptr] {
+  std::thread([State, Kind = Compiler.getKind(), PtxCopy = Ptx.str(), Opts,
+               NameCopy = Name.str(), MapCopy = Map ? *Map : StubLineMap(),
+               HasMap = Map != nullptr] {
     Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(Kind);
     Expected<CompileResult> R =
         C ? (*C)->compile(PtxCopy, Opts, NameCopy, HasMap ? &MapCopy : nullptr)
@@ -253,8 +253,7 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
       if (!First.Ok)
         R.Error = Modules[I].Name + ": error: same PTX as '" +
                   Modules[R.DuplicateOf].Name + "', which " +
-                  (First.Cancelled ? "was not compiled (cancelled)"
-                                   : "failed");
+                  (First.Cancelled ? "was not compiled (cancelled)" : "failed");
       ++S.Duplicates;
     } else {
       S.BusySeconds += R.Seconds;

@@ -95,15 +95,14 @@ Expected<const NvJitLinkApi &> getNvJitLinkApi() {
   std::lock_guard<std::mutex> Lock(Mutex);
   if (Loaded)
     return Api;
-  Expected<const SharedLibrary &> Lib =
-      loadCudaLibrary(CudaLibrary::NvJitLink);
+  Expected<const SharedLibrary &> Lib = loadCudaLibrary(CudaLibrary::NvJitLink);
   if (!Lib)
     return Lib.takeError();
   NvJitLinkApi New;
 #define MMPTX_NVJITLINK_FETCH(Member, Name, Params)                            \
   New.Member = reinterpret_cast<decltype(New.Member)>(Lib->getSymbol(Name));   \
   if (!New.Member)                                                             \
-    return makeError("nvJitLink library '" + Lib->getLoadedFile() +           \
+    return makeError("nvJitLink library '" + Lib->getLoadedFile() +            \
                      "' has no entry point '" Name "'");
   MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_FETCH)
 #undef MMPTX_NVJITLINK_FETCH
@@ -137,7 +136,8 @@ public:
       }
       return Out;
     }
-    R = Api.AddData(H, nvJitLinkInputType(JitInputPtx), Ptx.data(), Ptx.size(), "ptx");
+    R = Api.AddData(H, nvJitLinkInputType(JitInputPtx), Ptx.data(), Ptx.size(),
+                    "ptx");
     if (R == JitSuccess)
       R = Api.Complete(H);
     if (R != JitSuccess) {
@@ -208,9 +208,8 @@ Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvJitLinkBackend() {
     return makeError("nvjitlink: cannot query the library's version");
   // The loaded file's name has the exact version where the toolkit's does.
   std::string Exact = getVersionFromLibraryName(Api->File);
-  std::string Version =
-      getExactVersion(Major, Minor,
-                      Exact.empty() ? MMPTX_CUDA_TOOLKIT_VERSION
-                                    : StringRef(Exact));
+  std::string Version = getExactVersion(
+      Major, Minor,
+      Exact.empty() ? MMPTX_CUDA_TOOLKIT_VERSION : StringRef(Exact));
   return std::unique_ptr<PTXCompiler>(new NvJitLinkBackend(*Api, Version));
 }

@@ -204,8 +204,7 @@ Optional<PtxIsaVersion> mmptx::getMaxPtxIsaVersion(StringRef CudaVersion) {
   // (12.6 kept 8.5; 12.8 and 12.9 are 8.7 and 8.8).
   switch (Major) {
   case 11:
-    return Minor <= 8 ? Optional<PtxIsaVersion>(PtxIsaVersion{7, Minor})
-                      : None;
+    return Minor <= 8 ? Optional<PtxIsaVersion>(PtxIsaVersion{7, Minor}) : None;
   case 12:
     if (Minor <= 5)
       return PtxIsaVersion{8, Minor};

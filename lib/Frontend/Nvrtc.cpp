@@ -57,7 +57,7 @@ static Expected<const NvrtcApi &> getNvrtcApi() {
 #define MMPTX_NVRTC_FETCH(Member, Name, Ret, Params)                           \
   New.Member = reinterpret_cast<decltype(New.Member)>(Lib->getSymbol(Name));   \
   if (!New.Member)                                                             \
-    return makeError("NVRTC library '" + Lib->getLoadedFile() +               \
+    return makeError("NVRTC library '" + Lib->getLoadedFile() +                \
                      "' has no entry point '" Name "'");
   MMPTX_NVRTC_ENTRIES(MMPTX_NVRTC_FETCH)
 #undef MMPTX_NVRTC_FETCH

@@ -186,8 +186,8 @@ static std::vector<std::string> getToolkitRoots() {
   std::vector<std::string> Roots;
   for (const char *Var : {"CUDA_HOME", "CUDA_PATH"}) {
     std::string Dir = getEnv(Var);
-    if (!Dir.empty() && std::find(Roots.begin(), Roots.end(), Dir) ==
-                            Roots.end())
+    if (!Dir.empty() &&
+        std::find(Roots.begin(), Roots.end(), Dir) == Roots.end())
       Roots.push_back(Dir);
   }
   if (Roots.empty())
@@ -277,8 +277,7 @@ Expected<const SharedLibrary &> mmptx::loadCudaLibrary(CudaLibrary Lib) {
   if (S.Lib.isOpen())
     return S.Lib;
 
-  std::string Override =
-      !S.Override.empty() ? S.Override : getEnv(Info.EnvVar);
+  std::string Override = !S.Override.empty() ? S.Override : getEnv(Info.EnvVar);
   if (!Override.empty()) {
     Expected<SharedLibrary> L = SharedLibrary::open(Override);
     if (!L)

@@ -44,7 +44,8 @@ void mmptx::addToolVersionLine(std::function<std::string()> Line) {
 
 void mmptx::printToolVersion(raw_ostream &OS) {
   OS << "mmptx version " << getMmptxVersion() << "\n";
-  OS << "  LLVM " << LLVM_VERSION_STRING << ", host " << sys::getProcessTriple() << "\n";
+  OS << "  LLVM " << LLVM_VERSION_STRING << ", host " << sys::getProcessTriple()
+     << "\n";
   for (CudaLibrary Lib :
        {CudaLibrary::Nvrtc, CudaLibrary::NvJitLink, CudaLibrary::Driver}) {
     CudaLibraryStatus S = getCudaLibraryStatus(Lib);

@@ -126,7 +126,11 @@ static bool runInterruptibly(BatchOptions &BOpts,
       try {
         Progress(Done, Total);
       } catch (nb::python_error &E) {
-        Raised.emplace(std::move(E));
+        // Ctrl-C while the callback ran is Ctrl-C: results are kept.
+        if (E.matches(PyExc_KeyboardInterrupt))
+          Interrupted = true;
+        else
+          Raised.emplace(std::move(E));
         P.Cancel = true;
       }
     }
@@ -143,15 +147,13 @@ static bool runInterruptibly(BatchOptions &BOpts,
   return Interrupted;
 }
 
-static nb::tuple
-compileBatchPy(const std::vector<nb::object> &Ptx,
-               const std::vector<std::string> &Names, const std::string &Arch,
-               const std::optional<std::string> &Backend, unsigned Jobs,
-               const std::optional<std::string> &CacheDir, unsigned OptLevel,
-               bool LineInfo, unsigned MaxRegCount, bool Verbose,
-               const std::vector<std::string> &Extra, bool Dedup,
-               const nb::object &Progress, double Timeout,
-               uint64_t CacheSizeMb) {
+static nb::tuple compileBatchPy(
+    const std::vector<nb::object> &Ptx, const std::vector<std::string> &Names,
+    const std::string &Arch, const std::optional<std::string> &Backend,
+    unsigned Jobs, const std::optional<std::string> &CacheDir,
+    unsigned OptLevel, bool LineInfo, unsigned MaxRegCount, bool Verbose,
+    const std::vector<std::string> &Extra, bool Dedup,
+    const nb::object &Progress, double Timeout, uint64_t CacheSizeMb) {
   if (!(Timeout >= 0))
     throw nb::value_error("compile_batch: timeout must be >= 0 seconds");
   CompileOptions Opts;
@@ -213,7 +215,7 @@ compileBatchPy(const std::vector<nb::object> &Ptx,
     nb::object Cubin = nb::none();
     if (M.Ok)
       Cubin = nb::bytes(M.Result.Cubin.data(), M.Result.Cubin.size());
-    const char *Source = M.Cancelled ? "cancelled"
+    const char *Source = M.Cancelled  ? "cancelled"
                          : M.TimedOut ? "timeout"
                                       : Sources[M.Source];
     Out.append(nb::make_tuple(M.Ok, Cubin, M.Error, M.Result.InfoLog, Source,

@@ -114,9 +114,9 @@ nvrtcCompile(const std::string &Source, const std::string &Name,
 }
 
 /// (rewritten source, sites rewritten)
-static std::tuple<std::string, unsigned>
-annotatePy(const std::string &Source, const std::string &Name,
-           bool LineDirectives) {
+static std::tuple<std::string, unsigned> annotatePy(const std::string &Source,
+                                                    const std::string &Name,
+                                                    bool LineDirectives) {
   llvm::SourceMgr Sm;
   unsigned Id = Sm.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(Source, Name), llvm::SMLoc());
@@ -125,7 +125,8 @@ annotatePy(const std::string &Source, const std::string &Name,
   Opts.LineDirectives = LineDirectives;
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  llvm::Expected<unsigned> N = annotate::annotateSource(Sm, Id, Types, OS, Opts);
+  llvm::Expected<unsigned> N =
+      annotate::annotateSource(Sm, Id, Types, OS, Opts);
   if (!N)
     throwError("AnnotateError", Syntax, N.takeError());
   OS.flush();

@@ -49,3 +49,11 @@ def two_sites_ptx():
 @pytest.fixture
 def two_funcs_ptx():
     return TWO_FUNCS_PTX
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """compile_batch caches in the per-user directory by default: each test
+    gets its own, so results never come from another test or run."""
+    monkeypatch.setenv("MMPTX_CACHE_DIR",
+                       str(tmp_path_factory.mktemp("mmptx-cache")))

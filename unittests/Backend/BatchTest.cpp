@@ -227,16 +227,22 @@ TEST(BatchTest, ModuleTimeoutStopsAHungPtxas) {
   Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend(Fake);
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
   std::string Good = readTinyKernel();
-  BatchModule M{"hung", Good, nullptr};
+  std::string Other = "// other\n" + Good;
+  // Two modules on two worker threads: the limit must hold off the main
+  // thread too (a SIGALRM-based one would not).
+  BatchModule Mods[] = {{"hung", Good, nullptr}, {"hung2", Other, nullptr}};
   BatchOptions B;
   B.ModuleTimeout = 1;
-  BatchResult R = compileBatch(**C, M, CompileOptions(), B);
-  ASSERT_EQ(R.Modules.size(), 1u);
-  EXPECT_FALSE(R.Modules[0].Ok);
-  EXPECT_TRUE(R.Modules[0].TimedOut);
-  EXPECT_NE(R.Modules[0].Error.find("timed out after 1 s"), std::string::npos)
-      << R.Modules[0].Error;
-  EXPECT_EQ(R.Summary.TimedOut, 1u);
+  B.Threads = 2;
+  BatchResult R = compileBatch(**C, Mods, CompileOptions(), B);
+  ASSERT_EQ(R.Modules.size(), 2u);
+  for (const ModuleResult &M : R.Modules) {
+    EXPECT_FALSE(M.Ok);
+    EXPECT_TRUE(M.TimedOut);
+    EXPECT_NE(M.Error.find("timed out after 1 s"), std::string::npos)
+        << M.Error;
+  }
+  EXPECT_EQ(R.Summary.TimedOut, 2u);
   sys::fs::remove_directories(Dir);
 }
 #endif

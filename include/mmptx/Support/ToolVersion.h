@@ -7,8 +7,8 @@
 ///
 /// \file
 /// Every tool's `--version`: mmptx's version, the LLVM it was built with,
-/// and each CUDA library it would use, loaded for the occasion (SharedLibrary.h)
-/// with its version and file, or why it is not found.
+/// and each CUDA library it would use, loaded for the occasion
+/// (SharedLibrary.h) with its version and file, or why it is not found.
 ///
 //===----------------------------------------------------------------------===//
 
