@@ -166,3 +166,57 @@ def test_set_library_path_before_first_use(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "NVRTC not found: the path given is" in r.stdout
     assert "nope.so" in r.stdout
+
+
+def test_pathfinder_answer_is_passed_down(monkeypatch):
+    # Where the native search finds nothing, cuda-pathfinder's file is used.
+    import types
+
+    from mmptx import _cuda
+
+    class FakeNative:
+        def __init__(self):
+            self.paths = {}
+
+        def library_status(self, name):
+            found = name in self.paths
+            return (found, "13.0" if found else "", self.paths.get(name, ""),
+                    "" if found else "not found")
+
+        def set_library_path(self, name, path):
+            self.paths[name] = path
+            return True
+
+        def add_search_root(self, d):
+            pass
+
+    fake = FakeNative()
+    loaded = types.SimpleNamespace(abs_path="/wheels/nvidia/cu13/lib/"
+                                            "libnvrtc.so.13")
+    pathfinder = types.SimpleNamespace(
+        load_nvidia_dynamic_lib=lambda name: loaded)
+    cuda_pkg = types.ModuleType("cuda")
+    cuda_pkg.pathfinder = pathfinder
+    monkeypatch.setitem(sys.modules, "cuda", cuda_pkg)
+    monkeypatch.setitem(sys.modules, "cuda.pathfinder", pathfinder)
+    monkeypatch.setattr(_cuda, "_native", fake)
+    monkeypatch.setattr(_cuda, "_ensured", set())
+    _cuda.ensure("nvrtc")
+    assert fake.paths == {"nvrtc": loaded.abs_path}
+    assert "nvrtc" in _cuda._ensured
+
+
+def test_pathfinder_failure_is_not_an_error(monkeypatch):
+    import types
+
+    from mmptx import _cuda
+
+    def fail(name):
+        raise RuntimeError("not found by pathfinder")
+
+    pathfinder = types.SimpleNamespace(load_nvidia_dynamic_lib=fail)
+    cuda_pkg = types.ModuleType("cuda")
+    cuda_pkg.pathfinder = pathfinder
+    monkeypatch.setitem(sys.modules, "cuda", cuda_pkg)
+    monkeypatch.setitem(sys.modules, "cuda.pathfinder", pathfinder)
+    assert _cuda._pathfinder_path("nvrtc") is None
