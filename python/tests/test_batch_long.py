@@ -151,3 +151,34 @@ def test_compat_enums_are_integers():
     assert int(Stack.f32) == 0 and int(Stack.u32) == 2
     assert int(ArgType.u32) == 1
     assert Stack.f32.literal_prefix == "f32"
+
+
+@needs_any
+def test_progress_true_uses_tqdm(monkeypatch):
+    import types
+
+    bars = []
+
+    class FakeBar:
+        def __init__(self, total, unit, desc):
+            self.total, self.n, self.closed = total, 0, False
+            bars.append(self)
+
+        def refresh(self):
+            pass
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            self.closed = True
+
+    auto = types.ModuleType("tqdm.auto")
+    auto.tqdm = FakeBar
+    pkg = types.ModuleType("tqdm")
+    pkg.auto = auto
+    monkeypatch.setitem(sys.modules, "tqdm", pkg)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
+    mmptx.compile_batch([variant(i) for i in range(4)], progress=True)
+    assert len(bars) == 1
+    assert bars[0].n == 4 and bars[0].total == 4 and bars[0].closed
