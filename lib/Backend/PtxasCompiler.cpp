@@ -72,8 +72,7 @@ int runProgram(StringRef Program, ArrayRef<StringRef> Argv,
                std::string &ErrMsg) {
   if (!Seconds)
     return sys::ExecuteAndWait(Program, Argv, None, Redirects,
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                               &ErrMsg);
+                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
   bool Failed = false;
   sys::ProcessInfo PI = sys::ExecuteNoWait(Program, Argv, None, Redirects,
                                            /*MemoryLimit=*/0, &ErrMsg, &Failed);
@@ -133,8 +132,7 @@ public:
     // ptxas writes messages to both streams; one file keeps their order.
     Optional<StringRef> Redirects[] = {StringRef(""), *Log, *Log};
     std::string ErrMsg;
-    int RC =
-        runProgram(Program, Argv, Redirects, Opts.TimeoutSeconds, ErrMsg);
+    int RC = runProgram(Program, Argv, Redirects, Opts.TimeoutSeconds, ErrMsg);
     RawResult Out;
     Out.Log = readOrEmpty(*Log);
     if (RC != 0) {

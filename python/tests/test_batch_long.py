@@ -9,7 +9,6 @@ import textwrap
 import pytest
 
 import mmptx
-from mmptx.backend import BatchInterrupted
 
 from test_backend import AVAILABLE, BAD, GOOD, variant
 
