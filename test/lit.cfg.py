@@ -124,3 +124,12 @@ if probe_unshare():
 for var in ['MMPTX_NVRTC_PATH', 'MMPTX_NVJITLINK_PATH', 'MMPTX_CUDA_SEARCH_ROOTS',
             'CUDA_PATH']:
     config.environment.pop(var, None)
+
+# The Python extension, where `pip install .` built it in this build tree
+# (scikit-build-core's build-dir, build/python/<wheel tag>/).
+import glob as _glob
+_ext = sorted(_glob.glob(os.path.join(config.mmptx_obj_root, 'python', '*',
+                                      'python', 'mmptx', '_mmptx*.so')))
+if _ext:
+    config.available_features.add('mmptx-python-ext')
+    config.substitutions.append(('%mmptx_python_ext', _ext[0]))
