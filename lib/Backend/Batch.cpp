@@ -298,7 +298,12 @@ void mmptx::printBatchSummary(raw_ostream &OS, const BatchResult &R,
   const BatchSummary &S = R.Summary;
   OS << Ctx.Tool << ": " << S.Modules << " modules, " << S.Unique << " unique ("
      << S.Duplicates << " duplicates), " << S.Compiled << " compiled, "
-     << S.CacheHits << " from cache, " << S.Failed << " failed\n";
+     << S.CacheHits << " from cache, " << S.Failed << " failed";
+  if (S.TimedOut)
+    OS << " (" << S.TimedOut << " timed out)";
+  if (S.Cancelled)
+    OS << " (" << S.Cancelled << " cancelled)";
+  OS << "\n";
   OS << "backend " << Ctx.Backend << ", " << Ctx.Arch << ", " << S.Threads
      << (S.Threads == 1 ? " thread" : " threads");
   if (!Ctx.CacheDir.empty())
@@ -347,6 +352,10 @@ void mmptx::printBatchJSON(raw_ostream &OS, const BatchResult &R,
       J.attribute("cache_hits", int64_t(S.CacheHits));
       J.attribute("duplicates", int64_t(S.Duplicates));
       J.attribute("failed", int64_t(S.Failed));
+      if (S.TimedOut)
+        J.attribute("timed_out", int64_t(S.TimedOut));
+      if (S.Cancelled)
+        J.attribute("cancelled", int64_t(S.Cancelled));
       J.attribute("wall_seconds", S.WallSeconds);
       J.attribute("busy_seconds", S.BusySeconds);
       J.attribute("modules_per_second", getRate(S));

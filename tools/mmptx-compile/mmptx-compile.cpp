@@ -27,6 +27,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -77,6 +78,12 @@ static cl::opt<unsigned> CacheSizeMB("cache-size-mb",
                                      cl::init(1024), cl::cat(Category));
 static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
                              cl::cat(Category));
+static cl::opt<double> ModuleTimeout(
+    "module-timeout",
+    cl::desc("Seconds a module may take before it fails as timed out "
+             "(ptxas is stopped; an in-process compile is abandoned); 0: no "
+             "limit"),
+    cl::value_desc("seconds"), cl::init(0), cl::cat(Category));
 static cl::opt<bool> NoDedup("no-dedup",
                              cl::desc("Compile identical inputs separately"),
                              cl::cat(Category));
@@ -222,6 +229,10 @@ int main(int argc, char **argv) {
   if (OutDir.empty())
     return fail(makeError("-o: expected a directory or a .cubin file, got an "
                           "empty name"));
+  if (!(ModuleTimeout >= 0) || ModuleTimeout > 1e9)
+    return fail(makeError(
+        "--module-timeout=" + formatv("{0}", ModuleTimeout.getValue()) +
+        ": expected seconds, 0 or more"));
   if (Jobs > MaxBatchThreads)
     return fail(makeError("-j " + Twine(Jobs) + ": at most " +
                           Twine(MaxBatchThreads) + " threads"));
@@ -358,6 +369,7 @@ int main(int argc, char **argv) {
   BOpts.Threads = Jobs;
   BOpts.Cache = Cache.get();
   BOpts.Deduplicate = !NoDedup;
+  BOpts.ModuleTimeout = ModuleTimeout;
   // A progress bar only for a person watching.
   if (Modules.size() > 1 && sys::Process::StandardErrIsDisplayed())
     BOpts.OnProgress = drawProgress;
