@@ -112,3 +112,32 @@ else:
 for var in ['CUDA_HOME', 'HOME', 'TMPDIR']:
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# `unshare-mount`: a private mount namespace can be made (root, or a user
+# namespace allowed), so a test can hide the CUDA libraries' directories
+# and see what a machine without them gets.
+def probe_unshare():
+    unshare = shutil.which('unshare')
+    if not unshare:
+        return False
+    try:
+        r = subprocess.run([unshare, '-m', 'true'], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0
+
+if probe_unshare():
+    config.available_features.add('unshare-mount')
+for var in ['MMPTX_NVRTC_PATH', 'MMPTX_NVJITLINK_PATH', 'MMPTX_CUDA_SEARCH_ROOTS',
+            'CUDA_PATH']:
+    config.environment.pop(var, None)
+
+# The Python extension, where `pip install .` built it in this build tree
+# (scikit-build-core's build-dir, build/python/<wheel tag>/).
+import glob as _glob
+_ext = sorted(_glob.glob(os.path.join(config.mmptx_obj_root, 'python', '*',
+                                      'python', 'mmptx', '_mmptx*.so')))
+if _ext:
+    config.available_features.add('mmptx-python-ext')
+    config.substitutions.append(('%mmptx_python_ext', _ext[0]))

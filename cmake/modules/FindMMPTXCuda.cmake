@@ -5,9 +5,12 @@
 # Sets MMPTX_NVCC, MMPTX_PTXAS, MMPTX_HAVE_NVRTC, MMPTX_HAVE_NVJITLINK,
 # MMPTX_HAVE_CUDA_H (the driver API header, used only to check lib/Runtime's
 # declarations; the driver itself is opened at run time),
-# MMPTX_CUDA_STUB_LIBCUDA (the toolkit's stub driver, for tests), the imported
-# targets CUDA::nvrtc / CUDA::nvJitLink when found, and MMPTX_CUTLASS_INCLUDE
-# (the CuTe/CUTLASS headers) or "".
+# MMPTX_CUDA_STUB_LIBCUDA (the toolkit's stub driver, for tests),
+# MMPTX_HAVE_NVRTC_H / MMPTX_HAVE_NVJITLINK_H (their headers, used only to
+# check the declarations mmptx fetches), and MMPTX_CUTLASS_INCLUDE (the
+# CuTe/CUTLASS headers) or "". NVRTC and nvJitLink are never linked: mmptx
+# opens them at run time (mmptx/Support/SharedLibrary.h); MMPTX_HAVE_NVRTC
+# and MMPTX_HAVE_NVJITLINK say the toolkit has them, for the tests.
 #===----------------------------------------------------------------------===//
 find_package(CUDAToolkit QUIET)
 set(MMPTX_HAVE_NVRTC OFF)
@@ -15,6 +18,8 @@ set(MMPTX_HAVE_NVJITLINK OFF)
 set(MMPTX_NVCC "")
 set(MMPTX_PTXAS "")
 set(MMPTX_HAVE_CUDA_H OFF)
+set(MMPTX_HAVE_NVRTC_H OFF)
+set(MMPTX_HAVE_NVJITLINK_H OFF)
 set(MMPTX_CUDA_STUB_LIBCUDA "")
 if(CUDAToolkit_FOUND)
   find_program(MMPTX_NVCC_PROG nvcc HINTS ${CUDAToolkit_BIN_DIR})
@@ -29,25 +34,26 @@ if(CUDAToolkit_FOUND)
     if(EXISTS ${dir}/cuda.h)
       set(MMPTX_HAVE_CUDA_H ON)
     endif()
+    if(EXISTS ${dir}/nvrtc.h)
+      set(MMPTX_HAVE_NVRTC_H ON)
+    endif()
+    if(EXISTS ${dir}/nvJitLink.h)
+      set(MMPTX_HAVE_NVJITLINK_H ON)
+    endif()
   endforeach()
   # The toolkit's stub driver (every call answers CUDA_ERROR_STUB_LIBRARY):
   # the runtime tests check that it is told apart from a real driver.
   if(EXISTS ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so)
     set(MMPTX_CUDA_STUB_LIBCUDA ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so)
   endif()
-  if(TARGET CUDA::nvrtc)
+  # Whether the toolkit has the libraries (the tests that need them run);
+  # nothing links them.
+  find_library(MMPTX_NVRTC_LIB nvrtc HINTS ${CUDAToolkit_LIBRARY_DIR})
+  find_library(MMPTX_NVJITLINK_LIB nvJitLink HINTS ${CUDAToolkit_LIBRARY_DIR})
+  if(MMPTX_NVRTC_LIB)
     set(MMPTX_HAVE_NVRTC ON)
   endif()
-  if(NOT TARGET CUDA::nvJitLink)   # CMake < 3.26 has no such target
-    find_library(MMPTX_NVJITLINK_LIB nvJitLink HINTS ${CUDAToolkit_LIBRARY_DIR})
-    if(MMPTX_NVJITLINK_LIB)
-      add_library(CUDA::nvJitLink SHARED IMPORTED)
-      set_target_properties(CUDA::nvJitLink PROPERTIES
-        IMPORTED_LOCATION ${MMPTX_NVJITLINK_LIB}
-        INTERFACE_INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")
-    endif()
-  endif()
-  if(TARGET CUDA::nvJitLink)
+  if(MMPTX_NVJITLINK_LIB)
     set(MMPTX_HAVE_NVJITLINK ON)
   endif()
   message(STATUS "CUDA ${CUDAToolkit_VERSION}: nvcc=${MMPTX_NVCC} ptxas=${MMPTX_PTXAS} "

@@ -6,15 +6,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/Batch.h"
+#include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include <atomic>
 #include <chrono>
+#include <cmath>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 
 using namespace llvm;
 using namespace mmptx;
@@ -62,6 +68,91 @@ mmptx::compileCached(PTXCompiler &Compiler, ContentCache *Cache, StringRef Ptx,
   return R;
 }
 
+namespace {
+/// What a compile left to run on its own thread hands back.
+struct DetachedCompile {
+  std::mutex Mutex;
+  std::condition_variable Cv;
+  bool Done = false;
+  bool Ok = false;
+  CompileResult Result;
+  std::string Error;
+};
+} // namespace
+
+/// compileCached() with a limit of \p Timeout seconds; \p TimedOut says
+/// whether it was reached.
+static Expected<CompileResult>
+compileWithTimeout(PTXCompiler &Compiler, ContentCache *Cache, StringRef Ptx,
+                   const CompileOptions &Opts, StringRef Name,
+                   const StubLineMap *Map, bool &FromCache, double Timeout,
+                   bool &TimedOut) {
+  TimedOut = false;
+  if (Compiler.getKind() == BackendKind::Ptxas) {
+    // The process can be killed: ExecuteAndWait's limit does it.
+    CompileOptions Limited = Opts;
+    Limited.TimeoutSeconds = unsigned(std::max(1.0, std::ceil(Timeout)));
+    Expected<CompileResult> R =
+        compileCached(Compiler, Cache, Ptx, Limited, Name, Map, &FromCache);
+    if (!R) {
+      std::string Msg = toString(R.takeError());
+      TimedOut = StringRef(Msg).contains("(timed out after ");
+      return makeError(Msg);
+    }
+    return R;
+  }
+  FromCache = false;
+  std::string Key;
+  if (Cache) {
+    Key = getCubinCacheKey(Compiler, Ptx, Opts);
+    if (Optional<std::vector<std::string>> Fields = Cache->lookup(Key))
+      if (Fields->size() == 3) {
+        FromCache = true;
+        CompileResult R;
+        R.Cubin = std::move((*Fields)[0]);
+        R.InfoLog = std::move((*Fields)[1]);
+        R.Backend = std::move((*Fields)[2]);
+        return R;
+      }
+  }
+  // The thread owns everything it uses (its own compiler of the same kind
+  // included): it may outlive this batch and its caller.
+  auto State = std::make_shared<DetachedCompile>();
+  std::thread([State, Kind = Compiler.getKind(), PtxCopy = Ptx.str(), Opts,
+               NameCopy = Name.str(), MapCopy = Map ? *Map : StubLineMap(),
+               HasMap = Map != nullptr] {
+    Expected<std::unique_ptr<PTXCompiler>> C = createPTXCompiler(Kind);
+    Expected<CompileResult> R =
+        C ? (*C)->compile(PtxCopy, Opts, NameCopy, HasMap ? &MapCopy : nullptr)
+          : Expected<CompileResult>(C.takeError());
+    std::lock_guard<std::mutex> Lock(State->Mutex);
+    if (R) {
+      State->Ok = true;
+      State->Result = std::move(*R);
+    } else {
+      State->Error = toString(R.takeError());
+    }
+    State->Done = true;
+    State->Cv.notify_all();
+  }).detach();
+
+  std::unique_lock<std::mutex> Lock(State->Mutex);
+  if (!State->Cv.wait_for(Lock, std::chrono::duration<double>(Timeout),
+                          [&] { return State->Done; })) {
+    TimedOut = true;
+    return makeError(Name + ": error: " + Compiler.getIdentity() +
+                     " timed out after " + formatv("{0}", Timeout) +
+                     " s (an in-process compile cannot be stopped: it ends "
+                     "in the background and its result is dropped)");
+  }
+  if (!State->Ok)
+    return makeError(State->Error);
+  if (Cache)
+    consumeError(Cache->store(Key, {State->Result.Cubin, State->Result.InfoLog,
+                                    State->Result.Backend}));
+  return std::move(State->Result);
+}
+
 BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
                                 ArrayRef<BatchModule> Modules,
                                 const CompileOptions &Opts,
@@ -98,18 +189,40 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
 
   std::mutex ProgressMutex;
   size_t Done = 0;
+  std::atomic<bool> Cancelled{false};
   auto CompileOne = [&](size_t I) {
     auto T = std::chrono::steady_clock::now();
     ModuleResult &R = Out.Modules[I];
+    if (BOpts.ShouldCancel && (Cancelled || BOpts.ShouldCancel())) {
+      Cancelled = true;
+      R.Cancelled = true;
+      R.Error = Modules[I].Name +
+                ": error: not compiled: the batch was cancelled before it "
+                "started";
+      R.Result.Backend = Compiler.getIdentity();
+      if (BOpts.OnProgress) {
+        std::lock_guard<std::mutex> Lock(ProgressMutex);
+        BOpts.OnProgress(++Done, Unique.size());
+      }
+      return;
+    }
     bool FromCache = false;
+    bool TimedOut = false;
     Expected<CompileResult> C =
-        compileCached(Compiler, BOpts.Cache, Modules[I].Ptx, Opts,
-                      Modules[I].Name, Modules[I].Map, &FromCache);
+        BOpts.ModuleTimeout > 0
+            ? compileWithTimeout(Compiler, BOpts.Cache, Modules[I].Ptx, Opts,
+                                 Modules[I].Name, Modules[I].Map, FromCache,
+                                 BOpts.ModuleTimeout, TimedOut)
+            : compileCached(Compiler, BOpts.Cache, Modules[I].Ptx, Opts,
+                            Modules[I].Name, Modules[I].Map, &FromCache);
+    R.TimedOut = TimedOut;
     if (C) {
       R.Ok = true;
       R.Result = std::move(*C);
     } else {
       R.Error = toString(C.takeError());
+      // Which backend refused it matters as much as what it said.
+      R.Result.Backend = Compiler.getIdentity();
     }
     R.Source = FromCache ? ModuleResult::Cached : ModuleResult::Compiled;
     R.Seconds = secondsSince(T);
@@ -135,9 +248,12 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
       const ModuleResult &First = Out.Modules[R.DuplicateOf];
       R.Ok = First.Ok;
       R.Result = First.Result;
+      R.Cancelled = First.Cancelled;
+      R.TimedOut = First.TimedOut;
       if (!First.Ok)
         R.Error = Modules[I].Name + ": error: same PTX as '" +
-                  Modules[R.DuplicateOf].Name + "', which failed";
+                  Modules[R.DuplicateOf].Name + "', which " +
+                  (First.Cancelled ? "was not compiled (cancelled)" : "failed");
       ++S.Duplicates;
     } else {
       S.BusySeconds += R.Seconds;
@@ -148,6 +264,8 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
     }
     if (!R.Ok)
       ++S.Failed;
+    S.Cancelled += R.Cancelled;
+    S.TimedOut += R.TimedOut;
   }
   S.WallSeconds = secondsSince(Start);
   return Out;
@@ -180,7 +298,12 @@ void mmptx::printBatchSummary(raw_ostream &OS, const BatchResult &R,
   const BatchSummary &S = R.Summary;
   OS << Ctx.Tool << ": " << S.Modules << " modules, " << S.Unique << " unique ("
      << S.Duplicates << " duplicates), " << S.Compiled << " compiled, "
-     << S.CacheHits << " from cache, " << S.Failed << " failed\n";
+     << S.CacheHits << " from cache, " << S.Failed << " failed";
+  if (S.TimedOut)
+    OS << " (" << S.TimedOut << " timed out)";
+  if (S.Cancelled)
+    OS << " (" << S.Cancelled << " cancelled)";
+  OS << "\n";
   OS << "backend " << Ctx.Backend << ", " << Ctx.Arch << ", " << S.Threads
      << (S.Threads == 1 ? " thread" : " threads");
   if (!Ctx.CacheDir.empty())
@@ -217,6 +340,8 @@ void mmptx::printBatchJSON(raw_ostream &OS, const BatchResult &R,
             J.attribute("cubin_bytes", int64_t(M.Result.Cubin.size()));
           else
             J.attribute("error", M.Error);
+          if (!M.Result.Backend.empty())
+            J.attribute("backend", M.Result.Backend);
         });
       }
     });
@@ -227,6 +352,10 @@ void mmptx::printBatchJSON(raw_ostream &OS, const BatchResult &R,
       J.attribute("cache_hits", int64_t(S.CacheHits));
       J.attribute("duplicates", int64_t(S.Duplicates));
       J.attribute("failed", int64_t(S.Failed));
+      if (S.TimedOut)
+        J.attribute("timed_out", int64_t(S.TimedOut));
+      if (S.Cancelled)
+        J.attribute("cancelled", int64_t(S.Cancelled));
       J.attribute("wall_seconds", S.WallSeconds);
       J.attribute("busy_seconds", S.BusySeconds);
       J.attribute("modules_per_second", getRate(S));

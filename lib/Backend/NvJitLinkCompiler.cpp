@@ -15,20 +15,107 @@
 #include "mmptx/Backend/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/SharedLibrary.h"
 
-#ifdef MMPTX_HAVE_NVJITLINK
+#include <cstdint>
+#include <mutex>
+#include <type_traits>
+
+#ifdef MMPTX_HAVE_NVJITLINK_H
 #include <nvJitLink.h>
+#else
+extern "C" {
+typedef int nvJitLinkResult;
+typedef int nvJitLinkInputType;
+typedef struct nvJitLink *nvJitLinkHandle;
+}
 #endif
 
 using namespace llvm;
 using namespace mmptx;
 
-#ifdef MMPTX_HAVE_NVJITLINK
 namespace {
+// The result codes and the input type mmptx looks at (values from
+// nvJitLink.h).
+constexpr int JitSuccess = 0;
+constexpr int JitUnrecognizedOption = 1;
+constexpr int JitInvalidInput = 3;
+constexpr int JitPtxCompile = 4;
+constexpr int JitUnrecognizedArch = 16;
+constexpr int JitUnsupportedArch = 17;
+constexpr int JitInputPtx = 2;
+
+#define MMPTX_NVJITLINK_ENTRIES(X)                                             \
+  X(Version, "nvJitLinkVersion", (unsigned *, unsigned *))                     \
+  X(Create, "nvJitLinkCreate", (nvJitLinkHandle *, uint32_t, const char **))   \
+  X(Destroy, "nvJitLinkDestroy", (nvJitLinkHandle *))                          \
+  X(AddData, "nvJitLinkAddData",                                               \
+    (nvJitLinkHandle, nvJitLinkInputType, const void *, size_t, const char *)) \
+  X(Complete, "nvJitLinkComplete", (nvJitLinkHandle))                          \
+  X(GetLinkedCubinSize, "nvJitLinkGetLinkedCubinSize",                         \
+    (nvJitLinkHandle, size_t *))                                               \
+  X(GetLinkedCubin, "nvJitLinkGetLinkedCubin", (nvJitLinkHandle, void *))      \
+  X(GetErrorLogSize, "nvJitLinkGetErrorLogSize", (nvJitLinkHandle, size_t *))  \
+  X(GetErrorLog, "nvJitLinkGetErrorLog", (nvJitLinkHandle, char *))            \
+  X(GetInfoLogSize, "nvJitLinkGetInfoLogSize", (nvJitLinkHandle, size_t *))    \
+  X(GetInfoLog, "nvJitLinkGetInfoLog", (nvJitLinkHandle, char *))
+
+struct NvJitLinkApi {
+#define MMPTX_NVJITLINK_MEMBER(Member, Name, Params)                           \
+  nvJitLinkResult(*Member) Params = nullptr;
+  MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_MEMBER)
+#undef MMPTX_NVJITLINK_MEMBER
+  std::string File;
+};
+
+#ifdef MMPTX_HAVE_NVJITLINK_H
+#define MMPTX_NVJITLINK_CHECK(Member, Name, Params)                            \
+  static_assert(std::is_same<decltype(NvJitLinkApi::Member),                   \
+                             decltype(&::nvJitLink##Member)>::value,           \
+                "signature of " Name " differs from nvJitLink.h");
+MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_CHECK)
+#undef MMPTX_NVJITLINK_CHECK
+static_assert(NVJITLINK_SUCCESS == JitSuccess &&
+                  NVJITLINK_ERROR_UNRECOGNIZED_OPTION ==
+                      JitUnrecognizedOption &&
+                  NVJITLINK_ERROR_INVALID_INPUT == JitInvalidInput &&
+                  NVJITLINK_ERROR_PTX_COMPILE == JitPtxCompile &&
+                  NVJITLINK_ERROR_UNRECOGNIZED_ARCH == JitUnrecognizedArch &&
+                  NVJITLINK_ERROR_UNSUPPORTED_ARCH == JitUnsupportedArch &&
+                  NVJITLINK_INPUT_PTX == JitInputPtx,
+              "constants differ from nvJitLink.h");
+#endif
+
+/// nvJitLink's entry points, loaded on first use; a failure is not
+/// remembered.
+Expected<const NvJitLinkApi &> getNvJitLinkApi() {
+  static std::mutex Mutex;
+  static NvJitLinkApi Api;
+  static bool Loaded = false;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Loaded)
+    return Api;
+  Expected<const SharedLibrary &> Lib = loadCudaLibrary(CudaLibrary::NvJitLink);
+  if (!Lib)
+    return Lib.takeError();
+  NvJitLinkApi New;
+#define MMPTX_NVJITLINK_FETCH(Member, Name, Params)                            \
+  New.Member = reinterpret_cast<decltype(New.Member)>(Lib->getSymbol(Name));   \
+  if (!New.Member)                                                             \
+    return makeError("nvJitLink library '" + Lib->getLoadedFile() +            \
+                     "' has no entry point '" Name "'");
+  MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_FETCH)
+#undef MMPTX_NVJITLINK_FETCH
+  New.File = Lib->getLoadedFile();
+  Api = std::move(New);
+  Loaded = true;
+  return Api;
+}
+
 class NvJitLinkBackend : public PTXCompiler {
 public:
-  explicit NvJitLinkBackend(std::string Version)
-      : PTXCompiler(BackendKind::NvJitLink, std::move(Version)) {}
+  NvJitLinkBackend(const NvJitLinkApi &Api, std::string Version)
+      : PTXCompiler(BackendKind::NvJitLink, std::move(Version)), Api(Api) {}
 
   Expected<RawResult> compileImpl(StringRef Ptx,
                                   const CompileOptions &Opts) override {
@@ -38,85 +125,87 @@ public:
 
     RawResult Out;
     nvJitLinkHandle H = nullptr;
-    nvJitLinkResult R = nvJitLinkCreate(&H, uint32_t(Argv.size()), Argv.data());
-    if (R != NVJITLINK_SUCCESS) {
+    nvJitLinkResult R = Api.Create(&H, uint32_t(Argv.size()), Argv.data());
+    if (R != JitSuccess) {
       // A bad option fails here, before any input: the log says which.
       Out.Failed = true;
       Out.Status = statusText(R);
       if (H) {
         Out.Log = errorLog(H);
-        nvJitLinkDestroy(&H);
+        Api.Destroy(&H);
       }
       return Out;
     }
-    R = nvJitLinkAddData(H, NVJITLINK_INPUT_PTX, Ptx.data(), Ptx.size(), "ptx");
-    if (R == NVJITLINK_SUCCESS)
-      R = nvJitLinkComplete(H);
-    if (R != NVJITLINK_SUCCESS) {
+    R = Api.AddData(H, nvJitLinkInputType(JitInputPtx), Ptx.data(), Ptx.size(),
+                    "ptx");
+    if (R == JitSuccess)
+      R = Api.Complete(H);
+    if (R != JitSuccess) {
       Out.Failed = true;
       Out.Status = statusText(R);
       Out.Log = errorLog(H);
     } else {
       size_t N = 0;
-      if (nvJitLinkGetInfoLogSize(H, &N) == NVJITLINK_SUCCESS && N > 1) {
+      if (Api.GetInfoLogSize(H, &N) == JitSuccess && N > 1) {
         std::string Log(N, '\0');
-        if (nvJitLinkGetInfoLog(H, &Log[0]) == NVJITLINK_SUCCESS)
+        if (Api.GetInfoLog(H, &Log[0]) == JitSuccess)
           Out.Log = StringRef(Log.c_str()).str();
       }
       N = 0;
-      if (nvJitLinkGetLinkedCubinSize(H, &N) != NVJITLINK_SUCCESS ||
+      if (Api.GetLinkedCubinSize(H, &N) != JitSuccess ||
           (Out.Cubin.resize(N),
-           nvJitLinkGetLinkedCubin(H, &Out.Cubin[0]) != NVJITLINK_SUCCESS)) {
+           Api.GetLinkedCubin(H, &Out.Cubin[0]) != JitSuccess)) {
         Out.Failed = true;
         Out.Status = "no linked cubin";
       }
     }
-    nvJitLinkDestroy(&H);
+    Api.Destroy(&H);
     return Out;
   }
 
 private:
-  static std::string errorLog(nvJitLinkHandle H) {
+  std::string errorLog(nvJitLinkHandle H) const {
     size_t N = 0;
-    if (nvJitLinkGetErrorLogSize(H, &N) != NVJITLINK_SUCCESS || N <= 1)
+    if (Api.GetErrorLogSize(H, &N) != JitSuccess || N <= 1)
       return "";
     std::string Log(N, '\0');
-    if (nvJitLinkGetErrorLog(H, &Log[0]) != NVJITLINK_SUCCESS)
+    if (Api.GetErrorLog(H, &Log[0]) != JitSuccess)
       return "";
     return StringRef(Log.c_str()).str();
   }
 
   static std::string statusText(nvJitLinkResult R) {
-    switch (R) {
-    case NVJITLINK_ERROR_UNRECOGNIZED_OPTION:
+    switch (int(R)) {
+    case JitUnrecognizedOption:
       return "unrecognized option";
-    case NVJITLINK_ERROR_INVALID_INPUT:
+    case JitInvalidInput:
       return "invalid input";
-    case NVJITLINK_ERROR_PTX_COMPILE:
+    case JitPtxCompile:
       return "";
-    case NVJITLINK_ERROR_UNRECOGNIZED_ARCH:
-    case NVJITLINK_ERROR_UNSUPPORTED_ARCH:
+    case JitUnrecognizedArch:
+    case JitUnsupportedArch:
       return "unsupported architecture";
     default:
       return "nvJitLink code " + std::to_string(int(R));
     }
   }
+
+  const NvJitLinkApi &Api;
 };
 } // namespace
 
 Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvJitLinkBackend() {
+  Expected<const NvJitLinkApi &> Api = getNvJitLinkApi();
+  if (!Api)
+    return makeError("the nvjitlink backend is not available: " +
+                     toString(Api.takeError()));
   unsigned Major = 0, Minor = 0;
-  if (nvJitLinkVersion(&Major, &Minor) != NVJITLINK_SUCCESS)
+  if (Api->Version(&Major, &Minor) != JitSuccess)
     return makeError("nvjitlink: cannot query the library's version");
   // The library loaded at run time, which another patch release may have
-  // replaced since the build.
+  // replaced since the build: its file name, else its own build string,
+  // else the file's identity.
   std::string Version = getLoadedLibraryVersion(
-      Major, Minor, reinterpret_cast<const void *>(&nvJitLinkVersion));
-  return std::unique_ptr<PTXCompiler>(new NvJitLinkBackend(Version));
+      Major, Minor, reinterpret_cast<const void *>(Api->Version));
+  return std::unique_ptr<PTXCompiler>(new NvJitLinkBackend(*Api, Version));
 }
-#else
-Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvJitLinkBackend() {
-  return makeError("the nvjitlink backend is not available: mmptx was built "
-                   "without the CUDA toolkit's nvJitLink");
-}
-#endif

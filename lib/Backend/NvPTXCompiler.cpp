@@ -16,6 +16,7 @@
 #include "mmptx/Backend/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #ifdef MMPTX_HAVE_NVPTXCOMPILER
 #include <nvPTXCompiler.h>
@@ -91,7 +92,17 @@ private:
 };
 } // namespace
 
+// A program that links the library says so in its `--version`.
+static const bool VersionLineAdded = [] {
+  addToolVersionLine([] {
+    return std::string("nvPTXCompiler: " MMPTX_NVPTXCOMPILER_VERSION
+                       " (linked in)");
+  });
+  return true;
+}();
+
 Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvPTXCompilerBackend() {
+  (void)VersionLineAdded;
   unsigned Major = 0, Minor = 0;
   if (nvPTXCompilerGetVersion(&Major, &Minor) != NVPTXCOMPILE_SUCCESS)
     return makeError("nvptxcompiler: cannot query the library's version");

@@ -242,6 +242,126 @@ std::string mmptx::mapCompilerLog(StringRef Log, StringRef Name,
 }
 
 //===----------------------------------------------------------------------===//
+// PTX ISA versions
+//===----------------------------------------------------------------------===//
+
+/// Parses `M.N` at the front of \p Text.
+static bool parseMajorMinor(StringRef Text, unsigned &Major, unsigned &Minor) {
+  StringRef MajorText = Text.take_while(isDigit);
+  Text = Text.drop_front(MajorText.size());
+  if (MajorText.empty() || !Text.consume_front("."))
+    return false;
+  StringRef MinorText = Text.take_while(isDigit);
+  return !MinorText.empty() && !MajorText.getAsInteger(10, Major) &&
+         !MinorText.getAsInteger(10, Minor);
+}
+
+Optional<PtxIsaVersion> mmptx::getMaxPtxIsaVersion(StringRef CudaVersion) {
+  unsigned Major, Minor;
+  if (!parseMajorMinor(CudaVersion, Major, Minor))
+    return None;
+  // CUDA 11.m and 13.m accept PTX 7.m and 9.m; CUDA 12 has two exceptions
+  // (12.6 kept 8.5; 12.8 and 12.9 are 8.7 and 8.8).
+  switch (Major) {
+  case 11:
+    return Minor <= 8 ? Optional<PtxIsaVersion>(PtxIsaVersion{7, Minor}) : None;
+  case 12:
+    if (Minor <= 5)
+      return PtxIsaVersion{8, Minor};
+    if (Minor == 6)
+      return PtxIsaVersion{8, 5};
+    if (Minor == 8 || Minor == 9)
+      return PtxIsaVersion{8, Minor - 1};
+    return None;
+  case 13:
+    return PtxIsaVersion{9, Minor};
+  default:
+    return None;
+  }
+}
+
+/// The CUDA release that introduced PTX ISA \p V, e.g. `13.5` for 9.5.
+static std::string getCudaReleaseOf(PtxIsaVersion V) {
+  unsigned Minor = V.Minor;
+  if (V.Major == 8 && V.Minor >= 6)
+    Minor = V.Minor + 1;
+  if (V.Major >= 7)
+    return std::to_string(V.Major + 4) + "." + std::to_string(Minor);
+  return "";
+}
+
+/// What gives a backend of CUDA \p Release or newer.
+static std::string getInstallHint(BackendKind Kind, StringRef Release) {
+  switch (Kind) {
+  case BackendKind::NvJitLink:
+    return ("pip install 'nvidia-nvjitlink>=" + Release +
+            "' or a CUDA toolkit of " + Release + " or newer")
+        .str();
+  case BackendKind::NvPTXCompiler:
+    return ("rebuild mmptx with the nvidia-nvptxcompiler wheel of " + Release +
+            " or newer (NVPTXCOMPILER_VERSION=... utils/setup.sh), or use "
+            "another backend")
+        .str();
+  case BackendKind::Ptxas:
+    return ("put the ptxas of a CUDA toolkit of " + Release +
+            " or newer on PATH (pip install 'nvidia-cuda-nvcc>=" + Release +
+            "' has one)")
+        .str();
+  }
+  llvm_unreachable("unknown backend");
+}
+
+Error mmptx::checkPtxIsaVersion(const PTXCompiler &Compiler, StringRef Ptx,
+                                StringRef Name) {
+  // The first directive of a module is .version; comments may precede it.
+  size_t Pos = 0;
+  unsigned LineNo = 1;
+  StringRef Line;
+  while (Pos < Ptx.size()) {
+    size_t End = Ptx.find('\n', Pos);
+    Line = Ptx.slice(Pos, End);
+    StringRef T = Line.ltrim(" \t\r");
+    if (!T.empty() && !T.startswith("//"))
+      break;
+    if (End == StringRef::npos)
+      return Error::success();
+    Pos = End + 1;
+    ++LineNo;
+  }
+  StringRef T = Line.ltrim(" \t");
+  if (!T.consume_front(".version"))
+    return Error::success();
+  size_t Column = Line.size() - T.size() - 8 + 1;
+  PtxIsaVersion Have;
+  if (!parseMajorMinor(T.ltrim(" \t"), Have.Major, Have.Minor))
+    return Error::success();
+  Optional<PtxIsaVersion> Max = getMaxPtxIsaVersion(Compiler.getVersion());
+  if (!Max || Have.Major < Max->Major ||
+      (Have.Major == Max->Major && Have.Minor <= Max->Minor))
+    return Error::success();
+  std::string HaveText =
+      std::to_string(Have.Major) + "." + std::to_string(Have.Minor);
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  OS << Name << ":" << LineNo << ":" << Column << ": error: PTX .version "
+     << HaveText << " is newer than " << Compiler.getIdentity()
+     << " accepts (up to " << Max->Major << "." << Max->Minor << ")";
+  std::string Release = getCudaReleaseOf(Have);
+  if (!Release.empty()) {
+    StringRef Mine = Compiler.getVersion();
+    StringRef MineMajorMinor =
+        Mine.take_front(Mine.find('.', Mine.find('.') + 1));
+    OS << "; PTX " << HaveText << " comes from CUDA " << Release
+       << " (an NVRTC or nvcc of that release): "
+       << getInstallHint(Compiler.getKind(), Release)
+       << "; or make the PTX with the CUDA " << MineMajorMinor
+       << " NVRTC (pip install 'nvidia-cuda-nvrtc==" << MineMajorMinor
+       << ".*')";
+  }
+  return makeError(OS.str());
+}
+
+//===----------------------------------------------------------------------===//
 // PTXCompiler
 //===----------------------------------------------------------------------===//
 
@@ -297,6 +417,8 @@ Expected<CompileResult> PTXCompiler::compile(StringRef Ptx,
                      Twine(Nul - LineStart + 1) +
                      ": error: PTX contains a NUL byte (a binary file?)");
   }
+  if (Error E = checkPtxIsaVersion(*this, Ptx, Name))
+    return E;
   Expected<RawResult> Raw = compileImpl(Ptx, Opts);
   if (!Raw)
     return Raw.takeError();

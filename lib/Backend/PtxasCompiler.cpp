@@ -25,6 +25,14 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <thread>
+
+#ifdef LLVM_ON_UNIX
+#include <csignal>
+#include <sys/types.h>
+#endif
+
 using namespace llvm;
 using namespace mmptx;
 
@@ -50,6 +58,43 @@ std::string readOrEmpty(StringRef Path) {
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   return B ? (*B)->getBuffer().str() : std::string();
+}
+
+/// What runProgram() returns for a child it stopped.
+constexpr int TimedOutCode = -3;
+
+/// sys::ExecuteAndWait with a time limit that holds in a process of many
+/// threads: LLVM's own limit waits for SIGALRM, which another thread may
+/// receive. A child that outlives \p Seconds (0: no limit) is killed and
+/// TimedOutCode returned.
+int runProgram(StringRef Program, ArrayRef<StringRef> Argv,
+               ArrayRef<Optional<StringRef>> Redirects, unsigned Seconds,
+               std::string &ErrMsg) {
+  if (!Seconds)
+    return sys::ExecuteAndWait(Program, Argv, None, Redirects,
+                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
+  bool Failed = false;
+  sys::ProcessInfo PI = sys::ExecuteNoWait(Program, Argv, None, Redirects,
+                                           /*MemoryLimit=*/0, &ErrMsg, &Failed);
+  if (Failed)
+    return -1;
+  auto Deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(Seconds);
+  for (;;) {
+    // A non-blocking wait: Pid 0 while the child runs.
+    sys::ProcessInfo R = sys::Wait(PI, /*SecondsToWait=*/0,
+                                   /*WaitUntilTerminates=*/false, &ErrMsg);
+    if (R.Pid != 0)
+      return R.Pid == PI.Pid ? R.ReturnCode : -1;
+    if (std::chrono::steady_clock::now() >= Deadline)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+#ifdef LLVM_ON_UNIX
+  ::kill(PI.Pid, SIGKILL);
+#endif
+  sys::Wait(PI, 0, /*WaitUntilTerminates=*/true, &ErrMsg);
+  return TimedOutCode;
 }
 
 class PtxasBackend : public PTXCompiler {
@@ -87,16 +132,18 @@ public:
     // ptxas writes messages to both streams; one file keeps their order.
     Optional<StringRef> Redirects[] = {StringRef(""), *Log, *Log};
     std::string ErrMsg;
-    int RC =
-        sys::ExecuteAndWait(Program, Argv, None, Redirects,
-                            /*SecondsToWait=*/0, /*MemoryLimit=*/0, &ErrMsg);
+    int RC = runProgram(Program, Argv, Redirects, Opts.TimeoutSeconds, ErrMsg);
     RawResult Out;
     Out.Log = readOrEmpty(*Log);
     Out.InputPath = In->str();
     if (RC != 0) {
       Out.Failed = true;
-      Out.Status = RC < 0 ? "could not run '" + Program + "': " + ErrMsg
-                          : "exit code " + std::to_string(RC);
+      if (RC == TimedOutCode)
+        Out.Status = "timed out after " + std::to_string(Opts.TimeoutSeconds) +
+                     " s; ptxas was stopped";
+      else
+        Out.Status = RC < 0 ? "could not run '" + Program + "': " + ErrMsg
+                            : "exit code " + std::to_string(RC);
       return Out;
     }
     Out.Cubin = readOrEmpty(*Cubin);

@@ -19,37 +19,81 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#ifdef MMPTX_HAVE_NVRTC
-#include <nvrtc.h>
-#endif
+#include "NvrtcApi.h"
+#include "mmptx/Support/SharedLibrary.h"
+
+#include <mutex>
+#include <type_traits>
 
 using namespace llvm;
 using namespace mmptx;
+using namespace mmptx::nvrtc;
+
+#ifdef MMPTX_HAVE_NVRTC_H
+#define MMPTX_NVRTC_CHECK(Member, Name, Ret, Params)                           \
+  static_assert(std::is_same<decltype(NvrtcApi::Member),                       \
+                             decltype(&::nvrtc##Member)>::value,               \
+                "signature of " Name " differs from nvrtc.h");
+MMPTX_NVRTC_ENTRIES(MMPTX_NVRTC_CHECK)
+#undef MMPTX_NVRTC_CHECK
+static_assert(NVRTC_SUCCESS == Success &&
+                  NVRTC_ERROR_INVALID_OPTION == ErrorInvalidOption,
+              "result codes differ from nvrtc.h");
+#endif
+
+/// NVRTC's entry points, from the library loadCudaLibrary() finds on first
+/// use. A failure is not remembered: the library may be installed, or its
+/// path given, before the next call.
+static Expected<const NvrtcApi &> getNvrtcApi() {
+  static std::mutex Mutex;
+  static NvrtcApi Api;
+  static bool Loaded = false;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Loaded)
+    return Api;
+  Expected<const SharedLibrary &> Lib = loadCudaLibrary(CudaLibrary::Nvrtc);
+  if (!Lib)
+    return Lib.takeError();
+  NvrtcApi New;
+#define MMPTX_NVRTC_FETCH(Member, Name, Ret, Params)                           \
+  New.Member = reinterpret_cast<decltype(New.Member)>(Lib->getSymbol(Name));   \
+  if (!New.Member)                                                             \
+    return makeError("NVRTC library '" + Lib->getLoadedFile() +                \
+                     "' has no entry point '" Name "'");
+  MMPTX_NVRTC_ENTRIES(MMPTX_NVRTC_FETCH)
+#undef MMPTX_NVRTC_FETCH
+  New.File = Lib->getLoadedFile();
+  Api = std::move(New);
+  Loaded = true;
+  return Api;
+}
 
 bool mmptx::isNvrtcAvailable() {
-#ifdef MMPTX_HAVE_NVRTC
+  Expected<const NvrtcApi &> Api = getNvrtcApi();
+  if (!Api) {
+    consumeError(Api.takeError());
+    return false;
+  }
   return true;
-#else
-  return false;
-#endif
 }
 
 std::string mmptx::getNvrtcIdentity() {
-#ifdef MMPTX_HAVE_NVRTC
+  Expected<const NvrtcApi &> Api = getNvrtcApi();
+  if (!Api) {
+    consumeError(Api.takeError());
+    return "";
+  }
   int Major = 0, Minor = 0;
-  if (nvrtcVersion(&Major, &Minor) != NVRTC_SUCCESS)
+  if (Api->Version(&Major, &Minor) != Success)
     return "nvrtc unknown";
   // The library loaded at run time, which another patch release may have
-  // replaced since the build.
+  // replaced since the build: its file name, else its own build string,
+  // else the file's identity.
   return "nvrtc " +
          getLoadedLibraryVersion(unsigned(Major), unsigned(Minor),
-                                 reinterpret_cast<const void *>(&nvrtcVersion));
-#else
-  return "";
-#endif
+                                 reinterpret_cast<const void *>(Api->Version));
 }
 
-#ifdef MMPTX_HAVE_NVRTC
 /// NVRTC's log with its `file(line): error: ...` locations written as the
 /// other tools write them, `file:line: error: ...`.
 static std::string formatNvrtcLog(StringRef Log) {
@@ -73,7 +117,6 @@ static std::string formatNvrtcLog(StringRef Log) {
   }
   return OS.str();
 }
-#endif
 
 static std::vector<std::string> getNvrtcArgs(const CudaCompileOptions &Opts) {
   std::vector<std::string> Args;
@@ -135,10 +178,6 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
                                 "source contains a NUL byte (NVRTC would "
                                 "stop reading there)");
   }
-#ifndef MMPTX_HAVE_NVRTC
-  return makeError("NVRTC is not available: mmptx was built without the "
-                   "CUDA toolkit's NVRTC");
-#else
   std::string Key, WhyNot;
   if (Cache)
     Key = getPtxCacheKey(Source, Name, Opts, &WhyNot);
@@ -153,35 +192,38 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
       }
   }
 
+  Expected<const NvrtcApi &> Api = getNvrtcApi();
+  if (!Api)
+    return Api.takeError();
   std::string Src = Source.str();
   std::string ProgName = Name.str();
   nvrtcProgram Prog;
-  if (nvrtcResult R = nvrtcCreateProgram(&Prog, Src.c_str(), ProgName.c_str(),
+  if (nvrtcResult R = Api->CreateProgram(&Prog, Src.c_str(), ProgName.c_str(),
                                          0, nullptr, nullptr))
-    return makeError(Twine("nvrtcCreateProgram: ") + nvrtcGetErrorString(R));
+    return makeError(Twine("nvrtcCreateProgram: ") + Api->GetErrorString(R));
   std::vector<std::string> Args = getNvrtcArgs(Opts);
   std::vector<const char *> Argv;
   for (const std::string &A : Args)
     Argv.push_back(A.c_str());
   nvrtcResult Compiled =
-      nvrtcCompileProgram(Prog, int(Argv.size()), Argv.data());
+      Api->CompileProgram(Prog, int(Argv.size()), Argv.data());
   CudaCompileResult Out;
   size_t LogSize = 0;
-  nvrtcGetProgramLogSize(Prog, &LogSize);
+  Api->GetProgramLogSize(Prog, &LogSize);
   if (LogSize > 1) {
     std::string Log(LogSize, '\0');
-    nvrtcGetProgramLog(Prog, &Log[0]);
+    Api->GetProgramLog(Prog, &Log[0]);
     Out.Log = formatNvrtcLog(Log.c_str());
   }
-  if (Compiled != NVRTC_SUCCESS) {
-    nvrtcDestroyProgram(&Prog);
+  if (Compiled != Success) {
+    Api->DestroyProgram(&Prog);
     std::string Msg =
-        ("compiling '" + Name + "' failed: " + nvrtcGetErrorString(Compiled))
+        ("compiling '" + Name + "' failed: " + Api->GetErrorString(Compiled))
             .str();
     if (!Out.Log.empty())
       Msg += "\n" + StringRef(Out.Log).rtrim().str();
     // NVRTC names the option it rejects, not always its value.
-    if (Compiled == NVRTC_ERROR_INVALID_OPTION) {
+    if (Compiled == ErrorInvalidOption) {
       Msg += "\nNVRTC options:";
       for (const std::string &A : Args)
         Msg += " '" + A + "'";
@@ -189,15 +231,14 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
     return makeError(Msg);
   }
   size_t PtxSize = 0;
-  nvrtcGetPTXSize(Prog, &PtxSize);
+  Api->GetPTXSize(Prog, &PtxSize);
   std::string Ptx(PtxSize, '\0');
-  nvrtcGetPTX(Prog, &Ptx[0]);
-  nvrtcDestroyProgram(&Prog);
+  Api->GetPTX(Prog, &Ptx[0]);
+  Api->DestroyProgram(&Prog);
   Out.Ptx = StringRef(Ptx.c_str()).str();
   if (!WhyNot.empty())
     Out.CacheNote = "the PTX of '" + Name.str() + "' is not cached: " + WhyNot;
   if (!Key.empty())
     consumeError(Cache->store(Key, {Out.Ptx, Out.Log}));
   return Out;
-#endif
 }

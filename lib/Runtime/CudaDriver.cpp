@@ -11,7 +11,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
-#include <dlfcn.h>
 #include <mutex>
 #include <type_traits>
 
@@ -121,21 +120,20 @@ Error CudaDriver::check(int Result, const Twine &Call) const {
 Expected<std::unique_ptr<CudaDriver>> CudaDriver::load(StringRef Path) {
   std::unique_ptr<CudaDriver> D(new CudaDriver());
   D->Path = Path.str();
-  D->Handle = ::dlopen(D->Path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!D->Handle) {
-    const char *Msg = ::dlerror();
+  Expected<SharedLibrary> Lib = SharedLibrary::open(D->Path);
+  if (!Lib)
     return make_error<CudaError>(CudaErrorKind::NoDriver, "dlopen", 0, "",
                                  "cannot load the CUDA driver '" + D->Path +
-                                     "': " + (Msg ? Msg : "unknown error"));
-  }
+                                     "': " + toString(Lib.takeError()));
+  D->Lib = std::move(*Lib);
   D->Api = std::make_unique<CudaDriverApi>();
 
   // cuGetProcAddress_v2 (12.0+), else its 11.3 form, else dlsym alone.
   auto *GetV2 = reinterpret_cast<GetProcAddressV2Fn>(
-      ::dlsym(D->Handle, "cuGetProcAddress_v2"));
+      D->Lib.getSymbol("cuGetProcAddress_v2"));
   auto *GetV1 = GetV2 ? nullptr
                       : reinterpret_cast<GetProcAddressV1Fn>(
-                            ::dlsym(D->Handle, "cuGetProcAddress"));
+                            D->Lib.getSymbol("cuGetProcAddress"));
   auto resolve = [&](const char *Name, int Version,
                      const char *Symbol) -> void * {
     void *Fn = nullptr;
@@ -149,7 +147,7 @@ Expected<std::unique_ptr<CudaDriver>> CudaDriver::load(StringRef Path) {
     if (int(R) == CudaSuccess && Fn)
       return Fn;
     ++D->NumDlsymFallbacks;
-    return ::dlsym(D->Handle, Symbol);
+    return D->Lib.getSymbol(Symbol);
   };
 #define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)                \
   D->Api->Member = reinterpret_cast<decltype(D->Api->Member)>(                 \

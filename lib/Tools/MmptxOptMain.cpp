@@ -21,6 +21,7 @@
 #include "mmptx/Stub/StubCLOptions.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 #include "mmptx/Transforms/Passes.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -220,6 +221,7 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
 int mmptx::mmptxOptMain(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   registerValuePassOptions();
   stub::registerStubCLOptions(OptCategory);
   cl::HideUnrelatedOptions(OptCategory);

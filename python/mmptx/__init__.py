@@ -4,6 +4,8 @@ Modules:
   mmptx.inject  find the inject sites of compiled PTX and render stubs in
   mmptx.stack   compile Stack PTX programs into stubs; CPU interpreter
   mmptx.ast     compile AST PTX programs (S-expressions or words); interpreter
+  mmptx.nvrtc   CUDA -> PTX with NVRTC in process (compile); annotate()
+                rewrites /* PTX_INJECT ... */ comment blocks first
   mmptx.backend PTX -> cubin in batches (compile_batch, backends)
   mmptx.runtime load cubins, device buffers, launches (needs numpy; imported
                 on first use of ``mmptx.runtime``)
@@ -14,17 +16,47 @@ Modules:
 
 import os as _os
 
-from . import ast, backend, errors, inject, stack, wire
-from .backend import backends, compile_batch
-from .errors import (AstError, CompileError, InjectError, MmptxError,
-                     StackError, WireError)
+from . import _cuda, ast, backend, errors, inject, nvrtc, stack, wire
+from ._cuda import cuda_libraries, set_library_path
+from ._mmptx import frontend as _frontend
+from .backend import BatchInterrupted, backends, compile_batch
+from .errors import (AnnotateError, AstError, CompileError, InjectError,
+                     MmptxError, NvrtcError, StackError, WireError)
 
 __version__ = "0.1.0"
-__all__ = ["inject", "stack", "ast", "backend", "errors", "runtime", "wire",
-           "compile_batch",
-           "backends", "AstError", "InjectError", "StackError", "CompileError",
-           "MmptxError", "WireError", "get_include", "get_device_header",
+__all__ = ["inject", "stack", "ast", "backend", "errors", "runtime", "nvrtc",
+           "wire", "annotate", "compile_batch", "BatchInterrupted",
+           "backends", "cuda_libraries", "set_library_path", "version",
+           "AstError", "InjectError", "StackError", "CompileError",
+           "NvrtcError", "AnnotateError", "WireError",
+           "MmptxError", "get_include", "get_device_header",
            "get_nvrtc_options"]
+
+# NVIDIA's pip wheels (nvidia-cuda-nvrtc, nvidia-nvjitlink) on sys.path are
+# searched for the CUDA libraries, which are opened only when first needed.
+_cuda.register_search_roots()
+
+
+def annotate(source, name="<source>", line_directives=True):
+    """Rewrites every ``/* PTX_INJECT ... */`` comment block of CUDA
+    ``source`` into the inline asm with markers that the inject step reads
+    (what ``mmptx-annotate`` does), ready for :func:`mmptx.nvrtc.compile`.
+    ``line_directives`` brackets each site with ``#line`` so that compiler
+    messages point into the original. A broken site raises
+    :class:`AnnotateError` with every located message (``name:line:col``).
+    """
+    if isinstance(source, bytes):
+        source = source.decode("utf-8")
+    if not isinstance(source, str):
+        raise TypeError("mmptx.annotate: source must be str")
+    text, _count = _frontend.annotate(source, str(name), bool(line_directives))
+    return text
+
+
+def version():
+    """What every mmptx tool's ``--version`` prints: mmptx's version, the
+    LLVM it was built with, and the CUDA libraries it finds (loaded)."""
+    return _cuda.version_text()
 
 
 def __getattr__(name):

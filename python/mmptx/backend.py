@@ -10,16 +10,39 @@
 
 The batch runs on ``jobs`` threads (0: one per hardware thread) with the GIL
 released; identical modules are compiled once (``source == "duplicate"``),
-and with ``cache_dir`` the cubins persist across runs (``"cached"``).
+and the cubins persist across runs in a per-user cache (``"cached"``;
+``~/.cache/mmptx``, ``$XDG_CACHE_HOME/mmptx`` or ``$MMPTX_CACHE_DIR``, at
+most ``cache_size_mb``). Long batches: ``progress=True`` shows a tqdm bar
+(a plain stderr line without tqdm), ``progress=callable`` is called with
+(done, total); Ctrl-C stops the batch between modules and raises
+:class:`BatchInterrupted` holding the results so far; ``timeout`` limits
+each module.
 """
 
+import os
+import sys
 from collections import namedtuple
 
+from . import _cuda
 from ._mmptx import backend as _native
 from .errors import CompileError, CompileErrorCode
 
 __all__ = ["Backend", "CompileResult", "backends", "compile_batch",
-           "CompileError", "CompileErrorCode"]
+           "BatchInterrupted", "CompileError", "CompileErrorCode"]
+
+_DEFAULT_CACHE = object()
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`compile_batch`: the modules started before it
+    finished; ``results`` holds every module's :class:`CompileResult`, those
+    not compiled with ``source == "cancelled"``."""
+
+    def __init__(self, results):
+        done = sum(1 for r in results if r.source != "cancelled")
+        super().__init__("compile_batch interrupted: %d of %d modules done"
+                         % (done, len(results)))
+        self.results = results
 
 Backend = namedtuple("Backend", "name available version reason")
 Backend.__doc__ = """A backend: ``version`` when available, else ``reason``
@@ -67,6 +90,7 @@ class CompileResult:
 
 def backends():
     """Every backend mmptx knows, in the order the default is chosen."""
+    _cuda.ensure("nvjitlink")
     out = []
     for name, ok, text in _native.backends():
         out.append(Backend(name, ok, text if ok else None,
@@ -74,19 +98,70 @@ def backends():
     return out
 
 
+def _progress_callback(progress):
+    """(callback or None, close function) for ``progress``."""
+    if progress is None or progress is False:
+        return None, lambda: None
+    if callable(progress):
+        return progress, lambda: None
+    if progress is not True:
+        raise TypeError("compile_batch: progress is True, False, None or a "
+                        "callable(done, total)")
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        tqdm = None
+    if tqdm is not None:
+        bar = tqdm(total=0, unit="module", desc="mmptx compile")
+
+        def update(done, total):
+            if bar.total != total:
+                bar.total = total
+                bar.refresh()
+            bar.update(done - bar.n)
+
+        return update, bar.close
+    # Without tqdm, one line on stderr rewritten in place.
+    state = {"shown": False}
+
+    def line(done, total):
+        sys.stderr.write("\rmmptx compile: %d/%d modules" % (done, total))
+        sys.stderr.flush()
+        state["shown"] = True
+
+    def close():
+        if state["shown"]:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    return line, close
+
+
 def compile_batch(ptx_list, arch="sm_80", backend=None, jobs=0,
-                  cache_dir=None, opt_level=3, lineinfo=False,
+                  cache_dir=_DEFAULT_CACHE, opt_level=3, lineinfo=False,
                   maxrregcount=0, verbose=False, options=(), names=None,
-                  dedup=True, check=False):
+                  dedup=True, check=False, progress=None, timeout=None,
+                  cache_size_mb=1024):
     """Compiles each PTX text (``str`` or ``bytes``) to a cubin.
 
     ``backend``: "nvptxcompiler", "nvjitlink" or "ptxas" (None: the first
-    available). ``cache_dir``: a content-keyed cubin cache ("" for the
-    default directory). ``options``: further backend options. ``names``:
-    what messages call each module (default ``<ptx#i>``). Returns one
-    :class:`CompileResult` per input, in order; a module's failure is its
-    own unless ``check`` is set, which raises :class:`CompileError` for
-    the first. Bad options or an unavailable backend always raise."""
+    available). ``cache_dir``: the content-keyed cubin cache; by default
+    the per-user one (``$MMPTX_CACHE_DIR``, else ``$XDG_CACHE_HOME/mmptx``,
+    else ``~/.cache/mmptx``), "" the same, None no cache; it keeps at most
+    ``cache_size_mb`` MiB (least recently used entries go first).
+    ``options``: further backend options. ``names``: what messages call
+    each module (default ``<ptx#i>``). ``progress``: True for a progress bar
+    (tqdm, or a line on stderr without it), or a callable(done, total)
+    called from this thread as modules finish. ``timeout``: seconds a
+    module may take (ptxas is stopped; an in-process compile is abandoned to
+    finish in the background) before it fails with ``source == "timeout"``.
+    Ctrl-C stops the batch between modules and raises
+    :class:`BatchInterrupted` (a KeyboardInterrupt) with the results so far.
+
+    Returns one :class:`CompileResult` per input, in order; a module's
+    failure is its own unless ``check`` is set, which raises
+    :class:`CompileError` for the first. Bad options or an unavailable
+    backend always raise."""
     if isinstance(ptx_list, (str, bytes)):
         raise TypeError("compile_batch takes a list of PTX texts")
     ptx_list = list(ptx_list)
@@ -95,10 +170,28 @@ def compile_batch(ptx_list, arch="sm_80", backend=None, jobs=0,
     if len(names) != len(ptx_list):
         raise ValueError("compile_batch: %d names for %d modules"
                          % (len(names), len(ptx_list)))
-    raw = _native.compile_batch(ptx_list, names, arch, backend, jobs,
-                                cache_dir, opt_level, lineinfo,
-                                maxrregcount, verbose, list(options), dedup)
+    if cache_dir is _DEFAULT_CACHE:
+        cache_dir = ""
+    elif cache_dir is not None:
+        cache_dir = os.fspath(cache_dir)
+    timeout = 0.0 if timeout is None else float(timeout)
+    if timeout < 0:
+        raise ValueError("compile_batch: timeout must be >= 0 seconds")
+    if cache_size_mb < 0:
+        raise ValueError("compile_batch: cache_size_mb must be >= 0")
+    if backend in (None, "nvjitlink"):
+        _cuda.ensure("nvjitlink")
+    callback, close = _progress_callback(progress)
+    try:
+        raw, interrupted = _native.compile_batch(
+            ptx_list, names, arch, backend, jobs, cache_dir, opt_level,
+            lineinfo, maxrregcount, verbose, list(options), dedup, callback,
+            timeout, int(cache_size_mb))
+    finally:
+        close()
     results = [CompileResult(n, *r) for n, r in zip(names, raw)]
+    if interrupted:
+        raise BatchInterrupted(results)
     if check:
         for r in results:
             if not r.ok:

@@ -148,3 +148,33 @@ class WireError(MmptxError):
     a valid message (the message names the byte offset)."""
 
     codes = WireErrorCode
+
+
+class NvrtcErrorCode(IntEnum):
+    """Categories of CUDA -> PTX errors (mmptx.nvrtc.compile)."""
+
+    NOT_FOUND = 1
+    COMPILE = 2
+    INVALID_INPUT = 3
+    CACHE = 4
+
+
+class NvrtcError(MmptxError):
+    """A CUDA -> PTX error: NVRTC not found (``code`` NOT_FOUND, the message
+    says where it was looked for and what to install), or NVRTC's log with
+    ``file:line:`` locations (COMPILE)."""
+
+    codes = NvrtcErrorCode
+
+
+class AnnotateErrorCode(IntEnum):
+    """Categories of annotate errors (mmptx.annotate)."""
+
+    SYNTAX = 1
+
+
+class AnnotateError(MmptxError):
+    """A broken ``/* PTX_INJECT ... */`` site: the located messages
+    (``name:line:col: error: ...``), one per broken site."""
+
+    codes = AnnotateErrorCode

@@ -23,7 +23,13 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 namespace nb = nanobind;
 using namespace mmptx;
@@ -62,13 +68,94 @@ static std::vector<std::tuple<std::string, bool, std::string>> listBackends() {
   return Out;
 }
 
-static nb::list
-compileBatchPy(const std::vector<nb::object> &Ptx,
-               const std::vector<std::string> &Names, const std::string &Arch,
-               const std::optional<std::string> &Backend, unsigned Jobs,
-               const std::optional<std::string> &CacheDir, unsigned OptLevel,
-               bool LineInfo, unsigned MaxRegCount, bool Verbose,
-               const std::vector<std::string> &Extra, bool Dedup) {
+/// What the batch's thread tells the calling (Python) thread.
+struct BatchProgress {
+  std::mutex Mutex;
+  std::condition_variable Cv;
+  size_t Done = 0, Total = 0;
+  bool Finished = false;
+  std::atomic<bool> Cancel{false};
+};
+
+/// Runs \p Run on a thread of its own while this thread, holding the GIL
+/// only between waits, calls \p Progress (done, total) as modules finish
+/// and checks for signals: Ctrl-C (or an exception from \p Progress) asks
+/// the batch to start no further module. Returns whether it was
+/// interrupted; an exception from \p Progress is rethrown once the batch
+/// has stopped.
+static bool runInterruptibly(BatchOptions &BOpts,
+                             const std::function<void()> &Run,
+                             const nb::object &Progress) {
+  BatchProgress P;
+  BOpts.OnProgress = [&P](size_t Done, size_t Total) {
+    std::lock_guard<std::mutex> Lock(P.Mutex);
+    P.Done = Done;
+    P.Total = Total;
+    P.Cv.notify_all();
+  };
+  BOpts.ShouldCancel = [&P] { return P.Cancel.load(); };
+  std::thread Worker([&] {
+    Run();
+    std::lock_guard<std::mutex> Lock(P.Mutex);
+    P.Finished = true;
+    P.Cv.notify_all();
+  });
+  bool Interrupted = false;
+  std::optional<nb::python_error> Raised;
+  size_t Reported = 0;
+  for (;;) {
+    size_t Done, Total;
+    bool Finished;
+    {
+      nb::gil_scoped_release Release;
+      std::unique_lock<std::mutex> Lock(P.Mutex);
+      P.Cv.wait_for(Lock, std::chrono::milliseconds(100),
+                    [&] { return P.Finished || P.Done != Reported; });
+      Done = P.Done;
+      Total = P.Total;
+      Finished = P.Finished;
+    }
+    if (!Interrupted && PyErr_CheckSignals() != 0) {
+      // The default SIGINT handler raised KeyboardInterrupt: the batch
+      // stops starting modules; the Python side raises with the results.
+      PyErr_Clear();
+      Interrupted = true;
+      P.Cancel = true;
+    }
+    if (!Progress.is_none() && Done != Reported && !Raised) {
+      try {
+        Progress(Done, Total);
+      } catch (nb::python_error &E) {
+        // Ctrl-C while the callback ran is Ctrl-C: results are kept.
+        if (E.matches(PyExc_KeyboardInterrupt))
+          Interrupted = true;
+        else
+          Raised.emplace(std::move(E));
+        P.Cancel = true;
+      }
+    }
+    Reported = Done;
+    if (Finished)
+      break;
+  }
+  {
+    nb::gil_scoped_release Release;
+    Worker.join();
+  }
+  if (Raised)
+    throw std::move(*Raised);
+  return Interrupted;
+}
+
+static nb::tuple compileBatchPy(
+    const std::vector<nb::object> &Ptx, const std::vector<std::string> &Names,
+    const std::string &Arch, const std::optional<std::string> &Backend,
+    unsigned Jobs, const std::optional<std::string> &CacheDir,
+    unsigned OptLevel, bool LineInfo, unsigned MaxRegCount, bool Verbose,
+    const std::vector<std::string> &Extra, bool Dedup,
+    const nb::object &Progress, double Timeout, uint64_t CacheSizeMb) {
+  if (!(Timeout >= 0))
+    throw nb::value_error("compile_batch: timeout must be >= 0 seconds");
   CompileOptions Opts;
   Opts.Arch = Arch;
   Opts.OptLevel = OptLevel;
@@ -83,7 +170,8 @@ compileBatchPy(const std::vector<nb::object> &Ptx,
   std::unique_ptr<ContentCache> TheCache;
   if (CacheDir) {
     llvm::Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(
-        CacheDir->empty() ? getDefaultCacheDirectory() : *CacheDir);
+        CacheDir->empty() ? getDefaultCacheDirectory() : *CacheDir,
+        CacheSizeMb << 20);
     if (!C)
       throwError("CompileError", CacheFailure, C.takeError());
     TheCache = std::move(*C);
@@ -115,11 +203,11 @@ compileBatchPy(const std::vector<nb::object> &Ptx,
   BOpts.Threads = Jobs;
   BOpts.Cache = TheCache.get();
   BOpts.Deduplicate = Dedup;
+  BOpts.ModuleTimeout = Timeout;
   BatchResult R;
-  {
-    nb::gil_scoped_release Release;
-    R = compileBatch(*Compiler, Modules, Opts, BOpts);
-  }
+  bool Interrupted = runInterruptibly(
+      BOpts, [&] { R = compileBatch(*Compiler, Modules, Opts, BOpts); },
+      Progress);
 
   static const char *Sources[] = {"compiled", "cached", "duplicate"};
   nb::list Out;
@@ -127,10 +215,13 @@ compileBatchPy(const std::vector<nb::object> &Ptx,
     nb::object Cubin = nb::none();
     if (M.Ok)
       Cubin = nb::bytes(M.Result.Cubin.data(), M.Result.Cubin.size());
-    Out.append(nb::make_tuple(M.Ok, Cubin, M.Error, M.Result.InfoLog,
-                              Sources[M.Source], M.Result.Backend, M.Seconds));
+    const char *Source = M.Cancelled  ? "cancelled"
+                         : M.TimedOut ? "timeout"
+                                      : Sources[M.Source];
+    Out.append(nb::make_tuple(M.Ok, Cubin, M.Error, M.Result.InfoLog, Source,
+                              M.Result.Backend, M.Seconds));
   }
-  return Out;
+  return nb::make_tuple(Out, Interrupted);
 }
 
 void mmptx::python::bindBackend(nb::module_ &M) {
@@ -140,5 +231,6 @@ void mmptx::python::bindBackend(nb::module_ &M) {
         nb::arg("arch"), nb::arg("backend").none(), nb::arg("jobs"),
         nb::arg("cache_dir").none(), nb::arg("opt_level"), nb::arg("lineinfo"),
         nb::arg("maxrregcount"), nb::arg("verbose"), nb::arg("options"),
-        nb::arg("dedup"));
+        nb::arg("dedup"), nb::arg("progress").none(), nb::arg("timeout"),
+        nb::arg("cache_size_mb"));
 }

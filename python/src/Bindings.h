@@ -197,6 +197,7 @@ void bindBackend(nanobind::module_ &M);
 void bindAst(nanobind::module_ &M);
 void bindRuntime(nanobind::module_ &M);
 void bindWire(nanobind::module_ &M);
+void bindFrontend(nanobind::module_ &M);
 
 } // namespace python
 } // namespace mmptx

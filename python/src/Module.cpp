@@ -43,4 +43,7 @@ NB_MODULE(_mmptx, m) {
   bindRuntime(Runtime);
   nb::module_ Wire = m.def_submodule("wire", "the wire format");
   bindWire(Wire);
+  nb::module_ Frontend = m.def_submodule(
+      "frontend", "annotate, CUDA -> PTX (NVRTC), the CUDA libraries' search");
+  bindFrontend(Frontend);
 }

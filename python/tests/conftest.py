@@ -89,3 +89,11 @@ def real_gpu():
         sys.stderr.write("mmptx tests: warning: " + msg + "\n")
         warnings.warn(msg, pytest.PytestWarning)
     return False
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """compile_batch caches in the per-user directory by default: each test
+    gets its own, so results never come from another test or run."""
+    monkeypatch.setenv("MMPTX_CACHE_DIR",
+                       str(tmp_path_factory.mktemp("mmptx-cache")))

@@ -85,11 +85,11 @@ def test_per_module_errors(backend):
 @needs_any
 def test_dedup_and_order():
     texts = [variant(0), variant(1), variant(0), variant(2).encode()]
-    rs = mmptx.compile_batch(texts, jobs=2)
+    rs = mmptx.compile_batch(texts, jobs=2, cache_dir=None)
     assert [r.source for r in rs] == ["compiled", "compiled", "duplicate",
                                       "compiled"]
     assert rs[2].cubin == rs[0].cubin and rs[1].cubin != rs[0].cubin
-    rs = mmptx.compile_batch(texts, jobs=2, dedup=False)
+    rs = mmptx.compile_batch(texts, jobs=2, dedup=False, cache_dir=None)
     assert all(r.source == "compiled" for r in rs)
 
 

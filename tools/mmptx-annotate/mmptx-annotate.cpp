@@ -23,6 +23,7 @@
 #include "mmptx/Annotate/Annotate.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
@@ -103,6 +104,7 @@ static bool annotateFile(StringRef Input, StringRef Output,
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(AnnotateCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -34,6 +34,7 @@
 #include "mmptx/Stack/StackInfo.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -148,6 +149,7 @@ static int writeOutput(StringRef Text) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(AstCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "AST PTX compiler: S-expression program -> PTX "

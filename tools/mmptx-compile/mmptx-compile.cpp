@@ -20,12 +20,14 @@
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -79,6 +81,12 @@ static cl::opt<unsigned> CacheSizeMB("cache-size-mb",
                                      cl::init(1024), cl::cat(Category));
 static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
                              cl::cat(Category));
+static cl::opt<double> ModuleTimeout(
+    "module-timeout",
+    cl::desc("Seconds a module may take before it fails as timed out "
+             "(ptxas is stopped; an in-process compile is abandoned); 0: no "
+             "limit"),
+    cl::value_desc("seconds"), cl::init(0), cl::cat(Category));
 static cl::opt<bool> NoDedup("no-dedup",
                              cl::desc("Compile identical inputs separately "
                                       "(with --pack: give identical stubs "
@@ -228,6 +236,7 @@ static void drawProgress(size_t Done, size_t Total) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -240,6 +249,10 @@ int main(int argc, char **argv) {
   if (OutDir.empty())
     return fail(makeError("-o: expected a directory or a .cubin file, got an "
                           "empty name"));
+  if (!(ModuleTimeout >= 0) || ModuleTimeout > 1e9)
+    return fail(makeError(
+        "--module-timeout=" + formatv("{0}", ModuleTimeout.getValue()) +
+        ": expected seconds, 0 or more"));
   if (Jobs > MaxBatchThreads)
     return fail(makeError("-j " + Twine(Jobs) + ": at most " +
                           Twine(MaxBatchThreads) + " threads"));
@@ -438,6 +451,7 @@ int main(int argc, char **argv) {
   BOpts.Threads = Jobs;
   BOpts.Cache = Cache.get();
   BOpts.Deduplicate = !NoDedup;
+  BOpts.ModuleTimeout = ModuleTimeout;
   // A progress bar only for a person watching.
   if (Modules.size() > 1 && sys::Process::StandardErrIsDisplayed())
     BOpts.OnProgress = drawProgress;

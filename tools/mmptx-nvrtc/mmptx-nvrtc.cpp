@@ -17,6 +17,7 @@
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -82,6 +83,7 @@ static int fail(Error E) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(NvrtcCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "mmptx-nvrtc: compile CUDA to PTX with NVRTC\n");

@@ -24,6 +24,7 @@
 #include "mmptx/Backend/KernelParams.h"
 #include "mmptx/Runtime/KernelRun.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -160,6 +161,7 @@ static bool checkArgs(StringRef Image, StringRef Kernel,
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(RunCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -18,6 +18,7 @@
 #include "mmptx/Stack/StackImport.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -62,6 +63,7 @@ static Error writeOutput(StringRef Path, StringRef Text) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(ImportCategory);
   cl::ParseCommandLineOptions(
       argc, argv, "Stack PTX JSON instruction-set description -> .td\n");

@@ -33,6 +33,7 @@
 #include "mmptx/Stack/StackText.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -182,6 +183,7 @@ static void randomizeProgram(StackProgram &Prog, const StackInfo &Info,
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
   cl::HideUnrelatedOptions(StackCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Stack PTX compiler: text program -> PTX stub\n");

@@ -18,6 +18,7 @@
 #include "Emitters.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -148,6 +149,7 @@ bool mmptxTableGenMain(raw_ostream &, RecordKeeper &Records) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   mmptx::ignoreStderrWriteErrorsAtExit();
+  mmptx::installToolVersionPrinter();
   cl::ParseCommandLineOptions(argc, argv, "mmptx table generator\n");
   // Take -o, -d and --write-if-changed from TableGenMain, leaving it an
   // empty output on stdout and no depfile.

@@ -9,6 +9,8 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
 using namespace llvm;
@@ -143,4 +145,106 @@ TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
   EXPECT_EQ(R2.Summary.CacheHits, 3u);
   sys::fs::remove_directories(Dir);
 }
+} // namespace
+
+namespace {
+
+TEST(BatchTest, CancelKeepsFinishedResultsAndMarksTheRest) {
+  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
+  if (!C) {
+    std::string Why = toString(C.takeError());
+    GTEST_SKIP() << Why;
+  }
+  std::string Good = readTinyKernel();
+  std::vector<std::string> Texts;
+  for (int I = 0; I < 4; ++I)
+    Texts.push_back("// variant " + std::to_string(I) + "\n" + Good);
+  std::vector<BatchModule> Mods;
+  for (int I = 0; I < 4; ++I)
+    Mods.push_back({"m" + std::to_string(I), Texts[I], nullptr});
+  BatchOptions B;
+  B.Threads = 1;
+  // Two modules are compiled, then a cancel (as Ctrl-C would) stops the rest.
+  size_t Asked = 0;
+  B.ShouldCancel = [&] { return ++Asked > 2; };
+  size_t LastDone = 0, LastTotal = 0;
+  B.OnProgress = [&](size_t Done, size_t Total) {
+    LastDone = Done;
+    LastTotal = Total;
+  };
+  BatchResult R = compileBatch(**C, Mods, CompileOptions(), B);
+  ASSERT_EQ(R.Modules.size(), 4u);
+  EXPECT_TRUE(R.Modules[0].Ok);
+  EXPECT_TRUE(R.Modules[1].Ok);
+  EXPECT_FALSE(R.Modules[0].Result.Cubin.empty());
+  for (int I : {2, 3}) {
+    EXPECT_FALSE(R.Modules[I].Ok);
+    EXPECT_TRUE(R.Modules[I].Cancelled);
+    EXPECT_NE(R.Modules[I].Error.find("not compiled: the batch was cancelled"),
+              std::string::npos)
+        << R.Modules[I].Error;
+    EXPECT_EQ(R.Modules[I].Result.Backend, (*C)->getIdentity());
+  }
+  EXPECT_EQ(R.Summary.Cancelled, 2u);
+  EXPECT_EQ(R.Summary.Failed, 2u);
+  EXPECT_EQ(R.Summary.Compiled, 2u);
+  // Cancelled modules count as done: a progress bar ends full.
+  EXPECT_EQ(LastDone, 4u);
+  EXPECT_EQ(LastTotal, 4u);
+}
+
+TEST(BatchTest, FailedResultsNameTheirBackend) {
+  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
+  if (!C) {
+    std::string Why = toString(C.takeError());
+    GTEST_SKIP() << Why;
+  }
+  std::string Bad = ".version 8.0\n.target sm_80\n.address_size 64\nbogus;\n";
+  BatchModule M{"bad", Bad, nullptr};
+  BatchResult R = compileBatch(**C, M, CompileOptions());
+  ASSERT_EQ(R.Modules.size(), 1u);
+  EXPECT_FALSE(R.Modules[0].Ok);
+  EXPECT_EQ(R.Modules[0].Result.Backend, (*C)->getIdentity());
+}
+
+#ifdef LLVM_ON_UNIX
+TEST(BatchTest, ModuleTimeoutStopsAHungPtxas) {
+  // A ptxas that answers --version and then never finishes a compile.
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-timeout", Dir));
+  SmallString<128> Fake(Dir);
+  sys::path::append(Fake, "ptxas");
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Fake, EC);
+    ASSERT_FALSE(EC);
+    OS << "#!/bin/sh\n"
+          "case \"$1\" in --version) echo 'Cuda compilation tools, release "
+          "13.0, V13.0.88'; exit 0;; esac\n"
+          "exec sleep 1000\n";
+  }
+  ASSERT_FALSE(sys::fs::setPermissions(Fake, sys::fs::perms(0755)));
+  Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend(Fake);
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  std::string Good = readTinyKernel();
+  std::string Other = "// other\n" + Good;
+  // Two modules on two worker threads: the limit must hold off the main
+  // thread too (a SIGALRM-based one would not).
+  BatchModule Mods[] = {{"hung", Good, nullptr}, {"hung2", Other, nullptr}};
+  BatchOptions B;
+  B.ModuleTimeout = 1;
+  B.Threads = 2;
+  BatchResult R = compileBatch(**C, Mods, CompileOptions(), B);
+  ASSERT_EQ(R.Modules.size(), 2u);
+  for (const ModuleResult &M : R.Modules) {
+    EXPECT_FALSE(M.Ok);
+    EXPECT_TRUE(M.TimedOut);
+    EXPECT_NE(M.Error.find("timed out after 1 s"), std::string::npos)
+        << M.Error;
+  }
+  EXPECT_EQ(R.Summary.TimedOut, 2u);
+  sys::fs::remove_directories(Dir);
+}
+#endif
+
 } // namespace

@@ -54,6 +54,16 @@ struct BatchOptions {
   bool Deduplicate = true;
   /// Called (serialised) after each unique module: (done, total unique).
   std::function<void(size_t, size_t)> OnProgress;
+  /// Asked (from the worker threads, so it must be thread-safe) before each
+  /// unique module starts; once it says true, the modules not yet started
+  /// are not compiled: each is a failure with ModuleResult::Cancelled set,
+  /// and the results of those already done are kept.
+  std::function<bool()> ShouldCancel;
+  /// A module whose compile takes longer (seconds; 0: no limit) fails as
+  /// timed out. ptxas is killed; an in-process compile cannot be stopped, so
+  /// it is left to finish on a thread of its own (with its own copy of the
+  /// PTX and its own compiler), its result dropped, while the batch goes on.
+  double ModuleTimeout = 0;
 };
 
 struct ModuleResult {
@@ -63,12 +73,16 @@ struct ModuleResult {
   CompileResult Result;
   std::string Error;      ///< When !Ok: the formatted error.
   size_t DuplicateOf = 0; ///< When Source == Duplicate: the first module.
+  bool Cancelled = false; ///< Not compiled: BatchOptions::ShouldCancel.
+  bool TimedOut = false;  ///< Failed: BatchOptions::ModuleTimeout.
   double Seconds = 0;     ///< Time of its compile or cache lookup.
 };
 
 struct BatchSummary {
   size_t Modules = 0, Unique = 0, Compiled = 0, CacheHits = 0, Duplicates = 0,
          Failed = 0;
+  /// Of the failed: not started (cancelled) and timed out.
+  size_t Cancelled = 0, TimedOut = 0;
   unsigned Threads = 1;
   double WallSeconds = 0;
   /// Sum of the per-module times (compile or lookup).

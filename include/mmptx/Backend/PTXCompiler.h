@@ -67,6 +67,10 @@ struct CompileOptions {
   /// Ask for the resource usage (`-v`) in the info log.
   bool Verbose = false;
   std::vector<std::string> ExtraOptions;
+  /// For ptxas: seconds after which the process is killed and the compile
+  /// fails as timed out (0: no limit). Not part of the cache key; the
+  /// in-process backends cannot be stopped (compileBatch handles them).
+  unsigned TimeoutSeconds = 0;
 
   /// Checks the architecture (`sm_<N>`, `sm_<N>a` or `sm_<N>f` with a known
   /// N), the -O level, and that no ExtraOptions conflicts with these
@@ -195,6 +199,23 @@ createPTXCompiler(llvm::StringRef Name);
 /// in a stub. Other lines pass unchanged.
 std::string mapCompilerLog(llvm::StringRef Log, llvm::StringRef Name,
                            const StubLineMap *Map);
+
+/// A PTX ISA version, e.g. {9, 0} for `.version 9.0`.
+struct PtxIsaVersion {
+  unsigned Major = 0, Minor = 0;
+};
+
+/// The highest PTX ISA version the compilers of CUDA \p CudaVersion (`13.0`,
+/// `12.8.93`) accept, or None for a release this build does not know.
+llvm::Optional<PtxIsaVersion> getMaxPtxIsaVersion(llvm::StringRef CudaVersion);
+
+/// Checks \p Ptx's `.version` against what \p Compiler accepts (by its CUDA
+/// release): a newer one is an error at the directive that names both
+/// versions, the CUDA release that makes such PTX and what to install. PTX
+/// without a readable `.version`, or a backend of an unknown release,
+/// passes (the backend then speaks for itself).
+llvm::Error checkPtxIsaVersion(const PTXCompiler &Compiler, llvm::StringRef Ptx,
+                               llvm::StringRef Name);
 
 // The individual backends (created through createPTXCompiler).
 llvm::Expected<std::unique_ptr<PTXCompiler>> createNvPTXCompilerBackend();

@@ -8,7 +8,8 @@
 /// \file
 /// The first compile of the pipeline, CUDA -> PTX, through NVRTC in this
 /// process (no nvcc process, no host compiler), optionally through the
-/// content-keyed cache.
+/// content-keyed cache. NVRTC is opened at the first compile, never
+/// linked.
 ///
 /// The cache key covers the source, the content of every file it may
 /// include (found by following `#include` lines, `__has_include` tests and
@@ -55,14 +56,17 @@ struct CudaCompileResult {
   std::string CacheNote;
 };
 
-/// True when this build has NVRTC.
+/// True when NVRTC can be loaded (mmptx/Support/SharedLibrary.h says where
+/// it is looked for); the first call loads it.
 bool isNvrtcAvailable();
-/// `nvrtc <version>`, e.g. `nvrtc 13.0.88`; empty without NVRTC.
+/// `nvrtc <version>`, e.g. `nvrtc 13.0.88`; empty where NVRTC cannot be
+/// loaded.
 std::string getNvrtcIdentity();
 
 /// Compiles \p Source (named \p Name in messages and for resolving quoted
 /// includes) to PTX. A NUL byte in the source is an error; a failed
-/// compile is an error holding NVRTC's log.
+/// compile is an error holding NVRTC's log; NVRTC not found is an error
+/// naming where it was looked for and what to install.
 llvm::Expected<CudaCompileResult>
 compileCudaToPtx(llvm::StringRef Source, llvm::StringRef Name,
                  const CudaCompileOptions &Opts, ContentCache *Cache = nullptr);

@@ -32,6 +32,8 @@
 #ifndef MMPTX_RUNTIME_CUDADRIVER_H
 #define MMPTX_RUNTIME_CUDADRIVER_H
 
+#include "mmptx/Support/SharedLibrary.h"
+
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -135,7 +137,7 @@ private:
   CudaDriver() = default;
 
   std::string Path;
-  void *Handle = nullptr;
+  SharedLibrary Lib;
   std::unique_ptr<CudaDriverApi> Api;
   int Version = 0;
   unsigned NumDlsymFallbacks = 0;

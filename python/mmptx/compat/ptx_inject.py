@@ -1,7 +1,7 @@
 """``mm_ptx.ptx_inject`` names over :mod:`mmptx.inject`."""
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import IntEnum
 from typing import Tuple
 
 from .. import inject as _inject
@@ -16,7 +16,7 @@ class PtxInjectError(RuntimeError):
         self.code = code
 
 
-class MutType(Enum):
+class MutType(IntEnum):
     OUT = 0
     MOD = 1
     IN = 2

@@ -2,7 +2,7 @@
 declared as Python enums at run time, a register registry whose attributes
 are input words and requests, and ``StackPtx.compile``."""
 
-from enum import Enum
+from enum import IntEnum
 
 from .. import stack as _stack
 from ..errors import StackError
@@ -35,12 +35,12 @@ def _check_arg_types(ptx, types, arg_type_enum):
                              f"{arg_type_enum.__name__}")
 
 
-class StackTypeEnum(Enum):
+class StackTypeEnum(IntEnum):
     """Members ``name = (auto(), "f32")``: a stack and its literal prefix."""
 
     def __new__(cls, _auto, literal_prefix):
-        obj = object.__new__(cls)
-        obj._value_ = _sequential(cls)
+        obj = int.__new__(cls, _sequential(cls))
+        obj._value_ = int(obj)
         obj.literal_prefix = literal_prefix
         return obj
 
@@ -78,12 +78,12 @@ class StackTypeEnum(Enum):
         return _stack.load(slot)
 
 
-class ArgTypeEnum(Enum):
+class ArgTypeEnum(IntEnum):
     """Members ``name = (auto(), Stack.f32[, num_vec_elems])``."""
 
     def __new__(cls, _auto, stack, num_vec_elems=0):
-        obj = object.__new__(cls)
-        obj._value_ = _sequential(cls)
+        obj = int.__new__(cls, _sequential(cls))
+        obj._value_ = int(obj)
         obj.stack = stack
         obj.num_vec_elems = num_vec_elems
         return obj
@@ -93,13 +93,13 @@ def create_instruction_enum(arg_type_enum):
     """A base for instruction enums over ``arg_type_enum``: members
     ``name = (auto(), "add.ftz.f32", [args], [rets][, aligned])``."""
 
-    class PtxInstructionEnum(Enum):
+    class PtxInstructionEnum(IntEnum):
         def __new__(cls, _auto, ptx, args, rets, aligned=False):
             if len(args) > 4 or len(rets) > 2:
                 raise ValueError(f"{ptx}: at most 4 args and 2 rets")
             _check_arg_types(ptx, list(args) + list(rets), arg_type_enum)
-            obj = object.__new__(cls)
-            obj._value_ = _sequential(cls)
+            obj = int.__new__(cls, _sequential(cls))
+            obj._value_ = int(obj)
             obj.ptx = ptx
             obj.args = list(args)
             obj.rets = list(rets)
@@ -113,11 +113,11 @@ def create_special_register_enum(arg_type_enum):
     """A base for special register enums: ``name = (auto(), "tid.x",
     ArgType.u32)``."""
 
-    class SpecialRegisterEnum(Enum):
+    class SpecialRegisterEnum(IntEnum):
         def __new__(cls, _auto, ptx, arg):
             _check_arg_types(ptx, [arg], arg_type_enum)
-            obj = object.__new__(cls)
-            obj._value_ = _sequential(cls)
+            obj = int.__new__(cls, _sequential(cls))
+            obj._value_ = int(obj)
             obj.ptx = ptx
             obj.arg = arg
             return obj
@@ -125,13 +125,13 @@ def create_special_register_enum(arg_type_enum):
     return SpecialRegisterEnum
 
 
-class RoutineEnum(Enum):
+class RoutineEnum(IntEnum):
     """Members ``name = (auto(), [instructions])``; ``.instructions`` may be
     assigned later (routines may call each other)."""
 
     def __new__(cls, _auto, instructions=None):
-        obj = object.__new__(cls)
-        obj._value_ = _sequential(cls)
+        obj = int.__new__(cls, _sequential(cls))
+        obj._value_ = int(obj)
         obj.instructions = list(instructions or [])
         return obj
 
