@@ -13,12 +13,12 @@ Modules:
 import os as _os
 
 from . import ast, backend, errors, inject, stack
-from .backend import backends, compile_batch
+from .backend import backends, build_packed_module, compile_batch
 from .errors import AstError, CompileError, InjectError, MmptxError, StackError
 
 __version__ = "0.1.0"
 __all__ = ["inject", "stack", "ast", "backend", "errors", "runtime",
-           "compile_batch",
+           "compile_batch", "build_packed_module",
            "backends", "AstError", "InjectError", "StackError", "CompileError",
            "MmptxError", "get_include", "get_device_header",
            "get_nvrtc_options"]
