@@ -47,13 +47,12 @@ import mmptx
 from mmptx import stack as S
 
 NUM_INPUTS = 2
-TARGET_TEXT = "x0 * x1 + sin(x0)"
+TARGETS = {"x0 * x1 + sin(x0)": lambda x0, x1: x0 * x1 + np.sin(x0),
+           "x0 * sin(x1) + x0": lambda x0, x1: x0 * np.sin(x1) + x0,
+           "sin(x0) + x1 * x1": lambda x0, x1: np.sin(x0) + x1 * x1,
+           "x0 * x1 + x0": lambda x0, x1: x0 * x1 + x0}
 # The search succeeds when the best program's mse is below this.
 TARGET_MSE = 1e-3
-
-
-def target(x0, x1):
-    return x0 * x1 + np.sin(x0)
 
 
 CONSTANTS = (0.5, 1.0, 2.0, 3.0)
@@ -165,7 +164,7 @@ class Evaluator:
 
     @property
     def where(self):
-        return (f"GPU ({self.dev.info()['name']})" if self.dev
+        return (f"GPU ({self.dev.info[1]})" if self.dev
                 else "CPU interpreter") + \
             (f", compiles on Ray ({self.farm.workers} workers)"
              if self.farm else "")
@@ -233,6 +232,15 @@ def main(argv=None):
     ap.add_argument("--genes", type=int, default=12,
                     help="genes per program (at most that many words)")
     ap.add_argument("--points", type=int, default=64)
+    ap.add_argument("--emitter", choices=("gaussian", "iso-line"),
+                    default="iso-line", help="pyribs emitter: "
+                    "GaussianEmitter or IsoLineEmitter (Iso+LineDD)")
+    ap.add_argument("--target", choices=sorted(TARGETS),
+                    default="x0 * x1 + sin(x0)",
+                    help="the function to fit (default x0 * x1 + sin(x0))")
+    ap.add_argument("--sigma", type=float, default=0.01,
+                    help="the Gaussian emitters' mutation strength (genes "
+                    "are in [0, 1))")
     ap.add_argument("--pack-size", type=int, default=128,
                     help="programs per packed module (one kernel)")
     ap.add_argument("--arch", default="sm_80")
@@ -246,7 +254,7 @@ def main(argv=None):
     ap.add_argument("--out", default="map-elites-out")
     ap.add_argument("--resume", action="store_true",
                     help="continue from OUT/checkpoint.pkl")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=2)
     args = ap.parse_args(argv)
     if args.generations < 1 or args.batch < 1 or args.emitters < 1 or \
             args.genes < 1 or args.points < 1 or args.pack_size < 1:
@@ -258,7 +266,7 @@ def main(argv=None):
         args.ray_local = False
 
     from ribs.archives import GridArchive
-    from ribs.emitters import GaussianEmitter
+    from ribs.emitters import GaussianEmitter, IsoLineEmitter
     from ribs.schedulers import Scheduler
 
     os.makedirs(args.out, exist_ok=True)
@@ -272,7 +280,7 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     xs = rng.uniform(-2.0, 2.0, size=(NUM_INPUTS, args.points)).astype(
         np.float32)
-    ys = target(*xs.astype(np.float64))
+    ys = TARGETS[args.target](*xs.astype(np.float64))
 
     if args.resume and os.path.exists(ckpt):
         with open(ckpt, "rb") as f:
@@ -284,12 +292,21 @@ def main(argv=None):
         archive = GridArchive(solution_dim=args.genes, dims=[24, 10],
                               ranges=[(0, 2 * args.genes + 2), (0.0, 1.0001)],
                               seed=args.seed)
-        emitters = [GaussianEmitter(archive, sigma=0.15,
-                                    x0=np.full(args.genes, 0.5),
-                                    bounds=[(0.0, 0.9999)] * args.genes,
-                                    batch_size=args.batch,
-                                    seed=args.seed + 1 + i)
-                    for i in range(args.emitters)]
+        init = np.random.default_rng(args.seed + 7)
+        bounds = [(0.0, 0.9999)] * args.genes
+        emitters = []
+        for i in range(args.emitters):
+            start = init.uniform(0.0, 0.9999, (args.batch, args.genes))
+            if args.emitter == "gaussian":
+                emitters.append(GaussianEmitter(
+                    archive, sigma=args.sigma, initial_solutions=start,
+                    bounds=bounds, batch_size=args.batch,
+                    seed=args.seed + 1 + i))
+            else:
+                emitters.append(IsoLineEmitter(
+                    archive, iso_sigma=args.sigma, line_sigma=args.sigma * 4,
+                    initial_solutions=start, bounds=bounds,
+                    batch_size=args.batch, seed=args.seed + 1 + i))
         scheduler = Scheduler(archive, emitters)
         log, start = [], 0
     if args.ray_local:
@@ -298,7 +315,7 @@ def main(argv=None):
 
         ray.init(include_dashboard=False, log_to_driver=False)
     ev = Evaluator(args, cc, regs, xs, ys)
-    print(f"target y = {TARGET_TEXT} on {args.points} points; "
+    print(f"target y = {args.target} on {args.points} points; "
           f"evaluating on the {ev.where}; compiling with "
           f"{ev.backend or 'no PTX backend (stubs only)'}")
 
@@ -378,7 +395,7 @@ def main(argv=None):
         os.replace(ckpt + ".tmp", ckpt)
 
     with open(os.path.join(args.out, "log.json"), "w") as f:
-        json.dump(dict(target=TARGET_TEXT, target_mse=TARGET_MSE,
+        json.dump(dict(target=args.target, target_mse=TARGET_MSE,
                        points=args.points, seed=args.seed,
                        evaluated_on=ev.where, backend=ev.backend,
                        generations=log), f, indent=1)
@@ -392,7 +409,7 @@ def main(argv=None):
     grid_archive_heatmap(archive, ax=ax, vmin=0.0, vmax=1.0)
     ax.set_xlabel("stub instructions")
     ax.set_ylabel("transcendental fraction")
-    ax.set_title(f"fitness 1/(1+mse), y = {TARGET_TEXT}")
+    ax.set_title(f"fitness 1/(1+mse), y = {args.target}")
     fig.savefig(os.path.join(args.out, "heatmap.png"), dpi=100)
     if total_secs:
         print(f"{int(total_prog)} programs ({int(total_unique)} unique) in "
