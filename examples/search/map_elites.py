@@ -397,6 +397,7 @@ def main(argv=None):
     with open(os.path.join(args.out, "log.json"), "w") as f:
         json.dump(dict(target=args.target, target_mse=TARGET_MSE,
                        points=args.points, seed=args.seed,
+                       inputs=xs.tolist(),
                        evaluated_on=ev.where, backend=ev.backend,
                        generations=log), f, indent=1)
     import matplotlib
