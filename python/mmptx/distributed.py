@@ -38,6 +38,12 @@ module without it works, creating a :class:`Farm` raises ImportError.
 import hashlib
 import json
 import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
 import time
 
 from . import backend as _backend
@@ -45,7 +51,7 @@ from . import inject as _inject
 from . import stack as _stack
 from .backend import CompileResult
 
-__all__ = ["Job", "Farm", "FarmError"]
+__all__ = ["Job", "Farm", "FarmError", "LocalCluster"]
 
 # The items a job takes.
 _WORDS, _STUB, _PTX, _PACK = "words", "stub", "ptx", "pack"
@@ -595,3 +601,111 @@ def _size(enc):
     if tag == _PACK:
         return sum(_size(e) for e in data)
     return len(data)
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LocalCluster:
+    """A Ray cluster of ``nodes`` nodes on this machine, each a separate
+    ``ray start --block`` process (the head first) with ``cpus_per_node``
+    CPUs, in its own process group and temporary directory: for tests and
+    measurements of a multi-node farm without more machines. ``address``
+    is what :class:`Farm` (or ``ray.init``) takes. :meth:`stop` (or
+    leaving the ``with`` block) stops exactly these processes.
+
+        with LocalCluster(nodes=2) as c, Farm(job, address=c.address) as f:
+            ...
+    """
+
+    def __init__(self, nodes=2, cpus_per_node=1, timeout=120,
+                 object_store_bytes=80_000_000):
+        if nodes < 1:
+            raise ValueError("a cluster needs at least one node")
+        _ray()
+        self.tmp = tempfile.mkdtemp(prefix="mmr")  # short: socket paths
+        self.port = _free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.procs = []
+        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+        common = ["--block", f"--num-cpus={cpus_per_node}", "--num-gpus=0",
+                  "--disable-usage-stats", "--node-ip-address=127.0.0.1",
+                  f"--object-store-memory={int(object_store_bytes)}"]
+        try:
+            self._start(["start", "--head", f"--port={self.port}",
+                         f"--temp-dir={self.tmp}", "--include-dashboard=false",
+                         f"--ray-client-server-port={_free_port()}",
+                         f"--dashboard-agent-listen-port={_free_port()}"]
+                        + common, env)
+            self._wait_nodes(1, timeout)
+            for _ in range(nodes - 1):
+                self._start(["start", f"--address={self.address}",
+                             f"--dashboard-agent-listen-port={_free_port()}"]
+                            + common, env)
+            self._wait_nodes(nodes, timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    @staticmethod
+    def _ray_cmd():
+        exe = shutil.which("ray", path=os.path.dirname(sys.executable))
+        return [exe] if exe else [sys.executable, "-m", "ray.scripts.scripts"]
+
+    def _start(self, args, env):
+        log = open(os.path.join(self.tmp, f"node{len(self.procs)}.log"), "w")
+        with log:
+            self.procs.append(subprocess.Popen(
+                self._ray_cmd() + args, stdout=log, stderr=subprocess.STDOUT,
+                env=env, start_new_session=True))
+
+    def _wait_nodes(self, n, timeout):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for p in self.procs:
+                if p.poll() is not None:
+                    raise FarmError("ray start exited: " + self.logs())
+            out = subprocess.run(
+                self._ray_cmd() + ["status", f"--address={self.address}"],
+                capture_output=True, text=True)
+            if out.returncode == 0 and out.stdout.count("node_") >= n:
+                return
+            time.sleep(1)
+        raise FarmError(f"{n} Ray node(s) not up in {timeout} s: "
+                        + self.logs())
+
+    def logs(self):
+        """The tail of each node's output (for error messages)."""
+        text = []
+        for f in sorted(os.listdir(self.tmp)):
+            if f.endswith(".log"):
+                with open(os.path.join(self.tmp, f)) as fh:
+                    text.append(f + ": " + fh.read()[-2000:])
+        return "\n".join(text)
+
+    def stop(self):
+        """Stops the nodes (their process groups) and removes the
+        temporary directory."""
+        for p in reversed(self.procs):
+            for sig, wait in ((signal.SIGTERM, 3), (signal.SIGKILL, 5)):
+                try:
+                    os.killpg(p.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    p.wait(wait)
+                    # The group may outlive its leader: stop the rest too.
+                    os.killpg(p.pid, signal.SIGKILL)
+                except (subprocess.TimeoutExpired, ProcessLookupError):
+                    pass
+        self.procs = []
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

@@ -6,14 +6,7 @@ process groups so that only they are stopped at the end). Everything here
 is skipped when Ray is not installed, and the tests that compile when no
 PTX backend is available."""
 
-import os
-import shutil
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 
 import pytest
 
@@ -72,105 +65,19 @@ def random_programs(n, seed, inputs=2, max_len=12):
                      dtype=np.uint64) for _ in range(n)]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def ray_cmd():
-    exe = shutil.which("ray", path=os.path.dirname(sys.executable)) or \
-        shutil.which("ray")
-    return [exe] if exe else [sys.executable, "-m", "ray.scripts.scripts"]
-
-
-class Cluster:
-    """A head and one more node, each a `ray start --block` process group."""
-
-    def __init__(self):
-        self.tmp = tempfile.mkdtemp(prefix="mmr")
-        self.port = free_port()
-        self.address = f"127.0.0.1:{self.port}"
-        self.procs = []
-        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
-        common = ["--block", "--num-cpus=1", "--num-gpus=0",
-                  "--disable-usage-stats", "--object-store-memory=80000000"]
-        self.start(["start", "--head", f"--port={self.port}",
-                    "--node-ip-address=127.0.0.1",
-                    f"--temp-dir={self.tmp}", "--include-dashboard=false",
-                    f"--ray-client-server-port={free_port()}",
-                    f"--dashboard-agent-listen-port={free_port()}"]
-                   + common, env)
-        self.wait_nodes(1, 90)
-        self.start(["start", f"--address={self.address}",
-                    "--node-ip-address=127.0.0.1",
-                    f"--dashboard-agent-listen-port={free_port()}"]
-                   + common, env)
-
-    def start(self, args, env):
-        log = open(os.path.join(self.tmp, f"node{len(self.procs)}.log"), "w")
-        self.procs.append(subprocess.Popen(
-            ray_cmd() + args, stdout=log, stderr=subprocess.STDOUT, env=env,
-            start_new_session=True))
-
-    def wait_nodes(self, n, timeout):
-        import ray
-
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            for p in self.procs:
-                if p.poll() is not None:
-                    raise RuntimeError("ray start exited: " + self.logs())
-            out = subprocess.run(
-                ray_cmd() + ["status", f"--address={self.address}"],
-                capture_output=True, text=True)
-            if out.returncode == 0 and \
-                    out.stdout.count("node_") >= n:
-                return
-            time.sleep(1)
-        raise RuntimeError(f"{n} Ray node(s) not up in {timeout} s: "
-                           + self.logs())
-        del ray
-
-    def logs(self):
-        text = []
-        for f in sorted(os.listdir(self.tmp)):
-            if f.endswith(".log"):
-                with open(os.path.join(self.tmp, f)) as fh:
-                    text.append(fh.read()[-2000:])
-        return "\n".join(text)
-
-    def stop(self):
-        for p in reversed(self.procs):
-            for sig, wait in ((signal.SIGTERM, 3), (signal.SIGKILL, 5)):
-                try:
-                    os.killpg(p.pid, sig)
-                except ProcessLookupError:
-                    break
-                try:
-                    p.wait(wait)
-                    # The group may outlive its leader: stop the rest too.
-                    os.killpg(p.pid, signal.SIGKILL)
-                except (subprocess.TimeoutExpired, ProcessLookupError):
-                    pass
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-
 @pytest.fixture(scope="module")
 def cluster():
     ray = pytest.importorskip("ray", reason="Ray is not installed "
                               "(pip install 'ray[default]')")
     if not have_backend():
         pytest.skip("no PTX backend")
-    c = Cluster()
-    try:
-        c.wait_nodes(2, 90)
-        ray.init(address=c.address, log_to_driver=False)
-        yield c
-    finally:
-        if ray.is_initialized():
-            ray.shutdown()
-        c.stop()
+    with D.LocalCluster(nodes=2, cpus_per_node=1) as c:
+        try:
+            ray.init(address=c.address, log_to_driver=False)
+            yield c
+        finally:
+            if ray.is_initialized():
+                ray.shutdown()
 
 
 def same(a, b):
@@ -295,3 +202,22 @@ def test_job_round_trips_and_renders():
     packed = D.Job.packed(num_inputs=3, sites_per_kernel=2)
     ptx = packed.render(packed.encode([words, words, words]))
     assert ptx.count(".entry mmptx_packed_") == 2 and "%x2" in ptx
+
+
+def test_build_packed_module():
+    stubs = ["\tmov.f32 %y, %x0;", "\tadd.f32 %y, %x0, %x1;\n"] * 3
+    ptx = mmptx.build_packed_module(stubs, num_inputs=2, sites_per_kernel=4,
+                                    arch="sm_90", prefix="k")
+    assert ".target sm_90" in ptx and "// Packed injects: 6 programs" in ptx
+    assert ptx.count(".visible .entry k_") == 2 and "add.f32 %y" in ptx
+    with pytest.raises(mmptx.CompileError, match="sites per kernel must be "
+                       "at least 1"):
+        mmptx.build_packed_module(stubs, sites_per_kernel=0)
+    with pytest.raises(mmptx.CompileError, match="'1k' is not a PTX "
+                       "identifier"):
+        mmptx.build_packed_module(stubs, prefix="1k")
+    with pytest.raises(mmptx.CompileError, match="unknown architecture "
+                       "'gfx90a'"):
+        mmptx.build_packed_module(stubs, arch="gfx90a")
+    with pytest.raises(TypeError, match="takes a list of stubs"):
+        mmptx.build_packed_module("one stub")
