@@ -164,6 +164,22 @@ def test_killed_worker_loses_nothing(cluster):
     assert [r.cubin for r in again] == [r.cubin for r in got[:4]]
 
 
+def test_cancel(cluster):
+    progs = random_programs(64, seed=4)
+    packs = [progs[i:i + 4] for i in range(0, len(progs), 4)]
+    job = D.Job.packed(num_inputs=2, sites_per_kernel=4)
+    with D.Farm(job, max_in_flight=2) as farm:
+        seen = []
+        for i, _ in farm.as_completed(packs):
+            seen.append(i)
+            farm.cancel()
+        # Two tasks were in flight at most: the rest were never submitted.
+        assert 1 <= len(seen) <= 2 and farm.stats["tasks"] <= 3
+        # The pool still works, and a new batch is not cancelled.
+        got = farm.compile(packs[:3])
+    assert all(r.ok for r in got)
+
+
 def test_without_ray(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(ImportError, match="mmptx.distributed needs Ray"):
