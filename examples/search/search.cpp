@@ -66,8 +66,7 @@ static cl::opt<std::string>
                 cl::desc("nvptxcompiler, nvjitlink or ptxas (default: the "
                          "first available)"),
                 cl::value_desc("name"), cl::cat(Category));
-static cl::opt<bool> Cpu("cpu",
-                         cl::desc("Evaluate on the CPU even with a GPU"),
+static cl::opt<bool> Cpu("cpu", cl::desc("Evaluate on the CPU even with a GPU"),
                          cl::cat(Category));
 static cl::opt<uint64_t> Seed("seed", cl::desc("Random seed (default 1)"),
                               cl::value_desc("S"), cl::init(1),
@@ -106,9 +105,9 @@ struct Alphabet {
       raw_string_ostream(S) << format("%g", C);
       Add(encodeConstant(uint16_t(F32), Bits), 'x', S);
     }
-    for (auto [Name, Sym] : {std::pair{"add.ftz.f32", "+"},
-                             std::pair{"sub.ftz.f32", "-"},
-                             std::pair{"mul.ftz.f32", "*"}})
+    for (auto [Name, Sym] :
+         {std::pair{"add.ftz.f32", "+"}, std::pair{"sub.ftz.f32", "-"},
+          std::pair{"mul.ftz.f32", "*"}})
       Add(encodePtx(uint32_t(Info.findInstr(Name))), '2', Sym);
     for (auto [Name, Sym] : {std::pair{"sin.approx.ftz.f32", "sin"},
                              std::pair{"cos.approx.ftz.f32", "cos"},
@@ -148,16 +147,15 @@ static std::pair<unsigned, double> describe(StringRef Stub) {
     if (!L.endswith(";") || L.startswith(".reg") || L.startswith("//"))
       continue;
     ++N;
-    for (StringRef Op : {"sin.", "cos.", "ex2.", "lg2.", "rsqrt.", "sqrt.",
-                         "rcp.", "tanh."})
+    for (StringRef Op :
+         {"sin.", "cos.", "ex2.", "lg2.", "rsqrt.", "sqrt.", "rcp.", "tanh."})
       T += L.startswith(Op);
   }
   return {N, N ? double(T) / N : 0.0};
 }
 
 static double seconds(std::chrono::steady_clock::time_point Since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                        Since)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Since)
       .count();
 }
 
@@ -182,12 +180,10 @@ int main(int Argc, char **Argv) {
 
   const StackInfo &Info = getDefaultStackInfo();
   Alphabet Genes(Info);
-  std::vector<Register> Regs = {{"x0", uint16_t(Info.findStack("F32")),
-                                 RegKind::In},
-                                {"x1", uint16_t(Info.findStack("F32")),
-                                 RegKind::In},
-                                {"y", uint16_t(Info.findStack("F32")),
-                                 RegKind::Out}};
+  std::vector<Register> Regs = {
+      {"x0", uint16_t(Info.findStack("F32")), RegKind::In},
+      {"x1", uint16_t(Info.findStack("F32")), RegKind::In},
+      {"y", uint16_t(Info.findStack("F32")), RegKind::Out}};
   const uint32_t Request = NumInputs;
   StackPtxContext Ctx(Info, [] {
     StackPtxOptions O;
@@ -381,8 +377,8 @@ int main(int Argc, char **Argv) {
     outs() << format("gen %3u: %zu programs, %zu unique, %zu packs; compile "
                      "%.3fs evaluate %.3fs; %.0f programs/s; QD %.2f "
                      "coverage %.3f; best mse %.3g: y = ",
-                     Gen, Children.size(), Stubs.size(), Packs.size(),
-                     Compile, Evaluate, Children.size() / Secs, Qd,
+                     Gen, Children.size(), Stubs.size(), Packs.size(), Compile,
+                     Evaluate, Children.size() / Secs, Qd,
                      double(Cells) / Archive.size(),
                      1.0 / Archive[Best].Fitness - 1.0)
            << Genes.expression(Archive[Best].Words) << "\n";

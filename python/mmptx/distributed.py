@@ -631,6 +631,12 @@ class LocalCluster:
         self.address = f"127.0.0.1:{self.port}"
         self.procs = []
         env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+        # A private test cluster: Ray's token authentication stays off
+        # (`ray start` would turn it on when ~/.ray/auth_token exists, which
+        # a local ray.init() writes, while a driver's ray.init(address=...)
+        # leaves it off), unless RAY_AUTH_MODE says otherwise.
+        env.setdefault("RAY_AUTH_MODE", "disabled")
+        self._env = env
         common = ["--block", f"--num-cpus={cpus_per_node}", "--num-gpus=0",
                   "--disable-usage-stats", "--node-ip-address=127.0.0.1",
                   f"--object-store-memory={int(object_store_bytes)}"]
@@ -670,7 +676,7 @@ class LocalCluster:
                     raise FarmError("ray start exited: " + self.logs())
             out = subprocess.run(
                 self._ray_cmd() + ["status", f"--address={self.address}"],
-                capture_output=True, text=True)
+                capture_output=True, text=True, env=self._env)
             if out.returncode == 0 and out.stdout.count("node_") >= n:
                 return
             time.sleep(1)
