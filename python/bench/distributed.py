@@ -43,6 +43,30 @@ def tiny_modules(n):
              "\tld.param.u64 %%rd1, [p];\n\tret;\n}\n") % i for i in range(n)]
 
 
+GEMM = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "corpus",
+                    "anchor_gemm_kernel.ptx")
+
+
+def gemm_job_and_variants(n, seed):
+    """The corpus GEMM (256 `mma` sites) as an inject job, and ``n``
+    variants of its `mma` program (c += a * b, then 1-3 random words)."""
+    cc = S.Compiler()
+    iset = cc.instruction_set
+    epi = cc.compile([S.input_(1)], iset.registers(
+        [("_x0", "F32", "out"), ("_x1", "F32", "in"), ("_x2", "F32", "in")]),
+        [0])
+    with open(GEMM) as f:
+        job = D.Job.inject(f.read(), "mma", other_stubs={
+            "load_a": "", "load_b": "", "epilogue": epi})
+    base = [S.input_(0), S.input_(2), S.input_(1), iset.ptx("fma.rn.f32")]
+    extra = [S.input_(1), S.input_(2), iset.ptx("add.f32"),
+             iset.ptx("mul.f32"), iset.ptx("max.f32"), iset.ptx("abs.f32")]
+    rng = np.random.default_rng(seed)
+    return job, [np.array(base + list(rng.choice(extra, size=k)),
+                          dtype=np.uint64)
+                 for k in rng.integers(1, 4, size=n)]
+
+
 def timed(fn, repeat=3):
     """The result and the best wall time of ``repeat`` runs."""
     best = float("inf")
@@ -60,6 +84,8 @@ def main():
     ap.add_argument("--tiny", type=int, default=64)
     ap.add_argument("--cpus-per-node", type=int, default=1)
     ap.add_argument("--nodes", default="1,2")
+    ap.add_argument("--variants", type=int, default=16,
+                    help="GEMM variants (bench/corpus, 256 sites) per run")
     args = ap.parse_args()
     import ray
 
@@ -72,6 +98,11 @@ def main():
     print(f"backend {backend.name} {backend.version}; {len(progs)} programs "
           f"in {len(packs)} packs of {args.pack}; {os.cpu_count()} CPUs here")
 
+    gjob, variants = gemm_job_and_variants(args.variants, 2)
+    gwant, gsecs = timed(lambda: gjob.compile_local(variants, jobs=2),
+                         repeat=1)
+    print(f"local GEMM variants, 2 threads: {gsecs:.2f} s, "
+          f"{len(variants) / gsecs:.1f} variants/s")
     local = {}
     for jobs in (1, 2):
         want, secs = timed(lambda: job.compile_local(packs, jobs=jobs))
@@ -101,6 +132,16 @@ def main():
                       f"program out, {st['bytes_back'] / runs / len(progs):.0f}"
                       " back; "
                       f"cubins {'identical' if same else 'DIFFER'}")
+                with D.Farm(gjob, memo=0) as farm:
+                    farm.where()
+                    ggot, secs = timed(lambda: farm.compile(variants),
+                                       repeat=1)
+                    sent = farm.stats["bytes_sent"] / len(variants)
+                same = all(a.cubin == b.cubin for a, b in zip(ggot, gwant))
+                print(f"{nodes} node(s): GEMM variants {secs:.2f} s, "
+                      f"{len(variants) / secs:.1f} variants/s, {sent:.0f} "
+                      f"bytes a variant out; cubins "
+                      f"{'identical' if same else 'DIFFER'}")
                 with D.Farm(tjob, memo=0) as farm:
                     farm.where()
                     # The round trip of an empty actor call: Ray's part of

@@ -528,6 +528,13 @@ class Farm:
                 load[a] -= 1
                 try:
                     raw = ray.get(ref)
+                except ray.exceptions.RayTaskError as err:
+                    # A bad option or backend raises in the worker what a
+                    # local compile_batch raises (CompileError): raise it.
+                    cause = getattr(err, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise
                 except (ray.exceptions.RayActorError,
                         ray.exceptions.WorkerCrashedError,
                         ray.exceptions.ObjectLostError) as err:

@@ -180,6 +180,16 @@ def test_cancel(cluster):
     assert all(r.ok for r in got)
 
 
+def test_bad_options_raise_as_locally(cluster):
+    job = D.Job.ptx(arch="sm_0")
+    with pytest.raises(mmptx.CompileError) as local:
+        job.compile_local(["// nothing"])
+    with D.Farm(job) as farm:
+        with pytest.raises(mmptx.CompileError) as remote:
+            farm.compile(["// nothing"])
+    assert str(remote.value) == str(local.value)
+
+
 def test_without_ray(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(ImportError, match="mmptx.distributed needs Ray"):
