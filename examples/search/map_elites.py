@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """MAP-Elites over Stack PTX programs: symbolic regression with pyribs.
 
-Quality-diversity search (pyribs' GridArchive, GaussianEmitters and
-Scheduler) for a Stack PTX program y = f(x0, x1) that fits a target on
+Quality-diversity search (pyribs' GridArchive, IsoLineEmitters or
+GaussianEmitters, and Scheduler) for a Stack PTX program y = f(x0, x1)
+that fits a target (default x0 * x1 + sin(x0); mse <= 1e-3 counts as found) on
 sample points. A solution is a vector of genes in [0, 1); gene g picks word
 floor(g * len(ALPHABET)) (inputs, constants, arithmetic, transcendentals, or
 nothing), and since every word sequence compiles, every mutation is a valid
