@@ -30,7 +30,8 @@ llvm_config.use_default_substitutions()
 
 tools = ['mmptx-opt', 'mmptx-tblgen', 'mmptx-annotate', 'mmptx-compile',
          'mmptx-stack', 'mmptx-stack-import', 'mmptx-ast', 'mmptx-run',
-         'mmptx-inject-capi', 'mmptx-example-cute-gemm', 'mmptx-wire']
+         'mmptx-inject-capi', 'mmptx-example-cute-gemm', 'mmptx-wire',
+         'mmptx-example-search']
 llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved='ignore') for t in tools],
     [config.mmptx_tools_dir])

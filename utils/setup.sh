@@ -23,11 +23,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The Python package (pip install .) builds with nanobind and
-# scikit-build-core; its tests use pytest and NumPy.
-PY_PACKAGES=(nanobind scikit-build-core numpy pytest)
+# scikit-build-core; its tests use pytest and NumPy. The compile farm's tests
+# (mmptx.distributed) use Ray, the search example pyribs (with its
+# visualisation extras), tqdm and matplotlib: optional for users (the extras
+# mmptx[ray] and mmptx[search]), installed here so that CI runs their tests.
+PY_PACKAGES=(nanobind scikit-build-core numpy pytest "ray[default]==2.60.0"
+             "ribs[visualize]==0.12.0" tqdm==4.70.1 matplotlib==3.11.2)
 py_missing=()
 for p in "${PY_PACKAGES[@]}"; do
-  python3 -m pip show -q "$p" >/dev/null 2>&1 || py_missing+=("$p")
+  python3 -m pip show -q "${p%%[[=]*}" >/dev/null 2>&1 || py_missing+=("$p")
 done
 if [ ${#py_missing[@]} -gt 0 ]; then
   echo "mmptx: pip installing ${py_missing[*]}"

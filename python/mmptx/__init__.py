@@ -19,13 +19,15 @@ import os as _os
 from . import _cuda, ast, backend, errors, inject, nvrtc, stack, wire
 from ._cuda import cuda_libraries, set_library_path
 from ._mmptx import frontend as _frontend
-from .backend import BatchInterrupted, backends, compile_batch
+from .backend import (BatchInterrupted, backends, build_packed_module,
+                      compile_batch)
 from .errors import (AnnotateError, AstError, CompileError, InjectError,
                      MmptxError, NvrtcError, StackError, WireError)
 
 __version__ = "0.1.0"
 __all__ = ["inject", "stack", "ast", "backend", "errors", "runtime", "nvrtc",
-           "wire", "annotate", "compile_batch", "BatchInterrupted",
+           "wire", "annotate", "compile_batch", "build_packed_module",
+           "BatchInterrupted",
            "backends", "cuda_libraries", "set_library_path", "version",
            "AstError", "InjectError", "StackError", "CompileError",
            "NvrtcError", "AnnotateError", "WireError",

@@ -28,7 +28,8 @@ from ._mmptx import backend as _native
 from .errors import CompileError, CompileErrorCode
 
 __all__ = ["Backend", "CompileResult", "backends", "compile_batch",
-           "BatchInterrupted", "CompileError", "CompileErrorCode"]
+           "BatchInterrupted", "build_packed_module", "CompileError",
+           "CompileErrorCode"]
 
 _DEFAULT_CACHE = object()
 
@@ -197,3 +198,20 @@ def compile_batch(ptx_list, arch="sm_80", backend=None, jobs=0,
             if not r.ok:
                 raise CompileError(r.error, CompileErrorCode.COMPILE)
     return results
+
+
+def build_packed_module(stubs, num_inputs=2, sites_per_kernel=128,
+                        arch="sm_80", prefix="mmptx_packed"):
+    """One PTX module holding every stub (as ``mmptx-compile --pack``):
+    kernel ``k`` is ``<prefix>_<k>(.u64 in, .u64 out, .u32 n)`` with
+    ``sites_per_kernel`` sites; launched with gridDim.x = sites, block b
+    runs program ``k * sites_per_kernel + b`` on elements
+    ``e = blockIdx.y * blockDim.x + threadIdx.x < n``: ``%x<j> = in[j*n +
+    e]`` (f32, j < ``num_inputs``), then the stub, then ``out[P*n + e] =
+    %y``. Compile Stack PTX programs with registers ``x0``... (in, F32)
+    and ``y`` (out, F32) and request ``y``. Bad sizes, prefix or arch raise
+    :class:`CompileError`."""
+    if isinstance(stubs, (str, bytes)):
+        raise TypeError("build_packed_module takes a list of stubs")
+    return _native.build_packed_module(list(stubs), num_inputs,
+                                       sites_per_kernel, arch, prefix)

@@ -17,6 +17,7 @@
 #include "Bindings.h"
 
 #include "mmptx/Backend/Batch.h"
+#include "mmptx/Backend/PackedModule.h"
 
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -224,6 +225,24 @@ static nb::tuple compileBatchPy(
   return nb::make_tuple(Out, Interrupted);
 }
 
+/// buildPackedModule(): many stubs in one module of kernels x sites.
+static std::string buildPackedModulePy(const std::vector<std::string> &Stubs,
+                                       unsigned NumInputs,
+                                       unsigned SitesPerKernel,
+                                       const std::string &Arch,
+                                       const std::string &Prefix) {
+  std::vector<llvm::StringRef> Refs(Stubs.begin(), Stubs.end());
+  PackedModuleSpec Spec;
+  Spec.NumInputs = NumInputs;
+  Spec.SitesPerKernel = SitesPerKernel;
+  Spec.Arch = Arch;
+  Spec.KernelPrefix = Prefix;
+  llvm::Expected<std::string> Ptx = buildPackedModule(Refs, Spec);
+  if (!Ptx)
+    throwError("CompileError", InvalidOption, Ptx.takeError());
+  return std::move(*Ptx);
+}
+
 void mmptx::python::bindBackend(nb::module_ &M) {
   M.def("backends", &listBackends,
         "(name, available, version or why unavailable) per backend");
@@ -233,4 +252,7 @@ void mmptx::python::bindBackend(nb::module_ &M) {
         nb::arg("maxrregcount"), nb::arg("verbose"), nb::arg("options"),
         nb::arg("dedup"), nb::arg("progress").none(), nb::arg("timeout"),
         nb::arg("cache_size_mb"));
+  M.def("build_packed_module", &buildPackedModulePy, nb::arg("stubs"),
+        nb::arg("num_inputs"), nb::arg("sites_per_kernel"), nb::arg("arch"),
+        nb::arg("prefix"));
 }
