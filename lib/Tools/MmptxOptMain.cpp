@@ -93,7 +93,8 @@ void registerValuePassOptions() {
       valuePasses().push_back(
           {&P, std::make_unique<cl::list<std::string>>(
                    P.Argument, cl::desc(P.Description),
-                   cl::value_desc(P.ValueDesc), cl::cat(OptCategory))});
+                   cl::value_desc(P.ValueDesc), cl::cat(OptCategory),
+                   P.ValueOptional ? cl::ValueOptional : cl::ValueRequired)});
 }
 
 /// \returns the values given to registered pass \p Argument.
