@@ -475,8 +475,7 @@ int main(int argc, char **argv) {
       return fail(Template.takeError());
     outs() << "   pruned " << Pruned.Variables << " unreferenced variables and "
            << Pruned.Functions << " functions in " << ms(secondsSince(T0))
-           << ": " << Ptx->size() << " -> " << Template->size()
-           << " bytes\n";
+           << ": " << Ptx->size() << " -> " << Template->size() << " bytes\n";
     *Ptx = std::move(*Template);
   }
 

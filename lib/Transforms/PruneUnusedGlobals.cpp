@@ -406,8 +406,7 @@ Expected<PruneStats> Pruner::run() {
   return Stats;
 }
 
-Expected<PruneOptions>
-mmptx::parsePruneOptions(ArrayRef<std::string> Values) {
+Expected<PruneOptions> mmptx::parsePruneOptions(ArrayRef<std::string> Values) {
   PruneOptions Opts;
   for (StringRef Value : Values) {
     SmallVector<StringRef, 4> Items;

@@ -73,8 +73,8 @@ struct PruneStats {
 
 /// Parses the value of `--prune-unused-globals[=OPT,...]`: `entries-only`,
 /// `keep=NAME`; an empty value is the defaults.
-llvm::Expected<PruneOptions> parsePruneOptions(llvm::ArrayRef<std::string>
-                                                   Values);
+llvm::Expected<PruneOptions>
+parsePruneOptions(llvm::ArrayRef<std::string> Values);
 
 /// Records on \p M the edits that remove what is unreferenced. \p OnWarning,
 /// if set, receives a warning for each PruneOptions::Keep name that the
