@@ -132,7 +132,7 @@ def main():
     if not args.prune_with and len(args.files) != 2:
         ap.error('expected two PTX files (or --prune-with and files)')
     jobs = args.files if args.prune_with else [tuple(args.files)]
-    failed = 0
+    failed = unchanged = 0
     with tempfile.TemporaryDirectory(prefix='compare-sass') as tmp:
         works = []
         for i, _ in enumerate(jobs):
@@ -142,9 +142,12 @@ def main():
             for msg, ok in pool.map(lambda x: one(args, *x),
                                     zip(jobs, works)):
                 failed += not ok
+                unchanged += msg.endswith(': unchanged')
                 if not ok or not args.quiet:
                     print(('' if ok else 'FAIL ') + msg)
-    print('compare-sass: %d compared, %d differ' % (len(jobs), failed))
+    print('compare-sass: %d compared, %d differ%s' % (
+        len(jobs), failed,
+        ' (%d left unchanged by the prune)' % unchanged if unchanged else ''))
     return 1 if failed else 0
 
 
