@@ -88,6 +88,7 @@ private:
   /// Statement ranges outside every group, scanned as roots.
   std::vector<std::pair<uint32_t, uint32_t>> RootRanges;
   std::vector<unsigned> Worklist;
+  /// Some symbol is named `%...`, which lexes as a register.
   bool AnyPercentSymbol = false;
 };
 
@@ -165,6 +166,7 @@ void Pruner::addFunction(const Function &F) {
   // Entries and inject sites are roots in every mode.
   bool Root = F.IsEntry || HasSite || (G.Exported && !Opts.EntriesOnly);
   Symbols[F.Name].push_back(Index);
+  AnyPercentSymbol |= F.Name.startswith("%");
   Groups.push_back(std::move(G));
   if (Root)
     Worklist.push_back(Index);
