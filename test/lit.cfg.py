@@ -46,6 +46,11 @@ def add_cuda_tool(feature, path):
 
 add_cuda_tool('nvcc', config.nvcc)
 add_cuda_tool('ptxas', config.ptxas)
+# cuobjdump -sass (and the nvdisasm beside it), from NVIDIA's wheels.
+add_cuda_tool('cuobjdump', getattr(config, 'cuobjdump', ''))
+config.substitutions.append(('%compare_sass', '"%s" %s' % (
+    sys.executable, os.path.join(config.mmptx_src_root, 'utils',
+                                 'compare-sass.py'))))
 # CuTe/CUTLASS headers (the nvidia-cutlass pip package).
 if config.cutlass_include and os.path.exists(
         os.path.join(config.cutlass_include, 'cute', 'tensor.hpp')):

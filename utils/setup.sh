@@ -55,12 +55,14 @@ mkdir -p build
 NVPTXCOMPILER_VERSION=${NVPTXCOMPILER_VERSION:-13.0.88}
 NVPTX_DIR=build/deps/nvptxcompiler
 PY=$(command -v python3 || true)
-# pip_target DIR SPEC: the wheel SPEC alone (no dependencies) in DIR; --target
+# pip_target DIR SPEC...: the wheels SPEC... alone (no dependencies) in DIR; --target
 # installs outside any Python environment (no PEP 668 refusal).
 pip_target() {
-  rm -rf "$1"
+  local dir=$1
+  shift
+  rm -rf "$dir"
   [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check \
-    --no-deps --target "$1" "$2"
+    --no-deps --target "$dir" "$@"
 }
 if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/dev/null 2>&1; then
   if [ -n "$PY" ] && ! "$PY" -m pip --version >/dev/null 2>&1; then
@@ -86,6 +88,21 @@ if ! ls "$CUTLASS_DEPS"/nvidia_cutlass-"$CUTLASS_VERSION".dist-info >/dev/null 2
     echo "mmptx: CUTLASS $CUTLASS_VERSION headers in $CUTLASS_DEPS"
   else
     echo "mmptx: warning: could not install nvidia-cutlass; the CuTe tests are UNSUPPORTED" >&2
+  fi
+fi
+
+# cuobjdump and the nvdisasm it runs, for the tests that compare the SASS
+# of pruned and unpruned PTX (the toolkit has neither). NVIDIA publishes
+# these wheels from 13.2 on; a newer disassembler reads older cubins.
+# Optional: without them those tests are UNSUPPORTED.
+CUOBJDUMP_VERSION=${CUOBJDUMP_VERSION:-13.2.51}
+CUOBJDUMP_DEPS=build/deps/cuobjdump
+if ! ls "$CUOBJDUMP_DEPS"/nvidia_cuda_nvdisasm-"$CUOBJDUMP_VERSION".dist-info >/dev/null 2>&1; then
+  if pip_target "$CUOBJDUMP_DEPS" "nvidia-cuda-cuobjdump==$CUOBJDUMP_VERSION" \
+      "nvidia-cuda-nvdisasm==$CUOBJDUMP_VERSION"; then
+    echo "mmptx: cuobjdump/nvdisasm $CUOBJDUMP_VERSION in $CUOBJDUMP_DEPS"
+  else
+    echo "mmptx: warning: could not install cuobjdump/nvdisasm; the SASS comparisons are UNSUPPORTED" >&2
   fi
 fi
 

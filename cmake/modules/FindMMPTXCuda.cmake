@@ -63,6 +63,29 @@ else()
   message(STATUS "CUDA toolkit not found: CUDA tests will be UNSUPPORTED")
 endif()
 
+# cuobjdump (with the nvdisasm it runs) for the tests that compare SASS: the
+# toolkit here ships neither; utils/setup.sh installs NVIDIA's
+# nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm wheels into
+# build/deps/cuobjdump. Sets MMPTX_CUOBJDUMP or "".
+set(MMPTX_CUOBJDUMP "")
+set(_mmptx_cuobjdump_dirs ${CUDAToolkit_BIN_DIR})
+foreach(root ${CMAKE_BINARY_DIR}/deps/cuobjdump
+             ${CMAKE_SOURCE_DIR}/build/deps/cuobjdump)
+  file(GLOB _mmptx_dirs ${root}/nvidia/cu*/bin)
+  list(APPEND _mmptx_cuobjdump_dirs ${_mmptx_dirs})
+endforeach()
+foreach(dir ${_mmptx_cuobjdump_dirs})
+  if(NOT MMPTX_CUOBJDUMP AND EXISTS ${dir}/cuobjdump AND
+     EXISTS ${dir}/nvdisasm)
+    set(MMPTX_CUOBJDUMP ${dir}/cuobjdump)
+  endif()
+endforeach()
+if(MMPTX_CUOBJDUMP)
+  message(STATUS "cuobjdump: ${MMPTX_CUOBJDUMP}")
+else()
+  message(STATUS "cuobjdump/nvdisasm not found: SASS comparisons will be UNSUPPORTED")
+endif()
+
 # The CuTe/CUTLASS headers: -DMMPTX_CUTLASS_INCLUDE_DIR=<dir holding
 # cute/tensor.hpp>, or else those of the nvidia-cutlass pip package
 # (utils/setup.sh installs it; utils/find-cutlass.sh finds it).

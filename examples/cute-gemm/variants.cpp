@@ -14,7 +14,12 @@
 ///                 rewritten into marker asm (mmptx/Annotate);
 ///  2. CUDA -> PTX NVRTC in this process, through the content-keyed cache:
 ///                 a second run hits (mmptx/Frontend). Where NVRTC cannot
-///                 compile the source, --ptx names PTX made by nvcc;
+///                 compile the source, --ptx names PTX made by nvcc. The
+///                 PTX is the template of every variant: the module-scope
+///                 variables and functions nothing refers to (thousands of
+///                 CuTe statics with -default-device) are pruned once here
+///                 (mmptx/Transforms/PruneUnusedGlobals.h), unless
+///                 --no-prune;
 ///  3. sites       the inject sites of the PTX (mmptx/Inject);
 ///  4. variants    N variants of the semiring programs of
 ///                 examples/semiring-gemm (plus-times, L1, L2, max-plus):
@@ -48,6 +53,7 @@
 #include "mmptx/Stack/StackText.h"
 #include "mmptx/Stub/StubBuilder.h"
 #include "mmptx/Support/ToolOutput.h"
+#include "mmptx/Transforms/PruneUnusedGlobals.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -111,6 +117,12 @@ static cl::opt<std::string>
     SemiringDir("semirings", cl::desc("Directory of the Stack PTX programs"),
                 cl::value_desc("dir"), cl::init(MMPTX_SEMIRING_DIR),
                 cl::cat(Category));
+static cl::opt<bool>
+    NoPrune("no-prune",
+            cl::desc("Keep the kernel's unreferenced module-scope variables "
+                     "and functions (by default they are removed once, "
+                     "before the variants are made)"),
+            cl::cat(Category));
 static cl::list<std::string> IncludeDirs("I", cl::desc("Include directory"),
                                          cl::value_desc("dir"), cl::Prefix,
                                          cl::cat(Category));
@@ -476,6 +488,19 @@ int main(int argc, char **argv) {
   auto Ptx = getKernelPtx(Cuda, Cache.get());
   if (!Ptx)
     return fail(Ptx.takeError());
+  if (NoPrune) {
+    outs() << "   not pruned (--no-prune)\n";
+  } else {
+    T0 = Clock::now();
+    PruneStats Pruned;
+    auto Template = prunePTX(*Ptx, PruneOptions(), &Pruned, Source.getValue());
+    if (!Template)
+      return fail(Template.takeError());
+    outs() << "   pruned " << Pruned.Variables << " unreferenced variables and "
+           << Pruned.Functions << " functions in " << ms(secondsSince(T0))
+           << ": " << Ptx->size() << " -> " << Template->size() << " bytes\n";
+    *Ptx = std::move(*Template);
+  }
 
   // The GPU, if there is one: the cubins are built for its architecture
   // (the PTX, for --arch, runs on newer ones). Loaded after NVRTC has run:

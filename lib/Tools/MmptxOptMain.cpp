@@ -94,7 +94,8 @@ void registerValuePassOptions() {
       valuePasses().push_back(
           {&P, std::make_unique<cl::list<std::string>>(
                    P.Argument, cl::desc(P.Description),
-                   cl::value_desc(P.ValueDesc), cl::cat(OptCategory))});
+                   cl::value_desc(P.ValueDesc), cl::cat(OptCategory),
+                   P.ValueOptional ? cl::ValueOptional : cl::ValueRequired)});
 }
 
 /// \returns the values given to registered pass \p Argument.
@@ -232,9 +233,10 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       "  result. With no passes the output is the input, byte for byte.\n");
 
   // The passes with values (--inject, --stub-gen) render stubs into the
-  // injects that --list-injects would list.
+  // injects that --list-injects would list; those with options
+  // (--prune-unused-globals) do not.
   for (auto &[Info, List] : valuePasses()) {
-    if (!ListInjects || List->empty())
+    if (!ListInjects || List->empty() || Info->ValueOptional)
       continue;
     reportError(makeError("--list-injects and --" + Info->Argument +
                           " exclude each other: the one lists the injects, "

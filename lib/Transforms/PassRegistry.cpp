@@ -19,6 +19,8 @@ ArrayRef<PassInfo> mmptx::getRegisteredPasses() {
 #define MMPTX_PASS(ARG, FACTORY, DESC) {ARG, DESC, &FACTORY},
 #define MMPTX_PASS_WITH_VALUES(ARG, FACTORY, VALUE, DESC)                      \
   {ARG, DESC, nullptr, VALUE, &FACTORY},
+#define MMPTX_PASS_WITH_OPTIONS(ARG, FACTORY, VALUE, DESC)                     \
+  {ARG, DESC, nullptr, VALUE, &FACTORY, /*ValueOptional=*/true},
 #include "mmptx/Transforms/Passes.def"
   };
   return Registry;
@@ -34,7 +36,9 @@ const PassInfo *mmptx::lookupPass(StringRef Argument) {
 void mmptx::printPassList(raw_ostream &OS) {
   for (const PassInfo &P : getRegisteredPasses()) {
     OS << "  --" << P.Argument;
-    if (P.ValuesFactory)
+    if (P.ValueOptional)
+      OS << "[=" << P.ValueDesc << "]";
+    else if (P.ValuesFactory)
       OS << " " << P.ValueDesc;
     OS << "  " << P.Description << "\n";
   }

@@ -7,6 +7,9 @@
 #   check-corpus.sh roundtrip DIR WORK   mmptx-opt F -o out; out == F, byte for byte
 #   check-corpus.sh list      DIR WORK   mmptx-opt --list-injects F succeeds
 #   check-corpus.sh ptxas     DIR WORK PTXAS   ptxas for the file's .target
+#   check-corpus.sh prune     DIR WORK PTXAS   mmptx-opt --prune-unused-globals
+#                                        F succeeds and, where it changed F,
+#                                        ptxas assembles the result
 #
 # mmptx-opt is taken from PATH (lit puts the build's tools there).
 set -uo pipefail
@@ -54,6 +57,15 @@ check_one() {
       "$PTXAS" -arch="$arch" "$f" -o "$out.cubin" 2>"$out.err" ||
         head -1 "$out.err" >"$out.fail"
       rm -f "$out.cubin" ;;
+    prune)
+      arch=$(sed -n 's/^\.target[[:space:]]\{1,\}\([a-z0-9_]*\).*/\1/p' "$f" | head -1)
+      if ! mmptx-opt --prune-unused-globals "$f" -o "$out.ptx" 2>"$out.err"; then
+        head -1 "$out.err" >"$out.fail"
+      elif ! cmp -s "$f" "$out.ptx" &&
+          ! "$PTXAS" -arch="$arch" "$out.ptx" -o "$out.cubin" 2>"$out.err"; then
+        echo "pruned: $(head -1 "$out.err")" >"$out.fail"
+      fi
+      rm -f "$out.ptx" "$out.cubin" ;;
     *) echo "unknown mode '$mode'" >"$out.fail" ;;
   esac
 }

@@ -11,7 +11,8 @@
 /// [--format=json]`: a thin driver over compileBatch() (mmptx/Backend/
 /// Batch.h). Writes outdir/<stem>.cubin per input, then a summary. A .cu
 /// input is first compiled to PTX by NVRTC in process (mmptx/Frontend/
-/// Nvrtc.h), through the same cache.
+/// Nvrtc.h), through the same cache, and pruned of the module-scope
+/// variables and functions that nothing refers to unless --no-prune.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Support/ToolVersion.h"
+#include "mmptx/Transforms/PruneUnusedGlobals.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -160,6 +162,15 @@ static cl::list<std::string>
                  cl::desc("For .cu inputs: pass an option to NVRTC (-G, "
                           "-lineinfo, -std=c++17, ...)"),
                  cl::value_desc("option"), cl::cat(Category));
+
+static cl::opt<bool>
+    NoPrune("no-prune",
+            cl::desc("For .cu inputs: keep the module-scope variables and "
+                     "functions that nothing refers to (by default they are "
+                     "removed before PTX -> cubin; .visible and .extern ones "
+                     "always stay). Needed to read a static with "
+                     "cuModuleGetGlobal"),
+            cl::cat(Category));
 
 static CudaCompileOptions getCudaOptions(StringRef Arch) {
   CudaCompileOptions O;
@@ -399,6 +410,19 @@ int main(int argc, char **argv) {
         WithColor::note(errs(), ToolName) << R->CacheNote << '\n';
       ++NumCuda;
       NumCudaCached += R->FromCache;
+      if (!NoPrune) {
+        // The PTX is compiled once here: its unreferenced statics cost
+        // the PTX compiler more than the kernel itself.
+        Expected<std::string> Pruned = prunePTX(R->Ptx, PruneOptions(),
+                                                /*Stats=*/nullptr, In);
+        if (!Pruned) {
+          std::string Msg = toString(Pruned.takeError());
+          WithColor::error(errs(), ToolName) << Msg << '\n';
+          CudaFailures.push_back({Modules.size() + CudaFailures.size(), Msg});
+          continue;
+        }
+        R->Ptx = std::move(*Pruned);
+      }
       CudaPtx.push_back(std::make_unique<std::string>(std::move(R->Ptx)));
       M.Ptx = *CudaPtx.back();
     }

@@ -7,9 +7,11 @@
 ///
 /// \file
 /// `mmptx-nvrtc in.cu -o out.ptx [-arch=sm_80] [-I dir] [-D name]
-/// [-Xnvrtc opt] [--cache-dir=dir]`: runs NVRTC in this process (see
-/// mmptx/Frontend/Nvrtc.h), the way an application that generates kernel
-/// variants at run time does.
+/// [-Xnvrtc opt] [--cache-dir=dir] [--no-prune]`: runs NVRTC in this process
+/// (see mmptx/Frontend/Nvrtc.h), the way an application that generates
+/// kernel variants at run time does. The PTX is a template: its unreferenced
+/// module-scope variables and functions are pruned (see
+/// mmptx/Transforms/PruneUnusedGlobals.h) unless --no-prune.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Support/ToolVersion.h"
+#include "mmptx/Transforms/PruneUnusedGlobals.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -68,9 +71,17 @@ static cl::opt<bool>
                            "directory (and its cccl/) after the -I ones"),
                   cl::cat(NvrtcCategory));
 
+static cl::opt<bool> NoPrune(
+    "no-prune",
+    cl::desc("Keep the module-scope variables and functions that nothing "
+             "refers to (by default they are removed; .visible and .extern "
+             "ones always stay). Needed to read a static with "
+             "cuModuleGetGlobal"),
+    cl::cat(NvrtcCategory));
+
 static cl::opt<bool> Verbose("v",
                              cl::desc("Say whether the PTX came from the "
-                                      "cache"),
+                                      "cache and what was pruned"),
                              cl::cat(NvrtcCategory));
 
 static const char *const ToolName = "mmptx-nvrtc";
@@ -132,6 +143,19 @@ int main(int argc, char **argv) {
     errs() << ToolName << ": " << InputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
            << getNvrtcIdentity() << ")\n";
+  if (!NoPrune) {
+    PruneStats Stats;
+    Expected<std::string> Pruned =
+        prunePTX(R->Ptx, PruneOptions(), &Stats, InputFilename);
+    if (!Pruned)
+      return fail(Pruned.takeError());
+    if (Verbose)
+      errs() << ToolName << ": " << InputFilename << ": pruned "
+             << Stats.Variables << " variables and " << Stats.Functions
+             << " functions (" << R->Ptx.size() << " -> " << Pruned->size()
+             << " bytes)\n";
+    R->Ptx = std::move(*Pruned);
+  }
   if (Cache) {
     std::string Msg = Cache->getStoreFailureMessage();
     if (!Msg.empty())

@@ -33,6 +33,9 @@ struct StubOptions;
 #define MMPTX_PASS_WITH_VALUES(ARG, FACTORY, VALUE, DESC)                      \
   llvm::Expected<std::unique_ptr<Pass>> FACTORY(                               \
       llvm::ArrayRef<std::string> Values);
+#define MMPTX_PASS_WITH_OPTIONS(ARG, FACTORY, VALUE, DESC)                     \
+  llvm::Expected<std::unique_ptr<Pass>> FACTORY(                               \
+      llvm::ArrayRef<std::string> Values);
 #include "mmptx/Transforms/Passes.def"
 
 class InjectModule;
@@ -63,7 +66,8 @@ std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs,
                                         const stub::StubOptions &Opts);
 
 /// A registered pass: its flag, description and factory; a pass that takes
-/// values has a ValuesFactory and its ValueDesc instead.
+/// values has a ValuesFactory and its ValueDesc instead; ValueOptional says
+/// that its flag may also be given without a value.
 struct PassInfo {
   llvm::StringRef Argument;
   llvm::StringRef Description;
@@ -71,6 +75,7 @@ struct PassInfo {
   llvm::StringRef ValueDesc = {};
   llvm::Expected<std::unique_ptr<Pass>> (*ValuesFactory)(
       llvm::ArrayRef<std::string>) = nullptr;
+  bool ValueOptional = false;
 };
 
 /// \returns every registered pass, in registry order.
