@@ -16,7 +16,37 @@ from ._mmptx import inject as _native
 from .errors import InjectError, InjectErrorCode
 
 __all__ = ["Module", "Inject", "Variable", "InjectError", "InjectErrorCode",
-           "builtin_types"]
+           "builtin_types", "prune", "PruneStats"]
+
+
+@dataclass(frozen=True)
+class PruneStats:
+    """What :func:`prune` removed."""
+
+    variables: int  # module-scope .global/.const/.shared variables
+    functions: int  # .func definitions (with their prototypes)
+    bytes: int      # bytes of PTX
+
+
+def prune(ptx, *, name="<ptx>", entries_only=False, keep=(),
+          return_stats=False):
+    """The template ``ptx`` without the module-scope variables and functions
+    that no entry, inject site or exported symbol refers to, as
+    ``mmptx-opt --prune-unused-globals`` gives it (NVRTC's
+    ``-default-device`` PTX carries thousands; assembling them costs most of
+    a variant's compile). Run it once per template, before
+    :class:`Module`.
+
+    ``entries_only=True`` also removes unreferenced ``.visible``/``.extern``
+    symbols; ``keep`` names symbols to keep whatever their linkage (a
+    ``__device__`` variable the host reads with ``cuModuleGetGlobal``: NVRTC
+    does not make it ``.visible``). With ``return_stats=True`` the result is
+    ``(ptx, PruneStats)``. Errors raise :class:`InjectError`, located."""
+    text, variables, functions, nbytes = _native.prune(
+        ptx, name, entries_only, list(keep))
+    if return_stats:
+        return text, PruneStats(variables, functions, nbytes)
+    return text
 
 
 def builtin_types():

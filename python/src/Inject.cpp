@@ -17,6 +17,7 @@
 
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Stub/StubBuilder.h"
+#include "mmptx/Transforms/PruneUnusedGlobals.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -228,7 +229,28 @@ private:
 
 } // namespace
 
+/// prunePTX over Python text: (pruned PTX, variables, functions, bytes).
+static nb::tuple prunePy(nb::handle Ptx, const std::string &Name,
+                         bool EntriesOnly,
+                         const std::vector<std::string> &Keep) {
+  llvm::StringRef Text = textOf(Ptx, "ptx");
+  PruneOptions Opts;
+  Opts.EntriesOnly = EntriesOnly;
+  Opts.Keep = Keep;
+  PruneStats Stats;
+  llvm::Expected<std::string> Out = [&] {
+    nb::gil_scoped_release Release;
+    return prunePTX(Text, Opts, &Stats, Name);
+  }();
+  if (!Out)
+    throwInjectError(Out.takeError());
+  return nb::make_tuple(toStr(*Out), Stats.Variables, Stats.Functions,
+                        Stats.Bytes);
+}
+
 void mmptx::python::bindInject(nb::module_ &M) {
+  M.def("prune", &prunePy, nb::arg("ptx"), nb::arg("name"),
+        nb::arg("entries_only"), nb::arg("keep"));
   nb::class_<PyInjectModule>(M, "Module",
                              "The inject sites of one PTX text (native "
                              "handle; see mmptx.inject.Module)")

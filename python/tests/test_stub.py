@@ -68,3 +68,23 @@ def test_options(simple):
         simple["func"].stub(".program { v_x }", kind="forth")
     with pytest.raises(TypeError):
         simple["func"].stub(42)
+
+
+def test_prune():
+    from mmptx.inject import prune
+    ptx = (".version 9.0\n.target sm_80\n.address_size 64\n\n"
+           ".global .align 4 .u32 unused_a;\n"
+           ".global .align 4 .u32 used;\n"
+           ".visible .global .align 4 .u32 exported;\n\n"
+           ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+           "\tld.global.u32 %r1, [used];\n\tret;\n}\n")
+    out, stats = prune(ptx, return_stats=True)
+    assert "unused_a" not in out and "used;" in out and "exported" in out
+    assert stats.variables == 1 and stats.functions == 0 and stats.bytes > 0
+    assert "exported" not in prune(ptx, entries_only=True)
+    assert "unused_a" in prune(ptx, keep=["unused_a"])
+    # Nothing to remove: the text comes back byte for byte.
+    assert prune(out) == out
+    with pytest.raises(mmptx.InjectError) as e:
+        prune(".version 9.0\n.target sm_80\n.reg .f33 %f;\n", name="bad.ptx")
+    assert e.value.message.startswith("bad.ptx:")

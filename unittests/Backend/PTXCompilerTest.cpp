@@ -130,13 +130,15 @@ TEST(CompileOptionsTest, FastCompile) {
   EXPECT_EQ(A.getArgs({"-arch=", "", "", ""})[1], "-O3");
 }
 
-/// A backend of a given version that compiles nothing.
+/// A backend of a given version whose every compile gives the same bytes.
 class VersionOnly : public PTXCompiler {
 public:
   explicit VersionOnly(std::string V)
       : PTXCompiler(BackendKind::NvJitLink, std::move(V)) {}
   Expected<RawResult> compileImpl(StringRef, const CompileOptions &) override {
-    return RawResult();
+    RawResult R;
+    R.Cubin = "\x7f" "ELF"; // an empty cubin is a failure
+    return R;
   }
 };
 
