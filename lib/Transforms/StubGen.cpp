@@ -67,9 +67,6 @@ public:
   explicit StubGenPass(std::vector<StubGenSpec> Specs)
       : Specs(std::move(Specs)), FromContext(true) {}
   StringRef getArgument() const override { return "stub-gen"; }
-  StringRef getDescription() const override {
-    return "compile Stack PTX programs into stubs at the sites of injects";
-  }
   Error run(Module &M) override;
 
 private:

@@ -83,9 +83,6 @@ llvm::ArrayRef<PassInfo> getRegisteredPasses();
 /// \returns the pass registered as \p Argument, or nullptr.
 const PassInfo *lookupPass(llvm::StringRef Argument);
 
-/// Prints `--flag  description` for every registered pass.
-void printPassList(llvm::raw_ostream &OS);
-
 } // namespace mmptx
 
 #endif // MMPTX_TRANSFORMS_PASSES_H
