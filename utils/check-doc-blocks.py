@@ -44,7 +44,7 @@ RUN_LANGS = {'cpp', 'c', 'python', 'sh'}
 SHOW_LANGS = {'text', 'console', 'cuda', 'cmake', 'ptx', 'stack', 'ast',
               'json', 'ini', 'toml', 'diff', 'tablegen', 'yaml', 'output'}
 LINKED_DIRS = ['examples', 'include', 'td', 'test', 'bench', 'lib', 'utils',
-               'python', 'unittests', 'docs']
+               'python', 'unittests', 'docs', 'README.md']
 FENCE = re.compile(r'^( {0,3})(`{3,}|~{3,})\s*([^`]*)$')
 LINK = re.compile(r'\[[^\]]*\]\(([^)\s]+)\)')
 
@@ -115,20 +115,35 @@ def read_blocks(path, errors):
     return blocks
 
 
+def slug(heading):
+    """GitHub's anchor of a heading."""
+    text = re.sub(r'[`*_]', '', heading.strip().lower())
+    text = re.sub(r'[^\w\- ]', '', text)
+    return text.replace(' ', '-')
+
+
+def anchors(path):
+    text = re.sub(r'```.*?```', '', open(path, encoding='utf-8').read(),
+                  flags=re.S)
+    return {slug(m.group(1)) for m in re.finditer(r'^#+\s+(.*)$', text,
+                                                  re.M)}
+
+
 def check_links(path, errors):
     text = open(path, encoding='utf-8').read()
     # Links inside code blocks and inline code are not links.
     text = re.sub(r'```.*?```', '', text, flags=re.S)
     text = re.sub(r'`[^`\n]*`', '', text)
     for m in LINK.finditer(text):
-        target = m.group(1).split('#')[0]
-        if not target or re.match(r'^[a-z]+:', target):
+        target, _, anchor = m.group(1).partition('#')
+        if re.match(r'^[a-z]+:', target):
             continue
         full = os.path.normpath(os.path.join(os.path.dirname(path), target))
         if not os.path.exists(full):
-            line = text[:m.start()].count('\n') + 1
-            errors.append("%s: error: broken link '%s' (near line %d of the "
-                          "text without code)" % (path, m.group(1), line))
+            errors.append("%s: error: broken link '%s'" % (path, m.group(1)))
+        elif anchor and full.endswith('.md') and anchor not in anchors(full):
+            errors.append("%s: error: no heading '#%s' in '%s'"
+                          % (path, anchor, target or path))
 
 
 def llvm_config(args, flag):
