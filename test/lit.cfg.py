@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -21,6 +22,7 @@ config.substitutions.append(('%mmptx_obj_root', config.mmptx_obj_root))
 config.substitutions.append(('%mmptx_include', os.path.join(config.mmptx_src_root, 'include')))
 config.substitutions.append(('%mmptx_gen_include', os.path.join(config.mmptx_obj_root, 'include')))
 config.substitutions.append(('%corpus', os.path.join(config.mmptx_src_root, 'bench', 'corpus')))
+config.substitutions.append(('%python', sys.executable))
 
 llvm_config.with_environment('PATH', config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment('PATH', config.mmptx_tools_dir, append_path=True)

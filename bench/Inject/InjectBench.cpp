@@ -34,10 +34,11 @@
 using namespace mmptx;
 
 static const char *const Files[] = {"anchor_gemm_kernel.ptx",
-                                    "anchor_gemm_many_kernels.ptx"};
+                                    "anchor_gemm_many_kernels.ptx",
+                                    "ptx_inject_simple_kernel.ptx"};
 
 static const std::string &corpus(int64_t Which) {
-  static std::string Texts[2];
+  static std::string Texts[3];
   if (Texts[Which].empty()) {
     std::string Path = std::string(MMPTX_CORPUS_DIR) + "/" + Files[Which];
     auto Buf = llvm::MemoryBuffer::getFile(Path);
@@ -123,8 +124,10 @@ static void BM_Create(benchmark::State &St) {
 BENCHMARK(BM_Create)
     ->Args({0, 1})
     ->Args({1, 1})
+    ->Args({2, 1})
     ->Args({0, 0})
     ->Args({1, 0})
+    ->Args({2, 0})
     ->Unit(benchmark::kMicrosecond);
 
 static void BM_CreateFromModule(benchmark::State &St) {
@@ -175,8 +178,10 @@ static void BM_RenderBuffer(benchmark::State &St) {
 BENCHMARK(BM_RenderBuffer)
     ->Args({0, 1})
     ->Args({1, 1})
+    ->Args({2, 1})
     ->Args({0, 0})
     ->Args({1, 0})
+    ->Args({2, 0})
     ->Unit(benchmark::kMicrosecond);
 
 static void BM_RenderString(benchmark::State &St) {

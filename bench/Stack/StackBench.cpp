@@ -15,6 +15,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx-c/StackPtx.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackRandom.h"
 
@@ -78,6 +79,39 @@ void BM_StackCompileFresh(benchmark::State &St) {
   }
 }
 BENCHMARK(BM_StackCompileFresh)
+    ->Arg(8)
+    ->Arg(32)
+    ->Arg(128)
+    ->Unit(benchmark::kNanosecond);
+
+/// The same through the C API (mmptx_stack_compile): what it adds per call
+/// is its argument checks.
+void BM_StackCompileCAPI(benchmark::State &St) {
+  const Corpus &C = getCorpus(St.range(0));
+  mmptx_stack_context_t *Ctx = nullptr;
+  if (mmptx_stack_context_create(nullptr, nullptr, &Ctx) !=
+      MMPTX_STACK_SUCCESS) {
+    St.SkipWithError("mmptx_stack_context_create failed");
+    return;
+  }
+  const mmptx_stack_register_t Regs[] = {{"x", 0, MMPTX_STACK_REG_IN},
+                                         {"y", 0, MMPTX_STACK_REG_IN},
+                                         {"z", 0, MMPTX_STACK_REG_OUT}};
+  std::vector<char> Buffer(1 << 20);
+  size_t I = 0, Bytes = 0;
+  for (auto _ : St) {
+    const std::vector<uint64_t> &P = C.Programs[I++ & 255];
+    size_t Written = 0;
+    mmptx_stack_compile(Ctx, P.data(), P.size(), nullptr, 0, Regs, 3,
+                        C.Requests.data(), C.Requests.size(), Buffer.data(),
+                        Buffer.size(), &Written);
+    Bytes += Written;
+    benchmark::DoNotOptimize(Buffer.data());
+  }
+  St.SetBytesProcessed(int64_t(Bytes));
+  mmptx_stack_context_destroy(Ctx);
+}
+BENCHMARK(BM_StackCompileCAPI)
     ->Arg(8)
     ->Arg(32)
     ->Arg(128)

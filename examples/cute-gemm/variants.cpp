@@ -46,6 +46,7 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
+#include "mmptx/Stub/StubBuilder.h"
 #include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -60,6 +61,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <thread>
 
 using namespace llvm;
@@ -143,7 +145,8 @@ template <typename FnT> void parallelFor(unsigned Threads, size_t N, FnT Fn) {
 /// A Stack PTX program bound to the variables of one inject.
 struct BoundProgram {
   StackProgram Text;
-  std::vector<Register> Regs; ///< Text.registers, as stable registers.
+  /// Its registers typed against the inject's variables (mmptx/Stub).
+  std::optional<stub::StackBinding> Binding;
   std::string Name;
 };
 
@@ -164,7 +167,7 @@ const char *const Semirings[][3] = {
 
 /// Parses \p Path and binds its registers, by name, to the variables of
 /// inject \p InjectName (the programs name the kernel's variables: a, b,
-/// acc).
+/// acc), with every check `mmptx-opt --stub-gen` makes.
 static Expected<BoundProgram> loadProgram(const InjectModule &M,
                                           StringRef InjectName,
                                           const std::string &Path) {
@@ -176,21 +179,19 @@ static Expected<BoundProgram> loadProgram(const InjectModule &M,
   auto Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
     return createStringError(Buf.getError(), "cannot read '%s'", Path.c_str());
+  SourceMgr Sm;
+  unsigned Id = Sm.AddNewSourceBuffer(std::move(*Buf), SMLoc());
   BoundProgram P;
   P.Name = Path;
-  auto Prog =
-      parseStackProgram((*Buf)->getBuffer(), getDefaultStackInfo(), Path);
+  auto Prog = parseStackProgram(Sm, Id, getDefaultStackInfo());
   if (!Prog)
     return Prog.takeError();
   P.Text = std::move(*Prog);
-  for (const RegisterDecl &D : P.Text.Registers) {
-    const InjectVariable *V = M.lookupVariable(*Inj, D.Name);
-    if (!V)
-      return createStringError(
-          inconvertibleErrorCode(), "%s: inject '%s' has no variable '%s'",
-          Path.c_str(), InjectName.str().c_str(), D.Name.c_str());
-    P.Regs.push_back({V->StableRegister, D.StackIdx, D.Kind});
-  }
+  auto Binding = stub::StackBinding::create(M, *Inj, P.Text, Sm, Id,
+                                            getDefaultStackInfo());
+  if (!Binding)
+    return Binding.takeError();
+  P.Binding = std::move(*Binding);
   return P;
 }
 
@@ -252,7 +253,7 @@ referenceElement(StackPtxContext &Ctx, const BoundProgram &Mma,
                  ArrayRef<float> A, ArrayRef<float> B, unsigned I, unsigned J) {
   const unsigned M = MatrixSize, N = MatrixSize, K = Depth;
   // Inputs in the programs' register order; the kernel starts from acc = 0.
-  std::vector<uint64_t> In(Mma.Regs.size(), 0);
+  std::vector<uint64_t> In(Mma.Binding->getRegisters().size(), 0);
   uint64_t Acc = f32Bits(0);
   Program Prog{Words, {}};
   for (unsigned KK = 0; KK < K; ++KK) {
@@ -262,17 +263,19 @@ referenceElement(StackPtxContext &Ctx, const BoundProgram &Mma,
               : Name == "b" ? f32Bits(B[J + KK * N])
                             : Acc;
     }
-    auto Out = interpretStackPtx(Ctx, Prog, Mma.Regs, Mma.Text.Requests, In);
+    auto Out = interpretStackPtx(Ctx, Prog, Mma.Binding->getRegisters(),
+                                 Mma.Binding->getRequests(), In);
     if (!Out)
       return Out.takeError();
     Acc = (*Out)[0];
   }
-  std::vector<uint64_t> EpiIn(Epi.Regs.size(), 0);
+  std::vector<uint64_t> EpiIn(Epi.Binding->getRegisters().size(), 0);
   for (size_t R = 0; R < EpiIn.size(); ++R)
     if (Epi.Text.Registers[R].Name == "acc")
       EpiIn[R] = Acc;
-  auto Out = interpretStackPtx(Ctx, Epi.Text.getProgram(), Epi.Regs,
-                               Epi.Text.Requests, EpiIn);
+  auto Out =
+      interpretStackPtx(Ctx, Epi.Text.getProgram(), Epi.Binding->getRegisters(),
+                        Epi.Binding->getRequests(), EpiIn);
   if (!Out)
     return Out.takeError();
   return bitsF32((*Out)[0]);
@@ -515,7 +518,7 @@ int main(int argc, char **argv) {
     StackPtxContext Ctx(Info, StackOpts);
     std::vector<std::string> EpiStubs;
     for (const BoundProgram &E : Epis) {
-      auto Stub = Ctx.compile(E.Text.getProgram(), E.Regs, E.Text.Requests);
+      auto Stub = E.Binding->compile(Ctx, E.Text.getProgram());
       EpiStubs.push_back(Stub ? Stub->str() : "");
       if (!Stub)
         Errors[T] = toString(Stub.takeError());
@@ -531,8 +534,7 @@ int main(int argc, char **argv) {
       V.Words = Mmas[V.Base].Text.Main;
       if (I >= 4)
         mutateProgram(Rng, V.Words, Vocabulary);
-      auto Stub = Ctx.compile(Program{V.Words, {}}, Mmas[V.Base].Regs,
-                              Mmas[V.Base].Text.Requests);
+      auto Stub = Mmas[V.Base].Binding->compile(Ctx, Program{V.Words, {}});
       if (!Stub) {
         Errors[T] = toString(Stub.takeError());
         break;

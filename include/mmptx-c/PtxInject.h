@@ -65,7 +65,11 @@ typedef enum mmptx_result {
   MMPTX_ERROR_INVALID_SITE = 14,
   /** A stub is not PTX that can stand inside a function body (render). */
   MMPTX_ERROR_INVALID_STUB = 15,
-  MMPTX_RESULT_NUM_CODES = 16
+  /** A program does not compile into a stub of its inject: a syntax error,
+   *  a register that is no variable of the inject or of the wrong type or
+   *  kind (mmptx_stub_build). */
+  MMPTX_ERROR_INVALID_PROGRAM = 16,
+  MMPTX_RESULT_NUM_CODES = 17
 } mmptx_result_t;
 
 /** How a stub uses a variable; values as mm-ptx's mutation kinds. */

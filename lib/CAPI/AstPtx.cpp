@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "CompilerOptions.h"
 #include "LastError.h"
 #include "StackTables.h"
 
@@ -191,14 +192,7 @@ mmptx_ast_result_t mmptx_ast_context_create(const mmptx_stack_tables_t *Tables,
     return fail(MMPTX_AST_ERROR_INTERNAL, "out of memory");
   C->Info = Info;
   C->InstrMap.assign(O.instr_map, O.instr_map + O.num_instr_map);
-  AstPtxOptions Opts;
-  Opts.MaxStackDepth = O.max_stack_depth;
-  Opts.MaxRoutineDepth = O.max_routine_depth;
-  Opts.MaxWords = O.max_words;
-  Opts.MaxArgs = O.max_args;
-  Opts.MaxExecutedWords = O.max_executed_words;
-  Opts.ShareSubexpressions = O.share_subexpressions != 0;
-  Opts.TargetSm = O.target_sm;
+  AstPtxOptions Opts = capi::toAstPtxOptions(O);
   Opts.InstrMap = C->InstrMap;
   C->Ctx = std::make_unique<AstPtxContext>(C->Info, Opts);
   *TheContext = C;

@@ -15,6 +15,13 @@ using namespace mmptx;
 static thread_local std::string LastError;
 
 void capi::setLastError(const llvm::Twine &Msg, std::string *ContextMessage) {
+  // Success, on every call of the hot paths: nothing to render.
+  if (Msg.isTriviallyEmpty()) {
+    LastError.clear();
+    if (ContextMessage)
+      ContextMessage->clear();
+    return;
+  }
   // Msg may refer to a context's copy: render it before assigning.
   std::string Text = Msg.str();
   if (ContextMessage)

@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "InjectHandle.h"
 #include "LastError.h"
 
 #include "mmptx-c/PtxInject.h"
@@ -26,17 +27,6 @@
 
 using namespace llvm;
 using namespace mmptx;
-
-struct mmptx_inject {
-  struct Variable {
-    const char *Name, *StableRegister, *RegType, *TypeToken;
-    mmptx_arg_kind_t Kind;
-  };
-  std::unique_ptr<InjectModule> TheModule;
-  BumpPtrAllocator Alloc;
-  std::vector<const char *> InjectNames;
-  std::vector<Variable> Variables; // all injects, in InjectModule order
-};
 
 static mmptx_result_t toResult(InjectErrc Code) {
   switch (Code) {
@@ -130,6 +120,7 @@ const char *mmptx_result_to_string(mmptx_result_t Result) {
     CASE(MMPTX_ERROR_INVALID_PTX)
     CASE(MMPTX_ERROR_INVALID_SITE)
     CASE(MMPTX_ERROR_INVALID_STUB)
+    CASE(MMPTX_ERROR_INVALID_PROGRAM)
 #undef CASE
   case MMPTX_RESULT_NUM_CODES:
     break;

@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "CompilerOptions.h"
 #include "LastError.h"
 #include "StackTables.h"
 
@@ -43,7 +44,11 @@ static_assert(MMPTX_STACK_MAX_STACK_SIZE == StackPtxBounds::MaxStackSize &&
 struct mmptx_stack_context {
   StackInfo Info;
   std::unique_ptr<StackPtxContext> Ctx;
+  /// The registers of the last call that checked them; their names refer
+  /// to RegNames, so a call that passes equal registers (the common case:
+  /// one site, many programs) skips the checks.
   std::vector<Register> Regs;
+  std::vector<std::string> RegNames;
   llvm::DenseSet<llvm::StringRef> Names;
   std::vector<llvm::ArrayRef<uint64_t>> Routines;
   std::string LastError;
@@ -64,6 +69,68 @@ static mmptx_stack_result_t fail(mmptx_stack_result_t R,
 
 static mmptx_stack_result_t succeed() {
   return capi::succeed(MMPTX_STACK_SUCCESS);
+}
+
+/// \returns whether \p Registers are those C->Regs holds, checked by an
+/// earlier call.
+static bool sameRegisters(const mmptx_stack_context &C,
+                          const mmptx_stack_register_t *Registers,
+                          size_t NumRegisters) {
+  if (NumRegisters != C.Regs.size())
+    return false;
+  static const RegKind Kinds[] = {RegKind::In, RegKind::Out, RegKind::Mod};
+  for (size_t I = 0; I != NumRegisters; ++I) {
+    const mmptx_stack_register_t &R = Registers[I];
+    const Register &Known = C.Regs[I];
+    if (!R.name || R.stack_idx != Known.StackIdx ||
+        R.kind > MMPTX_STACK_REG_MOD || Kinds[R.kind] != Known.Kind ||
+        std::strcmp(R.name, C.RegNames[I].c_str()) != 0)
+      return false;
+  }
+  return true;
+}
+
+/// Checks \p Registers and keeps copies in C.Regs / C.RegNames; \returns
+/// MMPTX_STACK_SUCCESS or the error recorded.
+static mmptx_stack_result_t
+checkRegisters(mmptx_stack_context &C, const mmptx_stack_register_t *Registers,
+               size_t NumRegisters) {
+  C.Regs.clear();
+  C.RegNames.clear();
+  for (size_t I = 0; I != NumRegisters; ++I) {
+    const mmptx_stack_register_t &R = Registers[I];
+    if (!R.name || !isRegisterName(R.name))
+      return fail(&C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register " + llvm::Twine(I) +
+                      " has no name or a name that is not a PTX identifier");
+    if (isReservedRegisterName(R.name))
+      return fail(&C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register name '" + llvm::Twine(R.name) +
+                      "' is reserved for the compiler's temporaries");
+    if (R.stack_idx >= C.Info.NumStacks || R.kind > MMPTX_STACK_REG_MOD)
+      return fail(&C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+                  "register '" + llvm::Twine(R.name) +
+                      "' has a bad stack index or kind");
+  }
+  for (size_t I = 0; I != NumRegisters; ++I)
+    C.RegNames.push_back(Registers[I].name);
+  static const RegKind Kinds[] = {RegKind::In, RegKind::Out, RegKind::Mod};
+  for (size_t I = 0; I != NumRegisters; ++I)
+    C.Regs.push_back(
+        {C.RegNames[I], Registers[I].stack_idx, Kinds[Registers[I].kind]});
+  // Two registers of one name would be one PTX register written twice.
+  C.Names.clear();
+  for (const Register &R : C.Regs) {
+    if (C.Names.insert(R.Name).second)
+      continue;
+    mmptx_stack_result_t Result =
+        fail(&C, MMPTX_STACK_ERROR_INVALID_REGISTER,
+             "register name '" + R.Name + "' is used twice");
+    C.Regs.clear();
+    C.RegNames.clear();
+    return Result;
+  }
+  return MMPTX_STACK_SUCCESS;
 }
 
 extern "C" {
@@ -96,24 +163,12 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *Tables,
   *TheContext = nullptr;
   StackPtxOptions Opts;
   if (Options) {
-    Opts.Strict = Options->strict != 0;
-    Opts.ZeroUnsatisfied = Options->zero_unsatisfied != 0;
-    Opts.StackSize = Options->stack_size;
-    Opts.MaxNodes = Options->max_nodes;
-    Opts.MaxFrameDepth = Options->max_frame_depth;
-    Opts.StoreSize = Options->store_size;
-    Opts.ExecutionLimit = Options->execution_limit;
-    Opts.TargetSm = Options->target_sm;
+    Opts = capi::toStackPtxOptions(*Options);
     // Oversize limits are refused here, before anything is sized by them.
     // Named as the C struct spells them: stackSize -> options.stack_size.
     std::string Spelled;
-    auto CName = [&](llvm::StringRef Field) -> llvm::StringRef {
-      Spelled = "options.";
-      for (char Ch : Field)
-        Spelled += (Ch >= 'A' && Ch <= 'Z')
-                       ? std::string{'_', llvm::toLower(Ch)}
-                       : std::string(1, Ch);
-      return Spelled;
+    auto CName = [&](llvm::StringRef Field) {
+      return capi::spellCField("options.", Field, Spelled);
     };
     if (llvm::Error E = checkStackPtxOptions(Opts, CName))
       return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT,
@@ -168,30 +223,9 @@ mmptx_stack_compile(mmptx_stack_context_t *C, const uint64_t *Words,
                   "routine " + llvm::Twine(I) + " has NULL words");
     C->Routines.push_back({Routines[I].words, Routines[I].num_words});
   }
-  C->Regs.clear();
-  for (size_t I = 0; I != NumRegisters; ++I) {
-    const mmptx_stack_register_t &R = Registers[I];
-    if (!R.name || !isRegisterName(R.name))
-      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register " + llvm::Twine(I) +
-                      " has no name or a name that is not a PTX identifier");
-    if (isReservedRegisterName(R.name))
-      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register name '" + llvm::Twine(R.name) +
-                      "' is reserved for the compiler's temporaries");
-    if (R.stack_idx >= C->Info.NumStacks || R.kind > MMPTX_STACK_REG_MOD)
-      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register '" + llvm::Twine(R.name) +
-                      "' has a bad stack index or kind");
-    static const RegKind Kinds[] = {RegKind::In, RegKind::Out, RegKind::Mod};
-    C->Regs.push_back({R.name, R.stack_idx, Kinds[R.kind]});
-  }
-  // Two registers of one name would be one PTX register written twice.
-  C->Names.clear();
-  for (const Register &R : C->Regs)
-    if (!C->Names.insert(R.Name).second)
-      return fail(C, MMPTX_STACK_ERROR_INVALID_REGISTER,
-                  "register name '" + R.Name + "' is used twice");
+  if (!sameRegisters(*C, Registers, NumRegisters))
+    if (mmptx_stack_result_t R = checkRegisters(*C, Registers, NumRegisters))
+      return R;
   for (size_t I = 0; I != NumRequests; ++I) {
     if (Requests[I] >= NumRegisters)
       return fail(C, MMPTX_STACK_ERROR_INVALID_REQUEST,

@@ -748,9 +748,176 @@ static bool hasNoDestination(StringRef Mnemonic) {
       .Default(false);
 }
 
+namespace {
+/// A scanner for the stubs that the Stack PTX and AST PTX compilers and most
+/// hand-written stubs are made of: one statement a line, each a scope brace,
+/// a `.reg` declaration or an instruction whose operands are registers,
+/// hex floats or short decimal integers. It accepts a strict subset of what
+/// the full check accepts (a unit test checks that on mutated stubs) and
+/// says "not sure" for everything else, which the full check then decides.
+class SimpleStubScanner {
+public:
+  explicit SimpleStubScanner(ArrayRef<StringRef> InRegisters)
+      : InRegisters(InRegisters) {}
+
+  /// \returns true if \p Stub is a simple stub that the full check accepts
+  /// without an error or warning.
+  bool accepts(StringRef Stub) {
+    int Depth = 0;
+    while (!Stub.empty()) {
+      const char *Nl = static_cast<const char *>(
+          std::memchr(Stub.data(), '\n', Stub.size()));
+      size_t End = Nl ? size_t(Nl - Stub.data()) : Stub.size();
+      StringRef Line = Stub.take_front(End);
+      Stub = Stub.drop_front(std::min(End + 1, Stub.size()));
+      Line = skipBlanks(Line);
+      while (!Line.empty() && isBlank(Line.back()))
+        Line = Line.drop_back();
+      if (Line.empty())
+        continue;
+      if (Line == "{") {
+        ++Depth;
+        continue;
+      }
+      if (Line == "}") {
+        if (--Depth < 0)
+          return false;
+        continue;
+      }
+      if (!(Line.startswith(".reg") ? declaration(Line) : instruction(Line)))
+        return false;
+    }
+    return Depth == 0;
+  }
+
+private:
+  static bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\r'; }
+  static StringRef skipBlanks(StringRef S) {
+    size_t N = 0;
+    while (N < S.size() && isBlank(S[N]))
+      ++N;
+    return S.drop_front(N);
+  }
+  static bool isIdentStart(char C) { return isAlpha(C) || C == '_'; }
+  static bool isIdentChar(char C) { return isAlnum(C) || C == '_' || C == '$'; }
+
+  /// Consumes `%ident` from the front of \p S.
+  static bool reg(StringRef &S, StringRef &Name) {
+    if (S.size() < 2 || S[0] != '%' || !isIdentStart(S[1]))
+      return false;
+    size_t N = 2;
+    while (N < S.size() && isIdentChar(S[N]))
+      ++N;
+    Name = S.take_front(N);
+    S = S.drop_front(N);
+    return true;
+  }
+
+  /// Consumes a register, `0f` + 8 or `0d` + 16 hex digits, or a decimal
+  /// integer of at most 18 digits.
+  static bool operand(StringRef &S, StringRef &Reg) {
+    Reg = StringRef();
+    if (!S.empty() && S[0] == '%')
+      return reg(S, Reg);
+    if (S.size() >= 2 && S[0] == '0' && (S[1] == 'f' || S[1] == 'd')) {
+      size_t Digits = S[1] == 'f' ? 8 : 16;
+      StringRef Hex = S.substr(2, Digits);
+      if (Hex.size() != Digits || !llvm::all_of(Hex, isHexDigit))
+        return false;
+      S = S.drop_front(2 + Digits);
+      return S.empty() || !isIdentChar(S[0]);
+    }
+    StringRef T = S;
+    T.consume_front("-");
+    size_t N = 0;
+    while (N < T.size() && isDigit(T[N]))
+      ++N;
+    if (N == 0 || N > 18 || (N < T.size() && isIdentChar(T[N])))
+      return false;
+    S = T.drop_front(N);
+    return true;
+  }
+
+  /// `.reg .TYPE %name;` or `.reg .TYPE %name<N>;`
+  static bool declaration(StringRef L) {
+    if (!L.consume_front(".reg") || L.empty() || !isSpace(L[0]))
+      return false;
+    L = skipBlanks(L);
+    StringRef Type = L.take_until([](char C) { return isSpace(C); });
+    if (!isPTXType(Type))
+      return false;
+    L = skipBlanks(L.drop_front(Type.size()));
+    StringRef Name;
+    if (!reg(L, Name))
+      return false;
+    if (L.consume_front("<")) {
+      size_t N = 0;
+      while (N < L.size() && isDigit(L[N]))
+        ++N;
+      if (N == 0 || N > 7 || L[0] == '0')
+        return false;
+      L = L.drop_front(N);
+      if (!L.consume_front(">"))
+        return false;
+    }
+    return L == ";";
+  }
+
+  /// `[@[!]%p] opcode[.mod...] operand[, operand...];`
+  bool instruction(StringRef L) {
+    if (L.consume_front("@")) {
+      L.consume_front("!");
+      StringRef Guard;
+      if (!reg(L, Guard) || L.empty() || !isSpace(L[0]))
+        return false;
+      L = skipBlanks(L);
+    }
+    // The opcode and its modifiers: names that start with a letter,
+    // separated by single dots.
+    size_t N = 0;
+    for (;;) {
+      if (N >= L.size() || !isAlpha(L[N]))
+        return false;
+      while (N < L.size() && (isAlnum(L[N]) || L[N] == '_'))
+        ++N;
+      if (N < L.size() && L[N] == '.') {
+        ++N;
+        continue;
+      }
+      break;
+    }
+    if (N == L.size() || !isSpace(L[N]))
+      return false;
+    L = skipBlanks(L.drop_front(N));
+    for (unsigned I = 0;; ++I) {
+      StringRef Reg;
+      if (!operand(L, Reg))
+        return false;
+      // A stub that writes an in variable's register gets a warning: the
+      // full check gives it.
+      if (I == 0 && !Reg.empty() && llvm::is_contained(InRegisters, Reg))
+        return false;
+      L = skipBlanks(L);
+      if (L == ";")
+        return true;
+      if (!L.consume_front(","))
+        return false;
+      L = skipBlanks(L);
+    }
+  }
+
+  ArrayRef<StringRef> InRegisters;
+};
+} // namespace
+
+bool mmptx::isSimpleStub(StringRef Stub, ArrayRef<StringRef> InRegisters) {
+  return SimpleStubScanner(InRegisters).accepts(Stub);
+}
+
 Error mmptx::checkStub(StringRef Stub, StringRef BufferName,
                        const InjectModule &Im, const Inject &Inj,
                        const WarningHandler &Warn) {
+
   // Most stubs are short and clean: check the bytes before building a
   // SourceMgr, which only an error or a statement parse needs.
   const char *Bad = nullptr;

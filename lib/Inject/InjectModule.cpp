@@ -1087,6 +1087,12 @@ Error InjectModule::checkStubs(ArrayRef<StringRef> Stubs,
   if (Error E = checkStubCount(Stubs))
     return E;
   for (size_t I = 0, N = Stubs.size(); I != N; ++I) {
+    // The common case, without building a name only errors need and
+    // without parsing: a stub of the statements the expression compilers
+    // emit (see isSimpleStub). With a warning handler, every stub is
+    // parsed.
+    if (!Opts.OnWarning && isSimpleStub(Stubs[I]))
+      continue;
     const Inject &Inj = InjectList[I];
     std::string Name = I < Opts.StubNames.size() && !Opts.StubNames[I].empty()
                            ? Opts.StubNames[I]

@@ -18,7 +18,7 @@
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Printer/Printer.h"
-#include "mmptx/Stack/StackCompiler.h"
+#include "mmptx/Stub/StubCLOptions.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Transforms/Passes.h"
@@ -130,46 +130,6 @@ std::unique_ptr<cl::list<std::string>> &testPassList() {
   return List;
 }
 
-cl::opt<bool> StackStrict(
-    "stack-strict",
-    cl::desc("Compile --stub-gen programs in strict mode: invalid words are "
-             "errors instead of no-ops"),
-    cl::cat(OptCategory));
-cl::opt<uint64_t> StackExecutionLimit(
-    "stack-execution-limit",
-    cl::desc(
-        "Words a --stub-gen program may execute (default: the compiler's)"),
-    cl::value_desc("N"), cl::cat(OptCategory));
-cl::opt<unsigned> StackTargetSm(
-    "stack-target-sm",
-    cl::desc("Compile --stub-gen programs for sm_N: instructions and special "
-             "registers that need a newer target are invalid words "
-             "(default: the module's .target)"),
-    cl::value_desc("N"), cl::cat(OptCategory));
-cl::opt<unsigned> StackMaxFrameDepth(
-    "stack-max-frame-depth",
-    cl::desc("Frames of a --stub-gen program, the main program included "
-             "(default: the compiler's)"),
-    cl::value_desc("N"), cl::cat(OptCategory));
-cl::opt<unsigned> StackSize("stack-size",
-                            cl::desc("Values per stack of a --stub-gen "
-                                     "program (default: the compiler's)"),
-                            cl::value_desc("N"), cl::cat(OptCategory));
-cl::opt<unsigned> StackStoreSize(
-    "stack-store-size",
-    cl::desc("Store slots of a --stub-gen program (default: the compiler's)"),
-    cl::value_desc("N"), cl::cat(OptCategory));
-cl::opt<unsigned> StackNodeLimit(
-    "stack-node-limit",
-    cl::desc("DAG nodes a --stub-gen program may build (default: the "
-             "compiler's)"),
-    cl::value_desc("N"), cl::cat(OptCategory));
-cl::list<std::string> StackIncludeDirs(
-    "stack-include-dir",
-    cl::desc("Search DIR for a --stub-gen program's .include files, after "
-             "the including file's directory (repeatable)"),
-    cl::value_desc("DIR"), cl::cat(OptCategory));
-
 /// The passes of the command line, test passes included, in flag order.
 Expected<std::vector<std::unique_ptr<Pass>>> buildPipeline() {
   std::vector<std::pair<unsigned, std::function<std::unique_ptr<Pass>()>>>
@@ -229,8 +189,7 @@ static Error listInjects(const ptx::Module &M, const InjectOptions &Opts,
 /// printed.
 static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
                            const InjectOptions &Opts,
-                           const stack::StackPtxOptions &StackOpts,
-                           raw_ostream &OS) {
+                           const stub::StubOptions &StubOpts, raw_ostream &OS) {
   SourceMgr SM;
   unsigned ID = SM.AddNewSourceBuffer(
       MemoryBuffer::getMemBufferCopy(Text, Name), SMLoc());
@@ -241,10 +200,7 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   PM.setVerifyEach(VerifyEach);
   PassContext Context;
   Context.TheInjectOptions = &Opts;
-  Context.StackOptions = &StackOpts;
-  std::vector<std::string> IncludeDirs(StackIncludeDirs.begin(),
-                                       StackIncludeDirs.end());
-  Context.StackIncludeDirs = &IncludeDirs;
+  Context.TheStubOptions = &StubOpts;
   Context.OnWarning = [](const SMDiagnostic &D) { printDiagnostic(D, errs()); };
   PM.setContext(Context);
   auto Pipeline = buildPipeline();
@@ -265,6 +221,7 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
   registerValuePassOptions();
+  stub::registerStubCLOptions(OptCategory);
   cl::HideUnrelatedOptions(OptCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -283,32 +240,16 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
                 "mmptx-opt");
     return 1;
   }
-  // Only limits given on the command line override the compiler's.
-  stack::StackPtxOptions StackOpts;
-  StackOpts.Strict = StackStrict;
-  if (StackExecutionLimit.getNumOccurrences())
-    StackOpts.ExecutionLimit = StackExecutionLimit;
-  if (StackMaxFrameDepth.getNumOccurrences())
-    StackOpts.MaxFrameDepth = StackMaxFrameDepth;
-  if (StackSize.getNumOccurrences())
-    StackOpts.StackSize = StackSize;
-  if (StackStoreSize.getNumOccurrences())
-    StackOpts.StoreSize = StackStoreSize;
-  if (StackNodeLimit.getNumOccurrences())
-    StackOpts.MaxNodes = StackNodeLimit;
-  StackOpts.TargetSm = StackTargetSm;
-  bool StackFlags =
-      StackStrict.getNumOccurrences() ||
-      StackExecutionLimit.getNumOccurrences() ||
-      StackMaxFrameDepth.getNumOccurrences() || StackSize.getNumOccurrences() ||
-      StackStoreSize.getNumOccurrences() ||
-      StackNodeLimit.getNumOccurrences() ||
-      StackIncludeDirs.getNumOccurrences() || StackTargetSm.getNumOccurrences();
-  if (StackFlags && valuesOf("stub-gen").empty()) {
-    reportError(makeError("the --stack-* options apply to --stub-gen only"),
-                "mmptx-opt");
+  // Each --stub-* flag must apply to one of the programs.
+  std::vector<stub::ProgramKind> ProgramKinds;
+  for (const std::string &V : valuesOf("stub-gen"))
+    ProgramKinds.push_back(
+        stub::getProgramKindOfFile(StringRef(V).split('=').second));
+  if (Error E = stub::checkStubCLOptionsApply(ProgramKinds, "--stub-gen")) {
+    reportError(std::move(E), "mmptx-opt");
     return 1;
   }
+  const stub::StubOptions StubOpts = stub::getStubOptionsFromCL();
   if (InjectListFormat.getNumOccurrences() && !ListInjects) {
     reportError(makeError("--format applies to --list-injects only"),
                 "mmptx-opt");
@@ -357,7 +298,7 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
 
   bool Failed = false;
   if (!SplitInputFile) {
-    if (Error E = processBuffer(Input, Name, 0, Opts, StackOpts, Out.os())) {
+    if (Error E = processBuffer(Input, Name, 0, Opts, StubOpts, Out.os())) {
       reportError(std::move(E), "mmptx-opt");
       Failed = true;
     }
@@ -384,8 +325,8 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
       First = false;
       std::string Padded(Line - 1, '\n');
       Padded += Chunk;
-      if (Error E = processBuffer(Padded, Name, Line - 1, Opts, StackOpts,
-                                  Out.os())) {
+      if (Error E =
+              processBuffer(Padded, Name, Line - 1, Opts, StubOpts, Out.os())) {
         reportError(std::move(E), "mmptx-opt");
         Failed = true;
       }

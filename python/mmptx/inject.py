@@ -9,8 +9,8 @@ render releases the GIL.
 """
 
 import json as _json
-from dataclasses import dataclass
-from typing import Tuple
+from dataclasses import dataclass, field
+from typing import Any, Tuple
 
 from ._mmptx import inject as _native
 from .errors import InjectError, InjectErrorCode
@@ -57,6 +57,42 @@ class Inject:
     index: int
     num_sites: int
     variables: Tuple[Variable, ...]
+    _native: Any = field(default=None, repr=False, compare=False)
+
+    def stub(self, program, *, kind=None, name=None, **options):
+        """The stub of this inject built from ``program``, typed against its
+        variables (user inject types included), as ``mmptx-opt --stub-gen``
+        builds it.
+
+        ``program`` is a :class:`mmptx.stack.Program`, a
+        :class:`mmptx.ast.Program`, or program text: Stack PTX unless
+        ``kind="ast"``. The program may name the variables without
+        declaring them. Options (the compilers' defaults when not given):
+        ``target_sm`` (default: the module's ``.target``), Stack PTX's
+        ``strict``, ``stack_size``, ``max_nodes``, ``max_frame_depth``,
+        ``store_size``, ``execution_limit``, ``include_dirs``; AST PTX's
+        ``max_stack_depth``, ``max_routine_depth``, ``max_words``,
+        ``max_args``, ``max_executed_words``, ``share_subexpressions``.
+        Errors raise :class:`mmptx.StackError` or :class:`mmptx.AstError`
+        with a message located in the program."""
+        from . import ast as _ast
+        from . import stack as _stack
+        if isinstance(program, _ast.Program):
+            kind, text = "ast", program.text()
+        elif isinstance(program, _stack.Program):
+            kind, text = "stack", program.format()
+        elif isinstance(program, (str, bytes)):
+            text = program
+            kind = kind or "stack"
+        else:
+            raise TypeError("program must be a mmptx.stack.Program, a "
+                            "mmptx.ast.Program, str or bytes")
+        if kind not in ("stack", "ast"):
+            raise ValueError(f"kind must be 'stack' or 'ast', not {kind!r}")
+        if self._native is None:
+            raise ValueError("this Inject belongs to no Module")
+        return self._native.stub(self.name, kind == "ast", text,
+                                 name or f"<{kind}>", options)
 
     def __getitem__(self, key):
         if isinstance(key, int):
@@ -107,7 +143,7 @@ class Module:
         for i, (iname, sites, variables) in enumerate(self._m.describe()):
             vs = tuple(Variable(n, k, kind, tok, rt, reg)
                        for k, (n, kind, rt, tok, reg) in enumerate(variables))
-            injects.append(Inject(iname, i, sites, vs))
+            injects.append(Inject(iname, i, sites, vs, self._m))
         self.injects = injects
         self._by_name = {inj.name: inj for inj in injects}
 

@@ -16,7 +16,9 @@
 #include "Bindings.h"
 
 #include "mmptx/Inject/InjectModule.h"
+#include "mmptx/Stub/StubBuilder.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/stl/string.h>
@@ -131,6 +133,73 @@ public:
     return renderRefs(*Ordered);
   }
 
+  /// The stub of inject \p InjectName built from program \p Text (AST PTX
+  /// if \p Ast, else Stack PTX): mmptx/Stub/StubBuilder.h. \p Options maps
+  /// StubOptions fields by their Python names (stack_size, strict, ...,
+  /// target_sm, include_dirs) to values; fields not given keep the
+  /// compilers' defaults.
+  nb::str stub(const std::string &InjectName, bool Ast, nb::handle Text,
+               const std::string &Name, nb::dict Options) const {
+    stub::StubOptions O;
+    for (auto [K, V] : Options) {
+      std::string Key = nb::cast<std::string>(K);
+      if (Key == "include_dirs") {
+        for (nb::handle D : nb::iter(V))
+          O.IncludeDirs.push_back(nb::cast<std::string>(nb::str(D)));
+        continue;
+      }
+      if (Key == "strict" || Key == "share_subexpressions") {
+        bool B = nb::cast<bool>(V);
+        (Key == "strict" ? O.Stack.Strict : O.Ast.ShareSubexpressions) = B;
+        continue;
+      }
+      uint64_t N = nb::cast<uint64_t>(V);
+      auto Narrow = [&](uint32_t &F) {
+        if (N > UINT32_MAX)
+          throw nb::value_error((Key + " is out of range").c_str());
+        F = uint32_t(N);
+      };
+      if (Key == "execution_limit")
+        O.Stack.ExecutionLimit = N;
+      else if (Key == "max_executed_words")
+        O.Ast.MaxExecutedWords = N;
+      else if (uint32_t *F = llvm::StringSwitch<uint32_t *>(Key)
+                                 .Case("stack_size", &O.Stack.StackSize)
+                                 .Case("max_nodes", &O.Stack.MaxNodes)
+                                 .Case("max_frame_depth",
+                                       &O.Stack.MaxFrameDepth)
+                                 .Case("store_size", &O.Stack.StoreSize)
+                                 .Case("max_stack_depth",
+                                       &O.Ast.MaxStackDepth)
+                                 .Case("max_routine_depth",
+                                       &O.Ast.MaxRoutineDepth)
+                                 .Case("max_words", &O.Ast.MaxWords)
+                                 .Case("max_args", &O.Ast.MaxArgs)
+                                 .Case("target_sm", &O.TargetSm)
+                                 .Default(nullptr))
+        Narrow(*F);
+      else
+        throw nb::type_error(("unknown stub option '" + Key + "'").c_str());
+    }
+    const Inject *Inj = Mod->lookupInject(InjectName);
+    if (!Inj)
+      throw nb::key_error(("no inject named '" + InjectName + "'").c_str());
+    stub::Program P{Ast ? stub::ProgramKind::Ast : stub::ProgramKind::Stack,
+                    textOf(Text, "program"), Name};
+    stub::StubBuilder Builder(std::move(O));
+    if (llvm::Error E = Builder.checkOptions())
+      throwError("StackError", /*INVALID_ARGUMENT=*/1, std::move(E));
+    llvm::Expected<std::string> Stub = [&] {
+      nb::gil_scoped_release Release;
+      return Builder.build(*Mod, *Inj, P);
+    }();
+    // The text form's category: the message locates the error.
+    if (!Stub)
+      throwError(Ast ? "AstError" : "StackError", Ast ? 18 : 8,
+                 Stub.takeError());
+    return toStr(*Stub);
+  }
+
   std::string json() const {
     std::string S;
     llvm::raw_string_ostream Os(S);
@@ -172,6 +241,8 @@ void mmptx::python::bindInject(nb::module_ &M) {
       .def("describe", &PyInjectModule::describe)
       .def("render", &PyInjectModule::render, nb::arg("stubs"))
       .def("render_by_name", &PyInjectModule::renderByName, nb::arg("stubs"))
+      .def("stub", &PyInjectModule::stub, nb::arg("inject"), nb::arg("ast"),
+           nb::arg("text"), nb::arg("name"), nb::arg("options"))
       .def("json", &PyInjectModule::json)
       .def_prop_ro(
           "num_injects",

@@ -73,6 +73,15 @@ llvm::Error checkStub(llvm::StringRef Stub, llvm::StringRef BufferName,
                       const InjectModule &Im, const Inject &Inj,
                       const WarningHandler &Warn = nullptr);
 
+/// \returns whether \p Stub is made only of the statements that the Stack
+/// PTX and AST PTX compilers emit (scope braces, `.reg` declarations and
+/// instructions whose operands are registers, hex floats or short integers,
+/// one a line), none of which writes a register of \p InRegisters (`%_x0`).
+/// Render accepts such a stub without parsing it (checkStub()); every stub
+/// this accepts, checkStub() accepts with no warning.
+bool isSimpleStub(llvm::StringRef Stub,
+                  llvm::ArrayRef<llvm::StringRef> InRegisters = {});
+
 /// \returns whether a register declared \p declared (`b32`, no dot) may be
 /// the operand of a `mov.<movSuffix>`: the same type, a bit type of the
 /// same size, or integers of the same size.

@@ -35,20 +35,18 @@ namespace ptx {
 class Module;
 } // namespace ptx
 struct InjectOptions;
-namespace stack {
-struct StackPtxOptions;
-} // namespace stack
+namespace stub {
+struct StubOptions;
+} // namespace stub
 
 /// Settings that the driver gives every pass of a pipeline.
 struct PassContext {
   /// Extra inject types (and tolerance of unknown ones) for the passes that
   /// read inject sites; null means the built-in types only.
   const InjectOptions *TheInjectOptions = nullptr;
-  /// Options of the Stack PTX compiler for stub-gen; null: its defaults.
-  const stack::StackPtxOptions *StackOptions = nullptr;
-  /// Where stub-gen searches the programs' `.include` files (after the
-  /// including file's directory); null: nowhere else.
-  const std::vector<std::string> *StackIncludeDirs = nullptr;
+  /// How stub-gen builds stubs (compiler options, include directories,
+  /// target); null: the defaults.
+  const stub::StubOptions *TheStubOptions = nullptr;
   /// Receives the passes' warnings (passes never print); none are reported
   /// when empty.
   std::function<void(const llvm::SMDiagnostic &)> OnWarning;

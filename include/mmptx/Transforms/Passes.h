@@ -25,9 +25,9 @@ class raw_ostream;
 } // namespace llvm
 
 namespace mmptx {
-namespace stack {
-struct StackPtxOptions;
-} // namespace stack
+namespace stub {
+struct StubOptions;
+} // namespace stub
 
 #define MMPTX_PASS(ARG, FACTORY, DESC) std::unique_ptr<Pass> FACTORY();
 #define MMPTX_PASS_WITH_VALUES(ARG, FACTORY, VALUE, DESC)                      \
@@ -47,24 +47,20 @@ class Module;
 void spliceStubs(ptx::Module &M, const InjectModule &IM,
                  llvm::ArrayRef<llvm::Optional<llvm::StringRef>> Stubs);
 
-/// One `--stub-gen NAME=PROGRAM`: a Stack PTX program (text format) for the
-/// sites of inject NAME.
+/// One `--stub-gen NAME=PROGRAM`: a Stack PTX (or, for a `.ast` file, AST
+/// PTX) program for the sites of inject NAME.
 struct StubGenSpec {
   std::string InjectName;
   std::string ProgramFile;
-  /// Where the program's `.include` files are searched, after the
-  /// including file's directory.
-  std::vector<std::string> IncludeDirs;
 };
 
-/// Compiles each program into a stub typed against its inject and renders
-/// it at every site of that inject (see lib/Transforms/StubGen.cpp), with
-/// the pipeline's Stack PTX options (PassContext::stackOptions).
+/// Builds each program's stub (mmptx/Stub/StubBuilder.h) and renders it at
+/// every site of its inject, with the pipeline's StubOptions
+/// (PassContext::TheStubOptions).
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs);
-/// As above, compiling with \p Opts (strict mode, limits). Opts.targetSm 0
-/// means the module's own `.target`.
+/// As above, building with \p Opts.
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs,
-                                        const stack::StackPtxOptions &Opts);
+                                        const stub::StubOptions &Opts);
 
 /// A registered pass: its flag, description and factory; a pass that takes
 /// values has a ValuesFactory and its ValueDesc instead.
