@@ -25,6 +25,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Render.h"
+
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Support/Diagnostic.h"

@@ -15,6 +15,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Render.h"
+
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Stub/StubBuilder.h"

@@ -40,13 +40,6 @@ namespace ptx {
 class Module;
 } // namespace ptx
 
-/// The render step: replaces every site of inject i of \p IM, found in
-/// \p M, with \p Stubs[i] where given; a legacy comment-form site gets the
-/// normalised scaffold around it. The stubs must be checked already (or be
-/// valid by construction).
-void spliceStubs(ptx::Module &M, const InjectModule &IM,
-                 llvm::ArrayRef<llvm::Optional<llvm::StringRef>> Stubs);
-
 /// One `--stub-gen NAME=PROGRAM`: a Stack PTX (or, for a `.ast` file, AST
 /// PTX) program for the sites of inject NAME.
 struct StubGenSpec {
