@@ -43,10 +43,6 @@ RULES = {
 
 # (layer, included layer): what removes it.
 KNOWN = {
-    ("Expr", "Stack"): "the instruction-set tables (Stack/StackInfo.h) move "
-                       "to the Expr layer",
-    ("Ast", "Stack"): "the instruction-set tables, the register kinds and "
-                      "the random generator move to the Expr layer",
     ("Frontend", "Backend"): "the content cache moves to lib/Cache",
 }
 

@@ -19,6 +19,7 @@
 
 #include "mmptx/Ast/AstPtx.h"
 #include "mmptx/Ast/AstRandom.h"
+#include "mmptx/Stack/StackInfo.h"
 
 #include <benchmark/benchmark.h>
 
@@ -37,7 +38,7 @@ const std::vector<std::vector<uint64_t>> &getCorpus(int64_t Nodes) {
   if (C.empty()) {
     const stack::StackInfo &Info = stack::getDefaultStackInfo();
     std::vector<uint32_t> Ops = getReferenceAstInstrMap(Info);
-    stack::StackRng Rng(uint64_t(Nodes) * 7919);
+    expr::Rng Rng(uint64_t(Nodes) * 7919);
     for (int I = 0; I != 256; ++I)
       C.push_back(randomAstExpr(Rng, Info, 0, unsigned(Nodes), Inputs, Ops));
   }

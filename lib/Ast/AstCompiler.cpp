@@ -34,7 +34,7 @@
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ast;
-using stack::StackInfo;
+using expr::InstrSet;
 
 char AstError::ID = 0;
 
@@ -89,7 +89,7 @@ AstResult ast::takeAstResult(Error E, std::string *Message) {
   return TheR;
 }
 
-std::vector<uint32_t> ast::getReferenceAstInstrMap(const StackInfo &Info) {
+std::vector<uint32_t> ast::getReferenceAstInstrMap(const InstrSet &Info) {
   static const char *const Names[] = {
       "copysign.f32",         "add.ftz.f32",        "sub.ftz.f32",
       "mul.ftz.f32",          "fma.rn.ftz.f32",     "div.approx.ftz.f32",
@@ -131,7 +131,7 @@ struct Frame {
 
 struct AstPtxContext::Impl {
   using Piece = expr::TextPiece;
-  Impl(const StackInfo &Info, AstPtxOptions O);
+  Impl(const InstrSet &Info, AstPtxOptions O);
 
   Error build(const AstProgram &Prog, ArrayRef<AstVar> Inputs);
   /// Share: opts.shareSubexpressions. Presized: the DAG and the value
@@ -177,7 +177,7 @@ struct AstPtxContext::Impl {
     }
   };
 
-  const StackInfo &Info;
+  const InstrSet &Info;
   AstPtxOptions Opts;
   const expr::InstrSetTraits Traits;
   /// Lower-case literals, `%ast<N>` for stack 0 and `%ast_s<S>_<N>` for
@@ -237,7 +237,7 @@ struct AstPtxContext::Impl {
   expr::TextBuf Out;
 };
 
-AstPtxContext::Impl::Impl(const StackInfo &Info, AstPtxOptions O)
+AstPtxContext::Impl::Impl(const InstrSet &Info, AstPtxOptions O)
     : Info(Info), Opts(O), Traits(Info, O.TargetSm),
       Tables(Info, "", [](unsigned S) {
         return S == 0 ? std::string("%ast")
@@ -769,7 +769,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
           }
         }
       } else {
-        const stack::PtxInstrDesc &D = Info.Instrs[Nd.Payload];
+        const expr::PtxInstrDesc &D = Info.Instrs[Nd.Payload];
         uint32_t E = 0;
         for (unsigned A = 0; A != D.NumArgs; ++A) {
           unsigned V = Info.ArgTypes[D.Args[A]].NumVecElems;
@@ -900,7 +900,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
 // AstPtxContext
 //===----------------------------------------------------------------------===//
 
-AstPtxContext::AstPtxContext(const StackInfo &Info, AstPtxOptions Opts)
+AstPtxContext::AstPtxContext(const InstrSet &Info, AstPtxOptions Opts)
     : TheImpl(std::make_unique<Impl>(Info, Opts)) {}
 AstPtxContext::~AstPtxContext() = default;
 
@@ -927,7 +927,7 @@ ArrayRef<uint32_t> AstPtxContext::getOutputNodes() const {
 uint32_t AstPtxContext::getNumEmittedInstrs() const { return TheImpl->Emitted; }
 const AstPtxOptions &AstPtxContext::getOptions() const { return TheImpl->Opts; }
 AstPtxOptions &AstPtxContext::getOptions() { return TheImpl->Opts; }
-const StackInfo &AstPtxContext::getInfo() const { return TheImpl->Info; }
+const InstrSet &AstPtxContext::getInfo() const { return TheImpl->Info; }
 
 bool ast::isReservedAstName(StringRef Name) {
   if (!Name.consume_front("ast"))
@@ -938,7 +938,7 @@ bool ast::isReservedAstName(StringRef Name) {
          llvm::all_of(Name, [](char C) { return C >= '0' && C <= '9'; });
 }
 
-Expected<std::string> ast::compileAstPtx(const StackInfo &Info,
+Expected<std::string> ast::compileAstPtx(const InstrSet &Info,
                                          const AstProgram &Prog,
                                          ArrayRef<AstVar> Inputs,
                                          const AstPtxOptions &Opts) {

@@ -19,10 +19,10 @@ using namespace mmptx::ast;
 Expected<std::vector<uint64_t>>
 ast::interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
                      ArrayRef<AstVar> Inputs, ArrayRef<uint64_t> Values,
-                     stack::SpecialValueFn Specials) {
+                     expr::SpecialValueFn Specials) {
   if (Error E = Ctx.build(Prog, Inputs))
     return E;
-  const stack::StackInfo &Info = Ctx.getInfo();
+  const expr::InstrSet &Info = Ctx.getInfo();
   ArrayRef<AstPtxContext::Node> Nodes = Ctx.getNodes();
   ArrayRef<uint32_t> Operands = Ctx.getOperands();
   std::vector<uint8_t> Live(Nodes.size(), 0);

@@ -17,13 +17,12 @@
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ast;
-using stack::StackInfo;
-using stack::StackRng;
+using expr::InstrSet;
 
 namespace {
 struct Gen {
-  StackRng &Rng;
-  const StackInfo &Info;
+  expr::Rng &Rng;
+  const InstrSet &Info;
   ArrayRef<AstVar> Inputs;
   /// Per stack, the usable instructions giving a value on it.
   std::vector<std::vector<uint32_t>> ByStack;
@@ -78,7 +77,7 @@ struct Gen {
 };
 } // namespace
 
-std::vector<uint64_t> ast::randomAstExpr(StackRng &Rng, const StackInfo &Info,
+std::vector<uint64_t> ast::randomAstExpr(expr::Rng &Rng, const InstrSet &Info,
                                          uint16_t Stack, unsigned Nodes,
                                          ArrayRef<AstVar> Inputs,
                                          ArrayRef<uint32_t> Instrs,
@@ -87,14 +86,14 @@ std::vector<uint64_t> ast::randomAstExpr(StackRng &Rng, const StackInfo &Info,
   G.ByStack.resize(Info.NumStacks);
   G.OperandStacks.resize(Info.NumInstrs);
   auto Consider = [&](uint32_t I) {
-    const stack::PtxInstrDesc &D = Info.Instrs[I];
+    const expr::PtxInstrDesc &D = Info.Instrs[I];
     if (D.NumRets != 1 || D.NumArgs == 0 ||
         Info.ArgTypes[D.Rets[0]].NumVecElems != 0)
       return;
     if (TheTargetSm && Info.InstrMinSm && Info.InstrMinSm[I] > TheTargetSm)
       return;
     for (unsigned A = 0; A != D.NumArgs; ++A) {
-      const stack::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
+      const expr::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
       G.OperandStacks[I].append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
     }
     G.ByStack[Info.ArgTypes[D.Rets[0]].StackIdx].push_back(I);
@@ -110,7 +109,7 @@ std::vector<uint64_t> ast::randomAstExpr(StackRng &Rng, const StackInfo &Info,
   return std::move(G.Words);
 }
 
-AstModule ast::makeRandomAstModule(const StackInfo &Info, uint64_t Seed,
+AstModule ast::makeRandomAstModule(const InstrSet &Info, uint64_t Seed,
                                    unsigned MaxNodes, uint32_t TargetSm,
                                    ArrayRef<uint16_t> Stacks) {
   SmallVector<uint16_t, 16> Chosen(Stacks.begin(), Stacks.end());
@@ -118,17 +117,17 @@ AstModule ast::makeRandomAstModule(const StackInfo &Info, uint64_t Seed,
     for (uint32_t S = 0; S != Info.NumStacks; ++S)
       Chosen.push_back(uint16_t(S));
   AstModule M;
-  for (stack::RegKind K : {stack::RegKind::In, stack::RegKind::Out})
+  for (InjectArgKind K : {InjectArgKind::In, InjectArgKind::Out})
     for (uint16_t S : Chosen) {
       AstVarDecl D;
-      D.Name = ((K == stack::RegKind::In ? "i" : "o") + Twine(S)).str();
+      D.Name = ((K == InjectArgKind::In ? "i" : "o") + Twine(S)).str();
       D.StackIdx = S;
       D.Kind = K;
       M.Vars.push_back(std::move(D));
     }
   std::vector<AstVar> Inputs = M.getInputs();
   Inputs.resize(Chosen.size()); // only the in variables are read
-  StackRng Rng(Seed);
+  expr::Rng Rng(Seed);
   for (size_t K = 0; K != Chosen.size(); ++K) {
     AstOutputDecl O;
     O.Var = uint32_t(Chosen.size() + K);
@@ -141,7 +140,7 @@ AstModule ast::makeRandomAstModule(const StackInfo &Info, uint64_t Seed,
   return M;
 }
 
-std::string ast::wrapAstStubInKernel(const StackInfo &Info, const AstModule &M,
+std::string ast::wrapAstStubInKernel(const InstrSet &Info, const AstModule &M,
                                      StringRef Stub, uint32_t TargetSm) {
   std::string Out = ".version 9.0\n.target sm_" +
                     std::to_string(TargetSm ? TargetSm : 80) +
@@ -150,7 +149,7 @@ std::string ast::wrapAstStubInKernel(const StackInfo &Info, const AstModule &M,
     Out += std::string("\t.reg .") + Info.LiteralPrefixes[D.StackIdx] + " %" +
            D.Name + ";\n";
   for (const AstVarDecl &D : M.Vars) {
-    if (D.Kind == stack::RegKind::Out)
+    if (D.Kind == InjectArgKind::Out)
       continue;
     StringRef P = Info.LiteralPrefixes[D.StackIdx];
     std::string Op = P == "u8" || P == "s8" ? ("cvt." + P + "." + P).str()

@@ -30,8 +30,7 @@
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ast;
-using stack::RegKind;
-using stack::StackInfo;
+using expr::InstrSet;
 
 std::vector<AstVar> AstModule::getInputs() const {
   std::vector<AstVar> In;
@@ -151,7 +150,7 @@ bool looksLikeLiteral(StringRef S) {
 
 class Builder {
 public:
-  Builder(const SourceMgr &Sm, const StackInfo &Info,
+  Builder(const SourceMgr &Sm, const InstrSet &Info,
           ArrayRef<AstVarDecl> Predeclared)
       : Sm(Sm), Info(Info), Predeclared(Predeclared) {}
   Expected<AstModule> build(std::vector<SExpr> &Forms);
@@ -176,7 +175,7 @@ private:
   }
 
   const SourceMgr &Sm;
-  const StackInfo &Info;
+  const InstrSet &Info;
   ArrayRef<AstVarDecl> Predeclared;
   AstModule M;
   StringMap<uint32_t> VarIdx, RoutineIdx;
@@ -222,9 +221,9 @@ Error Builder::declare(const SExpr &Form) {
   AstVarDecl D;
   D.Name = Name.Atom.str();
   D.StackIdx = *S;
-  D.Kind = Head.Atom == "in"    ? RegKind::In
-           : Head.Atom == "out" ? RegKind::Out
-                                : RegKind::Mod;
+  D.Kind = Head.Atom == "in"    ? InjectArgKind::In
+           : Head.Atom == "out" ? InjectArgKind::Out
+                                : InjectArgKind::Mod;
   D.Loc = Name.loc();
   VarIdx[Name.Atom] = uint32_t(M.Vars.size());
   M.Vars.push_back(std::move(D));
@@ -312,7 +311,7 @@ Error Builder::expr(const SExpr &X, int TheExpected, AstWords &Out) {
       return error(X, "unknown variable '" + A + "'");
     }
     AstVarDecl &D = M.Vars[*V];
-    if (D.Kind == RegKind::Out)
+    if (D.Kind == InjectArgKind::Out)
       return error(X, "'" + A +
                           "' is an out variable, which has no value to read; "
                           "declare it 'mod' to read its value");
@@ -346,10 +345,10 @@ Error Builder::expr(const SExpr &X, int TheExpected, AstWords &Out) {
   if (Instr < 0)
     return error(Head, "unknown instruction or routine '" + Head.Atom + "'");
   // Expected operand stacks, flattened.
-  const stack::PtxInstrDesc &D = Info.Instrs[Instr];
+  const expr::PtxInstrDesc &D = Info.Instrs[Instr];
   SmallVector<uint16_t, 8> Want;
   for (unsigned A = 0; A != D.NumArgs; ++A) {
-    const stack::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
+    const expr::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
     Want.append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
   }
   if (NumArgs != Want.size())
@@ -431,7 +430,7 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &Forms) {
         if (*V < 0)
           return error(F.Items[1],
                        "unknown variable '" + F.Items[1].Atom + "'");
-        if (M.Vars[*V].Kind == RegKind::In)
+        if (M.Vars[*V].Kind == InjectArgKind::In)
           return error(F.Items[1], "'" + F.Items[1].Atom +
                                        "' is an in variable; only out and "
                                        "mod variables can be written");
@@ -456,7 +455,7 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &Forms) {
   if (Bare) {
     // The one variable it may be for.
     int Target = -1;
-    for (RegKind K : {RegKind::Out, RegKind::Mod}) {
+    for (InjectArgKind K : {InjectArgKind::Out, InjectArgKind::Mod}) {
       int Count = 0;
       for (size_t I = 0; I != M.Vars.size(); ++I)
         if (M.Vars[I].Kind == K) {
@@ -469,13 +468,13 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &Forms) {
         return error(*Bare, "an expression without '(= NAME ...)' needs "
                             "exactly one out variable; this program has " +
                                 Twine(Count) + " " +
-                                (K == RegKind::Out ? "out" : "mod") +
+                                (K == InjectArgKind::Out ? "out" : "mod") +
                                 " variables");
       Target = -1;
     }
     if (Target < 0) {
       // Predeclared variables: the one out (or mod) variable of the site.
-      for (RegKind K : {RegKind::Out, RegKind::Mod}) {
+      for (InjectArgKind K : {InjectArgKind::Out, InjectArgKind::Mod}) {
         int Count = 0, Found = -1;
         for (size_t I = 0; I != Predeclared.size(); ++I)
           if (Predeclared[I].Kind == K &&
@@ -514,7 +513,7 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &Forms) {
 }
 
 Expected<AstModule> ast::parseAstModule(const SourceMgr &Sm, unsigned BufferId,
-                                        const StackInfo &Info,
+                                        const InstrSet &Info,
                                         ArrayRef<AstVarDecl> Predeclared) {
   std::vector<SExpr> Forms;
   Reader TheReader(Sm, Sm.getMemoryBuffer(BufferId)->getBuffer());
@@ -524,7 +523,7 @@ Expected<AstModule> ast::parseAstModule(const SourceMgr &Sm, unsigned BufferId,
   return B.build(Forms);
 }
 
-Expected<AstModule> ast::parseAstModule(StringRef Text, const StackInfo &Info,
+Expected<AstModule> ast::parseAstModule(StringRef Text, const InstrSet &Info,
                                         StringRef BufferName) {
   // Diagnostics point into the buffer, so the SourceMgr must outlive
   // their printing: render them here.
@@ -586,7 +585,7 @@ struct PrintVal {
 } // namespace
 
 static std::string spellLiteral(const PrintVal &V, int TheExpected,
-                                const StackInfo &Info) {
+                                const InstrSet &Info) {
   std::string S;
   raw_string_ostream Os(S);
   if (V.Stack >= Info.NumStacks) {
@@ -614,9 +613,10 @@ static std::string spellLiteral(const PrintVal &V, int TheExpected,
   return Os.str();
 }
 
-static Expected<std::string>
-printExpr(ArrayRef<uint64_t> Words, const AstModule &M, const StackInfo &Info,
-          const std::vector<std::string> *Params, int TheExpected) {
+static Expected<std::string> printExpr(ArrayRef<uint64_t> Words,
+                                       const AstModule &M, const InstrSet &Info,
+                                       const std::vector<std::string> *Params,
+                                       int TheExpected) {
   std::vector<PrintVal> TheSt;
   auto Take = [&](size_t I, int Exp) {
     PrintVal &V = TheSt[I];
@@ -667,9 +667,9 @@ printExpr(ArrayRef<uint64_t> Words, const AstModule &M, const StackInfo &Info,
         return Bad("too few operands");
       SmallVector<uint16_t, 8> Want;
       if (IsPtx) {
-        const stack::PtxInstrDesc &D = Info.Instrs[Payload];
+        const expr::PtxInstrDesc &D = Info.Instrs[Payload];
         for (unsigned A = 0; A != D.NumArgs; ++A) {
-          const stack::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
+          const expr::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];
           Want.append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
         }
       }
@@ -695,7 +695,7 @@ printExpr(ArrayRef<uint64_t> Words, const AstModule &M, const StackInfo &Info,
 }
 
 Error ast::printAstModule(raw_ostream &Os, const AstModule &M,
-                          const StackInfo &Info) {
+                          const InstrSet &Info) {
   for (const AstVarDecl &V : M.Vars)
     Os << "(" << getInjectArgKindName(V.Kind) << " " << V.Name << " "
        << Info.StackNames[V.StackIdx] << ")\n";
@@ -728,7 +728,7 @@ Error ast::printAstModule(raw_ostream &Os, const AstModule &M,
 //===----------------------------------------------------------------------===//
 
 void ast::printAstWords(raw_ostream &Os, const AstModule &M,
-                        const StackInfo &Info) {
+                        const InstrSet &Info) {
   for (const AstVarDecl &V : M.Vars)
     Os << "// " << getInjectArgKindName(V.Kind) << " " << V.Name << " "
        << (V.StackIdx < Info.NumStacks ? Info.StackNames[V.StackIdx] : "?")
@@ -751,7 +751,7 @@ void ast::printAstWords(raw_ostream &Os, const AstModule &M,
 }
 
 Error ast::renumberAstInstrs(AstModule &M, ArrayRef<uint32_t> Map, bool ToMap,
-                             const StackInfo &Info, const SourceMgr *Sm) {
+                             const InstrSet &Info, const SourceMgr *Sm) {
   std::vector<AstWords *> All;
   for (AstRoutineDecl &R : M.Routines)
     All.push_back(&R.Body);
@@ -795,7 +795,7 @@ Error ast::renumberAstInstrs(AstModule &M, ArrayRef<uint32_t> Map, bool ToMap,
 }
 
 Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
-                                       const StackInfo &Info) {
+                                       const InstrSet &Info) {
   StringRef Buf = Sm.getMemoryBuffer(BufferId)->getBuffer();
   AstModule M;
   StringMap<uint32_t> VarIdx, RoutineIdx;
@@ -843,9 +843,9 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
       AstVarDecl D;
       D.Name = F[1].str();
       D.StackIdx = uint16_t(St);
-      D.Kind = Head == "in"    ? RegKind::In
-               : Head == "out" ? RegKind::Out
-                               : RegKind::Mod;
+      D.Kind = Head == "in"    ? InjectArgKind::In
+               : Head == "out" ? InjectArgKind::Out
+                               : InjectArgKind::Mod;
       D.Loc = SMLoc::getFromPointer(F[1].data());
       M.Vars.push_back(std::move(D));
     } else if (Head == "routine") {
@@ -866,7 +866,7 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
       auto It = VarIdx.find(F[1]);
       if (It == VarIdx.end())
         return TheError(F[1], "unknown variable '" + F[1] + "'");
-      if (M.Vars[It->second].Kind == RegKind::In)
+      if (M.Vars[It->second].Kind == InjectArgKind::In)
         return TheError(F[1], "'" + F[1] + "' is an in variable");
       AstOutputDecl O;
       O.Var = It->second;

@@ -25,9 +25,6 @@
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::expr;
-using stack::ArgTypeInfo;
-using stack::PtxInstrDesc;
-using stack::StackInfo;
 
 uint64_t expr::f32Bits(float F) {
   uint32_t B;
@@ -275,7 +272,7 @@ static bool cmpInt(StringRef Op, int64_t A, int64_t B) {
       .Default(false);
 }
 
-Error expr::evaluateInstr(const StackInfo &TheInfo, uint32_t Instr,
+Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
                           ArrayRef<uint64_t> TheA,
                           MutableArrayRef<uint64_t> Results) {
   const PtxInstrDesc &D = TheInfo.Instrs[Instr];

@@ -13,9 +13,8 @@
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::expr;
-using stack::StackInfo;
 
-StringRef expr::getStackRegType(const StackInfo &Info, unsigned S) {
+StringRef expr::getStackRegType(const InstrSet &Info, unsigned S) {
   StringRef Name = Info.StackNames[S];
   for (const InjectType &T : getBuiltinInjectTypes())
     if (T.TheToken == Name)
@@ -23,7 +22,7 @@ StringRef expr::getStackRegType(const StackInfo &Info, unsigned S) {
   return Info.LiteralPrefixes[S];
 }
 
-int expr::findStackOf(const StackInfo &Info, const SiteVar &V) {
+int expr::findStackOf(const InstrSet &Info, const SiteVar &V) {
   int S = Info.findStack(V.TypeToken);
   if (V.RegType.empty())
     return S;
@@ -36,8 +35,7 @@ int expr::findStackOf(const StackInfo &Info, const SiteVar &V) {
   return Found;
 }
 
-std::string expr::describeMissingStack(const StackInfo &Info,
-                                       const SiteVar &V) {
+std::string expr::describeMissingStack(const InstrSet &Info, const SiteVar &V) {
   std::string Candidates;
   for (unsigned I = 0; I != Info.NumStacks; ++I)
     if (!V.RegType.empty() && getStackRegType(Info, I) == V.RegType)
@@ -60,7 +58,7 @@ const SiteVar *expr::findSiteVar(ArrayRef<SiteVar> Vars, StringRef Name) {
   return It == Vars.end() ? nullptr : &*It;
 }
 
-std::string expr::checkSiteVarUse(const StackInfo &Info, StringRef InjectName,
+std::string expr::checkSiteVarUse(const InstrSet &Info, StringRef InjectName,
                                   const SiteVar &V, unsigned Stack,
                                   InjectArgKind Kind) {
   if (Stack >= Info.NumStacks) // used without a declaration

@@ -9,11 +9,8 @@
 
 using namespace mmptx;
 using namespace mmptx::expr;
-using stack::ArgTypeInfo;
-using stack::PtxInstrDesc;
-using stack::StackInfo;
 
-InstrSetTraits::InstrSetTraits(const StackInfo &Info, uint32_t TargetSm)
+InstrSetTraits::InstrSetTraits(const InstrSet &Info, uint32_t TargetSm)
     : Info(Info), TargetSm(TargetSm) {
   auto TypeOk = [&](uint16_t A) {
     return A < Info.NumArgTypes && Info.ArgTypes[A].StackIdx < Info.NumStacks &&

@@ -29,7 +29,7 @@ TextPiece expr::makeTextPiece(StringRef S) {
   return Pc;
 }
 
-PtxStackTables::PtxStackTables(const stack::StackInfo &Info, StringRef Indent,
+PtxStackTables::PtxStackTables(const InstrSet &Info, StringRef Indent,
                                function_ref<std::string(unsigned)> RegPrefix) {
   for (uint32_t S = 0; S != Info.NumStacks; ++S) {
     // Plain string appends: Twine costs microseconds per context here.

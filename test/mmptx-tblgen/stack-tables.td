@@ -19,7 +19,7 @@
 // CHECK: #ifdef GET_STACK_ENCODERS
 // CHECK: constexpr uint64_t encodeConstantF32(float v) {
 // CHECK: #ifdef GET_STACK_TABLES
-// CHECK: static const ::mmptx::stack::PtxInstrDesc StackInstrDescs[] = {
+// CHECK: static const ::mmptx::expr::PtxInstrDesc StackInstrDescs[] = {
 // CHECK-NEXT:   {{[{][{]}}1, 1, 24, 24}, {1, 24}, 2, 1}, // add.u32
 // Minimum targets: tanh.approx (21) sm_75, cvt.rna.tf32 (26) and the tf32
 // mma (28) sm_80; %aggr_smem_size (30) sm_90.
@@ -30,7 +30,7 @@
 // CHECK-NEXT:   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 // CHECK-NEXT:   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 0
 // CHECK-NEXT: };
-// CHECK: static const ::mmptx::stack::StackInfo stackInfo = {
+// CHECK: static const ::mmptx::expr::InstrSet stackInfo = {
 
 // C: #ifndef MMPTX_STACK_TABLES_H
 // C: #include "mmptx-c/StackPtx.h"

@@ -54,7 +54,7 @@ def Tanh : PtxInstr<"tanh.approx.f32", [RealArg], [RealArg]> {
 // CHECK-NEXT: };
 // One writer of the tables, two spellings: the same arrays and struct in
 // C++ and in C.
-// CHECK:      static const ::mmptx::stack::StackInfo stackInfo = {
+// CHECK:      static const ::mmptx::expr::InstrSet stackInfo = {
 // CHECK-NEXT:     2, StackTypeNames, StackLiteralPrefixes,
 // CHECK-NEXT:     3, StackArgTypes, StackArgTypeNames,
 // CHECK-NEXT:     4, StackInstrDescs, StackInstrPtx, StackInstrNames,

@@ -30,6 +30,7 @@
 #include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Ast/AstText.h"
 #include "mmptx/Expr/Literal.h"
+#include "mmptx/Stack/StackInfo.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
 

@@ -8,6 +8,7 @@
 #include "mmptx/Ast/AstPtx.h"
 #include "mmptx/Ast/AstInterpreter.h"
 #include "mmptx/Ast/AstRandom.h"
+#include "mmptx/Stack/StackInfo.h"
 
 #include "gtest/gtest.h"
 
@@ -96,12 +97,12 @@ TEST(AstPtx, ReferenceWordsExactText) {
   // Interpreter: 5*3+1 = 16 and 3 - fma(5, 3, 2) = -14.
   AstOutput Out{{"z", 0}, Prog1};
   auto V = interpretAstPtx(Ctx, AstProgram{Out, Routines}, Xy,
-                           {stack::f32Bits(5), stack::f32Bits(3)});
+                           {expr::f32Bits(5), expr::f32Bits(3)});
   ASSERT_TRUE(bool(V));
   EXPECT_EQ(asF32((*V)[0]), 16.0f);
   Out.Words = Prog2;
   V = interpretAstPtx(Ctx, AstProgram{Out, Routines}, Xy,
-                      {stack::f32Bits(5), stack::f32Bits(3)});
+                      {expr::f32Bits(5), expr::f32Bits(3)});
   ASSERT_TRUE(bool(V));
   EXPECT_EQ(asF32((*V)[0]), -14.0f);
 }

@@ -8,6 +8,7 @@
 #include "mmptx/Ast/AstText.h"
 #include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Expr/Literal.h"
+#include "mmptx/Stack/StackInfo.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -82,7 +83,7 @@ TEST(AstText, RandomOnChosenStacks) {
     ASSERT_EQ(M.Vars.size(), 4u);
     EXPECT_EQ(M.Vars[0].StackIdx, F16);
     EXPECT_EQ(M.Vars[1].StackIdx, U64);
-    EXPECT_EQ(M.Vars[2].Kind, stack::RegKind::Out);
+    EXPECT_EQ(M.Vars[2].Kind, InjectArgKind::Out);
     ASSERT_EQ(M.Outputs.size(), 2u);
     EXPECT_EQ(M.Outputs[0].Var, 2u);
     EXPECT_EQ(M.Outputs[1].Var, 3u);
@@ -94,7 +95,7 @@ TEST(AstText, RandomOnChosenStacks) {
 
 TEST(AstText, PrintRejectsNonTrees) {
   AstModule M;
-  M.Vars.push_back({"z", 0, stack::RegKind::Out, {}, {}});
+  M.Vars.push_back({"z", 0, InjectArgKind::Out, {}, {}});
   AstOutputDecl O;
   O.Var = 0;
   O.Expr.Words = {encodeConstant(1.0f), encodeConstant(2.0f), encodeReturn()};

@@ -21,7 +21,7 @@
 #define MMPTX_AST_ASTINTERPRETER_H
 
 #include "mmptx/Ast/AstPtx.h"
-#include "mmptx/Stack/StackInterpreter.h"
+#include "mmptx/Expr/Evaluate.h"
 
 #include <vector>
 
@@ -33,7 +33,7 @@ namespace ast {
 llvm::Expected<std::vector<uint64_t>>
 interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
                 llvm::ArrayRef<AstVar> Inputs, llvm::ArrayRef<uint64_t> Values,
-                stack::SpecialValueFn Specials = nullptr);
+                expr::SpecialValueFn Specials = nullptr);
 
 } // namespace ast
 } // namespace mmptx

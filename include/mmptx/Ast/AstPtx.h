@@ -61,7 +61,7 @@
 #ifndef MMPTX_AST_ASTPTX_H
 #define MMPTX_AST_ASTPTX_H
 
-#include "mmptx/Stack/StackInfo.h"
+#include "mmptx/Expr/InstrSet.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -237,13 +237,13 @@ struct AstPtxOptions {
 /// catalogue (spec §3: 0 copysign.f32, 1 add.ftz.f32, ... 17
 /// tanh.approx.f32), for AstPtxOptions::instrMap; empty if \p info lacks
 /// one of them.
-std::vector<uint32_t> getReferenceAstInstrMap(const stack::StackInfo &Info);
+std::vector<uint32_t> getReferenceAstInstrMap(const expr::InstrSet &Info);
 
 /// Compiles AST PTX programs against one instruction set. Reuse one context
 /// per thread: after warm-up, compile() does not allocate.
 class AstPtxContext {
 public:
-  explicit AstPtxContext(const stack::StackInfo &Info,
+  explicit AstPtxContext(const expr::InstrSet &Info,
                          AstPtxOptions Opts = AstPtxOptions());
   ~AstPtxContext();
   AstPtxContext(const AstPtxContext &) = delete;
@@ -278,7 +278,7 @@ public:
   const AstPtxOptions &getOptions() const;
   /// Every option but targetSm and instrMap may change between compiles.
   AstPtxOptions &getOptions();
-  const stack::StackInfo &getInfo() const;
+  const expr::InstrSet &getInfo() const;
 
 private:
   struct Impl;
@@ -291,7 +291,7 @@ bool isReservedAstName(llvm::StringRef Name);
 
 /// Convenience for one-off compiles.
 llvm::Expected<std::string>
-compileAstPtx(const stack::StackInfo &Info, const AstProgram &Prog,
+compileAstPtx(const expr::InstrSet &Info, const AstProgram &Prog,
               llvm::ArrayRef<AstVar> Inputs,
               const AstPtxOptions &Opts = AstPtxOptions());
 

@@ -16,7 +16,8 @@
 #define MMPTX_AST_ASTRANDOM_H
 
 #include "mmptx/Ast/AstText.h"
-#include "mmptx/Stack/StackRandom.h"
+#include "mmptx/Expr/InstrSet.h"
+#include "mmptx/Expr/Random.h"
 
 #include <string>
 #include <vector>
@@ -30,24 +31,24 @@ namespace ast {
 /// whose MinSm \p targetSm allows (all of them if \p instrs is empty).
 /// Leaves read an input of \p inputs with the right stack or are random
 /// constants.
-std::vector<uint64_t>
-randomAstExpr(stack::StackRng &Rng, const stack::StackInfo &Info,
-              uint16_t Stack, unsigned Nodes, llvm::ArrayRef<AstVar> Inputs,
-              llvm::ArrayRef<uint32_t> Instrs = {}, uint32_t TargetSm = 0);
+std::vector<uint64_t> randomAstExpr(expr::Rng &Rng, const expr::InstrSet &Info,
+                                    uint16_t Stack, unsigned Nodes,
+                                    llvm::ArrayRef<AstVar> Inputs,
+                                    llvm::ArrayRef<uint32_t> Instrs = {},
+                                    uint32_t TargetSm = 0);
 
 /// \returns a program with an input `i<s>` and an output `o<s>` for every
 /// stack s of \p stacks (every stack if it is empty), each output a random
 /// tree of 1 to \p maxNodes words. Inner nodes may still use any stack:
 /// their leaves on a stack without an input are constants.
-AstModule makeRandomAstModule(const stack::StackInfo &Info, uint64_t Seed,
+AstModule makeRandomAstModule(const expr::InstrSet &Info, uint64_t Seed,
                               unsigned MaxNodes, uint32_t TargetSm = 0,
                               llvm::ArrayRef<uint16_t> Stacks = {});
 
 /// \returns a PTX module (`.target sm_<targetSm>`) of one kernel that
 /// declares and initialises the variables of \p m and contains \p stub.
-std::string wrapAstStubInKernel(const stack::StackInfo &Info,
-                                const AstModule &M, llvm::StringRef Stub,
-                                uint32_t TargetSm);
+std::string wrapAstStubInKernel(const expr::InstrSet &Info, const AstModule &M,
+                                llvm::StringRef Stub, uint32_t TargetSm);
 
 } // namespace ast
 } // namespace mmptx

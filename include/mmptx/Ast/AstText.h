@@ -51,7 +51,8 @@
 #define MMPTX_AST_ASTTEXT_H
 
 #include "mmptx/Ast/AstPtx.h"
-#include "mmptx/Stack/StackCompiler.h"
+#include "mmptx/Expr/InstrSet.h"
+#include "mmptx/Inject/InjectFormat.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SMLoc.h"
@@ -71,7 +72,7 @@ namespace ast {
 struct AstVarDecl {
   std::string Name;
   uint16_t StackIdx = 0;
-  stack::RegKind Kind = stack::RegKind::In;
+  InjectArgKind Kind = InjectArgKind::In;
   llvm::SMLoc Loc;       ///< declaration, or first use if predeclared
   llvm::SMLoc FirstRead; ///< invalid if never read
   /// For a predeclared variable, the variable of the site it names:
@@ -118,18 +119,18 @@ private:
 /// is declared by its first use (as in mmptx/Stack/StackText.h).
 llvm::Expected<AstModule>
 parseAstModule(const llvm::SourceMgr &Sm, unsigned BufferId,
-               const stack::StackInfo &Info,
+               const expr::InstrSet &Info,
                llvm::ArrayRef<AstVarDecl> Predeclared = {});
 
 /// Parses \p text (named \p bufferName in diagnostics).
 llvm::Expected<AstModule> parseAstModule(llvm::StringRef Text,
-                                         const stack::StackInfo &Info,
+                                         const expr::InstrSet &Info,
                                          llvm::StringRef BufferName = "<ast>");
 
 /// Prints \p m in canonical text form, from its words. \returns an error if
 /// some expression's words do not form a tree.
 llvm::Error printAstModule(llvm::raw_ostream &Os, const AstModule &M,
-                           const stack::StackInfo &Info);
+                           const expr::InstrSet &Info);
 
 /// Prints \p m as a word file: its variables and routine headers as
 /// comment lines, then each routine's and expression's words in hex, one a
@@ -144,7 +145,7 @@ llvm::Error printAstModule(llvm::raw_ostream &Os, const AstModule &M,
 ///   0x0000000000000001
 /// \endcode
 void printAstWords(llvm::raw_ostream &Os, const AstModule &M,
-                   const stack::StackInfo &Info);
+                   const expr::InstrSet &Info);
 
 /// Renumbers the PTX words of \p m between instruction indices of \p info
 /// and indices into \p map (AstPtxOptions::instrMap, e.g. the reference's
@@ -153,7 +154,7 @@ void printAstWords(llvm::raw_ostream &Os, const AstModule &M,
 /// \p sm is given, for an instruction the map lacks or a mapped index
 /// beyond it; \p m is then unchanged.
 llvm::Error renumberAstInstrs(AstModule &M, llvm::ArrayRef<uint32_t> Map,
-                              bool ToMap, const stack::StackInfo &Info,
+                              bool ToMap, const expr::InstrSet &Info,
                               const llvm::SourceMgr *Sm = nullptr);
 
 /// Reads a word file (printAstWords) from buffer \p bufferID of \p sm: any
@@ -161,7 +162,7 @@ llvm::Error renumberAstInstrs(AstModule &M, llvm::ArrayRef<uint32_t> Map,
 /// DiagnosticError.
 llvm::Expected<AstModule> parseAstWords(const llvm::SourceMgr &Sm,
                                         unsigned BufferId,
-                                        const stack::StackInfo &Info);
+                                        const expr::InstrSet &Info);
 
 /// Turns an AstError of compiling \p m into a DiagnosticError located at
 /// the token of the failing word; other errors pass through.

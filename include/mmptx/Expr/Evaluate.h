@@ -29,9 +29,10 @@
 #ifndef MMPTX_EXPR_EVALUATE_H
 #define MMPTX_EXPR_EVALUATE_H
 
-#include "mmptx/Stack/StackInfo.h"
+#include "mmptx/Expr/InstrSet.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -40,11 +41,16 @@
 namespace mmptx {
 namespace expr {
 
+/// The value of special register \p Special, vector element \p Elem (0 for
+/// scalars), for the interpreters.
+using SpecialValueFn =
+    llvm::function_ref<uint64_t(uint32_t Special, unsigned Elem)>;
+
 /// Evaluates instruction \p instr of \p info on the flattened operand
 /// elements \p args (values as above) with the semantics described above,
 /// writing its flattened result elements to \p results. \returns an error
 /// for an instruction the interpreter does not support.
-llvm::Error evaluateInstr(const stack::StackInfo &Info, uint32_t Instr,
+llvm::Error evaluateInstr(const InstrSet &Info, uint32_t Instr,
                           llvm::ArrayRef<uint64_t> Args,
                           llvm::MutableArrayRef<uint64_t> Results);
 

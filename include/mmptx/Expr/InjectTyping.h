@@ -19,8 +19,8 @@
 #ifndef MMPTX_EXPR_INJECTTYPING_H
 #define MMPTX_EXPR_INJECTTYPING_H
 
+#include "mmptx/Expr/InstrSet.h"
 #include "mmptx/Inject/InjectFormat.h"
-#include "mmptx/Stack/StackInfo.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -44,17 +44,16 @@ struct SiteVar {
 /// \returns the PTX register type of the values of stack \p s: that of the
 /// built-in inject type of the same name (`F16` holds `b16`), else the
 /// stack's literal prefix.
-llvm::StringRef getStackRegType(const stack::StackInfo &Info, unsigned S);
+llvm::StringRef getStackRegType(const InstrSet &Info, unsigned S);
 
 /// \returns the stack of variable \p v: the stack named like its type when
 /// that holds its register type (every built-in type), else the one stack
 /// that holds its register type; -1 when none does and -2 when several do
 /// (the program must restate the variable on one of them).
-int findStackOf(const stack::StackInfo &Info, const SiteVar &V);
+int findStackOf(const InstrSet &Info, const SiteVar &V);
 
 /// \returns why variable \p v has no stack of its own.
-std::string describeMissingStack(const stack::StackInfo &Info,
-                                 const SiteVar &V);
+std::string describeMissingStack(const InstrSet &Info, const SiteVar &V);
 
 /// \returns the variable of \p vars named \p name (as annotated or by its
 /// stable register), or null.
@@ -64,9 +63,9 @@ const SiteVar *findSiteVar(llvm::ArrayRef<SiteVar> Vars, llvm::StringRef Name);
 /// on stack \p stack (numStacks when it gave none and none was found) as
 /// kind \p kind. A mod variable may be stated as any kind.
 /// \returns the message saying why it does not fit, or "" when it does.
-std::string checkSiteVarUse(const stack::StackInfo &Info,
-                            llvm::StringRef InjectName, const SiteVar &V,
-                            unsigned Stack, InjectArgKind Kind);
+std::string checkSiteVarUse(const InstrSet &Info, llvm::StringRef InjectName,
+                            const SiteVar &V, unsigned Stack,
+                            InjectArgKind Kind);
 
 } // namespace expr
 } // namespace mmptx

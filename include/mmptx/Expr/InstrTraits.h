@@ -8,7 +8,7 @@
 /// \file
 /// What the expression compilers (Stack PTX, AST PTX) need of the
 /// instructions and special registers of an instruction set (the TableGen
-/// tables of mmptx/Stack/StackInfo.h), decoded once per table and target:
+/// tables of mmptx/Expr/InstrSet.h), decoded once per table and target:
 /// the stack of every flattened operand and result element, vector shapes,
 /// and whether an entry is usable at all. An entry with a bad index is
 /// marked malformed, never trusted, so a broken table cannot crash a
@@ -19,7 +19,7 @@
 #ifndef MMPTX_EXPR_INSTRTRAITS_H
 #define MMPTX_EXPR_INSTRTRAITS_H
 
-#include "mmptx/Stack/StackInfo.h"
+#include "mmptx/Expr/InstrSet.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -60,9 +60,9 @@ struct SpecialTraits {
 /// one target (`sm_XX` as XX, or 0 for none).
 class InstrSetTraits {
 public:
-  InstrSetTraits(const stack::StackInfo &Info, uint32_t TargetSm);
+  InstrSetTraits(const InstrSet &Info, uint32_t TargetSm);
 
-  const stack::StackInfo &getInfo() const { return Info; }
+  const InstrSet &getInfo() const { return Info; }
   uint32_t getTargetSm() const { return TargetSm; }
   llvm::ArrayRef<InstrTraits> getInstrs() const { return Instrs; }
   const InstrTraits &getInstr(uint32_t I) const { return Instrs[I]; }
@@ -88,7 +88,7 @@ private:
     return TargetSm && MinSm && I < N && MinSm[I] > TargetSm ? MinSm[I] : 0;
   }
 
-  const stack::StackInfo &Info;
+  const InstrSet &Info;
   uint32_t TargetSm;
   std::vector<InstrTraits> Instrs;
   std::vector<SpecialTraits> Specials;

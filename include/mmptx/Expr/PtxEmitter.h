@@ -18,8 +18,8 @@
 #ifndef MMPTX_EXPR_PTXEMITTER_H
 #define MMPTX_EXPR_PTXEMITTER_H
 
+#include "mmptx/Expr/InstrSet.h"
 #include "mmptx/Expr/Literal.h"
-#include "mmptx/Stack/StackInfo.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -174,7 +174,7 @@ class PtxStackTables {
 public:
   /// \p indent starts every line; \p regPrefix(stack) is the prefix of the
   /// stub's registers of that stack (`%_s0_`), numbered after it.
-  PtxStackTables(const stack::StackInfo &Info, llvm::StringRef Indent,
+  PtxStackTables(const InstrSet &Info, llvm::StringRef Indent,
                  llvm::function_ref<std::string(unsigned)> RegPrefix);
 
   /// `mov.f32`, or `cvt.u8.u8` for 8-bit stacks: PTX has no 8-bit `mov`.

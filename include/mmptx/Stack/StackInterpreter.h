@@ -32,10 +32,7 @@
 namespace mmptx {
 namespace stack {
 
-/// The value of special register \p special, vector element \p elem (0 for
-/// scalars).
-using SpecialValueFn =
-    llvm::function_ref<uint64_t(uint32_t Special, unsigned Elem)>;
+using expr::SpecialValueFn;
 
 /// Interprets \p prog with \p inputs (one value per register, the start
 /// value of Mod registers). \returns one value per request: the computed

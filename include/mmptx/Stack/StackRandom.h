@@ -15,6 +15,7 @@
 #ifndef MMPTX_STACK_STACKRANDOM_H
 #define MMPTX_STACK_STACKRANDOM_H
 
+#include "mmptx/Expr/Random.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackText.h"
 
@@ -24,22 +25,7 @@
 namespace mmptx {
 namespace stack {
 
-/// SplitMix64: small, fast and the same on every platform.
-class StackRng {
-public:
-  explicit StackRng(uint64_t Seed) : State(Seed) {}
-  uint64_t next() {
-    uint64_t Z = (State += 0x9E3779B97F4A7C15ULL);
-    Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBULL;
-    return Z ^ (Z >> 31);
-  }
-  /// \returns a value in [0, n) (0 when n is 0).
-  uint32_t below(uint32_t N) { return N ? uint32_t(next() % N) : 0; }
-
-private:
-  uint64_t State;
-};
+using StackRng = expr::Rng;
 
 /// \returns \p n words of every type, mostly valid, some with out-of-range
 /// indices and some entirely random, as a mutation would produce. Every

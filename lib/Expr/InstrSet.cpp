@@ -1,4 +1,4 @@
-//===- StackInfo.cpp - Stack PTX tables -----------------------------------===//
+//===- InstrSet.cpp - The instruction set both front ends share -----------===//
 //
 // Part of the mmptx project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -11,7 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Stack/StackInfo.h"
+#include "mmptx/Expr/InstrSet.h"
 
 #include "mmptx/Support/Diagnostic.h"
 
@@ -20,20 +20,20 @@
 
 using namespace llvm;
 using namespace mmptx;
-using namespace mmptx::stack;
+using namespace mmptx::expr;
 
 namespace {
 namespace defaults {
 #define GET_STACK_TABLES
-#include "mmptx/Stack/StackInstrs.inc"
+#include "mmptx/Expr/DefaultInstrSet.inc"
 } // namespace defaults
 } // namespace
 
-const StackInfo &stack::getDefaultStackInfo() { return defaults::stackInfo; }
+const InstrSet &expr::getDefaultInstrSet() { return defaults::stackInfo; }
 
 static bool nonEmpty(const char *S) { return S && *S; }
 
-Error StackInfo::verify() const {
+Error InstrSet::verify() const {
   if (NumStacks > 65535)
     return makeError("too many stacks (" + Twine(NumStacks) + ")");
   if (NumStacks && (!StackNames || !LiteralPrefixes))
@@ -90,12 +90,12 @@ static int findIn(const char *const *Names, uint32_t N, StringRef Name) {
   return -1;
 }
 
-int StackInfo::findStack(StringRef Name) const {
+int InstrSet::findStack(StringRef Name) const {
   return findIn(StackNames, NumStacks, Name);
 }
-int StackInfo::findInstr(StringRef Name) const {
+int InstrSet::findInstr(StringRef Name) const {
   return findIn(InstrNames, NumInstrs, Name);
 }
-int StackInfo::findSpecial(StringRef Name) const {
+int InstrSet::findSpecial(StringRef Name) const {
   return findIn(SpecialNames, NumSpecials, Name);
 }
