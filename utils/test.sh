@@ -49,11 +49,13 @@ case $? in
 esac
 step tsan "ThreadSanitizer concurrency tests" bash utils/tsan.sh
 # The Python package: build and install it, import it (a missing symbol
-# only shows at import), run its tests.
-step python "Python package: pip install ., import, pytest" bash -c \
+# only shows at import), run its tests and, now that it imports, the
+# documentation's Python blocks (the lit run above skipped them).
+step python "Python package: pip install ., import, pytest, doc blocks" bash -c \
   'python3 -m pip install --no-build-isolation . &&
    (cd /tmp && python3 -c "import mmptx, mmptx.compat") &&
-   python3 -m pytest -q python/tests'
+   python3 -m pytest -q python/tests &&
+   python3 "$0" -q build/test/Docs/code-blocks.test' "$LIT"
 # The GPU smoke script on the existing build: without a GPU it runs its
 # fake-driver steps and reports the GPU steps as skipped.
 step gpu-smoke "GPU smoke script (utils/gpu-smoke.sh --no-build)" \

@@ -98,11 +98,12 @@ static cl::opt<std::string>
                 cl::desc("nvptxcompiler, nvjitlink or ptxas (default: the "
                          "first available)"),
                 cl::value_desc("name"), cl::cat(Category));
-static cl::opt<std::string>
-    CacheDir("cache-dir",
-             cl::desc("Cache directory for CUDA -> PTX and PTX -> cubin "
-                      "(default: $MMPTX_CACHE_DIR, else ~/.cache/mmptx)"),
-             cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Cache directory for CUDA -> PTX and PTX -> cubin "
+             "(default: $MMPTX_CACHE_DIR, else $XDG_CACHE_HOME/mmptx, else "
+             "~/.cache/mmptx)"),
+    cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<bool> NoCache("no-cache", cl::desc("Do not use a cache"),
                              cl::cat(Category));
 static cl::opt<uint64_t> Seed("seed", cl::desc("Random seed (default 1)"),

@@ -41,9 +41,6 @@ namespace {
 class NormalizeInjectionSitesPass : public Pass {
 public:
   StringRef getArgument() const override { return "normalize-injection-sites"; }
-  StringRef getDescription() const override {
-    return "give every site of an inject the same stable registers";
-  }
   Error run(Module &M) override;
 
 private:

@@ -10,6 +10,7 @@
 #include "mmptx/Printer/Printer.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Transforms/Pass.h"
+#include "mmptx/Transforms/Passes.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -18,6 +19,11 @@ using namespace llvm;
 using namespace mmptx;
 
 Pass::~Pass() = default;
+
+StringRef Pass::getDescription() const {
+  const PassInfo *Info = lookupPass(getArgument());
+  return Info ? Info->Description : StringRef();
+}
 
 const PassContext &Pass::getContext() const {
   static const PassContext Empty;

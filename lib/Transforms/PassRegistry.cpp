@@ -7,8 +7,6 @@
 
 #include "mmptx/Transforms/Passes.h"
 
-#include "llvm/Support/raw_ostream.h"
-
 using namespace llvm;
 using namespace mmptx;
 
@@ -31,15 +29,4 @@ const PassInfo *mmptx::lookupPass(StringRef Argument) {
     if (P.Argument == Argument)
       return &P;
   return nullptr;
-}
-
-void mmptx::printPassList(raw_ostream &OS) {
-  for (const PassInfo &P : getRegisteredPasses()) {
-    OS << "  --" << P.Argument;
-    if (P.ValueOptional)
-      OS << "[=" << P.ValueDesc << "]";
-    else if (P.ValuesFactory)
-      OS << " " << P.ValueDesc;
-    OS << "  " << P.Description << "\n";
-  }
 }

@@ -456,10 +456,6 @@ class PruneUnusedGlobalsPass : public Pass {
 public:
   explicit PruneUnusedGlobalsPass(PruneOptions Opts) : Opts(std::move(Opts)) {}
   StringRef getArgument() const override { return "prune-unused-globals"; }
-  StringRef getDescription() const override {
-    return "remove module-scope variables and functions that nothing kept "
-           "refers to";
-  }
   Error run(Module &M) override {
     auto S = pruneUnusedGlobals(M, Opts, getContext().OnWarning);
     return S ? Error::success() : S.takeError();

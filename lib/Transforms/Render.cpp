@@ -25,6 +25,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Render.h"
+
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Support/Diagnostic.h"
@@ -63,9 +65,6 @@ public:
   explicit InjectPass(std::vector<std::pair<std::string, std::string>> Specs)
       : Specs(std::move(Specs)) {}
   StringRef getArgument() const override { return "inject"; }
-  StringRef getDescription() const override {
-    return "render the stub in FILE at every site of inject NAME";
-  }
   Error run(ptx::Module &M) override;
 
 private:

@@ -25,9 +25,6 @@ namespace {
 class StripCommentsPass : public Pass {
 public:
   StringRef getArgument() const override { return "strip-comments"; }
-  StringRef getDescription() const override {
-    return "remove comments outside inline-asm regions and inject markers";
-  }
   Error run(Module &M) override;
 };
 } // namespace

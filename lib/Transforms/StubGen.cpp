@@ -15,6 +15,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Render.h"
+
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Stub/StubBuilder.h"
@@ -37,7 +39,6 @@ public:
   explicit StubGenPass(std::vector<StubGenSpec> Specs)
       : Specs(std::move(Specs)), FromContext(true) {}
   StringRef getArgument() const override { return "stub-gen"; }
-  StringRef getDescription() const override;
   Error run(Module &M) override;
 
 private:
@@ -47,10 +48,6 @@ private:
   bool FromContext = false;
 };
 } // namespace
-
-StringRef StubGenPass::getDescription() const {
-  return lookupPass("stub-gen")->Description;
-}
 
 Error StubGenPass::run(Module &M) {
   if (FromContext) {

@@ -297,10 +297,12 @@ int main(int argc, char **argv) {
   std::unique_ptr<PTXCompiler> Compiler = std::move(*C);
 
   std::unique_ptr<ContentCache> Cache;
+  // No cache unless asked for: by --cache-dir, or by a non-empty
+  // $MMPTX_CACHE_DIR, which getDefaultCacheDirectory() honours first.
   std::string CachePath = CacheDir;
-  if (CachePath.empty())
-    if (Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR"))
-      CachePath = *Env;
+  Optional<std::string> Env = sys::Process::GetEnv("MMPTX_CACHE_DIR");
+  if (CachePath.empty() && Env && !Env->empty())
+    CachePath = getDefaultCacheDirectory();
   if (!NoCache && !CachePath.empty()) {
     // A cache costs speed only: one that cannot be created is a warning and
     // a run without it, as one that cannot be written is.

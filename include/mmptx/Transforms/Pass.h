@@ -59,7 +59,9 @@ public:
   void setContext(const PassContext &C) { Context = &C; }
   /// The command-line flag, e.g. "normalize-injection-sites".
   virtual llvm::StringRef getArgument() const = 0;
-  virtual llvm::StringRef getDescription() const = 0;
+  /// The description registered with the pass's flag (Passes.def, the one
+  /// place it is written), or "" for a pass outside the registry.
+  virtual llvm::StringRef getDescription() const;
   /// Transforms \p M in place.
   virtual llvm::Error run(ptx::Module &M) = 0;
 

@@ -43,13 +43,6 @@ namespace ptx {
 class Module;
 } // namespace ptx
 
-/// The render step: replaces every site of inject i of \p IM, found in
-/// \p M, with \p Stubs[i] where given; a legacy comment-form site gets the
-/// normalised scaffold around it. The stubs must be checked already (or be
-/// valid by construction).
-void spliceStubs(ptx::Module &M, const InjectModule &IM,
-                 llvm::ArrayRef<llvm::Optional<llvm::StringRef>> Stubs);
-
 /// One `--stub-gen NAME=PROGRAM`: a Stack PTX (or, for a `.ast` file, AST
 /// PTX) program for the sites of inject NAME.
 struct StubGenSpec {
@@ -83,9 +76,6 @@ llvm::ArrayRef<PassInfo> getRegisteredPasses();
 
 /// \returns the pass registered as \p Argument, or nullptr.
 const PassInfo *lookupPass(llvm::StringRef Argument);
-
-/// Prints `--flag  description` for every registered pass.
-void printPassList(llvm::raw_ostream &OS);
 
 } // namespace mmptx
 

@@ -27,9 +27,6 @@ namespace {
 class TestPrintStructurePass : public Pass {
 public:
   StringRef getArgument() const override { return "print-structure"; }
-  StringRef getDescription() const override {
-    return "print the statements found by the structural pass";
-  }
   Error run(Module &M) override {
     raw_ostream &OS = errs();
     for (const Statement &S : M.statements()) {
