@@ -44,7 +44,6 @@ RULES = {
 
 # (layer, included layer): what removes it.
 KNOWN = {
-    ("Frontend", "Backend"): "the content cache moves to lib/Cache",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"mmptx/([A-Za-z]+)/')

@@ -13,7 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolVersion.h"

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IncludeScanner.h"
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

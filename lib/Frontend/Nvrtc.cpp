@@ -7,7 +7,7 @@
 
 #include "mmptx/Frontend/Nvrtc.h"
 #include "IncludeScanner.h"
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/SmallString.h"

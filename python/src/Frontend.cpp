@@ -17,7 +17,7 @@
 #include "Bindings.h"
 
 #include "mmptx/Annotate/Annotate.h"
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/SharedLibrary.h"
 #include "mmptx/Support/ToolVersion.h"

@@ -15,7 +15,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"

@@ -17,7 +17,7 @@
 #ifndef MMPTX_BACKEND_BATCH_H
 #define MMPTX_BACKEND_BATCH_H
 
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -19,7 +19,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -28,8 +28,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef MMPTX_BACKEND_CONTENTCACHE_H
-#define MMPTX_BACKEND_CONTENTCACHE_H
+#ifndef MMPTX_CACHE_CONTENTCACHE_H
+#define MMPTX_CACHE_CONTENTCACHE_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Optional.h"
@@ -161,4 +161,4 @@ std::string getDefaultCacheDirectory();
 
 } // namespace mmptx
 
-#endif // MMPTX_BACKEND_CONTENTCACHE_H
+#endif // MMPTX_CACHE_CONTENTCACHE_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Backend/ContentCache.h"
+#include "mmptx/Cache/ContentCache.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
