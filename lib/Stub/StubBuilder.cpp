@@ -97,6 +97,24 @@ static uint16_t getStackOrInvalid(const stack::StackInfo &Info,
   return S < 0 ? uint16_t(Info.NumStacks) : uint16_t(S);
 }
 
+/// \returns the variable of \p Inj that a program's register \p Name
+/// (declared at \p Loc, on stack \p StackIdx, of kind \p Kind) names, or a
+/// located error if there is none or it does not fit.
+static Expected<const expr::SiteVar *>
+bindVariable(ArrayRef<expr::SiteVar> Vars, const Inject &Inj,
+             const stack::StackInfo &Info, const SourceMgr &Sm, StringRef Name,
+             SMLoc Loc, unsigned StackIdx, InjectArgKind Kind) {
+  const expr::SiteVar *V = expr::findSiteVar(Vars, Name);
+  if (!V)
+    return DiagnosticError::get(
+        Sm, Loc, "inject '" + Inj.Name + "' has no variable '" + Name + "'");
+  std::string Misfit =
+      expr::checkSiteVarUse(Info, Inj.Name, *V, StackIdx, Kind);
+  if (!Misfit.empty())
+    return DiagnosticError::get(Sm, Loc, Misfit);
+  return V;
+}
+
 //===----------------------------------------------------------------------===//
 // StackBinding
 //===----------------------------------------------------------------------===//
@@ -110,15 +128,11 @@ StackBinding::create(const InjectModule &Im, const Inject &Inj,
   // Map every register onto a variable of the inject.
   std::vector<int> VarOfReg;
   for (const stack::RegisterDecl &D : Prog.Registers) {
-    const expr::SiteVar *V = expr::findSiteVar(Vars, D.Name);
-    if (!V)
-      return DiagnosticError::get(Sm, D.Loc,
-                                  "inject '" + Inj.Name +
-                                      "' has no variable '" + D.Name + "'");
-    std::string Misfit =
-        expr::checkSiteVarUse(Info, Inj.Name, *V, D.StackIdx, D.Kind);
-    if (!Misfit.empty())
-      return DiagnosticError::get(Sm, D.Loc, Misfit);
+    Expected<const expr::SiteVar *> Found =
+        bindVariable(Vars, Inj, Info, Sm, D.Name, D.Loc, D.StackIdx, D.Kind);
+    if (!Found)
+      return Found.takeError();
+    const expr::SiteVar *V = *Found;
     // An out register has no value before the stub writes it.
     if (D.Kind == RegKind::Out && D.FirstRead.isValid()) {
       if (V->Kind == RegKind::Out)
@@ -330,15 +344,11 @@ Expected<std::string> StubBuilder::buildAst(const InjectModule &Im,
   std::vector<ast::AstVar> Inputs;
   std::vector<int> SiteVarOf;
   for (const ast::AstVarDecl &D : M->Vars) {
-    const expr::SiteVar *V = expr::findSiteVar(Vars, D.Name);
-    if (!V)
-      return DiagnosticError::get(Sm, D.Loc,
-                                  "inject '" + Inj.Name +
-                                      "' has no variable '" + D.Name + "'");
-    std::string Misfit =
-        expr::checkSiteVarUse(Info, Inj.Name, *V, D.StackIdx, D.Kind);
-    if (!Misfit.empty())
-      return DiagnosticError::get(Sm, D.Loc, Misfit);
+    Expected<const expr::SiteVar *> Found =
+        bindVariable(Vars, Inj, Info, Sm, D.Name, D.Loc, D.StackIdx, D.Kind);
+    if (!Found)
+      return Found.takeError();
+    const expr::SiteVar *V = *Found;
     Inputs.push_back({V->StableRegister, D.StackIdx});
     SiteVarOf.push_back(int(V - Vars.data()));
   }
