@@ -595,6 +595,7 @@ class Farm:
         self._actors = []
         if self._owns_ray:
             self._ray.shutdown()
+            self._owns_ray = False
 
     def __enter__(self):
         return self

@@ -247,3 +247,26 @@ def test_build_packed_module():
         mmptx.build_packed_module(stubs, arch="gfx90a")
     with pytest.raises(TypeError, match="takes a list of stubs"):
         mmptx.build_packed_module("one stub")
+
+
+def test_cute_variants_on_the_farm(cluster):
+    """examples/python/compile_farm.py's CuTe step: the pruned NVRTC template
+    of the CuTe GEMM as an inject job, mutated L1 programs compiled on both
+    nodes, byte-identical to a local batch."""
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples",
+                        "python", "compile_farm.py")
+    spec = importlib.util.spec_from_file_location("compile_farm", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    made, why = example.cute_job()
+    if made is None:
+        pytest.skip(why)
+    job, words = made
+    variants = example.mutations(words, 4, seed=3)
+    want = job.compile_local(variants)
+    assert all(r.ok for r in want), [r.error for r in want]
+    with D.Farm(job, address=cluster.address, memo=0) as farm:
+        got = farm.compile(variants)
+    same(got, want)
