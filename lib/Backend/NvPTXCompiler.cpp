@@ -13,8 +13,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
+#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolVersion.h"
 

@@ -164,20 +164,18 @@ public:
         O.Stack.ExecutionLimit = N;
       else if (Key == "max_executed_words")
         O.Ast.MaxExecutedWords = N;
-      else if (uint32_t *F = llvm::StringSwitch<uint32_t *>(Key)
-                                 .Case("stack_size", &O.Stack.StackSize)
-                                 .Case("max_nodes", &O.Stack.MaxNodes)
-                                 .Case("max_frame_depth",
-                                       &O.Stack.MaxFrameDepth)
-                                 .Case("store_size", &O.Stack.StoreSize)
-                                 .Case("max_stack_depth",
-                                       &O.Ast.MaxStackDepth)
-                                 .Case("max_routine_depth",
-                                       &O.Ast.MaxRoutineDepth)
-                                 .Case("max_words", &O.Ast.MaxWords)
-                                 .Case("max_args", &O.Ast.MaxArgs)
-                                 .Case("target_sm", &O.TargetSm)
-                                 .Default(nullptr))
+      else if (uint32_t *F =
+                   llvm::StringSwitch<uint32_t *>(Key)
+                       .Case("stack_size", &O.Stack.StackSize)
+                       .Case("max_nodes", &O.Stack.MaxNodes)
+                       .Case("max_frame_depth", &O.Stack.MaxFrameDepth)
+                       .Case("store_size", &O.Stack.StoreSize)
+                       .Case("max_stack_depth", &O.Ast.MaxStackDepth)
+                       .Case("max_routine_depth", &O.Ast.MaxRoutineDepth)
+                       .Case("max_words", &O.Ast.MaxWords)
+                       .Case("max_args", &O.Ast.MaxArgs)
+                       .Case("target_sm", &O.TargetSm)
+                       .Default(nullptr))
         Narrow(*F);
       else
         throw nb::type_error(("unknown stub option '" + Key + "'").c_str());

@@ -137,7 +137,8 @@ public:
       : PTXCompiler(BackendKind::NvJitLink, std::move(V)) {}
   Expected<RawResult> compileImpl(StringRef, const CompileOptions &) override {
     RawResult R;
-    R.Cubin = "\x7f" "ELF"; // an empty cubin is a failure
+    R.Cubin = "\x7f"
+              "ELF"; // an empty cubin is a failure
     return R;
   }
 };

@@ -307,12 +307,12 @@ static void test_checks(void) {
         ".version 9.0\n.target sm_80\n.address_size 64\n.entry k()\n{\n"
         ".reg .b32 %a;\nmov.b32 %a, 123456789012345678901234567890123456789;"
         "\nret;\n}\n";
-    CHECK_RESULT(mmptx_inject_create(&h, f33, sizeof(f33) - 1, "f.ptx", NULL,
-                                     0, msg, sizeof(msg)),
+    CHECK_RESULT(mmptx_inject_create(&h, f33, sizeof(f33) - 1, "f.ptx", NULL, 0,
+                                     msg, sizeof(msg)),
                  MMPTX_ERROR_INVALID_PTX);
     CHECK(strstr(msg, "f.ptx:6:6: error: unknown PTX type '.f33'") == msg);
-    CHECK_RESULT(mmptx_inject_create(&h, big, sizeof(big) - 1, "b.ptx", NULL,
-                                     0, msg, sizeof(msg)),
+    CHECK_RESULT(mmptx_inject_create(&h, big, sizeof(big) - 1, "b.ptx", NULL, 0,
+                                     msg, sizeof(msg)),
                  MMPTX_ERROR_INVALID_PTX);
     CHECK(strstr(msg, "b.ptx:7:13: error: integer literal does not fit in "
                       "64 bits") == msg);

@@ -37,8 +37,8 @@ TEST(StackCAPITest, RegisterChecksFollowTheRegisters) {
   std::vector<char> Buf(4096);
   size_t N = 0;
   auto Compile = [&] {
-    return mmptx_stack_compile(Ctx, Words, 1, nullptr, 0, Regs, 2, Requests,
-                               1, Buf.data(), Buf.size(), &N);
+    return mmptx_stack_compile(Ctx, Words, 1, nullptr, 0, Regs, 2, Requests, 1,
+                               Buf.data(), Buf.size(), &N);
   };
   ASSERT_EQ(Compile(), MMPTX_STACK_SUCCESS) << mmptx_last_error();
   EXPECT_NE(std::strstr(Buf.data(), "%z"), nullptr) << Buf.data();

@@ -17,8 +17,8 @@
 #ifndef MMPTX_BACKEND_BATCH_H
 #define MMPTX_BACKEND_BATCH_H
 
-#include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Backend/PTXCompiler.h"
+#include "mmptx/Cache/ContentCache.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -53,8 +53,7 @@ bool isInVocabulary(llvm::StringRef PtxOpcode, Vocabulary V);
 
 /// The indices of the instructions of \p info that belong to \p v, in
 /// order.
-std::vector<uint32_t> getVocabularyInstrs(const InstrSet &Info,
-                                          Vocabulary V);
+std::vector<uint32_t> getVocabularyInstrs(const InstrSet &Info, Vocabulary V);
 
 } // namespace expr
 } // namespace mmptx
