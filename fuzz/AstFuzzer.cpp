@@ -19,6 +19,8 @@
 #include "mmptx/Ast/AstInterpreter.h"
 #include "mmptx/Ast/AstPtx.h"
 #include "mmptx/Ast/AstText.h"
+#include "mmptx/Expr/Evaluate.h"
+#include "mmptx/Expr/InstrSet.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,7 +31,7 @@ using namespace mmptx;
 using namespace mmptx::ast;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  const stack::StackInfo &Info = stack::getDefaultStackInfo();
+  const expr::InstrSet &Info = expr::getDefaultInstrSet();
   if (Size < 1)
     return 0;
   uint8_t Mode = Data[0];
@@ -98,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       abort();
     return 0;
   }
-  const uint64_t Values[] = {stack::f32Bits(1.5f), stack::f32Bits(-2), 7, 1};
+  const uint64_t Values[] = {expr::f32Bits(1.5f), expr::f32Bits(-2), 7, 1};
   auto V = interpretAstPtx(Ctx, Prog, Inputs, Values);
   if (!V)
     llvm::consumeError(V.takeError()); // e.g. an instruction it lacks
