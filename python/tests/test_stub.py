@@ -86,5 +86,5 @@ def test_prune():
     # Nothing to remove: the text comes back byte for byte.
     assert prune(out) == out
     with pytest.raises(mmptx.InjectError) as e:
-        prune(".version 9.0\n.target sm_80\n.reg .f33 %f;\n", name="bad.ptx")
-    assert e.value.message.startswith("bad.ptx:")
+        prune(".version 9.0\n.target sm_80\n}\n", name="bad.ptx")
+    assert e.value.message.startswith("bad.ptx:3:1: error: unmatched '}'")
