@@ -442,7 +442,9 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
     uint32_t Height = Presized ? TheSp : TheSp - F->EntryHeight;
     if (getAstWordType(W) == AstWordType::Ptx && Payload < NumFast) {
       const FastInstr &Fi = Fast[Payload];
-      if (Fi.NumArgs == Aux && Height >= Aux) {
+      // A fast instruction has 1-4 operands; NumArgs 0 marks the others,
+      // which a word of 0 operands must not match.
+      if (unsigned(Aux) - 1u < 4u && Fi.NumArgs == Aux && Height >= Aux) {
         const uint32_t *Ops = Vs + TheSp - Aux;
         bool Typed = true;
         for (unsigned I = 0; I != Aux; ++I)

@@ -189,6 +189,26 @@ TEST(AstPtx, EveryError) {
 }
 
 // Limits may be raised as far as wanted; memory follows the program.
+// A word of 0 operands naming an instruction that the fast path does not
+// take (several results, vector operands) gets the general checks, never an
+// operand-less node.
+TEST(AstPtx, ZeroOperandWordOfASlowInstruction) {
+  const expr::InstrSet &Info = info();
+  int Mma = -1;
+  for (uint32_t I = 0; I != Info.NumInstrs && Mma < 0; ++I)
+    if (llvm::StringRef(Info.InstrPtx[I]).startswith("mma.sync"))
+      Mma = int(I);
+  ASSERT_GE(Mma, 0);
+  const uint64_t Words[] = {makeAstWord(AstWordType::Ptx, 0, uint32_t(Mma)),
+                            encodeReturn()};
+  const AstVar Z = {"z", 0};
+  AstOutput Out = {Z, Words};
+  AstPtxContext Ctx(Info);
+  llvm::Expected<llvm::StringRef> Stub = Ctx.compile(AstProgram{Out, {}}, {});
+  ASSERT_FALSE(bool(Stub));
+  EXPECT_EQ(takeAstResult(Stub.takeError()), AstResult::UnsupportedInstruction);
+}
+
 TEST(AstPtx, RaisedLimits) {
   AstPtxOptions O;
   O.MaxStackDepth = UINT32_MAX;
