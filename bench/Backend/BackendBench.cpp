@@ -134,26 +134,36 @@ BENCHMARK(BM_Batch)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+/// \returns a cache in a new directory \p Dir (the caller removes it), or
+/// null with the benchmark skipped and the reason given.
+static std::unique_ptr<ContentCache> openScratchCache(benchmark::State &State,
+                                                      SmallString<128> &Dir) {
+  if (sys::fs::createUniqueDirectory("mmptx-bench-cache", Dir)) {
+    State.SkipWithError("cannot create a cache directory");
+    return nullptr;
+  }
+  auto Cache = ContentCache::open(Dir);
+  if (!Cache) {
+    State.SkipWithError(toString(Cache.takeError()).c_str());
+    return nullptr;
+  }
+  return std::move(*Cache);
+}
+
 static void BM_CacheHit(benchmark::State &State) {
   PTXCompiler *C = backend(State, 2);
   if (!C)
     return;
   SmallString<128> Dir;
-  if (sys::fs::createUniqueDirectory("mmptx-bench-cache", Dir)) {
-    State.SkipWithError("cannot create a cache directory");
+  std::unique_ptr<ContentCache> Cache = openScratchCache(State, Dir);
+  if (!Cache)
     return;
-  }
-  auto Cache = ContentCache::open(Dir);
-  if (!Cache) {
-    State.SkipWithError(toString(Cache.takeError()).c_str());
-    return;
-  }
   const std::string &Ptx = corpus(State.range(0));
-  consumeError(compileCached(*C, Cache->get(), Ptx, {}).takeError());
+  consumeError(compileCached(*C, Cache.get(), Ptx, {}).takeError());
   for (auto _ : State) {
     bool Hit = false;
     Expected<CompileResult> R =
-        compileCached(*C, Cache->get(), Ptx, {}, "<ptx>", nullptr, &Hit);
+        compileCached(*C, Cache.get(), Ptx, {}, "<ptx>", nullptr, &Hit);
     if (!R || !Hit) {
       consumeError(R.takeError());
       State.SkipWithError("not a cache hit");
@@ -177,15 +187,9 @@ BENCHMARK(BM_CacheKey)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 static void BM_CacheHitCuTeSize(benchmark::State &State) {
   SmallString<128> Dir;
-  if (sys::fs::createUniqueDirectory("mmptx-bench-cache", Dir)) {
-    State.SkipWithError("cannot create a cache directory");
+  std::unique_ptr<ContentCache> Cache = openScratchCache(State, Dir);
+  if (!Cache)
     return;
-  }
-  auto Cache = ContentCache::open(Dir);
-  if (!Cache) {
-    State.SkipWithError(toString(Cache.takeError()).c_str());
-    return;
-  }
   // The GEMM text repeated to the size NVRTC gives for the CuTe example, and
   // a cubin of the size ptxas makes of it.
   std::string Ptx;
@@ -200,9 +204,9 @@ static void BM_CacheHitCuTeSize(benchmark::State &State) {
         .add(Ptx)
         .final();
   };
-  consumeError((*Cache)->store(Key(), {Cubin, "", "ptxas 13.0.88"}));
+  consumeError(Cache->store(Key(), {Cubin, "", "ptxas 13.0.88"}));
   for (auto _ : State) {
-    Optional<std::vector<std::string>> F = (*Cache)->lookup(Key());
+    Optional<std::vector<std::string>> F = Cache->lookup(Key());
     if (!F) {
       State.SkipWithError("not a cache hit");
       break;
