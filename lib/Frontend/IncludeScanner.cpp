@@ -86,6 +86,21 @@ private:
   /// it cannot be read.
   bool getFile(StringRef Path, const struct stat &St, ScannedFile &Out);
 
+  /// What the scan saw of a path: each one is looked at once (the same
+  /// header is looked for from many files).
+  struct PathInfo {
+    bool Exists = false;
+    struct stat St;
+    std::string RealFile; ///< Of a regular file, once needed.
+  };
+  PathInfo &lookAt(StringRef Path) {
+    auto Inserted = Paths.try_emplace(Path);
+    PathInfo &Info = Inserted.first->second;
+    if (Inserted.second)
+      Info.Exists = ::stat(Inserted.first->getKeyData(), &Info.St) == 0;
+    return Info;
+  }
+
   /// The real path of directory \p Dir ("" for the working directory),
   /// or \p Dir where it has none; each directory is resolved once.
   const std::string &getRealDir(StringRef Dir);
@@ -104,6 +119,7 @@ private:
   IncludeScanStats *Stats;
   int64_t TrustedBeforeNs;
   StringMap<std::string> RealDirs;
+  StringMap<PathInfo> Paths;
   StringMap<std::vector<Macro>> Macros;
   size_t NumMacros = 0;
   std::vector<MacroInclude> Pending;
@@ -298,9 +314,10 @@ void IncludeScanner::include(StringRef Target, bool Quoted, StringRef Dir) {
   for (const auto &C : Candidates) {
     SmallString<256> P(C.first);
     sys::path::append(P, Target);
-    struct stat St;
-    if (::stat(P.c_str(), &St) != 0)
+    PathInfo &Info = lookAt(P);
+    if (!Info.Exists)
       continue;
+    const struct stat &St = Info.St;
     if (C.second) {
       // The toolkit's own headers: the NVRTC version covers them.
       Key.add("toolkit").add(P);
@@ -316,16 +333,20 @@ void IncludeScanner::include(StringRef Target, bool Quoted, StringRef Dir) {
     StringRef Parent = sys::path::parent_path(P);
     const std::string &RealDir = getRealDir(Parent);
     // The file's real path: beside its directory's, unless it is a link.
-    SmallString<256> RealFile;
-    struct stat LinkSt;
-    if (::lstat(P.c_str(), &LinkSt) == 0 && !S_ISLNK(LinkSt.st_mode)) {
-      RealFile = RealDir;
-      sys::path::append(RealFile, sys::path::filename(P));
-    } else if (sys::fs::real_path(P, RealFile)) {
-      RealFile = P;
+    if (Info.RealFile.empty()) {
+      SmallString<256> RealFile;
+      struct stat LinkSt;
+      if (::lstat(P.c_str(), &LinkSt) == 0 && !S_ISLNK(LinkSt.st_mode)) {
+        RealFile = RealDir;
+        sys::path::append(RealFile, sys::path::filename(P));
+      } else if (sys::fs::real_path(P, RealFile)) {
+        RealFile = P;
+      }
+      Info.RealFile = std::string(RealFile);
     }
+    const std::string &RealFile = Info.RealFile;
     Key.add("found").add(P).add(RealFile);
-    std::string Id = (RealFile + "\n" + RealDir).str();
+    std::string Id = RealFile + "\n" + RealDir;
     if (!Visited.insert(Id).second)
       continue;
     ScannedFile F;
