@@ -666,7 +666,10 @@ Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
                     A.Name.drop_front(Blank).ltrim(" \t").data(),
                     "unexpected text after variable name '" +
                         A.Name.take_front(Blank) +
-                        "' in inject argument marker");
+                        "' in inject argument marker: mmptx markers name a "
+                        "variable with one token (with the device header, "
+                        "write the operand without blanks or label it: "
+                        "PTX_IN(TYPE, label, expr))");
       Format = InjectSiteFormat::Native;
     } else {
       StringRef L = Rest;

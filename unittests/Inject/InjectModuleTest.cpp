@@ -171,7 +171,9 @@ TEST(InjectModuleTest, NativeFormat) {
                         "// MMPTX_INJECT_END f\n",
                         &Code),
             "test.ptx:2:38: error: unexpected text after variable name "
-            "'the' in inject argument marker\n"
+            "'the' in inject argument marker: mmptx markers name a variable "
+            "with one token (with the device header, write the operand "
+            "without blanks or label it: PTX_IN(TYPE, label, expr))\n"
             "// MMPTX_INJECT_ARG 0 in f32 F32 the b\n"
             "                                     ^");
   EXPECT_EQ(Code, InjectErrc::Formatting);
