@@ -17,6 +17,8 @@
 ///    the header's line before each asm, one goes before its operand lists,
 ///    and every line copied from the input is the line they say it is.
 /// 5. Without directives the output is the same, less the directive lines.
+/// 6. Every argument marker it writes names its variable with one token
+///    (checked where the input holds no marker text of its own).
 ///
 /// Any violation aborts, which libFuzzer reports as a crash.
 ///
@@ -106,6 +108,25 @@ static void checkLineDirectives(StringRef Input, StringRef Out, StringRef Plain,
   check(Stripped == Plain, "#line directives change the rest of the output");
 }
 
+/// Every argument marker of \p Out (annotated \p Input) names its variable with
+/// one token, as the parser of mmptx's markers requires.
+static void checkMarkerNames(StringRef Input, StringRef Out) {
+  StringRef Kw = "// MMPTX_INJECT_ARG ";
+  if (Input.contains("MMPTX_INJECT_ARG"))
+    return;
+  for (size_t At = Out.find(Kw); At != StringRef::npos;
+       At = Out.find(Kw, At + 1)) {
+    StringRef Marker = Out.substr(At + Kw.size());
+    Marker = Marker.take_front(Marker.find("\\n\\t\""));
+    // index, kind, register type, type, then the name to the end.
+    for (int Field = 0; Field != 4; ++Field)
+      Marker = Marker.drop_front(std::min(Marker.find(' '), Marker.size()))
+                   .drop_front();
+    check(!Marker.empty() && Marker.find_first_of(" \t") == StringRef::npos,
+          "an argument marker whose variable name has a blank");
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static const annotate::TypeTable Types = annotate::TypeTable::getDefault();
   StringRef Input(reinterpret_cast<const char *>(Data), Size);
@@ -151,5 +172,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         "the same input fails or succeeds differently without #line");
   PlainOs.flush();
   checkLineDirectives(Input, Out, Plain, Name);
+  checkMarkerNames(Input, Plain);
   return 0;
 }

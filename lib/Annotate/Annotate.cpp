@@ -51,7 +51,7 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::annotate;
 
-/// \returns \p s escaped for a C string literal that is an asm template.
+/// \returns \p S escaped for a C string literal that is an asm template.
 static std::string escapeAsm(StringRef S) {
   std::string Out;
   for (char C : S) {
@@ -64,13 +64,13 @@ static std::string escapeAsm(StringRef S) {
   return Out;
 }
 
-/// Writes the bound operand expression `(expr)` of \p var.
-static void printBinding(const SiteVar &Var, raw_ostream &Os) {
+/// Writes the bound operand expression `(expr)` of \p Var.
+static void printBinding(const SiteVar &Var, raw_ostream &OS) {
   StringRef Cv = Var.Kind == VarKind::In ? "const " : "";
   StringRef IntType;
   switch (Var.Type->Bind) {
   case BindKind::Value:
-    Os << '(' << Var.Expr << ')';
+    OS << '(' << Var.Expr << ')';
     return;
   case BindKind::U16:
     IntType = "unsigned short";
@@ -82,12 +82,12 @@ static void printBinding(const SiteVar &Var, raw_ostream &Os) {
     IntType = "unsigned long long";
     break;
   }
-  Os << "(*reinterpret_cast<" << Cv << IntType << " *>(&(" << Var.Expr << ")))";
+  OS << "(*reinterpret_cast<" << Cv << IntType << " *>(&(" << Var.Expr << ")))";
 }
 
 void annotate::printInjectAsm(StringRef Name, ArrayRef<SiteVar> Vars,
-                              StringRef Indent, StringRef TheEol,
-                              raw_ostream &TheOs, StringRef BeforeOperands) {
+                              StringRef Indent, StringRef Eol, raw_ostream &OS,
+                              StringRef BeforeOperands) {
   // Asm operand numbers: outputs (mod, out) in order, then inputs.
   SmallVector<unsigned, 16> Opnd(Vars.size());
   unsigned NumOut = 0;
@@ -99,11 +99,11 @@ void annotate::printInjectAsm(StringRef Name, ArrayRef<SiteVar> Vars,
     if (Vars[I].Kind == VarKind::In)
       Opnd[I] = NextIn++;
 
-  std::string TheBody = (Indent + "    ").str();
+  std::string Body = (Indent + "    ").str();
   auto Line = [&](const Twine &Text) {
-    TheOs << TheBody << '"' << Text << "\\n\\t\"" << TheEol;
+    OS << Body << '"' << Text << "\\n\\t\"" << Eol;
   };
-  TheOs << Indent << "asm volatile(" << TheEol;
+  OS << Indent << "asm volatile(" << Eol;
   Line("{");
   // The scaffold and markers of the site format (InjectFormat.h), with asm
   // operands outside and `%%` for the template's `%`.
@@ -111,37 +111,38 @@ void annotate::printInjectAsm(StringRef Name, ArrayRef<SiteVar> Vars,
   SmallVector<ScaffoldVar, 16> Sv;
   for (size_t I = 0, E = Vars.size(); I != E; ++I) {
     Operands.push_back("%" + std::to_string(Opnd[I]));
-    Labels.push_back(escapeAsm(Vars[I].Expr));
+    Labels.push_back(escapeAsm(
+        Vars[I].Label.empty() ? getVariableName(Vars[I].Expr) : Vars[I].Label));
   }
   for (size_t I = 0, E = Vars.size(); I != E; ++I)
     Sv.push_back({Vars[I].Kind, Vars[I].Type->RegType, Vars[I].Type->MovSuffix,
                   Vars[I].Type->TheToken, Labels[I], Operands[I]});
   writeSiteScaffold(escapeAsm(Name), Sv, "%%" + StableRegisterPrefix.str(),
                     /*withMarkers=*/true, Line, [] {});
-  TheOs << TheBody << "\"}\"" << TheEol << BeforeOperands;
+  OS << Body << "\"}\"" << Eol << BeforeOperands;
 
   auto Clause = [&](bool Outputs) {
-    TheOs << TheBody << ':';
+    OS << Body << ':';
     bool First = true;
     for (const SiteVar &Var : Vars) {
       if ((Var.Kind != VarKind::In) != Outputs)
         continue;
-      TheOs << (First ? " " : ", ");
+      OS << (First ? " " : ", ");
       First = false;
       if (Var.Kind == VarKind::Mod)
-        TheOs << "\"+";
+        OS << "\"+";
       else if (Var.Kind == VarKind::Out)
-        TheOs << "\"=";
+        OS << "\"=";
       else
-        TheOs << '"';
-      TheOs << Var.Type->Constraint << '"';
-      printBinding(Var, TheOs);
+        OS << '"';
+      OS << Var.Type->Constraint << '"';
+      printBinding(Var, OS);
     }
   };
   Clause(/*outputs=*/true);
-  TheOs << TheEol;
+  OS << Eol;
   Clause(/*outputs=*/false);
-  TheOs << ");";
+  OS << ");";
 }
 
 namespace {
@@ -174,11 +175,11 @@ private:
   // literals and code apart. Each function takes the position after the
   // token's opening characters and \returns the position after the token.
 
-  /// \returns \p pos moved past any backslash-newlines (line splices).
+  /// \returns \p Pos moved past any backslash-newlines (line splices).
   size_t skipSplices(size_t Pos) const;
   /// \returns the position of the newline that ends a `//` comment.
   size_t skipLineComment(size_t Pos) const;
-  /// Sets \p close to the position of the closing `*/`, or npos if the
+  /// Sets \p Close to the position of the closing `*/`, or npos if the
   /// comment runs to the end of the buffer.
   size_t skipBlockComment(size_t Pos, size_t &Close) const;
   /// An unterminated literal ends before the newline, as compilers recover.
@@ -188,18 +189,18 @@ private:
   size_t skipNumber(size_t Pos, char First) const;
 
   /// Writes the `#line` directive that follows a site after the newline at
-  /// \p newline, unless nothing follows.
+  /// \p Newline, unless nothing follows.
   void writePendingDirective(size_t Newline);
-  /// Rewrites the block comment at [begin, end) if it is a site.
+  /// Rewrites the block comment at [\p Begin, \p End) if it is a site.
   void visitComment(size_t Begin, size_t Close, size_t End);
-  /// Parses one variable line of a site into \p vars.
+  /// Parses one variable line of a site into \p Vars.
   Error parseVar(StringRef Text, SmallVectorImpl<ParsedVar> &Vars,
                  StringMap<SMLoc> &Seen);
-  /// Checks site \p name at \p loc against the first site of that name, or
+  /// Checks site \p Name at \p Loc against the first site of that name, or
   /// records it as the first.
   Error checkAgainstFirst(StringRef Name, SMLoc Loc, ArrayRef<ParsedVar> Vars);
 
-  /// Sets [\p start, \p end) to the line that holds \p pos (\p end at its
+  /// Sets [\p Start, \p End) to the line that holds \p Pos (\p End at its
   /// newline or the end of the buffer). Positions only grow, so a line is
   /// searched once however many sites it has.
   void findLine(size_t Pos, size_t &Start, size_t &End) {
@@ -217,7 +218,7 @@ private:
   SMLoc getLoc(size_t Pos) const {
     return SMLoc::getFromPointer(Buf.data() + Pos);
   }
-  /// \returns `#line <line> "<file name>"` and \p eol.
+  /// \returns `#line <Line> "<file name>"` and \p Eol.
   std::string getLineDirective(unsigned Line, StringRef Eol) const;
 
   /// Records the error of a broken site; at the limit, the scan stops.
@@ -237,7 +238,7 @@ private:
   raw_ostream &Os;
   StringRef Buf;
   StringRef FileName;
-  size_t Copied = 0; ///< buf[0, copied) has been written
+  size_t Copied = 0; ///< Buf[0, Copied) has been written
   /// The line findLine() found last, if any.
   bool HaveLine = false;
   size_t LineStart = 0, LineEnd = 0;
@@ -257,6 +258,53 @@ static bool isBlank(char C) { return C == ' ' || C == '\t'; }
 static bool isIdentChar(char C) {
   return isAlnum(C) || C == '_' || C == '$' ||
          static_cast<unsigned char>(C) >= 0x80;
+}
+
+/// Whether \p L then \p R would start another token than \p L alone (an
+/// identifier or number going on, or a punctuator of two or more
+/// characters, a comment or a trigraph).
+static bool wouldJoin(char L, char R) {
+  if (isIdentChar(L) && isIdentChar(R))
+    return true;
+  static const char *const Pairs[] = {
+      "++", "--", "->", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+      "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", ".*", "..",
+      "##", "%:", "<:", ":>", "<%", "%>", "//", "/*", "??", ".0", ".1",
+      ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9"};
+  for (const char *P : Pairs)
+    if (P[0] == L && P[1] == R)
+      return true;
+  return false;
+}
+
+/// getVariableName(), and in \p KeptBlank the offset in \p Expr of the
+/// first blank the name keeps, or npos.
+static std::string getVariableName(StringRef Expr, size_t &KeptBlank) {
+  const char *const Blanks = " \t\v\f\r";
+  KeptBlank = StringRef::npos;
+  size_t Begin = Expr.find_first_not_of(Blanks);
+  std::string Name;
+  for (size_t I = Begin, E = Expr.size(); I < E; ++I) {
+    if (!StringRef(Blanks).contains(Expr[I])) {
+      Name += Expr[I];
+      continue;
+    }
+    size_t Next = Expr.find_first_not_of(Blanks, I);
+    if (Next == StringRef::npos)
+      break;
+    if (wouldJoin(Name.back(), Expr[Next])) {
+      if (KeptBlank == StringRef::npos)
+        KeptBlank = I;
+      Name += ' ';
+    }
+    I = Next - 1;
+  }
+  return Name;
+}
+
+std::string annotate::getVariableName(StringRef Expr) {
+  size_t KeptBlank;
+  return ::getVariableName(Expr, KeptBlank);
 }
 
 size_t Rewriter::skipSplices(size_t Pos) const {
@@ -340,7 +388,7 @@ size_t Rewriter::skipNumber(size_t Pos, char First) const {
   return Pos;
 }
 
-/// \returns the position just after `PTX_INJECT` if \p s is `/*`, blanks,
+/// \returns the position just after `PTX_INJECT` if \p S is `/*`, blanks,
 /// `PTX_INJECT` and then a blank, a line end or the end; else npos.
 static size_t matchHeader(StringRef S) {
   if (!S.startswith("/*"))
@@ -405,13 +453,26 @@ Error Rewriter::parseVar(StringRef Text, SmallVectorImpl<ParsedVar> &Vars,
                        "': one variable per line (parenthesize a comma "
                        "expression)");
   }
+  // The markers name it with one token.
+  size_t KeptBlank;
+  std::string Label = ::getVariableName(Expr, KeptBlank);
+  if (KeptBlank != StringRef::npos)
+    return error(Expr.substr(KeptBlank),
+                 "inject variable '" + Expr +
+                     "' has no name without blanks (its marker would "
+                     "name it '" +
+                     Label +
+                     "'): copy the expression into a local variable and "
+                     "annotate that");
   SMLoc Loc = SMLoc::getFromPointer(Expr.data());
-  auto Inserted = Seen.try_emplace(Expr, Loc);
+  auto Inserted = Seen.try_emplace(Label, Loc);
   if (!Inserted.second)
     return DiagnosticError::getWithNote(
-        Sm, Loc, "duplicate inject variable '" + Expr + "'",
-        Inserted.first->second, "previous use of '" + Expr + "' is here");
-  Vars.push_back({SiteVar{Kind, Type, Expr.str()},
+        Sm, Loc,
+        "duplicate inject variable '" + Label +
+            (Label == Expr ? "'" : "' (written '" + Expr + "')"),
+        Inserted.first->second, "previous use of '" + Label + "' is here");
+  Vars.push_back({SiteVar{Kind, Type, Expr.str(), std::move(Label)},
                   SMLoc::getFromPointer(KindWord.data()),
                   SMLoc::getFromPointer(TypeWord.data()), Loc});
   return Error::success();
@@ -433,18 +494,18 @@ Error Rewriter::checkAgainstFirst(StringRef Name, SMLoc Loc,
     return DiagnosticError::getWithNote(Sm, At, Msg, First.Loc, Note);
   };
   size_t NumVars = Vars.size(), NumFirst = First.Vars.size();
-  for (size_t TheI = 0, E = std::min(NumVars, NumFirst); TheI != E; ++TheI) {
-    const ParsedVar &A = Vars[TheI];
-    const SiteVar &V = First.Vars[TheI].Var;
-    if (A.Var.Expr != V.Expr)
-      return Diag(A.ExprLoc,
-                  "inconsistent inject site '" + Name + "': argument " +
-                      Twine(TheI) + " is variable '" + A.Var.Expr +
-                      "' here, but '" + V.Expr + "' at the first site");
+  for (size_t I = 0, E = std::min(NumVars, NumFirst); I != E; ++I) {
+    const ParsedVar &A = Vars[I];
+    const SiteVar &V = First.Vars[I].Var;
+    if (A.Var.Label != V.Label)
+      return Diag(A.ExprLoc, "inconsistent inject site '" + Name +
+                                 "': argument " + Twine(I) + " is variable '" +
+                                 A.Var.Label + "' here, but '" + V.Label +
+                                 "' at the first site");
     auto Differs = [&](SMLoc At, StringRef What, StringRef Here,
                        StringRef There) {
       return Diag(At, "inconsistent inject site '" + Name + "': variable '" +
-                          V.Expr + "' (argument " + Twine(TheI) + ") has " +
+                          V.Label + "' (argument " + Twine(I) + ") has " +
                           What + " '" + Here + "' here, but '" + There +
                           "' at the first site");
     };
@@ -463,10 +524,10 @@ Error Rewriter::checkAgainstFirst(StringRef Name, SMLoc Loc,
           .str();
   if (NumVars > NumFirst)
     return Diag(Vars[NumFirst].ExprLoc, Count + ": variable '" +
-                                            Vars[NumFirst].Var.Expr +
+                                            Vars[NumFirst].Var.Label +
                                             "' (argument " + Twine(NumFirst) +
                                             ") is not at the first site");
-  return Diag(Loc, Count + ": variable '" + First.Vars[NumVars].Var.Expr +
+  return Diag(Loc, Count + ": variable '" + First.Vars[NumVars].Var.Label +
                        "' (argument " + Twine(NumVars) + ") is missing here");
 }
 
@@ -497,7 +558,7 @@ void Rewriter::writePendingDirective(size_t Newline) {
   Copied = Newline + 1;
 }
 
-/// \returns \p text without one trailing `\r`.
+/// \returns \p Text without one trailing `\r`.
 static StringRef dropCR(StringRef Text) {
   return Text.endswith("\r") ? Text.drop_back() : Text;
 }
@@ -671,7 +732,7 @@ Expected<unsigned> Rewriter::run() {
 Expected<unsigned> annotate::annotateSource(const SourceMgr &Sm,
                                             unsigned BufferId,
                                             const TypeTable &Types,
-                                            raw_ostream &Os,
+                                            raw_ostream &OS,
                                             const AnnotateOptions &Opts) {
-  return Rewriter(Sm, BufferId, Types, Opts, Os).run();
+  return Rewriter(Sm, BufferId, Types, Opts, OS).run();
 }

@@ -61,8 +61,8 @@ Error TypeTable::add(TypeInfo Info) {
   return Error::success();
 }
 
-const TypeInfo *TypeTable::lookup(StringRef TheToken) const {
-  auto It = ByLowerToken.find(TheToken.lower());
+const TypeInfo *TypeTable::lookup(StringRef Token) const {
+  auto It = ByLowerToken.find(Token.lower());
   return It == ByLowerToken.end() ? nullptr : &Types[It->second];
 }
 
@@ -114,9 +114,9 @@ Error TypeTable::addFromHeader(const SourceMgr &Sm, unsigned BufferId) {
     StringRef Name = T.substr(0, NameEnd);
     StringRef Value =
         NameEnd == StringRef::npos ? StringRef() : T.substr(NameEnd).trim();
-    StringRef TheToken = Name.drop_front(Prefix.size());
-    if (Value == "1" && !TheToken.empty()) {
-      Found[TheToken].Loc = SMLoc::getFromPointer(Name.data());
+    StringRef Token = Name.drop_front(Prefix.size());
+    if (Value == "1" && !Token.empty()) {
+      Found[Token].Loc = SMLoc::getFromPointer(Name.data());
       continue;
     }
     FieldDefs.push_back({Name, Value});

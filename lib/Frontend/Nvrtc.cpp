@@ -138,18 +138,28 @@ static std::vector<std::string> getNvrtcArgs(const CudaCompileOptions &Opts) {
   return Args;
 }
 
-std::string mmptx::getPtxCacheKey(StringRef Source, StringRef Name,
-                                  const CudaCompileOptions &Opts,
-                                  std::string *WhyNot) {
-  CacheKey Key("cuda->ptx v2");
+/// Adds to \p Key what names a compile besides the included files.
+static void addCompileParts(CacheKey &Key, StringRef Source, StringRef Name,
+                            const CudaCompileOptions &Opts,
+                            ArrayRef<std::string> Args) {
   Key.add(getNvrtcIdentity()).add(Opts.Arch);
-  std::vector<std::string> Args = getNvrtcArgs(Opts);
   Key.add(Args.size());
   for (const std::string &A : Args)
     Key.add(A);
   // The name matters: NVRTC puts it in the PTX and resolves quoted includes
   // next to it.
   Key.add(Name).add(Source);
+}
+
+/// The key of a compile, or "" with \p WhyNot set; \p Known, \p Found and
+/// \p Stats as addIncludedFiles takes them.
+static std::string getKey(StringRef Source, StringRef Name,
+                          const CudaCompileOptions &Opts, std::string &WhyNot,
+                          const IncludeManifest *Known, IncludeManifest *Found,
+                          IncludeScanStats *Stats) {
+  CacheKey Key("cuda->ptx v3");
+  std::vector<std::string> Args = getNvrtcArgs(Opts);
+  addCompileParts(Key, Source, Name, Opts, Args);
   std::vector<std::string> ToolkitDirs;
 #ifdef MMPTX_CUDA_INCLUDE_DIR
   if (Opts.UseToolkitIncludes)
@@ -157,12 +167,48 @@ std::string mmptx::getPtxCacheKey(StringRef Source, StringRef Name,
       if (StringRef(A).startswith(std::string("-I") + MMPTX_CUDA_INCLUDE_DIR))
         ToolkitDirs.push_back(A.substr(2));
 #endif
-  std::string Why =
+  WhyNot =
       addIncludedFiles(Key, Source, Name, Opts.IncludeDirs, Opts.Defines,
-                       Opts.ExtraOptions, ToolkitDirs);
+                       Opts.ExtraOptions, ToolkitDirs, Known, Found, Stats);
+  return WhyNot.empty() ? Key.final() : "";
+}
+
+std::string mmptx::getPtxCacheKey(StringRef Source, StringRef Name,
+                                  const CudaCompileOptions &Opts,
+                                  std::string *WhyNot) {
+  std::string Why;
+  std::string Key = getKey(Source, Name, Opts, Why, nullptr, nullptr, nullptr);
   if (WhyNot)
     *WhyNot = Why;
-  return Why.empty() ? Key.final() : "";
+  return Key;
+}
+
+/// The key of \p Source's compile through \p Cache, reading only the
+/// included files that changed since the manifest stored under the key of
+/// the source and options alone; the manifest is updated when the scan
+/// learnt something new.
+static std::string getCachedKey(ContentCache &Cache, StringRef Source,
+                                StringRef Name, const CudaCompileOptions &Opts,
+                                std::string &WhyNot, CudaCompileResult &Out) {
+  CacheKey ManifestKey("cuda->ptx include manifest v1");
+  addCompileParts(ManifestKey, Source, Name, Opts, getNvrtcArgs(Opts));
+  std::string MKey = ManifestKey.final();
+  IncludeManifest Known, Found;
+  bool HaveKnown = false;
+  if (Optional<std::vector<std::string>> Fields = Cache.lookup(MKey))
+    HaveKnown = Known.parse(*Fields);
+  IncludeScanStats Stats;
+  std::string Key = getKey(Source, Name, Opts, WhyNot,
+                           HaveKnown ? &Known : nullptr, &Found, &Stats);
+  Out.NumKeyFiles = Stats.Files;
+  Out.NumKeyFilesRead = Stats.Read;
+  if (!Key.empty() &&
+      (!HaveKnown || Stats.Recorded || Found.size() != Known.size())) {
+    std::vector<std::string> Fields = Found.serialize();
+    std::vector<StringRef> Refs(Fields.begin(), Fields.end());
+    consumeError(Cache.store(MKey, Refs));
+  }
+  return Key;
 }
 
 Expected<CudaCompileResult>
@@ -178,17 +224,17 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
                                 "source contains a NUL byte (NVRTC would "
                                 "stop reading there)");
   }
+  CudaCompileResult Out;
   std::string Key, WhyNot;
   if (Cache)
-    Key = getPtxCacheKey(Source, Name, Opts, &WhyNot);
+    Key = getCachedKey(*Cache, Source, Name, Opts, WhyNot, Out);
   if (!Key.empty()) {
     if (Optional<std::vector<std::string>> Fields = Cache->lookup(Key))
       if (Fields->size() == 2) {
-        CudaCompileResult R;
-        R.Ptx = std::move((*Fields)[0]);
-        R.Log = std::move((*Fields)[1]);
-        R.FromCache = true;
-        return R;
+        Out.Ptx = std::move((*Fields)[0]);
+        Out.Log = std::move((*Fields)[1]);
+        Out.FromCache = true;
+        return Out;
       }
   }
 
@@ -207,7 +253,6 @@ mmptx::compileCudaToPtx(StringRef Source, StringRef Name,
     Argv.push_back(A.c_str());
   nvrtcResult Compiled =
       Api->CompileProgram(Prog, int(Argv.size()), Argv.data());
-  CudaCompileResult Out;
   size_t LogSize = 0;
   Api->GetProgramLogSize(Prog, &LogSize);
   if (LogSize > 1) {

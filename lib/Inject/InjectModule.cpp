@@ -658,6 +658,18 @@ Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
       A.RegType = nextToken(L);
       A.TypeToken = nextToken(L);
       A.Name = L.trim(" \t");
+      // mmptx's writers name a variable with one token; mm-ptx's form
+      // (below) keeps its inner blanks.
+      size_t Blank = A.Name.find_first_of(" \t");
+      if (Blank != StringRef::npos)
+        return diag(InjectErrc::Formatting,
+                    A.Name.drop_front(Blank).ltrim(" \t").data(),
+                    "unexpected text after variable name '" +
+                        A.Name.take_front(Blank) +
+                        "' in inject argument marker: mmptx markers name a "
+                        "variable with one token (with the device header, "
+                        "write the operand without blanks or label it: "
+                        "PTX_IN(TYPE, label, expr))");
       Format = InjectSiteFormat::Native;
     } else {
       StringRef L = Rest;

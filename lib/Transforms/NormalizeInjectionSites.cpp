@@ -16,7 +16,9 @@
 ///     with writeNormalizedSite into mmptx's scoped form: `{`, one
 ///     `.reg .<type> %_x<i>;` per argument, `mov` in for in/mod arguments,
 ///     `MMPTX_INJECT_BEGIN/ARG/END` markers, `mov` out for mod/out
-///     arguments, `}`. Argument i of every site is `%_x<i>`.
+///     arguments, `}`. Argument i of every site is `%_x<i>`. A variable
+///     name with blanks (`x[ 0 ]`) is written as mmptx-annotate names its
+///     expression (`x[0]`): mmptx markers name a variable with one token.
 ///  3. mm-ptx and mmptx sites are already normalised: check that each
 ///     variable's stable register is declared by a `.reg` in an enclosing
 ///     scope before the site, with the marker's register type, that every
@@ -28,6 +30,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "mmptx/Annotate/Annotate.h"
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Support/Diagnostic.h"
@@ -58,8 +61,23 @@ Error NormalizeInjectionSitesPass::rewriteLegacySite(Module &M,
         M.getSourceMgr(), M.getLoc(Site.MarkerOffset),
         "inject name '" + Inj.Name +
             "' contains blanks and cannot be written as an mmptx marker");
+  // mmptx markers name a variable with one token: a legacy name with
+  // blanks (`x[ 0 ]`) gets the name mmptx-annotate gives its expression.
+  ArrayRef<InjectVariable> LegacyVars = IM.getVariables(Inj);
+  std::vector<std::string> Names;
+  for (const InjectVariable &V : LegacyVars) {
+    Names.push_back(annotate::getVariableName(V.Name));
+    if (Names.back().find(' ') != std::string::npos)
+      return DiagnosticError::get(
+          M.getSourceMgr(), M.getLoc(Site.MarkerOffset),
+          "variable name '" + V.Name + "' of inject '" + Inj.Name +
+              "' keeps blanks and cannot be written as an mmptx marker");
+  }
+  std::vector<InjectVariable> Vars(LegacyVars.begin(), LegacyVars.end());
+  for (size_t I = 0, E = Vars.size(); I != E; ++I)
+    Vars[I].Name = Names[I];
   std::string S;
-  writeNormalizedSite(S, Inj, IM.getVariables(Inj), IM.getSiteRegisters(Site),
+  writeNormalizedSite(S, Inj, Vars, IM.getSiteRegisters(Site),
                       /*leadingTab=*/M.getBuffer()[Site.RemoveBegin] == '\t',
                       /*withMarkers=*/true);
   M.replaceRange(Site.RemoveBegin, Site.RemoveEnd, std::move(S));

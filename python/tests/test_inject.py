@@ -81,6 +81,22 @@ def test_create_error_is_located():
     assert isinstance(e.value, RuntimeError)
 
 
+def test_marker_names_are_one_token():
+    # mmptx's own markers name a variable with one token, as mmptx-opt and
+    # the C API decide; mm-ptx's form keeps inner blanks.
+    bad = ("// MMPTX_INJECT_BEGIN f 1\n"
+           "// MMPTX_INJECT_ARG 0 in f32 F32 xi extra junk\n"
+           "// MMPTX_INJECT_END f\n")
+    with pytest.raises(mmptx.InjectError) as e:
+        Module(bad, name="n.ptx", trusted=True)
+    assert e.value.message.startswith(
+        "n.ptx:2:37: error: unexpected text after variable name 'xi' in "
+        "inject argument marker")
+    assert e.value.code == mmptx.errors.InjectErrorCode.FORMATTING
+    ok = "// PTX_INJECT_START f\n// _x0 i f32 F32 x[ 0 ]\n// PTX_INJECT_END\n"
+    assert Module(ok, trusted=True)["f"]["x[ 0 ]"].type == "F32"
+
+
 def test_inconsistent_duplicate_sites():
     ptx = ("// PTX_INJECT_START func\n// _x0 i f32 F32 x\n// PTX_INJECT_END\n"
            "// PTX_INJECT_START func\n// _x0 i f32 F32 x\n"

@@ -143,6 +143,11 @@ int main(int argc, char **argv) {
     errs() << ToolName << ": " << InputFilename << ": "
            << (R->FromCache ? "PTX from the cache" : "compiled") << " ("
            << getNvrtcIdentity() << ")\n";
+  if (Verbose && Cache && R->CacheNote.empty())
+    errs() << ToolName << ": " << InputFilename << ": cache key of "
+           << R->NumKeyFiles << " included files, " << R->NumKeyFilesRead
+           << " read, " << R->NumKeyFiles - R->NumKeyFilesRead
+           << " known unchanged\n";
   if (!NoPrune) {
     PruneStats Stats;
     Expected<std::string> Pruned =

@@ -180,18 +180,34 @@ TEST(AnnotateTest, WideBindings) {
 }
 
 TEST(AnnotateTest, ExpressionsKeepInnerBlanksAndLoseComments) {
+  // The operand is the expression as written; its marker name has no
+  // blanks.
   std::string Out = rewrite("/* PTX_INJECT e\n"
                             "  in f32 c(i, j)   // trailing comment\n"
                             "  in f32 x[ 0 ]\t\n"
                             "*/ after();\n");
-  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 0 in f32 F32 c(i, j)\\n"),
+  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 0 in f32 F32 c(i,j)\\n"),
             std::string::npos)
       << Out;
-  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 1 in f32 F32 x[ 0 ]\\n"),
+  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 1 in f32 F32 x[0]\\n"),
             std::string::npos);
   EXPECT_NE(Out.find(": \"f\"(c(i, j)), \"f\"(x[ 0 ])); after();\n"),
             std::string::npos)
       << Out;
+}
+
+TEST(AnnotateTest, VariableNamesDropBlanksThatSeparateNothing) {
+  EXPECT_EQ(getVariableName("x[ 0 ]"), "x[0]");
+  EXPECT_EQ(getVariableName(" p[i + 1]\t"), "p[i+1]");
+  EXPECT_EQ(getVariableName("c(i,\tj)"), "c(i,j)");
+  EXPECT_EQ(getVariableName("a < -b"), "a<-b");
+  EXPECT_EQ(getVariableName("s . x"), "s.x");
+  EXPECT_EQ(getVariableName("v"), "v");
+  // Blanks that keep two tokens apart stay.
+  EXPECT_EQ(getVariableName("(unsigned  int)x"), "(unsigned int)x");
+  EXPECT_EQ(getVariableName("a - -b"), "a- -b");
+  EXPECT_EQ(getVariableName("a / *p"), "a/ *p");
+  EXPECT_EQ(getVariableName("x ? . 5 : y"), "x?. 5:y");
 }
 
 TEST(AnnotateTest, NamesAndLabelsAreEscaped) {

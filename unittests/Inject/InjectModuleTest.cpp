@@ -141,14 +141,14 @@ TEST(InjectModuleTest, NativeFormat) {
   const char *Ptx = "\t{\n\t.reg .f32 %_x0;\n\t.reg .b32 %_x1;\n"
                     "\t// MMPTX_INJECT_BEGIN site 2\n"
                     "\t// MMPTX_INJECT_ARG 0 in f32 F32 a\n"
-                    "\t// MMPTX_INJECT_ARG 1 out b32 B32 the b\n"
+                    "\t// MMPTX_INJECT_ARG 1 out b32 B32 the_b\n"
                     "\t// MMPTX_INJECT_END site\n"
                     "\t}\n";
   auto M = createOK(Ptx);
   ASSERT_TRUE(M);
   const Inject &Inj = M->getInject(0);
   ASSERT_EQ(Inj.NumVariables, 2u);
-  EXPECT_EQ(M->getVariables(Inj)[1].Name, "the b");
+  EXPECT_EQ(M->getVariables(Inj)[1].Name, "the_b");
   EXPECT_EQ(M->getVariables(Inj)[1].Kind, InjectArgKind::Out);
   EXPECT_EQ(M->getVariables(Inj)[1].StableRegister, "_x1");
   EXPECT_EQ(M->sites()[0].Format, InjectSiteFormat::Native);
@@ -164,6 +164,18 @@ TEST(InjectModuleTest, NativeFormat) {
             "has 1 'MMPTX_INJECT_ARG' line\n"
             "// MMPTX_INJECT_BEGIN f 2\n"
             "                        ^");
+  EXPECT_EQ(Code, InjectErrc::Formatting);
+  // One token names a variable in mmptx's own markers.
+  EXPECT_EQ(createError("// MMPTX_INJECT_BEGIN f 1\n"
+                        "// MMPTX_INJECT_ARG 0 in f32 F32 the b\n"
+                        "// MMPTX_INJECT_END f\n",
+                        &Code),
+            "test.ptx:2:38: error: unexpected text after variable name "
+            "'the' in inject argument marker: mmptx markers name a variable "
+            "with one token (with the device header, write the operand "
+            "without blanks or label it: PTX_IN(TYPE, label, expr))\n"
+            "// MMPTX_INJECT_ARG 0 in f32 F32 the b\n"
+            "                                     ^");
   EXPECT_EQ(Code, InjectErrc::Formatting);
   EXPECT_NE(createError("// MMPTX_INJECT_BEGIN f 0\n"
                         "// MMPTX_INJECT_END g\n")

@@ -21,6 +21,13 @@
 /// architecture. Where that cannot be known (a macro mmptx cannot expand,
 /// precompiled headers), the PTX is not cached and the result says why.
 ///
+/// Beside the PTX, the cache keeps what a compile learnt of each file it
+/// read, as ccache's direct mode keeps its manifests: the next compile of
+/// the same source and options reads only the files whose identity
+/// (device, inode, size, modification and status-change times) changed,
+/// or was too recent to trust. The search for the files is done again
+/// every time, so the key is always the one a full scan gives.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef MMPTX_FRONTEND_NVRTC_H
@@ -54,6 +61,12 @@ struct CudaCompileResult {
   /// With a cache: why this PTX could not be cached (a note for the user),
   /// or "".
   std::string CacheNote;
+  /// With a cache: the included files the key covers, and how many of them
+  /// were read; the others were known unchanged (same device, inode, size,
+  /// modification and status-change times) since an earlier compile of
+  /// the same source and options, whose record of them is kept in the
+  /// cache.
+  unsigned NumKeyFiles = 0, NumKeyFilesRead = 0;
 };
 
 /// True when NVRTC can be loaded (mmptx/Support/SharedLibrary.h says where
