@@ -11,6 +11,8 @@
 // RUN: not %nvcc -ptx -arch=sm_80 -DERR_TYPE -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-TYPE
 // RUN: not %nvcc -ptx -arch=sm_80 -DERR_EMPTY -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-EMPTY
 // RUN: not %nvcc -ptx -arch=sm_80 -DERR_LABEL -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-LABEL
+// RUN: not %nvcc -ptx -arch=sm_80 -DERR_BLANK -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-BLANK
+// RUN: not %nvcc -ptx -arch=sm_80 -DERR_BLANK3 -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-BLANK3
 // RUN: not %nvcc -ptx -arch=sm_80 -DERR_NAME -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-NAME
 // RUN: not %nvcc -ptx -arch=sm_80 -DERR_NAME_EMPTY -I%mmptx_include -I%mmptx_gen_include %s -o %t.err.ptx 2>&1 | FileCheck %s --check-prefix=ERR-NAME
 
@@ -47,6 +49,12 @@ __global__ void forms(float *p, double *d, long long *l, unsigned long long *u,
 #endif
 #ifdef ERR_LABEL
   PTX_INJECT("label", PTX_MOD(F32, arr[s[0]%2]));
+#endif
+#ifdef ERR_BLANK
+  PTX_INJECT("blank", PTX_MOD(F32, arr[ss - 1]));
+#endif
+#ifdef ERR_BLANK3
+  PTX_INJECT("blank3", PTX_MOD(F32, a b, arr[1]));
 #endif
 #ifdef ERR_NAME
   PTX_INJECT("my site", PTX_MOD(F64, dd));
@@ -127,5 +135,7 @@ __global__ void callsBoth(float *p) { p[0] = both(p[0]); }
 // ERR-EMPTY: error
 
 // A '%' or quote in a label or name would garble the asm text.
-// ERR-LABEL: error: static assertion failed with "PTX_INJECT: operand label arr[s[0]%2] contains '%' or a quote; name it with the 3-argument form PTX_IN(TYPE, label, expr)"
+// ERR-LABEL: error: static assertion failed with "PTX_INJECT: operand label arr[s[0]%2] contains a blank, '%' or a quote; write it without blanks or name it with the 3-argument form PTX_IN(TYPE, label, expr)"
+// ERR-BLANK: error: static assertion failed with "PTX_INJECT: operand label arr[ss - 1] contains a blank, '%' or a quote; write it without blanks or name it with the 3-argument form PTX_IN(TYPE, label, expr)"
+// ERR-BLANK3: error: static assertion failed with "PTX_INJECT: operand label a b contains a blank
 // ERR-NAME: error: static assertion failed with "PTX_INJECT: the site name must not be empty or contain blanks, '%' or quotes"

@@ -74,8 +74,9 @@
 ///
 /// Limits, all compile-time errors: at least one operand; TYPE tokens and the
 /// names of the 2-argument form are macro-expanded before use, so they must
-/// not be macros; labels must not contain `%` or `"` (they are copied into
-/// the asm text); an expression with a top-level comma (`f<a, b>()`) must be
+/// not be macros; labels (the operand's spelling in the 2-argument form) must
+/// not contain blanks, `%` or `"` (they are copied into the asm text as one
+/// marker field: write `p[i+1]`, or label it: `PTX_IN(F32, next, p[i + 1])`); an expression with a top-level comma (`f<a, b>()`) must be
 /// parenthesised. On the host side of `__host__ __device__` code (no
 /// __CUDA_ARCH__) a site expands to nothing.
 ///
@@ -901,8 +902,9 @@
 
 // Names and labels are copied into the asm text, where '%' would start an
 // operand reference and a quote would end the string: reject them at compile
-// time instead of emitting a garbled marker. A label may contain blanks
-// (`c(i, j)`); the site name may not (it is one marker field).
+// time instead of emitting a garbled marker. Neither may contain blanks
+// either: each is one field of its marker (write `c(i,j)`, or label the
+// operand: PTX_IN(F32, cij, c(i, j))).
 __host__ __device__ constexpr bool mmptx_marker_text_ok_(const char *s,
                                                         bool isName) {
   return *s == 0 ? true
@@ -914,8 +916,9 @@ __host__ __device__ constexpr bool mmptx_site_name_ok_(const char *s) {
   return *s != 0 && mmptx_marker_text_ok_(s, true);
 }
 #define MMPTX_CHECK_(k, Ts, ls, e, reg, mov, c, bind, i, op, sep)              \
-  static_assert(mmptx_marker_text_ok_(ls, false),                              \
-                "PTX_INJECT: operand label " ls " contains '%' or a quote; "   \
-                "name it with the 3-argument form PTX_IN(TYPE, label, expr)");
+  static_assert(mmptx_marker_text_ok_(ls, true),                               \
+                "PTX_INJECT: operand label " ls " contains a blank, '%' or a " \
+                "quote; write it without blanks or name it with the "         \
+                "3-argument form PTX_IN(TYPE, label, expr)");
 
 #endif // MMPTX_CUDA_PTX_INJECT_H
