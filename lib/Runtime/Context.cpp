@@ -203,16 +203,6 @@ Error Context::synchronizeStream(void *StreamHandle) const {
 // Module
 //===----------------------------------------------------------------------===//
 
-Module::Module(Module &&Other) : Ctx(Other.Ctx), Handle(Other.Handle) {
-  Other.Handle = nullptr;
-}
-
-Module &Module::operator=(Module &&Other) {
-  std::swap(Ctx, Other.Ctx);
-  std::swap(Handle, Other.Handle);
-  return *this;
-}
-
 Module::~Module() {
   if (Handle)
     Ctx->release("cuModuleUnload", [&](const CudaDriverApi &Api) {
@@ -305,16 +295,6 @@ Error DeviceBuffer::fill(uint8_t Value) {
 //===----------------------------------------------------------------------===//
 // Stream
 //===----------------------------------------------------------------------===//
-
-Stream::Stream(Stream &&Other) : Ctx(Other.Ctx), Handle(Other.Handle) {
-  Other.Handle = nullptr;
-}
-
-Stream &Stream::operator=(Stream &&Other) {
-  std::swap(Ctx, Other.Ctx);
-  std::swap(Handle, Other.Handle);
-  return *this;
-}
 
 Stream::~Stream() {
   if (Handle)

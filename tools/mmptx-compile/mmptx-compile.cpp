@@ -20,8 +20,8 @@
 #include "mmptx/Backend/PackedModule.h"
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 #include "mmptx/Transforms/PruneUnusedGlobals.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -30,7 +30,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -245,13 +244,10 @@ static void drawProgress(size_t Done, size_t Total) {
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(
+  ToolInit Init(
       argc, argv,
-      "mmptx-compile: PTX to cubin, in parallel, cached and deduplicated\n");
+      "mmptx-compile: PTX to cubin, in parallel, cached and deduplicated\n",
+      &Category);
 
   if (ListBackends)
     return listBackends();

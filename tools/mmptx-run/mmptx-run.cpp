@@ -23,14 +23,13 @@
 
 #include "mmptx/Backend/KernelParams.h"
 #include "mmptx/Runtime/KernelRun.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -159,16 +158,13 @@ static bool checkArgs(StringRef Image, StringRef Kernel,
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  cl::HideUnrelatedOptions(RunCategory);
-  cl::ParseCommandLineOptions(
+  ToolInit Init(
       argc, argv,
       "mmptx-run: run a kernel of a cubin on the GPU, through the CUDA "
       "driver ($MMPTX_LIBCUDA or libcuda.so.1)\n\n"
       "  Prints every inout/out buffer. Exit status: 0 on success, 77 when\n"
-      "  there is no usable driver or GPU, 1 for any other error.\n");
+      "  there is no usable driver or GPU, 1 for any other error.\n",
+      &RunCategory);
 
   // Every mistake in the command line is reported before the driver is
   // loaded: it is one whether or not there is a GPU (exit status 1, never
