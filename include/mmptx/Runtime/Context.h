@@ -126,6 +126,9 @@ private:
   friend class Context;
   DeviceBuffer(Context &Ctx, DevicePtr Address, size_t Size)
       : Ctx(&Ctx), Address(Address), Size(Size) {}
+  /// A copy of \p Bytes bytes (at most size()) by \p Fn, the call \p Call.
+  llvm::Error copy(llvm::StringRef Call, size_t Bytes,
+                   llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
   Context *Ctx;
   DevicePtr Address;
   size_t Size;
@@ -204,6 +207,10 @@ private:
   /// since a destructor cannot return it.
   void release(llvm::StringRef Call,
                llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
+  /// Calls \p Fn with this context current; its result is that of the
+  /// synchronising call \p Call (checkSync).
+  llvm::Error callSync(llvm::StringRef Call,
+                       llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
   /// The error of a synchronising call \p Call, naming the last launch,
   /// whose fault it may be reporting.
   llvm::Error checkSync(int Result, const llvm::Twine &Call) const;
