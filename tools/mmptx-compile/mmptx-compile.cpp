@@ -212,10 +212,7 @@ static Error writeOutput(StringRef Path, StringRef Bytes) {
 /// Prints to stdout through ToolOutput: a write error (a closed stdout, a
 /// full disk) is one line and exit status 1, not an abort at exit.
 static int printToStdout(function_ref<void(raw_ostream &)> Print) {
-  if (Error E = writeToolOutput("-", [&](raw_ostream &OS) {
-        Print(OS);
-        return Error::success();
-      }))
+  if (Error E = printToolOutput(Print))
     return fail(std::move(E));
   return 0;
 }
