@@ -15,39 +15,10 @@ import numpy as np
 import mmptx
 from mmptx import runtime as R
 
-AXPY = """\
-.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry axpy(.param .f32 a, .param .u64 x, .param .u64 y,
-                     .param .u32 n)
-{
-  .reg .pred %p;
-  .reg .f32 %f<4>;
-  .reg .b32 %r<5>;
-  .reg .b64 %rd<6>;
-  ld.param.f32 %f1, [a];
-  ld.param.u64 %rd1, [x];
-  ld.param.u64 %rd2, [y];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %tid.x;
-  mov.u32 %r3, %ctaid.x;
-  mov.u32 %r4, %ntid.x;
-  mad.lo.u32 %r2, %r3, %r4, %r2;
-  setp.ge.u32 %p, %r2, %r1;
-  @%p ret;
-  cvta.to.global.u64 %rd1, %rd1;
-  cvta.to.global.u64 %rd2, %rd2;
-  mul.wide.u32 %rd3, %r2, 4;
-  add.s64 %rd4, %rd1, %rd3;
-  add.s64 %rd5, %rd2, %rd3;
-  ld.global.f32 %f2, [%rd4];
-  ld.global.f32 %f3, [%rd5];
-  fma.rn.f32 %f3, %f1, %f2, %f3;
-  st.global.f32 [%rd5], %f3;
-  ret;
-}
-"""
+# The kernel the runtime tests launch too.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python", "tests"))
+from helpers import axpy_ptx  # noqa: E402
 
 
 def check(what, ok):
@@ -69,7 +40,7 @@ def main():
     dev = R.Device()
     name, major, minor = dev.info[1], dev.info[2], dev.info[3]
     print("device: %s (sm_%d%d)" % (name, major, minor))
-    (r,) = mmptx.compile_batch([AXPY], arch="sm_%d%d" % (major, minor),
+    (r,) = mmptx.compile_batch([axpy_ptx()], arch="sm_%d%d" % (major, minor),
                                check=True)
     mod = dev.load(r.cubin)
     n = 100000

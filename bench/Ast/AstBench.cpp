@@ -67,14 +67,10 @@ void BM_AstCompile(benchmark::State &St) { run(St, true); }
 void BM_AstCompileNoShare(benchmark::State &St) { run(St, false); }
 
 BENCHMARK(BM_AstCompile)
-    ->Arg(8)
-    ->Arg(32)
-    ->Arg(128)
+    ->ArgsProduct({{8, 32, 128}})
     ->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_AstCompileNoShare)
-    ->Arg(8)
-    ->Arg(32)
-    ->Arg(128)
+    ->ArgsProduct({{8, 32, 128}})
     ->Unit(benchmark::kNanosecond);
 
 } // namespace

@@ -196,12 +196,7 @@ static void BM_CuteVariant(benchmark::State &State) {
 }
 // Each backend's unpruned row, then its pruned row.
 BENCHMARK(BM_CuteVariant)
-    ->Args({0, 0})
-    ->Args({0, 1})
-    ->Args({1, 0})
-    ->Args({1, 1})
-    ->Args({2, 0})
-    ->Args({2, 1})
+    ->ArgsProduct({{0, 1, 2}, {0, 1}})
     ->Unit(benchmark::kMillisecond)
     ->MinTime(2.0);
 

@@ -122,12 +122,7 @@ static void BM_Create(benchmark::State &St) {
               (St.range(1) ? " checked" : " trusted"));
 }
 BENCHMARK(BM_Create)
-    ->Args({0, 1})
-    ->Args({1, 1})
-    ->Args({2, 1})
-    ->Args({0, 0})
-    ->Args({1, 0})
-    ->Args({2, 0})
+    ->ArgsProduct({{0, 1, 2}, {1, 0}})
     ->Unit(benchmark::kMicrosecond);
 
 static void BM_CreateFromModule(benchmark::State &St) {
@@ -176,12 +171,7 @@ static void BM_RenderBuffer(benchmark::State &St) {
               (St.range(1) ? " checked" : " unchecked"));
 }
 BENCHMARK(BM_RenderBuffer)
-    ->Args({0, 1})
-    ->Args({1, 1})
-    ->Args({2, 1})
-    ->Args({0, 0})
-    ->Args({1, 0})
-    ->Args({2, 0})
+    ->ArgsProduct({{0, 1, 2}, {1, 0}})
     ->Unit(benchmark::kMicrosecond);
 
 static void BM_RenderString(benchmark::State &St) {

@@ -41,11 +41,21 @@ static llvm::SourceMgr &corpus(unsigned &ID, int64_t Which) {
   return SM;
 }
 
-static void BM_Structure(benchmark::State &St) {
+/// Reports the bytes each iteration read, and the file.
+static void setThroughput(benchmark::State &St, const llvm::SourceMgr &SM,
+                          unsigned ID) {
+  St.SetBytesProcessed(St.iterations() *
+                       SM.getMemoryBuffer(ID)->getBufferSize());
+  St.SetLabel(Files[St.range(0)]);
+}
+
+/// Times \p Parse over the corpus file St.range(0).
+template <typename ParseFnT>
+static void runParse(benchmark::State &St, ParseFnT Parse) {
   unsigned ID;
   llvm::SourceMgr &SM = corpus(ID, St.range(0));
   for (auto _ : St) {
-    auto M = parseStructure(SM, ID);
+    auto M = Parse(SM, ID);
     if (!M) {
       St.SkipWithError("parse failed");
       llvm::consumeError(M.takeError());
@@ -53,32 +63,26 @@ static void BM_Structure(benchmark::State &St) {
     }
     benchmark::DoNotOptimize(M->get());
   }
-  St.SetBytesProcessed(St.iterations() *
-                       SM.getMemoryBuffer(ID)->getBufferSize());
-  St.SetLabel(Files[St.range(0)]);
+  setThroughput(St, SM, ID);
+}
+
+static void BM_Structure(benchmark::State &St) {
+  runParse(St, [](llvm::SourceMgr &SM, unsigned ID) {
+    return parseStructure(SM, ID);
+  });
 }
 BENCHMARK(BM_Structure)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 static void BM_FullParse(benchmark::State &St) {
-  unsigned ID;
-  llvm::SourceMgr &SM = corpus(ID, St.range(0));
-  for (auto _ : St) {
-    auto M = parsePTX(SM, ID);
-    if (!M) {
-      St.SkipWithError("parse failed");
-      llvm::consumeError(M.takeError());
-      return;
-    }
-    benchmark::DoNotOptimize(M->get());
-  }
-  St.SetBytesProcessed(St.iterations() *
-                       SM.getMemoryBuffer(ID)->getBufferSize());
-  St.SetLabel(Files[St.range(0)]);
+  runParse(St,
+           [](llvm::SourceMgr &SM, unsigned ID) { return parsePTX(SM, ID); });
 }
 BENCHMARK(BM_FullParse)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
-/// The on-demand half alone: verifyModule() over a parsed module.
-static void BM_Verify(benchmark::State &St) {
+/// Times \p Run (false: failed) over the structure of the corpus file
+/// St.range(0), parsed once.
+template <typename RunFnT>
+static void runOnModule(benchmark::State &St, RunFnT Run) {
   unsigned ID;
   llvm::SourceMgr &SM = corpus(ID, St.range(0));
   auto M = parseStructure(SM, ID);
@@ -87,35 +91,31 @@ static void BM_Verify(benchmark::State &St) {
     St.SkipWithError("parse failed");
     return;
   }
-  for (auto _ : St) {
-    if (llvm::Error E = verifyModule(**M)) {
+  for (auto _ : St)
+    if (!Run(**M))
+      return;
+  setThroughput(St, SM, ID);
+}
+
+/// The on-demand half alone: verifyModule() over a parsed module.
+static void BM_Verify(benchmark::State &St) {
+  runOnModule(St, [&St](const ptx::Module &M) {
+    if (llvm::Error E = verifyModule(M)) {
       llvm::consumeError(std::move(E));
       St.SkipWithError("verify failed");
-      return;
+      return false;
     }
-  }
-  St.SetBytesProcessed(St.iterations() *
-                       SM.getMemoryBuffer(ID)->getBufferSize());
-  St.SetLabel(Files[St.range(0)]);
+    return true;
+  });
 }
 BENCHMARK(BM_Verify)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 static void BM_Print(benchmark::State &St) {
-  unsigned ID;
-  llvm::SourceMgr &SM = corpus(ID, St.range(0));
-  auto M = parseStructure(SM, ID);
-  if (!M) {
-    llvm::consumeError(M.takeError());
-    St.SkipWithError("parse failed");
-    return;
-  }
-  for (auto _ : St) {
-    std::string S = printModuleToString(**M);
+  runOnModule(St, [](const ptx::Module &M) {
+    std::string S = printModuleToString(M);
     benchmark::DoNotOptimize(S.data());
-  }
-  St.SetBytesProcessed(St.iterations() *
-                       SM.getMemoryBuffer(ID)->getBufferSize());
-  St.SetLabel(Files[St.range(0)]);
+    return true;
+  });
 }
 BENCHMARK(BM_Print)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 

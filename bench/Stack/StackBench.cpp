@@ -62,9 +62,7 @@ void BM_StackCompile(benchmark::State &St) {
   St.SetBytesProcessed(int64_t(Bytes));
 }
 BENCHMARK(BM_StackCompile)
-    ->Arg(8)
-    ->Arg(32)
-    ->Arg(128)
+    ->ArgsProduct({{8, 32, 128}})
     ->Unit(benchmark::kNanosecond);
 
 void BM_StackCompileFresh(benchmark::State &St) {
@@ -79,9 +77,7 @@ void BM_StackCompileFresh(benchmark::State &St) {
   }
 }
 BENCHMARK(BM_StackCompileFresh)
-    ->Arg(8)
-    ->Arg(32)
-    ->Arg(128)
+    ->ArgsProduct({{8, 32, 128}})
     ->Unit(benchmark::kNanosecond);
 
 /// The same through the C API (mmptx_stack_compile): what it adds per call
@@ -112,9 +108,7 @@ void BM_StackCompileCAPI(benchmark::State &St) {
   mmptx_stack_context_destroy(Ctx);
 }
 BENCHMARK(BM_StackCompileCAPI)
-    ->Arg(8)
-    ->Arg(32)
-    ->Arg(128)
+    ->ArgsProduct({{8, 32, 128}})
     ->Unit(benchmark::kNanosecond);
 
 } // namespace

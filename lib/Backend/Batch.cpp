@@ -7,6 +7,7 @@
 
 #include "mmptx/Backend/Batch.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/EnumNames.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
@@ -275,18 +276,17 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
 // Reports
 //===----------------------------------------------------------------------===//
 
+static const EnumName<ModuleResult::SourceKind> ModuleSourceNames[] = {
+    {ModuleResult::Compiled, "compiled"},
+    {ModuleResult::Cached, "cached"},
+    {ModuleResult::Duplicate, "duplicate"}};
+
+StringRef mmptx::getModuleSourceName(ModuleResult::SourceKind Source) {
+  return getEnumName(ModuleSourceNames, Source);
+}
+
 static StringRef getStatusName(const ModuleResult &M) {
-  if (!M.Ok)
-    return "failed";
-  switch (M.Source) {
-  case ModuleResult::Compiled:
-    return "compiled";
-  case ModuleResult::Cached:
-    return "cached";
-  case ModuleResult::Duplicate:
-    return "duplicate";
-  }
-  llvm_unreachable("unknown source");
+  return M.Ok ? getModuleSourceName(M.Source) : "failed";
 }
 
 static double getRate(const BatchSummary &S) {

@@ -18,8 +18,6 @@
 #include "mmptx/Support/SharedLibrary.h"
 
 #include <cstdint>
-#include <mutex>
-#include <type_traits>
 
 #ifdef MMPTX_HAVE_NVJITLINK_H
 #include <nvJitLink.h>
@@ -66,13 +64,19 @@ struct NvJitLinkApi {
   MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_MEMBER)
 #undef MMPTX_NVJITLINK_MEMBER
   std::string File;
+
+  /// Calls \p Visit(Member, "symbol") for each entry point.
+  template <typename FnT> void forEachEntryPoint(FnT Visit) {
+#define MMPTX_NVJITLINK_VISIT(Member, Name, Params) Visit(Member, Name);
+    MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_VISIT)
+#undef MMPTX_NVJITLINK_VISIT
+  }
 };
 
 #ifdef MMPTX_HAVE_NVJITLINK_H
 #define MMPTX_NVJITLINK_CHECK(Member, Name, Params)                            \
-  static_assert(std::is_same<decltype(NvJitLinkApi::Member),                   \
-                             decltype(&::nvJitLink##Member)>::value,           \
-                "signature of " Name " differs from nvJitLink.h");
+  MMPTX_CHECK_ENTRY_POINT(NvJitLinkApi, Member, ::nvJitLink##Member, Name,     \
+                          "nvJitLink.h")
 MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_CHECK)
 #undef MMPTX_NVJITLINK_CHECK
 static_assert(NVJITLINK_SUCCESS == JitSuccess &&
@@ -86,30 +90,8 @@ static_assert(NVJITLINK_SUCCESS == JitSuccess &&
               "constants differ from nvJitLink.h");
 #endif
 
-/// nvJitLink's entry points, loaded on first use; a failure is not
-/// remembered.
 Expected<const NvJitLinkApi &> getNvJitLinkApi() {
-  static std::mutex Mutex;
-  static NvJitLinkApi Api;
-  static bool Loaded = false;
-  std::lock_guard<std::mutex> Lock(Mutex);
-  if (Loaded)
-    return Api;
-  Expected<const SharedLibrary &> Lib = loadCudaLibrary(CudaLibrary::NvJitLink);
-  if (!Lib)
-    return Lib.takeError();
-  NvJitLinkApi New;
-#define MMPTX_NVJITLINK_FETCH(Member, Name, Params)                            \
-  New.Member = reinterpret_cast<decltype(New.Member)>(Lib->getSymbol(Name));   \
-  if (!New.Member)                                                             \
-    return makeError("nvJitLink library '" + Lib->getLoadedFile() +            \
-                     "' has no entry point '" Name "'");
-  MMPTX_NVJITLINK_ENTRIES(MMPTX_NVJITLINK_FETCH)
-#undef MMPTX_NVJITLINK_FETCH
-  New.File = Lib->getLoadedFile();
-  Api = std::move(New);
-  Loaded = true;
-  return Api;
+  return getCudaLibraryApi<NvJitLinkApi>(CudaLibrary::NvJitLink);
 }
 
 class NvJitLinkBackend : public PTXCompiler {

@@ -16,6 +16,7 @@
 #include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/SharedLibrary.h"
 #include "mmptx/Support/ToolVersion.h"
 
 #ifdef MMPTX_HAVE_NVPTXCOMPILER
@@ -92,22 +93,31 @@ private:
 };
 } // namespace
 
+/// The linked-in library's exact version: the one its build string in the
+/// file it is linked into gives; "" where the library cannot say.
+static std::string getLinkedVersion() {
+  unsigned Major = 0, Minor = 0;
+  if (nvPTXCompilerGetVersion(&Major, &Minor) != NVPTXCOMPILE_SUCCESS)
+    return "";
+  return getLoadedLibraryVersion(
+      Major, Minor, reinterpret_cast<const void *>(&nvPTXCompilerGetVersion));
+}
+
 // A program that links the library says so in its `--version`.
 static const bool VersionLineAdded = [] {
   addToolVersionLine([] {
-    return std::string("nvPTXCompiler: " MMPTX_NVPTXCOMPILER_VERSION
-                       " (linked in)");
+    std::string Version = getLinkedVersion();
+    return "nvPTXCompiler: " + (Version.empty() ? "unknown version" : Version) +
+           " (linked in)";
   });
   return true;
 }();
 
 Expected<std::unique_ptr<PTXCompiler>> mmptx::createNvPTXCompilerBackend() {
   (void)VersionLineAdded;
-  unsigned Major = 0, Minor = 0;
-  if (nvPTXCompilerGetVersion(&Major, &Minor) != NVPTXCOMPILE_SUCCESS)
+  std::string Version = getLinkedVersion();
+  if (Version.empty())
     return makeError("nvptxcompiler: cannot query the library's version");
-  std::string Version =
-      getExactVersion(Major, Minor, MMPTX_NVPTXCOMPILER_VERSION);
   return std::unique_ptr<PTXCompiler>(new NvPTXCompilerBackend(Version));
 }
 #else

@@ -7,38 +7,35 @@
 
 #include "mmptx/Backend/PTXCompiler.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/EnumNames.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace mmptx;
 
+static const EnumName<BackendKind> BackendNames[] = {
+    {BackendKind::NvPTXCompiler, "nvptxcompiler"},
+    {BackendKind::NvJitLink, "nvjitlink"},
+    {BackendKind::Ptxas, "ptxas"}};
+
 StringRef mmptx::getBackendName(BackendKind Kind) {
-  switch (Kind) {
-  case BackendKind::NvPTXCompiler:
-    return "nvptxcompiler";
-  case BackendKind::NvJitLink:
-    return "nvjitlink";
-  case BackendKind::Ptxas:
-    return "ptxas";
-  }
-  llvm_unreachable("unknown backend");
+  return getEnumName(BackendNames, Kind);
 }
 
 Optional<BackendKind> mmptx::parseBackendName(StringRef Name) {
-  return StringSwitch<Optional<BackendKind>>(Name.lower())
-      .Case("nvptxcompiler", BackendKind::NvPTXCompiler)
-      .Case("nvjitlink", BackendKind::NvJitLink)
-      .Case("ptxas", BackendKind::Ptxas)
-      .Default(None);
+  return parseEnumName(BackendNames, Name.lower());
 }
 
 ArrayRef<BackendKind> mmptx::getAllBackends() {
-  static const BackendKind All[] = {BackendKind::NvPTXCompiler,
-                                    BackendKind::NvJitLink, BackendKind::Ptxas};
+  static const std::vector<BackendKind> All = [] {
+    std::vector<BackendKind> Kinds;
+    for (const EnumName<BackendKind> &E : BackendNames)
+      Kinds.push_back(E.Value);
+    return Kinds;
+  }();
   return All;
 }
 
@@ -46,27 +43,18 @@ ArrayRef<BackendKind> mmptx::getAllBackends() {
 // Options
 //===----------------------------------------------------------------------===//
 
+static const EnumName<FastCompileLevel> FastCompileNames[] = {
+    {FastCompileLevel::None, "0"},
+    {FastCompileLevel::Min, "min"},
+    {FastCompileLevel::Mid, "mid"},
+    {FastCompileLevel::Max, "max"}};
+
 StringRef mmptx::getFastCompileName(FastCompileLevel Level) {
-  switch (Level) {
-  case FastCompileLevel::None:
-    return "0";
-  case FastCompileLevel::Min:
-    return "min";
-  case FastCompileLevel::Mid:
-    return "mid";
-  case FastCompileLevel::Max:
-    return "max";
-  }
-  llvm_unreachable("unknown fast-compile level");
+  return getEnumName(FastCompileNames, Level);
 }
 
 Optional<FastCompileLevel> mmptx::parseFastCompileName(StringRef Name) {
-  return StringSwitch<Optional<FastCompileLevel>>(Name)
-      .Case("0", FastCompileLevel::None)
-      .Case("min", FastCompileLevel::Min)
-      .Case("mid", FastCompileLevel::Mid)
-      .Case("max", FastCompileLevel::Max)
-      .Default(None);
+  return parseEnumName(FastCompileNames, Name);
 }
 
 // Architectures some CUDA release has assembled for; which of them this

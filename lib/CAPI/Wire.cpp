@@ -51,13 +51,38 @@ mmptx_wire_result_t copyOut(const std::string &Bytes, void *Buffer, size_t Size,
   return ok();
 }
 
+/// The body of mmptx_wire_*_serialize: \p Value's message into the
+/// caller's buffer. \p Fn and \p What name the call and the handle.
+template <typename T>
+mmptx_wire_result_t serializeTo(const T *Value, void *Buffer, size_t Size,
+                                size_t *Written, const char *Fn,
+                                const char *What) {
+  if (!Value)
+    return bad(llvm::Twine(Fn) + ": " + What + " is NULL");
+  return copyOut(serialize(*Value), Buffer, Size, Written, Fn);
+}
+
+/// The body of mmptx_wire_*_deserialize: a new handle in \p Out for what
+/// \p Read reads from the message in \p Bytes.
 template <typename T, typename H>
-mmptx_wire_result_t readInto(llvm::Expected<T> V, H **Out, const char *What) {
+mmptx_wire_result_t deserializeFrom(const void *Bytes, size_t Size, H **Out,
+                                    llvm::Expected<T> (*Read)(llvm::StringRef),
+                                    const char *Fn, const char *What) {
+  if ((!Bytes && Size) || !Out)
+    return bad(llvm::Twine(Fn) + ": bytes or " + What + " is NULL");
+  llvm::Expected<T> V =
+      Read(llvm::StringRef(static_cast<const char *>(Bytes), Size));
   if (!V)
     return fail(MMPTX_WIRE_MALFORMED,
-                llvm::Twine(What) + ": " + llvm::toString(V.takeError()));
+                llvm::Twine(Fn) + ": " + llvm::toString(V.takeError()));
   *Out = new H{std::move(*V)};
   return ok();
+}
+
+/// Stores \p Value where the caller asked for it (\p Out is not NULL).
+template <typename T, typename V> void setOut(T *Out, const V &Value) {
+  if (Out)
+    *Out = Value;
 }
 
 std::string str(const char *S) { return S ? S : ""; }
@@ -161,19 +186,14 @@ mmptx_wire_result_t mmptx_wire_job_set_backend(mmptx_wire_job_t *Job,
 mmptx_wire_result_t mmptx_wire_job_serialize(const mmptx_wire_job_t *Job,
                                              void *Buffer, size_t Size,
                                              size_t *Written) {
-  if (!Job)
-    return bad("mmptx_wire_job_serialize: job is NULL");
-  return copyOut(serialize(Job->J), Buffer, Size, Written,
-                 "mmptx_wire_job_serialize");
+  return serializeTo(Job ? &Job->J : nullptr, Buffer, Size, Written,
+                     "mmptx_wire_job_serialize", "job");
 }
 
 mmptx_wire_result_t mmptx_wire_job_deserialize(const void *Bytes, size_t Size,
                                                mmptx_wire_job_t **Job) {
-  if ((!Bytes && Size) || !Job)
-    return bad("mmptx_wire_job_deserialize: bytes or job is NULL");
-  return readInto(
-      deserializeJob(llvm::StringRef(static_cast<const char *>(Bytes), Size)),
-      Job, "mmptx_wire_job_deserialize");
+  return deserializeFrom(Bytes, Size, Job, deserializeJob,
+                         "mmptx_wire_job_deserialize", "job");
 }
 
 mmptx_wire_result_t mmptx_wire_job_source(const mmptx_wire_job_t *Job,
@@ -182,14 +202,10 @@ mmptx_wire_result_t mmptx_wire_job_source(const mmptx_wire_job_t *Job,
                                           size_t *Size) {
   if (!Job)
     return bad("mmptx_wire_job_source: job is NULL");
-  if (Kind)
-    *Kind = mmptx_wire_source_kind_t(Job->J.Kind);
-  if (Name)
-    *Name = Job->J.SourceName.c_str();
-  if (Text)
-    *Text = Job->J.Source.c_str();
-  if (Size)
-    *Size = Job->J.Source.size();
+  setOut(Kind, mmptx_wire_source_kind_t(Job->J.Kind));
+  setOut(Name, Job->J.SourceName.c_str());
+  setOut(Text, Job->J.Source.c_str());
+  setOut(Size, Job->J.Source.size());
   return ok();
 }
 
@@ -225,12 +241,9 @@ mmptx_wire_result_t mmptx_wire_job_register(const mmptx_wire_job_t *Job,
   if (!Job || Index >= Job->J.Registers.size())
     return bad("mmptx_wire_job_register: no register " + llvm::Twine(Index));
   const RegisterDecl &R = Job->J.Registers[Index];
-  if (Name)
-    *Name = R.Name.c_str();
-  if (Stack)
-    *Stack = R.StackIdx;
-  if (Kind)
-    *Kind = mmptx_wire_reg_kind_t(R.Kind);
+  setOut(Name, R.Name.c_str());
+  setOut(Stack, R.StackIdx);
+  setOut(Kind, mmptx_wire_reg_kind_t(R.Kind));
   return ok();
 }
 
@@ -331,20 +344,15 @@ mmptx_wire_result_t mmptx_wire_programs_add_text(mmptx_wire_programs_t *B,
 mmptx_wire_result_t
 mmptx_wire_programs_serialize(const mmptx_wire_programs_t *B, void *Buffer,
                               size_t Size, size_t *Written) {
-  if (!B)
-    return bad("mmptx_wire_programs_serialize: batch is NULL");
-  return copyOut(serialize(B->B), Buffer, Size, Written,
-                 "mmptx_wire_programs_serialize");
+  return serializeTo(B ? &B->B : nullptr, Buffer, Size, Written,
+                     "mmptx_wire_programs_serialize", "batch");
 }
 
 mmptx_wire_result_t mmptx_wire_programs_deserialize(const void *Bytes,
                                                     size_t Size,
                                                     mmptx_wire_programs_t **B) {
-  if ((!Bytes && Size) || !B)
-    return bad("mmptx_wire_programs_deserialize: bytes or batch is NULL");
-  return readInto(deserializePrograms(
-                      llvm::StringRef(static_cast<const char *>(Bytes), Size)),
-                  B, "mmptx_wire_programs_deserialize");
+  return deserializeFrom(Bytes, Size, B, deserializePrograms,
+                         "mmptx_wire_programs_deserialize", "batch");
 }
 
 size_t mmptx_wire_programs_num_variants(const mmptx_wire_programs_t *B) {
@@ -356,10 +364,8 @@ mmptx_wire_result_t mmptx_wire_programs_variant(const mmptx_wire_programs_t *B,
                                                 size_t *NumPrograms) {
   if (!B || V >= B->B.Variants.size())
     return bad("mmptx_wire_programs_variant: no variant " + llvm::Twine(V));
-  if (Id)
-    *Id = B->B.Variants[V].Id;
-  if (NumPrograms)
-    *NumPrograms = B->B.Variants[V].Programs.size();
+  setOut(Id, B->B.Variants[V].Id);
+  setOut(NumPrograms, B->B.Variants[V].Programs.size());
   return ok();
 }
 
@@ -373,20 +379,13 @@ mmptx_wire_programs_program(const mmptx_wire_programs_t *B, size_t V, size_t I,
     return bad("mmptx_wire_programs_program: no program " + llvm::Twine(I) +
                " in variant " + llvm::Twine(V));
   const WireProgram &P = B->B.Variants[V].Programs[I];
-  if (Kind)
-    *Kind = mmptx_wire_program_kind_t(P.Kind);
-  if (Inject)
-    *Inject = P.Inject;
-  if (Words)
-    *Words = P.Words.data();
-  if (NumWords)
-    *NumWords = P.Words.size();
-  if (Text)
-    *Text = P.Text.c_str();
-  if (TextSize)
-    *TextSize = P.Text.size();
-  if (NumRoutines)
-    *NumRoutines = P.Routines.size();
+  setOut(Kind, mmptx_wire_program_kind_t(P.Kind));
+  setOut(Inject, P.Inject);
+  setOut(Words, P.Words.data());
+  setOut(NumWords, P.Words.size());
+  setOut(Text, P.Text.c_str());
+  setOut(TextSize, P.Text.size());
+  setOut(NumRoutines, P.Routines.size());
   return ok();
 }
 
@@ -442,20 +441,15 @@ mmptx_wire_result_t mmptx_wire_results_add_stub(mmptx_wire_results_t *R,
 mmptx_wire_result_t mmptx_wire_results_serialize(const mmptx_wire_results_t *R,
                                                  void *Buffer, size_t Size,
                                                  size_t *Written) {
-  if (!R)
-    return bad("mmptx_wire_results_serialize: results is NULL");
-  return copyOut(serialize(R->B), Buffer, Size, Written,
-                 "mmptx_wire_results_serialize");
+  return serializeTo(R ? &R->B : nullptr, Buffer, Size, Written,
+                     "mmptx_wire_results_serialize", "results");
 }
 
 mmptx_wire_result_t mmptx_wire_results_deserialize(const void *Bytes,
                                                    size_t Size,
                                                    mmptx_wire_results_t **R) {
-  if ((!Bytes && Size) || !R)
-    return bad("mmptx_wire_results_deserialize: bytes or results is NULL");
-  return readInto(deserializeResults(
-                      llvm::StringRef(static_cast<const char *>(Bytes), Size)),
-                  R, "mmptx_wire_results_deserialize");
+  return deserializeFrom(Bytes, Size, R, deserializeResults,
+                         "mmptx_wire_results_deserialize", "results");
 }
 
 size_t mmptx_wire_results_count(const mmptx_wire_results_t *R) {
@@ -469,22 +463,14 @@ mmptx_wire_result_t mmptx_wire_results_get(
   if (!R || Index >= R->B.Results.size())
     return bad("mmptx_wire_results_get: no result " + llvm::Twine(Index));
   const Result &Res = R->B.Results[Index];
-  if (Id)
-    *Id = Res.Id;
-  if (Ok)
-    *Ok = Res.Ok;
-  if (Cubin)
-    *Cubin = Res.Cubin.data();
-  if (CubinSize)
-    *CubinSize = Res.Cubin.size();
-  if (Backend)
-    *Backend = Res.Backend.c_str();
-  if (BackendVersion)
-    *BackendVersion = Res.BackendVersion.c_str();
-  if (NumErrors)
-    *NumErrors = Res.Errors.size();
-  if (NumStubs)
-    *NumStubs = Res.Stubs.size();
+  setOut(Id, Res.Id);
+  setOut(Ok, Res.Ok);
+  setOut(Cubin, Res.Cubin.data());
+  setOut(CubinSize, Res.Cubin.size());
+  setOut(Backend, Res.Backend.c_str());
+  setOut(BackendVersion, Res.BackendVersion.c_str());
+  setOut(NumErrors, Res.Errors.size());
+  setOut(NumStubs, Res.Stubs.size());
   return ok();
 }
 
@@ -498,14 +484,10 @@ mmptx_wire_result_t mmptx_wire_results_error(const mmptx_wire_results_t *R,
     return bad("mmptx_wire_results_error: no error " + llvm::Twine(E) +
                " in result " + llvm::Twine(Index));
   const WireDiagnostic &D = R->B.Results[Index].Errors[E];
-  if (Message)
-    *Message = D.Message.c_str();
-  if (File)
-    *File = D.File.c_str();
-  if (Line)
-    *Line = D.Line;
-  if (Column)
-    *Column = D.Column;
+  setOut(Message, D.Message.c_str());
+  setOut(File, D.File.c_str());
+  setOut(Line, D.Line);
+  setOut(Column, D.Column);
   return ok();
 }
 

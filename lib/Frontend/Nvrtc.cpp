@@ -23,7 +23,6 @@
 #include "mmptx/Support/SharedLibrary.h"
 
 #include <mutex>
-#include <type_traits>
 
 using namespace llvm;
 using namespace mmptx;
@@ -31,9 +30,7 @@ using namespace mmptx::nvrtc;
 
 #ifdef MMPTX_HAVE_NVRTC_H
 #define MMPTX_NVRTC_CHECK(Member, Name, Ret, Params)                           \
-  static_assert(std::is_same<decltype(NvrtcApi::Member),                       \
-                             decltype(&::nvrtc##Member)>::value,               \
-                "signature of " Name " differs from nvrtc.h");
+  MMPTX_CHECK_ENTRY_POINT(NvrtcApi, Member, ::nvrtc##Member, Name, "nvrtc.h")
 MMPTX_NVRTC_ENTRIES(MMPTX_NVRTC_CHECK)
 #undef MMPTX_NVRTC_CHECK
 static_assert(NVRTC_SUCCESS == Success &&
@@ -41,31 +38,8 @@ static_assert(NVRTC_SUCCESS == Success &&
               "result codes differ from nvrtc.h");
 #endif
 
-/// NVRTC's entry points, from the library loadCudaLibrary() finds on first
-/// use. A failure is not remembered: the library may be installed, or its
-/// path given, before the next call.
 static Expected<const NvrtcApi &> getNvrtcApi() {
-  static std::mutex Mutex;
-  static NvrtcApi Api;
-  static bool Loaded = false;
-  std::lock_guard<std::mutex> Lock(Mutex);
-  if (Loaded)
-    return Api;
-  Expected<const SharedLibrary &> Lib = loadCudaLibrary(CudaLibrary::Nvrtc);
-  if (!Lib)
-    return Lib.takeError();
-  NvrtcApi New;
-#define MMPTX_NVRTC_FETCH(Member, Name, Ret, Params)                           \
-  New.Member = reinterpret_cast<decltype(New.Member)>(Lib->getSymbol(Name));   \
-  if (!New.Member)                                                             \
-    return makeError("NVRTC library '" + Lib->getLoadedFile() +                \
-                     "' has no entry point '" Name "'");
-  MMPTX_NVRTC_ENTRIES(MMPTX_NVRTC_FETCH)
-#undef MMPTX_NVRTC_FETCH
-  New.File = Lib->getLoadedFile();
-  Api = std::move(New);
-  Loaded = true;
-  return Api;
+  return getCudaLibraryApi<NvrtcApi>(CudaLibrary::Nvrtc);
 }
 
 bool mmptx::isNvrtcAvailable() {

@@ -56,6 +56,13 @@ struct NvrtcApi {
 #undef MMPTX_NVRTC_MEMBER
   /// The file loaded (links resolved).
   std::string File;
+
+  /// Calls \p Visit(Member, "symbol") for each entry point.
+  template <typename FnT> void forEachEntryPoint(FnT Visit) {
+#define MMPTX_NVRTC_VISIT(Member, Name, Ret, Params) Visit(Member, Name);
+    MMPTX_NVRTC_ENTRIES(MMPTX_NVRTC_VISIT)
+#undef MMPTX_NVRTC_VISIT
+  }
 };
 
 } // namespace nvrtc

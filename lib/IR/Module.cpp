@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/IR/Module.h"
+#include "mmptx/Support/EnumNames.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -13,28 +14,21 @@
 #include <cassert>
 
 using namespace llvm;
+using namespace mmptx;
 using namespace mmptx::ptx;
 
+static const EnumName<StmtKind> StmtKindNames[] = {
+    {StmtKind::Comment, "comment"},
+    {StmtKind::Directive, "directive"},
+    {StmtKind::FunctionHeader, "function header"},
+    {StmtKind::ScopeBegin, "scope begin"},
+    {StmtKind::ScopeEnd, "scope end"},
+    {StmtKind::Label, "label"},
+    {StmtKind::Instruction, "instruction"},
+    {StmtKind::Empty, "empty statement"}};
+
 StringRef mmptx::ptx::getStmtKindName(StmtKind K) {
-  switch (K) {
-  case StmtKind::Comment:
-    return "comment";
-  case StmtKind::Directive:
-    return "directive";
-  case StmtKind::FunctionHeader:
-    return "function header";
-  case StmtKind::ScopeBegin:
-    return "scope begin";
-  case StmtKind::ScopeEnd:
-    return "scope end";
-  case StmtKind::Label:
-    return "label";
-  case StmtKind::Instruction:
-    return "instruction";
-  case StmtKind::Empty:
-    return "empty statement";
-  }
-  return "unknown";
+  return getEnumName(StmtKindNames, K);
 }
 
 Module::Module(const SourceMgr &SM, unsigned BufferID)

@@ -73,6 +73,14 @@ void Context::release(StringRef Call,
            << "\n";
 }
 
+Error Context::callSync(StringRef Call,
+                        function_ref<int(const CudaDriverApi &)> Fn) const {
+  ScopedCurrent Cur(*this);
+  if (Error E = Cur.enter())
+    return E;
+  return checkSync(Fn(Driver.api()), Call);
+}
+
 Error Context::checkSync(int Result, const Twine &Call) const {
   // CUDA_ERROR_ILLEGAL_ADDRESS (700) to CUDA_ERROR_LAUNCH_FAILED (719) are
   // a kernel's own faults, reported by whichever call comes next.
@@ -192,26 +200,14 @@ Error Context::synchronize() const {
 }
 
 Error Context::synchronizeStream(void *StreamHandle) const {
-  ScopedCurrent Cur(*this);
-  if (Error E = Cur.enter())
-    return E;
-  return checkSync(int(Driver.api().StreamSynchronize(toStream(StreamHandle))),
-                   "cuStreamSynchronize");
+  return callSync("cuStreamSynchronize", [&](const CudaDriverApi &Api) {
+    return int(Api.StreamSynchronize(toStream(StreamHandle)));
+  });
 }
 
 //===----------------------------------------------------------------------===//
 // Module
 //===----------------------------------------------------------------------===//
-
-Module::Module(Module &&Other) : Ctx(Other.Ctx), Handle(Other.Handle) {
-  Other.Handle = nullptr;
-}
-
-Module &Module::operator=(Module &&Other) {
-  std::swap(Ctx, Other.Ctx);
-  std::swap(Handle, Other.Handle);
-  return *this;
-}
 
 Module::~Module() {
   if (Handle)
@@ -268,28 +264,25 @@ static Error checkCopySize(const CudaDriver &D, StringRef Call, size_t Bytes,
           std::to_string(Size));
 }
 
-Error DeviceBuffer::copyFromHost(const void *Src, size_t Bytes) {
-  if (Error E = checkCopySize(Ctx->Driver, "cuMemcpyHtoD", Bytes, Size))
+Error DeviceBuffer::copy(StringRef Call, size_t Bytes,
+                         function_ref<int(const CudaDriverApi &)> Fn) const {
+  if (Error E = checkCopySize(Ctx->Driver, Call, Bytes, Size))
     return E;
   if (!Bytes)
     return Error::success();
-  ScopedCurrent Cur(*Ctx);
-  if (Error E = Cur.enter())
-    return E;
-  return Ctx->checkSync(int(Ctx->Driver.api().MemcpyHtoD(Address, Src, Bytes)),
-                        "cuMemcpyHtoD");
+  return Ctx->callSync(Call, Fn);
+}
+
+Error DeviceBuffer::copyFromHost(const void *Src, size_t Bytes) {
+  return copy("cuMemcpyHtoD", Bytes, [&](const CudaDriverApi &Api) {
+    return int(Api.MemcpyHtoD(Address, Src, Bytes));
+  });
 }
 
 Error DeviceBuffer::copyToHost(void *Dst, size_t Bytes) const {
-  if (Error E = checkCopySize(Ctx->Driver, "cuMemcpyDtoH", Bytes, Size))
-    return E;
-  if (!Bytes)
-    return Error::success();
-  ScopedCurrent Cur(*Ctx);
-  if (Error E = Cur.enter())
-    return E;
-  return Ctx->checkSync(int(Ctx->Driver.api().MemcpyDtoH(Dst, Address, Bytes)),
-                        "cuMemcpyDtoH");
+  return copy("cuMemcpyDtoH", Bytes, [&](const CudaDriverApi &Api) {
+    return int(Api.MemcpyDtoH(Dst, Address, Bytes));
+  });
 }
 
 Error DeviceBuffer::fill(uint8_t Value) {
@@ -306,16 +299,6 @@ Error DeviceBuffer::fill(uint8_t Value) {
 // Stream
 //===----------------------------------------------------------------------===//
 
-Stream::Stream(Stream &&Other) : Ctx(Other.Ctx), Handle(Other.Handle) {
-  Other.Handle = nullptr;
-}
-
-Stream &Stream::operator=(Stream &&Other) {
-  std::swap(Ctx, Other.Ctx);
-  std::swap(Handle, Other.Handle);
-  return *this;
-}
-
 Stream::~Stream() {
   if (Handle)
     Ctx->release("cuStreamDestroy", [&](const CudaDriverApi &Api) {
@@ -323,11 +306,4 @@ Stream::~Stream() {
     });
 }
 
-Error Stream::synchronize() const {
-  ScopedCurrent Cur(*Ctx);
-  if (Error E = Cur.enter())
-    return E;
-  return Ctx->checkSync(
-      int(Ctx->Driver.api().StreamSynchronize(toStream(Handle))),
-      "cuStreamSynchronize");
-}
+Error Stream::synchronize() const { return Ctx->synchronizeStream(Handle); }

@@ -12,7 +12,6 @@
 
 #include <cstdlib>
 #include <mutex>
-#include <type_traits>
 
 using namespace llvm;
 using namespace mmptx;
@@ -23,9 +22,7 @@ using namespace mmptx::runtime;
 // fetched as (`cu##Member` expands to cuda.h's versioned name, e.g.
 // cuMemAlloc -> cuMemAlloc_v2).
 #define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)                \
-  static_assert(std::is_same<decltype(CudaDriverApi::Member),                  \
-                             decltype(&::cu##Member)>::value,                  \
-                "signature of " Name " differs from cuda.h");
+  MMPTX_CHECK_ENTRY_POINT(CudaDriverApi, Member, ::cu##Member, Name, "cuda.h")
 #include "CudaEntryPoints.def"
 static_assert(
     std::is_same<GetProcAddressV2Fn, decltype(&::cuGetProcAddress_v2)>::value,
@@ -150,9 +147,7 @@ Expected<std::unique_ptr<CudaDriver>> CudaDriver::load(StringRef Path) {
     return D->Lib.getSymbol(Symbol);
   };
 #define MMPTX_CUDA_ENTRY(Member, Name, Version, Symbol, Params)                \
-  D->Api->Member = reinterpret_cast<decltype(D->Api->Member)>(                 \
-      resolve(Name, Version, Symbol));                                         \
-  if (!D->Api->Member)                                                         \
+  if (!setEntryPoint(D->Api->Member, resolve(Name, Version, Symbol)))          \
     return make_error<CudaError>(                                              \
         CudaErrorKind::NoDriver, "cuGetProcAddress", 0, "",                    \
         "the CUDA driver '" + D->Path +                                        \

@@ -6,9 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Runtime/KernelRun.h"
+#include "mmptx/Support/EnumNames.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,22 +34,12 @@ unsigned runtime::getArgTypeSize(ArgType T) {
   llvm_unreachable("bad ArgType");
 }
 
+static const EnumName<ArgType> ArgTypeNames[] = {
+    {ArgType::F32, "f32"}, {ArgType::F64, "f64"}, {ArgType::U32, "u32"},
+    {ArgType::S32, "s32"}, {ArgType::U64, "u64"}, {ArgType::S64, "s64"}};
+
 StringRef runtime::getArgTypeName(ArgType T) {
-  switch (T) {
-  case ArgType::F32:
-    return "f32";
-  case ArgType::F64:
-    return "f64";
-  case ArgType::U32:
-    return "u32";
-  case ArgType::S32:
-    return "s32";
-  case ArgType::U64:
-    return "u64";
-  case ArgType::S64:
-    return "s64";
-  }
-  llvm_unreachable("bad ArgType");
+  return getEnumName(ArgTypeNames, T);
 }
 
 // The most elements one argument may have (a host copy of 2^26 8-byte slots
@@ -122,31 +112,25 @@ Expected<KernelArg> runtime::parseKernelArg(StringRef Text) {
   Text.split(Parts, ':', 2);
   StringRef KindText = Parts.size() == 3 ? Parts[0] : "";
   if (Parts.size() == 3) {
-    auto K = StringSwitch<Optional<KernelArg::KindTy>>(KindText)
-                 .Case("in", KernelArg::In)
-                 .Case("inout", KernelArg::InOut)
-                 .Case("out", KernelArg::Out)
-                 .Default(None);
+    static const EnumName<KernelArg::KindTy> BufferKindNames[] = {
+        {KernelArg::In, "in"},
+        {KernelArg::InOut, "inout"},
+        {KernelArg::Out, "out"}};
+    Optional<KernelArg::KindTy> K = parseEnumName(BufferKindNames, KindText);
     if (!K)
       return argError(Text, "unknown buffer kind '" + KindText +
-                                "' (expected in, inout or out)");
+                                "' (expected " +
+                                listEnumNames(BufferKindNames) + ")");
     A.Kind = *K;
     Parts.erase(Parts.begin());
   }
   if (Parts.size() != 2)
     return argError(Text, "expected TYPE:VALUE, in:TYPE:VALUES, "
                           "inout:TYPE:VALUES or out:TYPE:COUNT");
-  auto T = StringSwitch<Optional<ArgType>>(Parts[0])
-               .Case("f32", ArgType::F32)
-               .Case("f64", ArgType::F64)
-               .Case("u32", ArgType::U32)
-               .Case("s32", ArgType::S32)
-               .Case("u64", ArgType::U64)
-               .Case("s64", ArgType::S64)
-               .Default(None);
+  Optional<ArgType> T = parseEnumName(ArgTypeNames, Parts[0]);
   if (!T)
-    return argError(Text, "unknown type '" + Parts[0] +
-                              "' (expected f32, f64, u32, s32, u64 or s64)");
+    return argError(Text, "unknown type '" + Parts[0] + "' (expected " +
+                              listEnumNames(ArgTypeNames) + ")");
   A.Type = *T;
   StringRef Rest = Parts[1];
   if (A.Kind == KernelArg::Out) {

@@ -129,7 +129,7 @@ public:
     return llvm::Error::success();
   }
 
-  /// A u64 count of items of at least \p minItemSize bytes each; an error if
+  /// A u64 count of items of at least \p MinItemSize bytes each; an error if
   /// that many cannot fit in what is left (so nothing is allocated for it).
   llvm::Error count(uint64_t &N, uint64_t MinItemSize,
                     const llvm::Twine &What) {

@@ -9,8 +9,9 @@
 
 #include "ByteIO.h"
 
+#include "mmptx/Support/EnumNames.h"
+
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
 using namespace mmptx;
@@ -18,36 +19,21 @@ using namespace mmptx::wire;
 using namespace mmptx::wire::ref;
 using mmptx::wire::detail::ByteReader;
 
+static const EnumName<Component> ComponentNames[] = {
+    {Component::CompilerInfo, "compiler_info"},
+    {Component::StackInfo, "stack_info"},
+    {Component::Extra, "extra"},
+    {Component::Registers, "registers"},
+    {Component::Requests, "requests"},
+    {Component::Instructions, "instructions"},
+    {Component::Ptx, "ptx"}};
+
 StringRef ref::getComponentName(Component C) {
-  switch (C) {
-  case Component::CompilerInfo:
-    return "compiler_info";
-  case Component::StackInfo:
-    return "stack_info";
-  case Component::Extra:
-    return "extra";
-  case Component::Registers:
-    return "registers";
-  case Component::Requests:
-    return "requests";
-  case Component::Instructions:
-    return "instructions";
-  case Component::Ptx:
-    return "ptx";
-  }
-  return "unknown";
+  return getEnumName(ComponentNames, C);
 }
 
 Optional<Component> ref::parseComponentName(StringRef Name) {
-  return StringSwitch<Optional<Component>>(Name)
-      .Case("compiler_info", Component::CompilerInfo)
-      .Case("stack_info", Component::StackInfo)
-      .Case("extra", Component::Extra)
-      .Case("registers", Component::Registers)
-      .Case("requests", Component::Requests)
-      .Case("instructions", Component::Instructions)
-      .Case("ptx", Component::Ptx)
-      .Default(None);
+  return parseEnumName(ComponentNames, Name);
 }
 
 bool ref::parseLayout(StringRef Name, Layout &L, Component &Single) {
@@ -67,7 +53,7 @@ bool ref::parseLayout(StringRef Name, Layout &L, Component &Single) {
   return false;
 }
 
-/// The smallest a size_t-counted item can be: \p n bytes.
+/// The smallest a size_t-counted item can be: \p MinItem bytes.
 static Error readCount(ByteReader &R, uint64_t &N, uint64_t MinItem,
                        const Twine &What) {
   return R.count(N, MinItem, What);
@@ -263,7 +249,7 @@ Expected<Buffer> ref::readBuffer(StringRef Bytes, Layout L, Component Single) {
   return B;
 }
 
-/// True if \p s equals the first entries of mmptx's default set (up to the
+/// True if \p S equals the first entries of mmptx's default set (up to the
 /// one correction mmptx makes to the reference's tables).
 static bool matchesDefaultSet(const StackInfo &S) {
   const stack::StackInfo &D = stack::getDefaultStackInfo();

@@ -47,6 +47,9 @@
 
 #include "ByteIO.h"
 
+#include "mmptx/Support/EnumNames.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cstring>
@@ -71,30 +74,23 @@ enum Tag : uint16_t {
 };
 } // namespace
 
+static const EnumName<MessageKind> MessageKindNames[] = {
+    {MessageKind::Job, "job"},
+    {MessageKind::Programs, "programs"},
+    {MessageKind::Results, "results"}};
+
 StringRef wire::getMessageKindName(MessageKind K) {
-  switch (K) {
-  case MessageKind::Job:
-    return "job";
-  case MessageKind::Programs:
-    return "programs";
-  case MessageKind::Results:
-    return "results";
-  }
-  return "unknown";
+  return getEnumName(MessageKindNames, K);
 }
 
+static const EnumName<ProgramKind> ProgramKindNames[] = {
+    {ProgramKind::StackWords, "stack"},
+    {ProgramKind::AstWords, "ast"},
+    {ProgramKind::Stub, "stub"},
+    {ProgramKind::Ptx, "ptx"}};
+
 StringRef wire::getProgramKindName(ProgramKind K) {
-  switch (K) {
-  case ProgramKind::StackWords:
-    return "stack";
-  case ProgramKind::AstWords:
-    return "ast";
-  case ProgramKind::Stub:
-    return "stub";
-  case ProgramKind::Ptx:
-    return "ptx";
-  }
-  return "unknown";
+  return getEnumName(ProgramKindNames, K);
 }
 
 //===----------------------------------------------------------------------===//
@@ -272,12 +268,144 @@ Expected<std::vector<Record>> readRecords(StringRef Bytes, MessageKind Want) {
   return Out;
 }
 
-Error leftover(const ByteReader &R, const Twine &What) {
-  if (!R.atEnd())
-    return R.error(Twine(R.left()) + " unexpected bytes at the end of the " +
-                   What + " record");
-  return Error::success();
-}
+/// The writing side of the record mappings below: every field is appended
+/// to the record's body; the names are the reader's.
+class FieldWriter {
+public:
+  explicit FieldWriter(ByteWriter &W) : W(W) {}
+
+  void field(bool &V, const Twine &) { W.u8(V ? 1 : 0); }
+  void field(uint8_t &V, const Twine &) { W.u8(V); }
+  void field(uint16_t &V, const Twine &) { W.u16(V); }
+  void field(uint32_t &V, const Twine &) { W.u32(V); }
+  void field(uint64_t &V, const Twine &) { W.u64(V); }
+  void field(std::string &V, const Twine &) { W.str(V); }
+  /// A double as its IEEE bits.
+  void field(double &V, const Twine &What) {
+    uint64_t Bits;
+    std::memcpy(&Bits, &V, sizeof Bits);
+    field(Bits, What);
+  }
+  /// An enumeration stored as a u8.
+  template <typename EnumT>
+  void kind(EnumT &V, unsigned, unsigned, const Twine &) {
+    W.u8(uint8_t(V));
+  }
+  /// A u64 count, then each item.
+  template <typename T, typename FnT>
+  void list(std::vector<T> &L, uint64_t, const Twine &, FnT Each) {
+    W.u64(L.size());
+    for (T &X : L)
+      Each(X);
+  }
+  /// A u8 count, then each u16.
+  void shortList(std::vector<uint16_t> &L, unsigned, const Twine &) {
+    W.u8(uint8_t(L.size()));
+    for (uint16_t V : L)
+      W.u16(V);
+  }
+  size_t position() const { return 0; }
+  template <typename FnT> void check(size_t, FnT) {}
+
+private:
+  ByteWriter &W;
+};
+
+/// The reading side: every field is read and checked against the bytes
+/// left; the first error stops the record (later fields are left as they
+/// are) and is what finish() returns.
+class FieldReader {
+public:
+  explicit FieldReader(const Record &Rec) : R(Rec.Body, Rec.Offset) {}
+
+  void field(bool &V, const Twine &What) { step(R.boolean(V, What)); }
+  void field(uint8_t &V, const Twine &What) { step(R.u8(V, What)); }
+  void field(uint16_t &V, const Twine &What) { step(R.u16(V, What)); }
+  void field(uint32_t &V, const Twine &What) { step(R.u32(V, What)); }
+  void field(uint64_t &V, const Twine &What) { step(R.u64(V, What)); }
+  void field(std::string &V, const Twine &What) { step(R.str(V, What)); }
+  void field(double &V, const Twine &What) {
+    uint64_t Bits = 0;
+    if (step(R.u64(Bits, What)))
+      std::memcpy(&V, &Bits, sizeof Bits);
+  }
+  /// A u8 from \p Lo to \p Hi; anything else is an unknown \p What.
+  template <typename EnumT>
+  void kind(EnumT &V, unsigned Lo, unsigned Hi, const Twine &What) {
+    uint8_t K = 0;
+    if (!step(R.u8(K, What)))
+      return;
+    if (K < Lo || K > Hi)
+      step(R.errorAt(R.position() - 1,
+                     "unknown " + What + " " + Twine(unsigned(K))));
+    else
+      V = EnumT(K);
+  }
+  /// A u64 count of items of at least \p MinItemSize bytes, then each item.
+  template <typename T, typename FnT>
+  void list(std::vector<T> &L, uint64_t MinItemSize, const Twine &What,
+            FnT Each) {
+    uint64_t N = 0;
+    if (!step(R.count(N, MinItemSize, What)))
+      return;
+    L.resize(N);
+    for (T &X : L) {
+      if (Failed)
+        return;
+      Each(X);
+    }
+  }
+  /// A u8 count of at most \p Max, then each u16.
+  void shortList(std::vector<uint16_t> &L, unsigned Max, const Twine &What) {
+    uint8_t N = 0;
+    size_t At = R.position();
+    if (!step(R.u8(N, What + " count")))
+      return;
+    if (N > Max) {
+      step(R.errorAt(At, What + " count " + Twine(unsigned(N)) + " exceeds " +
+                             Twine(Max)));
+      return;
+    }
+    L.resize(N);
+    for (uint16_t &V : L)
+      field(V, What);
+  }
+  size_t position() const { return R.position(); }
+  /// Runs \p Check (returning an Error) on what was read since \p At.
+  template <typename FnT> void check(size_t At, FnT Check) {
+    if (Failed)
+      return;
+    if (Error E = Check())
+      step(R.errorAt(At, toString(std::move(E))));
+  }
+
+  /// The first error, or one for bytes left over in the \p What record.
+  Error finish(const Twine &What) {
+    if (!Failed && !R.atEnd())
+      step(R.error(Twine(R.left()) + " unexpected bytes at the end of the " +
+                   What + " record"));
+    return std::move(Err);
+  }
+
+private:
+  /// Keeps the first error; true when there is none yet.
+  bool step(Error E) {
+    if (Failed) {
+      consumeError(std::move(E));
+      return false;
+    }
+    if (E) {
+      consumeError(std::move(Err)); // the success it held until now
+      Err = std::move(E);
+      Failed = true;
+    }
+    return !Failed;
+  }
+
+  ByteReader R;
+  Error Err = Error::success();
+  bool Failed = false;
+};
 
 } // namespace
 
@@ -330,182 +458,132 @@ Expected<MessageInfo> wire::checkMessage(StringRef Bytes) {
 }
 
 //===----------------------------------------------------------------------===//
-// Jobs
+// Records
+//
+// Each record's body is described once, by a mapping over an IO that is
+// either a FieldWriter (serialize) or a FieldReader (deserialize*); the
+// names are the reader's, for its messages.
 //===----------------------------------------------------------------------===//
 
-static void writeInstructionSet(ByteWriter &W, const Job &J) {
-  W.u8(J.DefaultInstructionSet ? 1 : 0);
+template <typename IOT> static void mapSource(IOT &IO, Job &J) {
+  IO.kind(J.Kind, 0, 2, "source kind");
+  IO.field(J.SourceName, "source name");
+  IO.field(J.Source, "source text");
+}
+
+template <typename IOT> static void mapInject(IOT &IO, Job &J) {
+  InjectOptions &I = J.Inject;
+  IO.field(I.Trusted, "trusted flag");
+  IO.field(I.AllowUnknownTypes, "unknown-types flag");
+  IO.list(I.ExtraTypes, 24, "inject type", [&](InjectTypeDecl &T) {
+    IO.field(T.Token, "inject type token");
+    IO.field(T.RegType, "inject type register type");
+    IO.field(T.MovSuffix, "inject type mov suffix");
+  });
+}
+
+template <typename IOT> static void mapInstructionSet(IOT &IO, Job &J) {
+  IO.field(J.DefaultInstructionSet, "default instruction set");
   if (J.DefaultInstructionSet)
     return;
-  const InstructionSet &S = J.Set;
-  W.u64(S.Stacks.size());
-  for (const StackDecl &D : S.Stacks) {
-    W.str(D.Name);
-    W.str(D.LiteralPrefix);
-    W.u8(D.InlineLiterals);
-  }
-  W.u64(S.ArgTypes.size());
-  for (const ArgTypeDecl &D : S.ArgTypes) {
-    W.str(D.Name);
-    W.u16(D.StackIdx);
-    W.u16(D.NumVecElems);
-  }
-  W.u64(S.Instrs.size());
-  for (const InstrDecl &D : S.Instrs) {
-    W.str(D.Name);
-    W.str(D.Ptx);
-    W.u8(uint8_t(D.Args.size()));
-    for (uint16_t A : D.Args)
-      W.u16(A);
-    W.u8(uint8_t(D.Rets.size()));
-    for (uint16_t A : D.Rets)
-      W.u16(A);
-    W.u16(D.MinSm);
-  }
-  W.u64(S.Specials.size());
-  for (const SpecialDecl &D : S.Specials) {
-    W.str(D.Name);
-    W.str(D.Ptx);
-    W.u16(D.ArgType);
-    W.u16(D.MinSm);
-  }
+  InstructionSet &S = J.Set;
+  // Minimum sizes: two empty strings (16) + fields.
+  IO.list(S.Stacks, 17, "stack", [&](StackDecl &D) {
+    IO.field(D.Name, "stack name");
+    IO.field(D.LiteralPrefix, "stack literal prefix");
+    IO.field(D.InlineLiterals, "stack inline-literals flag");
+  });
+  IO.list(S.ArgTypes, 12, "arg type", [&](ArgTypeDecl &D) {
+    IO.field(D.Name, "arg type name");
+    IO.field(D.StackIdx, "arg type stack");
+    IO.field(D.NumVecElems, "arg type vector size");
+  });
+  IO.list(S.Instrs, 20, "instruction", [&](InstrDecl &D) {
+    IO.field(D.Name, "instruction name");
+    IO.field(D.Ptx, "instruction opcode");
+    IO.shortList(D.Args, 4, "instruction argument");
+    IO.shortList(D.Rets, 2, "instruction return");
+    IO.field(D.MinSm, "instruction minimum sm");
+  });
+  IO.list(S.Specials, 20, "special register", [&](SpecialDecl &D) {
+    IO.field(D.Name, "special register name");
+    IO.field(D.Ptx, "special register");
+    IO.field(D.ArgType, "special register arg type");
+    IO.field(D.MinSm, "special register minimum sm");
+  });
 }
+
+template <typename IOT> static void mapStackOptions(IOT &IO, Job &J) {
+  stack::StackPtxOptions &O = J.StackOptions;
+  IO.field(O.Strict, "strict flag");
+  IO.field(O.ZeroUnsatisfied, "zero-unsatisfied flag");
+  size_t At = IO.position();
+  IO.field(O.StackSize, "stack size");
+  IO.field(O.MaxNodes, "node limit");
+  IO.field(O.MaxFrameDepth, "frame depth");
+  IO.field(O.StoreSize, "store size");
+  IO.field(O.ExecutionLimit, "execution limit");
+  IO.field(O.TargetSm, "target sm");
+  IO.check(At, [&] { return stack::checkStackPtxOptions(O); });
+}
+
+template <typename IOT> static void mapRegisters(IOT &IO, Job &J) {
+  IO.list(J.Registers, 11, "register", [&](RegisterDecl &D) {
+    IO.field(D.Name, "register name");
+    IO.field(D.StackIdx, "register stack");
+    IO.kind(D.Kind, 0, 2, "register kind");
+  });
+}
+
+template <typename IOT> static void mapRequests(IOT &IO, Job &J) {
+  IO.list(J.Requests, 8, "request list", [&](std::vector<uint32_t> &L) {
+    IO.list(L, 4, "request", [&](uint32_t &I) { IO.field(I, "request"); });
+  });
+}
+
+template <typename IOT> static void mapTarget(IOT &IO, Job &J) {
+  IO.field(J.Target, "target");
+}
+
+template <typename IOT> static void mapBackend(IOT &IO, Job &J) {
+  IO.field(J.Backend, "backend name");
+  IO.list(J.BackendOptions, 8, "backend option",
+          [&](std::string &S) { IO.field(S, "backend option"); });
+}
+
+namespace {
+/// A job's records, in the order they are written.
+struct JobRecord {
+  Tag T;
+  const char *What; ///< in messages: "... of the <What> record"
+  bool Required;
+  void (*Write)(FieldWriter &, Job &);
+  void (*Read)(FieldReader &, Job &);
+};
+} // namespace
+
+#define MMPTX_JOB_RECORD(TAG, WHAT, REQUIRED, MAP)                             \
+  { TAG, WHAT, REQUIRED, MAP<FieldWriter>, MAP<FieldReader> }
+static const JobRecord JobRecords[] = {
+    MMPTX_JOB_RECORD(TagSource, "source", true, mapSource),
+    MMPTX_JOB_RECORD(TagInject, "inject options", false, mapInject),
+    MMPTX_JOB_RECORD(TagInstrSet, "instruction set", false, mapInstructionSet),
+    MMPTX_JOB_RECORD(TagStackOptions, "stack options", true, mapStackOptions),
+    MMPTX_JOB_RECORD(TagRegisters, "registers", false, mapRegisters),
+    MMPTX_JOB_RECORD(TagRequests, "requests", false, mapRequests),
+    MMPTX_JOB_RECORD(TagTarget, "target", false, mapTarget),
+    MMPTX_JOB_RECORD(TagBackend, "backend", false, mapBackend),
+};
+#undef MMPTX_JOB_RECORD
 
 std::string wire::serialize(const Job &J) {
   MessageWriter M(MessageKind::Job);
-  ByteWriter &W = M.record(TagSource);
-  W.u8(uint8_t(J.Kind));
-  W.str(J.SourceName);
-  W.str(J.Source);
-  {
-    ByteWriter &W = M.record(TagInject);
-    W.u8(J.Inject.Trusted);
-    W.u8(J.Inject.AllowUnknownTypes);
-    W.u64(J.Inject.ExtraTypes.size());
-    for (const InjectTypeDecl &T : J.Inject.ExtraTypes) {
-      W.str(T.Token);
-      W.str(T.RegType);
-      W.str(T.MovSuffix);
-    }
-  }
-  writeInstructionSet(M.record(TagInstrSet), J);
-  {
-    ByteWriter &W = M.record(TagStackOptions);
-    const stack::StackPtxOptions &O = J.StackOptions;
-    W.u8(O.Strict);
-    W.u8(O.ZeroUnsatisfied);
-    W.u32(O.StackSize);
-    W.u32(O.MaxNodes);
-    W.u32(O.MaxFrameDepth);
-    W.u32(O.StoreSize);
-    W.u64(O.ExecutionLimit);
-    W.u32(O.TargetSm);
-  }
-  {
-    ByteWriter &W = M.record(TagRegisters);
-    W.u64(J.Registers.size());
-    for (const RegisterDecl &R : J.Registers) {
-      W.str(R.Name);
-      W.u16(R.StackIdx);
-      W.u8(uint8_t(R.Kind));
-    }
-  }
-  {
-    ByteWriter &W = M.record(TagRequests);
-    W.u64(J.Requests.size());
-    for (const std::vector<uint32_t> &L : J.Requests) {
-      W.u64(L.size());
-      for (uint32_t I : L)
-        W.u32(I);
-    }
-  }
-  M.record(TagTarget).str(J.Target);
-  {
-    ByteWriter &W = M.record(TagBackend);
-    W.str(J.Backend);
-    W.u64(J.BackendOptions.size());
-    for (const std::string &S : J.BackendOptions)
-      W.str(S);
+  for (const JobRecord &JR : JobRecords) {
+    FieldWriter W(M.record(JR.T));
+    // The writer only reads what the mapping hands it.
+    JR.Write(W, const_cast<Job &>(J));
   }
   return M.finish();
-}
-
-/// Reads a u16 list of at most \p max entries with a u8 count.
-static Error readU16List(ByteReader &R, std::vector<uint16_t> &Out,
-                         unsigned Max, const Twine &What) {
-  uint8_t N;
-  size_t At = R.position();
-  if (Error E = R.u8(N, What + " count"))
-    return E;
-  if (N > Max)
-    return R.errorAt(At, What + " count " + Twine(unsigned(N)) + " exceeds " +
-                             Twine(Max));
-  Out.resize(N);
-  for (uint16_t &V : Out)
-    if (Error E = R.u16(V, What))
-      return E;
-  return Error::success();
-}
-
-static Error readInstructionSet(ByteReader &R, Job &J) {
-  if (Error E = R.boolean(J.DefaultInstructionSet, "default instruction set"))
-    return E;
-  if (J.DefaultInstructionSet)
-    return Error::success();
-  InstructionSet &S = J.Set;
-  uint64_t N;
-  // Minimum sizes: two empty strings (16) + fields.
-  if (Error E = R.count(N, 17, "stack"))
-    return E;
-  S.Stacks.resize(N);
-  for (StackDecl &D : S.Stacks) {
-    if (Error E = R.str(D.Name, "stack name"))
-      return E;
-    if (Error E = R.str(D.LiteralPrefix, "stack literal prefix"))
-      return E;
-    if (Error E = R.boolean(D.InlineLiterals, "stack inline-literals flag"))
-      return E;
-  }
-  if (Error E = R.count(N, 12, "arg type"))
-    return E;
-  S.ArgTypes.resize(N);
-  for (ArgTypeDecl &D : S.ArgTypes) {
-    if (Error E = R.str(D.Name, "arg type name"))
-      return E;
-    if (Error E = R.u16(D.StackIdx, "arg type stack"))
-      return E;
-    if (Error E = R.u16(D.NumVecElems, "arg type vector size"))
-      return E;
-  }
-  if (Error E = R.count(N, 20, "instruction"))
-    return E;
-  S.Instrs.resize(N);
-  for (InstrDecl &D : S.Instrs) {
-    if (Error E = R.str(D.Name, "instruction name"))
-      return E;
-    if (Error E = R.str(D.Ptx, "instruction opcode"))
-      return E;
-    if (Error E = readU16List(R, D.Args, 4, "instruction argument"))
-      return E;
-    if (Error E = readU16List(R, D.Rets, 2, "instruction return"))
-      return E;
-    if (Error E = R.u16(D.MinSm, "instruction minimum sm"))
-      return E;
-  }
-  if (Error E = R.count(N, 20, "special register"))
-    return E;
-  S.Specials.resize(N);
-  for (SpecialDecl &D : S.Specials) {
-    if (Error E = R.str(D.Name, "special register name"))
-      return E;
-    if (Error E = R.str(D.Ptx, "special register"))
-      return E;
-    if (Error E = R.u16(D.ArgType, "special register arg type"))
-      return E;
-    if (Error E = R.u16(D.MinSm, "special register minimum sm"))
-      return E;
-  }
-  return Error::success();
 }
 
 Expected<Job> wire::deserializeJob(StringRef Bytes) {
@@ -513,321 +591,121 @@ Expected<Job> wire::deserializeJob(StringRef Bytes) {
   if (!Recs)
     return Recs.takeError();
   Job J;
-  bool HaveSource = false, HaveOptions = false;
+  std::vector<bool> Seen(array_lengthof(JobRecords));
   for (const Record &Rec : *Recs) {
-    ByteReader R(Rec.Body, Rec.Offset);
-    StringRef What;
-    switch (Rec.Tag) {
-    case TagSource: {
-      What = "source";
-      HaveSource = true;
-      uint8_t K;
-      if (Error E = R.u8(K, "source kind"))
-        return E;
-      if (K > 2)
-        return R.errorAt(0, "unknown source kind " + Twine(unsigned(K)));
-      J.Kind = SourceKind(K);
-      if (Error E = R.str(J.SourceName, "source name"))
-        return E;
-      if (Error E = R.str(J.Source, "source text"))
-        return E;
-      break;
-    }
-    case TagInject: {
-      What = "inject options";
-      InjectOptions &I = J.Inject;
-      if (Error E = R.boolean(I.Trusted, "trusted flag"))
-        return E;
-      if (Error E = R.boolean(I.AllowUnknownTypes, "unknown-types flag"))
-        return E;
-      uint64_t N;
-      if (Error E = R.count(N, 24, "inject type"))
-        return E;
-      I.ExtraTypes.resize(N);
-      for (InjectTypeDecl &T : I.ExtraTypes) {
-        if (Error E = R.str(T.Token, "inject type token"))
-          return E;
-        if (Error E = R.str(T.RegType, "inject type register type"))
-          return E;
-        if (Error E = R.str(T.MovSuffix, "inject type mov suffix"))
-          return E;
-      }
-      break;
-    }
-    case TagInstrSet:
-      What = "instruction set";
-      if (Error E = readInstructionSet(R, J))
-        return E;
-      break;
-    case TagStackOptions: {
-      What = "stack options";
-      HaveOptions = true;
-      stack::StackPtxOptions &O = J.StackOptions;
-      if (Error E = R.boolean(O.Strict, "strict flag"))
-        return E;
-      if (Error E = R.boolean(O.ZeroUnsatisfied, "zero-unsatisfied flag"))
-        return E;
-      size_t At = R.position();
-      if (Error E = R.u32(O.StackSize, "stack size"))
-        return E;
-      if (Error E = R.u32(O.MaxNodes, "node limit"))
-        return E;
-      if (Error E = R.u32(O.MaxFrameDepth, "frame depth"))
-        return E;
-      if (Error E = R.u32(O.StoreSize, "store size"))
-        return E;
-      if (Error E = R.u64(O.ExecutionLimit, "execution limit"))
-        return E;
-      if (Error E = R.u32(O.TargetSm, "target sm"))
-        return E;
-      if (Error E = stack::checkStackPtxOptions(O))
-        return R.errorAt(At, toString(std::move(E)));
-      break;
-    }
-    case TagRegisters: {
-      What = "registers";
-      uint64_t N;
-      if (Error E = R.count(N, 11, "register"))
-        return E;
-      J.Registers.resize(N);
-      for (RegisterDecl &D : J.Registers) {
-        if (Error E = R.str(D.Name, "register name"))
-          return E;
-        if (Error E = R.u16(D.StackIdx, "register stack"))
-          return E;
-        uint8_t K;
-        if (Error E = R.u8(K, "register kind"))
-          return E;
-        if (K > 2)
-          return R.errorAt(R.position() - 1,
-                           "unknown register kind " + Twine(unsigned(K)));
-        D.Kind = stack::RegKind(K);
-      }
-      break;
-    }
-    case TagRequests: {
-      What = "requests";
-      uint64_t N;
-      if (Error E = R.count(N, 8, "request list"))
-        return E;
-      J.Requests.resize(N);
-      for (std::vector<uint32_t> &L : J.Requests) {
-        uint64_t M;
-        if (Error E = R.count(M, 4, "request"))
-          return E;
-        L.resize(M);
-        for (uint32_t &I : L)
-          if (Error E = R.u32(I, "request"))
-            return E;
-      }
-      break;
-    }
-    case TagTarget:
-      What = "target";
-      if (Error E = R.str(J.Target, "target"))
-        return E;
-      break;
-    case TagBackend: {
-      What = "backend";
-      if (Error E = R.str(J.Backend, "backend name"))
-        return E;
-      uint64_t N;
-      if (Error E = R.count(N, 8, "backend option"))
-        return E;
-      J.BackendOptions.resize(N);
-      for (std::string &S : J.BackendOptions)
-        if (Error E = R.str(S, "backend option"))
-          return E;
-      break;
-    }
-    default:
+    const JobRecord *JR =
+        find_if(JobRecords, [&](const JobRecord &X) { return X.T == Rec.Tag; });
+    if (JR == std::end(JobRecords))
       continue; // a record a later version added
-    }
-    if (Error E = leftover(R, What))
+    Seen[JR - JobRecords] = true;
+    FieldReader R(Rec);
+    JR->Read(R, J);
+    if (Error E = R.finish(JR->What))
       return E;
   }
-  if (!HaveSource || !HaveOptions)
-    return createStringError(inconvertibleErrorCode(),
-                             "byte " + Twine(HeaderSize) + ": the job has no " +
-                                 (HaveSource ? "stack options" : "source") +
-                                 " record");
+  for (const JobRecord &JR : JobRecords)
+    if (JR.Required && !Seen[&JR - JobRecords])
+      return createStringError(inconvertibleErrorCode(),
+                               "byte " + Twine(HeaderSize) +
+                                   ": the job has no " + JR.What + " record");
   return J;
 }
 
 //===----------------------------------------------------------------------===//
-// Programs
+// Programs and results: one record per variant or result
 //===----------------------------------------------------------------------===//
 
-static void writeWords(ByteWriter &W, ArrayRef<uint64_t> Words) {
-  W.u64(Words.size());
-  for (uint64_t X : Words)
-    W.u64(X);
+template <typename IOT>
+static void mapWords(IOT &IO, std::vector<uint64_t> &Words, const char *What) {
+  IO.list(Words, 8, What, [&](uint64_t &X) { IO.field(X, What); });
 }
 
-static Error readWords(ByteReader &R, std::vector<uint64_t> &Out,
-                       const Twine &What) {
-  uint64_t N;
-  if (Error E = R.count(N, 8, What))
-    return E;
-  Out.resize(N);
-  for (uint64_t &X : Out)
-    if (Error E = R.u64(X, What))
+template <typename IOT> static void mapRecord(IOT &IO, Variant &V) {
+  IO.field(V.Id, "variant id");
+  // kind, inject, three counts.
+  IO.list(V.Programs, 29, "program", [&](WireProgram &P) {
+    IO.kind(P.Kind, 1, 4, "program kind");
+    IO.field(P.Inject, "program inject");
+    mapWords(IO, P.Words, "program word");
+    IO.list(P.Routines, 8, "routine", [&](std::vector<uint64_t> &Routine) {
+      mapWords(IO, Routine, "routine word");
+    });
+    IO.field(P.Text, "program text");
+  });
+}
+
+template <typename IOT> static void mapRecord(IOT &IO, Result &Res) {
+  IO.field(Res.Id, "result id");
+  IO.field(Res.Name, "result name");
+  IO.field(Res.Ok, "result ok flag");
+  IO.field(Res.Cubin, "cubin");
+  IO.list(Res.Stubs, 8, "stub", [&](std::string &S) { IO.field(S, "stub"); });
+  IO.list(Res.Errors, 24, "error", [&](WireDiagnostic &D) {
+    IO.field(D.Message, "error message");
+    IO.field(D.File, "error file");
+    IO.field(D.Line, "error line");
+    IO.field(D.Column, "error column");
+  });
+  IO.field(Res.Backend, "backend");
+  IO.field(Res.BackendVersion, "backend version");
+  IO.field(Res.Log, "log");
+  IO.field(Res.Origin, "origin");
+  IO.field(Res.Seconds, "seconds");
+}
+
+/// A message of one \p T record per item.
+template <typename ItemT>
+static std::string writeEach(MessageKind K, Tag T,
+                             const std::vector<ItemT> &Items) {
+  MessageWriter M(K);
+  for (const ItemT &Item : Items) {
+    FieldWriter W(M.record(T));
+    mapRecord(W, const_cast<ItemT &>(Item));
+  }
+  return M.finish();
+}
+
+/// The items of the \p T records of a message (other tags are a later
+/// version's, skipped).
+template <typename ItemT>
+static Error readEach(StringRef Bytes, MessageKind K, Tag T, const char *What,
+                      std::vector<ItemT> &Items) {
+  Expected<std::vector<Record>> Recs = readRecords(Bytes, K);
+  if (!Recs)
+    return Recs.takeError();
+  for (const Record &Rec : *Recs) {
+    if (Rec.Tag != T)
+      continue;
+    FieldReader R(Rec);
+    ItemT Item;
+    mapRecord(R, Item);
+    if (Error E = R.finish(What))
       return E;
+    Items.push_back(std::move(Item));
+  }
   return Error::success();
 }
 
 std::string wire::serialize(const ProgramBatch &B) {
-  MessageWriter M(MessageKind::Programs);
-  for (const Variant &V : B.Variants) {
-    ByteWriter &W = M.record(TagVariant);
-    W.u64(V.Id);
-    W.u64(V.Programs.size());
-    for (const WireProgram &P : V.Programs) {
-      W.u8(uint8_t(P.Kind));
-      W.u32(P.Inject);
-      writeWords(W, P.Words);
-      W.u64(P.Routines.size());
-      for (const std::vector<uint64_t> &R : P.Routines)
-        writeWords(W, R);
-      W.str(P.Text);
-    }
-  }
-  return M.finish();
+  return writeEach(MessageKind::Programs, TagVariant, B.Variants);
 }
 
 Expected<ProgramBatch> wire::deserializePrograms(StringRef Bytes) {
-  Expected<std::vector<Record>> Recs =
-      readRecords(Bytes, MessageKind::Programs);
-  if (!Recs)
-    return Recs.takeError();
   ProgramBatch B;
-  for (const Record &Rec : *Recs) {
-    if (Rec.Tag != TagVariant)
-      continue;
-    ByteReader R(Rec.Body, Rec.Offset);
-    Variant V;
-    uint64_t N;
-    if (Error E = R.u64(V.Id, "variant id"))
-      return E;
-    // kind, inject, three counts.
-    if (Error E = R.count(N, 29, "program"))
-      return E;
-    V.Programs.resize(N);
-    for (WireProgram &P : V.Programs) {
-      uint8_t K;
-      if (Error E = R.u8(K, "program kind"))
-        return E;
-      if (K < 1 || K > 4)
-        return R.errorAt(R.position() - 1,
-                         "unknown program kind " + Twine(unsigned(K)));
-      P.Kind = ProgramKind(K);
-      if (Error E = R.u32(P.Inject, "program inject"))
-        return E;
-      if (Error E = readWords(R, P.Words, "program word"))
-        return E;
-      uint64_t NR;
-      if (Error E = R.count(NR, 8, "routine"))
-        return E;
-      P.Routines.resize(NR);
-      for (std::vector<uint64_t> &Rt : P.Routines)
-        if (Error E = readWords(R, Rt, "routine word"))
-          return E;
-      if (Error E = R.str(P.Text, "program text"))
-        return E;
-    }
-    if (Error E = leftover(R, "variant"))
-      return E;
-    B.Variants.push_back(std::move(V));
-  }
+  if (Error E = readEach(Bytes, MessageKind::Programs, TagVariant, "variant",
+                         B.Variants))
+    return E;
   return B;
 }
 
-//===----------------------------------------------------------------------===//
-// Results
-//===----------------------------------------------------------------------===//
-
 std::string wire::serialize(const ResultBatch &B) {
-  MessageWriter M(MessageKind::Results);
-  for (const Result &Res : B.Results) {
-    ByteWriter &W = M.record(TagResult);
-    W.u64(Res.Id);
-    W.str(Res.Name);
-    W.u8(Res.Ok);
-    W.str(Res.Cubin);
-    W.u64(Res.Stubs.size());
-    for (const std::string &S : Res.Stubs)
-      W.str(S);
-    W.u64(Res.Errors.size());
-    for (const WireDiagnostic &D : Res.Errors) {
-      W.str(D.Message);
-      W.str(D.File);
-      W.u32(D.Line);
-      W.u32(D.Column);
-    }
-    W.str(Res.Backend);
-    W.str(Res.BackendVersion);
-    W.str(Res.Log);
-    W.str(Res.Origin);
-    uint64_t Bits;
-    std::memcpy(&Bits, &Res.Seconds, sizeof Bits);
-    W.u64(Bits);
-  }
-  return M.finish();
+  return writeEach(MessageKind::Results, TagResult, B.Results);
 }
 
 Expected<ResultBatch> wire::deserializeResults(StringRef Bytes) {
-  Expected<std::vector<Record>> Recs = readRecords(Bytes, MessageKind::Results);
-  if (!Recs)
-    return Recs.takeError();
   ResultBatch B;
-  for (const Record &Rec : *Recs) {
-    if (Rec.Tag != TagResult)
-      continue;
-    ByteReader R(Rec.Body, Rec.Offset);
-    Result Res;
-    uint64_t N;
-    if (Error E = R.u64(Res.Id, "result id"))
-      return E;
-    if (Error E = R.str(Res.Name, "result name"))
-      return E;
-    if (Error E = R.boolean(Res.Ok, "result ok flag"))
-      return E;
-    if (Error E = R.str(Res.Cubin, "cubin"))
-      return E;
-    if (Error E = R.count(N, 8, "stub"))
-      return E;
-    Res.Stubs.resize(N);
-    for (std::string &S : Res.Stubs)
-      if (Error E = R.str(S, "stub"))
-        return E;
-    if (Error E = R.count(N, 24, "error"))
-      return E;
-    Res.Errors.resize(N);
-    for (WireDiagnostic &D : Res.Errors) {
-      if (Error E = R.str(D.Message, "error message"))
-        return E;
-      if (Error E = R.str(D.File, "error file"))
-        return E;
-      if (Error E = R.u32(D.Line, "error line"))
-        return E;
-      if (Error E = R.u32(D.Column, "error column"))
-        return E;
-    }
-    if (Error E = R.str(Res.Backend, "backend"))
-      return E;
-    if (Error E = R.str(Res.BackendVersion, "backend version"))
-      return E;
-    if (Error E = R.str(Res.Log, "log"))
-      return E;
-    if (Error E = R.str(Res.Origin, "origin"))
-      return E;
-    uint64_t Bits;
-    if (Error E = R.u64(Bits, "seconds"))
-      return E;
-    std::memcpy(&Res.Seconds, &Bits, sizeof Bits);
-    if (Error E = leftover(R, "result"))
-      return E;
-    B.Results.push_back(std::move(Res));
-  }
+  if (Error E =
+          readEach(Bytes, MessageKind::Results, TagResult, "result", B.Results))
+    return E;
   return B;
 }

@@ -10,14 +10,20 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <mutex>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace mmptx;
@@ -55,19 +61,99 @@ std::string SharedLibrary::getLoadedFile() const {
   return std::string(Real);
 }
 
-std::string mmptx::getVersionFromLibraryName(StringRef File) {
-  StringRef Name = sys::path::filename(File);
-  size_t So = Name.find(".so.");
-  if (So == StringRef::npos)
+/// The version in the `Cuda compilation tools, release M.m, VM.m.p` string
+/// of the ELF file \p Path's .rodata (NVIDIA's libraries carry it), or "".
+static std::string readEmbeddedVersion(StringRef Path) {
+  int FD = ::open(std::string(Path).c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
     return "";
-  StringRef Version = Name.drop_front(So + 4);
-  // A soname's major alone (`libnvrtc.so.13`) is not a version.
-  if (Version.count('.') < 1)
+  struct FDCloser {
+    int FD;
+    ~FDCloser() { ::close(FD); }
+  } Closer{FD};
+  Elf64_Ehdr Eh;
+  if (::pread(FD, &Eh, sizeof(Eh), 0) != ssize_t(sizeof(Eh)) ||
+      memcmp(Eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      Eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      Eh.e_shentsize != sizeof(Elf64_Shdr) || Eh.e_shnum == 0 ||
+      Eh.e_shnum > 4096 || Eh.e_shstrndx >= Eh.e_shnum)
     return "";
-  for (char C : Version)
-    if (!isDigit(C) && C != '.')
+  std::vector<Elf64_Shdr> Sh(Eh.e_shnum);
+  size_t ShBytes = Sh.size() * sizeof(Elf64_Shdr);
+  if (::pread(FD, Sh.data(), ShBytes, off_t(Eh.e_shoff)) != ssize_t(ShBytes))
+    return "";
+  const Elf64_Shdr &Names = Sh[Eh.e_shstrndx];
+  if (Names.sh_size > (1u << 20))
+    return "";
+  std::string NameTable(Names.sh_size, '\0');
+  if (::pread(FD, &NameTable[0], NameTable.size(), off_t(Names.sh_offset)) !=
+      ssize_t(NameTable.size()))
+    return "";
+  for (const Elf64_Shdr &S : Sh) {
+    if (S.sh_name >= NameTable.size() ||
+        StringRef(NameTable.c_str() + S.sh_name) != ".rodata" ||
+        S.sh_size > (256u << 20))
+      continue;
+    std::string Data(S.sh_size, '\0');
+    if (::pread(FD, &Data[0], Data.size(), off_t(S.sh_offset)) !=
+        ssize_t(Data.size()))
       return "";
-  return Version.str();
+    StringRef Text(Data);
+    // The first that names a version: a file that links several NVIDIA
+    // libraries statically also holds the string's pieces and formats.
+    StringRef Marker = "Cuda compilation tools, release ";
+    for (size_t At = Text.find(Marker); At != StringRef::npos;
+         At = Text.find(Marker, At + 1)) {
+      StringRef Rest = Text.drop_front(At + Marker.size());
+      size_t V = Rest.take_front(32).find(", V");
+      if (V == StringRef::npos)
+        continue;
+      StringRef Version = Rest.drop_front(V + 3).take_while(
+          [](char C) { return isDigit(C) || C == '.'; });
+      if (Version.count('.') >= 2)
+        return Version.str();
+    }
+    return "";
+  }
+  return "";
+}
+
+std::string mmptx::getLoadedLibraryVersion(unsigned Major, unsigned Minor,
+                                           const void *Symbol) {
+  std::string Version = std::to_string(Major) + "." + std::to_string(Minor);
+  Dl_info Info;
+  if (!Symbol || !dladdr(Symbol, &Info) || !Info.dli_fname)
+    return Version + " (unknown library file)";
+  // The file itself, through the links (`libnvrtc.so.13` ->
+  // `libnvrtc.so.13.0.88`).
+  SmallString<256> Real;
+  if (sys::fs::real_path(Info.dli_fname, Real))
+    Real = Info.dli_fname;
+  auto IsExact = [&](StringRef V) {
+    return V.startswith(Version + ".") && V.count('.') >= 2 &&
+           all_of(V, [](char C) { return isDigit(C) || C == '.'; });
+  };
+  StringRef Name = sys::path::filename(Real);
+  size_t So = Name.find(".so.");
+  if (So != StringRef::npos && IsExact(Name.drop_front(So + 4)))
+    return Name.drop_front(So + 4).str();
+  // Else the version the library's own build string gives, read once per
+  // file and process.
+  static std::mutex Mutex;
+  static StringMap<std::string> Known;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = Known.find(Real);
+  if (It == Known.end())
+    It = Known.try_emplace(Real, readEmbeddedVersion(Real)).first;
+  if (IsExact(It->second))
+    return It->second;
+  // Else the file's identity, so that another build never shares entries.
+  sys::fs::file_status St;
+  std::string Out = Version + " (" + std::string(Real);
+  if (!sys::fs::status(Real, St))
+    Out += ", " + std::to_string(St.getSize()) + " bytes, modified " +
+           std::to_string(sys::toTimeT(St.getLastModificationTime()));
+  return Out + ")";
 }
 
 //===----------------------------------------------------------------------===//
@@ -357,22 +443,25 @@ CudaLibraryStatus mmptx::getCudaLibraryStatus(CudaLibrary Lib) {
   S.Found = true;
   S.File = L->getLoadedFile();
   int Major = -1, Minor = -1;
+  const void *VersionFn = nullptr; // names the library's file
   switch (Lib) {
   case CudaLibrary::Nvrtc: {
     using Fn = int (*)(int *, int *);
-    if (auto *F = reinterpret_cast<Fn>(L->getSymbol("nvrtcVersion")))
-      if (F(&Major, &Minor) != 0)
-        Major = -1;
+    auto *F = reinterpret_cast<Fn>(L->getSymbol("nvrtcVersion"));
+    VersionFn = reinterpret_cast<const void *>(F);
+    if (F && F(&Major, &Minor) != 0)
+      Major = -1;
     break;
   }
   case CudaLibrary::NvJitLink: {
     using Fn = int (*)(unsigned *, unsigned *);
     unsigned Ma = 0, Mi = 0;
-    if (auto *F = reinterpret_cast<Fn>(L->getSymbol("nvJitLinkVersion")))
-      if (F(&Ma, &Mi) == 0) {
-        Major = int(Ma);
-        Minor = int(Mi);
-      }
+    auto *F = reinterpret_cast<Fn>(L->getSymbol("nvJitLinkVersion"));
+    VersionFn = reinterpret_cast<const void *>(F);
+    if (F && F(&Ma, &Mi) == 0) {
+      Major = int(Ma);
+      Minor = int(Mi);
+    }
     break;
   }
   case CudaLibrary::Driver: {
@@ -390,9 +479,12 @@ CudaLibraryStatus mmptx::getCudaLibraryStatus(CudaLibrary Lib) {
     S.Version = "unknown version";
     return S;
   }
-  S.Version = std::to_string(Major) + "." + std::to_string(Minor);
-  std::string FromName = getVersionFromLibraryName(S.File);
-  if (Lib != CudaLibrary::Driver && StringRef(FromName).startswith(S.Version))
-    S.Version = FromName;
+  if (Lib == CudaLibrary::Driver) {
+    // The driver's file is named by the driver's release, not CUDA's.
+    S.Version = std::to_string(Major) + "." + std::to_string(Minor);
+    return S;
+  }
+  S.Version =
+      getLoadedLibraryVersion(unsigned(Major), unsigned(Minor), VersionFn);
   return S;
 }

@@ -142,6 +142,13 @@ Error ToolOutput::commit() {
   return Error::success();
 }
 
+Error mmptx::printToolOutput(function_ref<void(raw_ostream &)> Print) {
+  return writeToolOutput("-", [&](raw_ostream &OS) {
+    Print(OS);
+    return Error::success();
+  });
+}
+
 Error mmptx::writeToolOutput(StringRef Path,
                              function_ref<Error(raw_ostream &)> Write) {
   auto Out = ToolOutput::open(Path);

@@ -2,14 +2,13 @@
 timeouts, the per-user cache, the backend of failed results."""
 
 import os
-import subprocess
 import sys
-import textwrap
 
 import pytest
 
 import mmptx
 
+from helpers import run_python
 from test_backend import AVAILABLE, BAD, GOOD, variant
 
 needs_any = pytest.mark.skipif(not AVAILABLE, reason="no PTX backend")
@@ -80,15 +79,6 @@ def test_version_skew_is_refused_with_what_to_install():
     assert not r.ok and r.backend.startswith("ptxas ")
     assert "PTX .version 9.5 is newer than ptxas" in r.error
     assert "CUDA 13.5" in r.error
-
-
-def run_python(code, **env):
-    e = dict(os.environ)
-    e.update(env)
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
-                          env=e, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True,
-                          timeout=300)
 
 
 @needs_any

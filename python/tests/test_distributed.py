@@ -7,6 +7,7 @@ is skipped when Ray is not installed, and the tests that compile when no
 PTX backend is available."""
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,37 +17,9 @@ from mmptx import stack as S
 
 np = pytest.importorskip("numpy")
 
-TEMPLATE = """\
-.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry fit(.param .u64 px, .param .u64 py)
-{
-\t.reg .b32 %r<2>;
-\t.reg .b64 %rd<7>;
-\t.reg .f32 %f<3>;
-\tld.param.u64 %rd1, [px];
-\tld.param.u64 %rd2, [py];
-\tcvta.to.global.u64 %rd3, %rd1;
-\tcvta.to.global.u64 %rd4, %rd2;
-\tmov.u32 %r1, %tid.x;
-\tmul.wide.u32 %rd5, %r1, 4;
-\tadd.s64 %rd6, %rd3, %rd5;
-\tld.global.f32 %f1, [%rd6];
-\t{
-\t.reg .f32 %_x<2>;
-\tmov.f32 %_x0, %f1;
-\t// PTX_INJECT_START model
-\t// _x0 i f32 F32 x
-\t// _x1 o f32 F32 y
-\t// PTX_INJECT_END
-\tmov.f32 %f2, %_x1;
-\t}
-\tadd.s64 %rd6, %rd4, %rd5;
-\tst.global.f32 [%rd6], %f2;
-\tret;
-}
-"""
+# The symbolic regression example's kernel: y[tid] = model(x[tid]).
+TEMPLATE = (Path(__file__).resolve().parents[2] / "examples" / "python" /
+            "fit.ptx").read_text()
 
 
 def have_backend():

@@ -2,7 +2,6 @@
 libraries opened on demand."""
 
 import os
-import subprocess
 import sys
 import textwrap
 
@@ -11,6 +10,8 @@ import pytest
 import mmptx
 from mmptx.errors import (AnnotateError, AnnotateErrorCode, NvrtcError,
                           NvrtcErrorCode)
+
+from helpers import run_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -126,16 +127,6 @@ def test_cuda_libraries_and_version():
     text = mmptx.version()
     assert text.startswith("mmptx version " + mmptx.__version__)
     assert "LLVM" in text and "NVRTC:" in text
-
-
-def run_python(code, **env):
-    """Runs ``code`` in a fresh interpreter with ``env`` added."""
-    e = dict(os.environ)
-    e.update(env)
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
-                          env=e, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True,
-                          timeout=300)
 
 
 def test_without_nvrtc_import_works_and_compile_says_what_to_install(

@@ -15,41 +15,13 @@ import mmptx
 from mmptx import runtime as R
 from mmptx.errors import CudaError, CudaErrorCode
 
+from helpers import axpy_ptx
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 FAKE = os.environ.get("MMPTX_FAKE_LIBCUDA") or os.path.join(
     ROOT, "build", "unittests", "Runtime", "FakeCuda", "libcuda.so.1")
 
-AXPY_PTX = """\
-.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry {name}(.param .f32 a, .param .u64 x, .param .u64 y,
-                       .param .u32 n)
-{{
-  .reg .pred %p;
-  .reg .f32 %f<4>;
-  .reg .b32 %r<3>;
-  .reg .b64 %rd<6>;
-  ld.param.f32 %f1, [a];
-  ld.param.u64 %rd1, [x];
-  ld.param.u64 %rd2, [y];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %tid.x;
-  setp.ge.u32 %p, %r2, %r1;
-  @%p ret;
-  cvta.to.global.u64 %rd1, %rd1;
-  cvta.to.global.u64 %rd2, %rd2;
-  mul.wide.u32 %rd3, %r2, 4;
-  add.s64 %rd4, %rd1, %rd3;
-  add.s64 %rd5, %rd2, %rd3;
-  ld.global.f32 %f2, [%rd4];
-  ld.global.f32 %f3, [%rd5];
-  fma.rn.f32 %f3, %f1, %f2, %f3;
-  st.global.f32 [%rd5], %f3;
-  ret;
-}}
-"""
 
 HAVE_BACKEND = any(b.available for b in mmptx.backends())
 needs_fake = pytest.mark.skipif(not os.path.exists(FAKE),
@@ -58,7 +30,7 @@ needs_backend = pytest.mark.skipif(not HAVE_BACKEND, reason="no backend")
 
 
 def cubin(name):
-    (r,) = mmptx.compile_batch([AXPY_PTX.format(name=name)], check=True)
+    (r,) = mmptx.compile_batch([axpy_ptx(name)], check=True)
     return r.cubin
 
 
@@ -341,7 +313,7 @@ def test_torch_tensors(monkeypatch):
     monkeypatch.delenv("MMPTX_LIBCUDA", raising=False)
     dev = R.Device()
     major, minor = dev.info[2:4]
-    (r,) = mmptx.compile_batch([AXPY_PTX.format(name="axpy")],
+    (r,) = mmptx.compile_batch([axpy_ptx()],
                                arch="sm_%d%d" % (major, minor), check=True)
     k = dev.load(r.cubin).kernel("axpy")
     x = torch.arange(100, dtype=torch.float32, device="cuda")
@@ -373,7 +345,7 @@ def test_gpu_axpy(monkeypatch):
     monkeypatch.delenv("MMPTX_LIBCUDA", raising=False)
     dev = R.Device()
     major, minor = dev.info[2:4]
-    ptx = AXPY_PTX.format(name="axpy")
+    ptx = axpy_ptx()
     (r,) = mmptx.compile_batch([ptx], arch="sm_%d%d" % (major, minor),
                                check=True)
     n = 1000

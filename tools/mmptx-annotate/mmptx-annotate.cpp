@@ -22,13 +22,12 @@
 
 #include "mmptx/Annotate/Annotate.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -102,14 +101,11 @@ static bool annotateFile(StringRef Input, StringRef Output,
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  cl::HideUnrelatedOptions(AnnotateCategory);
-  cl::ParseCommandLineOptions(
+  ToolInit Init(
       argc, argv,
       "mmptx-annotate: rewrite /* PTX_INJECT ... */ comment blocks in CUDA "
-      "source into inline asm with MMPTX_INJECT markers\n");
+      "source into inline asm with MMPTX_INJECT markers\n",
+      &AnnotateCategory);
 
   annotate::TypeTable Types = annotate::TypeTable::getDefault();
   for (const std::string &Header : TypeHeaders) {

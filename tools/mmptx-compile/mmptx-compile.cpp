@@ -20,8 +20,8 @@
 #include "mmptx/Backend/PackedModule.h"
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 #include "mmptx/Transforms/PruneUnusedGlobals.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -30,7 +30,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -213,10 +212,7 @@ static Error writeOutput(StringRef Path, StringRef Bytes) {
 /// Prints to stdout through ToolOutput: a write error (a closed stdout, a
 /// full disk) is one line and exit status 1, not an abort at exit.
 static int printToStdout(function_ref<void(raw_ostream &)> Print) {
-  if (Error E = writeToolOutput("-", [&](raw_ostream &OS) {
-        Print(OS);
-        return Error::success();
-      }))
+  if (Error E = printToolOutput(Print))
     return fail(std::move(E));
   return 0;
 }
@@ -245,13 +241,10 @@ static void drawProgress(size_t Done, size_t Total) {
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(
+  ToolInit Init(
       argc, argv,
-      "mmptx-compile: PTX to cubin, in parallel, cached and deduplicated\n");
+      "mmptx-compile: PTX to cubin, in parallel, cached and deduplicated\n",
+      &Category);
 
   if (ListBackends)
     return listBackends();

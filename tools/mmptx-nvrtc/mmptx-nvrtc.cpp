@@ -18,13 +18,12 @@
 #include "mmptx/Cache/ContentCache.h"
 #include "mmptx/Frontend/Nvrtc.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 #include "mmptx/Transforms/PruneUnusedGlobals.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -92,12 +91,8 @@ static int fail(Error E) {
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  cl::HideUnrelatedOptions(NvrtcCategory);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "mmptx-nvrtc: compile CUDA to PTX with NVRTC\n");
+  ToolInit Init(argc, argv, "mmptx-nvrtc: compile CUDA to PTX with NVRTC\n",
+                &NvrtcCategory);
 
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFileOrSTDIN(InputFilename);

@@ -17,11 +17,10 @@
 
 #include "mmptx/Stack/StackImport.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -61,12 +60,9 @@ static Error writeOutput(StringRef Path, StringRef Text) {
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  cl::HideUnrelatedOptions(ImportCategory);
-  cl::ParseCommandLineOptions(
-      argc, argv, "Stack PTX JSON instruction-set description -> .td\n");
+  ToolInit Init(argc, argv,
+                "Stack PTX JSON instruction-set description -> .td\n",
+                &ImportCategory);
   auto Buf = MemoryBuffer::getFileOrSTDIN(InputFilename);
   if (!Buf) {
     WithColor::error(errs(), "mmptx-stack-import")

@@ -53,7 +53,7 @@ static cl::opt<std::string> InputFilename(cl::Positional, cl::Required,
                                           cl::cat(WireCategory));
 
 enum class Format { Auto, Mmptx, Reference };
-static cl::opt<Format> TheFormat(
+static cl::opt<Format> InputFormat(
     "format",
     cl::desc("What the buffer is (default: mmptx if it starts with "
              "the MMPTXWIR magic, else mm-ptx)"),
@@ -451,9 +451,9 @@ int main(int argc, char **argv) {
   }
 
   bool AsMmptx =
-      TheFormat == Format::Mmptx ||
-      (TheFormat == Format::Auto && LayoutName.empty() && isMmptx(Bytes));
-  if (TheFormat == Format::Auto && LayoutName.empty() && !isMmptx(Bytes))
+      InputFormat == Format::Mmptx ||
+      (InputFormat == Format::Auto && LayoutName.empty() && isMmptx(Bytes));
+  if (InputFormat == Format::Auto && LayoutName.empty() && !isMmptx(Bytes))
     return fail(createStringError(
         inconvertibleErrorCode(),
         "byte 0: not an mmptx wire message (no MMPTXWIR magic); for a "

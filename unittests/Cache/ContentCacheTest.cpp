@@ -11,9 +11,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 #include "gtest/gtest.h"
 
-#include <dlfcn.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -25,13 +25,9 @@ namespace {
 
 class ContentCacheTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-cache-test", Dir));
-  }
-  void TearDown() override { sys::fs::remove_directories(Dir); }
-
   std::unique_ptr<ContentCache> open(uint64_t Max = 0) {
-    Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(Dir, Max);
+    Expected<std::unique_ptr<ContentCache>> C =
+        ContentCache::open(Dir.path(), Max);
     EXPECT_TRUE(bool(C)) << toString(C.takeError());
     return C ? std::move(*C) : nullptr;
   }
@@ -40,7 +36,7 @@ protected:
     return CacheKey("test").add(S).final();
   }
 
-  SmallString<128> Dir;
+  unittest::TempDir Dir{"mmptx-cache-test", /*Unique=*/true};
 
   static Error writeFile(StringRef Path) {
     std::error_code EC;
@@ -61,19 +57,8 @@ TEST(CacheKeyTest, PartsAreDelimited) {
   EXPECT_EQ(xxh3Hex("abc"), "06b05ab6733a618578af5f94892f3950");
 }
 
-TEST(CacheKeyTest, LoadedLibraryVersion) {
-  // libc: neither its file name (libc.so.6) nor a CUDA build string gives
-  // the exact version, so the file itself stands for it.
-  std::string V =
-      getLoadedLibraryVersion(9, 8, reinterpret_cast<const void *>(&::dladdr));
-  EXPECT_EQ(V.rfind("9.8 (/", 0), 0u) << V;
-  EXPECT_NE(V.find(" bytes, modified "), std::string::npos) << V;
-  EXPECT_EQ(getLoadedLibraryVersion(9, 8, nullptr),
-            "9.8 (unknown library file)");
-}
-
 TEST_F(ContentCacheTest, NotADirectory) {
-  SmallString<128> File(Dir);
+  SmallString<128> File(Dir.path());
   sys::path::append(File, "file");
   ASSERT_FALSE(bool(writeFile(File)));
   Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(File);
@@ -266,7 +251,7 @@ TEST_F(ContentCacheTest, SizeLimitHoldsAcrossProcesses) {
   for (int I = 0; I < 40; ++I) {
     ContentCache &C = I % 2 ? *A : *B;
     ASSERT_FALSE(bool(C.store(key(std::to_string(I)), {Big})));
-    EXPECT_LE(directorySize(Dir), Limit) << "after store " << I;
+    EXPECT_LE(directorySize(Dir.path()), Limit) << "after store " << I;
   }
   EXPECT_GT(A->getStats().Evicted + B->getStats().Evicted, 0u);
 }
@@ -322,8 +307,8 @@ TEST_F(ContentCacheTest, ConcurrentWritersAndReaders) {
   EXPECT_EQ(C->getStats().Corrupt, 0u);
   // No temporary is left behind.
   std::error_code EC;
-  for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
-       It.increment(EC))
+  for (sys::fs::recursive_directory_iterator It(Dir.path(), EC), End;
+       It != End && !EC; It.increment(EC))
     EXPECT_FALSE(sys::path::filename(It->path()).contains(".tmp"));
 }
 

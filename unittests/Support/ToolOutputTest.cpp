@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include "llvm/Testing/Support/SupportHelpers.h"
 #include "gtest/gtest.h"
 
 using namespace llvm;
@@ -19,16 +20,7 @@ using namespace mmptx;
 namespace {
 class ToolOutputTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-tooloutput", Dir));
-  }
-  void TearDown() override { sys::fs::remove_directories(Dir); }
-
-  std::string path(StringRef Name) {
-    SmallString<128> P(Dir);
-    sys::path::append(P, Name);
-    return std::string(P);
-  }
+  std::string path(StringRef Name) { return std::string(Dir.path(Name)); }
   void write(StringRef Name, StringRef Text) {
     std::error_code EC;
     raw_fd_ostream OS(path(Name), EC);
@@ -43,14 +35,14 @@ protected:
   std::vector<std::string> entries() {
     std::vector<std::string> Names;
     std::error_code EC;
-    for (sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+    for (sys::fs::directory_iterator I(Dir.path(), EC), E; I != E && !EC;
          I.increment(EC))
       Names.push_back(sys::path::filename(I->path()).str());
     llvm::sort(Names);
     return Names;
   }
 
-  SmallString<128> Dir;
+  unittest::TempDir Dir{"mmptx-tooloutput", /*Unique=*/true};
 };
 
 Error writeText(StringRef Path, StringRef Text) {

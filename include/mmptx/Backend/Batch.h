@@ -78,6 +78,10 @@ struct ModuleResult {
   double Seconds = 0;     ///< Time of its compile or cache lookup.
 };
 
+/// `compiled`, `cached` or `duplicate`: how a module's cubin came, as
+/// reports name it.
+llvm::StringRef getModuleSourceName(ModuleResult::SourceKind Source);
+
 struct BatchSummary {
   size_t Modules = 0, Unique = 0, Compiled = 0, CacheHits = 0, Duplicates = 0,
          Failed = 0;

@@ -69,22 +69,6 @@ private:
 /// The number of hex digits of a key.
 constexpr size_t CacheKeySize = 32;
 
-/// The version a statically linked library reports (\p Major.\p Minor),
-/// refined to \p BuildVersion (e.g. the wheel's `13.0.88`, known at build
-/// time) where the two agree.
-std::string getExactVersion(unsigned Major, unsigned Minor,
-                            llvm::StringRef BuildVersion);
-
-/// The exact version of the shared library this process loaded that holds
-/// \p Symbol (one of its functions), which reports \p Major.\p Minor: the
-/// version its file is named by (`libnvrtc.so.13.0.88` gives `13.0.88`),
-/// else the one its build string gives (`Cuda compilation tools, release
-/// 13.0, V13.0.88`), else \p Major.\p Minor with the file's path, size and
-/// modification time, so that another release of the library never shares
-/// cache entries.
-std::string getLoadedLibraryVersion(unsigned Major, unsigned Minor,
-                                    const void *Symbol);
-
 /// Hex XXH3-128 of \p Data (32 digits).
 std::string xxh3Hex(llvm::StringRef Data);
 

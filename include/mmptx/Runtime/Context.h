@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace mmptx {
 namespace runtime {
@@ -72,11 +73,28 @@ private:
   std::string Name;
 };
 
+/// What Module and Stream are: a driver handle of a context, which the
+/// derived class's destructor releases; moving hands it over.
+class ContextHandle {
+protected:
+  ContextHandle(Context &Ctx, void *Handle) : Ctx(&Ctx), Handle(Handle) {}
+  ContextHandle(ContextHandle &&Other)
+      : Ctx(Other.Ctx), Handle(std::exchange(Other.Handle, nullptr)) {}
+  ContextHandle &operator=(ContextHandle &&Other) {
+    std::swap(Ctx, Other.Ctx);
+    std::swap(Handle, Other.Handle);
+    return *this;
+  }
+
+  Context *Ctx;
+  void *Handle; ///< null once moved from
+};
+
 /// A loaded module (CUmodule), unloaded by the destructor.
-class Module {
+class Module : private ContextHandle {
 public:
-  Module(Module &&Other);
-  Module &operator=(Module &&Other);
+  Module(Module &&Other) = default;
+  Module &operator=(Module &&Other) = default;
   ~Module();
 
   /// cuModuleGetFunction; the error names \p Name.
@@ -84,9 +102,7 @@ public:
 
 private:
   friend class Context;
-  Module(Context &Ctx, void *Handle) : Ctx(&Ctx), Handle(Handle) {}
-  Context *Ctx;
-  void *Handle;
+  Module(Context &Ctx, void *Handle) : ContextHandle(Ctx, Handle) {}
 };
 
 /// Device memory (cuMemAlloc), freed by the destructor.
@@ -110,16 +126,19 @@ private:
   friend class Context;
   DeviceBuffer(Context &Ctx, DevicePtr Address, size_t Size)
       : Ctx(&Ctx), Address(Address), Size(Size) {}
+  /// A copy of \p Bytes bytes (at most size()) by \p Fn, the call \p Call.
+  llvm::Error copy(llvm::StringRef Call, size_t Bytes,
+                   llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
   Context *Ctx;
   DevicePtr Address;
   size_t Size;
 };
 
 /// A stream (cuStreamCreate), destroyed by the destructor.
-class Stream {
+class Stream : private ContextHandle {
 public:
-  Stream(Stream &&Other);
-  Stream &operator=(Stream &&Other);
+  Stream(Stream &&Other) = default;
+  Stream &operator=(Stream &&Other) = default;
   ~Stream();
 
   void *getHandle() const { return Handle; }
@@ -127,9 +146,7 @@ public:
 
 private:
   friend class Context;
-  Stream(Context &Ctx, void *Handle) : Ctx(&Ctx), Handle(Handle) {}
-  Context *Ctx;
-  void *Handle;
+  Stream(Context &Ctx, void *Handle) : ContextHandle(Ctx, Handle) {}
 };
 
 /// One device's primary context, retained for this object's lifetime.
@@ -190,6 +207,10 @@ private:
   /// since a destructor cannot return it.
   void release(llvm::StringRef Call,
                llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
+  /// Calls \p Fn with this context current; its result is that of the
+  /// synchronising call \p Call (checkSync).
+  llvm::Error callSync(llvm::StringRef Call,
+                       llvm::function_ref<int(const CudaDriverApi &)> Fn) const;
   /// The error of a synchronising call \p Call, naming the last launch,
   /// whose fault it may be reporting.
   llvm::Error checkSync(int Result, const llvm::Twine &Call) const;

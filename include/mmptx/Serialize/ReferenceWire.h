@@ -56,7 +56,7 @@ enum class Component {
 
 /// \returns `compiler_info`, `stack_info`, ... (the reference's names).
 llvm::StringRef getComponentName(Component C);
-/// \returns the component called \p name, or None.
+/// \returns the component called \p Name, or None.
 llvm::Optional<Component> parseComponentName(llvm::StringRef Name);
 
 /// `StackPtxCompilerInfo`: five size_t in struct order.
@@ -123,11 +123,11 @@ struct Buffer {
 /// The layouts a buffer may have.
 enum class Layout { State, Example01, Single };
 
-/// Parses \p name (`state`, `01` or a component name) into \p layout and,
-/// for a single component, \p single. \returns false if unknown.
+/// Parses \p Name (`state`, `01` or a component name) into \p L and,
+/// for a single component, \p Single. \returns false if unknown.
 bool parseLayout(llvm::StringRef Name, Layout &L, Component &Single);
 
-/// Reads a whole buffer of layout \p layout (\p single: which component,
+/// Reads a whole buffer of layout \p L (\p Single: which component,
 /// for Layout::Single). Bytes after the last component are an error.
 llvm::Expected<Buffer> readBuffer(llvm::StringRef Bytes, Layout L,
                                   Component Single = Component::Ptx);

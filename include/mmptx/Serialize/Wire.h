@@ -73,7 +73,7 @@ struct MessageInfo {
   uint64_t Checksum;
 };
 
-/// Checks magic, version, flags, length and checksum of \p bytes (exactly one
+/// Checks magic, version, flags, length and checksum of \p Bytes (exactly one
 /// message, nothing after it).
 llvm::Expected<MessageInfo> checkMessage(llvm::StringRef Bytes);
 
@@ -132,7 +132,7 @@ struct InstructionSet {
   std::vector<InstrDecl> Instrs;
   std::vector<SpecialDecl> Specials;
 
-  /// A copy of \p info's tables.
+  /// A copy of \p Info's tables.
   static InstructionSet fromStackInfo(const stack::StackInfo &Info);
   bool operator==(const InstructionSet &O) const {
     return Stacks == O.Stacks && ArgTypes == O.ArgTypes && Instrs == O.Instrs &&

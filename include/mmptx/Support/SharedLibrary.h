@@ -34,7 +34,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mmptx {
@@ -100,10 +102,73 @@ struct CudaLibraryStatus {
 /// Loads \p Lib (if it is not loaded yet) and asks its version.
 CudaLibraryStatus getCudaLibraryStatus(CudaLibrary Lib);
 
-/// The version in a library file's name: `13.0.88` for
-/// `libnvrtc.so.13.0.88`; "" where the name has none beyond the soname's
-/// major.
-std::string getVersionFromLibraryName(llvm::StringRef File);
+/// The exact version of the library this process loaded that holds
+/// \p Symbol (one of its functions; a library linked in statically is the
+/// file it is linked into), which reports \p Major.\p Minor: the version its
+/// file is named by (`libnvrtc.so.13.0.88` gives `13.0.88`), else the one
+/// its build string gives (`Cuda compilation tools, release 13.0, V13.0.88`),
+/// else \p Major.\p Minor with the file's path, size and modification time,
+/// so that another release of the library is never taken for this one (a
+/// cache key must name the library that runs, not the one built against).
+std::string getLoadedLibraryVersion(unsigned Major, unsigned Minor,
+                                    const void *Symbol);
+
+//===----------------------------------------------------------------------===//
+// Entry-point tables
+//
+// A library's functions are a struct of function pointers, listed once in an
+// X-macro. Its signatures are checked against the library's header when that
+// is there at build time (MMPTX_CHECK_ENTRY_POINT), and each pointer is
+// fetched from the loaded library with setEntryPoint(); a table the table
+// itself can list (forEachEntryPoint) is loaded whole by getCudaLibraryApi().
+//===----------------------------------------------------------------------===//
+
+/// In an X-macro over a table: a compile-time check that \p Table::\p Member
+/// has the type of the header's declaration \p Decl (\p Name in \p Header).
+#define MMPTX_CHECK_ENTRY_POINT(Table, Member, Decl, Name, Header)             \
+  static_assert(std::is_same<decltype(Table::Member), decltype(&Decl)>::value, \
+                "signature of " Name " differs from " Header);
+
+/// Sets the entry point \p Fn to \p Address; \returns false when it is null
+/// (the library lacks the function).
+template <typename FnT> bool setEntryPoint(FnT *&Fn, void *Address) {
+  Fn = reinterpret_cast<FnT *>(Address);
+  return Fn != nullptr;
+}
+
+/// The entry points of \p Lib that \p ApiT lists, fetched from the loaded
+/// library on first use and kept (thread-safe); a failure is not remembered:
+/// the library may be installed, or its path given, before the next call.
+/// \p ApiT has `template <typename F> void forEachEntryPoint(F Visit)`,
+/// which calls `Visit(Member, "symbol")` for each of its pointers, and a
+/// `std::string File`, set to the file loaded.
+template <typename ApiT>
+llvm::Expected<const ApiT &> getCudaLibraryApi(CudaLibrary Lib) {
+  static std::mutex Mutex;
+  static ApiT Api;
+  static bool Loaded = false;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (Loaded)
+    return Api;
+  llvm::Expected<const SharedLibrary &> L = loadCudaLibrary(Lib);
+  if (!L)
+    return L.takeError();
+  ApiT New;
+  const char *Missing = nullptr;
+  New.forEachEntryPoint([&](auto &Fn, const char *Name) {
+    if (!Missing && !setEntryPoint(Fn, L->getSymbol(Name)))
+      Missing = Name;
+  });
+  New.File = L->getLoadedFile();
+  if (Missing)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   getCudaLibraryTitle(Lib) + " library '" +
+                                       New.File + "' has no entry point '" +
+                                       Missing + "'");
+  Api = std::move(New);
+  Loaded = true;
+  return Api;
+}
 
 } // namespace mmptx
 

@@ -80,6 +80,12 @@ llvm::Error
 writeToolOutput(llvm::StringRef Path,
                 llvm::function_ref<llvm::Error(llvm::raw_ostream &)> Write);
 
+/// Writes what \p Print prints (which cannot fail itself) to standard
+/// output through a ToolOutput: a write error (a closed stdout, a full disk)
+/// is the error returned, not an abort at exit.
+llvm::Error
+printToolOutput(llvm::function_ref<void(llvm::raw_ostream &)> Print);
+
 /// A tool whose stderr is closed or full cannot report anything, but must
 /// still exit with its status: LLVM aborts at exit when `errs()` saw a
 /// write error. Likewise what went to `outs()` (--help, --version,

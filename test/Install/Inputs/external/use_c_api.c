@@ -8,25 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A whole module: create checks the structure and the site's scaffold. */
-static const char kPtx[] = ".version 9.0\n"
-                           ".target sm_80\n"
-                           ".entry k()\n"
-                           "{\n"
-                           "\t.reg .f32 %f<3>;\n"
-                           "\t{\n"
-                           "\t.reg .f32 %_x0;\n"
-                           "\t.reg .f32 %_x1;\n"
-                           "\tmov.f32 %_x0, %f1;\n"
-                           "\tmov.f32 %_x1, %f2;\n"
-                           "\t// PTX_INJECT_START f\n"
-                           "\t// _x0 m f32 F32 acc\n"
-                           "\t// _x1 i f32 F32 v\n"
-                           "\t// PTX_INJECT_END\n"
-                           "\tmov.f32 %f1, %_x0;\n"
-                           "\t}\n"
-                           "\tret;\n"
-                           "}\n";
+#include "module_ptx.h"
 
 int main(void) {
   mmptx_inject_t *inject = NULL;
@@ -44,8 +26,8 @@ int main(void) {
   words[0] = mmptx_stack_encode_input(1);
   words[1] = mmptx_stack_encode_input(0);
   words[2] = mmptx_stack_encode_ptx_add_f32();
-  if (mmptx_inject_create(&inject, kPtx, sizeof kPtx - 1, "k.ptx", NULL, 0,
-                          NULL, 0) != MMPTX_SUCCESS ||
+  if (mmptx_inject_create(&inject, kModulePtx, sizeof kModulePtx - 1, "k.ptx",
+                          NULL, 0, NULL, 0) != MMPTX_SUCCESS ||
       mmptx_inject_num_injects(inject, &num) != MMPTX_SUCCESS ||
       mmptx_stack_context_create(NULL, NULL, &ctx) != MMPTX_STACK_SUCCESS ||
       mmptx_stack_compile(ctx, words, 3, NULL, 0, regs, 2, requests, 1, stub,

@@ -8,29 +8,11 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-// A whole module: create checks the structure and the site's scaffold.
-static const char Ptx[] = ".version 9.0\n"
-                          ".target sm_80\n"
-                          ".entry k()\n"
-                          "{\n"
-                          "\t.reg .f32 %f<3>;\n"
-                          "\t{\n"
-                          "\t.reg .f32 %_x0;\n"
-                          "\t.reg .f32 %_x1;\n"
-                          "\tmov.f32 %_x0, %f1;\n"
-                          "\tmov.f32 %_x1, %f2;\n"
-                          "\t// PTX_INJECT_START f\n"
-                          "\t// _x0 m f32 F32 acc\n"
-                          "\t// _x1 i f32 F32 v\n"
-                          "\t// PTX_INJECT_END\n"
-                          "\tmov.f32 %f1, %_x0;\n"
-                          "\t}\n"
-                          "\tret;\n"
-                          "}\n";
+#include "module_ptx.h"
 
 int main() {
   using namespace mmptx;
-  auto M = InjectModule::create(Ptx, "k.ptx");
+  auto M = InjectModule::create(kModulePtx, "k.ptx");
   if (!M) {
     llvm::errs() << llvm::toString(M.takeError()) << "\n";
     return 1;

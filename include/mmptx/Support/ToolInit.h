@@ -1,0 +1,45 @@
+//===- ToolInit.h - What every tool's main does first -----------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The start every mmptx tool shares, as the first line of its main:
+///
+///   int main(int argc, char **argv) {
+///     ToolInit Init(argc, argv, "mmptx-x: what it does\n", &XCategory);
+///
+/// LLVM's process setup (InitLLVM: a stack trace on a crash), no error at
+/// exit for a closed stderr (ToolOutput.h), `--version` printing mmptx's
+/// and the CUDA libraries' versions (ToolVersion.h), then the command line,
+/// parsed with only the tool's own options in `--help`.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_SUPPORT_TOOLINIT_H
+#define MMPTX_SUPPORT_TOOLINIT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+
+namespace mmptx {
+
+/// Lives for main's whole run (its InitLLVM restores the process's state at
+/// exit).
+class ToolInit {
+public:
+  /// Sets the process up and parses \p Argv with \p Overview as the text of
+  /// `--help`, which lists only \p Category's options (all where null).
+  ToolInit(int &Argc, char **&Argv, llvm::StringRef Overview,
+           llvm::cl::OptionCategory *Category);
+
+private:
+  llvm::InitLLVM X;
+};
+
+} // namespace mmptx
+
+#endif // MMPTX_SUPPORT_TOOLINIT_H
