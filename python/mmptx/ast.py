@@ -97,8 +97,21 @@ def special(i, elem=0):
     return make_word(WordType.SPECIAL, elem, i)
 
 
+# The compiler's defaults, written once, in C++ (AstPtxOptions).
+_DEFAULT_OPTIONS = _native.default_options()
+
+
+def default_options() -> Dict[str, Any]:
+    """The AST PTX compiler's default options by keyword
+    (``max_stack_depth``, ...), read from the C++ compiler
+    (``AstPtxOptions``): what an :class:`Options` field left ``None``
+    takes."""
+    return dict(_DEFAULT_OPTIONS)
+
+
 class Options:
-    """Compile options (the defaults are the reference's limits);
+    """Compile options; a field left ``None`` takes the compiler's default
+    (:func:`default_options`: the reference's limits).
     ``reference_instructions`` makes PTX word payloads index the
     reference's AST catalogue instead of the default tables."""
 
@@ -106,17 +119,29 @@ class Options:
                  "max_args", "max_executed_words", "share_subexpressions",
                  "target_sm", "reference_instructions")
 
-    def __init__(self, max_stack_depth=256, max_routine_depth=8,
-                 max_words=65536, max_args=4, max_executed_words=1 << 24,
-                 share_subexpressions=True, target_sm=0,
-                 reference_instructions=False):
-        self.max_stack_depth = max_stack_depth
-        self.max_routine_depth = max_routine_depth
-        self.max_words = max_words
-        self.max_args = max_args
-        self.max_executed_words = max_executed_words
-        self.share_subexpressions = share_subexpressions
-        self.target_sm = target_sm
+    def __init__(self, max_stack_depth: Optional[int] = None,
+                 max_routine_depth: Optional[int] = None,
+                 max_words: Optional[int] = None,
+                 max_args: Optional[int] = None,
+                 max_executed_words: Optional[int] = None,
+                 share_subexpressions: Optional[bool] = None,
+                 target_sm: Optional[int] = None,
+                 reference_instructions: bool = False) -> None:
+        d = _DEFAULT_OPTIONS
+
+        def pick(value: Any, key: str) -> Any:
+            return d[key] if value is None else value
+
+        self.max_stack_depth: int = pick(max_stack_depth, "max_stack_depth")
+        self.max_routine_depth: int = pick(max_routine_depth,
+                                           "max_routine_depth")
+        self.max_words: int = pick(max_words, "max_words")
+        self.max_args: int = pick(max_args, "max_args")
+        self.max_executed_words: int = pick(max_executed_words,
+                                            "max_executed_words")
+        self.share_subexpressions: bool = pick(share_subexpressions,
+                                               "share_subexpressions")
+        self.target_sm: int = pick(target_sm, "target_sm")
         self.reference_instructions = reference_instructions
 
     def _tuple(self):

@@ -42,8 +42,8 @@ constexpr int ParseCode = int(NumAstResults);
 
 const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 
-/// Throws \p e as an AstError: the result code of an ast::AstError, the
-/// message located in \p sm when a text program is given.
+/// Throws \p E as an AstError: the result code of an ast::AstError (else
+/// \p Code), the message located in \p Sm (a text program \p M) when given.
 [[noreturn]] void throwAst(llvm::Error E, const llvm::SourceMgr *Sm = nullptr,
                            const AstModule *M = nullptr, int Code = ParseCode) {
   E = llvm::handleErrors(std::move(E),
@@ -61,7 +61,7 @@ const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 using OptionsTuple = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t,
                                 uint64_t, bool, uint32_t, bool>;
 
-/// A context with \p t applied; owns the instruction map it points to.
+/// A context with options \p T applied; owns the instruction map it points to.
 struct OwnedContext {
   std::vector<uint32_t> InstrMap;
   std::unique_ptr<AstPtxContext> Ctx;
@@ -83,11 +83,11 @@ struct OwnedContext {
 class PyAstProgram {
 public:
   PyAstProgram(const std::string &Text, const std::string &Name,
-               bool TheWords) {
+               bool FromWords) {
     unsigned Id = Sm.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(Text, Name), llvm::SMLoc());
-    llvm::Expected<AstModule> M = TheWords ? parseAstWords(Sm, Id, info())
-                                           : parseAstModule(Sm, Id, info());
+    llvm::Expected<AstModule> M = FromWords ? parseAstWords(Sm, Id, info())
+                                            : parseAstModule(Sm, Id, info());
     if (!M)
       throwAst(M.takeError());
     Mod = std::move(*M);
@@ -170,7 +170,7 @@ struct WordProgram {
   std::vector<AstVar> Inputs;
   std::vector<Words> Exprs;
   std::vector<AstOutput> Outputs;
-  Routines TheRoutines;
+  Routines RoutineWords;
 
   static uint16_t stackOf(const std::string &S) {
     int I = info().findStack(S);
@@ -184,7 +184,7 @@ struct WordProgram {
       const std::vector<std::tuple<std::string, std::string>> &Ins,
       const std::vector<std::tuple<std::string, std::string, nb::object>> &Outs,
       nb::handle Rs)
-      : TheRoutines(Rs) {
+      : RoutineWords(Rs) {
     // Names first: the AstVars point into them.
     for (const auto &I : Ins)
       Names.push_back(std::get<0>(I));
@@ -200,7 +200,7 @@ struct WordProgram {
           Exprs[I].Ref});
   }
 
-  AstProgram program() const { return AstProgram{Outputs, TheRoutines.Refs}; }
+  AstProgram program() const { return AstProgram{Outputs, RoutineWords.Refs}; }
 };
 
 using InputList = std::vector<std::tuple<std::string, std::string>>;
@@ -208,12 +208,12 @@ using OutputList =
     std::vector<std::tuple<std::string, std::string, nb::object>>;
 
 std::string compileWords(const InputList &Ins, const OutputList &Outs,
-                         nb::handle TheRoutines, const OptionsTuple &Opts) {
-  WordProgram P(Ins, Outs, TheRoutines);
-  OwnedContext TheC(Opts);
+                         nb::handle RoutineSeq, const OptionsTuple &Opts) {
+  WordProgram P(Ins, Outs, RoutineSeq);
+  OwnedContext C(Opts);
   llvm::Expected<llvm::StringRef> Stub = [&] {
     nb::gil_scoped_release Release;
-    return TheC.Ctx->compile(P.program(), P.Inputs);
+    return C.Ctx->compile(P.program(), P.Inputs);
   }();
   if (!Stub)
     throwAst(Stub.takeError());
@@ -222,9 +222,9 @@ std::string compileWords(const InputList &Ins, const OutputList &Outs,
 
 std::vector<uint64_t>
 interpretWords(const InputList &Ins, const OutputList &Outs,
-               nb::handle TheRoutines, const std::vector<uint64_t> &Values,
+               nb::handle RoutineSeq, const std::vector<uint64_t> &Values,
                const OptionsTuple &Opts, const SpecialValues::List &Specials) {
-  WordProgram P(Ins, Outs, TheRoutines);
+  WordProgram P(Ins, Outs, RoutineSeq);
   if (Values.size() != P.Inputs.size())
     throw nb::value_error("interpret: one value per input is needed");
   OwnedContext C(Opts);
@@ -255,6 +255,21 @@ void mmptx::python::bindAst(nb::module_ &M) {
   M.def("interpret_words", &interpretWords, nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("routines").none(), nb::arg("values"),
         nb::arg("options"), nb::arg("specials") = SpecialValues::List());
+  M.def(
+      "default_options",
+      [] {
+        AstPtxOptions O;
+        nb::dict D;
+        D["max_stack_depth"] = O.MaxStackDepth;
+        D["max_routine_depth"] = O.MaxRoutineDepth;
+        D["max_words"] = O.MaxWords;
+        D["max_args"] = O.MaxArgs;
+        D["max_executed_words"] = O.MaxExecutedWords;
+        D["share_subexpressions"] = O.ShareSubexpressions;
+        D["target_sm"] = O.TargetSm;
+        return D;
+      },
+      "The compiler's default options (AstPtxOptions), by keyword.");
   M.def("stacks", [] {
     std::vector<std::tuple<std::string, std::string>> Out;
     for (uint32_t I = 0; I < info().NumStacks; ++I)

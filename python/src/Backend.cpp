@@ -168,14 +168,14 @@ static nb::tuple compileBatchPy(
     throwError("CompileError", InvalidOption, std::move(E));
   std::unique_ptr<PTXCompiler> Compiler = openCompiler(Backend);
 
-  std::unique_ptr<ContentCache> TheCache;
+  std::unique_ptr<ContentCache> Cache;
   if (CacheDir) {
     llvm::Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(
         CacheDir->empty() ? getDefaultCacheDirectory() : *CacheDir,
         CacheSizeMb << 20);
     if (!C)
       throwError("CompileError", CacheFailure, C.takeError());
-    TheCache = std::move(*C);
+    Cache = std::move(*C);
   }
 
   // Borrow each text: the caller's list keeps the objects alive.
@@ -202,7 +202,7 @@ static nb::tuple compileBatchPy(
 
   BatchOptions BOpts;
   BOpts.Threads = Jobs;
-  BOpts.Cache = TheCache.get();
+  BOpts.Cache = Cache.get();
   BOpts.Deduplicate = Dedup;
   BOpts.ModuleTimeout = Timeout;
   BatchResult R;

@@ -110,8 +110,8 @@ public:
   void close() { Buf.reset(); }
 
   /// A DLPack view (an array-API object, whose __dlpack__ makes the
-  /// capsule, versioned or not) of the memory as \p shape elements of
-  /// \p code/\p bits, owned by \p self.
+  /// capsule, versioned or not) of the memory as \p Shape elements of
+  /// \p Code/\p Bits, owned by \p Self.
   nb::object view(nb::handle Self, std::vector<size_t> Shape, uint8_t Code,
                   uint8_t Bits) const {
     nb::dlpack::dtype Dt{Code, Bits, 1};
@@ -277,11 +277,11 @@ public:
     check(std::move(E));
   }
 
-  /// Runs \p kernel of \p image; \p args are (kind, type, values) with the
-  /// KernelArg enumerators. \returns the values of every argument after
-  /// the run (read back for inout/out buffers) and the times.
+  /// Runs kernel \p KernelName of \p Image; \p Args are (kind, type, values)
+  /// with the KernelArg enumerators. \returns the values of every argument
+  /// after the run (read back for inout/out buffers) and the times.
   std::tuple<std::vector<UInt64Array>, double, double>
-  run(nb::bytes Image, const std::string &TheKernel,
+  run(nb::bytes Image, const std::string &KernelName,
       std::tuple<unsigned, unsigned, unsigned> Grid,
       std::tuple<unsigned, unsigned, unsigned> Block, unsigned Shared,
       const std::vector<std::tuple<int, int, nb::object>> &Args,
@@ -301,9 +301,9 @@ public:
     }
     llvm::StringRef ImageRef(Image.c_str(), Image.size());
     if (llvm::Optional<std::vector<unsigned>> Sizes =
-            getKernelParamSizes(ImageRef, TheKernel)) {
+            getKernelParamSizes(ImageRef, KernelName)) {
       if (Sizes->size() != Kargs.size())
-        throw nb::type_error(("kernel '" + TheKernel + "' takes " +
+        throw nb::type_error(("kernel '" + KernelName + "' takes " +
                               std::to_string(Sizes->size()) +
                               " parameters, but " +
                               std::to_string(Kargs.size()) + " were given")
@@ -314,7 +314,7 @@ public:
           throw nb::type_error(
               ("argument " + std::to_string(I) + " is " + std::to_string(Size) +
                " bytes, but parameter " + std::to_string(I) + " of kernel '" +
-               TheKernel + "' is " + std::to_string((*Sizes)[I]) + " bytes")
+               KernelName + "' is " + std::to_string((*Sizes)[I]) + " bytes")
                   .c_str());
       }
     }
@@ -329,7 +329,7 @@ public:
       std::lock_guard<std::mutex> Lock(State->Mutex);
       Err = runKernel(*State->Ctx,
                       llvm::ArrayRef<char>(Image.c_str(), Image.size()),
-                      TheKernel, Cfg, Kargs, std::max(Repeat, 1u), &Times);
+                      KernelName, Cfg, Kargs, std::max(Repeat, 1u), &Times);
     }
     check(std::move(Err));
     std::vector<UInt64Array> Out;
