@@ -42,6 +42,7 @@ __all__ = ["convert_word_numbering", "WordType", "MetaOp", "StackType", "ArgType
            "special", "meta", "meta_constant", "routine", "store", "load",
            "ret", "f32_bits", "bits_f32", "InstructionSet", "Registers",
            "Program", "Compiler", "parse", "default_instruction_set",
+           "default_options",
            "StackError", "StackErrorCode"]
 
 
@@ -516,11 +517,16 @@ class Program:
         self._native = native
         self.instruction_set = instruction_set
 
-    main = property(lambda self: self._native.main)
-    routines = property(lambda self: self._native.routines)
-    routine_names = property(lambda self: self._native.routine_names)
-    requests = property(lambda self: self._native.requests)
-    registers = property(lambda self: self._native.registers)
+    main = property(lambda self: self._native.main,
+                    doc="The main program's words (a list of ints).")
+    routines = property(lambda self: self._native.routines,
+                        doc="Each routine's words, in index order.")
+    routine_names = property(lambda self: self._native.routine_names,
+                             doc="The routines' names, in index order.")
+    requests = property(lambda self: self._native.requests,
+                        doc="The requested register indices, in order.")
+    registers = property(lambda self: self._native.registers,
+                         doc="The registers as (name, stack index, kind).")
 
     def format(self) -> str:
         """The canonical text form."""
