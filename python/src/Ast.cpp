@@ -61,11 +61,12 @@ const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 using OptionsTuple = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t,
                                 uint64_t, bool, uint32_t, bool>;
 
-/// A context with options \p T applied; owns the instruction map it points to.
+/// A context and the instruction map it points to.
 struct OwnedContext {
   std::vector<uint32_t> InstrMap;
   std::unique_ptr<AstPtxContext> Ctx;
 
+  /// Makes the context with options \p T applied.
   explicit OwnedContext(const OptionsTuple &T) {
     AstPtxOptions O;
     std::tie(O.MaxStackDepth, O.MaxRoutineDepth, O.MaxWords, O.MaxArgs,
