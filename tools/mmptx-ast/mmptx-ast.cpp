@@ -108,6 +108,7 @@ static cl::opt<bool> ReferenceNumbering(
     cl::cat(AstCategory));
 static cl::opt<uint64_t> RandomSeed("seed", cl::desc("Seed of --random"),
                                     cl::init(1), cl::cat(AstCategory));
+
 /// Writes \p Text to the output all or nothing (a temporary renamed over
 /// the target on success).
 static int writeOutput(StringRef Text) {

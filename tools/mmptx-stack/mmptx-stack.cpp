@@ -25,6 +25,7 @@
 /// mmptx-opt (mmptx/Stub/StubCLOptions.h), their defaults the compiler's;
 /// this tool's older spellings (--max-nodes, --target-sm, ...) are hidden
 /// aliases.
+///
 /// Without `.requests`, the registers declared out or mod are requested,
 /// and a compile that hits a limit warns, as with mmptx-opt --stub-gen.
 ///
