@@ -241,21 +241,32 @@ interpretWords(const InputList &Ins, const OutputList &Outs,
 } // namespace
 
 void mmptx::python::bindAst(nb::module_ &M) {
-  nb::class_<PyAstProgram>(M, "Program")
+  nb::class_<PyAstProgram>(M, "Program",
+                           "A program parsed from the S-expression text or "
+                           "its word listing; errors are located in it.")
       .def(nb::init<const std::string &, const std::string &, bool>(),
            nb::arg("text"), nb::arg("name"), nb::arg("words"))
-      .def("vars", &PyAstProgram::vars)
-      .def("outputs", &PyAstProgram::outputs)
-      .def("compile", &PyAstProgram::compile, nb::arg("options"))
+      .def("vars", &PyAstProgram::vars,
+           "(name, stack, literal prefix, kind) per variable, in Input "
+           "order.")
+      .def("outputs", &PyAstProgram::outputs,
+           "The variable index of each output.")
+      .def("compile", &PyAstProgram::compile, nb::arg("options"),
+           "The PTX stub.")
       .def("interpret", &PyAstProgram::interpret, nb::arg("values"),
-           nb::arg("options"), nb::arg("specials") = SpecialValues::List())
-      .def("text", &PyAstProgram::text)
-      .def("words_text", &PyAstProgram::wordsText);
+           nb::arg("options"), nb::arg("specials") = SpecialValues::List(),
+           "Runs the program on the CPU: one bit pattern per output.")
+      .def("text", &PyAstProgram::text,
+           "The program printed back as S-expressions.")
+      .def("words_text", &PyAstProgram::wordsText,
+           "The word listing (what mmptx-ast --emit=words prints).");
   M.def("compile_words", &compileWords, nb::arg("inputs"), nb::arg("outputs"),
-        nb::arg("routines").none(), nb::arg("options"));
+        nb::arg("routines").none(), nb::arg("options"),
+        "The PTX stub of a program of word arrays.");
   M.def("interpret_words", &interpretWords, nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("routines").none(), nb::arg("values"),
-        nb::arg("options"), nb::arg("specials") = SpecialValues::List());
+        nb::arg("options"), nb::arg("specials") = SpecialValues::List(),
+        "Runs a program of word arrays on the CPU.");
   M.def(
       "default_options",
       [] {
@@ -271,15 +282,23 @@ void mmptx::python::bindAst(nb::module_ &M) {
         return D;
       },
       "The compiler's default options (AstPtxOptions), by keyword.");
-  M.def("stacks", [] {
-    std::vector<std::tuple<std::string, std::string>> Out;
-    for (uint32_t I = 0; I < info().NumStacks; ++I)
-      Out.emplace_back(info().StackNames[I], info().LiteralPrefixes[I]);
-    return Out;
-  });
-  M.def("instruction_index",
-        [](const std::string &Name) { return info().findInstr(Name); });
-  M.def("instruction_arity", [](uint32_t I) -> int {
-    return I < info().NumInstrs ? info().Instrs[I].NumArgs : -1;
-  });
+  M.def(
+      "stacks",
+      [] {
+        std::vector<std::tuple<std::string, std::string>> Out;
+        for (uint32_t I = 0; I < info().NumStacks; ++I)
+          Out.emplace_back(info().StackNames[I], info().LiteralPrefixes[I]);
+        return Out;
+      },
+      "(name, literal prefix) of each stack of the default tables.");
+  M.def(
+      "instruction_index",
+      [](const std::string &Name) { return info().findInstr(Name); },
+      nb::arg("name"), "The index of instruction `name`, or -1.");
+  M.def(
+      "instruction_arity",
+      [](uint32_t I) -> int {
+        return I < info().NumInstrs ? info().Instrs[I].NumArgs : -1;
+      },
+      nb::arg("index"), "The operand count of instruction `index`, or -1.");
 }

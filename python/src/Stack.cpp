@@ -568,45 +568,68 @@ PyProgram *parse(const PyInstructionSet &Set, const std::string &Text,
 } // namespace
 
 void mmptx::python::bindStack(nb::module_ &M) {
-  nb::class_<PyInstructionSet>(M, "InstructionSet")
+  nb::class_<PyInstructionSet>(
+      M, "InstructionSet",
+      "An instruction set: the generated default tables, or tables built "
+      "from Python (see mmptx.stack.InstructionSet).")
       .def(nb::init<const std::vector<PyInstructionSet::StackDecl> &,
                     const std::vector<PyInstructionSet::ArgDecl> &,
                     const std::vector<PyInstructionSet::InstrDecl> &,
                     const std::vector<PyInstructionSet::SpecialDecl> &>(),
            nb::arg("stacks"), nb::arg("arg_types"), nb::arg("instructions"),
            nb::arg("specials"))
-      .def_static("default", &PyInstructionSet::getDefault)
-      .def_prop_ro("stacks", &PyInstructionSet::stacks)
-      .def_prop_ro("arg_types", &PyInstructionSet::argTypeList)
-      .def_prop_ro("instructions", &PyInstructionSet::instructions)
-      .def_prop_ro("specials", &PyInstructionSet::specialList)
-      .def("find_stack",
-           [](const PyInstructionSet &S, const std::string &N) {
-             return S.Info.findStack(N);
-           })
-      .def("find_instruction",
-           [](const PyInstructionSet &S, const std::string &N) {
-             return S.Info.findInstr(N);
-           })
-      .def("find_special",
-           [](const PyInstructionSet &S, const std::string &N) {
-             return S.Info.findSpecial(N);
-           })
-      .def("vocabulary", [](const PyInstructionSet &S, const std::string &N) {
-        llvm::Expected<expr::Vocabulary> V = expr::parseVocabularyName(N);
-        if (!V)
-          throwStack(InvalidArgument, llvm::toString(V.takeError()));
-        return expr::getVocabularyInstrs(S.Info, *V);
-      });
+      .def_static("default", &PyInstructionSet::getDefault,
+                  "The tables of td/StackInstrs.td.")
+      .def_prop_ro("stacks", &PyInstructionSet::stacks,
+                   "(name, literal prefix, inline literals) per stack.")
+      .def_prop_ro("arg_types", &PyInstructionSet::argTypeList,
+                   "(name, stack index, vector elements) per argument type.")
+      .def_prop_ro("instructions", &PyInstructionSet::instructions,
+                   "(name, ptx, argument types, result types, min sm) per "
+                   "instruction.")
+      .def_prop_ro("specials", &PyInstructionSet::specialList,
+                   "(name, ptx, argument type, min sm) per special "
+                   "register.")
+      .def(
+          "find_stack",
+          [](const PyInstructionSet &S, const std::string &N) {
+            return S.Info.findStack(N);
+          },
+          nb::arg("name"), "The index of stack `name`, or -1.")
+      .def(
+          "find_instruction",
+          [](const PyInstructionSet &S, const std::string &N) {
+            return S.Info.findInstr(N);
+          },
+          nb::arg("name"), "The index of instruction `name`, or -1.")
+      .def(
+          "find_special",
+          [](const PyInstructionSet &S, const std::string &N) {
+            return S.Info.findSpecial(N);
+          },
+          nb::arg("name"), "The index of special register `name`, or -1.")
+      .def(
+          "vocabulary",
+          [](const PyInstructionSet &S, const std::string &N) {
+            llvm::Expected<expr::Vocabulary> V = expr::parseVocabularyName(N);
+            if (!V)
+              throwStack(InvalidArgument, llvm::toString(V.takeError()));
+            return expr::getVocabularyInstrs(S.Info, *V);
+          },
+          nb::arg("name"),
+          "The instruction indices of vocabulary `name` (all, "
+          "fast-compile).");
 
-  nb::class_<PyRegisters>(M, "Registers")
+  nb::class_<PyRegisters>(M, "Registers",
+                          "The registers a stub reads and writes.")
       .def(nb::init<const PyInstructionSet &,
                     const std::vector<PyRegisters::Decl> &>(),
            nb::arg("instruction_set"), nb::arg("registers"))
-      .def("to_list", &PyRegisters::list)
+      .def("to_list", &PyRegisters::list,
+           "The registers as (name, stack index, kind).")
       .def("__len__", [](const PyRegisters &R) { return R.Regs.size(); });
 
-  nb::class_<PyProgram>(M, "Program")
+  nb::class_<PyProgram>(M, "Program", "A program parsed from the text form.")
       .def_prop_ro("main", [](const PyProgram &P) { return P.Prog.Main; })
       .def_prop_ro("routines",
                    [](const PyProgram &P) { return P.Prog.Routines; })
@@ -615,21 +638,27 @@ void mmptx::python::bindStack(nb::module_ &M) {
       .def_prop_ro("requests",
                    [](const PyProgram &P) { return P.Prog.Requests; })
       .def_prop_ro("registers", &PyProgram::registerList)
-      .def("format", [](const PyProgram &P, const PyInstructionSet &Set) {
-        std::string S;
-        llvm::raw_string_ostream Os(S);
-        printStackProgram(Os, P.Prog, Set.Info);
-        return Os.str();
-      });
+      .def(
+          "format",
+          [](const PyProgram &P, const PyInstructionSet &Set) {
+            std::string S;
+            llvm::raw_string_ostream Os(S);
+            printStackProgram(Os, P.Prog, Set.Info);
+            return Os.str();
+          },
+          "The canonical text form.");
 
   M.def(
       "default_options", [] { return optionsDict(StackPtxOptions()); },
       "The compiler's default options (StackPtxOptions), by keyword.");
 
   M.def("parse", &parse, nb::arg("instruction_set"), nb::arg("text"),
-        nb::arg("name") = "<stack>", nb::keep_alive<0, 1>());
+        nb::arg("name") = "<stack>", nb::keep_alive<0, 1>(),
+        "Parses the text form; errors are located in `name`.");
 
-  nb::class_<PyCompiler>(M, "Compiler")
+  nb::class_<PyCompiler>(
+      M, "Compiler",
+      "A Stack PTX compiler (StackPtxOptions); calls are serialised.")
       .def(
           "__init__",
           [](PyCompiler *Self, const PyInstructionSet &Set,
@@ -673,21 +702,29 @@ void mmptx::python::bindStack(nb::module_ &M) {
       .def("compile", &PyCompiler::compile, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"),
            nb::arg("routines") = nb::none(),
-           nb::arg("zero_registers").none() = nb::none())
-      .def("compile_program", &PyCompiler::compileProgram, nb::arg("program"))
+           nb::arg("zero_registers").none() = nb::none(),
+           "The stub of `words` over `registers`, writing `requests`.")
+      .def("compile_program", &PyCompiler::compileProgram, nb::arg("program"),
+           "The stub of a parsed program (its registers and requests).")
       .def("compile_batch", &PyCompiler::compileBatch, nb::arg("programs"),
-           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
+           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"),
+           "The stubs of many programs, without the GIL.")
       .def("measure_batch", &PyCompiler::measureBatch, nb::arg("programs"),
-           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
+           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"),
+           "Compiles like compile_batch; returns the total stub size.")
       .def("interpret", &PyCompiler::interpret, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
            nb::arg("routines") = nb::none(),
-           nb::arg("specials") = SpecialValues::List())
+           nb::arg("specials") = SpecialValues::List(),
+           "Runs the program on the CPU: one bit pattern per request.")
       .def("interpret_rows", &PyCompiler::interpretRows, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
            nb::arg("routines") = nb::none(),
-           nb::arg("specials") = SpecialValues::List())
-      .def_prop_ro("stats", &PyCompiler::stats)
-      .def_prop_ro("target_sm",
-                   [](const PyCompiler &C) { return C.Ctx.getTargetSm(); });
+           nb::arg("specials") = SpecialValues::List(),
+           "Runs the program once per row of `inputs` (rows x registers).")
+      .def_prop_ro("stats", &PyCompiler::stats,
+                   "What the last compile did, including limits it hit.")
+      .def_prop_ro(
+          "target_sm", [](const PyCompiler &C) { return C.Ctx.getTargetSm(); },
+          "The sm_XX the stubs are for (0: any).");
 }

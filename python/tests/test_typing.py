@@ -34,6 +34,8 @@ def test_stubs_and_marker_installed():
     # be None (the compiler's default) and the defaults' accessor.
     assert "def default_options() -> dict:" in stub
     assert "stack_size: int | None = None" in stub
+    # ... with the bindings' docstrings.
+    assert "The index of stack `name`, or -1." in stub
 
 
 def _mypy():
