@@ -208,7 +208,7 @@ def compile_batch(ptx_list: Sequence[Union[str, bytes]], arch: str = "sm_80",
 
 def build_packed_module(stubs: Sequence[str], num_inputs: int = 2,
                         sites_per_kernel: int = 128, arch: str = "sm_80",
-                        prefix: str = "mmptx_packed") -> Any:
+                        prefix: str = "mmptx_packed") -> str:
     """One PTX module holding every stub (as ``mmptx-compile --pack``):
     kernel ``k`` is ``<prefix>_<k>(.u64 in, .u64 out, .u32 n)`` with
     ``sites_per_kernel`` sites; launched with gridDim.x = sites, block b

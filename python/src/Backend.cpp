@@ -251,8 +251,11 @@ void mmptx::python::bindBackend(nb::module_ &M) {
         nb::arg("cache_dir").none(), nb::arg("opt_level"), nb::arg("lineinfo"),
         nb::arg("maxrregcount"), nb::arg("verbose"), nb::arg("options"),
         nb::arg("dedup"), nb::arg("progress").none(), nb::arg("timeout"),
-        nb::arg("cache_size_mb"));
+        nb::arg("cache_size_mb"),
+        "Compiles each PTX text to a cubin (mmptx.compile_batch); returns "
+        "one result tuple per module and whether Ctrl-C stopped the batch.");
   M.def("build_packed_module", &buildPackedModulePy, nb::arg("stubs"),
         nb::arg("num_inputs"), nb::arg("sites_per_kernel"), nb::arg("arch"),
-        nb::arg("prefix"));
+        nb::arg("prefix"),
+        "One PTX module holding every stub (mmptx.build_packed_module).");
 }

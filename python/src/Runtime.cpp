@@ -386,41 +386,57 @@ int deviceCount() {
 } // namespace
 
 void mmptx::python::bindRuntime(nb::module_ &M) {
-  nb::class_<PyBuffer>(M, "Buffer")
-      .def_prop_ro("address", &PyBuffer::address)
-      .def_prop_ro("size", &PyBuffer::size)
-      .def_prop_ro("closed", &PyBuffer::closed)
-      .def_prop_ro("ordinal", &PyBuffer::ordinal)
+  nb::class_<PyBuffer>(M, "Buffer",
+                       "Device memory (mmptx.runtime.DeviceBuffer).")
+      .def_prop_ro("address", &PyBuffer::address, "The device address.")
+      .def_prop_ro("size", &PyBuffer::size, "Bytes.")
+      .def_prop_ro("closed", &PyBuffer::closed, "Whether it was freed.")
+      .def_prop_ro("ordinal", &PyBuffer::ordinal, "Its device's ordinal.")
       .def("copy_from_host", &PyBuffer::copyFromHost, nb::arg("src"),
-           nb::arg("bytes"))
+           nb::arg("bytes"), "Copies `bytes` bytes from host address `src`.")
       .def("copy_to_host", &PyBuffer::copyToHost, nb::arg("dst"),
-           nb::arg("bytes"))
-      .def("fill", &PyBuffer::fill, nb::arg("value"))
-      .def("close", &PyBuffer::close)
+           nb::arg("bytes"), "Copies `bytes` bytes to host address `dst`.")
+      .def("fill", &PyBuffer::fill, nb::arg("value"),
+           "Sets every byte to `value`.")
+      .def("close", &PyBuffer::close, "Frees the memory now.")
       .def("view", &PyBuffer::view, nb::arg("owner"), nb::arg("shape"),
-           nb::arg("code"), nb::arg("bits"));
-  nb::class_<PyKernel>(M, "Kernel")
-      .def_prop_ro("name", &PyKernel::name)
-      .def_prop_ro("param_sizes", &PyKernel::paramSizes)
+           nb::arg("code"), nb::arg("bits"),
+           "A DLPack view of `shape` elements of DLPack type `code`/`bits`, "
+           "kept alive by `owner`.");
+  nb::class_<PyKernel>(M, "Kernel", "A kernel of a loaded module.")
+      .def_prop_ro("name", &PyKernel::name, "The kernel's name.")
+      .def_prop_ro("param_sizes", &PyKernel::paramSizes,
+                   "Parameter sizes in bytes, or None where the image does "
+                   "not say.")
       .def("launch", &PyKernel::launch, nb::arg("grid"), nb::arg("block"),
-           nb::arg("shared"), nb::arg("params"), nb::arg("checked") = false);
-  nb::class_<PyModule>(M, "Module")
-      .def("kernel", &PyModule::kernel, nb::arg("name"))
-      .def_prop_ro("closed", &PyModule::closed)
-      .def("close", &PyModule::close);
-  nb::class_<PyDevice>(M, "Device")
+           nb::arg("shared"), nb::arg("params"), nb::arg("checked") = false,
+           "Launches on the device's default stream.");
+  nb::class_<PyModule>(M, "Module",
+                       "A cubin, fatbin or PTX image loaded on a device.")
+      .def("kernel", &PyModule::kernel, nb::arg("name"), "The kernel `name`.")
+      .def_prop_ro("closed", &PyModule::closed, "Whether it was unloaded.")
+      .def("close", &PyModule::close, "Unloads the module.");
+  nb::class_<PyDevice>(M, "Device", "A device's context.")
       .def(nb::init<int>(), nb::arg("ordinal"))
-      .def("info", &PyDevice::info)
-      .def_prop_ro("ordinal", &PyDevice::ordinal)
-      .def("alloc", &PyDevice::alloc, nb::arg("bytes"))
-      .def("load", &PyDevice::load, nb::arg("image"))
-      .def("synchronize", &PyDevice::synchronize)
+      .def("info", &PyDevice::info,
+           "(ordinal, name, major, minor, multiprocessors, total memory).")
+      .def_prop_ro("ordinal", &PyDevice::ordinal, "The device's ordinal.")
+      .def("alloc", &PyDevice::alloc, nb::arg("bytes"),
+           "Allocates `bytes` bytes of device memory.")
+      .def("load", &PyDevice::load, nb::arg("image"),
+           "Loads a cubin, fatbin or PTX image.")
+      .def("synchronize", &PyDevice::synchronize,
+           "Waits for all work of the device.")
       .def("synchronize_stream", &PyDevice::synchronizeStream,
-           nb::arg("handle"))
+           nb::arg("handle"), "Waits for the work of stream `handle`.")
       .def("run", &PyDevice::run, nb::arg("image"), nb::arg("kernel"),
            nb::arg("grid"), nb::arg("block"), nb::arg("shared"),
-           nb::arg("args"), nb::arg("repeat"));
-  M.def("dlpack_info", &dlpackInfo, nb::arg("tensor"));
+           nb::arg("args"), nb::arg("repeat"),
+           "Loads `image`, launches `kernel` `repeat` times and "
+           "synchronises; returns the arguments' values and the times.");
+  M.def("dlpack_info", &dlpackInfo, nb::arg("tensor"),
+        "(device type, device id, address, bytes, C-contiguous) of a DLPack "
+        "tensor.");
   M.def("device_count", &deviceCount,
         "Devices of the driver $MMPTX_LIBCUDA (default libcuda.so.1); 0 "
         "without a driver or device");
