@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
 
 #include <memory>
 
@@ -114,6 +116,12 @@ struct StubCLOptions {
     return {&AstMaxStackDepth, &AstMaxRoutineDepth,  &AstMaxWords,
             &AstMaxArgs,       &AstMaxExecutedWords, &AstNoShare};
   }
+
+  /// The other names of flags (addStubCLOptionAlias()) and the strings
+  /// they point to.
+  std::vector<std::unique_ptr<cl::alias>> Aliases;
+  BumpPtrAllocator Alloc;
+  StringSaver Saver{Alloc};
 };
 
 std::unique_ptr<StubCLOptions> &getFlags() {
@@ -122,9 +130,38 @@ std::unique_ptr<StubCLOptions> &getFlags() {
 }
 } // namespace
 
-void stub::registerStubCLOptions(cl::OptionCategory &Category) {
+void stub::registerStubCLOptions(cl::OptionCategory &Category,
+                                 ArrayRef<ProgramKind> Kinds) {
   assert(!getFlags() && "registerStubCLOptions() called twice");
   getFlags() = std::make_unique<StubCLOptions>(Category);
+  StubCLOptions &F = *getFlags();
+  // The flags of a kind the tool does not compile are never seen: an
+  // unknown argument, not a flag that is silently ignored.
+  if (!is_contained(Kinds, ProgramKind::Stack))
+    for (cl::Option *O : F.stackFlags())
+      O->removeArgument();
+  if (!is_contained(Kinds, ProgramKind::Ast))
+    for (cl::Option *O : F.astFlags())
+      O->removeArgument();
+}
+
+void stub::addStubCLOptionAlias(StringRef Spelling, StringRef Flag,
+                                bool Visible) {
+  assert(getFlags() && "registerStubCLOptions() not called");
+  cl::Option *Target = cl::getRegisteredOptions().lookup(Flag);
+  assert(Target && "no such flag");
+  StubCLOptions &F = *getFlags();
+  StringRef Name = F.Saver.save(Spelling);
+  cl::desc Desc(F.Saver.save("Alias for --" + Flag));
+  std::unique_ptr<cl::alias> A;
+  // cl::alias registers itself when made: its modifiers are fixed here.
+  if (Spelling.size() == 1)
+    A = std::make_unique<cl::alias>(Name, cl::aliasopt(*Target), cl::Prefix,
+                                    Desc);
+  else
+    A = std::make_unique<cl::alias>(Name, cl::aliasopt(*Target), Desc);
+  A->setHiddenFlag(Visible ? cl::NotHidden : cl::Hidden);
+  F.Aliases.push_back(std::move(A));
 }
 
 /// Sets \p Field from \p Flag when the command line gave it.

@@ -81,33 +81,43 @@ static void printMessage(StringRef Msg, raw_ostream &OS) {
   }
 }
 
+/// Prints the kind of diagnostic \p Kind (`error: `), coloured as LLVM's
+/// tools colour it when \p OS shows colours.
+static void printKind(SourceMgr::DiagKind Kind, raw_ostream &OS) {
+  switch (Kind) {
+  case SourceMgr::DK_Error:
+    WithColor::error(OS, "");
+    break;
+  case SourceMgr::DK_Warning:
+    WithColor::warning(OS, "");
+    break;
+  case SourceMgr::DK_Remark:
+    WithColor::remark(OS, "");
+    break;
+  case SourceMgr::DK_Note:
+    WithColor::note(OS, "");
+    break;
+  }
+}
+
 void mmptx::printDiagnostic(const SMDiagnostic &D, raw_ostream &OS,
                             unsigned MaxWidth) {
   StringRef File = D.getFilename();
   if (!File.empty()) {
-    OS << (File == "-" ? StringRef("<stdin>") : File);
+    WithColor Loc(OS, raw_ostream::SAVEDCOLOR, /*Bold=*/true);
+    Loc << (File == "-" ? StringRef("<stdin>") : File);
     if (D.getLineNo() != -1) {
-      OS << ':' << D.getLineNo();
+      Loc << ':' << D.getLineNo();
       if (D.getColumnNo() != -1)
-        OS << ':' << (D.getColumnNo() + 1);
+        Loc << ':' << (D.getColumnNo() + 1);
     }
-    OS << ": ";
+    Loc << ": ";
   }
-  switch (D.getKind()) {
-  case SourceMgr::DK_Error:
-    OS << "error: ";
-    break;
-  case SourceMgr::DK_Warning:
-    OS << "warning: ";
-    break;
-  case SourceMgr::DK_Remark:
-    OS << "remark: ";
-    break;
-  case SourceMgr::DK_Note:
-    OS << "note: ";
-    break;
+  printKind(D.getKind(), OS);
+  {
+    WithColor Msg(OS, raw_ostream::SAVEDCOLOR, /*Bold=*/true);
+    printMessage(D.getMessage(), Msg);
   }
-  printMessage(D.getMessage(), OS);
   OS << '\n';
   if (D.getLineNo() == -1 || D.getColumnNo() == -1)
     return;
@@ -157,7 +167,8 @@ void mmptx::printDiagnostic(const SMDiagnostic &D, raw_ostream &OS,
   }
   CaretLine[Place(Caret)] = '^';
   CaretLine.erase(CaretLine.find_last_not_of(' ') + 1);
-  OS << CaretLine << '\n';
+  WithColor(OS, raw_ostream::GREEN, /*Bold=*/true) << CaretLine;
+  OS << '\n';
 }
 
 char DiagnosticError::ID = 0;
@@ -192,12 +203,46 @@ Error mmptx::makeError(const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), Msg);
 }
 
+/// Prints \p Notes, notes printDiagnostic() printed plain, to \p OS
+/// coloured as printDiagnostic() colours them: each note's heading
+/// (`file:line:col: note: message`, the line that has `note: ` after a
+/// location or at its start) and the caret line two lines below it (after
+/// the echoed source line).
+static void printNoteText(StringRef Notes, raw_ostream &OS) {
+  unsigned SinceHeading = 0; // Lines since the last heading; 0: none yet.
+  while (!Notes.empty()) {
+    StringRef Line;
+    std::tie(Line, Notes) = Notes.split('\n');
+    size_t Label = Line.startswith("note: ") ? 0 : Line.find(": note: ");
+    if (Label == StringRef::npos) {
+      if (SinceHeading && ++SinceHeading == 3)
+        WithColor(OS, raw_ostream::GREEN, /*Bold=*/true) << Line;
+      else
+        OS << Line;
+      OS << '\n';
+      continue;
+    }
+    SinceHeading = 1;
+    if (Label != 0) {
+      Label += 2;
+      WithColor(OS, raw_ostream::SAVEDCOLOR, /*Bold=*/true)
+          << Line.take_front(Label);
+    }
+    WithColor::note(OS, "");
+    WithColor(OS, raw_ostream::SAVEDCOLOR, /*Bold=*/true)
+        << Line.drop_front(Label + strlen("note: "));
+    OS << '\n';
+  }
+}
+
 void mmptx::reportError(Error E, StringRef ToolName) {
   handleAllErrors(
       std::move(E),
       [](const DiagnosticError &D) {
-        D.log(errs());
-        errs() << '\n';
+        // As DiagnosticError::log() prints it, to stderr, in colour on a
+        // terminal (or with --color).
+        printDiagnostic(D.getDiagnostic(), errs());
+        printNoteText(StringRef(D.getNoteText()).rtrim('\n'), errs());
       },
       [&](const ErrorInfoBase &Info) {
         errs() << ToolName << ": ";

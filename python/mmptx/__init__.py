@@ -15,6 +15,7 @@ Modules:
 """
 
 import os as _os
+from typing import Any, List, Union
 
 from . import _cuda, ast, backend, errors, inject, nvrtc, stack, wire
 from ._cuda import cuda_libraries, set_library_path
@@ -39,7 +40,8 @@ __all__ = ["inject", "stack", "ast", "backend", "errors", "runtime", "nvrtc",
 _cuda.register_search_roots()
 
 
-def annotate(source, name="<source>", line_directives=True):
+def annotate(source: Union[str, bytes], name: str = "<source>",
+             line_directives: bool = True) -> str:
     """Rewrites every ``/* PTX_INJECT ... */`` comment block of CUDA
     ``source`` into the inline asm with markers that the inject step reads
     (what ``mmptx-annotate`` does), ready for :func:`mmptx.nvrtc.compile`.
@@ -55,13 +57,13 @@ def annotate(source, name="<source>", line_directives=True):
     return text
 
 
-def version():
+def version() -> str:
     """What every mmptx tool's ``--version`` prints: mmptx's version, the
     LLVM it was built with, and the CUDA libraries it finds (loaded)."""
     return _cuda.version_text()
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     # mmptx.runtime needs NumPy, which the rest of the package does not:
     # import it when first used.
     if name == "runtime":
@@ -71,7 +73,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def get_include():
+def get_include() -> str:
     """The directory to pass to NVRTC/nvcc as ``-I``: it holds
     ``mmptx/cuda/ptx_inject.h`` (the device header), its generated type
     macros ``mmptx/cuda/PtxInjectTypes.h``, and the C headers
@@ -80,12 +82,12 @@ def get_include():
                          "include")
 
 
-def get_device_header():
+def get_device_header() -> str:
     """The absolute path of the device header ``mmptx/cuda/ptx_inject.h``."""
     return _os.path.join(get_include(), "mmptx", "cuda", "ptx_inject.h")
 
 
-def get_nvrtc_options():
+def get_nvrtc_options() -> List[str]:
     """The NVRTC options that make ``#include "mmptx/cuda/ptx_inject.h"``
     compile."""
     return ["-I" + get_include()]

@@ -9,6 +9,7 @@ nothing and ``cuda-pathfinder`` is installed, its answer is passed down.
 
 import os
 import sys
+from typing import Any, Dict, Iterable, Optional, Union
 
 from ._mmptx import frontend as _native
 
@@ -17,7 +18,7 @@ _registered = set()
 _ensured = set()
 
 
-def register_search_roots(paths=None):
+def register_search_roots(paths: Optional[Iterable[str]] = None) -> None:
     """Gives the native search every directory of ``paths`` (default
     ``sys.path``) that holds NVIDIA's wheels (an ``nvidia/`` folder)."""
     for p in sys.path if paths is None else paths:
@@ -45,7 +46,7 @@ def _pathfinder_path(name):
     return getattr(loaded, "abs_path", None)
 
 
-def ensure(name):
+def ensure(name: str) -> None:
     """Makes sure the native search can find ``name`` ("nvrtc",
     "nvjitlink"), asking cuda-pathfinder where it does not. Never raises:
     the call that needs the library reports what is missing."""
@@ -61,14 +62,14 @@ def ensure(name):
         _ensured.add(name)
 
 
-def set_library_path(name, path):
+def set_library_path(name: str, path: Union[str, "os.PathLike[str]"]) -> bool:
     """Loads ``name`` ("nvrtc", "nvjitlink" or "cuda") from ``path`` from
     now on (as ``$MMPTX_NVRTC_PATH`` etc. do). Returns False when the
     library is already loaded (then it has no effect)."""
     return _native.set_library_path(name, os.fspath(path))
 
 
-def cuda_libraries():
+def cuda_libraries() -> Dict[str, Any]:
     """What mmptx finds for each CUDA library it opens at run time:
     ``{"nvrtc": {"found": True, "version": "13.0", "file": "...",
     "error": ""}, "nvjitlink": ..., "cuda": ...}`` (loads them)."""
@@ -83,7 +84,7 @@ def cuda_libraries():
     return out
 
 
-def version_text():
+def version_text() -> str:
     """What every mmptx tool's ``--version`` prints."""
     register_search_roots()
     return _native.version_text()

@@ -19,6 +19,7 @@ with the located message (``k.ast:2:7: error: ...``) and the result code.
 """
 
 import struct
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._enums import AstWordType as WordType
 from ._enums import PtxInstr, SpecialReg
@@ -27,32 +28,35 @@ from .errors import AstError, AstErrorCode
 from .errors import StackError
 from .stack import _from_bits, _special_bits, _to_bits, default_instruction_set
 
-__all__ = ["WordType", "PtxInstr", "SpecialReg", "Options", "Program", "parse", "parse_words",
+__all__ = ["WordType", "PtxInstr", "SpecialReg", "Options", "default_options", "Program", "parse", "parse_words",
            "compile_words", "interpret_words", "make_word", "input_",
            "constant", "constant_bits", "ptx", "routine", "routine_arg",
            "ret", "special", "AstError", "AstErrorCode"]
 
 
-def make_word(type_, aux, payload):
+def make_word(type_: int, aux: int, payload: int) -> int:
+    """The word ``type_ | aux << 16 | payload << 32`` (each field masked to
+    its width)."""
     return (int(type_) & 0xFFFF) | (aux & 0xFFFF) << 16 | \
         (payload & 0xFFFFFFFF) << 32
 
 
-def input_(i):
+def input_(i: int) -> int:
     """Reads input variable ``i``."""
     return make_word(WordType.INPUT, 0, i)
 
 
-def constant_bits(bits, stack=0):
+def constant_bits(bits: int, stack: int = 0) -> int:
+    """A literal of raw ``bits`` (``stack``: the stack it is written for)."""
     return make_word(WordType.CONSTANT, stack, bits)
 
 
-def constant(x):
+def constant(x: float) -> int:
     """An f32 literal; it takes the type of the operand it fills."""
     return constant_bits(struct.unpack("<I", struct.pack("<f", x))[0])
 
 
-def ptx(name, num_args=None):
+def ptx(name: Union[str, int], num_args: Optional[int] = None) -> int:
     """The word of instruction ``name`` (e.g. ``"add.ftz.f32"``, or
     ``PtxInstr.ADD_FTZ_F32`` with no lookup) of the default tables, with its
     own arity unless ``num_args`` is given."""
@@ -68,15 +72,18 @@ def ptx(name, num_args=None):
     return make_word(WordType.PTX, num_args, i)
 
 
-def routine(i, num_args):
+def routine(i: int, num_args: int) -> int:
+    """Calls routine ``i`` with ``num_args`` operands."""
     return make_word(WordType.ROUTINE, num_args, i)
 
 
-def routine_arg(i):
+def routine_arg(i: int) -> int:
+    """Reads argument ``i`` of the routine being run."""
     return make_word(WordType.ROUTINE_ARG, 0, i)
 
 
-def ret():
+def ret() -> int:
+    """Ends an expression or routine."""
     return make_word(WordType.RETURN, 0, 0)
 
 
@@ -91,14 +98,27 @@ def _specials(specials):
             from None
 
 
-def special(i, elem=0):
+def special(i: int, elem: int = 0) -> int:
     """Special register ``i`` (e.g. ``SpecialReg.TID_X``), vector element
     ``elem``."""
     return make_word(WordType.SPECIAL, elem, i)
 
 
+# The compiler's defaults, written once, in C++ (AstPtxOptions).
+_DEFAULT_OPTIONS = _native.default_options()
+
+
+def default_options() -> Dict[str, Any]:
+    """The AST PTX compiler's default options by keyword
+    (``max_stack_depth``, ...), read from the C++ compiler
+    (``AstPtxOptions``): what an :class:`Options` field left ``None``
+    takes."""
+    return dict(_DEFAULT_OPTIONS)
+
+
 class Options:
-    """Compile options (the defaults are the reference's limits);
+    """Compile options; a field left ``None`` takes the compiler's default
+    (:func:`default_options`: the reference's limits).
     ``reference_instructions`` makes PTX word payloads index the
     reference's AST catalogue instead of the default tables."""
 
@@ -106,17 +126,29 @@ class Options:
                  "max_args", "max_executed_words", "share_subexpressions",
                  "target_sm", "reference_instructions")
 
-    def __init__(self, max_stack_depth=256, max_routine_depth=8,
-                 max_words=65536, max_args=4, max_executed_words=1 << 24,
-                 share_subexpressions=True, target_sm=0,
-                 reference_instructions=False):
-        self.max_stack_depth = max_stack_depth
-        self.max_routine_depth = max_routine_depth
-        self.max_words = max_words
-        self.max_args = max_args
-        self.max_executed_words = max_executed_words
-        self.share_subexpressions = share_subexpressions
-        self.target_sm = target_sm
+    def __init__(self, max_stack_depth: Optional[int] = None,
+                 max_routine_depth: Optional[int] = None,
+                 max_words: Optional[int] = None,
+                 max_args: Optional[int] = None,
+                 max_executed_words: Optional[int] = None,
+                 share_subexpressions: Optional[bool] = None,
+                 target_sm: Optional[int] = None,
+                 reference_instructions: bool = False) -> None:
+        d = _DEFAULT_OPTIONS
+
+        def pick(value: Any, key: str) -> Any:
+            return d[key] if value is None else value
+
+        self.max_stack_depth: int = pick(max_stack_depth, "max_stack_depth")
+        self.max_routine_depth: int = pick(max_routine_depth,
+                                           "max_routine_depth")
+        self.max_words: int = pick(max_words, "max_words")
+        self.max_args: int = pick(max_args, "max_args")
+        self.max_executed_words: int = pick(max_executed_words,
+                                            "max_executed_words")
+        self.share_subexpressions: bool = pick(share_subexpressions,
+                                               "share_subexpressions")
+        self.target_sm: int = pick(target_sm, "target_sm")
         self.reference_instructions = reference_instructions
 
     def _tuple(self):
@@ -155,22 +187,25 @@ def _value_bits(prefix, v, stack=None):
 class Program:
     """A program parsed from text: :func:`parse` or :func:`parse_words`."""
 
-    def __init__(self, text, name="<ast>", words=False):
+    def __init__(self, text: str, name: str = "<ast>",
+                 words: bool = False) -> None:
         self._p = _native.Program(text, name, words)
         self.vars = [tuple(v) for v in self._p.vars()]  # name stack prefix kind
         self.outputs = [self.vars[i][0] for i in self._p.outputs()]
 
     @property
-    def inputs(self):
+    def inputs(self) -> List[str]:
         """The variables' names, in the order Input words read them."""
         return [v[0] for v in self.vars]
 
-    def compile(self, options=None, **kw):
+    def compile(self, options: Optional[Options] = None, **kw: Any) -> str:
         """The PTX stub; keyword options as :class:`Options`."""
         return self._p.compile(_opts(options, kw))
 
-    def interpret(self, values=None, options=None, raw=False, specials=None,
-                  **kw_values):
+    def interpret(self, values: Optional[Mapping[str, Any]] = None,
+                  options: Optional[Options] = None, raw: bool = False,
+                  specials: Optional[Mapping[Union[str, int], Any]] = None,
+                  **kw_values: Any) -> Dict[str, Any]:
         """Runs the program on the CPU: values by variable name (a dict or
         keywords; unnamed ones are 0). Returns {output: value}; bit
         patterns throughout with ``raw``. ``specials`` gives special
@@ -188,11 +223,11 @@ class Program:
         return {n: b if raw else _from_bits(prefixes[n], b)
                 for n, b in zip(self.outputs, out)}
 
-    def text(self):
+    def text(self) -> str:
         """The program printed back as S-expressions."""
         return self._p.text()
 
-    def words_text(self):
+    def words_text(self) -> str:
         """The word listing (what ``mmptx-ast --emit=words`` prints)."""
         return self._p.words_text()
 
@@ -205,17 +240,20 @@ class Program:
             wire.PROGRAM_AST, 0, [], [], self.words_text())])]),))
 
 
-def parse(text, name="<ast>"):
+def parse(text: str, name: str = "<ast>") -> Program:
     """Parses the S-expression form; errors are located in ``name``."""
     return Program(text, name)
 
 
-def parse_words(text, name="<ast>"):
+def parse_words(text: str, name: str = "<ast>") -> Program:
     """Parses the word listing (``--emit=words``'s form)."""
     return Program(text, name, words=True)
 
 
-def compile_words(inputs, outputs, routines=None, options=None, **kw):
+def compile_words(inputs: Sequence[Sequence[Any]],
+                  outputs: Sequence[Sequence[Any]],
+                  routines: Optional[Sequence[Any]] = None,
+                  options: Optional[Options] = None, **kw: Any) -> str:
     """Compiles a program of word arrays: ``inputs`` (name, stack) in the
     order Input words index them, ``outputs`` (name, stack, words),
     ``routines`` a list of words. Words are 1-D uint64 NumPy arrays (read in
@@ -225,8 +263,12 @@ def compile_words(inputs, outputs, routines=None, options=None, **kw):
                                  _opts(options, kw))
 
 
-def interpret_words(inputs, outputs, values, routines=None, options=None,
-                    raw=False, specials=None):
+def interpret_words(inputs: Sequence[Sequence[Any]],
+                    outputs: Sequence[Sequence[Any]], values: Sequence[Any],
+                    routines: Optional[Sequence[Any]] = None,
+                    options: Optional[Options] = None, raw: bool = False,
+                    specials: Optional[Mapping[Union[str, int], Any]] = None
+                    ) -> List[Any]:
     """Runs a program of word arrays on the CPU with one value per input
     (and ``specials`` as :meth:`Program.interpret`); returns one value per
     output."""

@@ -22,6 +22,7 @@ each module.
 import os
 import sys
 from collections import namedtuple
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 from . import _cuda
 from ._mmptx import backend as _native
@@ -39,7 +40,7 @@ class BatchInterrupted(KeyboardInterrupt):
     finished; ``results`` holds every module's :class:`CompileResult`, those
     not compiled with ``source == "cancelled"``."""
 
-    def __init__(self, results):
+    def __init__(self, results: List["CompileResult"]) -> None:
         done = sum(1 for r in results if r.source != "cancelled")
         super().__init__("compile_batch interrupted: %d of %d modules done"
                          % (done, len(results)))
@@ -89,7 +90,7 @@ class CompileResult:
         return "<CompileResult %s: %s, %s>" % (self.name, what, self.source)
 
 
-def backends():
+def backends() -> List[Backend]:
     """Every backend mmptx knows, in the order the default is chosen."""
     _cuda.ensure("nvjitlink")
     out = []
@@ -138,11 +139,16 @@ def _progress_callback(progress):
     return line, close
 
 
-def compile_batch(ptx_list, arch="sm_80", backend=None, jobs=0,
-                  cache_dir=_DEFAULT_CACHE, opt_level=3, lineinfo=False,
-                  maxrregcount=0, verbose=False, options=(), names=None,
-                  dedup=True, check=False, progress=None, timeout=None,
-                  cache_size_mb=1024):
+def compile_batch(ptx_list: Sequence[Union[str, bytes]], arch: str = "sm_80",
+                  backend: Optional[str] = None, jobs: int = 0,
+                  cache_dir: Any = _DEFAULT_CACHE, opt_level: int = 3,
+                  lineinfo: bool = False, maxrregcount: int = 0,
+                  verbose: bool = False, options: Sequence[str] = (),
+                  names: Optional[Sequence[str]] = None, dedup: bool = True,
+                  check: bool = False,
+                  progress: Union[None, bool, Callable[[int, int], Any]] = None,
+                  timeout: Optional[float] = None,
+                  cache_size_mb: int = 1024) -> List["CompileResult"]:
     """Compiles each PTX text (``str`` or ``bytes``) to a cubin.
 
     ``backend``: "nvptxcompiler", "nvjitlink" or "ptxas" (None: the first
@@ -200,8 +206,9 @@ def compile_batch(ptx_list, arch="sm_80", backend=None, jobs=0,
     return results
 
 
-def build_packed_module(stubs, num_inputs=2, sites_per_kernel=128,
-                        arch="sm_80", prefix="mmptx_packed"):
+def build_packed_module(stubs: Sequence[str], num_inputs: int = 2,
+                        sites_per_kernel: int = 128, arch: str = "sm_80",
+                        prefix: str = "mmptx_packed") -> str:
     """One PTX module holding every stub (as ``mmptx-compile --pack``):
     kernel ``k`` is ``<prefix>_<k>(.u64 in, .u64 out, .u32 n)`` with
     ``sites_per_kernel`` sites; launched with gridDim.x = sites, block b

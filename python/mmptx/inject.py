@@ -10,7 +10,8 @@ render releases the GIL.
 
 import json as _json
 from dataclasses import dataclass, field
-from typing import Any, Tuple
+from typing import (Any, Dict, List, Mapping, Optional, Sequence, Tuple,
+                    Union)
 
 from ._mmptx import inject as _native
 from .errors import InjectError, InjectErrorCode
@@ -28,8 +29,10 @@ class PruneStats:
     bytes: int      # bytes of PTX
 
 
-def prune(ptx, *, name="<ptx>", entries_only=False, keep=(),
-          return_stats=False):
+def prune(ptx: Union[str, bytes], *, name: str = "<ptx>",
+          entries_only: bool = False, keep: Sequence[str] = (),
+          return_stats: bool = False
+          ) -> Union[str, Tuple[str, PruneStats]]:
     """The template ``ptx`` without the module-scope variables and functions
     that no entry, inject site or exported symbol refers to, as
     ``mmptx-opt --prune-unused-globals`` gives it (NVRTC's
@@ -49,7 +52,7 @@ def prune(ptx, *, name="<ptx>", entries_only=False, keep=(),
     return text
 
 
-def builtin_types():
+def builtin_types() -> List[Dict[str, Any]]:
     """The built-in type tokens as dicts (token, reg_type, mov_suffix,
     constraint, bits), from td/InjectTypes.td."""
     keys = ("token", "reg_type", "mov_suffix", "constraint", "bits")
@@ -68,11 +71,12 @@ class Variable:
     register: str  # stable register without '%', "_x0"
 
     @property
-    def operand(self):
+    def operand(self) -> str:
         """The register as a stub writes it: ``%_x0``."""
         return "%" + self.register
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
+        """The variable as a JSON-like dict."""
         return {"name": self.name, "index": self.index, "kind": self.kind,
                 "type": self.type, "reg_type": self.reg_type,
                 "register": self.register}
@@ -89,7 +93,8 @@ class Inject:
     variables: Tuple[Variable, ...]
     _native: Any = field(default=None, repr=False, compare=False)
 
-    def stub(self, program, *, kind=None, name=None, **options):
+    def stub(self, program: Any, *, kind: Optional[str] = None,
+             name: Optional[str] = None, **options: Any) -> str:
         """The stub of this inject built from ``program``, typed against its
         variables (user inject types included), as ``mmptx-opt --stub-gen``
         builds it.
@@ -141,10 +146,12 @@ class Inject:
     def __len__(self):
         return len(self.variables)
 
-    def keys(self):
+    def keys(self) -> List[str]:
+        """The variables' names, in index order."""
         return [v.name for v in self.variables]
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
+        """The inject and its variables as a JSON-like dict."""
         return {"name": self.name, "index": self.index,
                 "num_sites": self.num_sites,
                 "variables": [v.to_dict() for v in self.variables]}
@@ -161,8 +168,10 @@ class Module:
     located message and its code.
     """
 
-    def __init__(self, ptx, name="<ptx>", extra_types=(),
-                 allow_unknown_types=False, trusted=False):
+    def __init__(self, ptx: Union[str, bytes], name: str = "<ptx>",
+                 extra_types: Sequence[Tuple[str, str, str]] = (),
+                 allow_unknown_types: bool = False,
+                 trusted: bool = False) -> None:
         self._m = _native.Module.create(ptx, name, list(extra_types),
                                         allow_unknown_types, trusted)
         self._options = (list(extra_types), bool(allow_unknown_types),
@@ -180,12 +189,13 @@ class Module:
         self._by_name = {inj.name: inj for inj in injects}
 
     @property
-    def ptx(self):
+    def ptx(self) -> str:
         """The PTX text the module was created from."""
         return self._ptx
 
     @property
-    def memory_usage(self):
+    def memory_usage(self) -> int:
+        """Bytes the native module holds (its tables and site text)."""
         return self._m.memory_usage
 
     def __getitem__(self, key):
@@ -205,10 +215,11 @@ class Module:
     def __len__(self):
         return len(self.injects)
 
-    def keys(self):
+    def keys(self) -> List[str]:
+        """The injects' names, in index order."""
         return [inj.name for inj in self.injects]
 
-    def render(self, stubs):
+    def render(self, stubs: Union[Mapping[str, str], Sequence[str]]) -> str:
         """Renders the PTX with one stub per inject: a dict {name: stub}, or
         a sequence in inject-index order. Every inject needs a stub."""
         if isinstance(stubs, dict):
@@ -217,11 +228,11 @@ class Module:
             raise TypeError("render takes a dict or a sequence of stubs")
         return self._m.render(list(stubs))
 
-    def to_list(self):
+    def to_list(self) -> List[Dict[str, Any]]:
         """The injects as JSON-like dicts, in index order."""
         return [inj.to_dict() for inj in self.injects]
 
-    def to_json(self):
+    def to_json(self) -> Any:
         """The injects as the JSON object ``mmptx-opt --list-injects``
         style tools print."""
         return _json.loads(self._m.json())

@@ -17,6 +17,7 @@ resolve.
 
 import os
 from collections import namedtuple
+from typing import Optional, Sequence, Union
 
 from . import _cuda
 from ._mmptx import frontend as _native
@@ -34,9 +35,12 @@ def _mmptx_include():
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 
 
-def compile(source, arch="sm_80", options=(), include_dirs=(), cache_dir=None,
-            name="kernel.cu", defines=(), cache_size_mb=1024,
-            toolkit_includes=True, mmptx_include=True):
+def compile(source: str, arch: str = "sm_80", options: Sequence[str] = (),
+            include_dirs: Sequence[Union[str, "os.PathLike[str]"]] = (),
+            cache_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+            name: str = "kernel.cu", defines: Sequence[str] = (),
+            cache_size_mb: int = 1024, toolkit_includes: bool = True,
+            mmptx_include: bool = True) -> "NvrtcResult":
     """Compiles CUDA ``source`` (``str``) to PTX with NVRTC.
 
     ``arch``: the target (``sm_80``, ``sm_90a``, ...). ``options``: further
@@ -70,7 +74,7 @@ def compile(source, arch="sm_80", options=(), include_dirs=(), cache_dir=None,
     return NvrtcResult(ptx, log, cached)
 
 
-def identity():
+def identity() -> str:
     """``nvrtc <version>`` of the NVRTC mmptx would use ("" when none is
     found)."""
     _cuda.ensure("nvrtc")

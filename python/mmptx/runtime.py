@@ -45,6 +45,8 @@ reports it as the launch's own error. A DeviceBuffer exports ``__cuda_array_inte
 without a driver or device its code is NO_DRIVER or NO_DEVICE.
 """
 
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
 import numpy as np
 
 from ._mmptx import runtime as _native
@@ -75,13 +77,13 @@ class _Buffer:
         self.array = array
 
 
-def inout(array):
+def inout(array: np.ndarray) -> "_Buffer":
     """A host buffer the kernel reads and writes; written back after the
     run."""
     return _Buffer(_INOUT, array)
 
 
-def out(array):
+def out(array: np.ndarray) -> "_Buffer":
     """A host buffer the kernel writes (zeroed before); written back."""
     return _Buffer(_OUT, array)
 
@@ -129,7 +131,8 @@ class DeviceBuffer:
     :meth:`Device.empty`, :meth:`Device.zeros` and
     :meth:`Device.from_numpy`."""
 
-    def __init__(self, device, shape, dtype):
+    def __init__(self, device: "Device", shape: Union[int, Sequence[int]],
+                 dtype: Any) -> None:
         self.device = device
         self.dtype = np.dtype(dtype)
         self.shape = (int(shape),) if isinstance(shape, (int, np.integer)) \
@@ -144,7 +147,8 @@ class DeviceBuffer:
     size = property(lambda self: self.nbytes // self.dtype.itemsize,
                     doc="Number of elements.")
     ptr = property(lambda self: self._b.address, doc="The device address.")
-    closed = property(lambda self: self._b.closed)
+    closed = property(lambda self: self._b.closed,
+                      doc="Whether the memory was freed (close()).")
 
     def _check_host(self, array, what):
         if array.dtype != self.dtype or array.nbytes != self.nbytes:
@@ -152,14 +156,14 @@ class DeviceBuffer:
                 f"{what}: the array is {array.dtype} {array.shape}, the "
                 f"buffer {self.dtype} {self.shape}")
 
-    def copy_from(self, array):
+    def copy_from(self, array: Any) -> None:
         """Copies a host array (NumPy or host DLPack) of the buffer's type
         and size into the buffer."""
         src = _host_array(array)
         self._check_host(src, "copy_from")
         self._b.copy_from_host(src.ctypes.data, src.nbytes)
 
-    def copy_to(self, array):
+    def copy_to(self, array: np.ndarray) -> None:
         """Copies the buffer into a writable C-contiguous NumPy array of
         its type and size (after the device's pending work)."""
         if not isinstance(array, np.ndarray) or \
@@ -169,17 +173,17 @@ class DeviceBuffer:
         self._check_host(array, "copy_to")
         self._b.copy_to_host(array.ctypes.data, array.nbytes)
 
-    def to_numpy(self):
+    def to_numpy(self) -> np.ndarray:
         """A new NumPy array with the buffer's contents."""
         a = np.empty(self.shape, dtype=self.dtype)
         self._b.copy_to_host(a.ctypes.data, a.nbytes)
         return a
 
-    def fill_bytes(self, value=0):
+    def fill_bytes(self, value: int = 0) -> None:
         """Sets every byte to ``value``."""
         self._b.fill(value)
 
-    def close(self):
+    def close(self) -> None:
         """Frees the memory now; later use raises ValueError. Views exported
         through ``__dlpack__`` or ``__cuda_array_interface__`` must not be
         used afterwards (without close(), a DLPack view keeps the buffer
@@ -379,7 +383,7 @@ class Kernel:
         self.name = native.name
 
     @property
-    def param_sizes(self):
+    def param_sizes(self) -> Optional[List[int]]:
         """The kernel's parameter sizes in bytes, as its image declares
         them, or None where the image does not say."""
         return self._k.param_sizes
@@ -410,7 +414,8 @@ class Kernel:
                 f"parameter {i} is {want} bytes (pass a NumPy scalar of the "
                 f"parameter's own type: values are not converted)")
 
-    def launch(self, grid=1, block=1, args=(), shared=0, checked=False):
+    def launch(self, grid: Any = 1, block: Any = 1, args: Sequence[Any] = (),
+               shared: int = 0, checked: bool = False) -> None:
         """Launches on the device's default stream. Returns at once unless
         host arrays are among ``args`` (then it waits and copies inout/out
         arrays back). ``checked``: wait for the kernel, so that its fault
@@ -453,9 +458,11 @@ class Module:
         self._m = device._d.load(image)
         self._kernels = {}
 
-    closed = property(lambda self: self._m.closed)
+    closed = property(lambda self: self._m.closed,
+                      doc="Whether the module was unloaded (close()).")
 
-    def kernel(self, name):
+    def kernel(self, name: str) -> "Kernel":
+        """The kernel ``name`` of the module."""
         k = self._kernels.get(name)
         if k is None:
             k = self._kernels[name] = Kernel(self, self._m.kernel(name))
@@ -463,7 +470,7 @@ class Module:
 
     __getitem__ = kernel
 
-    def close(self):
+    def close(self) -> None:
         """Unloads the module; its kernels then raise ValueError."""
         self._kernels.clear()
         self._m.close()
@@ -479,24 +486,28 @@ class Device:
     """A device's context; ``info`` is (ordinal, name, major, minor,
     multiprocessors, total memory)."""
 
-    def __init__(self, ordinal=0):
+    def __init__(self, ordinal: int = 0) -> None:
         self._d = _native.Device(ordinal)
         self.ordinal = ordinal
 
     @property
-    def info(self):
+    def info(self) -> Tuple[Any, ...]:
+        """(ordinal, name, major, minor, multiprocessors, total memory)."""
         return self._d.info()
 
-    def empty(self, shape, dtype=np.float32):
+    def empty(self, shape: Union[int, Sequence[int]],
+              dtype: Any = np.float32) -> DeviceBuffer:
         """An uninitialised :class:`DeviceBuffer`."""
         return DeviceBuffer(self, shape, dtype)
 
-    def zeros(self, shape, dtype=np.float32):
+    def zeros(self, shape: Union[int, Sequence[int]],
+              dtype: Any = np.float32) -> DeviceBuffer:
+        """A :class:`DeviceBuffer` of zero bytes."""
         buf = DeviceBuffer(self, shape, dtype)
         buf.fill_bytes(0)
         return buf
 
-    def from_numpy(self, array):
+    def from_numpy(self, array: Any) -> DeviceBuffer:
         """A :class:`DeviceBuffer` with a copy of a host array (NumPy or
         host DLPack)."""
         src = _host_array(array)
@@ -504,16 +515,17 @@ class Device:
         buf.copy_from(src)
         return buf
 
-    def load(self, image):
+    def load(self, image: Union[bytes, str]) -> "Module":
         """Loads a cubin, fatbin or PTX image: a :class:`Module`."""
         return Module(self, image)
 
-    def synchronize(self):
+    def synchronize(self) -> None:
         """Waits for all work of the device (cuCtxSynchronize)."""
         self._d.synchronize()
 
-    def run(self, cubin, kernel, grid=1, block=1, args=(), shared=0,
-            repeat=1):
+    def run(self, cubin: bytes, kernel: str, grid: Any = 1, block: Any = 1,
+            args: Sequence[Any] = (), shared: int = 0,
+            repeat: int = 1) -> Tuple[float, float]:
         """Loads ``cubin`` (bytes), launches ``kernel`` ``repeat`` times
         and synchronises; inout/out arrays receive the results. Returns
         (module load seconds, seconds per launch). Copies every array and
@@ -532,6 +544,6 @@ class Device:
         return load_s, launch_s
 
 
-def device_count():
+def device_count() -> int:
     """Devices the driver reports; 0 without a driver or a device."""
     return _native.device_count()

@@ -27,65 +27,80 @@ compile_batch and interpret_rows release the GIL.
 import functools
 import math
 import struct
+from typing import (Any, Dict, Iterable, List, Mapping, Optional, Sequence,
+                    Tuple, Union)
 
 from ._enums import ArgType, MetaOp, PtxInstr, SpecialReg, StackType, WordType
 from ._mmptx import stack as _native
 from .errors import StackError, StackErrorCode
+
+# The compiler's defaults, written once, in C++ (StackPtxOptions).
+_DEFAULT_OPTIONS = _native.default_options()
 
 __all__ = ["convert_word_numbering", "WordType", "MetaOp", "StackType", "ArgType", "PtxInstr",
            "SpecialReg", "make_word", "ptx", "constant", "input_",
            "special", "meta", "meta_constant", "routine", "store", "load",
            "ret", "f32_bits", "bits_f32", "InstructionSet", "Registers",
            "Program", "Compiler", "parse", "default_instruction_set",
+           "default_options",
            "StackError", "StackErrorCode"]
 
 
-def make_word(type_, aux, payload):
+def make_word(type_: int, aux: int, payload: int) -> int:
+    """The word ``type_ | aux << 16 | payload << 32`` (each field masked to
+    its width)."""
     return (int(type_) & 0xFFFF) | ((aux & 0xFFFF) << 16) | \
         ((payload & 0xFFFFFFFF) << 32)
 
 
-def ptx(instr):
+def ptx(instr: int) -> int:
     """PTX instruction ``instr`` (an index, e.g. ``PtxInstr.ADD_FTZ_F32``)."""
     return make_word(WordType.PTX, 0, instr)
 
 
-def constant(stack, bits):
+def constant(stack: int, bits: int) -> int:
     """A 32-bit constant (raw bits) pushed on stack ``stack``."""
     return make_word(WordType.CONSTANT, stack, bits)
 
 
-def input_(reg):
+def input_(reg: int) -> int:
     """Pushes register ``reg`` (an index into the registers)."""
     return make_word(WordType.INPUT, 0, reg)
 
 
-def special(sreg):
+def special(sreg: int) -> int:
     """Special register ``sreg`` (an index, e.g. ``SpecialReg.TID_X``)."""
     return make_word(WordType.SPECIAL, 0, sreg)
 
 
-def meta(stack, op):
+def meta(stack: int, op: int) -> int:
+    """META word ``op`` (a :class:`MetaOp`) acting on stack ``stack``."""
     return make_word(WordType.META, stack, int(op))
 
 
-def meta_constant(value):
+def meta_constant(value: int) -> int:
+    """Pushes ``value`` on the meta stack (the count of the next META
+    word)."""
     return make_word(WordType.META_CONSTANT, 0, value)
 
 
-def routine(idx):
+def routine(idx: int) -> int:
+    """Calls routine ``idx``."""
     return make_word(WordType.ROUTINE, 0, idx)
 
 
-def store(stack, slot):
+def store(stack: int, slot: int) -> int:
+    """Pops the top of stack ``stack`` into store slot ``slot``."""
     return make_word(WordType.STORE, stack, slot)
 
 
-def load(slot):
+def load(slot: int) -> int:
+    """Pushes the value of store slot ``slot`` back on its stack."""
     return make_word(WordType.LOAD, 0, slot)
 
 
-def ret():
+def ret() -> int:
+    """Returns from the routine (ends the program in the main one)."""
     return make_word(WordType.RETURN, 0, 0)
 
 
@@ -97,7 +112,8 @@ _TESTS_TO_EXAMPLES = (0, 1, 8, 2, 3, 4, 5, 6, 7)
 _EXAMPLES_TO_TESTS = (0, 1, 3, 4, 5, 6, 7, 8, 2)
 
 
-def convert_word_numbering(words, from_="tests", to="examples"):
+def convert_word_numbering(words: Iterable[int], from_: str = "tests",
+                           to: str = "examples") -> List[int]:
     """Words with the stack index of CONSTANT, META and STORE words
     renumbered between the reference's two descriptions ("tests" or
     "examples", mmptx's default); other words, and stack indices past the
@@ -120,12 +136,13 @@ def convert_word_numbering(words, from_="tests", to="examples"):
     return out
 
 
-def f32_bits(x):
+def f32_bits(x: float) -> int:
     """The bits of ``x`` as an f32."""
     return struct.unpack("<I", struct.pack("<f", x))[0]
 
 
-def bits_f32(b):
+def bits_f32(b: int) -> float:
+    """The f32 whose bits are ``b`` (its low 32 bits)."""
     return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
 
 
@@ -166,6 +183,13 @@ def _is_int(v):
         type(v).__module__ == "numpy" and hasattr(v, "dtype") and
         v.dtype.kind in "iub")
 
+
+#: Words: a 1-D uint64 array (NumPy's, read in place) or a sequence of ints.
+WordsLike = Union[Sequence[int], Any]
+#: A register: (name, stack name or index[, kind "in" | "out" | "mod"]).
+RegisterDecl = Sequence[Any]
+#: Requests: register indices or names.
+RequestsLike = Sequence[Union[int, str]]
 
 # The half-precision stacks, whose literal prefixes (b16, b32) do not say
 # how a float is rounded.
@@ -285,19 +309,23 @@ class InstructionSet:
       specials:     (name, ptx, arg type index[, min_sm])
     """
 
-    def __init__(self, stacks, arg_types, instructions, specials,
-                 _native_set=None):
+    def __init__(self, stacks: Optional[Sequence[Sequence[Any]]],
+                 arg_types: Optional[Sequence[Sequence[Any]]],
+                 instructions: Optional[Sequence[Sequence[Any]]],
+                 specials: Optional[Sequence[Sequence[Any]]],
+                 _native_set: Any = None) -> None:
         if _native_set is None:
             _native_set = _native.InstructionSet(
-                [(s[0], s[1], s[2] if len(s) > 2 else True) for s in stacks],
-                [tuple(a) for a in arg_types],
+                [(s[0], s[1], s[2] if len(s) > 2 else True)
+                 for s in stacks or ()],
+                [tuple(a) for a in arg_types or ()],
                 [(i[0], i[1], list(i[2]), list(i[3]),
-                  i[4] if len(i) > 4 else 0) for i in instructions],
+                  i[4] if len(i) > 4 else 0) for i in instructions or ()],
                 [(s[0], s[1], s[2], s[3] if len(s) > 3 else 0)
-                 for s in specials])
+                 for s in specials or ()])
         self._native = _native_set
-        self.stacks = [s[0] for s in _native_set.stacks]
-        self.literal_prefixes = [s[1] for s in _native_set.stacks]
+        self.stacks: List[str] = [s[0] for s in _native_set.stacks]
+        self.literal_prefixes: List[str] = [s[1] for s in _native_set.stacks]
         self.arg_types = _native_set.arg_types
         self.instructions = _native_set.instructions
         self.specials = _native_set.specials
@@ -305,7 +333,7 @@ class InstructionSet:
         self._special = {s[0]: k for k, s in enumerate(self.specials)}
         self._stack = {s: k for k, s in enumerate(self.stacks)}
 
-    def vocabulary(self, name):
+    def vocabulary(self, name: str) -> List[str]:
         """The names of the instructions in the vocabulary ``name``:
         ``"all"``, or ``"fast-compile"`` (ftz forms, no IEEE-rounded
         div/sqrt/rcp, no integer division: what assembles fastest), for
@@ -313,22 +341,23 @@ class InstructionSet:
         return [self.instructions[k][0] for k in self._native.vocabulary(name)]
 
     @property
-    def instr(self):
+    def instr(self) -> "_Names":
         """Instruction words by name, dots as underscores:
         ``iset.instr.add_ftz_f32``."""
         return _Names({n: ptx(k) for n, k in self._instr.items()})
 
     @property
-    def sreg(self):
+    def sreg(self) -> "_Names":
         """Special register words by name: ``iset.sreg.tid_x``."""
         return _Names({n: special(k) for n, k in self._special.items()})
 
     @property
-    def stack(self):
+    def stack(self) -> "_Names":
         """Stack indices by name: ``iset.stack.F32``."""
         return _Names(dict(self._stack))
 
-    def stack_index(self, stack):
+    def stack_index(self, stack: Union[str, int]) -> int:
+        """The index of stack ``stack`` (a name, or an index as is)."""
         if isinstance(stack, int):
             return stack
         try:
@@ -337,7 +366,9 @@ class InstructionSet:
             raise StackError(f"unknown stack '{stack}'",
                              StackErrorCode.INVALID_ARGUMENT) from None
 
-    def instruction_index(self, name):
+    def instruction_index(self, name: Union[str, int]) -> int:
+        """The index of instruction ``name`` (``"add.ftz.f32"``, or an index,
+        checked)."""
         if isinstance(name, int):
             if not 0 <= name < len(self.instructions):
                 raise StackError(f"instruction {int(name)} is out of range",
@@ -349,12 +380,14 @@ class InstructionSet:
             raise StackError(f"unknown instruction '{name}'",
                              StackErrorCode.INVALID_ARGUMENT) from None
 
-    def ptx(self, name):
+    def ptx(self, name: Union[str, int]) -> int:
         """The word of instruction ``name`` (``"add.ftz.f32"``, or an index
         such as ``PtxInstr.ADD_FTZ_F32``)."""
         return ptx(self.instruction_index(name))
 
-    def special_index(self, name):
+    def special_index(self, name: Union[str, int]) -> int:
+        """The index of special register ``name`` (``"tid.x"``, or an
+        index, checked)."""
         if isinstance(name, int):
             if not 0 <= name < len(self.specials):
                 raise StackError(f"special register {int(name)} is out of "
@@ -366,12 +399,13 @@ class InstructionSet:
             raise StackError(f"unknown special register '{name}'",
                              StackErrorCode.INVALID_ARGUMENT) from None
 
-    def special(self, name):
+    def special(self, name: Union[str, int]) -> int:
         """The word of special register ``name`` (``"tid.x"``, or an index
         such as ``SpecialReg.TID_X``)."""
         return special(self.special_index(name))
 
-    def constant(self, stack, value):
+    def constant(self, stack: Union[str, int],
+                 value: Union[int, float]) -> int:
         """A constant of ``stack``: floats for f32/f64 stacks (stored as an
         f32), ints as their 32 bits."""
         s = self.stack_index(stack)
@@ -379,13 +413,15 @@ class InstructionSet:
             return constant(s, f32_bits(value))
         return constant(s, int(value) & 0xFFFFFFFF)
 
-    def meta(self, stack, op):
+    def meta(self, stack: Union[str, int], op: int) -> int:
+        """META word ``op`` on stack ``stack`` (a name or index)."""
         return meta(self.stack_index(stack), op)
 
-    def store(self, stack, slot):
+    def store(self, stack: Union[str, int], slot: int) -> int:
+        """STORE word: stack ``stack`` (a name or index) into ``slot``."""
         return store(self.stack_index(stack), slot)
 
-    def registers(self, regs):
+    def registers(self, regs: Iterable[RegisterDecl]) -> "Registers":
         """A :class:`Registers` from (name, stack name or index, kind)."""
         return Registers(self, regs)
 
@@ -400,16 +436,20 @@ class _Names:
     """Attribute access to a table's entries; names are made identifiers
     (``add.ftz.f32`` -> ``add_ftz_f32``)."""
 
-    def __init__(self, entries):
+    def __init__(self, entries: Mapping[str, int]) -> None:
         self.__dict__.update({n.replace(".", "_"): v
                               for n, v in entries.items()})
 
-    def __repr__(self):
+    def __getattr__(self, name: str) -> int:
+        # Only for names that are not entries.
+        raise AttributeError(f"no entry named '{name}'")
+
+    def __repr__(self) -> str:
         return f"<{len(self.__dict__)} names: {', '.join(self.__dict__)}>"
 
 
 @functools.lru_cache(maxsize=None)
-def default_instruction_set():
+def default_instruction_set() -> InstructionSet:
     """The instruction set of td/StackInstrs.td."""
     return InstructionSet(None, None, None, None,
                           _native_set=_native.InstructionSet.default())
@@ -419,7 +459,8 @@ class Registers:
     """The registers a stub reads and writes: (name, stack, kind) with kind
     "in", "out" or "mod". Build once and reuse: compiles take it as is."""
 
-    def __init__(self, instruction_set, regs):
+    def __init__(self, instruction_set: InstructionSet,
+                 regs: Iterable[RegisterDecl]) -> None:
         self.instruction_set = instruction_set
         decls = [(r[0], instruction_set.stack_index(r[1]),
                   r[2] if len(r) > 2 else "in") for r in regs]
@@ -431,14 +472,15 @@ class Registers:
         self._kinds = [d[2] for d in decls]
         self._stacks = [instruction_set.stacks[d[1]] for d in decls]
 
-    def index(self, name):
+    def index(self, name: str) -> int:
+        """The index of register ``name``."""
         try:
             return self._index[name]
         except KeyError:
             raise StackError(f"unknown register '{name}'",
                              StackErrorCode.INVALID_REQUEST) from None
 
-    def requests(self, reqs):
+    def requests(self, reqs: RequestsLike) -> List[int]:
         """``reqs`` (indices or names) as indices; as the C API, an index
         past the registers or an in register (which the stub may not
         write) raises StackError."""
@@ -454,7 +496,8 @@ class Registers:
                                  StackErrorCode.INVALID_REQUEST)
         return out
 
-    def to_list(self):
+    def to_list(self) -> List[Tuple[str, int, str]]:
+        """The registers as (name, stack index, kind)."""
         return self._native.to_list()
 
     def __len__(self):
@@ -470,17 +513,22 @@ class Registers:
 class Program:
     """A program parsed from the text form (see :func:`parse`)."""
 
-    def __init__(self, native, instruction_set):
+    def __init__(self, native: Any, instruction_set: InstructionSet) -> None:
         self._native = native
         self.instruction_set = instruction_set
 
-    main = property(lambda self: self._native.main)
-    routines = property(lambda self: self._native.routines)
-    routine_names = property(lambda self: self._native.routine_names)
-    requests = property(lambda self: self._native.requests)
-    registers = property(lambda self: self._native.registers)
+    main = property(lambda self: self._native.main,
+                    doc="The main program's words (a list of ints).")
+    routines = property(lambda self: self._native.routines,
+                        doc="Each routine's words, in index order.")
+    routine_names = property(lambda self: self._native.routine_names,
+                             doc="The routines' names, in index order.")
+    requests = property(lambda self: self._native.requests,
+                        doc="The requested register indices, in order.")
+    registers = property(lambda self: self._native.registers,
+                         doc="The registers as (name, stack index, kind).")
 
-    def format(self):
+    def format(self) -> str:
         """The canonical text form."""
         return self._native.format(self.instruction_set._native)
 
@@ -500,26 +548,43 @@ class Program:
         return (wire._load_stack_program, (job, programs))
 
 
-def parse(text, instruction_set=None, name="<stack>"):
+def parse(text: str, instruction_set: Optional[InstructionSet] = None,
+          name: str = "<stack>") -> "Program":
     """Parses the text form; errors raise StackError with a located
     message (``name:line:col: error: ...``)."""
     iset = instruction_set or default_instruction_set()
     return Program(_native.parse(iset._native, text, name), iset)
 
 
+def default_options() -> Dict[str, Any]:
+    """The Stack PTX compiler's default options by keyword (``stack_size``,
+    ``max_nodes``, ...), read from the C++ compiler (``StackPtxOptions``):
+    what a :class:`Compiler` option left ``None`` takes."""
+    return dict(_DEFAULT_OPTIONS)
+
+
 class Compiler:
     """A Stack PTX compiler for one instruction set (default: the generated
-    one), with its options:
+    one), with its options (``None``: the compiler's default, see
+    :func:`default_options`):
 
       target_sm         words that need a newer sm_XX are invalid (0 = any)
       strict            invalid words raise StackError instead of no-ops
       zero_unsatisfied  unsatisfied out requests get zero
       stack_size, max_nodes, max_frame_depth, store_size, execution_limit
+
+    ``options`` holds the options in effect.
     """
 
-    def __init__(self, instruction_set=None, *, target_sm=0, strict=False,
-                 zero_unsatisfied=True, stack_size=128, max_nodes=1 << 16,
-                 max_frame_depth=8, store_size=32, execution_limit=1 << 20):
+    def __init__(self, instruction_set: Optional["InstructionSet"] = None, *,
+                 target_sm: Optional[int] = None,
+                 strict: Optional[bool] = None,
+                 zero_unsatisfied: Optional[bool] = None,
+                 stack_size: Optional[int] = None,
+                 max_nodes: Optional[int] = None,
+                 max_frame_depth: Optional[int] = None,
+                 store_size: Optional[int] = None,
+                 execution_limit: Optional[int] = None) -> None:
         self.instruction_set = instruction_set or default_instruction_set()
         self._c = _native.Compiler(
             self.instruction_set._native, target_sm=target_sm, strict=strict,
@@ -527,20 +592,20 @@ class Compiler:
             max_nodes=max_nodes, max_frame_depth=max_frame_depth,
             store_size=store_size, execution_limit=execution_limit)
         self._compile = self._c.compile
-        self.options = dict(target_sm=target_sm, strict=strict,
-                            zero_unsatisfied=zero_unsatisfied,
-                            stack_size=stack_size, max_nodes=max_nodes,
-                            max_frame_depth=max_frame_depth,
-                            store_size=store_size,
-                            execution_limit=execution_limit)
+        self.options: Dict[str, Any] = self._c.options
 
     def _regs(self, registers):
         if isinstance(registers, Registers):
             return registers
         return Registers(self.instruction_set, registers)
 
-    def compile(self, words, registers, requests, routines=None,
-                zero_registers=None):
+    def compile(self, words: WordsLike,
+                registers: Union["Registers", Iterable[RegisterDecl]],
+                requests: RequestsLike,
+                routines: Optional[Sequence[WordsLike]] = None,
+                zero_registers: Optional[Union["Registers",
+                                               Iterable[RegisterDecl]]] = None
+                ) -> str:
         """Compiles ``words`` (a 1-D uint64 array, read in place, or a
         sequence of ints). ``requests``: register indices or names, in
         order; ``routines``: word arrays that ROUTINE i calls."""
@@ -553,16 +618,21 @@ class Compiler:
         zero = self._regs(zero_registers)._native if zero_registers else None
         return self._compile(words, regs._native, requests, routines, zero)
 
-    def compile_text(self, text, name="<stack>"):
+    def compile_text(self, text: str, name: str = "<stack>") -> str:
         """Parses and compiles the text form (registers and requests come
         from its sections)."""
         return self._c.compile_program(
             parse(text, self.instruction_set, name)._native)
 
-    def compile_program(self, program):
+    def compile_program(self, program: "Program") -> str:
+        """Compiles a parsed :class:`Program` (its registers and
+        requests)."""
         return self._c.compile_program(program._native)
 
-    def compile_batch(self, programs, registers, requests, offsets=None):
+    def compile_batch(self, programs: Any,
+                      registers: Union["Registers", Iterable[RegisterDecl]],
+                      requests: RequestsLike,
+                      offsets: Optional[Sequence[int]] = None) -> List[str]:
         """Compiles many programs with the same registers and requests in
         one call, without the GIL: ``programs`` is a list of word arrays, or
         one uint64 array sliced by ``offsets`` (N + 1 ints). Returns the
@@ -571,7 +641,10 @@ class Compiler:
         return self._c.compile_batch(programs, offsets, regs._native,
                                      regs.requests(requests))
 
-    def measure_batch(self, programs, registers, requests, offsets=None):
+    def measure_batch(self, programs: Any,
+                      registers: Union["Registers", Iterable[RegisterDecl]],
+                      requests: RequestsLike,
+                      offsets: Optional[Sequence[int]] = None) -> int:
         """Compiles like :meth:`compile_batch` but builds no strings;
         returns the total stub size in bytes (the C++ cost of a batch, for
         overhead measurements)."""
@@ -579,8 +652,13 @@ class Compiler:
         return self._c.measure_batch(programs, offsets, regs._native,
                                      regs.requests(requests))
 
-    def interpret(self, words, registers, requests, inputs, routines=None,
-                  raw=False, specials=None):
+    def interpret(self, words: WordsLike,
+                  registers: Union["Registers", Iterable[RegisterDecl]],
+                  requests: RequestsLike, inputs: Sequence[Any],
+                  routines: Optional[Sequence[WordsLike]] = None,
+                  raw: bool = False,
+                  specials: Optional[Mapping[Union[str, int], Any]] = None
+                  ) -> List[Any]:
         """Runs the program on the CPU with one input per register (floats
         for float stacks; bit patterns with ``raw``). Returns one value per
         request, as the compiled stub would compute it. ``specials`` gives
@@ -603,8 +681,12 @@ class Compiler:
         return [_from_bits(regs._prefixes[r], b) if r < len(regs) else b
                 for r, b in zip(reqs, out)]
 
-    def interpret_rows(self, words, registers, requests, inputs,
-                       routines=None, specials=None):
+    def interpret_rows(self, words: WordsLike,
+                       registers: Union["Registers", Iterable[RegisterDecl]],
+                       requests: RequestsLike, inputs: Any,
+                       routines: Optional[Sequence[WordsLike]] = None,
+                       specials: Optional[Mapping[Union[str, int], Any]] = None
+                       ) -> Any:
         """Runs the program once per row of ``inputs`` (a uint64 NumPy array
         rows x registers of bit patterns; see numpy's ``.view``), with the
         same ``specials`` (as :meth:`interpret`) for every row. Returns a
@@ -629,7 +711,7 @@ class Compiler:
             _special_bits(self.instruction_set, specials))
 
     @property
-    def stats(self):
+    def stats(self) -> Dict[str, Any]:
         """What the last compile did (dict), including limits it hit."""
         return self._c.stats
 

@@ -22,6 +22,8 @@ Every mmptx object a worker needs pickles through these messages, so
 pickles as an ordinary object).
 """
 
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
+
 from ._mmptx import wire as _native
 from .errors import WireError, WireErrorCode
 
@@ -34,14 +36,59 @@ __all__ = ["dumps_job", "loads_job", "dumps_programs", "loads_programs",
 SOURCE_NONE, SOURCE_PTX, SOURCE_INJECT = 0, 1, 2
 PROGRAM_STACK, PROGRAM_AST, PROGRAM_STUB, PROGRAM_PTX = 1, 2, 3, 4
 
-dumps_job = _native.dumps_job
-loads_job = _native.loads_job
-dumps_programs = _native.dumps_programs
-loads_programs = _native.loads_programs
-dumps_results = _native.dumps_results
-loads_results = _native.loads_results
-from_reference = _native.from_reference
-message_kind = _native.message_kind
+#: A programs message's content: [(variant id, [(kind, inject, words,
+#: routines, text), ...]), ...].
+Variants = List[Tuple[int, List[Tuple[int, int, List[int], List[List[int]],
+                                      str]]]]
+
+
+def dumps_job(job: Mapping[str, Any]) -> bytes:
+    """The job message of ``job``, a dict with the keys :func:`loads_job`
+    gives (``source_kind``, ``source``, ``instruction_set``,
+    ``stack_options``, ``registers``, ``requests``, ``target``, ...); keys
+    left out take their defaults."""
+    return _native.dumps_job(dict(job))
+
+
+def loads_job(data: bytes) -> Dict[str, Any]:
+    """The job of a job message, as a dict (every key present)."""
+    return _native.loads_job(data)
+
+
+def dumps_programs(variants: Sequence[Tuple[int, Sequence[Tuple[
+        int, int, Sequence[int], Sequence[Sequence[int]], str]]]]) -> bytes:
+    """The programs message of ``variants``: (id, [(kind, inject, words,
+    routines, text), ...]) with kind one of the ``PROGRAM_*`` constants."""
+    return _native.dumps_programs(variants)
+
+
+def loads_programs(data: bytes) -> Variants:
+    """The variants of a programs message (as :func:`dumps_programs` takes
+    them)."""
+    return _native.loads_programs(data)
+
+
+def dumps_results(results: Sequence[Mapping[str, Any]]) -> bytes:
+    """The results message of ``results``, dicts as :func:`loads_results`
+    gives them."""
+    return _native.dumps_results(list(results))
+
+
+def loads_results(data: bytes) -> List[Dict[str, Any]]:
+    """The results of a results message, one dict each."""
+    return _native.loads_results(data)
+
+
+def from_reference(data: bytes, layout: str) -> Tuple[Any, ...]:
+    """A buffer the reference system serialised, in ``layout``, as
+    (job bytes, programs bytes) of this format."""
+    return _native.from_reference(data, layout)
+
+
+def message_kind(data: bytes) -> str:
+    """The kind of message ``data`` holds ("job", "programs" or
+    "results"), from its header."""
+    return _native.message_kind(data)
 
 
 # -- Pickling --------------------------------------------------------------

@@ -42,8 +42,8 @@ constexpr int ParseCode = int(NumAstResults);
 
 const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 
-/// Throws \p e as an AstError: the result code of an ast::AstError, the
-/// message located in \p sm when a text program is given.
+/// Throws \p E as an AstError: the result code of an ast::AstError (else
+/// \p Code), the message located in \p Sm (a text program \p M) when given.
 [[noreturn]] void throwAst(llvm::Error E, const llvm::SourceMgr *Sm = nullptr,
                            const AstModule *M = nullptr, int Code = ParseCode) {
   E = llvm::handleErrors(std::move(E),
@@ -61,11 +61,12 @@ const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
 using OptionsTuple = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t,
                                 uint64_t, bool, uint32_t, bool>;
 
-/// A context with \p t applied; owns the instruction map it points to.
+/// A context and the instruction map it points to.
 struct OwnedContext {
   std::vector<uint32_t> InstrMap;
   std::unique_ptr<AstPtxContext> Ctx;
 
+  /// Makes the context with options \p T applied.
   explicit OwnedContext(const OptionsTuple &T) {
     AstPtxOptions O;
     std::tie(O.MaxStackDepth, O.MaxRoutineDepth, O.MaxWords, O.MaxArgs,
@@ -83,11 +84,11 @@ struct OwnedContext {
 class PyAstProgram {
 public:
   PyAstProgram(const std::string &Text, const std::string &Name,
-               bool TheWords) {
+               bool FromWords) {
     unsigned Id = Sm.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(Text, Name), llvm::SMLoc());
-    llvm::Expected<AstModule> M = TheWords ? parseAstWords(Sm, Id, info())
-                                           : parseAstModule(Sm, Id, info());
+    llvm::Expected<AstModule> M = FromWords ? parseAstWords(Sm, Id, info())
+                                            : parseAstModule(Sm, Id, info());
     if (!M)
       throwAst(M.takeError());
     Mod = std::move(*M);
@@ -170,7 +171,7 @@ struct WordProgram {
   std::vector<AstVar> Inputs;
   std::vector<Words> Exprs;
   std::vector<AstOutput> Outputs;
-  Routines TheRoutines;
+  Routines RoutineWords;
 
   static uint16_t stackOf(const std::string &S) {
     int I = info().findStack(S);
@@ -184,7 +185,7 @@ struct WordProgram {
       const std::vector<std::tuple<std::string, std::string>> &Ins,
       const std::vector<std::tuple<std::string, std::string, nb::object>> &Outs,
       nb::handle Rs)
-      : TheRoutines(Rs) {
+      : RoutineWords(Rs) {
     // Names first: the AstVars point into them.
     for (const auto &I : Ins)
       Names.push_back(std::get<0>(I));
@@ -200,7 +201,7 @@ struct WordProgram {
           Exprs[I].Ref});
   }
 
-  AstProgram program() const { return AstProgram{Outputs, TheRoutines.Refs}; }
+  AstProgram program() const { return AstProgram{Outputs, RoutineWords.Refs}; }
 };
 
 using InputList = std::vector<std::tuple<std::string, std::string>>;
@@ -208,12 +209,12 @@ using OutputList =
     std::vector<std::tuple<std::string, std::string, nb::object>>;
 
 std::string compileWords(const InputList &Ins, const OutputList &Outs,
-                         nb::handle TheRoutines, const OptionsTuple &Opts) {
-  WordProgram P(Ins, Outs, TheRoutines);
-  OwnedContext TheC(Opts);
+                         nb::handle RoutineSeq, const OptionsTuple &Opts) {
+  WordProgram P(Ins, Outs, RoutineSeq);
+  OwnedContext C(Opts);
   llvm::Expected<llvm::StringRef> Stub = [&] {
     nb::gil_scoped_release Release;
-    return TheC.Ctx->compile(P.program(), P.Inputs);
+    return C.Ctx->compile(P.program(), P.Inputs);
   }();
   if (!Stub)
     throwAst(Stub.takeError());
@@ -222,9 +223,9 @@ std::string compileWords(const InputList &Ins, const OutputList &Outs,
 
 std::vector<uint64_t>
 interpretWords(const InputList &Ins, const OutputList &Outs,
-               nb::handle TheRoutines, const std::vector<uint64_t> &Values,
+               nb::handle RoutineSeq, const std::vector<uint64_t> &Values,
                const OptionsTuple &Opts, const SpecialValues::List &Specials) {
-  WordProgram P(Ins, Outs, TheRoutines);
+  WordProgram P(Ins, Outs, RoutineSeq);
   if (Values.size() != P.Inputs.size())
     throw nb::value_error("interpret: one value per input is needed");
   OwnedContext C(Opts);
@@ -240,30 +241,64 @@ interpretWords(const InputList &Ins, const OutputList &Outs,
 } // namespace
 
 void mmptx::python::bindAst(nb::module_ &M) {
-  nb::class_<PyAstProgram>(M, "Program")
+  nb::class_<PyAstProgram>(M, "Program",
+                           "A program parsed from the S-expression text or "
+                           "its word listing; errors are located in it.")
       .def(nb::init<const std::string &, const std::string &, bool>(),
            nb::arg("text"), nb::arg("name"), nb::arg("words"))
-      .def("vars", &PyAstProgram::vars)
-      .def("outputs", &PyAstProgram::outputs)
-      .def("compile", &PyAstProgram::compile, nb::arg("options"))
+      .def("vars", &PyAstProgram::vars,
+           "(name, stack, literal prefix, kind) per variable, in Input "
+           "order.")
+      .def("outputs", &PyAstProgram::outputs,
+           "The variable index of each output.")
+      .def("compile", &PyAstProgram::compile, nb::arg("options"),
+           "The PTX stub.")
       .def("interpret", &PyAstProgram::interpret, nb::arg("values"),
-           nb::arg("options"), nb::arg("specials") = SpecialValues::List())
-      .def("text", &PyAstProgram::text)
-      .def("words_text", &PyAstProgram::wordsText);
+           nb::arg("options"), nb::arg("specials") = SpecialValues::List(),
+           "Runs the program on the CPU: one bit pattern per output.")
+      .def("text", &PyAstProgram::text,
+           "The program printed back as S-expressions.")
+      .def("words_text", &PyAstProgram::wordsText,
+           "The word listing (what mmptx-ast --emit=words prints).");
   M.def("compile_words", &compileWords, nb::arg("inputs"), nb::arg("outputs"),
-        nb::arg("routines").none(), nb::arg("options"));
+        nb::arg("routines").none(), nb::arg("options"),
+        "The PTX stub of a program of word arrays.");
   M.def("interpret_words", &interpretWords, nb::arg("inputs"),
         nb::arg("outputs"), nb::arg("routines").none(), nb::arg("values"),
-        nb::arg("options"), nb::arg("specials") = SpecialValues::List());
-  M.def("stacks", [] {
-    std::vector<std::tuple<std::string, std::string>> Out;
-    for (uint32_t I = 0; I < info().NumStacks; ++I)
-      Out.emplace_back(info().StackNames[I], info().LiteralPrefixes[I]);
-    return Out;
-  });
-  M.def("instruction_index",
-        [](const std::string &Name) { return info().findInstr(Name); });
-  M.def("instruction_arity", [](uint32_t I) -> int {
-    return I < info().NumInstrs ? info().Instrs[I].NumArgs : -1;
-  });
+        nb::arg("options"), nb::arg("specials") = SpecialValues::List(),
+        "Runs a program of word arrays on the CPU.");
+  M.def(
+      "default_options",
+      [] {
+        AstPtxOptions O;
+        nb::dict D;
+        D["max_stack_depth"] = O.MaxStackDepth;
+        D["max_routine_depth"] = O.MaxRoutineDepth;
+        D["max_words"] = O.MaxWords;
+        D["max_args"] = O.MaxArgs;
+        D["max_executed_words"] = O.MaxExecutedWords;
+        D["share_subexpressions"] = O.ShareSubexpressions;
+        D["target_sm"] = O.TargetSm;
+        return D;
+      },
+      "The compiler's default options (AstPtxOptions), by keyword.");
+  M.def(
+      "stacks",
+      [] {
+        std::vector<std::tuple<std::string, std::string>> Out;
+        for (uint32_t I = 0; I < info().NumStacks; ++I)
+          Out.emplace_back(info().StackNames[I], info().LiteralPrefixes[I]);
+        return Out;
+      },
+      "(name, literal prefix) of each stack of the default tables.");
+  M.def(
+      "instruction_index",
+      [](const std::string &Name) { return info().findInstr(Name); },
+      nb::arg("name"), "The index of instruction `name`, or -1.");
+  M.def(
+      "instruction_arity",
+      [](uint32_t I) -> int {
+        return I < info().NumInstrs ? info().Instrs[I].NumArgs : -1;
+      },
+      nb::arg("index"), "The operand count of instruction `index`, or -1.");
 }

@@ -168,14 +168,14 @@ static nb::tuple compileBatchPy(
     throwError("CompileError", InvalidOption, std::move(E));
   std::unique_ptr<PTXCompiler> Compiler = openCompiler(Backend);
 
-  std::unique_ptr<ContentCache> TheCache;
+  std::unique_ptr<ContentCache> Cache;
   if (CacheDir) {
     llvm::Expected<std::unique_ptr<ContentCache>> C = ContentCache::open(
         CacheDir->empty() ? getDefaultCacheDirectory() : *CacheDir,
         CacheSizeMb << 20);
     if (!C)
       throwError("CompileError", CacheFailure, C.takeError());
-    TheCache = std::move(*C);
+    Cache = std::move(*C);
   }
 
   // Borrow each text: the caller's list keeps the objects alive.
@@ -202,7 +202,7 @@ static nb::tuple compileBatchPy(
 
   BatchOptions BOpts;
   BOpts.Threads = Jobs;
-  BOpts.Cache = TheCache.get();
+  BOpts.Cache = Cache.get();
   BOpts.Deduplicate = Dedup;
   BOpts.ModuleTimeout = Timeout;
   BatchResult R;
@@ -251,8 +251,11 @@ void mmptx::python::bindBackend(nb::module_ &M) {
         nb::arg("cache_dir").none(), nb::arg("opt_level"), nb::arg("lineinfo"),
         nb::arg("maxrregcount"), nb::arg("verbose"), nb::arg("options"),
         nb::arg("dedup"), nb::arg("progress").none(), nb::arg("timeout"),
-        nb::arg("cache_size_mb"));
+        nb::arg("cache_size_mb"),
+        "Compiles each PTX text to a cubin (mmptx.compile_batch); returns "
+        "one result tuple per module and whether Ctrl-C stopped the batch.");
   M.def("build_packed_module", &buildPackedModulePy, nb::arg("stubs"),
         nb::arg("num_inputs"), nb::arg("sites_per_kernel"), nb::arg("arch"),
-        nb::arg("prefix"));
+        nb::arg("prefix"),
+        "One PTX module holding every stub (mmptx.build_packed_module).");
 }

@@ -46,7 +46,7 @@ public:
   std::string Message;
 };
 
-/// Consumes \p err and throws it as a Failure of \p kind with \p code.
+/// Consumes \p Err and throws it as a Failure of \p Kind with \p Code.
 [[noreturn]] inline void throwError(const char *Kind, int Code,
                                     llvm::Error Err) {
   throw Failure(Kind, Code, llvm::toString(std::move(Err)));
@@ -108,7 +108,7 @@ private:
     int Flags;
   };
 
-  /// Borrows \p h's memory if it is exactly a numpy.ndarray, 1-D,
+  /// Borrows \p H's memory if it is exactly a numpy.ndarray, 1-D,
   /// C-contiguous, of unsigned 64-bit integers in native byte order.
   bool borrowNumPy(nanobind::handle H) {
     if (std::strcmp(Py_TYPE(H.ptr())->tp_name, "numpy.ndarray") != 0)
@@ -127,7 +127,7 @@ private:
     return true;
   }
 
-  /// Borrows \p h's memory if it is a C-contiguous 1-D buffer of unsigned
+  /// Borrows \p H's memory if it is a C-contiguous 1-D buffer of unsigned
   /// 64-bit integers in native byte order.
   bool borrowBuffer(nanobind::handle H) {
     if (!PyObject_CheckBuffer(H.ptr()))
@@ -178,15 +178,15 @@ private:
 
 /// A program's routines, borrowed or copied like Words.
 struct Routines {
-  std::vector<Words> TheWords;
+  std::vector<Words> Held;
   std::vector<llvm::ArrayRef<uint64_t>> Refs;
 
   explicit Routines(nanobind::handle Seq) {
     if (Seq.is_none())
       return;
     for (nanobind::handle H : nanobind::iter(Seq))
-      TheWords.emplace_back(H);
-    for (const Words &W : TheWords)
+      Held.emplace_back(H);
+    for (const Words &W : Held)
       Refs.push_back(W.Ref);
   }
 };

@@ -110,8 +110,8 @@ public:
   void close() { Buf.reset(); }
 
   /// A DLPack view (an array-API object, whose __dlpack__ makes the
-  /// capsule, versioned or not) of the memory as \p shape elements of
-  /// \p code/\p bits, owned by \p self.
+  /// capsule, versioned or not) of the memory as \p Shape elements of
+  /// \p Code/\p Bits, owned by \p Self.
   nb::object view(nb::handle Self, std::vector<size_t> Shape, uint8_t Code,
                   uint8_t Bits) const {
     nb::dlpack::dtype Dt{Code, Bits, 1};
@@ -277,11 +277,11 @@ public:
     check(std::move(E));
   }
 
-  /// Runs \p kernel of \p image; \p args are (kind, type, values) with the
-  /// KernelArg enumerators. \returns the values of every argument after
-  /// the run (read back for inout/out buffers) and the times.
+  /// Runs kernel \p KernelName of \p Image; \p Args are (kind, type, values)
+  /// with the KernelArg enumerators. \returns the values of every argument
+  /// after the run (read back for inout/out buffers) and the times.
   std::tuple<std::vector<UInt64Array>, double, double>
-  run(nb::bytes Image, const std::string &TheKernel,
+  run(nb::bytes Image, const std::string &KernelName,
       std::tuple<unsigned, unsigned, unsigned> Grid,
       std::tuple<unsigned, unsigned, unsigned> Block, unsigned Shared,
       const std::vector<std::tuple<int, int, nb::object>> &Args,
@@ -301,9 +301,9 @@ public:
     }
     llvm::StringRef ImageRef(Image.c_str(), Image.size());
     if (llvm::Optional<std::vector<unsigned>> Sizes =
-            getKernelParamSizes(ImageRef, TheKernel)) {
+            getKernelParamSizes(ImageRef, KernelName)) {
       if (Sizes->size() != Kargs.size())
-        throw nb::type_error(("kernel '" + TheKernel + "' takes " +
+        throw nb::type_error(("kernel '" + KernelName + "' takes " +
                               std::to_string(Sizes->size()) +
                               " parameters, but " +
                               std::to_string(Kargs.size()) + " were given")
@@ -314,7 +314,7 @@ public:
           throw nb::type_error(
               ("argument " + std::to_string(I) + " is " + std::to_string(Size) +
                " bytes, but parameter " + std::to_string(I) + " of kernel '" +
-               TheKernel + "' is " + std::to_string((*Sizes)[I]) + " bytes")
+               KernelName + "' is " + std::to_string((*Sizes)[I]) + " bytes")
                   .c_str());
       }
     }
@@ -329,7 +329,7 @@ public:
       std::lock_guard<std::mutex> Lock(State->Mutex);
       Err = runKernel(*State->Ctx,
                       llvm::ArrayRef<char>(Image.c_str(), Image.size()),
-                      TheKernel, Cfg, Kargs, std::max(Repeat, 1u), &Times);
+                      KernelName, Cfg, Kargs, std::max(Repeat, 1u), &Times);
     }
     check(std::move(Err));
     std::vector<UInt64Array> Out;
@@ -386,41 +386,57 @@ int deviceCount() {
 } // namespace
 
 void mmptx::python::bindRuntime(nb::module_ &M) {
-  nb::class_<PyBuffer>(M, "Buffer")
-      .def_prop_ro("address", &PyBuffer::address)
-      .def_prop_ro("size", &PyBuffer::size)
-      .def_prop_ro("closed", &PyBuffer::closed)
-      .def_prop_ro("ordinal", &PyBuffer::ordinal)
+  nb::class_<PyBuffer>(M, "Buffer",
+                       "Device memory (mmptx.runtime.DeviceBuffer).")
+      .def_prop_ro("address", &PyBuffer::address, "The device address.")
+      .def_prop_ro("size", &PyBuffer::size, "Bytes.")
+      .def_prop_ro("closed", &PyBuffer::closed, "Whether it was freed.")
+      .def_prop_ro("ordinal", &PyBuffer::ordinal, "Its device's ordinal.")
       .def("copy_from_host", &PyBuffer::copyFromHost, nb::arg("src"),
-           nb::arg("bytes"))
+           nb::arg("bytes"), "Copies `bytes` bytes from host address `src`.")
       .def("copy_to_host", &PyBuffer::copyToHost, nb::arg("dst"),
-           nb::arg("bytes"))
-      .def("fill", &PyBuffer::fill, nb::arg("value"))
-      .def("close", &PyBuffer::close)
+           nb::arg("bytes"), "Copies `bytes` bytes to host address `dst`.")
+      .def("fill", &PyBuffer::fill, nb::arg("value"),
+           "Sets every byte to `value`.")
+      .def("close", &PyBuffer::close, "Frees the memory now.")
       .def("view", &PyBuffer::view, nb::arg("owner"), nb::arg("shape"),
-           nb::arg("code"), nb::arg("bits"));
-  nb::class_<PyKernel>(M, "Kernel")
-      .def_prop_ro("name", &PyKernel::name)
-      .def_prop_ro("param_sizes", &PyKernel::paramSizes)
+           nb::arg("code"), nb::arg("bits"),
+           "A DLPack view of `shape` elements of DLPack type `code`/`bits`, "
+           "kept alive by `owner`.");
+  nb::class_<PyKernel>(M, "Kernel", "A kernel of a loaded module.")
+      .def_prop_ro("name", &PyKernel::name, "The kernel's name.")
+      .def_prop_ro("param_sizes", &PyKernel::paramSizes,
+                   "Parameter sizes in bytes, or None where the image does "
+                   "not say.")
       .def("launch", &PyKernel::launch, nb::arg("grid"), nb::arg("block"),
-           nb::arg("shared"), nb::arg("params"), nb::arg("checked") = false);
-  nb::class_<PyModule>(M, "Module")
-      .def("kernel", &PyModule::kernel, nb::arg("name"))
-      .def_prop_ro("closed", &PyModule::closed)
-      .def("close", &PyModule::close);
-  nb::class_<PyDevice>(M, "Device")
+           nb::arg("shared"), nb::arg("params"), nb::arg("checked") = false,
+           "Launches on the device's default stream.");
+  nb::class_<PyModule>(M, "Module",
+                       "A cubin, fatbin or PTX image loaded on a device.")
+      .def("kernel", &PyModule::kernel, nb::arg("name"), "The kernel `name`.")
+      .def_prop_ro("closed", &PyModule::closed, "Whether it was unloaded.")
+      .def("close", &PyModule::close, "Unloads the module.");
+  nb::class_<PyDevice>(M, "Device", "A device's context.")
       .def(nb::init<int>(), nb::arg("ordinal"))
-      .def("info", &PyDevice::info)
-      .def_prop_ro("ordinal", &PyDevice::ordinal)
-      .def("alloc", &PyDevice::alloc, nb::arg("bytes"))
-      .def("load", &PyDevice::load, nb::arg("image"))
-      .def("synchronize", &PyDevice::synchronize)
+      .def("info", &PyDevice::info,
+           "(ordinal, name, major, minor, multiprocessors, total memory).")
+      .def_prop_ro("ordinal", &PyDevice::ordinal, "The device's ordinal.")
+      .def("alloc", &PyDevice::alloc, nb::arg("bytes"),
+           "Allocates `bytes` bytes of device memory.")
+      .def("load", &PyDevice::load, nb::arg("image"),
+           "Loads a cubin, fatbin or PTX image.")
+      .def("synchronize", &PyDevice::synchronize,
+           "Waits for all work of the device.")
       .def("synchronize_stream", &PyDevice::synchronizeStream,
-           nb::arg("handle"))
+           nb::arg("handle"), "Waits for the work of stream `handle`.")
       .def("run", &PyDevice::run, nb::arg("image"), nb::arg("kernel"),
            nb::arg("grid"), nb::arg("block"), nb::arg("shared"),
-           nb::arg("args"), nb::arg("repeat"));
-  M.def("dlpack_info", &dlpackInfo, nb::arg("tensor"));
+           nb::arg("args"), nb::arg("repeat"),
+           "Loads `image`, launches `kernel` `repeat` times and "
+           "synchronises; returns the arguments' values and the times.");
+  M.def("dlpack_info", &dlpackInfo, nb::arg("tensor"),
+        "(device type, device id, address, bytes, C-contiguous) of a DLPack "
+        "tensor.");
   M.def("device_count", &deviceCount,
         "Devices of the driver $MMPTX_LIBCUDA (default libcuda.so.1); 0 "
         "without a driver or device");

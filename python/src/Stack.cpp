@@ -26,16 +26,19 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <mutex>
+#include <optional>
 
 namespace nb = nanobind;
 using namespace mmptx;
@@ -231,7 +234,7 @@ public:
     }
   }
 
-  /// \p reqs (a sequence of register indices or names of these registers)
+  /// \p Reqs (a sequence of register indices or names of these registers)
   /// as indices, without a Python-level loop.
   void resolve(nb::handle Reqs, llvm::SmallVectorImpl<uint32_t> &Out) const {
     PyObject *Seq = PySequence_Fast(Reqs.ptr(), "requests must be a sequence "
@@ -319,11 +322,11 @@ public:
   PyCompiler(const PyInstructionSet &Set, StackPtxOptions Opts)
       : Ctx(Set.Info, Opts) {}
 
-  nb::str compile(nb::handle TheWords, const PyRegisters &Regs,
-                  nb::handle RequestSeq, nb::handle TheRoutines,
+  nb::str compile(nb::handle WordSeq, const PyRegisters &Regs,
+                  nb::handle RequestSeq, nb::handle RoutineSeq,
                   const PyRegisters *Zero) {
-    Words W(TheWords);
-    Routines R(TheRoutines);
+    Words W(WordSeq);
+    Routines R(RoutineSeq);
     llvm::SmallVector<uint32_t, 8> Requests;
     Regs.resolve(RequestSeq, Requests);
     Program P{W.Ref, R.Refs};
@@ -339,7 +342,7 @@ public:
         Ctx.compile(Prog.Prog.getProgram(), Prog.Regs, Prog.Prog.Requests));
   }
 
-  /// Compiles \p programs (a list of word arrays) or, when \p offsets is
+  /// Compiles \p Programs (a list of word arrays) or, when \p Offsets is
   /// given, the slices words[offsets[i]:offsets[i+1]] of one array, all with
   /// the same registers and requests. Runs without the GIL.
   nb::list compileBatch(nb::handle Programs, nb::handle Offsets,
@@ -383,13 +386,13 @@ public:
     return Total;
   }
 
-  std::vector<uint64_t> interpret(nb::handle TheWords, const PyRegisters &Regs,
+  std::vector<uint64_t> interpret(nb::handle WordSeq, const PyRegisters &Regs,
                                   const std::vector<uint32_t> &Requests,
                                   const std::vector<uint64_t> &Inputs,
-                                  nb::handle TheRoutines,
+                                  nb::handle RoutineSeq,
                                   const SpecialValues::List &Specials) {
-    Words W(TheWords);
-    Routines R(TheRoutines);
+    Words W(WordSeq);
+    Routines R(RoutineSeq);
     SpecialValues Sv(Specials);
     std::lock_guard<std::mutex> Lock(Mu);
     return check(interpretStackPtx(
@@ -401,20 +404,20 @@ public:
       nb::ndarray<const uint64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
   using OutputRows = nb::ndarray<nb::numpy, uint64_t, nb::ndim<2>>;
 
-  /// Interprets the program once per row of \p inputs (rows x registers,
+  /// Interprets the program once per row of \p Inputs (rows x registers,
   /// bit patterns); \returns rows x requests.
-  OutputRows interpretRows(nb::handle TheWords, const PyRegisters &Regs,
+  OutputRows interpretRows(nb::handle WordSeq, const PyRegisters &Regs,
                            const std::vector<uint32_t> &Requests,
-                           InputRows Inputs, nb::handle TheRoutines,
+                           InputRows Inputs, nb::handle RoutineSeq,
                            const SpecialValues::List &Specials) {
-    Words W(TheWords);
-    Routines R(TheRoutines);
+    Words W(WordSeq);
+    Routines R(RoutineSeq);
     SpecialValues Sv(Specials);
     auto Special = [&](uint32_t S, unsigned E) { return Sv.get(S, E); };
     size_t Rows = Inputs.shape(0), Cols = Inputs.shape(1);
     auto *Out = new uint64_t[Rows * Requests.size()];
     nb::capsule Owner(Out, [](void *P) noexcept { delete[](uint64_t *) P; });
-    std::string TheError;
+    std::string ErrorText;
     {
       nb::gil_scoped_release Release;
       std::lock_guard<std::mutex> Lock(Mu);
@@ -424,14 +427,14 @@ public:
             Ctx, P, Regs.Regs, Requests,
             llvm::ArrayRef<uint64_t>(Inputs.data() + I * Cols, Cols), Special);
         if (!V) {
-          TheError = llvm::toString(V.takeError());
+          ErrorText = llvm::toString(V.takeError());
           break;
         }
         std::copy(V->begin(), V->end(), Out + I * Requests.size());
       }
     }
-    if (!TheError.empty())
-      throwStack(InvalidWord, TheError);
+    if (!ErrorText.empty())
+      throwStack(InvalidWord, ErrorText);
     return OutputRows(Out, {Rows, Requests.size()}, Owner);
   }
 
@@ -485,14 +488,14 @@ private:
     }
   };
 
-  /// Compiles every program of \p b without the GIL, appending the stubs
-  /// to \p text (when not null) and their ends (else their sizes) to
-  /// \p ends.
+  /// Compiles every program of \p B without the GIL, appending the stubs
+  /// to \p Text (when not null) and their ends (else their sizes) to
+  /// \p Ends.
   void runBatch(const Batch &B, const PyRegisters &Regs,
                 const std::vector<uint32_t> &Requests, std::string *Text,
                 std::vector<size_t> &Ends) {
     Ends.reserve(B.Progs.size());
-    std::string TheError;
+    std::string ErrorText;
     {
       nb::gil_scoped_release Release;
       std::lock_guard<std::mutex> Lock(Mu);
@@ -500,8 +503,8 @@ private:
         llvm::Expected<llvm::StringRef> S =
             Ctx.compile(Program{B.Progs[I], {}}, Regs.Regs, Requests);
         if (!S) {
-          TheError = "program " + std::to_string(I) + ": " +
-                     llvm::toString(S.takeError());
+          ErrorText = "program " + std::to_string(I) + ": " +
+                      llvm::toString(S.takeError());
           break;
         }
         if (Text) {
@@ -512,8 +515,8 @@ private:
         }
       }
     }
-    if (!TheError.empty())
-      throwStack(InvalidWord, TheError);
+    if (!ErrorText.empty())
+      throwStack(InvalidWord, ErrorText);
   }
 
   static nb::str toStr(llvm::Expected<llvm::StringRef> S) {
@@ -528,6 +531,32 @@ private:
   }
 };
 
+/// The Python name of StackPtxOptions field \p Field, for messages.
+llvm::StringRef pythonOptionName(llvm::StringRef Field) {
+  return llvm::StringSwitch<llvm::StringRef>(Field)
+      .Case("stackSize", "stack_size")
+      .Case("maxNodes", "max_nodes")
+      .Case("maxFrameDepth", "max_frame_depth")
+      .Case("storeSize", "store_size")
+      .Case("strict", "strict")
+      .Case("executionLimit", "execution_limit")
+      .Default(Field);
+}
+
+/// \p O by the names of mmptx.stack.Compiler's keywords.
+nb::dict optionsDict(const StackPtxOptions &O) {
+  nb::dict D;
+  D["target_sm"] = O.TargetSm;
+  D["strict"] = O.Strict;
+  D["zero_unsatisfied"] = O.ZeroUnsatisfied;
+  D["stack_size"] = O.StackSize;
+  D["max_nodes"] = O.MaxNodes;
+  D["max_frame_depth"] = O.MaxFrameDepth;
+  D["store_size"] = O.StoreSize;
+  D["execution_limit"] = O.ExecutionLimit;
+  return D;
+}
+
 PyProgram *parse(const PyInstructionSet &Set, const std::string &Text,
                  const std::string &Name) {
   llvm::Expected<StackProgram> P = parseStackProgram(Text, Set.Info, Name);
@@ -539,45 +568,68 @@ PyProgram *parse(const PyInstructionSet &Set, const std::string &Text,
 } // namespace
 
 void mmptx::python::bindStack(nb::module_ &M) {
-  nb::class_<PyInstructionSet>(M, "InstructionSet")
+  nb::class_<PyInstructionSet>(
+      M, "InstructionSet",
+      "An instruction set: the generated default tables, or tables built "
+      "from Python (see mmptx.stack.InstructionSet).")
       .def(nb::init<const std::vector<PyInstructionSet::StackDecl> &,
                     const std::vector<PyInstructionSet::ArgDecl> &,
                     const std::vector<PyInstructionSet::InstrDecl> &,
                     const std::vector<PyInstructionSet::SpecialDecl> &>(),
            nb::arg("stacks"), nb::arg("arg_types"), nb::arg("instructions"),
            nb::arg("specials"))
-      .def_static("default", &PyInstructionSet::getDefault)
-      .def_prop_ro("stacks", &PyInstructionSet::stacks)
-      .def_prop_ro("arg_types", &PyInstructionSet::argTypeList)
-      .def_prop_ro("instructions", &PyInstructionSet::instructions)
-      .def_prop_ro("specials", &PyInstructionSet::specialList)
-      .def("find_stack",
-           [](const PyInstructionSet &S, const std::string &N) {
-             return S.Info.findStack(N);
-           })
-      .def("find_instruction",
-           [](const PyInstructionSet &S, const std::string &N) {
-             return S.Info.findInstr(N);
-           })
-      .def("find_special",
-           [](const PyInstructionSet &S, const std::string &N) {
-             return S.Info.findSpecial(N);
-           })
-      .def("vocabulary", [](const PyInstructionSet &S, const std::string &N) {
-        llvm::Expected<expr::Vocabulary> V = expr::parseVocabularyName(N);
-        if (!V)
-          throwStack(InvalidArgument, llvm::toString(V.takeError()));
-        return expr::getVocabularyInstrs(S.Info, *V);
-      });
+      .def_static("default", &PyInstructionSet::getDefault,
+                  "The tables of td/StackInstrs.td.")
+      .def_prop_ro("stacks", &PyInstructionSet::stacks,
+                   "(name, literal prefix, inline literals) per stack.")
+      .def_prop_ro("arg_types", &PyInstructionSet::argTypeList,
+                   "(name, stack index, vector elements) per argument type.")
+      .def_prop_ro("instructions", &PyInstructionSet::instructions,
+                   "(name, ptx, argument types, result types, min sm) per "
+                   "instruction.")
+      .def_prop_ro("specials", &PyInstructionSet::specialList,
+                   "(name, ptx, argument type, min sm) per special "
+                   "register.")
+      .def(
+          "find_stack",
+          [](const PyInstructionSet &S, const std::string &N) {
+            return S.Info.findStack(N);
+          },
+          nb::arg("name"), "The index of stack `name`, or -1.")
+      .def(
+          "find_instruction",
+          [](const PyInstructionSet &S, const std::string &N) {
+            return S.Info.findInstr(N);
+          },
+          nb::arg("name"), "The index of instruction `name`, or -1.")
+      .def(
+          "find_special",
+          [](const PyInstructionSet &S, const std::string &N) {
+            return S.Info.findSpecial(N);
+          },
+          nb::arg("name"), "The index of special register `name`, or -1.")
+      .def(
+          "vocabulary",
+          [](const PyInstructionSet &S, const std::string &N) {
+            llvm::Expected<expr::Vocabulary> V = expr::parseVocabularyName(N);
+            if (!V)
+              throwStack(InvalidArgument, llvm::toString(V.takeError()));
+            return expr::getVocabularyInstrs(S.Info, *V);
+          },
+          nb::arg("name"),
+          "The instruction indices of vocabulary `name` (all, "
+          "fast-compile).");
 
-  nb::class_<PyRegisters>(M, "Registers")
+  nb::class_<PyRegisters>(M, "Registers",
+                          "The registers a stub reads and writes.")
       .def(nb::init<const PyInstructionSet &,
                     const std::vector<PyRegisters::Decl> &>(),
            nb::arg("instruction_set"), nb::arg("registers"))
-      .def("to_list", &PyRegisters::list)
+      .def("to_list", &PyRegisters::list,
+           "The registers as (name, stack index, kind).")
       .def("__len__", [](const PyRegisters &R) { return R.Regs.size(); });
 
-  nb::class_<PyProgram>(M, "Program")
+  nb::class_<PyProgram>(M, "Program", "A program parsed from the text form.")
       .def_prop_ro("main", [](const PyProgram &P) { return P.Prog.Main; })
       .def_prop_ro("routines",
                    [](const PyProgram &P) { return P.Prog.Routines; })
@@ -586,61 +638,93 @@ void mmptx::python::bindStack(nb::module_ &M) {
       .def_prop_ro("requests",
                    [](const PyProgram &P) { return P.Prog.Requests; })
       .def_prop_ro("registers", &PyProgram::registerList)
-      .def("format", [](const PyProgram &P, const PyInstructionSet &Set) {
-        std::string S;
-        llvm::raw_string_ostream Os(S);
-        printStackProgram(Os, P.Prog, Set.Info);
-        return Os.str();
-      });
+      .def(
+          "format",
+          [](const PyProgram &P, const PyInstructionSet &Set) {
+            std::string S;
+            llvm::raw_string_ostream Os(S);
+            printStackProgram(Os, P.Prog, Set.Info);
+            return Os.str();
+          },
+          "The canonical text form.");
+
+  M.def(
+      "default_options", [] { return optionsDict(StackPtxOptions()); },
+      "The compiler's default options (StackPtxOptions), by keyword.");
 
   M.def("parse", &parse, nb::arg("instruction_set"), nb::arg("text"),
-        nb::arg("name") = "<stack>", nb::keep_alive<0, 1>());
+        nb::arg("name") = "<stack>", nb::keep_alive<0, 1>(),
+        "Parses the text form; errors are located in `name`.");
 
-  nb::class_<PyCompiler>(M, "Compiler")
+  nb::class_<PyCompiler>(
+      M, "Compiler",
+      "A Stack PTX compiler (StackPtxOptions); calls are serialised.")
       .def(
           "__init__",
-          [](PyCompiler *Self, const PyInstructionSet &Set, uint32_t TargetSm,
-             bool Strict, bool ZeroUnsatisfied, uint32_t StackSize,
-             uint32_t MaxNodes, uint32_t MaxFrameDepth, uint32_t StoreSize,
-             uint64_t ExecutionLimit) {
+          [](PyCompiler *Self, const PyInstructionSet &Set,
+             std::optional<uint32_t> TargetSm, std::optional<bool> Strict,
+             std::optional<bool> ZeroUnsatisfied,
+             std::optional<uint32_t> StackSize,
+             std::optional<uint32_t> MaxNodes,
+             std::optional<uint32_t> MaxFrameDepth,
+             std::optional<uint32_t> StoreSize,
+             std::optional<uint64_t> ExecutionLimit) {
+            // None: the compiler's default (StackPtxOptions), the one
+            // place defaults are written.
             StackPtxOptions O;
-            O.TargetSm = TargetSm;
-            O.Strict = Strict;
-            O.ZeroUnsatisfied = ZeroUnsatisfied;
-            O.StackSize = StackSize;
-            O.MaxNodes = MaxNodes;
-            O.MaxFrameDepth = MaxFrameDepth;
-            O.StoreSize = StoreSize;
-            O.ExecutionLimit = ExecutionLimit;
-            if (!StackSize || !MaxNodes)
-              throwStack(InvalidArgument,
-                         "stack_size and max_nodes must be positive");
+            O.TargetSm = TargetSm.value_or(O.TargetSm);
+            O.Strict = Strict.value_or(O.Strict);
+            O.ZeroUnsatisfied = ZeroUnsatisfied.value_or(O.ZeroUnsatisfied);
+            O.StackSize = StackSize.value_or(O.StackSize);
+            O.MaxNodes = MaxNodes.value_or(O.MaxNodes);
+            O.MaxFrameDepth = MaxFrameDepth.value_or(O.MaxFrameDepth);
+            O.StoreSize = StoreSize.value_or(O.StoreSize);
+            O.ExecutionLimit = ExecutionLimit.value_or(O.ExecutionLimit);
+            if (llvm::Error E = checkStackPtxOptions(O, pythonOptionName))
+              throwError("StackError", InvalidArgument, std::move(E));
             new (Self) PyCompiler(Set, O);
           },
-          nb::arg("instruction_set"), nb::arg("target_sm") = 0,
-          nb::arg("strict") = false, nb::arg("zero_unsatisfied") = true,
-          nb::arg("stack_size") = 128, nb::arg("max_nodes") = 1u << 16,
-          nb::arg("max_frame_depth") = 8, nb::arg("store_size") = 32,
-          nb::arg("execution_limit") = uint64_t(1) << 20,
-          nb::keep_alive<1, 2>())
+          nb::arg("instruction_set"), nb::arg("target_sm").none() = nb::none(),
+          nb::arg("strict").none() = nb::none(),
+          nb::arg("zero_unsatisfied").none() = nb::none(),
+          nb::arg("stack_size").none() = nb::none(),
+          nb::arg("max_nodes").none() = nb::none(),
+          nb::arg("max_frame_depth").none() = nb::none(),
+          nb::arg("store_size").none() = nb::none(),
+          nb::arg("execution_limit").none() = nb::none(),
+          nb::keep_alive<1, 2>(),
+          "A compiler for `instruction_set`; an option left None takes the "
+          "compiler's default (default_options()).")
+      .def_prop_ro(
+          "options",
+          [](const PyCompiler &C) { return optionsDict(C.Ctx.getOptions()); },
+          "The options in effect, by name.")
       .def("compile", &PyCompiler::compile, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"),
            nb::arg("routines") = nb::none(),
-           nb::arg("zero_registers").none() = nb::none())
-      .def("compile_program", &PyCompiler::compileProgram, nb::arg("program"))
+           nb::arg("zero_registers").none() = nb::none(),
+           "The stub of `words` over `registers`, writing `requests`.")
+      .def("compile_program", &PyCompiler::compileProgram, nb::arg("program"),
+           "The stub of a parsed program (its registers and requests).")
       .def("compile_batch", &PyCompiler::compileBatch, nb::arg("programs"),
-           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
+           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"),
+           "The stubs of many programs, without the GIL.")
       .def("measure_batch", &PyCompiler::measureBatch, nb::arg("programs"),
-           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"))
+           nb::arg("offsets").none(), nb::arg("registers"), nb::arg("requests"),
+           "Compiles like compile_batch; returns the total stub size.")
       .def("interpret", &PyCompiler::interpret, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
            nb::arg("routines") = nb::none(),
-           nb::arg("specials") = SpecialValues::List())
+           nb::arg("specials") = SpecialValues::List(),
+           "Runs the program on the CPU: one bit pattern per request.")
       .def("interpret_rows", &PyCompiler::interpretRows, nb::arg("words"),
            nb::arg("registers"), nb::arg("requests"), nb::arg("inputs"),
            nb::arg("routines") = nb::none(),
-           nb::arg("specials") = SpecialValues::List())
-      .def_prop_ro("stats", &PyCompiler::stats)
-      .def_prop_ro("target_sm",
-                   [](const PyCompiler &C) { return C.Ctx.getTargetSm(); });
+           nb::arg("specials") = SpecialValues::List(),
+           "Runs the program once per row of `inputs` (rows x registers).")
+      .def_prop_ro("stats", &PyCompiler::stats,
+                   "What the last compile did, including limits it hit.")
+      .def_prop_ro(
+          "target_sm", [](const PyCompiler &C) { return C.Ctx.getTargetSm(); },
+          "The sm_XX the stubs are for (0: any).");
 }

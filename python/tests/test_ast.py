@@ -122,6 +122,27 @@ def test_options():
         A.parse(x).compile(A.Options(), target_sm=80)
 
 
+def test_default_options_come_from_the_compiler():
+    """Options left None take AstPtxOptions' defaults (C++), read from the
+    extension."""
+    d = A.default_options()
+    assert d == {"max_stack_depth": 256, "max_routine_depth": 8,
+                 "max_words": 65536, "max_args": 4,
+                 "max_executed_words": 1 << 24, "share_subexpressions": True,
+                 "target_sm": 0}
+    o = A.Options(max_words=7)
+    assert o.max_words == 7 and o.max_stack_depth == 256
+    assert A.Options() == A.Options(**d)
+    # The default limit is the one in force: three values on the stack
+    # pass, a limit of 2 refuses them.
+    p = A.parse("(in a F32) (out z F32) (= z (fma.rn.f32 a a a))")
+    assert "fma.rn.f32" in p.compile()
+    assert "fma.rn.f32" in p.compile(max_stack_depth=None)
+    with pytest.raises(AstError) as e:
+        p.compile(max_stack_depth=2)
+    assert e.value.code == AstErrorCode.STACK_OVERFLOW
+
+
 def test_text_errors_are_located():
     with pytest.raises(AstError) as e:
         A.parse("(in x F32) (out z F32)\n(= z (mul.f33 x x))\n",

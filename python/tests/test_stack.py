@@ -141,8 +141,33 @@ def test_limits(iset):
                routines=loop.routines)
     stats = cc.stats
     assert stats["refused_calls"] >= 1 and stats["executed_words"] <= 10
-    with pytest.raises(mmptx.StackError):
+    with pytest.raises(mmptx.StackError, match="stack_size must be at least 1"):
         S.Compiler(iset, stack_size=0)
+    with pytest.raises(mmptx.StackError,
+                       match=r"max_nodes = 4294967295 is too large"):
+        S.Compiler(iset, max_nodes=2**32 - 1)
+
+
+def test_default_options_come_from_the_compiler(iset):
+    """The defaults are StackPtxOptions' (C++), read from the extension: an
+    option left None takes them, and ``options`` shows what is in effect."""
+    d = S.default_options()
+    assert d == {"target_sm": 0, "strict": False, "zero_unsatisfied": True,
+                 "stack_size": 128, "max_nodes": 1 << 16,
+                 "max_frame_depth": 8, "store_size": 32,
+                 "execution_limit": 1 << 20}
+    assert S.Compiler(iset).options == d
+    cc = S.Compiler(iset, stack_size=4, strict=None)
+    assert cc.options == dict(d, stack_size=4)
+    # The default bounds what a compile does: 9 frames would be refused.
+    loop = S.parse(".registers { x : F32 in; z : F32 out; }\n"
+                   ".routine r { x call r }\n.program { call r }")
+    cc.compile(loop.main, [("x", "F32"), ("z", "F32", "out")], ["z"],
+               routines=loop.routines)
+    assert cc.stats["refused_calls"] == 1
+    # Changing the returned dict changes no default.
+    S.default_options()["stack_size"] = 1
+    assert S.default_options()["stack_size"] == 128
 
 
 def test_batch(cc, iset):

@@ -24,6 +24,10 @@
 ///   mmptx-ast --emit=kernel ...         the stub in a kernel that declares
 ///                                       the variables (for ptxas)
 ///
+/// The compiler's flags (--ast-max-words, --stack-target-sm, ...) are those
+/// of mmptx-opt (mmptx/Stub/StubCLOptions.h), their defaults the
+/// compiler's; this tool's older spellings (--max-words, --target-sm, ...)
+/// are hidden aliases.
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Ast/AstInterpreter.h"
@@ -32,6 +36,7 @@
 #include "mmptx/Ast/AstText.h"
 #include "mmptx/Expr/Literal.h"
 #include "mmptx/Stack/StackInfo.h"
+#include "mmptx/Stub/StubCLOptions.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Support/ToolVersion.h"
@@ -60,7 +65,7 @@ static cl::opt<std::string> InputFilename(cl::Positional,
 static cl::opt<std::string> OutputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::cat(AstCategory));
-static cl::opt<EmitKind> TheEmitKind(
+static cl::opt<EmitKind> Emit(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Ptx),
     cl::values(clEnumValN(EmitKind::Ptx, "ptx", "the PTX stub (default)"),
                clEnumValN(EmitKind::Text, "text",
@@ -75,30 +80,6 @@ static cl::opt<std::string>
               cl::desc("Run the CPU interpreter with these input values "
                        "(name=value,...) and print the outputs"),
               cl::value_desc("x=1,y=2"), cl::cat(AstCategory));
-static cl::opt<unsigned> MaxStackDepth("max-stack-depth",
-                                       cl::desc("Values on the stack at once"),
-                                       cl::init(AstPtxOptions().MaxStackDepth),
-                                       cl::cat(AstCategory));
-static cl::opt<unsigned>
-    MaxRoutineDepth("max-routine-depth", cl::desc("Nested routine calls"),
-                    cl::init(AstPtxOptions().MaxRoutineDepth),
-                    cl::cat(AstCategory));
-static cl::opt<unsigned> MaxWords("max-words",
-                                  cl::desc("Words of an expression or routine"),
-                                  cl::init(AstPtxOptions().MaxWords),
-                                  cl::cat(AstCategory));
-static cl::opt<unsigned> MaxArgs("max-args",
-                                 cl::desc("Operands of a word / routine call"),
-                                 cl::init(AstPtxOptions().MaxArgs),
-                                 cl::cat(AstCategory));
-static cl::opt<uint64_t> MaxExecutedWords(
-    "max-executed-words", cl::desc("Words executed, routine calls included"),
-    cl::init(AstPtxOptions().MaxExecutedWords), cl::cat(AstCategory));
-static cl::opt<bool>
-    NoShare("no-share",
-            cl::desc("Compute equal sub-expressions once per occurrence, as "
-                     "the reference does"),
-            cl::cat(AstCategory));
 static cl::opt<unsigned>
     RandomNodes("random",
                 cl::desc("Compile a random well-typed program (trees of up to "
@@ -127,13 +108,8 @@ static cl::opt<bool> ReferenceNumbering(
     cl::cat(AstCategory));
 static cl::opt<uint64_t> RandomSeed("seed", cl::desc("Seed of --random"),
                                     cl::init(1), cl::cat(AstCategory));
-static cl::opt<unsigned>
-    TargetSm("target-sm",
-             cl::desc("The sm_XX the stub is for; instructions needing a "
-                      "newer target are errors (0: any)"),
-             cl::init(0), cl::cat(AstCategory));
 
-/// Writes \p text to the output all or nothing (a temporary renamed over
+/// Writes \p Text to the output all or nothing (a temporary renamed over
 /// the target on success).
 static int writeOutput(StringRef Text) {
   if (Error Err = writeToolOutput(OutputFilename, [&](raw_ostream &Os) {
@@ -150,10 +126,25 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
   installToolVersionPrinter();
-  cl::HideUnrelatedOptions(AstCategory);
+  // The compiler's flags are every tool's (--ast-max-words, ...); the older
+  // spellings of this tool keep working.
+  stub::registerStubCLOptions(AstCategory, {stub::ProgramKind::Ast});
+  static const char *const Aliases[][2] = {
+      {"max-stack-depth", "ast-max-stack-depth"},
+      {"max-routine-depth", "ast-max-routine-depth"},
+      {"max-words", "ast-max-words"},
+      {"max-args", "ast-max-args"},
+      {"max-executed-words", "ast-max-executed-words"},
+      {"no-share", "ast-no-share"},
+      {"target-sm", "stack-target-sm"}};
+  for (const auto &A : Aliases)
+    stub::addStubCLOptionAlias(A[0], A[1]);
+  cl::HideUnrelatedOptions({&AstCategory, &getColorCategory()});
   cl::ParseCommandLineOptions(argc, argv,
                               "AST PTX compiler: S-expression program -> PTX "
                               "stub\n");
+  const stub::StubOptions StubOpts = stub::getStubOptionsFromCL();
+  const uint32_t TargetSm = StubOpts.TargetSm;
   const stack::StackInfo &Info = stack::getDefaultStackInfo();
   SourceMgr Sm;
   Expected<AstModule> M = AstModule();
@@ -223,13 +214,7 @@ int main(int argc, char **argv) {
       reportError(std::move(E), "mmptx-ast");
       return 1;
     }
-  AstPtxOptions Opts;
-  Opts.MaxStackDepth = MaxStackDepth;
-  Opts.MaxRoutineDepth = MaxRoutineDepth;
-  Opts.MaxWords = MaxWords;
-  Opts.MaxArgs = MaxArgs;
-  Opts.MaxExecutedWords = MaxExecutedWords;
-  Opts.ShareSubexpressions = !NoShare;
+  AstPtxOptions Opts = StubOpts.Ast;
   Opts.TargetSm = TargetSm;
   AstPtxContext Ctx(Info, Opts);
   std::vector<AstVar> Inputs = M->getInputs();
@@ -275,7 +260,7 @@ int main(int argc, char **argv) {
     return writeOutput(Os.str());
   }
 
-  switch (TheEmitKind) {
+  switch (Emit) {
   case EmitKind::Text:
     if (Error E = printAstModule(Os, *M, Info)) {
       reportError(std::move(E), "mmptx-ast");
@@ -297,7 +282,7 @@ int main(int argc, char **argv) {
       reportError(locateAstError(Stub.takeError(), Sm, *M), "mmptx-ast");
       return 1;
     }
-    if (TheEmitKind == EmitKind::Kernel)
+    if (Emit == EmitKind::Kernel)
       Os << wrapAstStubInKernel(Info, *M, *Stub, TargetSm);
     else
       Os << *Stub << "\n";

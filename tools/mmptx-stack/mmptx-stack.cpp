@@ -17,9 +17,14 @@
 ///                                          p's registers and requests
 ///   ... --vocabulary=fast-compile          drawing instructions from the
 ///                                          fast-compile subset only
-///   mmptx-stack --target-sm=80 p           for an sm_80 kernel: what needs
+///   mmptx-stack --stack-target-sm=80 p     for an sm_80 kernel: what needs
 ///                                          a newer target is invalid
 ///   mmptx-stack -I lib p                   search lib for .include files
+///
+/// The compiler's flags (--stack-size, --stack-node-limit, ...) are those of
+/// mmptx-opt (mmptx/Stub/StubCLOptions.h), their defaults the compiler's;
+/// this tool's older spellings (--max-nodes, --target-sm, ...) are hidden
+/// aliases.
 ///
 /// Without `.requests`, the registers declared out or mod are requested,
 /// and a compile that hits a limit warns, as with mmptx-opt --stub-gen.
@@ -31,12 +36,12 @@
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
+#include "mmptx/Stub/StubCLOptions.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -64,7 +69,7 @@ static cl::opt<std::string> OutputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"),
                                            cl::cat(StackCategory));
-static cl::opt<EmitKind> TheEmitKind(
+static cl::opt<EmitKind> Emit(
     "emit", cl::desc("What to print"), cl::init(EmitKind::Stub),
     cl::values(clEnumValN(EmitKind::Stub, "stub", "the PTX stub (default)"),
                clEnumValN(EmitKind::Text, "text",
@@ -72,9 +77,6 @@ static cl::opt<EmitKind> TheEmitKind(
                clEnumValN(EmitKind::Words, "words",
                           "the 8-byte words in hex, one per line")),
     cl::cat(StackCategory));
-static cl::opt<bool> Strict("strict",
-                            cl::desc("Report invalid words as errors"),
-                            cl::cat(StackCategory));
 static cl::opt<bool>
     NoZero("no-zero-fill", cl::desc("Leave unsatisfied out requests unwritten"),
            cl::cat(StackCategory));
@@ -85,27 +87,6 @@ static cl::opt<std::string>
     Interpret("interpret",
               cl::desc("Run the CPU interpreter with inputs name=value,..."),
               cl::value_desc("x=1.5,y=2"), cl::cat(StackCategory));
-static cl::opt<uint64_t> ExecutionLimit("execution-limit",
-                                        cl::desc("Executed words limit"),
-                                        cl::init(1u << 20),
-                                        cl::cat(StackCategory));
-static cl::opt<unsigned>
-    MaxFrameDepth("max-frame-depth",
-                  cl::desc("Frames including the main program"), cl::init(8),
-                  cl::cat(StackCategory));
-static cl::opt<unsigned> StackSize("stack-size", cl::desc("Values per stack"),
-                                   cl::init(128), cl::cat(StackCategory));
-static cl::opt<unsigned> StoreSize("store-size", cl::desc("Store slots"),
-                                   cl::init(32), cl::cat(StackCategory));
-static cl::opt<unsigned> MaxNodes("max-nodes", cl::desc("DAG node limit"),
-                                  cl::init(1u << 16), cl::cat(StackCategory));
-static cl::opt<unsigned> TargetSm(
-    "target-sm",
-    cl::desc("The sm_XX the stub is for (80 for sm_80): instructions and "
-             "special registers that need a newer target are invalid words "
-             "(default 0: any; --random-module: 80)"),
-    cl::value_desc("N"), cl::init(0), cl::cat(StackCategory));
-
 static cl::opt<unsigned> RandomModule(
     "random-module",
     cl::desc("Print a PTX module of N kernels with random programs' stubs "
@@ -136,25 +117,9 @@ static cl::opt<WordNumbering> Numbering(
                           "the reference's tests description (F32 U32 PHILOX "
                           "S32 PRED TF32 F16 F16X2 U8)")),
     cl::init(WordNumbering::Examples), cl::cat(StackCategory));
-static cl::list<std::string>
-    IncludeDirs("I",
-                cl::desc("Search DIR for .include files, after the including "
-                         "file's directory (repeatable)"),
-                cl::value_desc("DIR"), cl::Prefix, cl::cat(StackCategory));
 static cl::opt<uint64_t>
     RandomSeed("seed", cl::desc("Seed for --random-module and --randomize"),
                cl::init(1), cl::cat(StackCategory));
-
-/// \returns this tool's flag for StackPtxOptions field \p field.
-static StringRef optionFlag(StringRef Field) {
-  return StringSwitch<StringRef>(Field)
-      .Case("stackSize", "--stack-size")
-      .Case("maxNodes", "--max-nodes")
-      .Case("maxFrameDepth", "--max-frame-depth")
-      .Case("storeSize", "--store-size")
-      .Case("strict", "--strict")
-      .Default("--execution-limit");
-}
 
 static SMLoc bufferStart(const SourceMgr &Sm, unsigned Id) {
   return SMLoc::getFromPointer(Sm.getMemoryBuffer(Id)->getBufferStart());
@@ -163,7 +128,7 @@ static SMLoc bufferStart(const SourceMgr &Sm, unsigned Id) {
 /// The largest --randomize: a program of at most this many words.
 static constexpr unsigned MaxRandomWords = 1u << 20;
 
-/// Replaces the routines and main program of \p prog with random words over
+/// Replaces the routines and main program of \p Prog with random words over
 /// its registers, as a mutation would leave them.
 static void randomizeProgram(StackProgram &Prog, const StackInfo &Info,
                              expr::Vocabulary Vocabulary) {
@@ -184,10 +149,25 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
   installToolVersionPrinter();
-  cl::HideUnrelatedOptions(StackCategory);
+  // The compiler's flags are every tool's (--stack-size, ...); the older
+  // spellings of this tool keep working.
+  stub::registerStubCLOptions(StackCategory, {stub::ProgramKind::Stack});
+  static const char *const Aliases[][2] = {
+      {"strict", "stack-strict"},
+      {"execution-limit", "stack-execution-limit"},
+      {"max-frame-depth", "stack-max-frame-depth"},
+      {"store-size", "stack-store-size"},
+      {"max-nodes", "stack-node-limit"},
+      {"target-sm", "stack-target-sm"}};
+  for (const auto &A : Aliases)
+    stub::addStubCLOptionAlias(A[0], A[1]);
+  stub::addStubCLOptionAlias("I", "stack-include-dir", /*Visible=*/true);
+  cl::HideUnrelatedOptions({&StackCategory, &getColorCategory()});
   cl::ParseCommandLineOptions(argc, argv,
                               "Stack PTX compiler: text program -> PTX stub\n");
-  const StackInfo &TheInfo = getDefaultStackInfo();
+  const stub::StubOptions StubOpts = stub::getStubOptionsFromCL();
+  const uint32_t TargetSm = StubOpts.TargetSm;
+  const StackInfo &Info = getDefaultStackInfo();
   if (Randomize > MaxRandomWords || RandomModule > MaxRandomWords) {
     WithColor::error(errs(), "mmptx-stack")
         << (Randomize > MaxRandomWords ? "--randomize=" : "--random-module=")
@@ -210,7 +190,7 @@ int main(int argc, char **argv) {
   }
   if (RandomModule) {
     if (Error Err = writeToolOutput(OutputFilename, [&](raw_ostream &Os) {
-          Os << makeRandomKernelModule(TheInfo, RandomSeed, RandomModule,
+          Os << makeRandomKernelModule(Info, RandomSeed, RandomModule,
                                        TargetSm ? TargetSm : 80);
           return Error::success();
         })) {
@@ -228,15 +208,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   SourceMgr Sm;
-  unsigned TheId = Sm.AddNewSourceBuffer(std::move(*Buf), SMLoc());
+  unsigned BufferId = Sm.AddNewSourceBuffer(std::move(*Buf), SMLoc());
   Expected<StackProgram> Prog =
-      parseStackProgram(Sm, TheId, TheInfo, {}, IncludeDirs);
+      parseStackProgram(Sm, BufferId, Info, {}, StubOpts.IncludeDirs);
   if (!Prog) {
     reportError(Prog.takeError(), "mmptx-stack");
     return 1;
   }
   if (Randomize)
-    randomizeProgram(*Prog, TheInfo, *Vocabulary);
+    randomizeProgram(*Prog, Info, *Vocabulary);
   if (Numbering != WordNumbering::Examples) {
     convertWordNumbering(Prog->Main, Numbering, WordNumbering::Examples);
     for (std::vector<uint64_t> &R : Prog->Routines)
@@ -250,29 +230,23 @@ int main(int argc, char **argv) {
     reportError(OutOrErr.takeError(), "mmptx-stack");
     return 1;
   }
-  ToolOutput &TheOut = **OutOrErr;
+  ToolOutput &Out = **OutOrErr;
   auto Commit = [&] {
-    if (Error Err = TheOut.commit()) {
+    if (Error Err = Out.commit()) {
       reportError(std::move(Err), "mmptx-stack");
       return 1;
     }
     return 0;
   };
 
-  StackPtxOptions Opts;
-  Opts.Strict = Strict;
+  StackPtxOptions Opts = StubOpts.Stack;
   Opts.ZeroUnsatisfied = !NoZero;
-  Opts.ExecutionLimit = ExecutionLimit;
-  Opts.MaxFrameDepth = MaxFrameDepth;
-  Opts.StackSize = StackSize;
-  Opts.StoreSize = StoreSize;
-  Opts.MaxNodes = MaxNodes;
   Opts.TargetSm = TargetSm;
-  if (Error E = checkStackPtxOptions(Opts, optionFlag)) {
+  if (Error E = checkStackPtxOptions(Opts, stub::getStackOptionFlag)) {
     reportError(std::move(E), "mmptx-stack");
     return 1;
   }
-  StackPtxContext Ctx(TheInfo, Opts);
+  StackPtxContext Ctx(Info, Opts);
   std::vector<Register> Regs = Prog->getRegisters();
   Program P = Prog->getProgram();
   // As with --stub-gen: without `.requests`, what the program declares it
@@ -297,7 +271,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       size_t Idx = It - Prog->Registers.begin();
-      if (!expr::parseValue(Value.trim(), TheInfo.LiteralPrefixes[It->StackIdx],
+      if (!expr::parseValue(Value.trim(), Info.LiteralPrefixes[It->StackIdx],
                             Inputs[Idx])) {
         WithColor::error(errs(), "mmptx-stack")
             << "--interpret: bad value '" << Value << "' for '" << Name
@@ -313,27 +287,26 @@ int main(int argc, char **argv) {
     }
     for (size_t I = 0, E = Vals->size(); I != E; ++I) {
       const RegisterDecl &D = Prog->Registers[Requests[I]];
-      TheOut.os() << D.Name << " = ";
-      expr::printValue(TheOut.os(), (*Vals)[I],
-                       TheInfo.LiteralPrefixes[D.StackIdx]);
-      TheOut.os() << "\n";
+      Out.os() << D.Name << " = ";
+      expr::printValue(Out.os(), (*Vals)[I], Info.LiteralPrefixes[D.StackIdx]);
+      Out.os() << "\n";
     }
     return Commit();
   }
 
-  switch (TheEmitKind) {
+  switch (Emit) {
   case EmitKind::Text: {
     // Convert through the words: what is printed is what the words say.
-    printStackProgram(TheOut.os(), *Prog, TheInfo);
+    printStackProgram(Out.os(), *Prog, Info);
     break;
   }
   case EmitKind::Words: {
     auto Dump = [&](StringRef Title, ArrayRef<uint64_t> Words) {
-      TheOut.os() << "// " << Title << " (" << Words.size() << " words)\n";
+      Out.os() << "// " << Title << " (" << Words.size() << " words)\n";
       for (uint64_t W : Words) {
-        TheOut.os() << format_hex(W, 18) << "  // ";
-        printStackWord(TheOut.os(), W, *Prog, TheInfo);
-        TheOut.os() << "\n";
+        Out.os() << format_hex(W, 18) << "  // ";
+        printStackWord(Out.os(), W, *Prog, Info);
+        Out.os() << "\n";
       }
     };
     for (size_t I = 0, E = Prog->Routines.size(); I != E; ++I)
@@ -347,16 +320,18 @@ int main(int argc, char **argv) {
       reportError(Text.takeError(), "mmptx-stack");
       return 1;
     }
-    TheOut.os() << *Text << "\n";
-    describeLimitsHit(Ctx.getStats(), Opts, optionFlag, [&](const Twine &Msg) {
-      Sm.PrintMessage(errs(), bufferStart(Sm, TheId), SourceMgr::DK_Warning,
-                      Msg);
-    });
+    Out.os() << *Text << "\n";
+    describeLimitsHit(
+        Ctx.getStats(), Opts, stub::getStackOptionFlag, [&](const Twine &Msg) {
+          printDiagnostic(Sm.GetMessage(bufferStart(Sm, BufferId),
+                                        SourceMgr::DK_Warning, Msg),
+                          errs());
+        });
     break;
   }
   }
   if (PrintStats) {
-    TheOut.os().flush();
+    Out.os().flush();
     const StackPtxStats &S = Ctx.getStats();
     errs() << "executed words: " << S.ExecutedWords << "\nnodes: " << S.NumNodes
            << "\nemitted instructions: " << S.EmittedInstrs

@@ -27,9 +27,21 @@
 namespace mmptx {
 namespace stub {
 
-/// Registers the flags in \p Category. Call once, before
-/// llvm::cl::ParseCommandLineOptions.
-void registerStubCLOptions(llvm::cl::OptionCategory &Category);
+/// Registers the flags of \p Kinds in \p Category, and `--stack-target-sm`
+/// always: a tool that compiles one program kind registers that kind's
+/// flags only (the other kind's are then unknown arguments). Call once,
+/// before llvm::cl::ParseCommandLineOptions.
+void registerStubCLOptions(llvm::cl::OptionCategory &Category,
+                           llvm::ArrayRef<ProgramKind> Kinds = {
+                               ProgramKind::Stack, ProgramKind::Ast});
+
+/// Makes \p Spelling (without dashes) another name of the registered flag
+/// \p Flag (`stack-size`), hidden from --help unless \p Visible: the older
+/// spellings of a tool's flags keep working. A one-letter spelling also
+/// takes its value attached (`-Idir`). Call after registerStubCLOptions(),
+/// before parsing.
+void addStubCLOptionAlias(llvm::StringRef Spelling, llvm::StringRef Flag,
+                          bool Visible = false);
 
 /// \returns the StubOptions the command line gives (the compilers' defaults
 /// for flags not given). Requires registerStubCLOptions().
