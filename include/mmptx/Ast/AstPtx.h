@@ -101,7 +101,7 @@ constexpr uint32_t getAstWordPayload(uint64_t W) { return uint32_t(W >> 32); }
 constexpr uint64_t encodeInput(uint32_t Idx) {
   return makeAstWord(AstWordType::Input, 0, Idx);
 }
-/// A constant of stack \p stack (its payload, see mmptx/Expr/Literal.h).
+/// A constant of stack \p Stack (its payload, see mmptx/Expr/Literal.h).
 constexpr uint64_t encodeConstantBits(uint16_t Stack, uint32_t Bits) {
   return makeAstWord(AstWordType::Constant, Stack, Bits);
 }
@@ -182,8 +182,8 @@ private:
   std::string Msg;
 };
 
-/// \returns the code of \p e: Success for no error, the AstError's code, or
-/// Internal for any other error. Consumes \p e.
+/// \returns the code of \p E: Success for no error, the AstError's code, or
+/// Internal for any other error. Consumes \p E.
 AstResult takeAstResult(llvm::Error E, std::string *Message = nullptr);
 
 /// A variable of the enclosing PTX: bare \c name (printed `%name`) holding
@@ -233,9 +233,9 @@ struct AstPtxOptions {
   llvm::ArrayRef<uint32_t> InstrMap;
 };
 
-/// \returns the instruction indices, in \p info, of the reference's AST PTX
+/// \returns the instruction indices, in \p Info, of the reference's AST PTX
 /// catalogue (spec §3: 0 copysign.f32, 1 add.ftz.f32, ... 17
-/// tanh.approx.f32), for AstPtxOptions::instrMap; empty if \p info lacks
+/// tanh.approx.f32), for AstPtxOptions::instrMap; empty if \p Info lacks
 /// one of them.
 std::vector<uint32_t> getReferenceAstInstrMap(const expr::InstrSet &Info);
 
@@ -249,23 +249,23 @@ public:
   AstPtxContext(const AstPtxContext &) = delete;
   AstPtxContext &operator=(const AstPtxContext &) = delete;
 
-  /// Compiles \p prog; Input i reads \p inputs[i]. \returns the stub text,
+  /// Compiles \p Prog; Input i reads \p Inputs[i]. \returns the stub text,
   /// valid until the next call, or an AstError.
   llvm::Expected<llvm::StringRef> compile(const AstProgram &Prog,
                                           llvm::ArrayRef<AstVar> Inputs);
 
-  /// Builds the expression DAG of \p prog without emitting text (the
+  /// Builds the expression DAG of \p Prog without emitting text (the
   /// interpreter's entry point).
   llvm::Error build(const AstProgram &Prog, llvm::ArrayRef<AstVar> Inputs);
 
   /// A node of the DAG built by the last build()/compile(). Operands have
   /// lower indices than their users.
   struct Node {
-    AstWordType TheKind; ///< Input, Constant, Special or Ptx
-    uint16_t Stack;      ///< the stack of its value
-    uint32_t Payload;    ///< input / literal bits / special / instruction
-    uint32_t Aux;        ///< Special: element; Ptx: first operand index
-    uint32_t NumOps;     ///< Ptx: number of operands
+    AstWordType Kind; ///< Input, Constant, Special or Ptx
+    uint16_t Stack;   ///< the stack of its value
+    uint32_t Payload; ///< input / literal bits / special / instruction
+    uint32_t Aux;     ///< Special: element; Ptx: first operand index
+    uint32_t NumOps;  ///< Ptx: number of operands
   };
   llvm::ArrayRef<Node> getNodes() const;
   /// Operand node indices of Ptx nodes (Node::aux, Node::numOps).
@@ -282,10 +282,10 @@ public:
 
 private:
   struct Impl;
-  std::unique_ptr<Impl> TheImpl;
+  std::unique_ptr<Impl> PImpl;
 };
 
-/// \returns whether \p name is spelled like the stub's temporaries
+/// \returns whether \p Name is spelled like the stub's temporaries
 /// (`ast<n>`, `ast_s<stack>_<n>`), which would shadow a variable so named.
 bool isReservedAstName(llvm::StringRef Name);
 
