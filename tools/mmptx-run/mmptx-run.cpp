@@ -54,7 +54,7 @@ static cl::opt<std::string> BlockText("block", cl::desc("Block size X[,Y[,Z]]"),
 static cl::opt<unsigned> SharedBytes("shared",
                                      cl::desc("Dynamic shared memory bytes"),
                                      cl::init(0), cl::cat(RunCategory));
-static cl::list<std::string> TheArgs(
+static cl::list<std::string> ArgTexts(
     "arg",
     cl::desc("A kernel argument, in order: TYPE:VALUE, in:TYPE:V1,V2,..., "
              "inout:TYPE:V1,..., out:TYPE:COUNT (TYPE f32 f64 u32 s32 "
@@ -71,10 +71,10 @@ static cl::opt<bool> PrintTimes("time",
                                 cl::desc("Print module load and launch times "
                                          "to stderr"),
                                 cl::cat(RunCategory));
-static cl::opt<bool> TheProbe("probe",
-                              cl::desc("Only check for a usable device: print "
-                                       "it, exit 0 (or 77 if there is none)"),
-                              cl::cat(RunCategory));
+static cl::opt<bool> ProbeOnly("probe",
+                               cl::desc("Only check for a usable device: print "
+                                        "it, exit 0 (or 77 if there is none)"),
+                               cl::cat(RunCategory));
 static cl::opt<bool> PrintArch("print-arch",
                                cl::desc("With --probe: print only the "
                                         "device's sm_XY"),
@@ -146,7 +146,7 @@ static bool checkArgs(StringRef Image, StringRef Kernel,
     unsigned Size = Args[I].isBuffer() ? 8 : getArgTypeSize(Args[I].Type);
     if (Size == (*Sizes)[I])
       continue;
-    usageError("--arg=" + TheArgs[I] + " is " +
+    usageError("--arg=" + ArgTexts[I] + " is " +
                (Args[I].isBuffer()
                     ? "a buffer, passed as an 8-byte pointer"
                     : (Size == 8 ? "an 8-byte value"
@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
   // Every mistake in the command line is reported before the driver is
   // loaded: it is one whether or not there is a GPU (exit status 1, never
   // the skip status).
-  if (PrintArch && !TheProbe)
+  if (PrintArch && !ProbeOnly)
     return usageError("--print-arch applies to --probe only");
   if (DeviceOrdinal < 0)
     return usageError("bad --device=" + Twine(DeviceOrdinal) +
@@ -181,8 +181,8 @@ int main(int argc, char **argv) {
   LaunchConfig Config;
   std::vector<KernelArg> Args;
   std::unique_ptr<MemoryBuffer> Image;
-  if (TheProbe) {
-    if (!InputFilename.empty() || !KernelName.empty() || !TheArgs.empty())
+  if (ProbeOnly) {
+    if (!InputFilename.empty() || !KernelName.empty() || !ArgTexts.empty())
       return usageError("--probe takes no input file, --kernel or --arg");
   } else {
     if (InputFilename.empty() || KernelName.empty())
@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
     if (Repeat == 0)
       return usageError("bad --repeat=0: expected 1 or more launches");
     Config.SharedBytes = SharedBytes;
-    for (const std::string &Text : TheArgs) {
+    for (const std::string &Text : ArgTexts) {
       Expected<KernelArg> A = parseKernelArg(Text);
       if (!A)
         return report(A.takeError());
@@ -222,7 +222,7 @@ int main(int argc, char **argv) {
   if (!Ctx)
     return report(Ctx.takeError());
   const DeviceInfo &Info = (*Ctx)->getDeviceInfo();
-  if (TheProbe) {
+  if (ProbeOnly) {
     // Usable means more than a context: memory can be allocated too (an
     // exclusive-process device held by another process fails here).
     Expected<DeviceBuffer> Probe = (*Ctx)->allocate(256);

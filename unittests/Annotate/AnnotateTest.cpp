@@ -18,7 +18,7 @@ using namespace mmptx::annotate;
 
 namespace {
 
-/// Rewrites \p src; \returns the output, or "error: <message>". Most tests
+/// Rewrites \p Src; \returns the output, or "error: <message>". Most tests
 /// look at the asm alone, so `#line` directives are off unless asked for.
 std::string rewrite(StringRef Src, unsigned *NumSites = nullptr,
                     bool LineDirectives = false,
