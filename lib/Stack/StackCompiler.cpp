@@ -1293,10 +1293,10 @@ uint16_t StackPtxContext::getRetElemStack(uint32_t Instr, unsigned Elem) const {
   return PImpl->ElemStacks[PImpl->InstrInfos[Instr].RetElemBegin + Elem];
 }
 
-bool stack::isRegisterName(StringRef S) {
-  if (S.empty() || !(isAlpha(S[0]) || S[0] == '_' || S[0] == '$'))
+bool stack::isRegisterName(StringRef Name) {
+  if (Name.empty() || !(isAlpha(Name[0]) || Name[0] == '_' || Name[0] == '$'))
     return false;
-  return all_of(S, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
+  return all_of(Name, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
 }
 
 bool stack::isReservedRegisterName(StringRef Name) {

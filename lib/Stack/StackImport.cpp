@@ -35,7 +35,7 @@ class Importer {
 public:
   Importer(StringRef Json, StringRef BufferName)
       : Json(Json), BufferName(BufferName) {}
-  Error run(raw_ostream &Os);
+  Error run(raw_ostream &Out);
 
 private:
   /// An error about the entry at JSON path \p Path.
