@@ -1296,7 +1296,8 @@ uint16_t StackPtxContext::getRetElemStack(uint32_t Instr, unsigned Elem) const {
 bool stack::isRegisterName(StringRef Name) {
   if (Name.empty() || !(isAlpha(Name[0]) || Name[0] == '_' || Name[0] == '$'))
     return false;
-  return all_of(Name, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
+  return all_of(Name,
+                [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
 }
 
 bool stack::isReservedRegisterName(StringRef Name) {

@@ -34,7 +34,7 @@ int use(const int *Words, int N) {
   // CHECK: doc-params-bad.cpp:[[@LINE+1]]: 'TheStop': LLVM names a local or
   const int *Start = Words, *TheStop = Words + N;
   Holder H;
-  int TheModule = Sum; // LLVM's idiom for the one X of a scope
+  int TheModule = Sum;    // LLVM's idiom for the one X of a scope
   H.TheCount = TheModule; // uses, not declarations
   return int(TheStop - Start) + H.TheCount;
 }
