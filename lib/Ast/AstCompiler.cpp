@@ -117,7 +117,7 @@ struct InstrInfo {
   enum : uint8_t { Ok, BadTables, MultiResult, TooNew } Status = BadTables;
   uint16_t RetStack = 0;
   uint16_t NumArgElems = 0;
-  uint32_t ArgElemBegin = 0; ///< into Impl::argElemStacks
+  uint32_t ArgElemBegin = 0; ///< into Impl::ArgElemStacks
   bool HasVectorArgs = false;
 };
 struct Frame {
@@ -184,7 +184,7 @@ struct AstPtxContext::Impl {
   /// the others, no indent: the reference's AST PTX text.
   const expr::PtxStackTables Tables;
   std::vector<InstrInfo> InstrInfos;
-  /// Per PTX word payload (through opts.instrMap when set): instructions
+  /// Per PTX word payload (through Opts.InstrMap when set): instructions
   /// with 1-4 scalar operands and one scalar result the target has, the
   /// common case run() checks without the general path.
   struct FastInstr {
@@ -196,7 +196,7 @@ struct AstPtxContext::Impl {
   std::vector<FastInstr> FastInstrs;
   /// traits.getElemStacks().
   const uint16_t *ArgElemStacks;
-  /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
+  /// `<opcode> ` of each instruction at OpText[OpBegin[i]], followed by 32
   /// bytes of padding so that 32 bytes may be copied from any start.
   std::vector<char> OpText;
   std::vector<uint32_t> OpBegin, OpLen;
@@ -231,7 +231,7 @@ struct AstPtxContext::Impl {
   bool SawCall = false;
   /// Room before the body for the declarations, written last.
   size_t HeaderRoom = 0;
-  std::vector<char> Header; ///< headerRoom bytes
+  std::vector<char> Header; ///< HeaderRoom bytes
   /// The longest input name of the compile being emitted.
   size_t MaxNameLen = 0;
   expr::TextBuf Out;
@@ -374,7 +374,7 @@ Error AstPtxContext::Impl::run(uint32_t ExprIdx, const AstOutput &Output,
   }
   const uint32_t MaxDepth = Opts.MaxStackDepth;
   // The current frame's cursor and end, and the executed-word budget, in
-  // locals; Frame::pc is written back only around calls.
+  // locals; Frame::Pc is written back only around calls.
   const size_t MaxWords = Opts.MaxWords;
   const uint64_t *Wp = F->Words;
   const uint64_t *Wend = F->Words + std::min(F->Size, MaxWords);
@@ -394,7 +394,7 @@ Error AstPtxContext::Impl::run(uint32_t ExprIdx, const AstOutput &Output,
   uint32_t Sp = 0;
   size_t Cap = Vals.size();
   auto Push = [&](uint32_t N) -> bool {
-    if (Presized) { // vals has room for min(words, maxDepth) + 1 values
+    if (Presized) { // vals has room for min(words, MaxDepth) + 1 values
       if (__builtin_expect(Sp >= MaxDepth, 0))
         return false;
       Vs[Sp++] = N;
@@ -678,7 +678,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
   }
   if (SawCall)
     Dag.markLive(OutputNodes, RegOf.data(), Dead, LiveNoReg);
-  // regCounts is all 0 between compiles; usedStacks has a bit per stack
+  // RegCounts is all 0 between compiles; UsedStacks has a bit per stack
   // with a register (numbered mod 64), so the declarations visit only those.
   uint64_t UsedStacks = 0;
   Emitted = 0;
@@ -870,7 +870,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
   P = ensure(P, 2);
   *P++ = '}';
   size_t End = size_t(P - Out.begin());
-  // Written into a scratch of headerRoom bytes, then moved before the body.
+  // Written into a scratch of HeaderRoom bytes, then moved before the body.
   char *Hp = Header.data();
   std::memcpy(Hp, "{\n", 2);
   Hp += 2;

@@ -190,7 +190,7 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *Tables,
   if (Options) {
     Opts = capi::toStackPtxOptions(*Options);
     // Oversize limits are refused here, before anything is sized by them.
-    // Named as the C struct spells them: stackSize -> options.stack_size.
+    // Named as the C struct spells them: StackSize -> options.stack_size.
     std::string Spelled;
     auto CName = [&](llvm::StringRef Field) {
       return capi::spellCField("options.", Field, Spelled);

@@ -116,7 +116,7 @@ struct StackPtxContext::Impl {
 
   struct InstrInfo {
     bool Valid = false;
-    /// 1-4 scalar args and one scalar ret, all on uniqueStack[0].
+    /// 1-4 scalar args and one scalar ret, all on UniqueStack[0].
     bool Simple = false;
     /// No vector args or rets.
     bool Scalar = false;
@@ -125,7 +125,7 @@ struct StackPtxContext::Impl {
     uint32_t ArgElemBegin = 0, RetElemBegin = 0;
     uint16_t UniqueStack[4] = {0, 0, 0, 0};
     uint16_t UniqueCount[4] = {0, 0, 0, 0};
-    /// `\t<ptx> ` at opText[opTextBegin]; lineMax bounds the line's length
+    /// `\t<ptx> ` at OpText[OpTextBegin]; LineMax bounds the line's length
     /// without the names of input registers.
     uint32_t OpTextBegin = 0, OpTextLen = 0, LineMax = 0;
   };
@@ -145,9 +145,9 @@ struct StackPtxContext::Impl {
   struct Slot {
     uint32_t Node;
     uint16_t Stack;
-    uint32_t Gen; ///< valid if == storeGen
+    uint32_t Gen; ///< valid if == StoreGen
   };
-  /// Values per stack in stackData are preceded by this many spare slots,
+  /// Values per stack in StackData are preceded by this many spare slots,
   /// so an operand copy may read a fixed number of values below any stack.
   static constexpr uint32_t StackGuard = 4;
 
@@ -198,14 +198,14 @@ struct StackPtxContext::Impl {
   const StackInfo &Info;
   StackPtxOptions Opts;
   StackPtxStats Stats;
-  /// opts.targetSm at construction, which the tables below reflect.
+  /// Opts.TargetSm at construction, which the tables below reflect.
   const uint32_t TargetSm;
   const expr::InstrSetTraits Traits;
   const expr::PtxStackTables Tables;
 
   // Derived from the tables once.
   std::vector<InstrInfo> InstrInfos;
-  /// Per instruction, `stack << 16 | numArgElems` if simple, else 0: the
+  /// Per instruction, `stack << 16 | NumArgElems` if simple, else 0: the
   /// fast path's table.
   std::vector<uint32_t> SimpleInstrs;
   uint32_t NumInstrs = 0;
@@ -225,7 +225,7 @@ struct StackPtxContext::Impl {
   uint32_t AllocatedStackSize = 0;
   uint32_t NumNodes = 0, NumOperands = 0;
   size_t NodeCap = 0, OperandCap = 0; ///< sizes of nodes/operands
-  uint32_t NodeLimit = 0;             ///< min(nodeCap, maxNodes)
+  uint32_t NodeLimit = 0;             ///< min(NodeCap, MaxNodes)
   uint32_t StoreGen = 0;
   uint32_t MetaHeight = 0;
   std::vector<StackNode> Nodes;
@@ -867,7 +867,7 @@ Error StackPtxContext::Impl::run(const Program &Prog, ArrayRef<Register> Regs) {
 Error StackPtxContext::Impl::resolveRequests(ArrayRef<Register> Regs,
                                              ArrayRef<uint32_t> Requests) {
   RequestNodes.resize(Requests.size());
-  // The k-th request for a stack gets its k-th value from the top. regCounts,
+  // The k-th request for a stack gets its k-th value from the top. RegCounts,
   // zero outside emit(), counts the values taken so far.
   uint32_t *Taken = RegCounts.data();
   const uint32_t *Sd = StackData.data() + StackGuard;
@@ -1037,7 +1037,7 @@ char *StackPtxContext::Impl::emitVectorOperands(char *P, uint32_t N,
 StringRef StackPtxContext::Impl::emit(ArrayRef<Register> Regs,
                                       ArrayRef<uint32_t> Requests,
                                       ArrayRef<Register> ZeroRegs) {
-  // regCounts is all zero here and is put back so at the end.
+  // RegCounts is all zero here and is put back so at the end.
   NumUsedStacks = 0;
   // The declarations depend on the register counts, known last: the body
   // starts after room for them, and they are written backwards in front.

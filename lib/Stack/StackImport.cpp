@@ -293,7 +293,7 @@ Error Importer::instructions(const json::Array &A, raw_ostream &Os) {
     if (!Entry)
       return Entry.takeError();
     const json::Object *O = *Entry;
-    auto Pn = getPtxAndName(*O, Path, /*hasName=*/true, Names, "instruction",
+    auto Pn = getPtxAndName(*O, Path, /*HasName=*/true, Names, "instruction",
                             "give one a unique \"name\"");
     if (!Pn)
       return Pn.takeError();
@@ -348,7 +348,7 @@ Error Importer::specials(const json::Array &A, raw_ostream &Os) {
       return Entry.takeError();
     const json::Object *O = *Entry;
     auto Pn =
-        getPtxAndName(*O, Path, /*hasName=*/false, Names, "special register",
+        getPtxAndName(*O, Path, /*HasName=*/false, Names, "special register",
                       "mmptx needs unique names (give one a "
                       "\"display\")");
     if (!Pn)

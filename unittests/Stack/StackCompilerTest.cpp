@@ -207,7 +207,7 @@ TEST(StackCompilerTest, StrictErrors) {
             "\t{\n\tmov.f32 %z, %x;\n\t}");
 }
 
-// A word that needs a newer target than StackPtxOptions::targetSm is an
+// A word that needs a newer target than StackPtxOptions::TargetSm is an
 // invalid word. tanh.approx (sm_75) is a simple instruction, so this also
 // covers the fast path; %aggr_smem_size needs sm_90.
 TEST(StackCompilerTest, TargetSm) {

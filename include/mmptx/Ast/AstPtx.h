@@ -34,7 +34,7 @@
 /// more than at its start.
 ///
 /// The instruction set is a StackInfo (td/StackInstrs.td or a user's own):
-/// Ptx's payload is an instruction index (or, with AstPtxOptions::instrMap,
+/// Ptx's payload is an instruction index (or, with AstPtxOptions::InstrMap,
 /// an index into that map), Constant's aux a stack, Special's payload a
 /// special register. Every operand is type-checked against the instruction's
 /// arg types; an expression's value against its output's stack. Only
@@ -228,14 +228,14 @@ struct AstPtxOptions {
   /// The sm_XX the stub is for, or 0: instructions and special registers
   /// that need a newer target are UnsupportedInstruction.
   uint32_t TargetSm = 0;
-  /// If not empty, Ptx word payload i names instruction instrMap[i] of the
+  /// If not empty, Ptx word payload i names instruction InstrMap[i] of the
   /// tables (the reference's AST catalogue is getReferenceAstInstrMap()).
   llvm::ArrayRef<uint32_t> InstrMap;
 };
 
 /// \returns the instruction indices, in \p Info, of the reference's AST PTX
 /// catalogue (spec §3: 0 copysign.f32, 1 add.ftz.f32, ... 17
-/// tanh.approx.f32), for AstPtxOptions::instrMap; empty if \p Info lacks
+/// tanh.approx.f32), for AstPtxOptions::InstrMap; empty if \p Info lacks
 /// one of them.
 std::vector<uint32_t> getReferenceAstInstrMap(const expr::InstrSet &Info);
 
@@ -268,7 +268,7 @@ public:
     uint32_t NumOps;  ///< Ptx: number of operands
   };
   llvm::ArrayRef<Node> getNodes() const;
-  /// Operand node indices of Ptx nodes (Node::aux, Node::numOps).
+  /// Operand node indices of Ptx nodes (Node::Aux, Node::NumOps).
   llvm::ArrayRef<uint32_t> getOperands() const;
   /// Per output, its value's node.
   llvm::ArrayRef<uint32_t> getOutputNodes() const;
@@ -276,7 +276,7 @@ public:
   uint32_t getNumEmittedInstrs() const;
 
   const AstPtxOptions &getOptions() const;
-  /// Every option but targetSm and instrMap may change between compiles.
+  /// Every option but TargetSm and InstrMap may change between compiles.
   AstPtxOptions &getOptions();
   const expr::InstrSet &getInfo() const;
 

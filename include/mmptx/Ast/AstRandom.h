@@ -49,7 +49,7 @@ makeRandomAstModule(const expr::InstrSet &Info, uint64_t Seed,
                     llvm::ArrayRef<uint16_t> Stacks = {},
                     expr::Vocabulary Vocabulary = expr::Vocabulary::All);
 
-/// \returns a PTX module (`.target sm_<targetSm>`) of one kernel that
+/// \returns a PTX module (`.target sm_<TargetSm>`) of one kernel that
 /// declares and initialises the variables of \p M and contains \p Stub.
 std::string wrapAstStubInKernel(const expr::InstrSet &Info, const AstModule &M,
                                 llvm::StringRef Stub, uint32_t TargetSm);

@@ -94,7 +94,7 @@ struct AstRoutineDecl {
 };
 
 struct AstOutputDecl {
-  uint32_t Var = 0; ///< index into AstModule::vars
+  uint32_t Var = 0; ///< index into AstModule::Vars
   AstWords Expr;
 };
 
@@ -148,7 +148,7 @@ void printAstWords(llvm::raw_ostream &Os, const AstModule &M,
                    const expr::InstrSet &Info);
 
 /// Renumbers the PTX words of \p M between instruction indices of \p Info
-/// and indices into \p Map (AstPtxOptions::instrMap, e.g. the reference's
+/// and indices into \p Map (AstPtxOptions::InstrMap, e.g. the reference's
 /// catalogue, getReferenceAstInstrMap): into the map's numbering if
 /// \p ToMap, else out of it. \returns an error, located at the word when
 /// \p Sm is given, for an instruction the map lacks or a mapped index

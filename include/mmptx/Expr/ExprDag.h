@@ -240,7 +240,7 @@ private:
   std::vector<NodeT> Nodes;
   std::vector<uint32_t> Operands;
   std::vector<HashEntry> Table;
-  /// The DAG is nodes[0, numNodes) and operands[0, numOperands); the
+  /// The DAG is nodes[0, NumNodes) and operands[0, NumOperands); the
   /// vectors are storage, sized ahead.
   uint32_t NumNodes = 0, NumOperands = 0;
   uint32_t Gen = 0;

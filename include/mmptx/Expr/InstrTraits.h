@@ -30,7 +30,7 @@ namespace mmptx {
 namespace expr {
 
 /// One instruction. Element stacks are in InstrSetTraits::getElemStacks():
-/// the args' at argElemBegin, then the rets' at retElemBegin, each vector
+/// the args' at ArgElemBegin, then the rets' at RetElemBegin, each vector
 /// operand flattened to its elements.
 struct InstrTraits {
   /// 0-4 args and 1-2 rets whose types and stacks are in range.

@@ -17,8 +17,8 @@
 /// requests reach is emitted, each node once. Improvements:
 ///   - total mutation safety: any word sequence compiles to valid PTX. Out
 ///     of range indices and unknown word types are no-ops (counted in
-///     StackPtxStats::ignoredWords); StackPtxOptions::strict reports them as
-///     errors instead. With StackPtxOptions::targetSm, so are instructions
+///     StackPtxStats::IgnoredWords); StackPtxOptions::strict reports them as
+///     errors instead. With StackPtxOptions::TargetSm, so are instructions
 ///     and special registers that need a newer target;
 ///   - an out request that cannot be satisfied gets the zero of its type
 ///     (RegKind::Mod registers are left unchanged);
@@ -101,7 +101,7 @@ struct StackPtxOptions {
   uint64_t ExecutionLimit = 1u << 20;
   /// The `sm_XX` the stub is for (80 for sm_80), or 0 for no restriction.
   /// A PTX or SPECIAL word whose instruction or register has a higher
-  /// minimum (StackInfo::instrMinSm, specialMinSm) is invalid, like an
+  /// minimum (StackInfo::InstrMinSm, SpecialMinSm) is invalid, like an
   /// out-of-range index. Read when a context is built: the context bakes it
   /// into its tables, so changing it in getOptions() later has no effect.
   uint32_t TargetSm = 0;
@@ -135,7 +135,7 @@ struct StackPtxStats {
   uint32_t IgnoredWords = 0;  ///< invalid words skipped (non-strict)
   uint32_t NoOpWords = 0;     ///< valid words that had no effect
   uint32_t DroppedPushes = 0; ///< pushes onto a full stack / meta stack
-  uint32_t RefusedCalls = 0;  ///< calls beyond maxFrameDepth
+  uint32_t RefusedCalls = 0;  ///< calls beyond MaxFrameDepth
   uint32_t UnsatisfiedRequests = 0;
   uint32_t ZeroedRequests = 0;
   bool HitExecutionLimit = false;
@@ -190,10 +190,10 @@ public:
 
   const StackPtxStats &getStats() const;
   const StackPtxOptions &getOptions() const;
-  /// Every option but targetSm may change between compiles.
+  /// Every option but TargetSm may change between compiles.
   StackPtxOptions &getOptions();
   const StackInfo &getInfo() const;
-  /// The targetSm the context was built with.
+  /// The TargetSm the context was built with.
   uint32_t getTargetSm() const;
 
   /// The DAG of the last execute()/compile().

@@ -31,7 +31,7 @@ using StackRng = expr::Rng;
 /// \returns \p N words of every type, mostly valid, some with out-of-range
 /// indices and some entirely random, as a mutation would produce. Every
 /// instruction and special register may appear: compile with
-/// StackPtxOptions::targetSm to keep out what a target lacks. PTX words
+/// StackPtxOptions::TargetSm to keep out what a target lacks. PTX words
 /// name instructions of \p Vocabulary only (out-of-range indices aside).
 std::vector<uint64_t>
 randomWords(StackRng &Rng, size_t N, const StackInfo &Info, uint32_t NumRegs,
@@ -56,7 +56,7 @@ void mutateProgram(StackRng &Rng, std::vector<uint64_t> &Words,
 /// One register per stack, in and out: `i<s>` (In) then `o<s>` (Out).
 std::vector<RegisterDecl> makeRandomTestRegisters(const StackInfo &Info);
 
-/// \returns a PTX module (`.version 9.0`, `.target sm_<targetSm>`) with
+/// \returns a PTX module (`.version 9.0`, `.target sm_<TargetSm>`) with
 /// \p Count kernels, each declaring and initialising the registers of
 /// makeRandomTestRegisters and containing the stub of one random word
 /// program of 1-256 words, compiled for \p TargetSm, that requests every

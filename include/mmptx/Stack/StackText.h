@@ -120,8 +120,8 @@ private:
 ///
 /// A name in \p Predeclared that is not declared in `.registers` (and is not
 /// an instruction) may still be used: its first use, as a word or a request,
-/// appends it to StackProgram::registers, located at that use. Declaring it
-/// after that use is an error. \p Predeclared only needs name, stackIdx and
+/// appends it to StackProgram::Registers, located at that use. Declaring it
+/// after that use is an error. \p Predeclared only needs name, StackIdx and
 /// kind.
 ///
 /// `.include "file.stack"` reads the sections of another file at that point
