@@ -47,7 +47,7 @@ static void check(bool Cond, const char *What) {
   }
 }
 
-/// \returns the directive line number if \p line (terminator included) is
+/// \returns the directive line number if \p Line (terminator included) is
 /// `#line N "<name>"`, else 0.
 static unsigned getDirectiveLine(StringRef Line, StringRef Name) {
   unsigned N;
@@ -60,8 +60,8 @@ static unsigned getDirectiveLine(StringRef Line, StringRef Name) {
   return N;
 }
 
-/// Checks 4 and 5 on the output \p out (with directives naming \p name) and
-/// \p plain (without) of \p input. Each site gives `#line <header>`, the
+/// Checks 4 and 5 on the output \p Out (with directives naming \p Name) and
+/// \p Plain (without) of \p Input. Each site gives `#line <header>`, the
 /// asm, `#line <n>` and the two operand lines, which are lines n and n + 1;
 /// then, once the line of its `*/` ends, `#line <next line>` again.
 static void checkLineDirectives(StringRef Input, StringRef Out, StringRef Plain,

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks that every C++ source of the project follows the naming rules of
-# .clang-tidy (readability-identifier-naming only); lists each name that does
-# not as file:line:col and fails. utils/fix-naming.sh renames them.
+# .clang-tidy (readability-identifier-naming, and
+# readability-inconsistent-declaration-parameter-name: a declaration names
+# its parameters as its definition does); lists each name that does not as
+# file:line:col and fails. utils/fix-naming.sh renames the first kind.
 #   bash utils/check-naming.sh      (JOBS=N for N clang-tidy jobs, default 2)
 # Needs a configured build/ with its generated headers (utils/setup.sh).
 # Exits 77 when clang-tidy-14 is not installed.
@@ -28,10 +30,16 @@ grep -q "^$ROOT/python/src/" "$W/files.txt" ||
 
 HF="^$ROOT/(include/mmptx/|lib/|tools/|unittests/|bench/|fuzz/|examples/|python/src/|test/)"
 run-clang-tidy-14 -p "$W" -j "$JOBS" -quiet \
-  -checks='-*,readability-identifier-naming' -header-filter="$HF" \
+  -checks='-*,readability-identifier-naming,readability-inconsistent-declaration-parameter-name' \
+  -header-filter="$HF" \
   "${ROOT//./\\.}/.*\\.cpp\$" >"$W/clang-tidy.log" 2>&1
+# The C API's headers name parameters in C's snake_case and its definitions
+# in LLVM's CamelCase: their declarations may differ (the diagnostic is
+# located at the header's declaration).
 sed 's/\x1b\[[0-9;]*m//g' "$W/clang-tidy.log" |
-  grep -E '(warning|error): ' | sed "s|^$ROOT/||" | sort -u >"$W/found.txt"
+  grep -E '(warning|error): ' | sed "s|^$ROOT/||" |
+  grep -vE '^include/mmptx-c/.*\[readability-inconsistent-declaration-parameter-name\]$' |
+  sort -u >"$W/found.txt"
 if [ -s "$W/found.txt" ]; then
   cat "$W/found.txt"
   echo "check-naming: $(wc -l <"$W/found.txt") names break the naming rules" \

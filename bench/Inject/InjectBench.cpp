@@ -51,7 +51,7 @@ static const std::string &corpus(int64_t Which) {
   return Texts[Which];
 }
 
-/// PTX with \p numSites sites over \p numNames injects of two f32
+/// PTX with \p NumSites sites over \p NumNames injects of two f32
 /// variables, each in its normalised scope like the device header's output.
 static const std::string &synthetic(int64_t NumSites, int64_t NumNames) {
   static std::map<std::pair<int64_t, int64_t>, std::string> Cache;
@@ -75,7 +75,7 @@ static const std::string &synthetic(int64_t NumSites, int64_t NumNames) {
   return S;
 }
 
-/// \p trusted skips the structural parse and the site checks.
+/// \p Trusted skips the structural parse and the site checks.
 static std::unique_ptr<InjectModule> createOrDie(const std::string &Text,
                                                  bool Trusted = false) {
   InjectOptions Opts;

@@ -262,7 +262,8 @@ static StackPtxOptions getStackOptions() {
   return Opts;
 }
 
-/// Stage 6: the CPU reference of \p V, element (I, J), from the programs.
+/// Stage 6: the CPU reference of element (\p I, \p J) of the variant whose
+/// programs are \p Mma and \p Epi, on the inputs \p A and \p B.
 static Expected<float>
 referenceElement(StackPtxContext &Ctx, const BoundProgram &Mma,
                  const std::vector<uint64_t> &Words, const BoundProgram &Epi,

@@ -73,20 +73,20 @@ void AstError::log(raw_ostream &Os) const {
 }
 
 AstResult ast::takeAstResult(Error E, std::string *Message) {
-  AstResult TheR = AstResult::Success;
+  AstResult Result = AstResult::Success;
   handleAllErrors(
       std::move(E),
       [&](const AstError &Ae) {
-        TheR = Ae.getResult();
+        Result = Ae.getResult();
         if (Message)
           *Message = toString(make_error<AstError>(Ae));
       },
       [&](const ErrorInfoBase &Other) {
-        TheR = AstResult::Internal;
+        Result = AstResult::Internal;
         if (Message)
           *Message = Other.message();
       });
-  return TheR;
+  return Result;
 }
 
 std::vector<uint32_t> ast::getReferenceAstInstrMap(const InstrSet &Info) {
@@ -117,7 +117,7 @@ struct InstrInfo {
   enum : uint8_t { Ok, BadTables, MultiResult, TooNew } Status = BadTables;
   uint16_t RetStack = 0;
   uint16_t NumArgElems = 0;
-  uint32_t ArgElemBegin = 0; ///< into Impl::argElemStacks
+  uint32_t ArgElemBegin = 0; ///< into Impl::ArgElemStacks
   bool HasVectorArgs = false;
 };
 struct Frame {
@@ -134,12 +134,12 @@ struct AstPtxContext::Impl {
   Impl(const InstrSet &Info, AstPtxOptions O);
 
   Error build(const AstProgram &Prog, ArrayRef<AstVar> Inputs);
-  /// Share: opts.shareSubexpressions. Presized: the DAG and the value
+  /// Share: Opts.ShareSubexpressions. Presized: the DAG and the value
   /// stack have room for every word, and the executed-word limit cannot be
   /// reached (no routines), so neither is checked per word.
   template <bool Share, bool Presized>
-  Error run(uint32_t TheExprVal, const AstOutput &TheOutVal,
-            const AstProgram &TheProgVal, ArrayRef<AstVar> TheInputsVal);
+  Error run(uint32_t ExprIdx, const AstOutput &Output, const AstProgram &Prog,
+            ArrayRef<AstVar> Inputs);
   StringRef emit(const AstProgram &Prog, ArrayRef<AstVar> Inputs);
 
   char *ensure(char *P, size_t N) { return Out.ensure(P, N); }
@@ -166,7 +166,7 @@ struct AstPtxContext::Impl {
     }
     char *operand(char *P, uint32_t N) const {
       const Node &Nd = Nodes[N];
-      if (Nd.TheKind == AstWordType::Input) {
+      if (Nd.Kind == AstWordType::Input) {
         *P = '%';
         return expr::writeName(P + 1, Inputs[Nd.Payload].Name);
       }
@@ -183,8 +183,8 @@ struct AstPtxContext::Impl {
   /// Lower-case literals, `%ast<N>` for stack 0 and `%ast_s<S>_<N>` for
   /// the others, no indent: the reference's AST PTX text.
   const expr::PtxStackTables Tables;
-  std::vector<InstrInfo> TheInstrInfo;
-  /// Per PTX word payload (through opts.instrMap when set): instructions
+  std::vector<InstrInfo> InstrInfos;
+  /// Per PTX word payload (through Opts.InstrMap when set): instructions
   /// with 1-4 scalar operands and one scalar result the target has, the
   /// common case run() checks without the general path.
   struct FastInstr {
@@ -196,7 +196,7 @@ struct AstPtxContext::Impl {
   std::vector<FastInstr> FastInstrs;
   /// traits.getElemStacks().
   const uint16_t *ArgElemStacks;
-  /// `<opcode> ` of each instruction at opText[opBegin[i]], followed by 32
+  /// `<opcode> ` of each instruction at OpText[OpBegin[i]], followed by 32
   /// bytes of padding so that 32 bytes may be copied from any start.
   std::vector<char> OpText;
   std::vector<uint32_t> OpBegin, OpLen;
@@ -216,7 +216,7 @@ struct AstPtxContext::Impl {
     char Text[24];
     uint8_t Len;
   };
-  std::vector<OperandText> TheOperandText;
+  std::vector<OperandText> OperandTexts;
   /// Per stack, `, <register prefix>`.
   std::vector<OperandText> RegHeadText;
   /// Decimal digits of 0-999 in the low bytes, their count in the top one
@@ -231,7 +231,7 @@ struct AstPtxContext::Impl {
   bool SawCall = false;
   /// Room before the body for the declarations, written last.
   size_t HeaderRoom = 0;
-  std::vector<char> Header; ///< headerRoom bytes
+  std::vector<char> Header; ///< HeaderRoom bytes
   /// The longest input name of the compile being emitted.
   size_t MaxNameLen = 0;
   expr::TextBuf Out;
@@ -244,10 +244,10 @@ AstPtxContext::Impl::Impl(const InstrSet &Info, AstPtxOptions O)
                       : "%ast_s" + std::to_string(S) + "_";
       }) {
   ArgElemStacks = Traits.getElemStacks().data();
-  TheInstrInfo.resize(Info.NumInstrs);
+  InstrInfos.resize(Info.NumInstrs);
   for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
     const expr::InstrTraits &T = Traits.getInstr(I);
-    InstrInfo &Ii = TheInstrInfo[I];
+    InstrInfo &Ii = InstrInfos[I];
     if (!T.WellFormed)
       continue;
     Ii.ArgElemBegin = T.ArgElemBegin;
@@ -281,7 +281,7 @@ AstPtxContext::Impl::Impl(const InstrSet &Info, AstPtxOptions O)
     FastInstr Fi = {I, 0, 0, {0, 0, 0, 0}};
     if (I >= Info.NumInstrs)
       return Fi;
-    const InstrInfo &Ii = TheInstrInfo[I];
+    const InstrInfo &Ii = InstrInfos[I];
     if (Ii.Status != InstrInfo::Ok || Ii.HasVectorArgs || Ii.NumArgElems == 0 ||
         Ii.NumArgElems > 4 || Ii.NumArgElems > Opts.MaxArgs)
       return Fi;
@@ -360,11 +360,11 @@ Error AstPtxContext::Impl::build(const AstProgram &Prog,
 }
 
 template <bool Share, bool Presized>
-Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
-                               const AstProgram &TheProg,
-                               ArrayRef<AstVar> TheInputs) {
+Error AstPtxContext::Impl::run(uint32_t ExprIdx, const AstOutput &Output,
+                               const AstProgram &Prog,
+                               ArrayRef<AstVar> Inputs) {
   // The expression's frame; with routines, frames holds it and theirs.
-  Frame Top = {TheOut.Words.data(), TheOut.Words.size(), 0, ~0u, 0, 0, 0};
+  Frame Top = {Output.Words.data(), Output.Words.size(), 0, ~0u, 0, 0, 0};
   Frame *F = &Top;
   if (!Presized) {
     Args.clear();
@@ -374,7 +374,7 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
   }
   const uint32_t MaxDepth = Opts.MaxStackDepth;
   // The current frame's cursor and end, and the executed-word budget, in
-  // locals; Frame::pc is written back only around calls.
+  // locals; Frame::Pc is written back only around calls.
   const size_t MaxWords = Opts.MaxWords;
   const uint64_t *Wp = F->Words;
   const uint64_t *Wend = F->Words + std::min(F->Size, MaxWords);
@@ -383,7 +383,7 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
   auto Fail = [&](AstResult R, const Twine &Msg) {
     Executed = Exec;
     return make_error<AstError>(
-        R, AstWordPos{TheExpr, F->Routine, uint32_t(Wp - F->Words - 1)},
+        R, AstWordPos{ExprIdx, F->Routine, uint32_t(Wp - F->Words - 1)},
         Msg.str());
   };
   auto StackName = [&](uint16_t S) { return StringRef(Info.StackNames[S]); };
@@ -391,25 +391,25 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
   if (Vals.size() < 64)
     Vals.resize(64);
   uint32_t *Vs = Vals.data();
-  uint32_t TheSp = 0;
+  uint32_t Sp = 0;
   size_t Cap = Vals.size();
   auto Push = [&](uint32_t N) -> bool {
-    if (Presized) { // vals has room for min(words, maxDepth) + 1 values
-      if (__builtin_expect(TheSp >= MaxDepth, 0))
+    if (Presized) { // vals has room for min(words, MaxDepth) + 1 values
+      if (__builtin_expect(Sp >= MaxDepth, 0))
         return false;
-      Vs[TheSp++] = N;
+      Vs[Sp++] = N;
       return true;
     }
-    if (__builtin_expect(TheSp >= Cap, 0)) {
-      if (TheSp >= MaxDepth)
+    if (__builtin_expect(Sp >= Cap, 0)) {
+      if (Sp >= MaxDepth)
         return false;
       Vals.resize(std::min<size_t>(size_t(MaxDepth), Cap * 2));
       Vs = Vals.data();
       Cap = Vals.size();
     }
-    if (__builtin_expect(TheSp >= MaxDepth, 0))
+    if (__builtin_expect(Sp >= MaxDepth, 0))
       return false;
-    Vs[TheSp++] = N;
+    Vs[Sp++] = N;
     return true;
   };
   const FastInstr *Fast = FastInstrs.data();
@@ -426,7 +426,7 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
       Executed = Exec;
       return make_error<AstError>(
           AstResult::BadInstructionMaybeForgotReturn,
-          AstWordPos{TheExpr, F->Routine, uint32_t(Wend - F->Words)},
+          AstWordPos{ExprIdx, F->Routine, uint32_t(Wend - F->Words)},
           ((F->Routine == ~0u ? Twine("expression") : Twine("routine")) +
            " has no RETURN within " +
            Twine(std::min<uint64_t>(F->Size, MaxWords)) + " words")
@@ -439,21 +439,21 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
                       " words executed (maxExecutedWords)");
     uint16_t Aux = getAstWordAux(W);
     uint32_t Payload = getAstWordPayload(W);
-    uint32_t Height = Presized ? TheSp : TheSp - F->EntryHeight;
+    uint32_t Height = Presized ? Sp : Sp - F->EntryHeight;
     if (getAstWordType(W) == AstWordType::Ptx && Payload < NumFast) {
       const FastInstr &Fi = Fast[Payload];
       // A fast instruction has 1-4 operands; NumArgs 0 marks the others,
       // which a word of 0 operands must not match.
       if (unsigned(Aux) - 1u < 4u && Fi.NumArgs == Aux && Height >= Aux) {
-        const uint32_t *Ops = Vs + TheSp - Aux;
+        const uint32_t *Ops = Vs + Sp - Aux;
         bool Typed = true;
         for (unsigned I = 0; I != Aux; ++I)
           Typed &= Dag[Ops[I]].Stack == Fi.ArgStacks[I];
         if (Typed) {
           uint32_t N = Dag.template addInstr<Share, Presized>(
               Fi.Instr, Fi.RetStack, Ops, Aux);
-          TheSp -= Aux;
-          Vs[TheSp++] = N;
+          Sp -= Aux;
+          Vs[Sp++] = N;
           continue;
         }
       }
@@ -461,14 +461,14 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
     }
     switch (getAstWordType(W)) {
     case AstWordType::Input: {
-      if (Payload >= TheInputs.size())
+      if (Payload >= Inputs.size())
         return Fail(AstResult::InputIdxOutOfBounds,
                     "input " + Twine(Payload) + " out of range (" +
-                        Twine(TheInputs.size()) + " inputs)");
-      uint16_t S = TheInputs[Payload].StackIdx;
+                        Twine(Inputs.size()) + " inputs)");
+      uint16_t S = Inputs[Payload].StackIdx;
       if (S >= Info.NumStacks)
         return Fail(AstResult::StackIdxOutOfBounds,
-                    "input '" + TheInputs[Payload].Name + "' has stack index " +
+                    "input '" + Inputs[Payload].Name + "' has stack index " +
                         Twine(S) + ", out of range");
       uint32_t N;
       if (InputGen[Payload] == Dag.getGeneration()) {
@@ -521,7 +521,7 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
                 (Instr = Opts.InstrMap[Payload]) < Info.NumInstrs;
       else
         Known = Instr < Info.NumInstrs;
-      const InstrInfo *Ii = Known ? &TheInstrInfo[Instr] : nullptr;
+      const InstrInfo *Ii = Known ? &InstrInfos[Instr] : nullptr;
       if (Aux > Opts.MaxArgs && !(Ii && Aux == Ii->NumArgElems))
         return Fail(AstResult::TooManyArgs,
                     "instruction word with " + Twine(Aux) +
@@ -552,7 +552,7 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
         return Fail(AstResult::StackUnderflow,
                     "'" + Name() + "' needs " + Twine(Aux) + " operands, " +
                         Twine(Height) + " on the stack");
-      const uint32_t *Ops = Vs + TheSp - Aux;
+      const uint32_t *Ops = Vs + Sp - Aux;
       const uint16_t *Want = ArgElemStacks + Ii->ArgElemBegin;
       for (unsigned I = 0; I != Aux; ++I)
         if (Dag[Ops[I]].Stack != Want[I])
@@ -562,8 +562,8 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
                           StackName(Want[I]));
       uint32_t N =
           Dag.template addInstr<Share, Presized>(Instr, Ii->RetStack, Ops, Aux);
-      TheSp -= Aux;
-      Vs[TheSp++] = N; // where its operands were: room is certain
+      Sp -= Aux;
+      Vs[Sp++] = N; // where its operands were: room is certain
       break;
     }
     case AstWordType::Routine: {
@@ -572,10 +572,10 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
                                                 " arguments, more than " +
                                                 Twine(Opts.MaxArgs) +
                                                 " (maxArgs)");
-      if (Payload >= TheProg.Routines.size())
+      if (Payload >= Prog.Routines.size())
         return Fail(AstResult::RoutineIdxOutOfBounds,
                     "routine " + Twine(Payload) + " out of range (" +
-                        Twine(TheProg.Routines.size()) + " routines)");
+                        Twine(Prog.Routines.size()) + " routines)");
       if (Frames.size() > Opts.MaxRoutineDepth)
         return Fail(AstResult::RoutineDepthExceeded,
                     "routine calls nested more than " +
@@ -586,13 +586,13 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
                     "routine " + Twine(Payload) + " needs " + Twine(Aux) +
                         " arguments, " + Twine(Height) + " on the stack");
       uint32_t ArgBase = uint32_t(Args.size());
-      Args.insert(Args.end(), Vs + TheSp - Aux, Vs + TheSp);
-      TheSp -= Aux;
-      ArrayRef<uint64_t> Body = TheProg.Routines[Payload];
+      Args.insert(Args.end(), Vs + Sp - Aux, Vs + Sp);
+      Sp -= Aux;
+      ArrayRef<uint64_t> Body = Prog.Routines[Payload];
       SawCall = true;
       F->Pc = size_t(Wp - F->Words);
       Frames.push_back(
-          {Body.data(), Body.size(), 0, Payload, ArgBase, Aux, TheSp});
+          {Body.data(), Body.size(), 0, Payload, ArgBase, Aux, Sp});
       F = &Frames.back();
       Wp = F->Words;
       Wend = F->Words + std::min(F->Size, MaxWords);
@@ -625,12 +625,12 @@ Error AstPtxContext::Impl::run(uint32_t TheExpr, const AstOutput &TheOut,
         Wend = F->Words + std::min(F->Size, MaxWords);
         break;
       }
-      uint32_t N = Vs[TheSp - 1];
-      if (Dag[N].Stack != TheOut.Var.StackIdx)
+      uint32_t N = Vs[Sp - 1];
+      if (Dag[N].Stack != Output.Var.StackIdx)
         return Fail(AstResult::TypeMismatch,
                     "the value is " + StackName(Dag[N].Stack) + "; output '" +
-                        TheOut.Var.Name + "' is " +
-                        StackName(TheOut.Var.StackIdx));
+                        Output.Var.Name + "' is " +
+                        StackName(Output.Var.StackIdx));
       OutputNodes.push_back(N);
       Executed = Exec;
       return Error::success();
@@ -674,11 +674,11 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
   uint32_t NumNodes = Dag.size();
   if (RegOf.size() < NumNodes) {
     RegOf.resize(NumNodes);
-    TheOperandText.resize(NumNodes);
+    OperandTexts.resize(NumNodes);
   }
   if (SawCall)
     Dag.markLive(OutputNodes, RegOf.data(), Dead, LiveNoReg);
-  // regCounts is all 0 between compiles; usedStacks has a bit per stack
+  // RegCounts is all 0 between compiles; UsedStacks has a bit per stack
   // with a register (numbered mod 64), so the declarations visit only those.
   uint64_t UsedStacks = 0;
   Emitted = 0;
@@ -693,24 +693,24 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
   uint32_t *Counts = RegCounts.data();
   const uint32_t *OpLenP = OpLen.data(), *OpBeginP = OpBegin.data();
   const char *OpTextP = OpText.data();
-  const InstrInfo *InfoP = TheInstrInfo.data();
+  const InstrInfo *InfoP = InstrInfos.data();
   const uint32_t *OperandP = Dag.getOperands().data();
   const bool Call = SawCall;
   const size_t OperandRoom = MaxNameLen + 40;
   const Writer W(*this, Inputs);
   const expr::LiteralKind *LitKinds = Tables.getLiteralKinds();
-  OperandText *TextP = TheOperandText.data();
+  OperandText *TextP = OperandTexts.data();
   const OperandText *RegHeads = RegHeadText.data();
   for (uint32_t N = 0; N != NumNodes; ++N) {
     if (Call && RegP[N] == Dead)
       continue;
     const Node &Nd = NodeP[N];
     OperandText &T = TextP[N];
-    if (Nd.TheKind == AstWordType::Input ||
-        (Nd.TheKind == AstWordType::Constant && Inl[Nd.Stack])) {
+    if (Nd.Kind == AstWordType::Input ||
+        (Nd.Kind == AstWordType::Constant && Inl[Nd.Stack])) {
       RegP[N] = ~0u;
       // `, <operand>` once: every use copies it whole.
-      if (Nd.TheKind == AstWordType::Input) {
+      if (Nd.Kind == AstWordType::Input) {
         StringRef Name = Inputs[Nd.Payload].Name;
         T.Len = OperandText::Long;
         if (Name.size() + 3 <= sizeof(T.Text)) {
@@ -741,7 +741,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
     } else {
       T.Len = OperandText::Long;
     }
-    if (Nd.TheKind == AstWordType::Ptx) {
+    if (Nd.Kind == AstWordType::Ptx) {
       uint32_t Len = OpLenP[Nd.Payload];
       const char *Op = OpTextP + OpBeginP[Nd.Payload];
       // Room for the whole line: every operand is at most a literal, a
@@ -803,7 +803,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
       P = writeReg(P + Mov.size(), Nd.Stack, R);
       std::memcpy(P, ", ", 2);
       P += 2;
-      if (Nd.TheKind == AstWordType::Constant) {
+      if (Nd.Kind == AstWordType::Constant) {
         P = expr::writePtxLiteral<false>(P, Tables.getLiteralKind(Nd.Stack),
                                          Nd.Payload);
       } else {
@@ -828,7 +828,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
   OutputCopies.assign(NumOut, ~0u);
   for (uint32_t O = 1; O < NumOut; ++O) {
     const Node &Nd = Dag[OutputNodes[O]];
-    if (Nd.TheKind != AstWordType::Input)
+    if (Nd.Kind != AstWordType::Input)
       continue;
     StringRef Name = Inputs[Nd.Payload].Name;
     for (uint32_t J = 0; J != O; ++J)
@@ -870,7 +870,7 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
   P = ensure(P, 2);
   *P++ = '}';
   size_t End = size_t(P - Out.begin());
-  // Written into a scratch of headerRoom bytes, then moved before the body.
+  // Written into a scratch of HeaderRoom bytes, then moved before the body.
   char *Hp = Header.data();
   std::memcpy(Hp, "{\n", 2);
   Hp += 2;
@@ -903,33 +903,33 @@ StringRef AstPtxContext::Impl::emit(const AstProgram &Prog,
 //===----------------------------------------------------------------------===//
 
 AstPtxContext::AstPtxContext(const InstrSet &Info, AstPtxOptions Opts)
-    : TheImpl(std::make_unique<Impl>(Info, Opts)) {}
+    : PImpl(std::make_unique<Impl>(Info, Opts)) {}
 AstPtxContext::~AstPtxContext() = default;
 
 Error AstPtxContext::build(const AstProgram &Prog, ArrayRef<AstVar> Inputs) {
-  return TheImpl->build(Prog, Inputs);
+  return PImpl->build(Prog, Inputs);
 }
 
 Expected<StringRef> AstPtxContext::compile(const AstProgram &Prog,
                                            ArrayRef<AstVar> Inputs) {
-  if (Error E = TheImpl->build(Prog, Inputs))
+  if (Error E = PImpl->build(Prog, Inputs))
     return E;
-  return TheImpl->emit(Prog, Inputs);
+  return PImpl->emit(Prog, Inputs);
 }
 
 ArrayRef<AstPtxContext::Node> AstPtxContext::getNodes() const {
-  return TheImpl->Dag.getNodes();
+  return PImpl->Dag.getNodes();
 }
 ArrayRef<uint32_t> AstPtxContext::getOperands() const {
-  return TheImpl->Dag.getOperands();
+  return PImpl->Dag.getOperands();
 }
 ArrayRef<uint32_t> AstPtxContext::getOutputNodes() const {
-  return TheImpl->OutputNodes;
+  return PImpl->OutputNodes;
 }
-uint32_t AstPtxContext::getNumEmittedInstrs() const { return TheImpl->Emitted; }
-const AstPtxOptions &AstPtxContext::getOptions() const { return TheImpl->Opts; }
-AstPtxOptions &AstPtxContext::getOptions() { return TheImpl->Opts; }
-const InstrSet &AstPtxContext::getInfo() const { return TheImpl->Info; }
+uint32_t AstPtxContext::getNumEmittedInstrs() const { return PImpl->Emitted; }
+const AstPtxOptions &AstPtxContext::getOptions() const { return PImpl->Opts; }
+AstPtxOptions &AstPtxContext::getOptions() { return PImpl->Opts; }
+const InstrSet &AstPtxContext::getInfo() const { return PImpl->Info; }
 
 bool ast::isReservedAstName(StringRef Name) {
   if (!Name.consume_front("ast"))

@@ -29,7 +29,7 @@ ast::interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
   for (uint32_t N : Ctx.getOutputNodes())
     Live[N] = 1;
   for (size_t N = Nodes.size(); N-- != 0;)
-    if (Live[N] && Nodes[N].TheKind == AstWordType::Ptx)
+    if (Live[N] && Nodes[N].Kind == AstWordType::Ptx)
       for (uint32_t I = 0; I != Nodes[N].NumOps; ++I)
         Live[Operands[Nodes[N].Aux + I]] = 1;
   std::vector<uint64_t> Vals(Nodes.size(), 0);
@@ -39,7 +39,7 @@ ast::interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
       continue;
     const AstPtxContext::Node &Nd = Nodes[N];
     StringRef Prefix = Info.LiteralPrefixes[Nd.Stack];
-    switch (Nd.TheKind) {
+    switch (Nd.Kind) {
     case AstWordType::Input: {
       uint64_t V = Nd.Payload < Values.size() ? Values[Nd.Payload] : 0;
       unsigned W = expr::getTypeWidth(Prefix);

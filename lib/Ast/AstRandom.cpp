@@ -81,7 +81,7 @@ std::vector<uint64_t> ast::randomAstExpr(expr::Rng &Rng, const InstrSet &Info,
                                          uint16_t Stack, unsigned Nodes,
                                          ArrayRef<AstVar> Inputs,
                                          ArrayRef<uint32_t> Instrs,
-                                         uint32_t TheTargetSm) {
+                                         uint32_t TargetSm) {
   Gen G{Rng, Info, Inputs, {}, {}, {}};
   G.ByStack.resize(Info.NumStacks);
   G.OperandStacks.resize(Info.NumInstrs);
@@ -90,7 +90,7 @@ std::vector<uint64_t> ast::randomAstExpr(expr::Rng &Rng, const InstrSet &Info,
     if (D.NumRets != 1 || D.NumArgs == 0 ||
         Info.ArgTypes[D.Rets[0]].NumVecElems != 0)
       return;
-    if (TheTargetSm && Info.InstrMinSm && Info.InstrMinSm[I] > TheTargetSm)
+    if (TargetSm && Info.InstrMinSm && Info.InstrMinSm[I] > TargetSm)
       return;
     for (unsigned A = 0; A != D.NumArgs; ++A) {
       const expr::ArgTypeInfo &T = Info.ArgTypes[D.Args[A]];

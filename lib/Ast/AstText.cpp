@@ -161,7 +161,7 @@ private:
   }
   Expected<uint16_t> parseStack(const SExpr &X);
   Error declare(const SExpr &Form);
-  Error expr(const SExpr &X, int TheExpected, AstWords &Out);
+  Error expr(const SExpr &X, int ExpectedStack, AstWords &Out);
   Expected<int> lookupVar(const SExpr &X);
   int findStackCI(StringRef Name) const {
     for (uint32_t S = 0; S != Info.NumStacks; ++S)
@@ -253,7 +253,7 @@ Expected<int> Builder::lookupVar(const SExpr &X) {
   return -1;
 }
 
-Error Builder::expr(const SExpr &X, int TheExpected, AstWords &Out) {
+Error Builder::expr(const SExpr &X, int ExpectedStack, AstWords &Out) {
   if (!X.IsList) {
     StringRef A = X.Atom;
     if (A.startswith("%")) {
@@ -276,7 +276,7 @@ Error Builder::expr(const SExpr &X, int TheExpected, AstWords &Out) {
     }
     if (looksLikeLiteral(A)) {
       StringRef Text = A;
-      int Stack = TheExpected >= 0 ? TheExpected : 0;
+      int Stack = ExpectedStack >= 0 ? ExpectedStack : 0;
       size_t Colon = A.rfind(':');
       if (Colon != StringRef::npos) {
         Text = A.take_front(Colon);
@@ -478,8 +478,8 @@ Expected<AstModule> Builder::build(std::vector<SExpr> &Forms) {
         int Count = 0, Found = -1;
         for (size_t I = 0; I != Predeclared.size(); ++I)
           if (Predeclared[I].Kind == K &&
-              (Found < 0 || Predeclared[I].TheSiteVar == ~0u ||
-               Predeclared[I].TheSiteVar != Predeclared[Found].TheSiteVar)) {
+              (Found < 0 || Predeclared[I].SiteVarIdx == ~0u ||
+               Predeclared[I].SiteVarIdx != Predeclared[Found].SiteVarIdx)) {
             ++Count;
             Found = int(I);
           }
@@ -516,8 +516,8 @@ Expected<AstModule> ast::parseAstModule(const SourceMgr &Sm, unsigned BufferId,
                                         const InstrSet &Info,
                                         ArrayRef<AstVarDecl> Predeclared) {
   std::vector<SExpr> Forms;
-  Reader TheReader(Sm, Sm.getMemoryBuffer(BufferId)->getBuffer());
-  if (Error E = TheReader.readAll(Forms))
+  Reader R(Sm, Sm.getMemoryBuffer(BufferId)->getBuffer());
+  if (Error E = R.readAll(Forms))
     return E;
   Builder B(Sm, Info, Predeclared);
   return B.build(Forms);
@@ -547,7 +547,7 @@ Expected<AstModule> ast::parseAstModule(StringRef Text, const InstrSet &Info,
   return M;
 }
 
-Error ast::locateAstError(Error E, const SourceMgr &TheSm, const AstModule &M) {
+Error ast::locateAstError(Error E, const SourceMgr &Sm, const AstModule &M) {
   return handleErrors(std::move(E), [&](const AstError &Ae) -> Error {
     const AstWordPos &Pos = Ae.getPos();
     const AstWords *W = nullptr;
@@ -562,7 +562,7 @@ Error ast::locateAstError(Error E, const SourceMgr &TheSm, const AstModule &M) {
       Loc = W->Loc;
     if (!Loc.isValid())
       return make_error<AstError>(Ae);
-    return DiagnosticError::get(TheSm, Loc,
+    return DiagnosticError::get(Sm, Loc,
                                 Ae.getMessage() + " (" +
                                     getAstResultName(uint32_t(Ae.getResult())) +
                                     ")");
@@ -584,7 +584,7 @@ struct PrintVal {
 };
 } // namespace
 
-static std::string spellLiteral(const PrintVal &V, int TheExpected,
+static std::string spellLiteral(const PrintVal &V, int ExpectedStack,
                                 const InstrSet &Info) {
   std::string S;
   raw_string_ostream Os(S);
@@ -608,7 +608,7 @@ static std::string spellLiteral(const PrintVal &V, int TheExpected,
     Os << "0x" << format_hex_no_prefix(V.Bits, 1);
   else
     Os << V.Bits;
-  if (int(V.Stack) != (TheExpected >= 0 ? TheExpected : 0))
+  if (int(V.Stack) != (ExpectedStack >= 0 ? ExpectedStack : 0))
     Os << ":" << Info.StackNames[V.Stack];
   return Os.str();
 }
@@ -616,10 +616,10 @@ static std::string spellLiteral(const PrintVal &V, int TheExpected,
 static Expected<std::string> printExpr(ArrayRef<uint64_t> Words,
                                        const AstModule &M, const InstrSet &Info,
                                        const std::vector<std::string> *Params,
-                                       int TheExpected) {
-  std::vector<PrintVal> TheSt;
+                                       int ExpectedStack) {
+  std::vector<PrintVal> Values;
   auto Take = [&](size_t I, int Exp) {
-    PrintVal &V = TheSt[I];
+    PrintVal &V = Values[I];
     return V.IsLiteral ? spellLiteral(V, Exp, Info) : V.Text;
   };
   for (size_t I = 0; I != Words.size(); ++I) {
@@ -633,14 +633,14 @@ static Expected<std::string> printExpr(ArrayRef<uint64_t> Words,
     case AstWordType::Input:
       if (Payload >= M.Vars.size())
         return Bad("input " + Twine(Payload) + " out of range");
-      TheSt.push_back({M.Vars[Payload].Name});
+      Values.push_back({M.Vars[Payload].Name});
       break;
     case AstWordType::Constant: {
       PrintVal V;
       V.IsLiteral = true;
       V.Stack = Aux;
       V.Bits = Payload;
-      TheSt.push_back(V);
+      Values.push_back(V);
       break;
     }
     case AstWordType::Special: {
@@ -649,13 +649,13 @@ static Expected<std::string> printExpr(ArrayRef<uint64_t> Words,
       std::string T = "%" + std::string(Info.SpecialPtx[Payload]);
       if (Info.ArgTypes[Info.Specials[Payload].TheArgType].NumVecElems)
         T += std::string(".") + "xyzw"[Aux & 3];
-      TheSt.push_back({T});
+      Values.push_back({T});
       break;
     }
     case AstWordType::RoutineArg:
       if (!Params || Payload >= Params->size())
         return Bad("routine argument " + Twine(Payload) + " out of range");
-      TheSt.push_back({(*Params)[Payload]});
+      Values.push_back({(*Params)[Payload]});
       break;
     case AstWordType::Ptx:
     case AstWordType::Routine: {
@@ -663,7 +663,7 @@ static Expected<std::string> printExpr(ArrayRef<uint64_t> Words,
       if (IsPtx ? Payload >= Info.NumInstrs : Payload >= M.Routines.size())
         return Bad((IsPtx ? "instruction " : "routine ") + Twine(Payload) +
                    " out of range");
-      if (TheSt.size() < Aux)
+      if (Values.size() < Aux)
         return Bad("too few operands");
       SmallVector<uint16_t, 8> Want;
       if (IsPtx) {
@@ -675,18 +675,18 @@ static Expected<std::string> printExpr(ArrayRef<uint64_t> Words,
       }
       std::string T = "(";
       T += IsPtx ? Info.InstrNames[Payload] : M.Routines[Payload].Name;
-      size_t Base = TheSt.size() - Aux;
+      size_t Base = Values.size() - Aux;
       for (unsigned K = 0; K != Aux; ++K)
         T += " " + Take(Base + K, K < Want.size() ? int(Want[K]) : -1);
       T += ")";
-      TheSt.resize(Base);
-      TheSt.push_back({T});
+      Values.resize(Base);
+      Values.push_back({T});
       break;
     }
     case AstWordType::Return:
-      if (TheSt.size() != 1)
-        return Bad("RETURN with " + Twine(TheSt.size()) + " values");
-      return Take(0, TheExpected);
+      if (Values.size() != 1)
+        return Bad("RETURN with " + Twine(Values.size()) + " values");
+      return Take(0, ExpectedStack);
     default:
       return Bad("not an AST PTX word");
     }
@@ -800,7 +800,7 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
   AstModule M;
   StringMap<uint32_t> VarIdx, RoutineIdx;
   AstWords *Cur = nullptr;
-  auto TheError = [&](StringRef At, const Twine &Msg) {
+  auto Fail = [&](StringRef At, const Twine &Msg) {
     return DiagnosticError::get(Sm, SMLoc::getFromPointer(At.data()), Msg);
   };
   SmallVector<StringRef, 8> Lines;
@@ -812,10 +812,9 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
     if (!T.consume_front("//")) {
       uint64_t W;
       if (T.getAsInteger(0, W))
-        return TheError(T, "expected a word (0x...) or a '//' line");
+        return Fail(T, "expected a word (0x...) or a '//' line");
       if (!Cur)
-        return TheError(T,
-                        "a word before any '// routine' or '// output' line");
+        return Fail(T, "a word before any '// routine' or '// output' line");
       Cur->Words.push_back(W);
       Cur->Locs.push_back(SMLoc::getFromPointer(T.data()));
       continue;
@@ -831,15 +830,15 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
     StringRef Head = F[0];
     if (Head == "in" || Head == "out" || Head == "mod") {
       if (F.size() != 3)
-        return TheError(Head, "expected '// " + Head + " NAME STACK'");
+        return Fail(Head, "expected '// " + Head + " NAME STACK'");
       int St = -1;
       for (uint32_t I = 0; I != Info.NumStacks; ++I)
         if (F[2].equals_insensitive(Info.StackNames[I]))
           St = int(I);
       if (St < 0)
-        return TheError(F[2], "unknown stack '" + F[2] + "'");
+        return Fail(F[2], "unknown stack '" + F[2] + "'");
       if (!VarIdx.try_emplace(F[1], M.Vars.size()).second)
-        return TheError(F[1], "variable '" + F[1] + "' is declared twice");
+        return Fail(F[1], "variable '" + F[1] + "' is declared twice");
       AstVarDecl D;
       D.Name = F[1].str();
       D.StackIdx = uint16_t(St);
@@ -850,9 +849,9 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
       M.Vars.push_back(std::move(D));
     } else if (Head == "routine") {
       if (F.size() < 2)
-        return TheError(Head, "expected '// routine NAME PARAM...'");
+        return Fail(Head, "expected '// routine NAME PARAM...'");
       if (!RoutineIdx.try_emplace(F[1], M.Routines.size()).second)
-        return TheError(F[1], "routine '" + F[1] + "' is defined twice");
+        return Fail(F[1], "routine '" + F[1] + "' is defined twice");
       AstRoutineDecl R;
       R.Name = F[1].str();
       for (size_t I = 2; I < F.size(); ++I)
@@ -862,20 +861,20 @@ Expected<AstModule> ast::parseAstWords(const SourceMgr &Sm, unsigned BufferId,
       Cur = &M.Routines.back().Body;
     } else if (Head == "output") {
       if (F.size() != 2)
-        return TheError(Head, "expected '// output NAME'");
+        return Fail(Head, "expected '// output NAME'");
       auto It = VarIdx.find(F[1]);
       if (It == VarIdx.end())
-        return TheError(F[1], "unknown variable '" + F[1] + "'");
+        return Fail(F[1], "unknown variable '" + F[1] + "'");
       if (M.Vars[It->second].Kind == InjectArgKind::In)
-        return TheError(F[1], "'" + F[1] + "' is an in variable");
+        return Fail(F[1], "'" + F[1] + "' is an in variable");
       AstOutputDecl O;
       O.Var = It->second;
       O.Expr.Loc = SMLoc::getFromPointer(F[1].data());
       M.Outputs.push_back(std::move(O));
       Cur = &M.Outputs.back().Expr;
     } else {
-      return TheError(Head, "expected 'in', 'out', 'mod', 'routine' or "
-                            "'output' after '//'");
+      return Fail(Head, "expected 'in', 'out', 'mod', 'routine' or "
+                        "'output' after '//'");
     }
   }
   return M;

@@ -98,7 +98,7 @@ static const SharedOp SharedOps[] = {
 };
 constexpr unsigned NumSharedOps = sizeof(SharedOps) / sizeof(SharedOps[0]);
 
-/// A register (`%f1`) or an immediate in the exact hex form of \p type
+/// A register (`%f1`) or an immediate in the exact hex form of \p Type
 /// (`0f3F800000`, `0d...`): what a call passes as it is. (A decimal literal
 /// such as `2.5` is an f64 that only an instruction converts.)
 static bool isCallOperand(StringRef S, StringRef Type) {
@@ -111,9 +111,9 @@ static bool isCallOperand(StringRef S, StringRef Type) {
          all_of(S.drop_front(2), isHexDigit);
 }
 
-/// If \p line is exactly `<op> d, a[, b];` of a shared operation (no
+/// If \p Line is exactly `<op> d, a[, b];` of a shared operation (no
 /// guard, operands registers or immediates), \returns its index in
-/// SharedOps and sets \p operands; else -1.
+/// SharedOps and sets \p Operands; else -1.
 static int matchSharedOp(StringRef Line, SmallVectorImpl<StringRef> &Operands) {
   Line = Line.trim();
   if (!Line.consume_back(";"))
@@ -142,7 +142,7 @@ static int matchSharedOp(StringRef Line, SmallVectorImpl<StringRef> &Operands) {
   return Operands[0].startswith("%") ? Found : -1;
 }
 
-/// \returns \p stub with each shared operation of \p route a call of its
+/// \returns \p Stub with each shared operation of \p Route a call of its
 /// `.func`.
 static std::string routeSharedOps(StringRef Stub, StringRef Prefix,
                                   const bool (&Route)[NumSharedOps]) {
@@ -171,7 +171,7 @@ static std::string routeSharedOps(StringRef Stub, StringRef Prefix,
   return Out;
 }
 
-/// Adds the uses of each shared operation in \p stub to \p uses;
+/// Adds the uses of each shared operation in \p Stub to \p Uses;
 /// \returns whether there was one.
 static bool countSharedOps(StringRef Stub, unsigned (&Uses)[NumSharedOps]) {
   // Cheap test first: most stubs have none.

@@ -47,7 +47,7 @@ struct mmptx_ast_context {
   bool HaveOutput = false;
 };
 
-/// Records \p msg for the thread and for the context \p c; \returns \p r.
+/// Records \p Msg for the thread and for the context \p C; \returns \p R.
 static mmptx_ast_result_t fail(mmptx_ast_context_t *C, mmptx_ast_result_t R,
                                const llvm::Twine &Msg) {
   return capi::fail(R, Msg, &C->LastError);
@@ -164,10 +164,10 @@ const uint32_t *mmptx_ast_reference_instr_map(size_t *Count) {
 
 mmptx_ast_result_t mmptx_ast_context_create(const mmptx_stack_tables_t *Tables,
                                             const mmptx_ast_options_t *Options,
-                                            mmptx_ast_context_t **TheContext) {
-  if (!TheContext)
+                                            mmptx_ast_context_t **Context) {
+  if (!Context)
     return fail(MMPTX_AST_ERROR_INVALID_VALUE, "context is NULL");
-  *TheContext = nullptr;
+  *Context = nullptr;
   StackInfo Info;
   if (!Tables) {
     Info = stack::getDefaultStackInfo();
@@ -195,13 +195,11 @@ mmptx_ast_result_t mmptx_ast_context_create(const mmptx_stack_tables_t *Tables,
   AstPtxOptions Opts = capi::toAstPtxOptions(O);
   Opts.InstrMap = C->InstrMap;
   C->Ctx = std::make_unique<AstPtxContext>(C->Info, Opts);
-  *TheContext = C;
+  *Context = C;
   return succeed();
 }
 
-void mmptx_ast_context_destroy(mmptx_ast_context_t *TheContext) {
-  delete TheContext;
-}
+void mmptx_ast_context_destroy(mmptx_ast_context_t *Context) { delete Context; }
 
 mmptx_ast_result_t
 mmptx_ast_compile(mmptx_ast_context_t *C, const mmptx_ast_variable_t *Inputs,

@@ -50,7 +50,7 @@ inline ast::AstPtxOptions toAstPtxOptions(const mmptx_ast_options_t &O) {
 }
 
 /// \returns the C spelling of StackPtxOptions field \p Field in \p Storage,
-/// prefixed by \p Prefix: `stackSize` gives `options.stack_size`.
+/// prefixed by \p Prefix: `StackSize` gives `options.stack_size`.
 inline llvm::StringRef spellCField(llvm::StringRef Prefix,
                                    llvm::StringRef Field,
                                    std::string &Storage) {

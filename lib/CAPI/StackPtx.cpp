@@ -57,7 +57,7 @@ struct mmptx_stack_context {
   llvm::StringRef LastOutput;
 };
 
-/// Records \p msg for the thread and for the context \p c; \returns \p r.
+/// Records \p Msg for the thread and for the context \p C; \returns \p R.
 static mmptx_stack_result_t fail(mmptx_stack_context *C, mmptx_stack_result_t R,
                                  const llvm::Twine &Msg) {
   return capi::fail(R, Msg, &C->LastError);
@@ -182,15 +182,15 @@ mmptx_stack_result_t mmptx_stack_vocabulary(const mmptx_stack_tables_t *Tables,
 mmptx_stack_result_t
 mmptx_stack_context_create(const mmptx_stack_tables_t *Tables,
                            const mmptx_stack_options_t *Options,
-                           mmptx_stack_context_t **TheContext) {
-  if (!TheContext)
+                           mmptx_stack_context_t **Context) {
+  if (!Context)
     return fail(MMPTX_STACK_ERROR_INVALID_ARGUMENT, "context is NULL");
-  *TheContext = nullptr;
+  *Context = nullptr;
   StackPtxOptions Opts;
   if (Options) {
     Opts = capi::toStackPtxOptions(*Options);
     // Oversize limits are refused here, before anything is sized by them.
-    // Named as the C struct spells them: stackSize -> options.stack_size.
+    // Named as the C struct spells them: StackSize -> options.stack_size.
     std::string Spelled;
     auto CName = [&](llvm::StringRef Field) {
       return capi::spellCField("options.", Field, Spelled);
@@ -213,12 +213,12 @@ mmptx_stack_context_create(const mmptx_stack_tables_t *Tables,
     return fail(MMPTX_STACK_ERROR_OUT_OF_MEMORY, "out of memory");
   C->Info = Info;
   C->Ctx = std::make_unique<StackPtxContext>(C->Info, Opts);
-  *TheContext = C;
+  *Context = C;
   return succeed();
 }
 
-void mmptx_stack_context_destroy(mmptx_stack_context_t *TheContext) {
-  delete TheContext;
+void mmptx_stack_context_destroy(mmptx_stack_context_t *Context) {
+  delete Context;
 }
 
 mmptx_stack_result_t

@@ -351,21 +351,21 @@ static bool cmpInt(StringRef Op, int64_t A, int64_t B) {
       .Default(false);
 }
 
-Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
-                          ArrayRef<uint64_t> TheA,
+Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
+                          ArrayRef<uint64_t> Args,
                           MutableArrayRef<uint64_t> Results) {
-  const PtxInstrDesc &D = TheInfo.Instrs[Instr];
-  StringRef Ptx = TheInfo.InstrPtx[Instr];
+  const PtxInstrDesc &D = Info.Instrs[Instr];
+  StringRef Ptx = Info.InstrPtx[Instr];
   SmallVector<StringRef, 8> Parts;
   Ptx.split(Parts, '.');
   StringRef Op = Parts[0];
   bool IsFtz = is_contained(Parts, "ftz");
   bool IsNaNMod = is_contained(Parts, "NaN");
-  unsigned NumArgs = TheA.size();
+  unsigned NumArgs = Args.size();
   // Flattened result elements and their stacks.
   SmallVector<uint16_t, 4> RetStacks;
   for (unsigned R = 0; R != D.NumRets; ++R) {
-    const ArgTypeInfo &T = TheInfo.ArgTypes[D.Rets[R]];
+    const ArgTypeInfo &T = Info.ArgTypes[D.Rets[R]];
     RetStacks.append(T.NumVecElems ? T.NumVecElems : 1, T.StackIdx);
   }
   unsigned NumRets = RetStacks.size();
@@ -374,14 +374,14 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     return makeError("the interpreter does not support '" + Ptx + "'");
   };
   auto RetWidth = [&](unsigned E) {
-    return getValueWidth(TheInfo.LiteralPrefixes[RetStacks[E]]);
+    return getValueWidth(Info.LiteralPrefixes[RetStacks[E]]);
   };
 
   if (Op == "mma")
     return makeError("the interpreter does not support warp-wide '" + Ptx +
                      "'");
 
-  Ty TheTy = parseTy(Parts.back());
+  Ty InstrTy = parseTy(Parts.back());
   if (Op == "mov" && (NumArgs != 1 || NumRets != 1 || Parts.back() == "b32" ||
                       Parts.back() == "b64")) {
     // Bit moves, packing and unpacking: operand elements are concatenated,
@@ -391,7 +391,7 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
       ArgW = NumArgs > 1 ? 64 / NumArgs : 64;
     uint64_t Bits = 0;
     for (unsigned I = 0; I != NumArgs; ++I)
-      Bits |= maskToWidth(TheA[I], ArgW) << (ArgW * I);
+      Bits |= maskToWidth(Args[I], ArgW) << (ArgW * I);
     unsigned Total = NumArgs * ArgW;
     unsigned ResW = NumRets > 1 ? Total / NumRets : Total;
     for (unsigned E = 0; E != NumRets; ++E)
@@ -399,47 +399,47 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
   } else if (Op == "cvt") {
     if (Parts.size() < 3)
       return Unsupported();
-    Ty Dst = parseTy(Parts[Parts.size() - 2]), Src = TheTy;
+    Ty Dst = parseTy(Parts[Parts.size() - 2]), Src = InstrTy;
     StringRef Rnd = Parts.size() >= 4 ? Parts[1] : "";
     double X;
     bool SrcFloat = true;
     switch (Src) {
     case Ty::F32:
-      X = ftz(bitsF32(TheA[0]));
+      X = ftz(bitsF32(Args[0]));
       if (!IsFtz)
-        X = bitsF32(TheA[0]);
+        X = bitsF32(Args[0]);
       break;
     case Ty::F64:
-      X = bitsF64(TheA[0]);
+      X = bitsF64(Args[0]);
       break;
     case Ty::F16:
-      X = halfToFloat(uint16_t(TheA[0]));
+      X = halfToFloat(uint16_t(Args[0]));
       break;
     case Ty::BF16:
-      X = bf16ToFloat(uint16_t(TheA[0]));
+      X = bf16ToFloat(uint16_t(Args[0]));
       break;
     case Ty::U8:
-      X = double(uint8_t(TheA[0]));
+      X = double(uint8_t(Args[0]));
       SrcFloat = false;
       break;
     case Ty::U16:
-      X = double(uint16_t(TheA[0]));
+      X = double(uint16_t(Args[0]));
       SrcFloat = false;
       break;
     case Ty::U32:
-      X = double(uint32_t(TheA[0]));
+      X = double(uint32_t(Args[0]));
       SrcFloat = false;
       break;
     case Ty::U64:
-      X = double(TheA[0]);
+      X = double(Args[0]);
       SrcFloat = false;
       break;
     case Ty::S32:
-      X = double(int32_t(TheA[0]));
+      X = double(int32_t(Args[0]));
       SrcFloat = false;
       break;
     case Ty::S64:
-      X = double(int64_t(TheA[0]));
+      X = double(int64_t(Args[0]));
       SrcFloat = false;
       break;
     default:
@@ -448,10 +448,10 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     // A 64-bit integer rounds to the narrower float types once.
     double XNarrow = X;
     if (Src == Ty::U64)
-      XNarrow = intToDoubleRoundToOdd(TheA[0], false);
+      XNarrow = intToDoubleRoundToOdd(Args[0], false);
     else if (Src == Ty::S64)
       XNarrow = intToDoubleRoundToOdd(
-          int64_t(TheA[0]) < 0 ? 0 - TheA[0] : TheA[0], int64_t(TheA[0]) < 0);
+          int64_t(Args[0]) < 0 ? 0 - Args[0] : Args[0], int64_t(Args[0]) < 0);
     auto RoundInt = [&](double V) {
       if (Rnd == "rzi" || Rnd == "rz")
         return std::trunc(V);
@@ -465,9 +465,9 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     case Ty::F32: {
       float F;
       if (Src == Ty::U32 && !SrcFloat)
-        F = float(uint32_t(TheA[0]));
+        F = float(uint32_t(Args[0]));
       else if (Src == Ty::S32)
-        F = float(int32_t(TheA[0]));
+        F = float(int32_t(Args[0]));
       else
         F = float(XNarrow);
       Res[0] = f32Bits(IsFtz ? ftz(F) : F);
@@ -483,7 +483,7 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
       Res[0] = doubleToBf16(XNarrow);
       break;
     case Ty::TF32: {
-      uint32_t B = uint32_t(TheA[0]);
+      uint32_t B = uint32_t(Args[0]);
       if (std::isfinite(bitsF32(B)))
         B = (B + 0x1000u) & 0xffffe000u; // round to nearest, ties away
       Res[0] = B;
@@ -494,7 +494,7 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     case Ty::U32:
     case Ty::U64: {
       if (!SrcFloat) {
-        Res[0] = maskToWidth(TheA[0], getValueWidth(Parts[Parts.size() - 2]));
+        Res[0] = maskToWidth(Args[0], getValueWidth(Parts[Parts.size() - 2]));
         break;
       }
       double V = RoundInt(X);
@@ -506,7 +506,7 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     case Ty::S32:
     case Ty::S64: {
       if (!SrcFloat) {
-        Res[0] = maskToWidth(TheA[0], getValueWidth(Parts[Parts.size() - 2]));
+        Res[0] = maskToWidth(Args[0], getValueWidth(Parts[Parts.size() - 2]));
         break;
       }
       double V = RoundInt(X);
@@ -523,26 +523,26 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
       return Unsupported();
     StringRef C = Parts[1];
     bool R;
-    if (TheTy == Ty::F32 || TheTy == Ty::F64) {
-      double X = TheTy == Ty::F32
-                     ? double(IsFtz ? ftz(bitsF32(TheA[0])) : bitsF32(TheA[0]))
-                     : bitsF64(TheA[0]);
-      double Y = TheTy == Ty::F32
-                     ? double(IsFtz ? ftz(bitsF32(TheA[1])) : bitsF32(TheA[1]))
-                     : bitsF64(TheA[1]);
+    if (InstrTy == Ty::F32 || InstrTy == Ty::F64) {
+      double X = InstrTy == Ty::F32
+                     ? double(IsFtz ? ftz(bitsF32(Args[0])) : bitsF32(Args[0]))
+                     : bitsF64(Args[0]);
+      double Y = InstrTy == Ty::F32
+                     ? double(IsFtz ? ftz(bitsF32(Args[1])) : bitsF32(Args[1]))
+                     : bitsF64(Args[1]);
       R = cmp(C, X, Y);
-    } else if (TheTy == Ty::S32) {
-      R = cmpInt(C, int32_t(TheA[0]), int32_t(TheA[1]));
-    } else if (TheTy == Ty::U32 || TheTy == Ty::B32) {
-      R = cmpInt(C, int64_t(uint32_t(TheA[0])), int64_t(uint32_t(TheA[1])));
+    } else if (InstrTy == Ty::S32) {
+      R = cmpInt(C, int32_t(Args[0]), int32_t(Args[1]));
+    } else if (InstrTy == Ty::U32 || InstrTy == Ty::B32) {
+      R = cmpInt(C, int64_t(uint32_t(Args[0])), int64_t(uint32_t(Args[1])));
     } else {
       return Unsupported();
     }
     if (Parts.size() >= 4 && NumArgs == 3) {
-      StringRef TheB = Parts[2];
-      bool P = TheA[2] != 0;
+      StringRef BoolOp = Parts[2];
+      bool P = Args[2] != 0;
       auto Comb = [&](bool V) {
-        return TheB == "and" ? V && P : TheB == "or" ? V || P : V != P;
+        return BoolOp == "and" ? V && P : BoolOp == "or" ? V || P : V != P;
       };
       Res[0] = Comb(R);
       if (NumRets > 1)
@@ -553,9 +553,9 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
         Res[1] = !R;
     }
   } else if (Op == "selp") {
-    Res[0] = TheA[2] ? TheA[0] : TheA[1];
-  } else if (TheTy == Ty::Pred) {
-    bool X = TheA[0] != 0, Y = NumArgs > 1 && TheA[1] != 0;
+    Res[0] = Args[2] ? Args[0] : Args[1];
+  } else if (InstrTy == Ty::Pred) {
+    bool X = Args[0] != 0, Y = NumArgs > 1 && Args[1] != 0;
     if (Op == "and")
       Res[0] = X && Y;
     else if (Op == "or")
@@ -568,15 +568,15 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
       Res[0] = X;
     else
       return Unsupported();
-  } else if (TheTy == Ty::F64) {
-    double X = bitsF64(TheA[0]), Y = NumArgs > 1 ? bitsF64(TheA[1]) : 0,
-           Z = NumArgs > 2 ? bitsF64(TheA[2]) : 0, R;
+  } else if (InstrTy == Ty::F64) {
+    double X = bitsF64(Args[0]), Y = NumArgs > 1 ? bitsF64(Args[1]) : 0,
+           Z = NumArgs > 2 ? bitsF64(Args[2]) : 0, R;
     if (!evalFloatCommon(Op, X, Y, Z, R))
       return Unsupported();
     Res[0] = f64Bits(R);
-  } else if (TheTy == Ty::F32) {
+  } else if (InstrTy == Ty::F32) {
     auto Arg = [&](unsigned I) {
-      float V = I < NumArgs ? bitsF32(TheA[I]) : 0.0f;
+      float V = I < NumArgs ? bitsF32(Args[I]) : 0.0f;
       return IsFtz ? ftz(V) : V;
     };
     float X = Arg(0), Y = Arg(1), Z = Arg(2), R;
@@ -587,23 +587,23 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     Res[0] = f32Bits(R);
     if (minMaxGivesNaN(Op, IsNaNMod, std::isnan(X), std::isnan(Y)))
       Res[0] = 0x7fffffffu; // the canonical NaN
-  } else if (TheTy == Ty::F16 || TheTy == Ty::BF16 || TheTy == Ty::F16X2 ||
-             TheTy == Ty::BF16X2) {
+  } else if (InstrTy == Ty::F16 || InstrTy == Ty::BF16 ||
+             InstrTy == Ty::F16X2 || InstrTy == Ty::BF16X2) {
     // Each lane is computed in double and rounded to the half type once:
     // sums, products and fmas through round-to-odd (exact for these
     // operands), the rest from double, whose 53 bits make one more rounding
     // of a correctly rounded quotient or root harmless.
-    bool IsBf = TheTy == Ty::BF16 || TheTy == Ty::BF16X2;
-    unsigned Lanes = TheTy == Ty::F16X2 || TheTy == Ty::BF16X2 ? 2 : 1;
+    bool IsBf = InstrTy == Ty::BF16 || InstrTy == Ty::BF16X2;
+    unsigned Lanes = InstrTy == Ty::F16X2 || InstrTy == Ty::BF16X2 ? 2 : 1;
     double MinNormal = IsBf ? 0x1p-126 : 0x1p-14;
     auto FlushHalf = [&](double V) {
       return IsFtz && std::fabs(V) < MinNormal ? std::copysign(0.0, V) : V;
     };
-    for (unsigned TheLane = 0; TheLane != Lanes; ++TheLane) {
+    for (unsigned Lane = 0; Lane != Lanes; ++Lane) {
       auto Arg = [&](unsigned I) -> double {
         if (I >= NumArgs)
           return 0.0;
-        uint16_t H = uint16_t(TheA[I] >> (16 * TheLane));
+        uint16_t H = uint16_t(Args[I] >> (16 * Lane));
         return FlushHalf(IsBf ? bf16ToFloat(H) : halfToFloat(H));
       };
       double X = Arg(0), Y = Arg(1), Z = Arg(2), R;
@@ -625,12 +625,12 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
         H &= 0x8000;
       if (minMaxGivesNaN(Op, IsNaNMod, std::isnan(X), std::isnan(Y)))
         H = 0x7fff; // the canonical NaN
-      Res[0] |= uint64_t(H) << (16 * TheLane);
+      Res[0] |= uint64_t(H) << (16 * Lane);
     }
-  } else if (TheTy == Ty::U32 || TheTy == Ty::S32 || TheTy == Ty::B32) {
-    uint32_t X = uint32_t(TheA[0]), Y = NumArgs > 1 ? uint32_t(TheA[1]) : 0,
-             Z = NumArgs > 2 ? uint32_t(TheA[2]) : 0, R;
-    bool Sgn = TheTy == Ty::S32;
+  } else if (InstrTy == Ty::U32 || InstrTy == Ty::S32 || InstrTy == Ty::B32) {
+    uint32_t X = uint32_t(Args[0]), Y = NumArgs > 1 ? uint32_t(Args[1]) : 0,
+             Z = NumArgs > 2 ? uint32_t(Args[2]) : 0, R;
+    bool Sgn = InstrTy == Ty::S32;
     int32_t Sx = int32_t(X), Sy = int32_t(Y);
     bool Lo = is_contained(Parts, "lo"), Hi = is_contained(Parts, "hi");
     if (Op == "add")
@@ -685,8 +685,8 @@ Error expr::evaluateInstr(const InstrSet &TheInfo, uint32_t Instr,
     else
       return Unsupported();
     Res[0] = R;
-  } else if (TheTy == Ty::U64 || TheTy == Ty::S64 || TheTy == Ty::B64) {
-    uint64_t X = TheA[0], Y = NumArgs > 1 ? TheA[1] : 0, R;
+  } else if (InstrTy == Ty::U64 || InstrTy == Ty::S64 || InstrTy == Ty::B64) {
+    uint64_t X = Args[0], Y = NumArgs > 1 ? Args[1] : 0, R;
     if (Op == "add")
       R = X + Y;
     else if (Op == "sub")

@@ -499,8 +499,6 @@ private:
   /// Skips a `//` comment starting at \p Q; \returns its end (before the
   /// newline and any carriage return).
   const char *skipLineComment(const char *Q) const;
-  /// skipLineComment() that also sets \p Marker if the comment contains
-  /// MarkerText, in the same pass.
   /// \returns the first byte of [\p Q, End) in class \p Mask, a subset of
   /// CC_Stop, or End.
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *findStop(const char *Q,

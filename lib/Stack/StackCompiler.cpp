@@ -116,7 +116,7 @@ struct StackPtxContext::Impl {
 
   struct InstrInfo {
     bool Valid = false;
-    /// 1-4 scalar args and one scalar ret, all on uniqueStack[0].
+    /// 1-4 scalar args and one scalar ret, all on UniqueStack[0].
     bool Simple = false;
     /// No vector args or rets.
     bool Scalar = false;
@@ -125,7 +125,7 @@ struct StackPtxContext::Impl {
     uint32_t ArgElemBegin = 0, RetElemBegin = 0;
     uint16_t UniqueStack[4] = {0, 0, 0, 0};
     uint16_t UniqueCount[4] = {0, 0, 0, 0};
-    /// `\t<ptx> ` at opText[opTextBegin]; lineMax bounds the line's length
+    /// `\t<ptx> ` at OpText[OpTextBegin]; LineMax bounds the line's length
     /// without the names of input registers.
     uint32_t OpTextBegin = 0, OpTextLen = 0, LineMax = 0;
   };
@@ -145,20 +145,20 @@ struct StackPtxContext::Impl {
   struct Slot {
     uint32_t Node;
     uint16_t Stack;
-    uint32_t Gen; ///< valid if == storeGen
+    uint32_t Gen; ///< valid if == StoreGen
   };
-  /// Values per stack in stackData are preceded by this many spare slots,
+  /// Values per stack in StackData are preceded by this many spare slots,
   /// so an operand copy may read a fixed number of values below any stack.
   static constexpr uint32_t StackGuard = 4;
 
   llvm::Error run(const Program &Prog, llvm::ArrayRef<Register> Regs);
   /// Runs the common words (valid INPUT and CONSTANT, simple PTX, dup and
-  /// swap; no push dropped) from \p pc on while there is room for any of
+  /// swap; no push dropped) from \p Pc on while there is room for any of
   /// them.
-  /// \returns \p stop or the first word it left to execWord.
+  /// \returns \p Stop or the first word it left to execWord.
   const uint64_t *runCommon(const uint64_t *Pc, const uint64_t *Stop,
                             llvm::ArrayRef<Register> Regs);
-  /// Executes \p w, read at \p f.pc - 1, on the member state: any word but
+  /// Executes \p W, read at \p F.pc - 1, on the member state: any word but
   /// RETURN and a call that is made.
   llvm::Error execWord(uint64_t W, const Frame &F, const Program &Prog,
                        llvm::ArrayRef<Register> Regs);
@@ -169,16 +169,16 @@ struct StackPtxContext::Impl {
                        llvm::ArrayRef<uint32_t> Requests,
                        llvm::ArrayRef<Register> ZeroRegs);
   inline char *emitInstr(char *P, uint32_t N, llvm::ArrayRef<Register> Regs);
-  /// The rets and args of instruction \p n when some are vectors.
+  /// The rets and args of instruction \p N when some are vectors.
   char *emitVectorOperands(char *P, uint32_t N, llvm::ArrayRef<Register> Regs);
-  /// Writes operand \p n; room for \p after more characters remains.
+  /// Writes operand \p N; room for \p After more characters remains.
   inline char *writeOperand(char *P, uint32_t N, llvm::ArrayRef<Register> Regs,
                             size_t After);
   /// `%_s<stack>_` always fits a piece.
   char *writeReg(char *P, uint16_t Stack, uint32_t Reg) const {
     return Tables.writeShortReg(P, Stack, Reg);
   }
-  /// \returns the next register number of \p stack.
+  /// \returns the next register number of \p Stack.
   uint32_t newReg(uint16_t Stack) {
     uint32_t R = RegCounts[Stack]++;
     if (R == 0)
@@ -198,20 +198,20 @@ struct StackPtxContext::Impl {
   const StackInfo &Info;
   StackPtxOptions Opts;
   StackPtxStats Stats;
-  /// opts.targetSm at construction, which the tables below reflect.
+  /// Opts.TargetSm at construction, which the tables below reflect.
   const uint32_t TargetSm;
   const expr::InstrSetTraits Traits;
   const expr::PtxStackTables Tables;
 
   // Derived from the tables once.
-  std::vector<InstrInfo> TheInstrInfo;
-  /// Per instruction, `stack << 16 | numArgElems` if simple, else 0: the
+  std::vector<InstrInfo> InstrInfos;
+  /// Per instruction, `stack << 16 | NumArgElems` if simple, else 0: the
   /// fast path's table.
   std::vector<uint32_t> SimpleInstrs;
   uint32_t NumInstrs = 0;
   /// traits.getElemStacks().
   const uint16_t *ElemStacks;
-  std::vector<SpecialInfo> TheSpecialInfo;
+  std::vector<SpecialInfo> SpecialInfos;
   /// The opcode texts, padded so that 32 bytes can be read at any start.
   std::vector<char> OpText;
   /// Room for the longest possible declarations, which are written last
@@ -225,7 +225,7 @@ struct StackPtxContext::Impl {
   uint32_t AllocatedStackSize = 0;
   uint32_t NumNodes = 0, NumOperands = 0;
   size_t NodeCap = 0, OperandCap = 0; ///< sizes of nodes/operands
-  uint32_t NodeLimit = 0;             ///< min(nodeCap, maxNodes)
+  uint32_t NodeLimit = 0;             ///< min(NodeCap, MaxNodes)
   uint32_t StoreGen = 0;
   uint32_t MetaHeight = 0;
   std::vector<StackNode> Nodes;
@@ -257,18 +257,18 @@ StackPtxContext::Impl::Impl(const StackInfo &Info, StackPtxOptions Opts)
   // table cannot crash us and the target costs nothing per word.
   assert(Tables.allRegPrefixesFit() && "writeReg copies one piece");
   ElemStacks = Traits.getElemStacks().data();
-  TheInstrInfo.resize(Info.NumInstrs);
+  InstrInfos.resize(Info.NumInstrs);
   // `\t<ptx> ` per instruction, and padding for the fixed-size copy.
   size_t TextSize = 32;
   for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
-    TheInstrInfo[I].OpTextBegin = TextSize - 32;
-    TheInstrInfo[I].OpTextLen = std::strlen(Info.InstrPtx[I]) + 2;
-    TextSize += TheInstrInfo[I].OpTextLen;
+    InstrInfos[I].OpTextBegin = TextSize - 32;
+    InstrInfos[I].OpTextLen = std::strlen(Info.InstrPtx[I]) + 2;
+    TextSize += InstrInfos[I].OpTextLen;
   }
   OpText.resize(TextSize);
   for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
-    char *T = &OpText[TheInstrInfo[I].OpTextBegin];
-    size_t Len = TheInstrInfo[I].OpTextLen - 2;
+    char *T = &OpText[InstrInfos[I].OpTextBegin];
+    size_t Len = InstrInfos[I].OpTextLen - 2;
     T[0] = '\t';
     std::memcpy(T + 1, Info.InstrPtx[I], Len);
     T[Len + 1] = ' ';
@@ -276,7 +276,7 @@ StackPtxContext::Impl::Impl(const StackInfo &Info, StackPtxOptions Opts)
   for (uint32_t I = 0; I != Info.NumInstrs; ++I) {
     const PtxInstrDesc &D = Info.Instrs[I];
     const expr::InstrTraits &T = Traits.getInstr(I);
-    InstrInfo &Ii = TheInstrInfo[I];
+    InstrInfo &Ii = InstrInfos[I];
     if (!T.isUsable())
       continue;
     Ii.ArgElemBegin = T.ArgElemBegin;
@@ -305,12 +305,12 @@ StackPtxContext::Impl::Impl(const StackInfo &Info, StackPtxOptions Opts)
     Ii.LineMax = Ii.OpTextLen + 34 * (Ii.NumArgElems + Ii.NumRetElems) +
                  5 * (D.NumArgs + D.NumRets) + 64;
   }
-  TheSpecialInfo.resize(Info.NumSpecials);
+  SpecialInfos.resize(Info.NumSpecials);
   for (uint32_t I = 0; I != Info.NumSpecials; ++I) {
     const expr::SpecialTraits &T = Traits.getSpecials()[I];
     if (T.isUsable())
-      TheSpecialInfo[I] = {true, T.Stack, T.NumVecElems,
-                           uint32_t(std::strlen(Info.SpecialPtx[I]))};
+      SpecialInfos[I] = {true, T.Stack, T.NumVecElems,
+                         uint32_t(std::strlen(Info.SpecialPtx[I]))};
   }
   HeaderRoom = 3;
   for (uint32_t S = 0; S != Info.NumStacks; ++S)
@@ -321,7 +321,7 @@ StackPtxContext::Impl::Impl(const StackInfo &Info, StackPtxOptions Opts)
   UsedStacks.resize(Info.NumStacks);
   NumInstrs = Info.NumInstrs;
   SimpleInstrs.reserve(NumInstrs);
-  for (const InstrInfo &Ii : TheInstrInfo)
+  for (const InstrInfo &Ii : InstrInfos)
     SimpleInstrs.push_back(
         Ii.Simple ? uint32_t(Ii.UniqueStack[0]) << 16 | Ii.NumArgElems : 0);
 }
@@ -357,8 +357,9 @@ Error StackPtxContext::Impl::invalidWord(const Frame &F, const Twine &Msg) {
 
 /// Writes a node with two 8-byte stores (field by field takes five, and
 /// building it in a temporary first costs a store-forwarding stall).
-static inline void setNode(StackNode &N, StackNode::Kind Kind, uint16_t Stack,
-                           uint32_t Payload, uint32_t Aux, uint32_t Reg) {
+static inline void setNode(StackNode &N, StackNode::NodeKind Kind,
+                           uint16_t Stack, uint32_t Payload, uint32_t Aux,
+                           uint32_t Reg) {
   static_assert(sizeof(StackNode) == 16 && offsetof(StackNode, Stack) == 2 &&
                     offsetof(StackNode, Payload) == 4 &&
                     offsetof(StackNode, Aux) == 8 &&
@@ -377,7 +378,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
                                       ArrayRef<Register> Regs) {
   const uint32_t S = Opts.StackSize;
   const uint32_t NumStacks = Info.NumStacks;
-  uint32_t *TheSd = StackData.data() + StackGuard;
+  uint32_t *Sd = StackData.data() + StackGuard;
   uint32_t *Hts = Heights.data();
   uint16_t Aux = getWordAux(W);
   uint32_t Payload = getWordPayload(W);
@@ -387,7 +388,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
       ++Stats.DroppedPushes;
       return;
     }
-    TheSd[size_t(St) * S + H] = Node;
+    Sd[size_t(St) * S + H] = Node;
     Hts[St] = H + 1;
   };
   // \returns false at the node limit; else there is room for k more nodes
@@ -414,13 +415,13 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
     if (Payload >= Regs.size())
       return Bad("input register index " + Twine(Payload) + " out of range (" +
                  Twine(Regs.size()) + " registers)");
-    uint16_t TheS = Regs[Payload].StackIdx;
-    if (TheS >= NumStacks)
+    uint16_t StackIdx = Regs[Payload].StackIdx;
+    if (StackIdx >= NumStacks)
       return Bad("input register '" + Regs[Payload].Name +
-                 "' has stack index " + Twine(TheS) + " out of range");
+                 "' has stack index " + Twine(StackIdx) + " out of range");
     if (Room(1, 0)) {
-      setNode(Nodes[NumNodes], StackNode::Input, TheS, Payload, 0, None);
-      Push(TheS, NumNodes++);
+      setNode(Nodes[NumNodes], StackNode::Input, StackIdx, Payload, 0, None);
+      Push(StackIdx, NumNodes++);
     }
     return Error::success();
   }
@@ -436,7 +437,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
     return Error::success();
 
   case WordType::Special: {
-    if (Payload >= TheSpecialInfo.size() || !TheSpecialInfo[Payload].Valid) {
+    if (Payload >= SpecialInfos.size() || !SpecialInfos[Payload].Valid) {
       if (uint32_t Sm = Traits.specialTooNewFor(Payload))
         return Bad("special register '%" + Twine(Info.SpecialPtx[Payload]) +
                    "' needs sm_" + Twine(Sm) + ", the target is sm_" +
@@ -445,7 +446,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
                  " out of range (" + Twine(Info.NumSpecials) +
                  " special registers)");
     }
-    const SpecialInfo &Si = TheSpecialInfo[Payload];
+    const SpecialInfo &Si = SpecialInfos[Payload];
     unsigned N = Si.NumVecElems ? Si.NumVecElems : 1;
     if (!Room(N, 0))
       return Error::success();
@@ -458,7 +459,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
   }
 
   case WordType::Ptx: {
-    if (Payload >= TheInstrInfo.size() || !TheInstrInfo[Payload].Valid) {
+    if (Payload >= InstrInfos.size() || !InstrInfos[Payload].Valid) {
       if (uint32_t Sm = Traits.instrTooNewFor(Payload))
         return Bad("PTX instruction '" + Twine(Info.InstrPtx[Payload]) +
                    "' needs sm_" + Twine(Sm) + ", the target is sm_" +
@@ -466,7 +467,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
       return Bad("PTX instruction index " + Twine(Payload) + " out of range (" +
                  Twine(Info.NumInstrs) + " instructions)");
     }
-    const InstrInfo &Ii = TheInstrInfo[Payload];
+    const InstrInfo &Ii = InstrInfos[Payload];
     bool Enough = true;
     for (unsigned U = 0; U != Ii.NumUnique; ++U)
       Enough &= Hts[Ii.UniqueStack[U]] >= Ii.UniqueCount[U];
@@ -481,7 +482,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
     const uint16_t *ArgStacks = &ElemStacks[Ii.ArgElemBegin];
     for (unsigned E = 0, Ne = Ii.NumArgElems; E != Ne; ++E) {
       uint16_t St = ArgStacks[E];
-      Operands[NumOperands + E] = TheSd[size_t(St) * S + --Hts[St]];
+      Operands[NumOperands + E] = Sd[size_t(St) * S + --Hts[St]];
     }
     NumOperands += Ii.NumArgElems;
     const uint16_t *RetStacks = &ElemStacks[Ii.RetElemBegin];
@@ -508,7 +509,7 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
                      ? "meta stack index " + Twine(Aux) + " out of range (" +
                            Twine(NumStacks) + " stacks)"
                      : "meta opcode " + Twine(Payload) + " out of range");
-    uint32_t *Base = TheSd + size_t(Aux) * S;
+    uint32_t *Base = Sd + size_t(Aux) * S;
     uint32_t &Sp = Hts[Aux];
     MetaOp Op = MetaOp(Payload);
     // Depth-taking ops consume the meta constant even when they no-op.
@@ -593,18 +594,18 @@ Error StackPtxContext::Impl::execWord(uint64_t W, const Frame &F,
       ++Stats.NoOpWords;
       return Error::success();
     }
-    Store[Payload] = {TheSd[size_t(Aux) * S + --Hts[Aux]], Aux, StoreGen};
+    Store[Payload] = {Sd[size_t(Aux) * S + --Hts[Aux]], Aux, StoreGen};
     return Error::success();
 
   case WordType::Load: {
     if (Payload >= Opts.StoreSize)
       return Bad("load slot " + Twine(Payload) + " out of range (" +
                  Twine(Opts.StoreSize) + " slots)");
-    const Slot &TheSlot = Store[Payload];
-    if (TheSlot.Gen != StoreGen)
+    const Slot &Sl = Store[Payload];
+    if (Sl.Gen != StoreGen)
       ++Stats.NoOpWords;
     else
-      Push(TheSlot.Stack, TheSlot.Node);
+      Push(Sl.Stack, Sl.Node);
     return Error::success();
   }
 
@@ -697,43 +698,43 @@ const uint64_t *StackPtxContext::Impl::runCommon(const uint64_t *Pc,
     if (Type == WordType::Input) {
       if (Payload >= Regs.size())
         goto other;
-      uint16_t TheS = Regs[Payload].StackIdx;
-      if (TheS >= Info.NumStacks)
+      uint16_t StackIdx = Regs[Payload].StackIdx;
+      if (StackIdx >= Info.NumStacks)
         goto other;
-      uint32_t H = Hts[TheS];
+      uint32_t H = Hts[StackIdx];
       if (H == S)
         goto other;
-      setNode(Nd[Nn], StackNode::Input, TheS, Payload, 0, None);
-      Sd[size_t(TheS) * S + H] = Nn++;
-      Hts[TheS] = H + 1;
+      setNode(Nd[Nn], StackNode::Input, StackIdx, Payload, 0, None);
+      Sd[size_t(StackIdx) * S + H] = Nn++;
+      Hts[StackIdx] = H + 1;
       continue;
     }
     if (Type == WordType::Constant) {
-      uint16_t TheS = getWordAux(W);
-      if (TheS >= Info.NumStacks)
+      uint16_t StackIdx = getWordAux(W);
+      if (StackIdx >= Info.NumStacks)
         goto other;
-      uint32_t H = Hts[TheS];
+      uint32_t H = Hts[StackIdx];
       if (H == S)
         goto other;
-      setNode(Nd[Nn], StackNode::Constant, TheS, Payload, 0, None);
-      Sd[size_t(TheS) * S + H] = Nn++;
-      Hts[TheS] = H + 1;
+      setNode(Nd[Nn], StackNode::Constant, StackIdx, Payload, 0, None);
+      Sd[size_t(StackIdx) * S + H] = Nn++;
+      Hts[StackIdx] = H + 1;
       continue;
     }
     if (Type == WordType::Meta) {
       // dup and swap, which take no depth from the meta stack.
-      uint16_t TheS = getWordAux(W);
-      if (TheS >= Info.NumStacks)
+      uint16_t StackIdx = getWordAux(W);
+      if (StackIdx >= Info.NumStacks)
         goto other;
-      uint32_t *Base = Sd + size_t(TheS) * S;
-      uint32_t H = Hts[TheS];
+      uint32_t *Base = Sd + size_t(StackIdx) * S;
+      uint32_t H = Hts[StackIdx];
       if (Payload == uint32_t(MetaOp::Dup)) {
         if (H == 0 || H == S) {
           ++Stats.NoOpWords;
           continue;
         }
         Base[H] = Base[H - 1];
-        Hts[TheS] = H + 1;
+        Hts[StackIdx] = H + 1;
         continue;
       }
       if (Payload == uint32_t(MetaOp::Swap)) {
@@ -791,51 +792,51 @@ Error StackPtxContext::Impl::run(const Program &Prog, ArrayRef<Register> Regs) {
   uint64_t Executed = 0;
   // The current frame lives in locals; `frames` holds its callers.
   Frame F = {Prog.Main.data(), Prog.Main.size(), 0, ~0u};
-  const uint64_t *ThePc = F.Words, *End = F.Words + F.Size;
+  const uint64_t *Pc = F.Words, *End = F.Words + F.Size;
   // Words are counted per segment: `stop` is the end of the frame or where
   // the execution limit runs out, whichever comes first, so the loop tests
   // one pointer per word.
-  const uint64_t *SegStart = ThePc, *TheStop = End;
+  const uint64_t *SegStart = Pc, *Stop = End;
   auto SetStop = [&] {
-    SegStart = ThePc;
+    SegStart = Pc;
     uint64_t Rem = Opts.ExecutionLimit - Executed;
-    TheStop = uint64_t(End - ThePc) <= Rem ? End : ThePc + Rem;
+    Stop = uint64_t(End - Pc) <= Rem ? End : Pc + Rem;
   };
   SetStop();
 
   // runCommon runs the common words; the rest, frames and limits are here.
   for (;;) {
-    ThePc = runCommon(ThePc, TheStop, Regs);
-    if (ThePc != TheStop) {
-      uint64_t W = *ThePc++;
+    Pc = runCommon(Pc, Stop, Regs);
+    if (Pc != Stop) {
+      uint64_t W = *Pc++;
       uint32_t Payload = getWordPayload(W);
       if (getWordType(W) == WordType::Return) {
-        Executed += ThePc - SegStart;
-        SegStart = ThePc;
+        Executed += Pc - SegStart;
+        SegStart = Pc;
         goto popFrame;
       }
       if (getWordType(W) == WordType::Routine &&
           Payload < Prog.Routines.size() && Frames.size() + 1 < MaxDepth) {
         ArrayRef<uint64_t> R = Prog.Routines[Payload];
-        Executed += ThePc - SegStart;
-        F.Pc = ThePc - F.Words;
+        Executed += Pc - SegStart;
+        F.Pc = Pc - F.Words;
         Frames.push_back(F);
         F = {R.data(), R.size(), 0, Payload};
-        ThePc = F.Words;
+        Pc = F.Words;
         End = F.Words + F.Size;
         SetStop();
         continue;
       }
-      F.Pc = ThePc - F.Words;
+      F.Pc = Pc - F.Words;
       if (Error E = execWord(W, F, Prog, Regs))
         return E;
       if (Stats.HitNodeLimit)
         break;
       continue;
     }
-    Executed += ThePc - SegStart;
-    SegStart = ThePc;
-    if (ThePc != End) {
+    Executed += Pc - SegStart;
+    SegStart = Pc;
+    if (Pc != End) {
       Stats.HitExecutionLimit = true;
       break;
     }
@@ -853,11 +854,11 @@ Error StackPtxContext::Impl::run(const Program &Prog, ArrayRef<Register> Regs) {
       break;
     F = Frames.back();
     Frames.pop_back();
-    ThePc = F.Words + F.Pc;
+    Pc = F.Words + F.Pc;
     End = F.Words + F.Size;
     SetStop();
   }
-  Executed += ThePc - SegStart;
+  Executed += Pc - SegStart;
   Stats.ExecutedWords = Executed;
   Stats.NumNodes = NumNodes;
   return Error::success();
@@ -866,7 +867,7 @@ Error StackPtxContext::Impl::run(const Program &Prog, ArrayRef<Register> Regs) {
 Error StackPtxContext::Impl::resolveRequests(ArrayRef<Register> Regs,
                                              ArrayRef<uint32_t> Requests) {
   RequestNodes.resize(Requests.size());
-  // The k-th request for a stack gets its k-th value from the top. regCounts,
+  // The k-th request for a stack gets its k-th value from the top. RegCounts,
   // zero outside emit(), counts the values taken so far.
   uint32_t *Taken = RegCounts.data();
   const uint32_t *Sd = StackData.data() + StackGuard;
@@ -927,7 +928,7 @@ char *StackPtxContext::Impl::writeOperand(char *P, uint32_t N,
                                           ArrayRef<Register> Regs,
                                           size_t After) {
   const StackNode &Nd = Nodes[N];
-  switch (Nd.TheKind) {
+  switch (Nd.Kind) {
   case StackNode::Input: {
     // Names are the only text of unbounded length.
     StringRef Name = Regs[Nd.Payload].Name;
@@ -954,7 +955,7 @@ char *StackPtxContext::Impl::emitInstr(char *P, uint32_t N,
   StackNode &In = Nd[N];
   In.Reg = 1;
   ++Stats.EmittedInstrs;
-  const InstrInfo &Ii = TheInstrInfo[In.Payload];
+  const InstrInfo &Ii = InstrInfos[In.Payload];
   P = Out.ensure(P, Ii.LineMax);
   const char *Op = &OpText[Ii.OpTextBegin];
   std::memcpy(P, Op, 32);
@@ -984,7 +985,7 @@ char *StackPtxContext::Impl::emitVectorOperands(char *P, uint32_t N,
   // Vector operands: `\n\t\t{e0, e1, ...}`.
   StackNode *Nd = Nodes.data();
   const StackNode &In = Nd[N];
-  const InstrInfo &Ii = TheInstrInfo[In.Payload];
+  const InstrInfo &Ii = InstrInfos[In.Payload];
   const PtxInstrDesc &D = Info.Instrs[In.Payload];
   uint32_t Elem = 0;
   for (unsigned R = 0; R != D.NumRets; ++R) {
@@ -1033,10 +1034,10 @@ char *StackPtxContext::Impl::emitVectorOperands(char *P, uint32_t N,
   return P + 2;
 }
 
-StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
+StringRef StackPtxContext::Impl::emit(ArrayRef<Register> Regs,
                                       ArrayRef<uint32_t> Requests,
                                       ArrayRef<Register> ZeroRegs) {
-  // regCounts is all zero here and is put back so at the end.
+  // RegCounts is all zero here and is put back so at the end.
   NumUsedStacks = 0;
   // The declarations depend on the register counts, known last: the body
   // starts after room for them, and they are written backwards in front.
@@ -1058,13 +1059,13 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
   while (Top) {
     uint32_t N = Vis[--Top];
     StackNode &X = Nd[N];
-    switch (X.TheKind) {
+    switch (X.Kind) {
     case StackNode::Input:
       continue;
     case StackNode::Special: {
       if (X.Reg != None)
         continue;
-      uint32_t Len = TheSpecialInfo[X.Payload].PtxLen;
+      uint32_t Len = SpecialInfos[X.Payload].PtxLen;
       P = Out.ensure(P, MovMax + 64 + Len);
       X.Reg = newReg(X.Stack);
       P = writeMov(P, X.Stack);
@@ -1097,7 +1098,7 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
     case StackNode::Instr:
       // Pushed back under its operands, which are all emitted now.
       if (X.Reg == 0)
-        P = emitInstr(P, N, TheRegs);
+        P = emitInstr(P, N, Regs);
       continue;
     case StackNode::Result:
       N = X.Aux;
@@ -1108,26 +1109,26 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
     const uint32_t *Ops = &Operands[Nd[N].Aux];
     size_t Mark = Top;
     Vis[Top++] = N;
-    for (unsigned E = TheInstrInfo[Nd[N].Payload].NumArgElems; E-- != 0;) {
+    for (unsigned E = InstrInfos[Nd[N].Payload].NumArgElems; E-- != 0;) {
       // A result gets its register when its instruction is emitted.
       const StackNode &O = Nd[Ops[E]];
-      bool Done = O.Reg != None || O.TheKind == StackNode::Input ||
-                  (O.TheKind == StackNode::Constant && Inl[O.Stack]);
+      bool Done = O.Reg != None || O.Kind == StackNode::Input ||
+                  (O.Kind == StackNode::Constant && Inl[O.Stack]);
       if (!Done)
         Vis[Top++] = Ops[E];
     }
     if (Top != Mark + 1)
       continue;
     Top = Mark;
-    P = emitInstr(P, N, TheRegs);
+    P = emitInstr(P, N, Regs);
   }
 
   // The requests' movs are a parallel assignment: a request that reads an
   // input register which an earlier request overwrites (a mod variable
   // requested before the read) reads a copy taken before the first write.
   auto SameRegister = [&](uint32_t A, uint32_t B) {
-    return A == B || (A < TheRegs.size() && B < TheRegs.size() &&
-                      TheRegs[A].Name == TheRegs[B].Name);
+    return A == B ||
+           (A < Regs.size() && B < Regs.size() && Regs[A].Name == Regs[B].Name);
   };
   // An unsatisfied request is zeroed unless another request of the same
   // register gets a value (`.requests { z z }` with one value). The names
@@ -1137,16 +1138,16 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
       llvm::is_contained(
           ArrayRef<uint32_t>(RequestNodes.data(), Requests.size()), None))
     for (uint32_t K = 0, E = Requests.size(); K != E; ++K)
-      if (RequestNodes[K] != None && Requests[K] < TheRegs.size())
-        Valued.insert(TheRegs[Requests[K]].Name);
+      if (RequestNodes[K] != None && Requests[K] < Regs.size())
+        Valued.insert(Regs[Requests[K]].Name);
   auto Zeroes = [&](uint32_t I) {
     uint32_t R = Requests[I];
     return RequestNodes[I] == None && Opts.ZeroUnsatisfied &&
-           TheRegs[R].Kind != RegKind::Mod && !Valued.count(TheRegs[R].Name);
+           Regs[R].Kind != RegKind::Mod && !Valued.count(Regs[R].Name);
   };
   auto Writes = [&](uint32_t I) {
     uint32_t R = Requests[I];
-    if (R >= TheRegs.size() || TheRegs[R].StackIdx >= Info.NumStacks)
+    if (R >= Regs.size() || Regs[R].StackIdx >= Info.NumStacks)
       return false;
     return RequestNodes[I] != None || Zeroes(I);
   };
@@ -1155,7 +1156,7 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
     RequestCopies.assign(Requests.size(), None);
   for (uint32_t I = 1, E = Requests.size(); I < E; ++I) {
     uint32_t N = RequestNodes[I];
-    if (N == None || !Writes(I) || Nd[N].TheKind != StackNode::Input)
+    if (N == None || !Writes(I) || Nd[N].Kind != StackNode::Input)
       continue;
     uint32_t Src = Nd[N].Payload;
     for (uint32_t K = 0; K != I; ++K) {
@@ -1169,7 +1170,7 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
       P = writeMov(P, St);
       P = writeReg(P, St, RequestCopies[I]);
       std::memcpy(P, ", ", 2);
-      P = writeOperand(P + 2, N, TheRegs, 64);
+      P = writeOperand(P + 2, N, Regs, 64);
       std::memcpy(P, ";\n", 2);
       P += 2;
       break;
@@ -1189,19 +1190,19 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
   for (uint32_t I = 0, E = Requests.size(); I != E; ++I) {
     uint32_t R = Requests[I];
     uint32_t N = RequestNodes[I];
-    if (R >= TheRegs.size() || TheRegs[R].StackIdx >= Info.NumStacks)
+    if (R >= Regs.size() || Regs[R].StackIdx >= Info.NumStacks)
       continue;
     if (N == None && !Zeroes(I))
       continue;
-    uint16_t S = TheRegs[R].StackIdx;
-    P = WriteMovTo(P, S, TheRegs[R].Name);
+    uint16_t S = Regs[R].StackIdx;
+    P = WriteMovTo(P, S, Regs[R].Name);
     if (N == None) {
       ++Zeroed;
       P = writeLiteral(P, S, 0);
     } else if (AnyCopies && RequestCopies[I] != None) {
       P = writeReg(P, Nd[N].Stack, RequestCopies[I]);
     } else {
-      P = writeOperand(P, N, TheRegs, 64);
+      P = writeOperand(P, N, Regs, 64);
     }
     std::memcpy(P, ";\n", 2);
     P += 2;
@@ -1247,7 +1248,7 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> TheRegs,
 //===----------------------------------------------------------------------===//
 
 StackPtxContext::StackPtxContext(const StackInfo &Info, StackPtxOptions Opts)
-    : TheImpl(std::make_unique<Impl>(Info, Opts)) {}
+    : PImpl(std::make_unique<Impl>(Info, Opts)) {}
 StackPtxContext::~StackPtxContext() = default;
 StackPtxContext::StackPtxContext(StackPtxContext &&) = default;
 StackPtxContext &StackPtxContext::operator=(StackPtxContext &&) = default;
@@ -1256,7 +1257,7 @@ Expected<StringRef> StackPtxContext::compile(const Program &Prog,
                                              ArrayRef<Register> Regs,
                                              ArrayRef<uint32_t> Requests,
                                              ArrayRef<Register> ZeroRegs) {
-  Impl &Im = *TheImpl;
+  Impl &Im = *PImpl;
   assert(Im.Opts.TargetSm == Im.TargetSm &&
          "the target is baked into the context's tables at construction");
   if (Error E = Im.execute(Prog, Regs, Requests))
@@ -1266,38 +1267,37 @@ Expected<StringRef> StackPtxContext::compile(const Program &Prog,
 
 Error StackPtxContext::execute(const Program &Prog, ArrayRef<Register> Regs,
                                ArrayRef<uint32_t> Requests) {
-  return TheImpl->execute(Prog, Regs, Requests);
+  return PImpl->execute(Prog, Regs, Requests);
 }
 
-const StackPtxStats &StackPtxContext::getStats() const {
-  return TheImpl->Stats;
-}
+const StackPtxStats &StackPtxContext::getStats() const { return PImpl->Stats; }
 const StackPtxOptions &StackPtxContext::getOptions() const {
-  return TheImpl->Opts;
+  return PImpl->Opts;
 }
-StackPtxOptions &StackPtxContext::getOptions() { return TheImpl->Opts; }
-const StackInfo &StackPtxContext::getInfo() const { return TheImpl->Info; }
-uint32_t StackPtxContext::getTargetSm() const { return TheImpl->TargetSm; }
+StackPtxOptions &StackPtxContext::getOptions() { return PImpl->Opts; }
+const StackInfo &StackPtxContext::getInfo() const { return PImpl->Info; }
+uint32_t StackPtxContext::getTargetSm() const { return PImpl->TargetSm; }
 ArrayRef<StackNode> StackPtxContext::getNodes() const {
-  return ArrayRef<StackNode>(TheImpl->Nodes.data(), TheImpl->NumNodes);
+  return ArrayRef<StackNode>(PImpl->Nodes.data(), PImpl->NumNodes);
 }
 ArrayRef<uint32_t> StackPtxContext::getOperands() const {
-  return ArrayRef<uint32_t>(TheImpl->Operands.data(), TheImpl->NumOperands);
+  return ArrayRef<uint32_t>(PImpl->Operands.data(), PImpl->NumOperands);
 }
 ArrayRef<uint32_t> StackPtxContext::getRequestNodes() const {
-  return TheImpl->RequestNodes;
+  return PImpl->RequestNodes;
 }
 unsigned StackPtxContext::getNumArgElems(uint32_t Instr) const {
-  return TheImpl->TheInstrInfo[Instr].NumArgElems;
+  return PImpl->InstrInfos[Instr].NumArgElems;
 }
 uint16_t StackPtxContext::getRetElemStack(uint32_t Instr, unsigned Elem) const {
-  return TheImpl->ElemStacks[TheImpl->TheInstrInfo[Instr].RetElemBegin + Elem];
+  return PImpl->ElemStacks[PImpl->InstrInfos[Instr].RetElemBegin + Elem];
 }
 
-bool stack::isRegisterName(StringRef S) {
-  if (S.empty() || !(isAlpha(S[0]) || S[0] == '_' || S[0] == '$'))
+bool stack::isRegisterName(StringRef Name) {
+  if (Name.empty() || !(isAlpha(Name[0]) || Name[0] == '_' || Name[0] == '$'))
     return false;
-  return all_of(S, [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
+  return all_of(Name,
+                [](char C) { return isAlnum(C) || C == '_' || C == '$'; });
 }
 
 bool stack::isReservedRegisterName(StringRef Name) {

@@ -35,10 +35,10 @@ class Importer {
 public:
   Importer(StringRef Json, StringRef BufferName)
       : Json(Json), BufferName(BufferName) {}
-  Error run(raw_ostream &Os);
+  Error run(raw_ostream &Out);
 
 private:
-  /// An error about the entry at JSON path \p path.
+  /// An error about the entry at JSON path \p Path.
   Error error(const Twine &Path, const Twine &Msg) {
     return make_error<DiagnosticError>(SMDiagnostic(
         BufferName, SourceMgr::DK_Error, (Path + ": " + Msg).str()));
@@ -48,16 +48,16 @@ private:
   Expected<StringRef> getString(const json::Object &O, StringRef Key,
                                 const Twine &Path, bool Required = true);
   Expected<unsigned> getArgType(const json::Value &V, const Twine &Path);
-  /// \returns entry \p i of array \p key, which must be an object, and
-  /// sets \p path to its JSON path.
+  /// \returns entry \p I of array \p Key, which must be an object, and
+  /// sets \p Path to its JSON path.
   Expected<const json::Object *> getEntry(const json::Array &A, StringRef Key,
                                           size_t I, std::string &Path);
-  /// Records \p name, a C identifier unique in \p map, as entry \p i.
+  /// Records \p Name, a C identifier unique in \p Map, as entry \p I.
   Error claimIdentifier(StringMap<unsigned> &Map, StringRef Name, size_t I,
                         const std::string &Path, StringRef What);
-  /// Reads the `ptx` of an instruction or special register at \p path and
-  /// its name (`name` if \p hasName, else `display`, else `ptx`), unique
-  /// in \p names also once mangled; \p what names the kind in errors.
+  /// Reads the `ptx` of an instruction or special register at \p Path and
+  /// its name (`name` if \p HasName, else `display`, else `ptx`), unique
+  /// in \p Names also once mangled; \p What names the kind in errors.
   Expected<std::pair<StringRef, StringRef>>
   getPtxAndName(const json::Object &O, const std::string &Path, bool HasName,
                 StringSet<> &Names, StringRef What, StringRef Hint);
@@ -75,7 +75,7 @@ private:
 
 } // namespace
 
-/// \returns \p s as a TableGen string literal.
+/// \returns \p S as a TableGen string literal.
 static std::string quote(StringRef S) {
   std::string R = "\"";
   for (char C : S) {
@@ -86,7 +86,7 @@ static std::string quote(StringRef S) {
   return R + "\"";
 }
 
-/// \returns \p s with every character that may not appear in an identifier
+/// \returns \p S with every character that may not appear in an identifier
 /// replaced by `_`.
 static std::string identifier(StringRef S) {
   std::string R;
@@ -200,8 +200,8 @@ Importer::getPtxAndName(const json::Object &O, const std::string &Path,
   return std::make_pair(*Ptx, Name);
 }
 
-/// Writes record \p def of class instance \p body, with `let Name` when
-/// \p name is not \p ptx.
+/// Writes record \p Def of class instance \p Body, with `let Name` when
+/// \p Name is not \p Ptx.
 static void writeRecord(raw_ostream &Os, const Twine &Def, const Twine &Body,
                         StringRef Name, StringRef Ptx) {
   Os << "def " << Def << " : " << Body;
@@ -293,7 +293,7 @@ Error Importer::instructions(const json::Array &A, raw_ostream &Os) {
     if (!Entry)
       return Entry.takeError();
     const json::Object *O = *Entry;
-    auto Pn = getPtxAndName(*O, Path, /*hasName=*/true, Names, "instruction",
+    auto Pn = getPtxAndName(*O, Path, /*HasName=*/true, Names, "instruction",
                             "give one a unique \"name\"");
     if (!Pn)
       return Pn.takeError();
@@ -348,7 +348,7 @@ Error Importer::specials(const json::Array &A, raw_ostream &Os) {
       return Entry.takeError();
     const json::Object *O = *Entry;
     auto Pn =
-        getPtxAndName(*O, Path, /*hasName=*/false, Names, "special register",
+        getPtxAndName(*O, Path, /*HasName=*/false, Names, "special register",
                       "mmptx needs unique names (give one a "
                       "\"display\")");
     if (!Pn)

@@ -63,9 +63,9 @@ stack::interpretStackPtx(StackPtxContext &Ctx, const Program &Prog,
     if (!Live[I])
       continue;
     const StackNode &Nd = Nodes[I];
-    if (Nd.TheKind == StackNode::Result)
+    if (Nd.Kind == StackNode::Result)
       Live[Nd.Aux] = 1;
-    if (Nd.TheKind == StackNode::Instr)
+    if (Nd.Kind == StackNode::Instr)
       for (unsigned E = 0, C = Ctx.getNumArgElems(Nd.Payload); E != C; ++E)
         Live[Operands[Nd.Aux + E]] = 1;
   }
@@ -75,7 +75,7 @@ stack::interpretStackPtx(StackPtxContext &Ctx, const Program &Prog,
     if (!Live[I])
       continue;
     const StackNode &Nd = Nodes[I];
-    switch (Nd.TheKind) {
+    switch (Nd.Kind) {
     case StackNode::Input: {
       unsigned W = getValueWidth(Info.LiteralPrefixes[Nd.Stack]);
       Vals[I] =

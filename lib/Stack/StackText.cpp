@@ -68,7 +68,7 @@ std::vector<uint32_t> StackProgram::getDefaultRequests() const {
 namespace {
 
 struct Token {
-  enum Kind { Eof, Punct, Directive, Ident, Number } TheKind;
+  enum TokenKind { Eof, Punct, Directive, Ident, Number } Kind;
   StringRef Text;
 };
 
@@ -127,7 +127,7 @@ public:
   Expected<StackProgram> parse();
 
 private:
-  /// An error at \p at; in an included file, with a note at the
+  /// An error at \p At; in an included file, with a note at the
   /// `.include` that brought it in.
   Error error(StringRef At, const Twine &Msg) {
     SMLoc Loc = SMLoc::getFromPointer(At.data());
@@ -140,7 +140,7 @@ private:
   }
   void consume() { Tok = Lex.next(); }
   bool isPunct(char C) const {
-    return Tok.TheKind == Token::Punct && Tok.Text[0] == C;
+    return Tok.Kind == Token::Punct && Tok.Text[0] == C;
   }
   Error expectPunct(char C) {
     if (!isPunct(C))
@@ -150,7 +150,7 @@ private:
     return Error::success();
   }
   static std::string describe(const Token &T) {
-    if (T.TheKind == Token::Eof)
+    if (T.Kind == Token::Eof)
       return "end of file";
     return ("'" + T.Text + "'").str();
   }
@@ -205,9 +205,9 @@ static int findStackByPrefix(const StackInfo &Info, StringRef Name,
 }
 
 /// \returns the file name of an `.include` token, or an empty string if
-/// \p t is not a quoted name.
+/// \p T is not a quoted name.
 static StringRef includeName(const Token &T) {
-  if (T.TheKind != Token::Ident || T.Text.size() < 3 || T.Text.front() != '"' ||
+  if (T.Kind != Token::Ident || T.Text.size() < 3 || T.Text.front() != '"' ||
       T.Text.back() != '"')
     return StringRef();
   return T.Text.drop_front().drop_back();
@@ -249,7 +249,7 @@ Expected<std::string> Parser::resolveInclude(StringRef Name, unsigned FromBuf,
                        join(Tried, ", ") + "; add a directory with -I)");
 }
 
-/// \returns the width of a constant on a stack of PTX type \p prefix: 1
+/// \returns the width of a constant on a stack of PTX type \p Prefix: 1
 /// for `pred`, the type's size below 32 bits (`u8`, `b16`), else 32 (a
 /// constant carries 32 bits).
 static unsigned literalWidth(StringRef Prefix) {
@@ -261,8 +261,8 @@ static unsigned literalWidth(StringRef Prefix) {
   return W;
 }
 
-/// \returns whether \p bits, parsed from a literal (negative if \p neg, hex
-/// if \p hex), is a value of a stack of type \p prefix: a signed type
+/// \returns whether \p Bits, parsed from a literal (negative if \p Neg, hex
+/// if \p Hex), is a value of a stack of type \p Prefix: a signed type
 /// takes decimals in its signed range, every type its unsigned range (and
 /// 32-bit ones any 32 bits, negative decimals included, as two's
 /// complement).
@@ -279,8 +279,8 @@ static bool literalFits(StringRef Prefix, uint32_t Bits, bool Neg, bool Hex) {
 
 Error Parser::scanRoutines(unsigned BufId) {
   Lexer Scan(Sm.getMemoryBuffer(BufId)->getBuffer());
-  for (Token T = Scan.next(); T.TheKind != Token::Eof; T = Scan.next()) {
-    if (T.TheKind == Token::Directive && T.Text == ".include") {
+  for (Token T = Scan.next(); T.Kind != Token::Eof; T = Scan.next()) {
+    if (T.Kind == Token::Directive && T.Text == ".include") {
       Token File = Scan.next();
       StringRef Name = includeName(File);
       if (Name.empty())
@@ -315,10 +315,10 @@ Error Parser::scanRoutines(unsigned BufId) {
       ActiveFiles.pop_back();
       continue;
     }
-    if (T.TheKind != Token::Directive || T.Text != ".routine")
+    if (T.Kind != Token::Directive || T.Text != ".routine")
       continue;
     Token Name = Scan.next();
-    if (Name.TheKind != Token::Ident || !isRegisterName(Name.Text))
+    if (Name.Kind != Token::Ident || !isRegisterName(Name.Text))
       return error(Name.Text, "expected a routine name after '.routine'");
     if (!RoutineIdx.try_emplace(Name.Text, Prog.RoutineNames.size()).second)
       return error(Name.Text, "routine '" + Name.Text + "' is defined twice");
@@ -328,7 +328,7 @@ Error Parser::scanRoutines(unsigned BufId) {
 }
 
 Expected<int> Parser::parseStackName() {
-  if (Tok.TheKind != Token::Ident)
+  if (Tok.Kind != Token::Ident)
     return error(Tok.Text, "expected a stack name but found " + describe(Tok));
   int S = Info.findStack(Tok.Text);
   if (S < 0)
@@ -339,7 +339,7 @@ Expected<int> Parser::parseStackName() {
 
 Expected<uint64_t> Parser::parseInt(StringRef What, uint64_t Max) {
   uint64_t V;
-  if (Tok.TheKind != Token::Number || Tok.Text.getAsInteger(0, V))
+  if (Tok.Kind != Token::Number || Tok.Text.getAsInteger(0, V))
     return error(Tok.Text, "expected " + What + " but found " + describe(Tok));
   if (V > Max)
     return error(Tok.Text, What + " " + Tok.Text + " is out of range");
@@ -347,8 +347,8 @@ Expected<uint64_t> Parser::parseInt(StringRef What, uint64_t Max) {
   return V;
 }
 
-/// Declares predeclared register \p name at this use. \returns its index, or
-/// -1 if \p name is not predeclared.
+/// Declares predeclared register \p Name at this use. \returns its index, or
+/// -1 if \p Name is not predeclared.
 int Parser::declarePredeclared(StringRef Name) {
   auto It = PredeclaredIdx.find(Name);
   if (It == PredeclaredIdx.end())
@@ -373,10 +373,10 @@ Error Parser::parseRegisters() {
     return E;
   while (!isPunct('}')) {
     StringRef Name = Tok.Text;
-    if (Tok.TheKind == Token::Ident && Info.findInstr(Name) >= 0)
+    if (Tok.Kind == Token::Ident && Info.findInstr(Name) >= 0)
       return error(Name,
                    "register '" + Name + "' has the name of an instruction");
-    if (Tok.TheKind != Token::Ident || !isRegisterName(Tok.Text))
+    if (Tok.Kind != Token::Ident || !isRegisterName(Tok.Text))
       return error(Tok.Text,
                    "expected a register name but found " + describe(Tok));
     if (isReservedRegisterName(Name))
@@ -401,7 +401,7 @@ Error Parser::parseRegisters() {
       return S.takeError();
     RegisterDecl D{Name.str(), uint16_t(*S), RegKind::In,
                    SMLoc::getFromPointer(Name.data()), SMLoc()};
-    if (Tok.TheKind == Token::Ident) {
+    if (Tok.Kind == Token::Ident) {
       if (Tok.Text == "in")
         D.Kind = RegKind::In;
       else if (Tok.Text == "out")
@@ -427,7 +427,7 @@ Error Parser::parseRequests() {
   if (Error E = expectPunct('{'))
     return E;
   while (!isPunct('}')) {
-    if (Tok.TheKind != Token::Ident)
+    if (Tok.Kind != Token::Ident)
       return error(Tok.Text,
                    "expected a register name but found " + describe(Tok));
     auto It = RegIdx.find(Tok.Text);
@@ -490,11 +490,11 @@ Error Parser::parseConstant(std::vector<uint64_t> &Words) {
 }
 
 Error Parser::parseWord(std::vector<uint64_t> &Words) {
-  if (Tok.TheKind == Token::Number)
+  if (Tok.Kind == Token::Number)
     return parseConstant(Words);
   if (isPunct('%')) {
     consume();
-    if (Tok.TheKind != Token::Ident)
+    if (Tok.Kind != Token::Ident)
       return error(Tok.Text, "expected a special register after '%'");
     int S = Info.findSpecial(Tok.Text);
     if (S < 0)
@@ -503,7 +503,7 @@ Error Parser::parseWord(std::vector<uint64_t> &Words) {
     consume();
     return Error::success();
   }
-  if (Tok.TheKind != Token::Ident)
+  if (Tok.Kind != Token::Ident)
     return error(Tok.Text,
                  "expected an instruction but found " + describe(Tok));
   StringRef Name = Tok.Text;
@@ -514,7 +514,7 @@ Error Parser::parseWord(std::vector<uint64_t> &Words) {
     return Error::success();
   }
   if (Name == "call") {
-    if (Tok.TheKind != Token::Ident)
+    if (Tok.Kind != Token::Ident)
       return error(Tok.Text, "expected a routine name after 'call'");
     auto It = RoutineIdx.find(Tok.Text);
     if (It == RoutineIdx.end())
@@ -590,7 +590,7 @@ Error Parser::parseWords(std::vector<uint64_t> &Words) {
   if (Error E = expectPunct('{'))
     return E;
   while (!isPunct('}')) {
-    if (Tok.TheKind == Token::Eof || Tok.TheKind == Token::Directive)
+    if (Tok.Kind == Token::Eof || Tok.Kind == Token::Directive)
       return error(Tok.Text, "expected '}' but found " + describe(Tok));
     if (Error E = parseWord(Words))
       return E;
@@ -613,7 +613,7 @@ Expected<StackProgram> Parser::parse() {
   Prog.Routines.resize(Prog.RoutineNames.size());
   RoutineDefined.assign(Prog.RoutineNames.size(), false);
   for (;;) {
-    if (Tok.TheKind == Token::Eof) {
+    if (Tok.Kind == Token::Eof) {
       // The end of an included file continues the file that included it.
       if (IncludeStack.empty())
         break;
@@ -622,7 +622,7 @@ Expected<StackProgram> Parser::parse() {
       consume();
       continue;
     }
-    if (Tok.TheKind != Token::Directive)
+    if (Tok.Kind != Token::Directive)
       return error(Tok.Text, "expected '.registers', '.routine', '.program', "
                              "'.requests' or '.include' but found " +
                                  describe(Tok));
@@ -692,12 +692,12 @@ static StringRef routineName(const StackProgram &Prog, uint32_t I,
   return Storage;
 }
 
-void stack::printStackWord(raw_ostream &Os, uint64_t TheW,
+void stack::printStackWord(raw_ostream &Os, uint64_t Word,
                            const StackProgram &Prog, const StackInfo &Info) {
-  uint16_t Aux = getWordAux(TheW);
-  uint32_t Payload = getWordPayload(TheW);
-  auto Raw = [&] { Os << "word(" << format_hex(TheW, 18) << ")"; };
-  switch (getWordType(TheW)) {
+  uint16_t Aux = getWordAux(Word);
+  uint32_t Payload = getWordPayload(Word);
+  auto Raw = [&] { Os << "word(" << format_hex(Word, 18) << ")"; };
+  switch (getWordType(Word)) {
   case WordType::Ptx:
     if (Aux || Payload >= Info.NumInstrs)
       return Raw();

@@ -201,8 +201,8 @@ static Error processBuffer(StringRef Text, StringRef Name, size_t Padding,
   PassManager PM(SM);
   PM.setVerifyEach(VerifyEach);
   PassContext Context;
-  Context.TheInjectOptions = &Opts;
-  Context.TheStubOptions = &StubOpts;
+  Context.InjectOpts = &Opts;
+  Context.StubOpts = &StubOpts;
   Context.OnWarning = [](const SMDiagnostic &D) { printDiagnostic(D, errs()); };
   PM.setContext(Context);
   auto Pipeline = buildPipeline();

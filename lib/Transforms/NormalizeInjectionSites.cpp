@@ -87,7 +87,7 @@ Error NormalizeInjectionSitesPass::rewriteLegacySite(Module &M,
 Error NormalizeInjectionSitesPass::run(Module &M) {
   // Creation checks every site (InjectChecks.h): scaffolds of normalised
   // sites, compiler registers of legacy ones.
-  const InjectOptions *Opts = getContext().TheInjectOptions;
+  const InjectOptions *Opts = getContext().InjectOpts;
   auto IM = InjectModule::create(M, Opts ? *Opts : InjectOptions());
   if (!IM)
     return IM.takeError();

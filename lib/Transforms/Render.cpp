@@ -84,7 +84,7 @@ static std::string describeInjects(const InjectModule &Im) {
 }
 
 Error InjectPass::run(ptx::Module &M) {
-  const InjectOptions *Opts = getContext().TheInjectOptions;
+  const InjectOptions *Opts = getContext().InjectOpts;
   auto Im = InjectModule::create(M, Opts ? *Opts : InjectOptions());
   if (!Im)
     return Im.takeError();

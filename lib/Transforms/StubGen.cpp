@@ -51,7 +51,7 @@ private:
 
 Error StubGenPass::run(Module &M) {
   if (FromContext) {
-    const stub::StubOptions *C = getContext().TheStubOptions;
+    const stub::StubOptions *C = getContext().StubOpts;
     Opts = C ? *C : stub::StubOptions();
   }
   stub::StubBuilder Builder(Opts);
@@ -62,7 +62,7 @@ Error StubGenPass::run(Module &M) {
   // Stubs must assemble for the module they go into.
   uint32_t TargetSm =
       Opts.TargetSm ? Opts.TargetSm : stub::getModuleTargetSm(M);
-  const InjectOptions *InjOpts = getContext().TheInjectOptions;
+  const InjectOptions *InjOpts = getContext().InjectOpts;
   auto Im = InjectModule::create(M, InjOpts ? *InjOpts : InjectOptions());
   if (!Im)
     return Im.takeError();

@@ -66,7 +66,7 @@ static cl::opt<bool> LineDirectives(
 
 static const char *const ToolName = "mmptx-annotate";
 
-/// Rewrites \p input into \p output ("-" is stdout). \returns success.
+/// Rewrites \p Input into \p Output ("-" is stdout). \returns success.
 static bool annotateFile(StringRef Input, StringRef Output,
                          const annotate::TypeTable &Types) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =

@@ -38,7 +38,7 @@ static cl::opt<std::string> OutputFilename("o", cl::desc("Output .td file"),
                                            cl::init("-"),
                                            cl::cat(ImportCategory));
 
-/// Writes \p text to \p path ("-": stdout) through a temporary file renamed
+/// Writes \p Text to \p Path ("-": stdout) through a temporary file renamed
 /// on success, so a failed run leaves no partial output.
 static Error writeOutput(StringRef Path, StringRef Text) {
   if (Path == "-") {

@@ -38,7 +38,7 @@ static bool isRegType(StringRef S) {
   return is_contained(Types, S);
 }
 
-/// \returns the MinSm of \p r, which the tables hold in 16 bits; 0 for a
+/// \returns the MinSm of \p R, which the tables hold in 16 bits; 0 for a
 /// record from a StackBase.td older than the field.
 static unsigned getMinSm(const Record *R) {
   if (!R->getValue("MinSm"))
@@ -201,7 +201,7 @@ StackRecords::StackRecords(RecordKeeper &Records) {
     if (!Names.insert(Sp.Name).second ||
         !Mangled.insert(mangle(Sp.Name, true)).second)
       PrintFatalError(R, "duplicate special register name '" + Sp.Name + "'");
-    Sp.TheArgType = getArgType(R, R->getValueAsDef("Type"));
+    Sp.ArgType = getArgType(R, R->getValueAsDef("Type"));
     Sp.MinSm = getMinSm(R);
     Specials.push_back(std::move(Sp));
   }

@@ -48,8 +48,8 @@ struct StackInstr {
 /// One special register.
 struct StackSpecial {
   std::string Ptx, Name;
-  unsigned TheArgType;
-  unsigned MinSm; ///< lowest sm_XX target; 0 = any
+  unsigned ArgType; ///< index into StackRecords::ArgTypes
+  unsigned MinSm;   ///< lowest sm_XX target; 0 = any
 };
 
 /// All Stack PTX records of a .td file, numbered in definition order.
@@ -63,18 +63,18 @@ struct StackRecords {
   /// Reads and validates; exits through PrintFatalError on bad records.
   explicit StackRecords(llvm::RecordKeeper &Records);
 
-  /// \returns \p name with every non-alphanumeric character replaced by `_`,
-  /// upper-cased if \p upper, else lower-cased.
+  /// \returns \p Name with every non-alphanumeric character replaced by `_`,
+  /// upper-cased if \p Upper, else lower-cased.
   static std::string mangle(llvm::StringRef Name, bool Upper);
   /// Writes the `static const uint16_t` MinSm arrays of the instructions
-  /// and of the special registers, named \p instrArray and \p specialArray.
+  /// and of the special registers, named \p InstrArray and \p SpecialArray.
   void emitMinSmArrays(llvm::raw_ostream &Os, llvm::StringRef InstrArray,
                        llvm::StringRef SpecialArray) const;
-  /// Writes \p vals as the body of a C array initialiser, 16 a line; a lone
+  /// Writes \p Vals as the body of a C array initialiser, 16 a line; a lone
   /// 0 when empty (C has no empty arrays).
   static void emitArrayBody(llvm::raw_ostream &Os,
                             llvm::ArrayRef<unsigned> Vals);
-  /// \returns the C type a constant of \p stack is written in (`float`,
+  /// \returns the C type a constant of \p Stack is written in (`float`,
   /// `int32_t` or `uint32_t`).
   llvm::StringRef getConstantCType(unsigned Stack) const;
 

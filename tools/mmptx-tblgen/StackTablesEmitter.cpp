@@ -314,7 +314,7 @@ void StackTablesEmitter::emitTables(raw_ostream &OS) {
   OS << "static const " << View.SpecialDesc << " "
      << View.getArray("SpecialDescs") << "[] = {\n";
   for (const StackSpecial &Sp : Recs.Specials)
-    OS << "  {" << Sp.TheArgType << "}," << View.comment(Sp.Name) << "\n";
+    OS << "  {" << Sp.ArgType << "}," << View.comment(Sp.Name) << "\n";
   if (Recs.Specials.empty())
     OS << "  {0},\n";
   OS << "};\n";

@@ -18,7 +18,7 @@ using namespace mmptx::annotate;
 
 namespace {
 
-/// Rewrites \p src; \returns the output, or "error: <message>". Most tests
+/// Rewrites \p Src; \returns the output, or "error: <message>". Most tests
 /// look at the asm alone, so `#line` directives are off unless asked for.
 std::string rewrite(StringRef Src, unsigned *NumSites = nullptr,
                     bool LineDirectives = false,
@@ -117,7 +117,7 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
                     "\n"
                     "  */ b;\n"
                     "c;\n",
-                    nullptr, /*lineDirectives=*/true, "dir\\k \"1\".cu"),
+                    nullptr, /*LineDirectives=*/true, "dir\\k \"1\".cu"),
             "a;\n"
             "#line 2 \"dir\\\\k \\\"1\\\".cu\"\n"
             "  asm volatile(\n"
@@ -135,7 +135,7 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
             "c;\n");
   // CRLF stays CRLF; nothing follows a site at the end of the buffer.
   std::string Out = rewrite("/* PTX_INJECT f\r\nin f32 x\r\n*/\r\n", nullptr,
-                            /*lineDirectives=*/true);
+                            /*LineDirectives=*/true);
   EXPECT_EQ(StringRef(Out).take_front(25), "#line 1 \"TestBuffer\"\r\nasm");
   EXPECT_NE(Out.find("\"}\"\r\n#line 2 \"TestBuffer\"\r\n    :"),
             std::string::npos)
@@ -146,7 +146,7 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
   Out =
       rewrite("/* PTX_INJECT f\nin f32 x\n*/ s = R\"(\n#x\n)\"; /* a\nb */ \\\n"
               "c;\nd;\n",
-              nullptr, /*lineDirectives=*/true);
+              nullptr, /*LineDirectives=*/true);
   EXPECT_TRUE(
       StringRef(Out).endswith("\"f\"(x)); s = R\"(\n#x\n)\"; /* a\nb */ "
                               "\\\nc;\n#line 8 \"TestBuffer\"\nd;\n"))

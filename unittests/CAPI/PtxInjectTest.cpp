@@ -43,23 +43,23 @@ TEST(PtxInjectCAPITest, ConcurrentRenderFromOneHandle) {
   std::vector<const char *> Stubs;
   for (const std::string &S : StubText)
     Stubs.push_back(S.c_str());
-  size_t TheSize = 0;
-  ASSERT_EQ(mmptx_inject_render(H, Stubs.data(), N, nullptr, 0, &TheSize),
+  size_t Size = 0;
+  ASSERT_EQ(mmptx_inject_render(H, Stubs.data(), N, nullptr, 0, &Size),
             MMPTX_SUCCESS);
-  std::string TheExpected(TheSize + 1, '\0');
-  ASSERT_EQ(mmptx_inject_render(H, Stubs.data(), N, &TheExpected[0],
-                                TheSize + 1, nullptr),
-            MMPTX_SUCCESS);
+  std::string Want(Size + 1, '\0');
+  ASSERT_EQ(
+      mmptx_inject_render(H, Stubs.data(), N, &Want[0], Size + 1, nullptr),
+      MMPTX_SUCCESS);
   std::vector<int> Mismatches(4, 0);
   std::vector<std::thread> Threads;
   for (unsigned T = 0; T != Mismatches.size(); ++T)
     Threads.emplace_back([&, T] {
-      std::string Buf(TheSize + 1, '\0');
+      std::string Buf(Size + 1, '\0');
       for (unsigned I = 0; I != 50; ++I) {
         size_t Got = 0;
         if (mmptx_inject_render(H, Stubs.data(), N, &Buf[0], Buf.size(),
                                 &Got) != MMPTX_SUCCESS ||
-            Got != TheSize || Buf != TheExpected)
+            Got != Size || Buf != Want)
           ++Mismatches[T];
       }
     });

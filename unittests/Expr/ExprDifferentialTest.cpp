@@ -58,8 +58,8 @@ unsigned scale() {
   return N ? N : 1;
 }
 
-/// Hashes \p count random Stack PTX programs compiled with \p strict for
-/// \p targetSm, drawn from \p seed.
+/// Hashes \p Count random Stack PTX programs compiled with \p Strict for
+/// \p TargetSm, drawn from \p Seed.
 uint64_t hashStackPrograms(uint64_t Seed, unsigned Count, bool Strict,
                            uint32_t TargetSm) {
   const stack::StackInfo &In = info();
@@ -144,7 +144,7 @@ uint64_t hashStackPrograms(uint64_t Seed, unsigned Count, bool Strict,
   return H.H;
 }
 
-/// Hashes \p count random AST PTX modules: well-typed trees of every stack,
+/// Hashes \p Count random AST PTX modules: well-typed trees of every stack,
 /// half of them mutated with AST words (errors included), some calling
 /// routines.
 uint64_t hashAstPrograms(uint64_t Seed, unsigned Count, uint32_t TargetSm,
@@ -226,7 +226,7 @@ struct StackCase {
   uint64_t Seed;
   bool Strict;
   uint32_t TargetSm;
-  uint64_t TheExpected;
+  uint64_t ExpectedHash;
 };
 
 // 4 x 25,000 programs: 100,000 in all.
@@ -246,7 +246,7 @@ TEST(ExprDifferential, StackPtxStubs) {
                 (unsigned long long)C.Seed, (unsigned long long)Got,
                 ErrorsSeen - ErrorsBefore, N);
     if (scale() == 1) {
-      EXPECT_EQ(Got, C.TheExpected) << "seed " << C.Seed;
+      EXPECT_EQ(Got, C.ExpectedHash) << "seed " << C.Seed;
     }
   }
 }
@@ -255,7 +255,7 @@ struct AstCase {
   uint64_t Seed;
   uint32_t TargetSm;
   bool Share;
-  uint64_t TheExpected;
+  uint64_t ExpectedHash;
 };
 
 // 3 x 10,000 modules.
@@ -274,7 +274,7 @@ TEST(ExprDifferential, AstPtxStubs) {
                 (unsigned long long)C.Seed, (unsigned long long)Got,
                 ErrorsSeen - ErrorsBefore, N);
     if (scale() == 1) {
-      EXPECT_EQ(Got, C.TheExpected) << "seed " << C.Seed;
+      EXPECT_EQ(Got, C.ExpectedHash) << "seed " << C.Seed;
     }
   }
 }

@@ -155,20 +155,20 @@ TEST(InjectTyping, Uses) {
     EXPECT_EQ(checkSiteVarUse(info(), "i", Vars[1], F32, K), "");
 }
 
-enum class Kind : uint8_t { Leaf, Instr };
+enum class NodeKind : uint8_t { Leaf, Instr };
 struct Node {
-  Kind TheKind;
+  NodeKind Kind;
   uint16_t Stack;
   uint32_t Payload, Aux, NumOps;
 };
-using Dag = ExprDag<Node, Kind::Instr>;
+using Dag = ExprDag<Node, NodeKind::Instr>;
 
 TEST(ExprDag, SharesEqualSubexpressions) {
   Dag D;
   D.clear();
-  uint32_t X = D.addLeaf(Kind::Leaf, 0, 1, 0);
-  EXPECT_EQ(D.addLeaf(Kind::Leaf, 0, 1, 0), X);
-  uint32_t Y = D.addLeaf(Kind::Leaf, 0, 2, 0);
+  uint32_t X = D.addLeaf(NodeKind::Leaf, 0, 1, 0);
+  EXPECT_EQ(D.addLeaf(NodeKind::Leaf, 0, 1, 0), X);
+  uint32_t Y = D.addLeaf(NodeKind::Leaf, 0, 2, 0);
   uint32_t Ops[] = {X, Y};
   uint32_t A = D.addInstr(7, 0, Ops, 2, true);
   EXPECT_EQ(D.addInstr(7, 0, Ops, 2, true), A);
@@ -180,13 +180,13 @@ TEST(ExprDag, SharesEqualSubexpressions) {
   EXPECT_EQ(D.getOperands().size(), 6u);
   // Many nodes grow the table; every one is still found.
   for (uint32_t I = 0; I != 1000; ++I)
-    D.addLeaf(Kind::Leaf, 1, I, 0);
+    D.addLeaf(NodeKind::Leaf, 1, I, 0);
   for (uint32_t I = 0; I != 1000; ++I)
-    EXPECT_EQ(D.addLeaf(Kind::Leaf, 1, I, 0), 5 + I);
+    EXPECT_EQ(D.addLeaf(NodeKind::Leaf, 1, I, 0), 5 + I);
   // A new DAG finds nothing of the old one.
   D.clear();
   EXPECT_EQ(D.size(), 0u);
-  EXPECT_EQ(D.addLeaf(Kind::Leaf, 0, 1, 0), 0u);
+  EXPECT_EQ(D.addLeaf(NodeKind::Leaf, 0, 1, 0), 0u);
 }
 
 TEST(ExprDag, PresizedAddsMatchChecked) {
@@ -196,9 +196,9 @@ TEST(ExprDag, PresizedAddsMatchChecked) {
   Dag D;
   D.clear();
   D.reserve(8);
-  uint32_t X = D.addLeaf<true>(Kind::Leaf, 0, 1, 0);
-  uint32_t Y = D.addLeaf<true>(Kind::Leaf, 0, 2, 0);
-  EXPECT_EQ(D.addLeaf<true>(Kind::Leaf, 0, 1, 0), X);
+  uint32_t X = D.addLeaf<true>(NodeKind::Leaf, 0, 1, 0);
+  uint32_t Y = D.addLeaf<true>(NodeKind::Leaf, 0, 2, 0);
+  EXPECT_EQ(D.addLeaf<true>(NodeKind::Leaf, 0, 1, 0), X);
   uint32_t Xyx[] = {X, Y, X, 0, 0, 0, 0};
   uint32_t Xxx[] = {X, X, X, 0, 0, 0, 0};
   uint32_t A = D.addInstr<true, true>(4, 0, Xyx, 3);
@@ -221,8 +221,8 @@ TEST(ExprDag, PresizedAddsMatchChecked) {
 TEST(ExprDag, MarkLive) {
   Dag D;
   D.clear();
-  uint32_t X = D.addLeaf(Kind::Leaf, 0, 1, 0);
-  uint32_t Y = D.addLeaf(Kind::Leaf, 0, 2, 0);
+  uint32_t X = D.addLeaf(NodeKind::Leaf, 0, 1, 0);
+  uint32_t Y = D.addLeaf(NodeKind::Leaf, 0, 2, 0);
   uint32_t One[] = {X};
   uint32_t Dead = D.addInstr(1, 0, One, 1, true);
   uint32_t Two[] = {X, Y};

@@ -207,7 +207,7 @@ TEST(StackCompilerTest, StrictErrors) {
             "\t{\n\tmov.f32 %z, %x;\n\t}");
 }
 
-// A word that needs a newer target than StackPtxOptions::targetSm is an
+// A word that needs a newer target than StackPtxOptions::TargetSm is an
 // invalid word. tanh.approx (sm_75) is a simple instruction, so this also
 // covers the fast path; %aggr_smem_size needs sm_90.
 TEST(StackCompilerTest, TargetSm) {
@@ -408,12 +408,12 @@ TEST(StackCompilerTest, OptionsAreBounded) {
   const StackInfo &Info = getDefaultStackInfo();
   Register Z{"z", 0, RegKind::Out};
   uint32_t Req = 0;
-  uint64_t TheW = encodeConstant(0, 0x3f800000);
+  uint64_t Word = encodeConstant(0, 0x3f800000);
   StackPtxContext Ctx(Info);
   auto CompileWith = [&](auto Set) {
     Ctx.getOptions() = StackPtxOptions();
     Set(Ctx.getOptions());
-    llvm::Expected<llvm::StringRef> S = Ctx.compile({TheW, {}}, Z, Req);
+    llvm::Expected<llvm::StringRef> S = Ctx.compile({Word, {}}, Z, Req);
     return S ? std::string("ok") : llvm::toString(S.takeError());
   };
   EXPECT_EQ(CompileWith([](StackPtxOptions &o) { o.MaxFrameDepth = ~0u; }),

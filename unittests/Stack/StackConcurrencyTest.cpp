@@ -25,17 +25,17 @@ using namespace mmptx::stack;
 namespace {
 
 TEST(StackConcurrencyTest, ConcurrentCompilesMatchSerialOnes) {
-  const StackInfo &TheInfo = getDefaultStackInfo();
+  const StackInfo &Info = getDefaultStackInfo();
   std::vector<Register> Regs = {
       {"x", 0, RegKind::In}, {"y", 0, RegKind::In}, {"z", 0, RegKind::Out}};
   std::vector<uint32_t> Reqs = {2};
   StackRng Rng(2024);
   std::vector<std::vector<uint64_t>> Progs;
-  std::vector<std::string> TheExpected;
+  std::vector<std::string> SerialStubs;
   for (unsigned I = 0; I != 64; ++I) {
-    Progs.push_back(randomF32Program(Rng, 1 + Rng.below(128), TheInfo, 2));
-    TheExpected.push_back(llvm::cantFail(
-        compileStackPtx(TheInfo, {Progs.back(), {}}, Regs, Reqs)));
+    Progs.push_back(randomF32Program(Rng, 1 + Rng.below(128), Info, 2));
+    SerialStubs.push_back(
+        llvm::cantFail(compileStackPtx(Info, {Progs.back(), {}}, Regs, Reqs)));
   }
   std::vector<int> Mismatches(4, 0);
   std::vector<std::thread> Threads;
@@ -45,11 +45,11 @@ TEST(StackConcurrencyTest, ConcurrentCompilesMatchSerialOnes) {
       for (unsigned I = 0; I != 4 * Progs.size(); ++I) {
         size_t P = (I + 17 * T) % Progs.size();
         llvm::Expected<std::string> S =
-            compileStackPtx(TheInfo, {Progs[P], {}}, Regs, Reqs);
+            compileStackPtx(Info, {Progs[P], {}}, Regs, Reqs);
         if (!S) {
           llvm::consumeError(S.takeError());
           ++Mismatches[T];
-        } else if (*S != TheExpected[P]) {
+        } else if (*S != SerialStubs[P]) {
           ++Mismatches[T];
         }
       }

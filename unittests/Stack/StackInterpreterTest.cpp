@@ -104,7 +104,7 @@ TEST(StackInterpreterTest, HalfPacking) {
   EXPECT_EQ(bitsF32(V[2]), 3.0f);
 }
 
-/// Runs \p text, which may include the routine libraries, with the
+/// Runs \p Text, which may include the routine libraries, with the
 /// requests it declares (or its default ones).
 std::vector<uint64_t> runWithLibraries(llvm::StringRef Text,
                                        std::vector<uint64_t> Inputs) {
@@ -130,7 +130,7 @@ std::vector<uint64_t> runWithLibraries(llvm::StringRef Text,
 }
 
 /// A program for a PTX_PHILOX site (counter word x mod, y/z/w in) with
-/// four outputs of \p stack computed by \p routine.
+/// four outputs of \p Stack computed by \p Routine.
 std::string philoxSiteProgram(llvm::StringRef Routine, llvm::StringRef Stack) {
   std::string Outs;
   for (int I = 0; I != 4; ++I)

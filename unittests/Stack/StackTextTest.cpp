@@ -30,11 +30,11 @@ TEST(StackTextTest, ParsesSections) {
   EXPECT_EQ(P->Registers[1].Kind, RegKind::Out);
   ASSERT_EQ(P->Routines.size(), 1u);
   EXPECT_EQ(P->Routines[0][0], encodeMeta(0, MetaOp::Dup));
-  std::vector<uint64_t> TheExpected = {
-      encodeInput(0),         encodeRoutine(0),      encodeConstant(1, 2),
-      encodeConstant(2, ~0u), encodeMetaConstant(3), encodeStore(1, 2),
-      encodeLoad(2)};
-  EXPECT_EQ(P->Main, TheExpected);
+  std::vector<uint64_t> Want = {encodeInput(0),        encodeRoutine(0),
+                                encodeConstant(1, 2),  encodeConstant(2, ~0u),
+                                encodeMetaConstant(3), encodeStore(1, 2),
+                                encodeLoad(2)};
+  EXPECT_EQ(P->Main, Want);
   EXPECT_EQ(P->Requests, std::vector<uint32_t>{1});
 }
 
@@ -70,10 +70,10 @@ TEST(StackTextTest, PredeclaredRegisters) {
   EXPECT_FALSE(P->Registers[3].FirstRead.isValid());
   // `input(1)` reads `c` after its first read by name.
   EXPECT_EQ(P->Registers[1].FirstRead, P->Registers[1].Loc);
-  std::vector<uint64_t> TheExpected = {
+  std::vector<uint64_t> Want = {
       encodeInput(0), encodeInput(1), encodeInput(2), encodeInput(1),
       encodePtx(uint32_t(Info.findInstr("fma.rn.f32")))};
-  EXPECT_EQ(P->Main, TheExpected);
+  EXPECT_EQ(P->Main, Want);
   EXPECT_EQ(P->Requests, (std::vector<uint32_t>{3, 1}));
 
   // Without predeclared registers the same text is an error, as before.

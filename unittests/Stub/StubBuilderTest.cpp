@@ -37,7 +37,7 @@ template <typename T> std::string failed(Expected<T> E) {
 }
 
 /// One inject `f` (normalised form): acc (mod f32), x (in f32), y (out u32).
-const char *const TheModuleText = R"(.version 9.0
+const char *const ModuleText = R"(.version 9.0
 .target sm_86
 .address_size 64
 .visible .entry k()
@@ -65,7 +65,7 @@ const char *const TheModuleText = R"(.version 9.0
 class StubBuilderTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    auto M = InjectModule::create(TheModuleText);
+    auto M = InjectModule::create(ModuleText);
     ASSERT_TRUE(succeeded(M));
     Module = std::move(*M);
     Inj = Module->lookupInject("f");

@@ -28,7 +28,7 @@
 namespace mmptx {
 namespace ast {
 
-/// Interprets \p prog with \p values (one bit pattern per input; missing
+/// Interprets \p Prog with \p Values (one bit pattern per input; missing
 /// ones read as 0). \returns one value per output.
 llvm::Expected<std::vector<uint64_t>>
 interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,

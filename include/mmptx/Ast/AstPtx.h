@@ -34,7 +34,7 @@
 /// more than at its start.
 ///
 /// The instruction set is a StackInfo (td/StackInstrs.td or a user's own):
-/// Ptx's payload is an instruction index (or, with AstPtxOptions::instrMap,
+/// Ptx's payload is an instruction index (or, with AstPtxOptions::InstrMap,
 /// an index into that map), Constant's aux a stack, Special's payload a
 /// special register. Every operand is type-checked against the instruction's
 /// arg types; an expression's value against its output's stack. Only
@@ -101,7 +101,7 @@ constexpr uint32_t getAstWordPayload(uint64_t W) { return uint32_t(W >> 32); }
 constexpr uint64_t encodeInput(uint32_t Idx) {
   return makeAstWord(AstWordType::Input, 0, Idx);
 }
-/// A constant of stack \p stack (its payload, see mmptx/Expr/Literal.h).
+/// A constant of stack \p Stack (its payload, see mmptx/Expr/Literal.h).
 constexpr uint64_t encodeConstantBits(uint16_t Stack, uint32_t Bits) {
   return makeAstWord(AstWordType::Constant, Stack, Bits);
 }
@@ -182,8 +182,8 @@ private:
   std::string Msg;
 };
 
-/// \returns the code of \p e: Success for no error, the AstError's code, or
-/// Internal for any other error. Consumes \p e.
+/// \returns the code of \p E: Success for no error, the AstError's code, or
+/// Internal for any other error. Consumes \p E.
 AstResult takeAstResult(llvm::Error E, std::string *Message = nullptr);
 
 /// A variable of the enclosing PTX: bare \c name (printed `%name`) holding
@@ -228,14 +228,14 @@ struct AstPtxOptions {
   /// The sm_XX the stub is for, or 0: instructions and special registers
   /// that need a newer target are UnsupportedInstruction.
   uint32_t TargetSm = 0;
-  /// If not empty, Ptx word payload i names instruction instrMap[i] of the
+  /// If not empty, Ptx word payload i names instruction InstrMap[i] of the
   /// tables (the reference's AST catalogue is getReferenceAstInstrMap()).
   llvm::ArrayRef<uint32_t> InstrMap;
 };
 
-/// \returns the instruction indices, in \p info, of the reference's AST PTX
+/// \returns the instruction indices, in \p Info, of the reference's AST PTX
 /// catalogue (spec §3: 0 copysign.f32, 1 add.ftz.f32, ... 17
-/// tanh.approx.f32), for AstPtxOptions::instrMap; empty if \p info lacks
+/// tanh.approx.f32), for AstPtxOptions::InstrMap; empty if \p Info lacks
 /// one of them.
 std::vector<uint32_t> getReferenceAstInstrMap(const expr::InstrSet &Info);
 
@@ -249,26 +249,26 @@ public:
   AstPtxContext(const AstPtxContext &) = delete;
   AstPtxContext &operator=(const AstPtxContext &) = delete;
 
-  /// Compiles \p prog; Input i reads \p inputs[i]. \returns the stub text,
+  /// Compiles \p Prog; Input i reads \p Inputs[i]. \returns the stub text,
   /// valid until the next call, or an AstError.
   llvm::Expected<llvm::StringRef> compile(const AstProgram &Prog,
                                           llvm::ArrayRef<AstVar> Inputs);
 
-  /// Builds the expression DAG of \p prog without emitting text (the
+  /// Builds the expression DAG of \p Prog without emitting text (the
   /// interpreter's entry point).
   llvm::Error build(const AstProgram &Prog, llvm::ArrayRef<AstVar> Inputs);
 
   /// A node of the DAG built by the last build()/compile(). Operands have
   /// lower indices than their users.
   struct Node {
-    AstWordType TheKind; ///< Input, Constant, Special or Ptx
-    uint16_t Stack;      ///< the stack of its value
-    uint32_t Payload;    ///< input / literal bits / special / instruction
-    uint32_t Aux;        ///< Special: element; Ptx: first operand index
-    uint32_t NumOps;     ///< Ptx: number of operands
+    AstWordType Kind; ///< Input, Constant, Special or Ptx
+    uint16_t Stack;   ///< the stack of its value
+    uint32_t Payload; ///< input / literal bits / special / instruction
+    uint32_t Aux;     ///< Special: element; Ptx: first operand index
+    uint32_t NumOps;  ///< Ptx: number of operands
   };
   llvm::ArrayRef<Node> getNodes() const;
-  /// Operand node indices of Ptx nodes (Node::aux, Node::numOps).
+  /// Operand node indices of Ptx nodes (Node::Aux, Node::NumOps).
   llvm::ArrayRef<uint32_t> getOperands() const;
   /// Per output, its value's node.
   llvm::ArrayRef<uint32_t> getOutputNodes() const;
@@ -276,16 +276,16 @@ public:
   uint32_t getNumEmittedInstrs() const;
 
   const AstPtxOptions &getOptions() const;
-  /// Every option but targetSm and instrMap may change between compiles.
+  /// Every option but TargetSm and InstrMap may change between compiles.
   AstPtxOptions &getOptions();
   const expr::InstrSet &getInfo() const;
 
 private:
   struct Impl;
-  std::unique_ptr<Impl> TheImpl;
+  std::unique_ptr<Impl> PImpl;
 };
 
-/// \returns whether \p name is spelled like the stub's temporaries
+/// \returns whether \p Name is spelled like the stub's temporaries
 /// (`ast<n>`, `ast_s<stack>_<n>`), which would shadow a variable so named.
 bool isReservedAstName(llvm::StringRef Name);
 

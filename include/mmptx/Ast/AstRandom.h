@@ -27,10 +27,10 @@ namespace mmptx {
 namespace ast {
 
 /// \returns the words (ending at RETURN) of a random tree of exactly
-/// \p nodes words whose value is on \p stack (fewer when no instruction
-/// fits), using the instructions in \p instrs that give one scalar value and
-/// whose MinSm \p targetSm allows (all of them if \p instrs is empty).
-/// Leaves read an input of \p inputs with the right stack or are random
+/// \p Nodes words whose value is on \p Stack (fewer when no instruction
+/// fits), using the instructions in \p Instrs that give one scalar value and
+/// whose MinSm \p TargetSm allows (all of them if \p Instrs is empty).
+/// Leaves read an input of \p Inputs with the right stack or are random
 /// constants.
 std::vector<uint64_t> randomAstExpr(expr::Rng &Rng, const expr::InstrSet &Info,
                                     uint16_t Stack, unsigned Nodes,
@@ -39,18 +39,18 @@ std::vector<uint64_t> randomAstExpr(expr::Rng &Rng, const expr::InstrSet &Info,
                                     uint32_t TargetSm = 0);
 
 /// \returns a program with an input `i<s>` and an output `o<s>` for every
-/// stack s of \p stacks (every stack if it is empty), each output a random
-/// tree of 1 to \p maxNodes words. Inner nodes may still use any stack:
+/// stack s of \p Stacks (every stack if it is empty), each output a random
+/// tree of 1 to \p MaxNodes words. Inner nodes may still use any stack:
 /// their leaves on a stack without an input are constants.
-/// Inner nodes are instructions of \p vocabulary.
+/// Inner nodes are instructions of \p Vocabulary.
 AstModule
 makeRandomAstModule(const expr::InstrSet &Info, uint64_t Seed,
                     unsigned MaxNodes, uint32_t TargetSm = 0,
                     llvm::ArrayRef<uint16_t> Stacks = {},
                     expr::Vocabulary Vocabulary = expr::Vocabulary::All);
 
-/// \returns a PTX module (`.target sm_<targetSm>`) of one kernel that
-/// declares and initialises the variables of \p m and contains \p stub.
+/// \returns a PTX module (`.target sm_<TargetSm>`) of one kernel that
+/// declares and initialises the variables of \p M and contains \p Stub.
 std::string wrapAstStubInKernel(const expr::InstrSet &Info, const AstModule &M,
                                 llvm::StringRef Stub, uint32_t TargetSm);
 

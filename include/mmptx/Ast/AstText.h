@@ -77,7 +77,7 @@ struct AstVarDecl {
   llvm::SMLoc FirstRead; ///< invalid if never read
   /// For a predeclared variable, the variable of the site it names:
   /// several names (`acc`, `_x1`) may name one.
-  uint32_t TheSiteVar = ~0u;
+  uint32_t SiteVarIdx = ~0u;
 };
 
 /// Words of a routine or an expression, with the token of each word.
@@ -94,7 +94,7 @@ struct AstRoutineDecl {
 };
 
 struct AstOutputDecl {
-  uint32_t Var = 0; ///< index into AstModule::vars
+  uint32_t Var = 0; ///< index into AstModule::Vars
   AstWords Expr;
 };
 
@@ -114,25 +114,25 @@ private:
   mutable std::vector<llvm::ArrayRef<uint64_t>> RoutineRefs;
 };
 
-/// Parses buffer \p bufferID of \p sm. \returns the module or a located
-/// DiagnosticError. A name in \p predeclared that the text does not declare
+/// Parses buffer \p BufferId of \p Sm. \returns the module or a located
+/// DiagnosticError. A name in \p Predeclared that the text does not declare
 /// is declared by its first use (as in mmptx/Stack/StackText.h).
 llvm::Expected<AstModule>
 parseAstModule(const llvm::SourceMgr &Sm, unsigned BufferId,
                const expr::InstrSet &Info,
                llvm::ArrayRef<AstVarDecl> Predeclared = {});
 
-/// Parses \p text (named \p bufferName in diagnostics).
+/// Parses \p Text (named \p BufferName in diagnostics).
 llvm::Expected<AstModule> parseAstModule(llvm::StringRef Text,
                                          const expr::InstrSet &Info,
                                          llvm::StringRef BufferName = "<ast>");
 
-/// Prints \p m in canonical text form, from its words. \returns an error if
+/// Prints \p M in canonical text form, from its words. \returns an error if
 /// some expression's words do not form a tree.
 llvm::Error printAstModule(llvm::raw_ostream &Os, const AstModule &M,
                            const expr::InstrSet &Info);
 
-/// Prints \p m as a word file: its variables and routine headers as
+/// Prints \p M as a word file: its variables and routine headers as
 /// comment lines, then each routine's and expression's words in hex, one a
 /// line:
 /// \code
@@ -147,24 +147,24 @@ llvm::Error printAstModule(llvm::raw_ostream &Os, const AstModule &M,
 void printAstWords(llvm::raw_ostream &Os, const AstModule &M,
                    const expr::InstrSet &Info);
 
-/// Renumbers the PTX words of \p m between instruction indices of \p info
-/// and indices into \p map (AstPtxOptions::instrMap, e.g. the reference's
+/// Renumbers the PTX words of \p M between instruction indices of \p Info
+/// and indices into \p Map (AstPtxOptions::InstrMap, e.g. the reference's
 /// catalogue, getReferenceAstInstrMap): into the map's numbering if
-/// \p toMap, else out of it. \returns an error, located at the word when
-/// \p sm is given, for an instruction the map lacks or a mapped index
-/// beyond it; \p m is then unchanged.
+/// \p ToMap, else out of it. \returns an error, located at the word when
+/// \p Sm is given, for an instruction the map lacks or a mapped index
+/// beyond it; \p M is then unchanged.
 llvm::Error renumberAstInstrs(AstModule &M, llvm::ArrayRef<uint32_t> Map,
                               bool ToMap, const expr::InstrSet &Info,
                               const llvm::SourceMgr *Sm = nullptr);
 
-/// Reads a word file (printAstWords) from buffer \p bufferID of \p sm: any
+/// Reads a word file (printAstWords) from buffer \p BufferId of \p Sm: any
 /// words, which the compiler then checks. \returns the module or a located
 /// DiagnosticError.
 llvm::Expected<AstModule> parseAstWords(const llvm::SourceMgr &Sm,
                                         unsigned BufferId,
                                         const expr::InstrSet &Info);
 
-/// Turns an AstError of compiling \p m into a DiagnosticError located at
+/// Turns an AstError of compiling \p M into a DiagnosticError located at
 /// the token of the failing word; other errors pass through.
 llvm::Error locateAstError(llvm::Error E, const llvm::SourceMgr &Sm,
                            const AstModule &M);

@@ -46,25 +46,25 @@ namespace expr {
 using SpecialValueFn =
     llvm::function_ref<uint64_t(uint32_t Special, unsigned Elem)>;
 
-/// Evaluates instruction \p instr of \p info on the flattened operand
-/// elements \p args (values as above) with the semantics described above,
-/// writing its flattened result elements to \p results. \returns an error
+/// Evaluates instruction \p Instr of \p Info on the flattened operand
+/// elements \p Args (values as above) with the semantics described above,
+/// writing its flattened result elements to \p Results. \returns an error
 /// for an instruction the interpreter does not support.
 llvm::Error evaluateInstr(const InstrSet &Info, uint32_t Instr,
                           llvm::ArrayRef<uint64_t> Args,
                           llvm::MutableArrayRef<uint64_t> Results);
 
-/// \returns the width in bits of a value of PTX type \p prefix (`f16x2`
+/// \returns the width in bits of a value of PTX type \p Prefix (`f16x2`
 /// is 32 bits, `pred` 1).
 unsigned getValueWidth(llvm::StringRef Prefix);
-/// \returns \p v cut to \p width bits (a predicate to 0 or 1).
+/// \returns \p V cut to \p Width bits (a predicate to 0 or 1).
 uint64_t maskToWidth(uint64_t V, unsigned Width);
 
-/// \returns \p f as the bits of an f32 value.
+/// \returns \p F as the bits of an f32 value.
 uint64_t f32Bits(float F);
-/// \returns the f32 value in the low bits of \p v.
+/// \returns the f32 value in the low bits of \p V.
 float bitsF32(uint64_t V);
-/// \returns \p d as the bits of an f64 value.
+/// \returns \p D as the bits of an f64 value.
 uint64_t f64Bits(double D);
 
 } // namespace expr

@@ -13,10 +13,10 @@
 /// program form (AST PTX: tree words) and emits it with the PTX emitter
 /// (mmptx/Expr/PtxEmitter.h).
 ///
-/// NodeT is a plain struct with fields `kind`, `stack` (uint16_t),
-/// `payload`, `aux` and `numOps` (uint32_t); a node of kind InstrKind is an
-/// instruction (payload: its index) whose numOps operands are
-/// getOperands()[aux, aux + numOps).
+/// NodeT is a plain struct with fields `Kind`, `Stack` (uint16_t),
+/// `Payload`, `Aux` and `NumOps` (uint32_t); a node of kind InstrKind is an
+/// instruction (Payload: its index) whose NumOps operands are
+/// getOperands()[Aux, Aux + NumOps).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -55,9 +55,9 @@ public:
       growTable();
     return Wrapped;
   }
-  /// Makes room, on an empty DAG, for \p maxNodes nodes with as many
+  /// Makes room, on an empty DAG, for \p MaxNodes nodes with as many
   /// operands in all, so that the Presized adds below need no checks. A
-  /// Presized add of at most 4 operands reads 4 from its \p ops.
+  /// Presized add of at most 4 operands reads 4 from its operand array.
   void reserve(size_t MaxNodes) {
     if (Nodes.size() < MaxNodes)
       Nodes.resize(MaxNodes);
@@ -91,7 +91,7 @@ public:
       if (E.Gen != Gen)
         break;
       const NodeT &M = Nd[E.Node];
-      if (M.TheKind == Kind && M.Stack == Stack && M.Payload == Payload &&
+      if (M.Kind == Kind && M.Stack == Stack && M.Payload == Payload &&
           M.Aux == Aux)
         return E.Node;
     }
@@ -101,8 +101,8 @@ public:
     return Idx;
   }
 
-  /// \returns instruction \p instr of operands \p ops with a value on
-  /// \p stack: an equal one already present if Share, else a new node.
+  /// \returns instruction \p Instr of operands \p Ops with a value on
+  /// \p Stack: an equal one already present if Share, else a new node.
   /// Presized: reserve() made room for it and its operands.
   template <bool Share, bool Presized = false>
   LLVM_ATTRIBUTE_ALWAYS_INLINE uint32_t addInstr(uint32_t Instr, uint16_t Stack,
@@ -122,8 +122,8 @@ public:
         if (E.Gen != Gen)
           break;
         const NodeT &M = Nd[E.Node];
-        if (M.TheKind == InstrKind && M.Payload == Instr &&
-            M.NumOps == NumOps && std::equal(Ops, Ops + NumOps, Opd + M.Aux))
+        if (M.Kind == InstrKind && M.Payload == Instr && M.NumOps == NumOps &&
+            std::equal(Ops, Ops + NumOps, Opd + M.Aux))
           return E.Node;
       }
       Tab[I] = {Gen, Idx};
@@ -156,9 +156,9 @@ public:
   uint32_t size() const { return NumNodes; }
   const NodeT &operator[](uint32_t N) const { return Nodes[N]; }
 
-  /// Dead-code elimination: sets \p mark[n] to \p live for every node the
-  /// \p roots reach and to \p dead for the others (operands have lower
-  /// indices than their users). \p mark has a slot per node.
+  /// Dead-code elimination: sets \p Mark[n] to \p Live for every node the
+  /// \p Roots reach and to \p Dead for the others (operands have lower
+  /// indices than their users). \p Mark has a slot per node.
   void markLive(llvm::ArrayRef<uint32_t> Roots, uint32_t *Mark, uint32_t Dead,
                 uint32_t Live) const {
     uint32_t Num = NumNodes;
@@ -166,7 +166,7 @@ public:
     for (uint32_t N : Roots)
       Mark[N] = Live;
     for (uint32_t N = Num; N-- != 0;) {
-      if (Mark[N] == Dead || Nodes[N].TheKind != InstrKind)
+      if (Mark[N] == Dead || Nodes[N].Kind != InstrKind)
         continue;
       for (uint32_t I = 0; I != Nodes[N].NumOps; ++I)
         Mark[Operands[Nodes[N].Aux + I]] = Live;
@@ -183,13 +183,13 @@ private:
   void pushNode(KindT Kind, uint16_t Stack, uint32_t Payload, uint32_t Aux,
                 uint32_t NumOps) {
     NodeT &N = Nodes[NumNodes++];
-    N.TheKind = Kind;
+    N.Kind = Kind;
     N.Stack = Stack;
     N.Payload = Payload;
     N.Aux = Aux;
     N.NumOps = NumOps;
   }
-  /// Room for one more node of \p numOps operands, and the table at most
+  /// Room for one more node of \p NumOps operands, and the table at most
   /// half full after it.
   void makeRoom(uint32_t NumOps) {
     if (LLVM_UNLIKELY(NumNodes == Nodes.size()))
@@ -217,9 +217,9 @@ private:
     return H * 0xff51afd7ed558ccdull ^ (H >> 33);
   }
   uint64_t hashOf(const NodeT &N) const {
-    if (N.TheKind == InstrKind)
+    if (N.Kind == InstrKind)
       return hashInstr(N.Payload, Operands.data() + N.Aux, N.NumOps);
-    return hashLeaf(N.TheKind, N.Stack, N.Payload, N.Aux);
+    return hashLeaf(N.Kind, N.Stack, N.Payload, N.Aux);
   }
   size_t slot(uint64_t H) const {
     return size_t((H * 0x9E3779B97F4A7C15ull) >> TableShift);
@@ -240,7 +240,7 @@ private:
   std::vector<NodeT> Nodes;
   std::vector<uint32_t> Operands;
   std::vector<HashEntry> Table;
-  /// The DAG is nodes[0, numNodes) and operands[0, numOperands); the
+  /// The DAG is nodes[0, NumNodes) and operands[0, NumOperands); the
   /// vectors are storage, sized ahead.
   uint32_t NumNodes = 0, NumOperands = 0;
   uint32_t Gen = 0;

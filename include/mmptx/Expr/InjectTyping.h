@@ -41,27 +41,27 @@ struct SiteVar {
   llvm::StringRef RegType;
 };
 
-/// \returns the PTX register type of the values of stack \p s: that of the
+/// \returns the PTX register type of the values of stack \p S: that of the
 /// built-in inject type of the same name (`F16` holds `b16`), else the
 /// stack's literal prefix.
 llvm::StringRef getStackRegType(const InstrSet &Info, unsigned S);
 
-/// \returns the stack of variable \p v: the stack named like its type when
+/// \returns the stack of variable \p V: the stack named like its type when
 /// that holds its register type (every built-in type), else the one stack
 /// that holds its register type; -1 when none does and -2 when several do
 /// (the program must restate the variable on one of them).
 int findStackOf(const InstrSet &Info, const SiteVar &V);
 
-/// \returns why variable \p v has no stack of its own.
+/// \returns why variable \p V has no stack of its own.
 std::string describeMissingStack(const InstrSet &Info, const SiteVar &V);
 
-/// \returns the variable of \p vars named \p name (as annotated or by its
+/// \returns the variable of \p Vars named \p Name (as annotated or by its
 /// stable register), or null.
 const SiteVar *findSiteVar(llvm::ArrayRef<SiteVar> Vars, llvm::StringRef Name);
 
-/// Checks a program's statement of variable \p v of inject \p injectName:
-/// on stack \p stack (numStacks when it gave none and none was found) as
-/// kind \p kind. A mod variable may be stated as any kind.
+/// Checks a program's statement of variable \p V of inject \p InjectName:
+/// on stack \p Stack (numStacks when it gave none and none was found) as
+/// kind \p Kind. A mod variable may be stated as any kind.
 /// \returns the message saying why it does not fit, or "" when it does.
 std::string checkSiteVarUse(const InstrSet &Info, llvm::StringRef InjectName,
                             const SiteVar &V, unsigned Stack,

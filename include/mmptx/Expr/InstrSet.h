@@ -80,11 +80,11 @@ struct InstrSet {
   /// Checks every index in the tables. \returns an error naming the first
   /// bad entry.
   llvm::Error verify() const;
-  /// \returns the index of the stack called \p name, or -1.
+  /// \returns the index of the stack called \p Name, or -1.
   int findStack(llvm::StringRef Name) const;
-  /// \returns the index of the instruction called \p name, or -1.
+  /// \returns the index of the instruction called \p Name, or -1.
   int findInstr(llvm::StringRef Name) const;
-  /// \returns the index of the special register called \p name, or -1.
+  /// \returns the index of the special register called \p Name, or -1.
   int findSpecial(llvm::StringRef Name) const;
 };
 

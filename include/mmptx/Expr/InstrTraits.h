@@ -30,7 +30,7 @@ namespace mmptx {
 namespace expr {
 
 /// One instruction. Element stacks are in InstrSetTraits::getElemStacks():
-/// the args' at argElemBegin, then the rets' at retElemBegin, each vector
+/// the args' at ArgElemBegin, then the rets' at RetElemBegin, each vector
 /// operand flattened to its elements.
 struct InstrTraits {
   /// 0-4 args and 1-2 rets whose types and stacks are in range.
@@ -74,7 +74,7 @@ public:
   const uint16_t *getRetElemStacks(uint32_t I) const {
     return ElemStacks.data() + Instrs[I].RetElemBegin;
   }
-  /// \returns the minimum sm of instruction \p i if it exceeds the target
+  /// \returns the minimum sm of instruction \p I if it exceeds the target
   /// (the reason it is not usable), else 0.
   uint32_t instrTooNewFor(uint32_t I) const {
     return tooNewFor(Info.InstrMinSm, Info.NumInstrs, I);

@@ -41,14 +41,14 @@ enum class LiteralKind : uint8_t {
   Hex, ///< `0x00000002` (signed, bit, predicate and narrow types)
 };
 
-/// \returns the kind of literal of a stack with PTX type \p prefix.
+/// \returns the kind of literal of a stack with PTX type \p Prefix.
 LiteralKind getLiteralKind(llvm::StringRef Prefix);
 
-/// \returns the number of value bits of PTX type \p prefix: 1 for pred, 8,
+/// \returns the number of value bits of PTX type \p Prefix: 1 for pred, 8,
 /// 16, 32 or 64.
 unsigned getTypeWidth(llvm::StringRef Prefix);
 
-/// Reads literal \p text for a stack with PTX type \p prefix. Floats
+/// Reads literal \p Text for a stack with PTX type \p Prefix. Floats
 /// (`1.5`, `-2e3`, `inf`, `0f3f800000`) go on f32/f64 stacks; integers
 /// (decimal or `0x` hex, optionally signed, a `u` suffix allowed) on
 /// integer, bit and f32/f64 stacks; a hex literal gives the bits of a
@@ -62,18 +62,18 @@ llvm::Expected<uint32_t> parseLiteral(llvm::StringRef Text,
 // (mmptx/Expr/PtxEmitter.h).
 
 /// \returns the host value (bit pattern, see StackInterpreter.h) of a
-/// literal payload on a stack with PTX type \p prefix.
+/// literal payload on a stack with PTX type \p Prefix.
 uint64_t literalValue(uint32_t Bits, llvm::StringRef Prefix);
 
-/// Reads a host value for a variable of PTX type \p prefix from the command
-/// line (`1.5`, `-3`, `0x10`, `true`). \returns false if \p text is not one.
+/// Reads a host value for a variable of PTX type \p Prefix from the command
+/// line (`1.5`, `-3`, `0x10`, `true`). \returns false if \p Text is not one.
 bool parseValue(llvm::StringRef Text, llvm::StringRef Prefix, uint64_t &Out);
 
-/// Prints host value \p v of PTX type \p prefix for people: floats in
+/// Prints host value \p V of PTX type \p Prefix for people: floats in
 /// shortest round-trip form with their bits, integers in decimal and hex.
 void printValue(llvm::raw_ostream &Os, uint64_t V, llvm::StringRef Prefix);
 
-/// Prints f32 payload \p bits as a literal that reads back exactly (`1.0`,
+/// Prints f32 payload \p Bits as a literal that reads back exactly (`1.0`,
 /// `-2.5`, `1e-07`), or as `0f7FC00000` (upper-case) when no decimal does.
 void printF32Literal(llvm::raw_ostream &Os, uint32_t Bits);
 

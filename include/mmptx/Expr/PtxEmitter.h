@@ -45,14 +45,14 @@ public:
   const char *data() const { return Buf.get(); }
   char *begin() { return Buf.get(); }
   char *end() { return Buf.get() + Len; }
-  /// \returns \p p, or where it moved to, with room for \p n characters
-  /// after it. \p p must lie within the buffer.
+  /// \returns \p P, or where it moved to, with room for \p N characters
+  /// after it. \p P must lie within the buffer.
   char *ensure(char *P, size_t N) {
     if (__builtin_expect(size_t(Buf.get() + Cap - P) < N, 0))
       return growAt(P, N);
     return P;
   }
-  /// Makes \p p, a cursor into the buffer, its end.
+  /// Makes \p P, a cursor into the buffer, its end.
   void setEnd(char *P) { Len = size_t(P - Buf.get()); }
 
 private:
@@ -70,7 +70,7 @@ struct TextPiece {
 };
 TextPiece makeTextPiece(llvm::StringRef S);
 
-/// Writes \p v in decimal. \returns the end.
+/// Writes \p V in decimal. \returns the end.
 inline char *writeUInt(char *P, uint32_t V) {
   // Register numbers are mostly below 100.
   if (V < 10) {
@@ -93,7 +93,7 @@ inline char *writeUInt(char *P, uint32_t V) {
   return P + N;
 }
 
-/// Writes \p v as eight hex digits, upper or lower case: the nibbles are
+/// Writes \p V as eight hex digits, upper or lower case: the nibbles are
 /// spread to one per byte, most significant first, and turned into digits
 /// together.
 template <bool Upper> inline char *writeHex8(char *P, uint32_t V) {
@@ -108,7 +108,7 @@ template <bool Upper> inline char *writeHex8(char *P, uint32_t V) {
   return P + 8;
 }
 
-/// Writes the literal of kind \p kind with payload \p bits (see
+/// Writes the literal of kind \p Kind with payload \p Bits (see
 /// LiteralKind), hex digits in upper or lower case.
 template <bool Upper>
 inline char *writePtxLiteral(char *P, LiteralKind Kind, uint32_t Bits) {
@@ -172,7 +172,7 @@ inline char *writeName(char *P, llvm::StringRef Name) {
 /// per-stack text both emitters are built from.
 class PtxStackTables {
 public:
-  /// \p indent starts every line; \p regPrefix(stack) is the prefix of the
+  /// \p Indent starts every line; \p RegPrefix(stack) is the prefix of the
   /// stub's registers of that stack (`%_s0_`), numbered after it.
   PtxStackTables(const InstrSet &Info, llvm::StringRef Indent,
                  llvm::function_ref<std::string(unsigned)> RegPrefix);
@@ -191,14 +191,14 @@ public:
   /// `<indent>.reg .f32 %_s0_<`: a declaration up to its count.
   const std::string &getDeclHead(unsigned S) const { return DeclHeads[S]; }
   LiteralKind getLiteralKind(unsigned S) const { return LitKinds[S]; }
-  /// Whether a literal of stack \p s may be an instruction operand; one
+  /// Whether a literal of stack \p S may be an instruction operand; one
   /// that may not is copied into a register first.
   bool isInlineLiteral(unsigned S) const { return InlineLits[S]; }
   const uint8_t *getInlineLiterals() const { return InlineLits.data(); }
   const LiteralKind *getLiteralKinds() const { return LitKinds.data(); }
   const TextPiece *getRegPieces() const { return RegPieces.data(); }
 
-  /// Writes register \p reg of stack \p s.
+  /// Writes register \p Reg of stack \p S.
   char *writeReg(char *P, unsigned S, uint32_t Reg) const {
     const TextPiece &Pc = RegPieces[S];
     if (__builtin_expect(Pc.Len != TextPiece::LongPiece, 1)) {
@@ -215,7 +215,7 @@ public:
     std::memcpy(P, Pc.Text, 16);
     return writeUInt(P + Pc.Len, Reg);
   }
-  /// Writes the mov line of stack \p s.
+  /// Writes the mov line of stack \p S.
   char *writeMovLine(char *P, unsigned S) const {
     const TextPiece &Pc = MovPieces[S];
     if (__builtin_expect(Pc.Len != TextPiece::LongPiece, 1)) {

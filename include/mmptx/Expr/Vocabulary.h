@@ -44,14 +44,14 @@ enum class Vocabulary { All, FastCompile };
 
 /// `all` or `fast-compile`.
 llvm::StringRef getVocabularyName(Vocabulary V);
-/// The vocabulary called \p name, or an error listing the known names.
+/// The vocabulary called \p Name, or an error listing the known names.
 llvm::Expected<Vocabulary> parseVocabularyName(llvm::StringRef Name);
 
-/// Whether an instruction whose PTX opcode is \p ptxOpcode (`add.ftz.f32`)
-/// belongs to \p v.
+/// Whether an instruction whose PTX opcode is \p PtxOpcode (`add.ftz.f32`)
+/// belongs to \p V.
 bool isInVocabulary(llvm::StringRef PtxOpcode, Vocabulary V);
 
-/// The indices of the instructions of \p info that belong to \p v, in
+/// The indices of the instructions of \p Info that belong to \p V, in
 /// order.
 std::vector<uint32_t> getVocabularyInstrs(const InstrSet &Info, Vocabulary V);
 

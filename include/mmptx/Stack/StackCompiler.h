@@ -17,8 +17,8 @@
 /// requests reach is emitted, each node once. Improvements:
 ///   - total mutation safety: any word sequence compiles to valid PTX. Out
 ///     of range indices and unknown word types are no-ops (counted in
-///     StackPtxStats::ignoredWords); StackPtxOptions::strict reports them as
-///     errors instead. With StackPtxOptions::targetSm, so are instructions
+///     StackPtxStats::IgnoredWords); StackPtxOptions::strict reports them as
+///     errors instead. With StackPtxOptions::TargetSm, so are instructions
 ///     and special registers that need a newer target;
 ///   - an out request that cannot be satisfied gets the zero of its type
 ///     (RegKind::Mod registers are left unchanged);
@@ -101,7 +101,7 @@ struct StackPtxOptions {
   uint64_t ExecutionLimit = 1u << 20;
   /// The `sm_XX` the stub is for (80 for sm_80), or 0 for no restriction.
   /// A PTX or SPECIAL word whose instruction or register has a higher
-  /// minimum (StackInfo::instrMinSm, specialMinSm) is invalid, like an
+  /// minimum (StackInfo::InstrMinSm, SpecialMinSm) is invalid, like an
   /// out-of-range index. Read when a context is built: the context bakes it
   /// into its tables, so changing it in getOptions() later has no effect.
   uint32_t TargetSm = 0;
@@ -119,9 +119,9 @@ struct StackPtxBounds {
   static constexpr uint64_t MaxExecutionLimit = uint64_t(1) << 32;
 };
 
-/// \returns an error naming the first option of \p opts outside
+/// \returns an error naming the first option of \p Opts outside
 /// StackPtxBounds (a stack size or node limit of 0 included), with \p
-/// spelling(field) as the option's name in the message; the default
+/// Spelling(field) as the option's name in the message; the default
 /// spelling is the field's name in StackPtxOptions.
 llvm::Error checkStackPtxOptions(
     const StackPtxOptions &Opts,
@@ -135,16 +135,16 @@ struct StackPtxStats {
   uint32_t IgnoredWords = 0;  ///< invalid words skipped (non-strict)
   uint32_t NoOpWords = 0;     ///< valid words that had no effect
   uint32_t DroppedPushes = 0; ///< pushes onto a full stack / meta stack
-  uint32_t RefusedCalls = 0;  ///< calls beyond maxFrameDepth
+  uint32_t RefusedCalls = 0;  ///< calls beyond MaxFrameDepth
   uint32_t UnsatisfiedRequests = 0;
   uint32_t ZeroedRequests = 0;
   bool HitExecutionLimit = false;
   bool HitNodeLimit = false;
 };
 
-/// Calls \p report with one message per limit the compile described by
-/// \p stats hit (execution limit, frame depth, node limit, full stacks,
-/// skipped invalid words), naming the option that sets it as \p flag(field)
+/// Calls \p Report with one message per limit the compile described by
+/// \p Stats hit (execution limit, frame depth, node limit, full stacks,
+/// skipped invalid words), naming the option that sets it as \p Flag(field)
 /// spells it: the stub of a truncated run is valid PTX but likely not what
 /// the author meant, so the tools warn about each.
 void describeLimitsHit(
@@ -154,8 +154,8 @@ void describeLimitsHit(
 
 /// A node of the DAG built by execution (exposed for the interpreter).
 struct StackNode {
-  enum Kind : uint8_t { Input, Constant, Special, Instr, Result };
-  Kind TheKind;
+  enum NodeKind : uint8_t { Input, Constant, Special, Instr, Result };
+  NodeKind Kind;
   uint16_t Stack;   ///< stack the value lives on (Instr: unused)
   uint32_t Payload; ///< register / literal bits / special / instr / ret elem
   uint32_t Aux;     ///< Special: vector element or ~0; Instr: first operand
@@ -173,8 +173,8 @@ public:
   StackPtxContext(StackPtxContext &&);
   StackPtxContext &operator=(StackPtxContext &&);
 
-  /// Compiles \p prog. Requests are indices into \p regs, in order.
-  /// \p zeroRegs, which the program cannot read, are set to the zero of
+  /// Compiles \p Prog. Requests are indices into \p Regs, in order.
+  /// \p ZeroRegs, which the program cannot read, are set to the zero of
   /// their stack after the requests (out variables no request writes).
   /// \returns the stub text, valid until the next call, or (strict mode
   /// only) an error naming the first invalid word.
@@ -183,17 +183,17 @@ public:
           llvm::ArrayRef<uint32_t> Requests,
           llvm::ArrayRef<Register> ZeroRegs = {});
 
-  /// Runs \p prog and resolves the requests without emitting text (the
+  /// Runs \p Prog and resolves the requests without emitting text (the
   /// interpreter's entry point); see getNodes() and getRequestNodes().
   llvm::Error execute(const Program &Prog, llvm::ArrayRef<Register> Regs,
                       llvm::ArrayRef<uint32_t> Requests);
 
   const StackPtxStats &getStats() const;
   const StackPtxOptions &getOptions() const;
-  /// Every option but targetSm may change between compiles.
+  /// Every option but TargetSm may change between compiles.
   StackPtxOptions &getOptions();
   const StackInfo &getInfo() const;
-  /// The targetSm the context was built with.
+  /// The TargetSm the context was built with.
   uint32_t getTargetSm() const;
 
   /// The DAG of the last execute()/compile().
@@ -201,7 +201,7 @@ public:
   llvm::ArrayRef<uint32_t> getOperands() const;
   /// Per request, its node or ~0u when unsatisfied.
   llvm::ArrayRef<uint32_t> getRequestNodes() const;
-  /// Flattened operand/result element stacks of instruction \p instr.
+  /// Flattened operand/result element stacks of instruction \p Instr.
   unsigned getNumArgElems(uint32_t Instr) const;
   uint16_t getRetElemStack(uint32_t Instr, unsigned Elem) const;
 
@@ -209,20 +209,20 @@ public:
 
 private:
   struct Impl;
-  std::unique_ptr<Impl> TheImpl;
+  std::unique_ptr<Impl> PImpl;
 };
 
-/// \returns whether \p name may name a register: a PTX identifier,
+/// \returns whether \p Name may name a register: a PTX identifier,
 /// `[A-Za-z_$][A-Za-z0-9_$]*`.
 bool isRegisterName(llvm::StringRef Name);
 
-/// \returns whether \p name is spelled like the compiler's temporaries,
+/// \returns whether \p Name is spelled like the compiler's temporaries,
 /// `_s<stack>_<n>`: a register so named would be shadowed by the stub's own
 /// declarations. The text parser and the C API reject such names.
 bool isReservedRegisterName(llvm::StringRef Name);
 
 /// Convenience for one-off compiles:
-/// compiles \p prog with the given registers and requests, reusing one
+/// compiles \p Prog with the given registers and requests, reusing one
 /// context per thread, table and target. \returns the stub text or, in
 /// strict mode, an error.
 llvm::Expected<std::string>

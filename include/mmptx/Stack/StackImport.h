@@ -43,8 +43,8 @@ class raw_ostream;
 namespace mmptx {
 namespace stack {
 
-/// Writes the `.td` form of the JSON description \p json to \p os.
-/// \p bufferName names the input in errors (`desc.json: instructions[3]:
+/// Writes the `.td` form of the JSON description \p Json to \p Os.
+/// \p BufferName names the input in errors (`desc.json: instructions[3]:
 /// ...`) and in the file's header comment.
 llvm::Error importStackDescription(llvm::StringRef Json,
                                    llvm::StringRef BufferName,

@@ -132,12 +132,12 @@ constexpr uint64_t encodeLoad(uint32_t Slot) {
 enum class WordNumbering { Examples, Tests };
 
 /// Renumbers the stack index (aux) of every Constant, Meta and Store word of
-/// \p words from \p from to \p to, in place. Stack indices past the
+/// \p Words from \p From to \p To, in place. Stack indices past the
 /// reference's nine are kept, as are all other words.
 void convertWordNumbering(llvm::MutableArrayRef<uint64_t> Words,
                           WordNumbering From, WordNumbering To);
 
-/// \returns the lower-case name of \p op (`dup`, `yank_dup`, ...), or null.
+/// \returns the lower-case name of \p Op (`dup`, `yank_dup`, ...), or null.
 const char *getMetaOpName(uint32_t Op);
 
 /// The instruction set's tables are the Expr layer's (both front ends share

@@ -34,7 +34,7 @@ namespace stack {
 
 using expr::SpecialValueFn;
 
-/// Interprets \p prog with \p inputs (one value per register, the start
+/// Interprets \p Prog with \p Inputs (one value per register, the start
 /// value of Mod registers). \returns one value per request: the computed
 /// value, or for an unsatisfied request zero (Out/In) or the input value
 /// (Mod), as the compiled stub would leave it.

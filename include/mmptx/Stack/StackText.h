@@ -115,18 +115,18 @@ private:
   mutable std::vector<llvm::ArrayRef<uint64_t>> RoutineRefs;
 };
 
-/// Parses buffer \p bufferID of \p sm. \returns the program or a located
+/// Parses buffer \p BufferId of \p Sm. \returns the program or a located
 /// DiagnosticError.
 ///
-/// A name in \p predeclared that is not declared in `.registers` (and is not
+/// A name in \p Predeclared that is not declared in `.registers` (and is not
 /// an instruction) may still be used: its first use, as a word or a request,
-/// appends it to StackProgram::registers, located at that use. Declaring it
-/// after that use is an error. \p predeclared only needs name, stackIdx and
+/// appends it to StackProgram::Registers, located at that use. Declaring it
+/// after that use is an error. \p Predeclared only needs name, StackIdx and
 /// kind.
 ///
 /// `.include "file.stack"` reads the sections of another file at that point
-/// (searched in the including file's directory, then in \p includeDirs in
-/// order); its buffers are added to \p sm. A file included a second time is
+/// (searched in the including file's directory, then in \p IncludeDirs in
+/// order); its buffers are added to \p Sm. A file included a second time is
 /// skipped; a file that includes itself, directly or not, and a missing
 /// file are located errors.
 llvm::Expected<StackProgram>
@@ -134,13 +134,13 @@ parseStackProgram(llvm::SourceMgr &Sm, unsigned BufferId, const StackInfo &Info,
                   llvm::ArrayRef<RegisterDecl> Predeclared = {},
                   llvm::ArrayRef<std::string> IncludeDirs = {});
 
-/// Parses \p text (named \p bufferName in diagnostics).
+/// Parses \p Text (named \p BufferName in diagnostics).
 llvm::Expected<StackProgram>
 parseStackProgram(llvm::StringRef Text, const StackInfo &Info,
                   llvm::StringRef BufferName = "<stack>",
                   llvm::ArrayRef<RegisterDecl> Predeclared = {});
 
-/// Prints \p prog in canonical text form.
+/// Prints \p Prog in canonical text form.
 void printStackProgram(llvm::raw_ostream &Os, const StackProgram &Prog,
                        const StackInfo &Info);
 

@@ -158,8 +158,10 @@ public:
 
   /// Receives a warning for every limit a Stack PTX compile hit (the stub
   /// of a truncated run is valid PTX but likely not what the author meant),
-  /// located at the program, naming the option as \p Spelling spells it.
+  /// located at the program.
   using WarningHandler = std::function<void(const llvm::SMDiagnostic &)>;
+  /// Sends the warnings to \p Handler, naming each option as
+  /// \p Spelling(field) spells it (the field's name by default).
   void setWarningHandler(
       WarningHandler Handler,
       std::function<llvm::StringRef(llvm::StringRef)> Spelling = nullptr);

@@ -43,10 +43,10 @@ struct StubOptions;
 struct PassContext {
   /// Extra inject types (and tolerance of unknown ones) for the passes that
   /// read inject sites; null means the built-in types only.
-  const InjectOptions *TheInjectOptions = nullptr;
+  const InjectOptions *InjectOpts = nullptr;
   /// How stub-gen builds stubs (compiler options, include directories,
   /// target); null: the defaults.
-  const stub::StubOptions *TheStubOptions = nullptr;
+  const stub::StubOptions *StubOpts = nullptr;
   /// Receives the passes' warnings (passes never print); none are reported
   /// when empty.
   std::function<void(const llvm::SMDiagnostic &)> OnWarning;

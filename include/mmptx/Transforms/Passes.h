@@ -52,7 +52,7 @@ struct StubGenSpec {
 
 /// Builds each program's stub (mmptx/Stub/StubBuilder.h) and renders it at
 /// every site of its inject, with the pipeline's StubOptions
-/// (PassContext::TheStubOptions).
+/// (PassContext::StubOpts).
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs);
 /// As above, building with \p Opts.
 std::unique_ptr<Pass> createStubGenPass(std::vector<StubGenSpec> Specs,
