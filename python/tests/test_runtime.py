@@ -15,7 +15,7 @@ import mmptx
 from mmptx import runtime as R
 from mmptx.errors import CudaError, CudaErrorCode
 
-from helpers import axpy_ptx
+from helpers import axpy_ptx, run_python
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -501,3 +501,24 @@ def test_launch_from_another_thread(fake):
     t.join()
     assert errors == []
     assert y.to_numpy().tolist() == [3, 3, 3]
+
+
+@needs_fake
+def test_nvrtc_after_the_driver_is_loaded():
+    # NVRTC opens "libcuda.so.1" itself, which resolves to the driver the
+    # runtime already loaded, and asks it for cuGetExportTable: CUDA -> PTX
+    # must still work in that process (run apart, so a crash is a failure
+    # of this test, not of the session).
+    if not mmptx.cuda_libraries()["nvrtc"]["found"]:
+        pytest.skip("NVRTC not found")
+    r = run_python("""
+        import mmptx
+        from mmptx import runtime as R
+        assert R.device_count() == 1
+        r = mmptx.nvrtc.compile(
+            'extern "C" __global__ void k(float *p) { p[0] = 1.0f; }',
+            arch="sm_80")
+        print("ok", ".entry k" in r.ptx)
+    """, MMPTX_LIBCUDA=FAKE)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok True"

@@ -57,7 +57,8 @@ enum {
   INVALID_CONTEXT = 201,
   INVALID_HANDLE = 400,
   NOT_FOUND = 500,
-  LAUNCH_FAILED = 719
+  LAUNCH_FAILED = 719,
+  NOT_SUPPORTED = 801
 };
 
 struct Code {
@@ -78,6 +79,7 @@ static const struct Code Codes[] = {
     {INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
     {INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
     {NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
 };
 
@@ -164,6 +166,17 @@ EXPORT CUresult cuDriverGetVersion(int *V) {
     return R;
   *V = 13000;
   return SUCCESS;
+}
+
+/* The driver's private interface tables. Other CUDA libraries loaded in the
+ * same process (NVRTC opens "libcuda.so.1", which is this library once it is
+ * loaded, and asks for cuGetExportTable) must be told there are none rather
+ * than find the symbol missing. */
+EXPORT CUresult cuGetExportTable(const void **Table, const void *Id) {
+  (void)Id;
+  if (Table)
+    *Table = NULL;
+  return NOT_SUPPORTED;
 }
 
 EXPORT CUresult cuDeviceGetCount(int *N) {
