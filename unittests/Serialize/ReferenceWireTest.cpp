@@ -70,7 +70,7 @@ std::string str(const json::Value &V) {
   return V.getAsString().getValueOr("<not a string>").str();
 }
 
-/// Checks \p c (a manifest component) against what was read.
+/// Checks \p C (a manifest component) against what was read.
 void checkComponent(const json::Object &C, const Buffer &B, size_t SpanIdx) {
   std::string Name = str(*C.get("component"));
   SCOPED_TRACE(Name);
