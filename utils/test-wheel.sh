@@ -2,7 +2,7 @@
 # Installs the wheel that utils/build-wheel.sh made in a fresh venv on a
 # machine without LLVM, a compiler or any CUDA library: a minimal Debian 12
 # root (debootstrap --variant=minbase, python3 and python3-venv only), kept
-# in build/wheel-roots/ so that a rerun reuses it. There, offline
+# in build/wheel-roots/ ($MMPTX_WHEEL_ROOTS) so that a rerun reuses it. There, offline
 # (test/Wheel/in-root.sh): pip install of the wheel and NumPy from local
 # wheels, import mmptx, "NVRTC not found" from mmptx.nvrtc.compile, then,
 # with NVIDIA's nvidia-cuda-nvrtc and nvidia-nvjitlink wheels (the versions
@@ -17,8 +17,9 @@ cd "$(dirname "$0")/.."
 
 SUITE=bookworm
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-ROOT=build/wheel-roots/$SUITE
-DEPS=build/deps/wheels
+ROOTS=${MMPTX_WHEEL_ROOTS:-build/wheel-roots}
+ROOT=$ROOTS/$SUITE
+DEPS=${MMPTX_WHEEL_DEPS:-build/deps/wheels}
 # NVRTC and nvJitLink of CUDA 13.0: the PTX NVRTC makes (.version 9.0) is
 # what every CUDA 13.0 backend accepts (pyproject.toml's [cuda] extra).
 NUMPY_VERSION=2.4.6
@@ -66,13 +67,13 @@ fi
 if [ ! -x "$ROOT/usr/bin/python3" ] || [ ! -f "$ROOT/usr/lib/python3.11/venv/__init__.py" ]; then
   echo "mmptx: making a minimal $SUITE root in $ROOT (debootstrap)"
   rm -rf "$ROOT.tmp"
-  mkdir -p "$(dirname "$ROOT")"
+  mkdir -p "$ROOTS"
   start=$(date +%s)
   if ! debootstrap --variant=minbase --include=python3,python3-venv \
-      "$SUITE" "$ROOT.tmp" "$MIRROR" >build/wheel-roots/debootstrap.log 2>&1; then
-    tail -n 5 build/wheel-roots/debootstrap.log
+      "$SUITE" "$ROOT.tmp" "$MIRROR" >"$ROOTS/debootstrap.log" 2>&1; then
+    tail -n 5 "$ROOTS/debootstrap.log"
     rm -rf "$ROOT.tmp"
-    skip "debootstrap of $SUITE from $MIRROR failed (build/wheel-roots/debootstrap.log)"
+    skip "debootstrap of $SUITE from $MIRROR failed ($ROOTS/debootstrap.log)"
   fi
   apt_cache=$ROOT.tmp/var/cache/apt/archives
   rm -f "$apt_cache"/*.deb
