@@ -21,11 +21,13 @@ fi
 python3 -m venv /tmp/venv
 PY=/tmp/venv/bin/python
 whl=$(ls mmptx-*.whl)
+secs() { python3 -c "print(round($2 - $1, 1))"; }
 t0=$EPOCHREALTIME
-$PY -m pip install -q --no-index --find-links wheels "$whl"
+$PY -m pip install -q --no-index --find-links wheels numpy
 t1=$EPOCHREALTIME
-echo "pip install $whl (and numpy, from local wheels):" \
-  "$(python3 -c "print(round($t1 - $t0, 1))") s"
+$PY -m pip install -q --no-index --find-links wheels "$whl"
+t2=$EPOCHREALTIME
+echo "pip install numpy: $(secs "$t0" "$t1") s; pip install $whl: $(secs "$t1" "$t2") s"
 
 cd /tmp   # import the installed package, not a source tree
 $PY -c "import mmptx, mmptx.compat, mmptx.nvrtc; print('import mmptx', mmptx.version())"
