@@ -51,14 +51,15 @@ esac
 step tsan "ThreadSanitizer concurrency tests" bash utils/tsan.sh
 # The Python package as users get it: the wheel (utils/build-wheel.sh: pip
 # wheel, auditwheel repair, its checks), installed in a venv that sees this
-# Python's packages (pytest, NumPy, Ray...). Then import it (a missing
-# symbol only shows at import), run its tests and, now that it imports, the
-# documentation's Python blocks (the lit run above skipped them).
+# Python's packages (pytest, NumPy, Ray... and pip: no ensurepip needed).
+# Then import it (a missing symbol only shows at import), run its tests and,
+# now that it imports, the documentation's Python blocks (the lit run above
+# skipped them).
 step wheel-build "Python wheel: utils/build-wheel.sh (pip wheel ., auditwheel repair)" \
   bash utils/build-wheel.sh
 VENV=build/wheel/venv
 step python "Python package: the wheel in $VENV, import, pytest, doc blocks" bash -c \
-  'rm -rf "$1" && python3 -m venv --system-site-packages "$1" &&
+  'rm -rf "$1" && python3 -m venv --system-site-packages --without-pip "$1" &&
    "$1/bin/python" -m pip install -q --no-deps --no-index --ignore-installed \
      build/wheel/dist/mmptx-*.whl &&
    (cd /tmp && "$OLDPWD/$1/bin/python" -c "import sys, mmptx, mmptx.compat
