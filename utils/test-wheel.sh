@@ -15,14 +15,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SUITE=bookworm
+# MMPTX_WHEEL_SUITE=bullseye: a Debian 11 root (glibc 2.31, Python 3.9),
+# for the wheel of utils/build-wheel-bullseye.sh.
+SUITE=${MMPTX_WHEEL_SUITE:-bookworm}
+case $SUITE in
+bookworm) PYVER=3.11 NUMPY_VERSION=2.4.6 ;;
+bullseye) PYVER=3.9 NUMPY_VERSION=2.0.2 ;;
+*) echo "test-wheel: MMPTX_WHEEL_SUITE is bookworm or bullseye" >&2; exit 2 ;;
+esac
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 ROOTS=${MMPTX_WHEEL_ROOTS:-build/wheel-roots}
 ROOT=$ROOTS/$SUITE
 DEPS=${MMPTX_WHEEL_DEPS:-build/deps/wheels}
 # NVRTC and nvJitLink of CUDA 13.0: the PTX NVRTC makes (.version 9.0) is
 # what every CUDA 13.0 backend accepts (pyproject.toml's [cuda] extra).
-NUMPY_VERSION=2.4.6
 NVRTC_VERSION=13.0.88
 NVJITLINK_VERSION=13.0.88
 PY=${PYTHON:-python3}
@@ -64,7 +70,7 @@ if ! command -v debootstrap >/dev/null; then
     skip "debootstrap is not installed and apt-get could not install it"
 fi
 
-if [ ! -x "$ROOT/usr/bin/python3" ] || [ ! -f "$ROOT/usr/lib/python3.11/venv/__init__.py" ]; then
+if [ ! -x "$ROOT/usr/bin/python3" ] || [ ! -f "$ROOT/usr/lib/python$PYVER/venv/__init__.py" ]; then
   echo "mmptx: making a minimal $SUITE root in $ROOT (debootstrap)"
   rm -rf "$ROOT.tmp"
   mkdir -p "$ROOTS"
@@ -82,15 +88,16 @@ if [ ! -x "$ROOT/usr/bin/python3" ] || [ ! -f "$ROOT/usr/lib/python3.11/venv/__i
   echo "mmptx: root made in $(($(date +%s) - start)) s"
 fi
 
-# The local wheels: NumPy for the root's Python (3.11) and NVIDIA's.
+# The local wheels: NumPy for the root's Python and NVIDIA's.
 want=("numpy==$NUMPY_VERSION" "nvidia-cuda-nvrtc==$NVRTC_VERSION"
       "nvidia-nvjitlink==$NVJITLINK_VERSION")
 have() { ls "$DEPS"/"$1"-"$2"-*.whl >/dev/null 2>&1; }
 if ! have numpy "$NUMPY_VERSION" || ! have nvidia_cuda_nvrtc "$NVRTC_VERSION" ||
    ! have nvidia_nvjitlink "$NVJITLINK_VERSION"; then
   PIP_ROOT_USER_ACTION=ignore "$PY" -m pip download -q --disable-pip-version-check \
-    --no-deps --only-binary=:all: --python-version 3.11 \
-    --platform manylinux2014_x86_64 --platform manylinux_2_28_x86_64 \
+    --no-deps --only-binary=:all: --python-version "$PYVER" \
+    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
+    --platform manylinux_2_28_x86_64 \
     -d "$DEPS" "${want[@]}" || skip "could not download ${want[*]}"
 fi
 
