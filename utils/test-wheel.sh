@@ -127,3 +127,5 @@ unshare --mount --fork bash -c '
     NVRTC_VERSION="$2" NVJITLINK_VERSION="$3" PIP_DISABLE_PIP_VERSION_CHECK=1 \
     /bin/bash /mmptx-test/in-root.sh' _ "$ROOT" "$NVRTC_VERSION" "$NVJITLINK_VERSION"
 echo "mmptx: wheel test passed in $(($(date +%s) - start)) s"
+# The root is kept for the next run, not what this run installed in it.
+rm -rf "$T" "$ROOT/tmp/venv" "$ROOT/tmp/quickstart-out"
