@@ -71,7 +71,14 @@ done
 if grep -q -a -e nvPTXCompilerCreate -e nvPTXCompilerCompile "$so"; then
   fail "nvPTXCompiler is linked into $so"
 fi
-for f in mmptx/__init__.py mmptx/_enums.py mmptx/include/mmptx/cuda/ptx_inject.h; do
+# Every file of the package folder (py.typed and stubs included), and what
+# the build makes.
+pkg_files=$(git ls-files python/mmptx 2>/dev/null | sed 's|^python/||' | grep -v '/__pycache__/' || true)
+for f in $pkg_files mmptx/_enums.py mmptx/include/mmptx/cuda/ptx_inject.h; do
   [ -f "$check/$f" ] || fail "the wheel lacks $f"
 done
+if [ -f "$check/mmptx/py.typed" ] && ! ls "$check"/mmptx/_mmptx/*.pyi >/dev/null 2>&1 &&
+   ! ls "$check"/mmptx/_mmptx*.pyi >/dev/null 2>&1; then
+  fail "the wheel has py.typed but no stubs of mmptx._mmptx"
+fi
 echo "mmptx: $whl: NEEDED $needed; no nvPTXCompiler; nothing grafted"
