@@ -120,13 +120,26 @@ endif()
 # only: it adds ~39 MB to whatever links it, and it is not redistributable.
 set(MMPTX_NVPTXCOMPILER_ROOT "" CACHE PATH
     "Directory holding nvidia/cu*/lib/libnvptxcompiler_static.a")
+# OFF: the nvptxcompiler backend is not built even where the library is
+# found. A wheel build (MMPTX_WHEEL_BUILD) is always without it: NVIDIA's
+# static library is not redistributable.
+option(MMPTX_ENABLE_NVPTXCOMPILER
+       "Link nvPTXCompiler's static library where it is found" ON)
 set(MMPTX_HAVE_NVPTXCOMPILER OFF)
 set(MMPTX_NVPTXCOMPILER_VERSION "")
-set(_mmptx_nvptx_roots ${MMPTX_NVPTXCOMPILER_ROOT}
-    ${CMAKE_BINARY_DIR}/deps/nvptxcompiler
-    ${CMAKE_SOURCE_DIR}/build/deps/nvptxcompiler)
-find_package(Python3 QUIET COMPONENTS Interpreter)
-if(Python3_Interpreter_FOUND)
+set(_mmptx_nvptx_roots)
+if(MMPTX_WHEEL_BUILD)
+  message(STATUS "nvPTXCompiler: not searched (MMPTX_WHEEL_BUILD: a wheel "
+                 "never embeds it)")
+elseif(NOT MMPTX_ENABLE_NVPTXCOMPILER)
+  message(STATUS "nvPTXCompiler: not searched (MMPTX_ENABLE_NVPTXCOMPILER=OFF)")
+else()
+  set(_mmptx_nvptx_roots ${MMPTX_NVPTXCOMPILER_ROOT}
+      ${CMAKE_BINARY_DIR}/deps/nvptxcompiler
+      ${CMAKE_SOURCE_DIR}/build/deps/nvptxcompiler)
+  find_package(Python3 QUIET COMPONENTS Interpreter)
+endif()
+if(_mmptx_nvptx_roots AND Python3_Interpreter_FOUND)
   execute_process(
     COMMAND ${Python3_EXECUTABLE} -c
       "import site, sysconfig; p = sysconfig.get_paths(); \
