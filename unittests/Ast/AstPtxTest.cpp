@@ -10,22 +10,17 @@
 #include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Stack/StackInfo.h"
 
+#include "../Expr/DefaultInstrs.h"
+
 #include "gtest/gtest.h"
 
 #include <cstring>
 
 using namespace mmptx;
+using namespace mmptx::test;
 using namespace mmptx::ast;
 
 namespace {
-
-const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
-
-uint32_t instr(const char *Name) {
-  int I = info().findInstr(Name);
-  EXPECT_GE(I, 0) << Name;
-  return uint32_t(I);
-}
 
 float asF32(uint64_t V) {
   uint32_t B = uint32_t(V);
