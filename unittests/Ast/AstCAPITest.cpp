@@ -7,19 +7,16 @@
 
 #include "mmptx-c/AstPtx.h"
 
+#include "../CAPI/C99Test.h"
+
 #include "gtest/gtest.h"
 
 #include <cstring>
 #include <string>
 
-extern "C" int mmptxAstCApiTest(char *Msg, size_t MsgSize);
+MMPTX_C99_TEST(AstCAPI, mmptxAstCApiTest)
 
 namespace {
-
-TEST(AstCAPI, FromC99) {
-  char Msg[256] = "";
-  EXPECT_EQ(mmptxAstCApiTest(Msg, sizeof Msg), 0) << Msg;
-}
 
 TEST(AstCAPI, CheckedInputs) {
   mmptx_ast_context_t *Ctx = nullptr;
