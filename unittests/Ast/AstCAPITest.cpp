@@ -13,6 +13,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 MMPTX_C99_TEST(AstCAPI, mmptxAstCApiTest)
 
@@ -47,18 +48,16 @@ TEST(AstCAPI, CheckedInputs) {
   EXPECT_EQ(
       mmptx_ast_compile(Ctx, nullptr, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
       MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t BadName[] = {{"1x", 0}};
-  EXPECT_EQ(
-      mmptx_ast_compile(Ctx, BadName, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
-      MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t Reserved[] = {{"ast0", 0}};
-  EXPECT_EQ(
-      mmptx_ast_compile(Ctx, Reserved, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
-      MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t BadStack[] = {{"x", 999}};
-  EXPECT_EQ(
-      mmptx_ast_compile(Ctx, BadStack, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
-      MMPTX_AST_ERROR_STACK_IDX_OUT_OF_BOUNDS);
+  // A bad name, a reserved one, a bad stack.
+  const std::pair<mmptx_ast_variable_t, mmptx_ast_result_t> BadVars[] = {
+      {{"1x", 0}, MMPTX_AST_ERROR_INVALID_VALUE},
+      {{"ast0", 0}, MMPTX_AST_ERROR_INVALID_VALUE},
+      {{"x", 999}, MMPTX_AST_ERROR_STACK_IDX_OUT_OF_BOUNDS}};
+  for (const auto &[Var, Result] : BadVars)
+    EXPECT_EQ(
+        mmptx_ast_compile(Ctx, &Var, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
+        Result)
+        << Var.name;
   mmptx_ast_output_t Twice[] = {{{"z", 0}, W, 2}, {{"z", 0}, W, 2}};
   EXPECT_EQ(mmptx_ast_compile(Ctx, In, 1, Twice, 2, nullptr, 0, nullptr, 0, &N),
             MMPTX_AST_ERROR_INVALID_VALUE);
