@@ -519,11 +519,10 @@ private:
   /// Skips a string literal starting at the quote; \returns past the closing
   /// quote, or nullptr if the line or buffer ends first.
   const char *skipString(const char *Q) const;
+  using SkipFn = const char *(StructureParser::*)(const char *) const;
   /// Moves \p Q past what \p Skip (skipString(), skipBlockComment())
   /// skips, or reports an unterminated \p What.
-  Error skipOrFail(const char *&Q,
-                   const char *(StructureParser::*Skip)(const char *) const,
-                   const char *What) const {
+  Error skipOrFail(const char *&Q, SkipFn Skip, const char *What) const {
     const char *E = (this->*Skip)(Q);
     if (!E)
       return DiagnosticError::get(SM, SMLoc::getFromPointer(Q),
