@@ -136,11 +136,12 @@ TEST(AstPtx, EveryError) {
             AstResult::PtxInstructionIdxOutOfBounds);
   EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(100000, 1), encodeReturn()}),
             AstResult::PtxInstructionIdxOutOfBounds);
+  // x + y: two values on the stack, four words executed.
+  const std::vector<uint64_t> AddXY = {encodeInput(0), encodeInput(1),
+                                       encodePtx(Add, 2), encodeReturn()};
   AstPtxContext Shallow(info());
   Shallow.getOptions().MaxStackDepth = 1;
-  EXPECT_EQ(Result(Shallow, {encodeInput(0), encodeInput(1), encodePtx(Add, 2),
-                             encodeReturn()}),
-            AstResult::StackOverflow);
+  EXPECT_EQ(Result(Shallow, AddXY), AstResult::StackOverflow);
   EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(Add, 2), encodeReturn()}),
             AstResult::StackUnderflow);
   EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(Add, 5), encodeReturn()}),
@@ -173,9 +174,7 @@ TEST(AstPtx, EveryError) {
             AstResult::StackIdxOutOfBounds);
   AstPtxContext Limited(info());
   Limited.getOptions().MaxExecutedWords = 2;
-  EXPECT_EQ(Result(Limited, {encodeInput(0), encodeInput(1), encodePtx(Add, 2),
-                             encodeReturn()}),
-            AstResult::LimitExceeded);
+  EXPECT_EQ(Result(Limited, AddXY), AstResult::LimitExceeded);
   // Every code has a name.
   for (uint32_t R = 0; R != NumAstResults; ++R)
     EXPECT_EQ(std::string(getAstResultName(R)).find("AST_PTX_"), 0u);
