@@ -16,6 +16,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
 #include "mmptx/Ast/AstInterpreter.h"
 #include "mmptx/Ast/AstPtx.h"
 #include "mmptx/Ast/AstText.h"
@@ -25,18 +26,15 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
-#include <cstring>
 
 using namespace mmptx;
 using namespace mmptx::ast;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   const expr::InstrSet &Info = expr::getDefaultInstrSet();
-  if (Size < 1)
+  uint8_t Mode;
+  if (!fuzz::takeMode(Data, Size, Mode))
     return 0;
-  uint8_t Mode = Data[0];
-  ++Data;
-  --Size;
 
   if (Mode & 0x80) {
     // Text: parse; if it parses, print and parse again.
@@ -65,10 +63,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   }
 
-  size_t N = Size / 8;
-  std::vector<uint64_t> Words(N);
-  if (N)
-    std::memcpy(Words.data(), Data, N * 8);
+  std::vector<uint64_t> Words = fuzz::readWords(Data, Size);
+  size_t N = Words.size();
   // Narrow the fields so that valid words are common: small types, aux and
   // indices.
   for (uint64_t &W : Words)

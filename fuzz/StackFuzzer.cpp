@@ -21,6 +21,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "FuzzInput.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackText.h"
@@ -28,18 +29,15 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
-#include <cstring>
 
 using namespace mmptx;
 using namespace mmptx::stack;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   const StackInfo &Info = getDefaultStackInfo();
-  if (Size < 1)
+  uint8_t Mode;
+  if (!fuzz::takeMode(Data, Size, Mode))
     return 0;
-  uint8_t Mode = Data[0];
-  ++Data;
-  --Size;
 
   // The parser on raw bytes.
   if (Mode & 0x80) {
@@ -50,10 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   }
 
-  size_t N = Size / 8;
-  std::vector<uint64_t> Words(N);
-  if (N)
-    std::memcpy(Words.data(), Data, N * 8);
+  std::vector<uint64_t> Words = fuzz::readWords(Data, Size);
+  size_t N = Words.size();
   size_t A = N / 3, B = N / 3;
   StackProgram Prog;
   Prog.Main.assign(Words.begin(), Words.begin() + (N - A - B));

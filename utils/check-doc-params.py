@@ -128,15 +128,19 @@ def doc_blocks(text, comments):
     yield from flush()
 
 
+def nesting(t):
+    """How token t changes the depth of brackets."""
+    if t in "([{<":
+        return 1
+    if t in ")]}>":
+        return -1
+    return -2 if t == ">>" else 0
+
+
 def split_top(tokens, sep=","):
     parts, cur, depth = [], [], 0
     for t in tokens:
-        if t in "([{<":
-            depth += 1
-        elif t in ")]}>":
-            depth -= 1
-        elif t == ">>":
-            depth -= 2
+        depth += nesting(t)
         if t == sep and depth == 0:
             parts.append(cur)
             cur = []
@@ -152,13 +156,8 @@ def param_name(tokens):
     # A default argument ends the declarator.
     depth = 0
     for k, t in enumerate(tokens):
-        if t in "([{<":
-            depth += 1
-        elif t in ")]}>":
-            depth -= 1
-        elif t == ">>":
-            depth -= 2
-        elif t == "=" and depth == 0:
+        depth += nesting(t)
+        if t == "=" and depth == 0:
             tokens = tokens[:k]
             break
     # A function pointer or reference to an array: (*Name)(...).

@@ -53,7 +53,6 @@ mkdir -p build
 # against it and never ships it. Optional: without it the nvptxcompiler
 # backend is unavailable and its tests are UNSUPPORTED.
 NVPTXCOMPILER_VERSION=${NVPTXCOMPILER_VERSION:-13.0.88}
-NVPTX_DIR=build/deps/nvptxcompiler
 PY=$(command -v python3 || true)
 # pip_target DIR SPEC...: the wheels SPEC... alone (no dependencies) in DIR; --target
 # installs outside any Python environment (no PEP 668 refusal).
@@ -64,47 +63,43 @@ pip_target() {
   [ -n "$PY" ] && PIP_ROOT_USER_ACTION=ignore "$PY" -m pip install -q --disable-pip-version-check \
     --no-deps --target "$dir" "$@"
 }
-if ! ls "$NVPTX_DIR"/nvidia_nvptxcompiler-"$NVPTXCOMPILER_VERSION".dist-info >/dev/null 2>&1; then
+# wheel_dep DIR VERSION DONE FAILED WHEEL...: the wheels WHEEL...==VERSION in
+# DIR (pip_target) unless DIR holds the last one already; says DONE when
+# installed, warns FAILED (what goes missing) when not.
+wheel_dep() {
+  local dir=$1 version=$2 done=$3 failed=$4 wheel specs=()
+  shift 4
+  for wheel; do specs+=("$wheel==$version"); done
+  ls "$dir/${wheel//-/_}-$version.dist-info" >/dev/null 2>&1 && return 0
   if [ -n "$PY" ] && ! "$PY" -m pip --version >/dev/null 2>&1; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO=sudo
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-pip >/dev/null || true
   fi
-  if pip_target "$NVPTX_DIR" "nvidia-nvptxcompiler==$NVPTXCOMPILER_VERSION"; then
-    echo "mmptx: nvPTXCompiler $NVPTXCOMPILER_VERSION in $NVPTX_DIR"
+  if pip_target "$dir" "${specs[@]}"; then
+    echo "mmptx: $done in $dir"
   else
-    echo "mmptx: warning: could not install nvidia-nvptxcompiler; the nvptxcompiler backend is disabled" >&2
+    echo "mmptx: warning: could not install $failed" >&2
   fi
-fi
+}
+wheel_dep build/deps/nvptxcompiler "$NVPTXCOMPILER_VERSION" "nvPTXCompiler $NVPTXCOMPILER_VERSION" \
+  "nvidia-nvptxcompiler; the nvptxcompiler backend is disabled" nvidia-nvptxcompiler
 # The CuTe/CUTLASS headers of the nvidia-cutlass wheel (pinned), for the CuTe
 # example, its tests and utils/gen-realworld-ptx.sh, installed like
 # nvPTXCompiler into the build tree (utils/find-cutlass.sh finds it there);
 # only the headers are used, hence --no-deps. Optional: without them those
 # tests are UNSUPPORTED.
 CUTLASS_VERSION=${CUTLASS_VERSION:-4.2.0.0}
-CUTLASS_DEPS=build/deps/cutlass
-if ! ls "$CUTLASS_DEPS"/nvidia_cutlass-"$CUTLASS_VERSION".dist-info >/dev/null 2>&1; then
-  if pip_target "$CUTLASS_DEPS" "nvidia-cutlass==$CUTLASS_VERSION"; then
-    echo "mmptx: CUTLASS $CUTLASS_VERSION headers in $CUTLASS_DEPS"
-  else
-    echo "mmptx: warning: could not install nvidia-cutlass; the CuTe tests are UNSUPPORTED" >&2
-  fi
-fi
+wheel_dep build/deps/cutlass "$CUTLASS_VERSION" "CUTLASS $CUTLASS_VERSION headers" \
+  "nvidia-cutlass; the CuTe tests are UNSUPPORTED" nvidia-cutlass
 
 # cuobjdump and the nvdisasm it runs, for the tests that compare the SASS
 # of pruned and unpruned PTX (the toolkit has neither). NVIDIA publishes
 # these wheels from 13.2 on; a newer disassembler reads older cubins.
 # Optional: without them those tests are UNSUPPORTED.
 CUOBJDUMP_VERSION=${CUOBJDUMP_VERSION:-13.2.51}
-CUOBJDUMP_DEPS=build/deps/cuobjdump
-if ! ls "$CUOBJDUMP_DEPS"/nvidia_cuda_nvdisasm-"$CUOBJDUMP_VERSION".dist-info >/dev/null 2>&1; then
-  if pip_target "$CUOBJDUMP_DEPS" "nvidia-cuda-cuobjdump==$CUOBJDUMP_VERSION" \
-      "nvidia-cuda-nvdisasm==$CUOBJDUMP_VERSION"; then
-    echo "mmptx: cuobjdump/nvdisasm $CUOBJDUMP_VERSION in $CUOBJDUMP_DEPS"
-  else
-    echo "mmptx: warning: could not install cuobjdump/nvdisasm; the SASS comparisons are UNSUPPORTED" >&2
-  fi
-fi
+wheel_dep build/deps/cuobjdump "$CUOBJDUMP_VERSION" "cuobjdump/nvdisasm $CUOBJDUMP_VERSION" \
+  "cuobjdump/nvdisasm; the SASS comparisons are UNSUPPORTED" nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm
 
 cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >build/configure.log 2>&1 ||
   { cat build/configure.log; exit 1; }

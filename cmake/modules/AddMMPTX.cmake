@@ -13,36 +13,37 @@
 
 llvm_map_components_to_libnames(MMPTX_LLVM_SUPPORT_LIBS support)
 
+# Links <name> (<scope>) to <libs> and LLVMSupport, builds <depends> before
+# it, and lists it in the global property <list>.
+function(mmptx_link_target name scope libs depends list)
+  target_link_libraries(${name} ${scope} ${libs} ${MMPTX_LLVM_SUPPORT_LIBS})
+  if(depends)
+    add_dependencies(${name} ${depends})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY ${list} ${name})
+endfunction()
+
 function(add_mmptx_library name)
   cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
   add_library(${name} STATIC ${ARG_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} ${MMPTX_LLVM_SUPPORT_LIBS})
   # What users of the installed package (find_package(mmptx)) inherit.
   target_include_directories(${name} INTERFACE $<INSTALL_INTERFACE:include>)
   target_compile_features(${name} PUBLIC cxx_std_17)
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
-  if(ARG_DEPENDS)
-    add_dependencies(${name} ${ARG_DEPENDS})
-  endif()
-  set_property(GLOBAL APPEND PROPERTY MMPTX_LIBS ${name})
+  mmptx_link_target(${name} PUBLIC "${ARG_LINK_LIBS}" "${ARG_DEPENDS}" MMPTX_LIBS)
 endfunction()
 
 function(add_mmptx_tool name)
   cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS" ${ARGN})
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} ${MMPTX_LLVM_SUPPORT_LIBS})
-  if(ARG_DEPENDS)
-    add_dependencies(${name} ${ARG_DEPENDS})
-  endif()
-  set_property(GLOBAL APPEND PROPERTY MMPTX_TOOLS ${name})
+  mmptx_link_target(${name} PRIVATE "${ARG_LINK_LIBS}" "${ARG_DEPENDS}" MMPTX_TOOLS)
 endfunction()
 
 function(add_mmptx_example name)
   cmake_parse_arguments(ARG "" "" "LINK_LIBS" ${ARGN})
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
-  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} ${MMPTX_LLVM_SUPPORT_LIBS})
   # The test suite runs it.
-  add_mmptx_test_depends(${name})
+  mmptx_link_target(${name} PRIVATE "${ARG_LINK_LIBS}" "" MMPTX_TEST_DEPENDS)
 endfunction()
 
 function(add_mmptx_unittest name)
@@ -50,9 +51,8 @@ function(add_mmptx_unittest name)
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS})
   set_target_properties(${name} PROPERTIES
     RUNTIME_OUTPUT_DIRECTORY ${MMPTX_BINARY_DIR}/unittests)
-  target_link_libraries(${name} PRIVATE ${ARG_LINK_LIBS} GTest::gtest_main
-                        ${MMPTX_LLVM_SUPPORT_LIBS})
-  set_property(GLOBAL APPEND PROPERTY MMPTX_UNITTESTS ${name})
+  mmptx_link_target(${name} PRIVATE "${ARG_LINK_LIBS};GTest::gtest_main" ""
+                    MMPTX_UNITTESTS)
 endfunction()
 
 function(add_mmptx_test_depends)

@@ -8,6 +8,7 @@
 #include "mmptx/Ast/AstRandom.h"
 
 #include "mmptx/Expr/Literal.h"
+#include "mmptx/Expr/PtxEmitter.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -150,19 +151,10 @@ std::string ast::wrapAstStubInKernel(const InstrSet &Info, const AstModule &M,
                     std::to_string(TargetSm ? TargetSm : 80) +
                     "\n.address_size 64\n\n.visible .entry k()\n{\n";
   for (const AstVarDecl &D : M.Vars)
-    Out += std::string("\t.reg .") + Info.LiteralPrefixes[D.StackIdx] + " %" +
-           D.Name + ";\n";
-  for (const AstVarDecl &D : M.Vars) {
-    if (D.Kind == InjectArgKind::Out)
-      continue;
-    StringRef P = Info.LiteralPrefixes[D.StackIdx];
-    std::string Op = P == "u8" || P == "s8" ? ("cvt." + P + "." + P).str()
-                                            : ("mov." + P).str();
-    std::string Zero = P == "f32"   ? "0f00000000"
-                       : P == "f64" ? "0d0000000000000000"
-                                    : "0";
-    Out += "\t" + Op + " %" + D.Name + ", " + Zero + ";\n";
-  }
+    Out += expr::ptxRegisterDecl(Info.LiteralPrefixes[D.StackIdx], D.Name);
+  for (const AstVarDecl &D : M.Vars)
+    if (D.Kind != InjectArgKind::Out)
+      Out += expr::ptxZeroRegister(Info.LiteralPrefixes[D.StackIdx], D.Name);
   Out += Stub.str();
   Out += "\n\tret;\n}\n";
   return Out;

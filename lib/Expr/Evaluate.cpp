@@ -262,6 +262,32 @@ uint64_t expr::maskToWidth(uint64_t V, unsigned W) {
   return W == 64 ? V : V & ((1ULL << W) - 1);
 }
 
+/// \returns \p X and, or or xor (\p Op) \p Y.
+template <typename T> static T bitwise(StringRef Op, T X, T Y) {
+  return Op == "and" ? X & Y : Op == "or" ? X | Y : X ^ Y;
+}
+
+/// \returns integer word \p W of type \p T (u8 to u64, s32, s64) as a
+/// double, rounded to nearest above 53 bits; None for other types.
+static Optional<double> intAsDouble(Ty T, uint64_t W) {
+  switch (T) {
+  case Ty::U8:
+    return double(uint8_t(W));
+  case Ty::U16:
+    return double(uint16_t(W));
+  case Ty::U32:
+    return double(uint32_t(W));
+  case Ty::U64:
+    return double(W);
+  case Ty::S32:
+    return double(int32_t(W));
+  case Ty::S64:
+    return double(int64_t(W));
+  default:
+    return None;
+  }
+}
+
 /// The arithmetic every float type has, in \p T; false for another op.
 template <typename T>
 static bool evalFloatCommon(StringRef Op, T X, T Y, T Z, T &R) {
@@ -418,32 +444,14 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
     case Ty::BF16:
       X = bf16ToFloat(uint16_t(Args[0]));
       break;
-    case Ty::U8:
-      X = double(uint8_t(Args[0]));
+    default: {
+      Optional<double> Int = intAsDouble(Src, Args[0]);
+      if (!Int)
+        return Unsupported();
+      X = *Int;
       SrcFloat = false;
       break;
-    case Ty::U16:
-      X = double(uint16_t(Args[0]));
-      SrcFloat = false;
-      break;
-    case Ty::U32:
-      X = double(uint32_t(Args[0]));
-      SrcFloat = false;
-      break;
-    case Ty::U64:
-      X = double(Args[0]);
-      SrcFloat = false;
-      break;
-    case Ty::S32:
-      X = double(int32_t(Args[0]));
-      SrcFloat = false;
-      break;
-    case Ty::S64:
-      X = double(int64_t(Args[0]));
-      SrcFloat = false;
-      break;
-    default:
-      return Unsupported();
+    }
     }
     // A 64-bit integer rounds to the narrower float types once.
     double XNarrow = X;
@@ -492,27 +500,25 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
     case Ty::U8:
     case Ty::U16:
     case Ty::U32:
-    case Ty::U64: {
-      if (!SrcFloat) {
-        Res[0] = maskToWidth(Args[0], getValueWidth(Parts[Parts.size() - 2]));
-        break;
-      }
-      double V = RoundInt(X);
-      double Hi = std::ldexp(1.0, getValueWidth(Parts[Parts.size() - 2])) - 1;
-      V = std::isnan(V) ? 0 : std::min(std::max(V, 0.0), Hi);
-      Res[0] = uint64_t(V);
-      break;
-    }
+    case Ty::U64:
     case Ty::S32:
     case Ty::S64: {
+      unsigned Width = getValueWidth(Parts[Parts.size() - 2]);
       if (!SrcFloat) {
-        Res[0] = maskToWidth(Args[0], getValueWidth(Parts[Parts.size() - 2]));
+        Res[0] = maskToWidth(Args[0], Width);
         break;
       }
+      // A float saturates to the destination's range; NaN gives 0.
       double V = RoundInt(X);
-      double Lim = Dst == Ty::S32 ? 2147483648.0 : 9223372036854775808.0;
-      V = std::isnan(V) ? 0 : std::min(std::max(V, -Lim), Lim - 1);
-      Res[0] = maskToWidth(uint64_t(int64_t(V)), Dst == Ty::S32 ? 32 : 64);
+      if (Dst == Ty::S32 || Dst == Ty::S64) {
+        double Lim = Dst == Ty::S32 ? 2147483648.0 : 9223372036854775808.0;
+        V = std::isnan(V) ? 0 : std::min(std::max(V, -Lim), Lim - 1);
+        Res[0] = maskToWidth(uint64_t(int64_t(V)), Dst == Ty::S32 ? 32 : 64);
+      } else {
+        double Hi = std::ldexp(1.0, Width) - 1;
+        V = std::isnan(V) ? 0 : std::min(std::max(V, 0.0), Hi);
+        Res[0] = uint64_t(V);
+      }
       break;
     }
     default:
@@ -668,12 +674,8 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
       R = Sx < 0 ? 0u - X : X;
     else if (Op == "neg")
       R = 0u - X;
-    else if (Op == "and")
-      R = X & Y;
-    else if (Op == "or")
-      R = X | Y;
-    else if (Op == "xor")
-      R = X ^ Y;
+    else if (Op == "and" || Op == "or" || Op == "xor")
+      R = bitwise(Op, X, Y);
     else if (Op == "not")
       R = ~X;
     else if (Op == "shl")
@@ -693,12 +695,8 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
       R = X - Y;
     else if (Op == "mov")
       R = X;
-    else if (Op == "and")
-      R = X & Y;
-    else if (Op == "or")
-      R = X | Y;
-    else if (Op == "xor")
-      R = X ^ Y;
+    else if (Op == "and" || Op == "or" || Op == "xor")
+      R = bitwise(Op, X, Y);
     else
       return Unsupported();
     Res[0] = R;

@@ -49,3 +49,16 @@ PtxStackTables::PtxStackTables(const InstrSet &Info, StringRef Indent,
     InlineLits.push_back(Info.InlineLiterals ? Info.InlineLiterals[S] : 1);
   }
 }
+
+std::string expr::ptxRegisterDecl(StringRef Prefix, StringRef Name) {
+  return ("\t.reg ." + Prefix + " %" + Name + ";\n").str();
+}
+
+std::string expr::ptxZeroRegister(StringRef P, StringRef Name) {
+  std::string Op = P == "u8" || P == "s8" ? ("cvt." + P + "." + P).str()
+                                          : ("mov." + P).str();
+  StringRef Zero = P == "f32"   ? "0f00000000"
+                   : P == "f64" ? "0d0000000000000000"
+                                : "0";
+  return ("\t" + Op + " %" + Name + ", " + Zero + ";\n").str();
+}

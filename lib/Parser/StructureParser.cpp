@@ -519,15 +519,22 @@ private:
   /// Skips a string literal starting at the quote; \returns past the closing
   /// quote, or nullptr if the line or buffer ends first.
   const char *skipString(const char *Q) const;
-  /// skipString() that moves \p Q past the string, or reports it
-  /// unterminated.
-  Error skipStringOrFail(const char *&Q) const {
-    const char *E = skipString(Q);
+  using SkipFn = const char *(StructureParser::*)(const char *) const;
+  /// Moves \p Q past what \p Skip (skipString(), skipBlockComment())
+  /// skips, or reports an unterminated \p What.
+  Error skipOrFail(const char *&Q, SkipFn Skip, const char *What) const {
+    const char *E = (this->*Skip)(Q);
     if (!E)
       return DiagnosticError::get(SM, SMLoc::getFromPointer(Q),
-                                  "unterminated string");
+                                  Twine("unterminated ") + What);
     Q = E;
     return Error::success();
+  }
+  Error skipStringOrFail(const char *&Q) const {
+    return skipOrFail(Q, &StructureParser::skipString, "string");
+  }
+  Error skipBlockCommentOrFail(const char *&Q) const {
+    return skipOrFail(Q, &StructureParser::skipBlockComment, "block comment");
   }
 
   Error scanComment();
@@ -683,10 +690,8 @@ Error StructureParser::scanInstructionOrLabel() {
       if (Q + 1 < End && Q[1] == '/') {
         Q = skipLineComment(Q);
       } else if (Q + 1 < End && Q[1] == '*') {
-        const char *E = skipBlockComment(Q);
-        if (!E)
-          return error(Q, "unterminated block comment");
-        Q = E;
+        if (Error E = skipBlockCommentOrFail(Q))
+          return E;
       } else {
         ++Q;
       }
@@ -802,10 +807,8 @@ Error StructureParser::scanDirective() {
         continue;
       }
       if (Q + 1 < End && Q[1] == '*') {
-        const char *E = skipBlockComment(Q);
-        if (!E)
-          return error(Q, "unterminated block comment");
-        Q = E;
+        if (Error E = skipBlockCommentOrFail(Q))
+          return E;
         continue;
       }
       LastSig = ++Q;
@@ -923,21 +926,19 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
                                    : "expected '{' or ';' after function "
                                      "header");
     char C = *Q;
+    if (C == '"') {
+      if (Error E = skipStringOrFail(Q))
+        return E;
+      LastSig = Q;
+      continue;
+    }
     if (C == '/' && Q + 1 < End && Q[1] == '/') {
       Q = skipLineComment(Q);
       continue;
     }
     if (C == '/' && Q + 1 < End && Q[1] == '*') {
-      const char *E = skipBlockComment(Q);
-      if (!E)
-        return error(Q, "unterminated block comment");
-      Q = E;
-      continue;
-    }
-    if (C == '"') {
-      if (Error E = skipStringOrFail(Q))
+      if (Error E = skipBlockCommentOrFail(Q))
         return E;
-      LastSig = Q;
       continue;
     }
     if (C == '(') {

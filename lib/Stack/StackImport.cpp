@@ -52,6 +52,20 @@ private:
   /// sets \p Path to its JSON path.
   Expected<const json::Object *> getEntry(const json::Array &A, StringRef Key,
                                           size_t I, std::string &Path);
+  /// Calls \p Fn on each entry of array \p Key (getEntry()) in order, up
+  /// to the first error.
+  Error forEachEntry(const json::Array &A, StringRef Key,
+                     function_ref<Error(size_t I, const json::Object *O,
+                                        const std::string &Path)>
+                         Fn);
+  /// Writes \p Heading, then forEachEntry() on array \p Key of at most
+  /// 65535 \p What (`stack types`), passing each entry's `name`.
+  Error
+  forEachNamedEntry(const json::Array &A, StringRef Key, StringRef What,
+                    StringRef Heading, raw_ostream &Os,
+                    function_ref<Error(size_t I, const json::Object *O,
+                                       const std::string &Path, StringRef Name)>
+                        Fn);
   /// Records \p Name, a C identifier unique in \p Map, as entry \p I.
   Error claimIdentifier(StringMap<unsigned> &Map, StringRef Name, size_t I,
                         const std::string &Path, StringRef What);
@@ -161,6 +175,39 @@ Expected<const json::Object *> Importer::getEntry(const json::Array &A,
   return O;
 }
 
+Error Importer::forEachEntry(
+    const json::Array &A, StringRef Key,
+    function_ref<Error(size_t, const json::Object *, const std::string &)> Fn) {
+  for (size_t I = 0; I != A.size(); ++I) {
+    std::string Path;
+    Expected<const json::Object *> Entry = getEntry(A, Key, I, Path);
+    if (!Entry)
+      return Entry.takeError();
+    if (Error E = Fn(I, *Entry, Path))
+      return E;
+  }
+  return Error::success();
+}
+
+Error Importer::forEachNamedEntry(
+    const json::Array &A, StringRef Key, StringRef What, StringRef Heading,
+    raw_ostream &Os,
+    function_ref<Error(size_t, const json::Object *, const std::string &,
+                       StringRef)>
+        Fn) {
+  if (A.size() > 65535)
+    return error(Key, "more than 65535 " + What);
+  Os << Heading;
+  return forEachEntry(
+      A, Key,
+      [&](size_t I, const json::Object *O, const std::string &Path) -> Error {
+        Expected<StringRef> Name = getString(*O, "name", Path);
+        if (!Name)
+          return Name.takeError();
+        return Fn(I, O, Path, *Name);
+      });
+}
+
 Error Importer::claimIdentifier(StringMap<unsigned> &Map, StringRef Name,
                                 size_t I, const std::string &Path,
                                 StringRef What) {
@@ -212,126 +259,115 @@ static void writeRecord(raw_ostream &Os, const Twine &Def, const Twine &Body,
 }
 
 Error Importer::stacks(const json::Array &A, raw_ostream &Os) {
-  if (A.size() > 65535)
-    return error("stack_types", "more than 65535 stack types");
-  Os << "// Stacks\n";
-  for (size_t I = 0; I != A.size(); ++I) {
-    std::string Path;
-    Expected<const json::Object *> Entry = getEntry(A, "stack_types", I, Path);
-    if (!Entry)
-      return Entry.takeError();
-    const json::Object *O = *Entry;
-    Expected<StringRef> Name = getString(*O, "name", Path);
-    if (!Name)
-      return Name.takeError();
-    Expected<StringRef> Prefix = getString(*O, "literal_prefix", Path);
-    if (!Prefix)
-      return Prefix.takeError();
-    Expected<StringRef> Constant =
-        getString(*O, "constant_type", Path, /*required=*/false);
-    if (!Constant)
-      return Constant.takeError();
-    Expected<StringRef> Encoder =
-        getString(*O, "encoder_type", Path, /*required=*/false);
-    if (!Encoder)
-      return Encoder.takeError();
-    if (!Constant->empty() && !Constant->equals_insensitive("f32") &&
-        !Constant->equals_insensitive("s32") &&
-        !Constant->equals_insensitive("u32"))
-      return error(Path + ".constant_type",
-                   "'" + *Constant + "' is not f32, s32 or u32");
-    if (Error E = claimIdentifier(StackIdx, *Name, I, Path, "stack type"))
-      return E;
-    Os << "def Stack_" << *Name << " : StackType<" << quote(*Name) << ", "
-       << quote(*Prefix) << ">;\n";
-  }
-  return Error::success();
+  return forEachNamedEntry(
+      A, "stack_types", "stack types", "// Stacks\n", Os,
+      [&](size_t I, const json::Object *O, const std::string &Path,
+          StringRef Name) -> Error {
+        Expected<StringRef> Prefix = getString(*O, "literal_prefix", Path);
+        if (!Prefix)
+          return Prefix.takeError();
+        Expected<StringRef> Constant =
+            getString(*O, "constant_type", Path, /*required=*/false);
+        if (!Constant)
+          return Constant.takeError();
+        Expected<StringRef> Encoder =
+            getString(*O, "encoder_type", Path, /*required=*/false);
+        if (!Encoder)
+          return Encoder.takeError();
+        if (!Constant->empty() && !Constant->equals_insensitive("f32") &&
+            !Constant->equals_insensitive("s32") &&
+            !Constant->equals_insensitive("u32"))
+          return error(Path + ".constant_type",
+                       "'" + *Constant + "' is not f32, s32 or u32");
+        if (Error E = claimIdentifier(StackIdx, Name, I, Path, "stack type"))
+          return E;
+        Os << "def Stack_" << Name << " : StackType<" << quote(Name) << ", "
+           << quote(*Prefix) << ">;\n";
+        return Error::success();
+      });
 }
 
 Error Importer::argTypes(const json::Array &A, raw_ostream &Os) {
-  if (A.size() > 65535)
-    return error("arg_types", "more than 65535 arg types");
-  Os << "\n// Arg types\n";
-  for (size_t I = 0; I != A.size(); ++I) {
-    std::string Path;
-    Expected<const json::Object *> Entry = getEntry(A, "arg_types", I, Path);
-    if (!Entry)
-      return Entry.takeError();
-    const json::Object *O = *Entry;
-    Expected<StringRef> Name = getString(*O, "name", Path);
-    if (!Name)
-      return Name.takeError();
-    Expected<StringRef> Stack = getString(*O, "stack_type", Path);
-    if (!Stack)
-      return Stack.takeError();
-    auto S = StackIdx.find(*Stack);
-    if (S == StackIdx.end())
-      return error(Path + ".stack_type", "unknown stack type '" + *Stack + "'");
-    Optional<int64_t> Vec = 0;
-    if (const json::Value *V = O->get("num_vec_elems"))
-      Vec = V->getAsInteger();
-    if (!Vec || *Vec < 0 || *Vec > 65535)
-      return error(Path + ".num_vec_elems", "must be an integer in 0..65535");
-    if (*Vec > 64)
-      return error(Path + ".num_vec_elems",
-                   Twine(*Vec) + " vector elements; mmptx allows at most 64");
-    if (Error E = claimIdentifier(ArgIdx, *Name, I, Path, "arg type"))
-      return E;
-    ArgDefs.push_back("Arg_" + Name->str());
-    Os << "def Arg_" << *Name << " : ArgType<Stack_" << *Stack << ", " << *Vec
-       << "> {\n  let Name = " << quote(*Name) << ";\n}\n";
-  }
-  return Error::success();
+  return forEachNamedEntry(
+      A, "arg_types", "arg types", "\n// Arg types\n", Os,
+      [&](size_t I, const json::Object *O, const std::string &Path,
+          StringRef Name) -> Error {
+        Expected<StringRef> Stack = getString(*O, "stack_type", Path);
+        if (!Stack)
+          return Stack.takeError();
+        auto S = StackIdx.find(*Stack);
+        if (S == StackIdx.end())
+          return error(Path + ".stack_type",
+                       "unknown stack type '" + *Stack + "'");
+        Optional<int64_t> Vec = 0;
+        if (const json::Value *V = O->get("num_vec_elems"))
+          Vec = V->getAsInteger();
+        if (!Vec || *Vec < 0 || *Vec > 65535)
+          return error(Path + ".num_vec_elems",
+                       "must be an integer in 0..65535");
+        if (*Vec > 64)
+          return error(Path + ".num_vec_elems",
+                       Twine(*Vec) +
+                           " vector elements; mmptx allows at most 64");
+        if (Error E = claimIdentifier(ArgIdx, Name, I, Path, "arg type"))
+          return E;
+        ArgDefs.push_back("Arg_" + Name.str());
+        Os << "def Arg_" << Name << " : ArgType<Stack_" << *Stack << ", "
+           << *Vec << "> {\n  let Name = " << quote(Name) << ";\n}\n";
+        return Error::success();
+      });
 }
 
 Error Importer::instructions(const json::Array &A, raw_ostream &Os) {
   Os << "\n// Instructions\n";
   StringSet<> Names;
-  for (size_t I = 0; I != A.size(); ++I) {
-    std::string Path;
-    Expected<const json::Object *> Entry = getEntry(A, "instructions", I, Path);
-    if (!Entry)
-      return Entry.takeError();
-    const json::Object *O = *Entry;
-    auto Pn = getPtxAndName(*O, Path, /*HasName=*/true, Names, "instruction",
-                            "give one a unique \"name\"");
-    if (!Pn)
-      return Pn.takeError();
-    auto [ptx, name] = *Pn;
-    if (const json::Value *Al = O->get("aligned")) {
-      Optional<bool> B = Al->getAsBoolean();
-      Optional<StringRef> S = Al->getAsString();
-      static const char *const Words[] = {"true", "false", "1",
-                                          "0",    "yes",   "no"};
-      if (!B && !(S && is_contained(Words, S->lower())))
-        return error(Path + ".aligned", "must be a boolean");
-    }
-    std::string Lists[2];
-    for (int K = 0; K != 2; ++K) {
-      StringRef Key = K ? "rets" : "args";
-      const json::Value *V = O->get(Key);
-      const json::Array *L = V ? V->getAsArray() : nullptr;
-      if (!L)
-        return error(Path + "." + Key, V ? "must be an array" : "is missing");
-      if (K == 0 && L->size() > 4)
-        return error(Path + ".args",
-                     Twine(L->size()) + " arguments; at most 4");
-      if (K == 1 && (L->empty() || L->size() > 2))
-        return error(Path + ".rets",
-                     Twine(L->size()) + " returns; mmptx needs 1 or 2");
-      for (size_t J = 0; J != L->size(); ++J) {
-        Expected<unsigned> T =
-            getArgType((*L)[J], Path + "." + Key + "[" + Twine(J) + "]");
-        if (!T)
-          return T.takeError();
-        Lists[K] += (J ? ", " : "") + ArgDefs[*T];
-      }
-    }
-    writeRecord(Os, "Instr" + Twine(I) + "_" + identifier(name),
-                "PtxInstr<" + quote(ptx) + ", [" + Lists[0] + "], [" +
-                    Lists[1] + "]>",
-                name, ptx);
-  }
+  if (Error E = forEachEntry(
+          A, "instructions",
+          [&](size_t I, const json::Object *O,
+              const std::string &Path) -> Error {
+            auto Pn =
+                getPtxAndName(*O, Path, /*HasName=*/true, Names, "instruction",
+                              "give one a unique \"name\"");
+            if (!Pn)
+              return Pn.takeError();
+            auto [ptx, name] = *Pn;
+            if (const json::Value *Al = O->get("aligned")) {
+              Optional<bool> B = Al->getAsBoolean();
+              Optional<StringRef> S = Al->getAsString();
+              static const char *const Words[] = {"true", "false", "1",
+                                                  "0",    "yes",   "no"};
+              if (!B && !(S && is_contained(Words, S->lower())))
+                return error(Path + ".aligned", "must be a boolean");
+            }
+            std::string Lists[2];
+            for (int K = 0; K != 2; ++K) {
+              StringRef Key = K ? "rets" : "args";
+              const json::Value *V = O->get(Key);
+              const json::Array *L = V ? V->getAsArray() : nullptr;
+              if (!L)
+                return error(Path + "." + Key,
+                             V ? "must be an array" : "is missing");
+              if (K == 0 && L->size() > 4)
+                return error(Path + ".args",
+                             Twine(L->size()) + " arguments; at most 4");
+              if (K == 1 && (L->empty() || L->size() > 2))
+                return error(Path + ".rets",
+                             Twine(L->size()) + " returns; mmptx needs 1 or 2");
+              for (size_t J = 0; J != L->size(); ++J) {
+                Expected<unsigned> T = getArgType(
+                    (*L)[J], Path + "." + Key + "[" + Twine(J) + "]");
+                if (!T)
+                  return T.takeError();
+                Lists[K] += (J ? ", " : "") + ArgDefs[*T];
+              }
+            }
+            writeRecord(Os, "Instr" + Twine(I) + "_" + identifier(name),
+                        "PtxInstr<" + quote(ptx) + ", [" + Lists[0] + "], [" +
+                            Lists[1] + "]>",
+                        name, ptx);
+            return Error::success();
+          }))
+    return E;
   if (A.size() > 65535)
     return error("instructions", "more than 65535 instructions");
   return Error::success();
@@ -340,31 +376,27 @@ Error Importer::instructions(const json::Array &A, raw_ostream &Os) {
 Error Importer::specials(const json::Array &A, raw_ostream &Os) {
   Os << "\n// Special registers\n";
   StringSet<> Names;
-  for (size_t I = 0; I != A.size(); ++I) {
-    std::string Path;
-    Expected<const json::Object *> Entry =
-        getEntry(A, "special_registers", I, Path);
-    if (!Entry)
-      return Entry.takeError();
-    const json::Object *O = *Entry;
-    auto Pn =
-        getPtxAndName(*O, Path, /*HasName=*/false, Names, "special register",
-                      "mmptx needs unique names (give one a "
-                      "\"display\")");
-    if (!Pn)
-      return Pn.takeError();
-    auto [ptx, name] = *Pn;
-    const json::Value *T = O->get("arg_type");
-    if (!T)
-      return error(Path, "has no 'arg_type'");
-    Expected<unsigned> Arg = getArgType(*T, Path + ".arg_type");
-    if (!Arg)
-      return Arg.takeError();
-    writeRecord(Os, "Sreg" + Twine(I) + "_" + identifier(name),
-                "SpecialReg<" + quote(ptx) + ", " + ArgDefs[*Arg] + ">", name,
-                ptx);
-  }
-  return Error::success();
+  return forEachEntry(
+      A, "special_registers",
+      [&](size_t I, const json::Object *O, const std::string &Path) -> Error {
+        auto Pn = getPtxAndName(*O, Path, /*HasName=*/false, Names,
+                                "special register",
+                                "mmptx needs unique names (give one a "
+                                "\"display\")");
+        if (!Pn)
+          return Pn.takeError();
+        auto [ptx, name] = *Pn;
+        const json::Value *T = O->get("arg_type");
+        if (!T)
+          return error(Path, "has no 'arg_type'");
+        Expected<unsigned> Arg = getArgType(*T, Path + ".arg_type");
+        if (!Arg)
+          return Arg.takeError();
+        writeRecord(Os, "Sreg" + Twine(I) + "_" + identifier(name),
+                    "SpecialReg<" + quote(ptx) + ", " + ArgDefs[*Arg] + ">",
+                    name, ptx);
+        return Error::success();
+      });
 }
 
 Error Importer::run(raw_ostream &Out) {

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Stack/StackRandom.h"
+#include "mmptx/Expr/PtxEmitter.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -184,19 +185,10 @@ std::string stack::makeRandomKernelModule(const StackInfo &Info, uint64_t Seed,
     }
     Out += ".visible .entry k" + std::to_string(K) + "()\n{\n";
     for (const RegisterDecl &D : Decls)
-      Out += std::string("\t.reg .") + Info.LiteralPrefixes[D.StackIdx] + " %" +
-             D.Name + ";\n";
-    for (const RegisterDecl &D : Decls) {
-      if (D.Kind != RegKind::In)
-        continue;
-      StringRef P = Info.LiteralPrefixes[D.StackIdx];
-      std::string Op = P == "u8" || P == "s8" ? ("cvt." + P + "." + P).str()
-                                              : ("mov." + P).str();
-      std::string Zero = P == "f32"   ? "0f00000000"
-                         : P == "f64" ? "0d0000000000000000"
-                                      : "0";
-      Out += "\t" + Op + " %" + D.Name + ", " + Zero + ";\n";
-    }
+      Out += expr::ptxRegisterDecl(Info.LiteralPrefixes[D.StackIdx], D.Name);
+    for (const RegisterDecl &D : Decls)
+      if (D.Kind == RegKind::In)
+        Out += expr::ptxZeroRegister(Info.LiteralPrefixes[D.StackIdx], D.Name);
     Out += Stub->str();
     Out += "\n\tret;\n}\n\n";
   }

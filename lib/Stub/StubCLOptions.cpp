@@ -171,6 +171,32 @@ static void override(T &Field, const FlagT &Flag) {
     Field = Flag;
 }
 
+void stub::registerStubToolOptions(cl::OptionCategory &Category,
+                                   ProgramKind Kind,
+                                   ArrayRef<StringRef> Unprefixed) {
+  registerStubCLOptions(Category, {Kind});
+  StringRef Prefix = Kind == ProgramKind::Ast ? "ast-" : "stack-";
+  for (StringRef Spelling : Unprefixed)
+    addStubCLOptionAlias(Spelling, (Prefix + Spelling).str());
+  addStubCLOptionAlias("target-sm", "stack-target-sm");
+}
+
+Expected<expr::Vocabulary>
+stub::getRandomVocabulary(const cl::opt<std::string> &Option, bool Random,
+                          StringRef RandomFlag) {
+  Expected<expr::Vocabulary> Vocabulary = expr::parseVocabularyName(Option);
+  if (!Vocabulary)
+    return createStringError(inconvertibleErrorCode(),
+                             "--vocabulary: " +
+                                 toString(Vocabulary.takeError()));
+  if (Option.getNumOccurrences() && !Random)
+    return createStringError(inconvertibleErrorCode(),
+                             "--vocabulary chooses what --" + RandomFlag +
+                                 " draws from: give --" + RandomFlag +
+                                 "=N too");
+  return Vocabulary;
+}
+
 StubOptions stub::getStubOptionsFromCL() {
   StubCLOptions &F = *getFlags();
   StubOptions O;

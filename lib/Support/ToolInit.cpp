@@ -21,3 +21,14 @@ ToolInit::ToolInit(int &Argc, char **&Argv, StringRef Overview,
     cl::HideUnrelatedOptions(*Category);
   cl::ParseCommandLineOptions(Argc, Argv, Overview);
 }
+
+ToolInit::ToolInit(int &Argc, char **&Argv, StringRef Overview,
+                   ArrayRef<const cl::OptionCategory *> Categories,
+                   function_ref<void()> RegisterOptions)
+    : X(Argc, Argv) {
+  ignoreStderrWriteErrorsAtExit();
+  installToolVersionPrinter();
+  RegisterOptions();
+  cl::HideUnrelatedOptions(Categories);
+  cl::ParseCommandLineOptions(Argc, Argv, Overview);
+}

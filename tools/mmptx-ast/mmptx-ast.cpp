@@ -34,22 +34,18 @@
 #include "mmptx/Ast/AstPtx.h"
 #include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Ast/AstText.h"
-#include "mmptx/Expr/Literal.h"
 #include "mmptx/Stack/StackInfo.h"
 #include "mmptx/Stub/StubCLOptions.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
-
-#include <tuple>
 
 using namespace llvm;
 using namespace mmptx;
@@ -123,44 +119,27 @@ static int writeOutput(StringRef Text) {
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  // The compiler's flags are every tool's (--ast-max-words, ...); the older
-  // spellings of this tool keep working.
-  stub::registerStubCLOptions(AstCategory, {stub::ProgramKind::Ast});
-  static const char *const Aliases[][2] = {
-      {"max-stack-depth", "ast-max-stack-depth"},
-      {"max-routine-depth", "ast-max-routine-depth"},
-      {"max-words", "ast-max-words"},
-      {"max-args", "ast-max-args"},
-      {"max-executed-words", "ast-max-executed-words"},
-      {"no-share", "ast-no-share"},
-      {"target-sm", "stack-target-sm"}};
-  for (const auto &A : Aliases)
-    stub::addStubCLOptionAlias(A[0], A[1]);
-  cl::HideUnrelatedOptions({&AstCategory, &getColorCategory()});
-  cl::ParseCommandLineOptions(argc, argv,
-                              "AST PTX compiler: S-expression program -> PTX "
-                              "stub\n");
+  // The compiler's flags are every tool's; the older spellings of this
+  // tool keep working.
+  ToolInit Init(argc, argv,
+                "AST PTX compiler: S-expression program -> PTX stub\n",
+                {&AstCategory, &getColorCategory()}, [] {
+                  stub::registerStubToolOptions(
+                      AstCategory, stub::ProgramKind::Ast,
+                      {"max-stack-depth", "max-routine-depth", "max-words",
+                       "max-args", "max-executed-words", "no-share"});
+                });
   const stub::StubOptions StubOpts = stub::getStubOptionsFromCL();
   const uint32_t TargetSm = StubOpts.TargetSm;
   const stack::StackInfo &Info = stack::getDefaultStackInfo();
+  Expected<expr::Vocabulary> Vocabulary =
+      stub::getRandomVocabulary(VocabularyName, RandomNodes, "random");
+  if (!Vocabulary) {
+    reportError(Vocabulary.takeError(), "mmptx-ast");
+    return 1;
+  }
   SourceMgr Sm;
   Expected<AstModule> M = AstModule();
-  Expected<expr::Vocabulary> Vocabulary =
-      expr::parseVocabularyName(VocabularyName);
-  if (!Vocabulary) {
-    WithColor::error(errs(), "mmptx-ast")
-        << "--vocabulary: " << toString(Vocabulary.takeError()) << "\n";
-    return 1;
-  }
-  if (VocabularyName.getNumOccurrences() && !RandomNodes) {
-    WithColor::error(errs(), "mmptx-ast")
-        << "--vocabulary chooses what --random draws from: give --random=N "
-           "too\n";
-    return 1;
-  }
   if (RandomNodes) {
     if (RandomNodes > (1u << 20)) {
       WithColor::error(errs(), "mmptx-ast")
@@ -223,39 +202,18 @@ int main(int argc, char **argv) {
   raw_string_ostream Os(Text);
 
   if (Interpret.getNumOccurrences()) {
-    std::vector<uint64_t> Values(Inputs.size(), 0);
-    SmallVector<StringRef, 8> Items;
-    StringRef(Interpret).split(Items, ',', -1, false);
-    for (StringRef Item : Items) {
-      StringRef Name, Value;
-      std::tie(Name, Value) = Item.split('=');
-      Name = Name.trim();
-      auto It =
-          find_if(M->Vars, [&](const AstVarDecl &D) { return D.Name == Name; });
-      if (It == M->Vars.end()) {
-        WithColor::error(errs(), "mmptx-ast")
-            << "--interpret: unknown variable '" << Name << "'\n";
-        return 1;
-      }
-      if (!expr::parseValue(Value.trim(), Info.LiteralPrefixes[It->StackIdx],
-                            Values[It - M->Vars.begin()])) {
-        WithColor::error(errs(), "mmptx-ast")
-            << "--interpret: bad value '" << Value << "' for '" << Name
-            << "'\n";
-        return 1;
-      }
-    }
-    Expected<std::vector<uint64_t>> Vals =
-        interpretAstPtx(Ctx, Prog, Inputs, Values);
+    Expected<std::vector<uint64_t>> Vals = stub::interpretAssignments(
+        Interpret, M->Vars, Inputs.size(), Info, "variable",
+        [&](ArrayRef<uint64_t> Values) {
+          return interpretAstPtx(Ctx, Prog, Inputs, Values);
+        });
     if (!Vals) {
       reportError(locateAstError(Vals.takeError(), Sm, *M), "mmptx-ast");
       return 1;
     }
     for (size_t I = 0; I != Vals->size(); ++I) {
-      const AstVarDecl &D = M->Vars[M->Outputs[I].Var];
-      Os << D.Name << " = ";
-      expr::printValue(Os, (*Vals)[I], Info.LiteralPrefixes[D.StackIdx]);
-      Os << "\n";
+      stub::printInterpretValue(Os, M->Vars[M->Outputs[I].Var], (*Vals)[I],
+                                Info);
     }
     return writeOutput(Os.str());
   }

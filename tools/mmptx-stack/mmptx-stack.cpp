@@ -31,27 +31,24 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Expr/Literal.h"
 #include "mmptx/Stack/StackCompiler.h"
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
 #include "mmptx/Stub/StubCLOptions.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
-#include "mmptx/Support/ToolVersion.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
 #include <cmath>
 #include <cstring>
-#include <tuple>
 
 using namespace llvm;
 using namespace mmptx;
@@ -146,25 +143,17 @@ static void randomizeProgram(StackProgram &Prog, const StackInfo &Info,
 }
 
 int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  ignoreStderrWriteErrorsAtExit();
-  installToolVersionPrinter();
-  // The compiler's flags are every tool's (--stack-size, ...); the older
-  // spellings of this tool keep working.
-  stub::registerStubCLOptions(StackCategory, {stub::ProgramKind::Stack});
-  static const char *const Aliases[][2] = {
-      {"strict", "stack-strict"},
-      {"execution-limit", "stack-execution-limit"},
-      {"max-frame-depth", "stack-max-frame-depth"},
-      {"store-size", "stack-store-size"},
-      {"max-nodes", "stack-node-limit"},
-      {"target-sm", "stack-target-sm"}};
-  for (const auto &A : Aliases)
-    stub::addStubCLOptionAlias(A[0], A[1]);
-  stub::addStubCLOptionAlias("I", "stack-include-dir", /*Visible=*/true);
-  cl::HideUnrelatedOptions({&StackCategory, &getColorCategory()});
-  cl::ParseCommandLineOptions(argc, argv,
-                              "Stack PTX compiler: text program -> PTX stub\n");
+  // The compiler's flags are every tool's; the older spellings of this
+  // tool keep working.
+  ToolInit Init(
+      argc, argv, "Stack PTX compiler: text program -> PTX stub\n",
+      {&StackCategory, &getColorCategory()}, [] {
+        stub::registerStubToolOptions(
+            StackCategory, stub::ProgramKind::Stack,
+            {"strict", "execution-limit", "max-frame-depth", "store-size"});
+        stub::addStubCLOptionAlias("max-nodes", "stack-node-limit");
+        stub::addStubCLOptionAlias("I", "stack-include-dir", /*Visible=*/true);
+      });
   const stub::StubOptions StubOpts = stub::getStubOptionsFromCL();
   const uint32_t TargetSm = StubOpts.TargetSm;
   const StackInfo &Info = getDefaultStackInfo();
@@ -176,16 +165,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   Expected<expr::Vocabulary> Vocabulary =
-      expr::parseVocabularyName(VocabularyName);
+      stub::getRandomVocabulary(VocabularyName, Randomize, "randomize");
   if (!Vocabulary) {
-    WithColor::error(errs(), "mmptx-stack")
-        << "--vocabulary: " << toString(Vocabulary.takeError()) << "\n";
-    return 1;
-  }
-  if (VocabularyName.getNumOccurrences() && !Randomize) {
-    WithColor::error(errs(), "mmptx-stack")
-        << "--vocabulary chooses what --randomize draws from: give "
-           "--randomize=N too\n";
+    reportError(Vocabulary.takeError(), "mmptx-stack");
     return 1;
   }
   if (RandomModule) {
@@ -255,41 +237,18 @@ int main(int argc, char **argv) {
       Prog->HasRequests ? Prog->Requests : Prog->getDefaultRequests();
 
   if (Interpret.getNumOccurrences()) {
-    std::vector<uint64_t> Inputs(Regs.size(), 0);
-    SmallVector<StringRef, 8> Items;
-    StringRef(Interpret).split(Items, ',', -1, false);
-    for (StringRef Item : Items) {
-      StringRef Name, Value;
-      std::tie(Name, Value) = Item.split('=');
-      Name = Name.trim();
-      auto It = llvm::find_if(Prog->Registers, [&](const RegisterDecl &D) {
-        return D.Name == Name;
-      });
-      if (It == Prog->Registers.end()) {
-        WithColor::error(errs(), "mmptx-stack")
-            << "--interpret: unknown register '" << Name << "'\n";
-        return 1;
-      }
-      size_t Idx = It - Prog->Registers.begin();
-      if (!expr::parseValue(Value.trim(), Info.LiteralPrefixes[It->StackIdx],
-                            Inputs[Idx])) {
-        WithColor::error(errs(), "mmptx-stack")
-            << "--interpret: bad value '" << Value << "' for '" << Name
-            << "'\n";
-        return 1;
-      }
-    }
-    Expected<std::vector<uint64_t>> Vals =
-        interpretStackPtx(Ctx, P, Regs, Requests, Inputs);
+    Expected<std::vector<uint64_t>> Vals = stub::interpretAssignments(
+        Interpret, Prog->Registers, Regs.size(), Info, "register",
+        [&](ArrayRef<uint64_t> Inputs) {
+          return interpretStackPtx(Ctx, P, Regs, Requests, Inputs);
+        });
     if (!Vals) {
       reportError(Vals.takeError(), "mmptx-stack");
       return 1;
     }
     for (size_t I = 0, E = Vals->size(); I != E; ++I) {
-      const RegisterDecl &D = Prog->Registers[Requests[I]];
-      Out.os() << D.Name << " = ";
-      expr::printValue(Out.os(), (*Vals)[I], Info.LiteralPrefixes[D.StackIdx]);
-      Out.os() << "\n";
+      stub::printInterpretValue(Out.os(), Prog->Registers[Requests[I]],
+                                (*Vals)[I], Info);
     }
     return Commit();
   }

@@ -39,6 +39,14 @@ std::string rewrite(StringRef Src, unsigned *NumSites = nullptr,
   return Os.str();
 }
 
+/// Whether \p Text contains \p Part; a failure shows both.
+::testing::AssertionResult contains(StringRef Text, StringRef Part) {
+  if (Text.contains(Part))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "'" << Part.str() << "' is not in:\n"
+                                       << Text.str();
+}
+
 TEST(AnnotateTest, TextWithoutSitesIsCopied) {
   StringRef Src = "int a;\r\n/* other comment */\n// /* PTX_INJECT f\nlast";
   unsigned N = 99;
@@ -137,9 +145,7 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
   std::string Out = rewrite("/* PTX_INJECT f\r\nin f32 x\r\n*/\r\n", nullptr,
                             /*LineDirectives=*/true);
   EXPECT_EQ(StringRef(Out).take_front(25), "#line 1 \"TestBuffer\"\r\nasm");
-  EXPECT_NE(Out.find("\"}\"\r\n#line 2 \"TestBuffer\"\r\n    :"),
-            std::string::npos)
-      << Out;
+  EXPECT_TRUE(contains(Out, "\"}\"\r\n#line 2 \"TestBuffer\"\r\n    :"));
   EXPECT_TRUE(StringRef(Out).endswith("\"f\"(x));\r\n")) << Out;
   // The directive after a site waits for the end of what the text after
   // `*/` opens: it would change a raw string, and be lost in a comment.
@@ -157,7 +163,7 @@ TEST(AnnotateTest, LineDirectivesMapBackToTheSource) {
 
 TEST(AnnotateTest, OutOnlySiteHasNoInputs) {
   std::string Out = rewrite("/* PTX_INJECT o\nout u32 r */");
-  EXPECT_NE(Out.find("    : \"=r\"(r)\n    :);"), std::string::npos) << Out;
+  EXPECT_TRUE(contains(Out, "    : \"=r\"(r)\n    :);"));
   // No terminator after `*/`, none after the asm.
   EXPECT_EQ(StringRef(Out).back(), ';');
 }
@@ -168,15 +174,13 @@ TEST(AnnotateTest, WideBindings) {
                             "mod bf16 b\n"
                             "out u64 c\n"
                             "*/\n");
-  EXPECT_NE(Out.find("\"+h\"(*reinterpret_cast<unsigned short *>(&(b)))"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("\"=l\"(c)"), std::string::npos) << Out;
-  EXPECT_NE(Out.find("\"r\"(*reinterpret_cast<const unsigned int *>(&(a)))"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 0 in b32 F16X2 a"), std::string::npos);
-  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 1 mod b16 BF16 b"), std::string::npos);
+  EXPECT_TRUE(
+      contains(Out, "\"+h\"(*reinterpret_cast<unsigned short *>(&(b)))"));
+  EXPECT_TRUE(contains(Out, "\"=l\"(c)"));
+  EXPECT_TRUE(
+      contains(Out, "\"r\"(*reinterpret_cast<const unsigned int *>(&(a)))"));
+  EXPECT_TRUE(contains(Out, "MMPTX_INJECT_ARG 0 in b32 F16X2 a"));
+  EXPECT_TRUE(contains(Out, "MMPTX_INJECT_ARG 1 mod b16 BF16 b"));
 }
 
 TEST(AnnotateTest, ExpressionsKeepInnerBlanksAndLoseComments) {
@@ -186,14 +190,9 @@ TEST(AnnotateTest, ExpressionsKeepInnerBlanksAndLoseComments) {
                             "  in f32 c(i, j)   // trailing comment\n"
                             "  in f32 x[ 0 ]\t\n"
                             "*/ after();\n");
-  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 0 in f32 F32 c(i,j)\\n"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("MMPTX_INJECT_ARG 1 in f32 F32 x[0]\\n"),
-            std::string::npos);
-  EXPECT_NE(Out.find(": \"f\"(c(i, j)), \"f\"(x[ 0 ])); after();\n"),
-            std::string::npos)
-      << Out;
+  EXPECT_TRUE(contains(Out, "MMPTX_INJECT_ARG 0 in f32 F32 c(i,j)\\n"));
+  EXPECT_TRUE(contains(Out, "MMPTX_INJECT_ARG 1 in f32 F32 x[0]\\n"));
+  EXPECT_TRUE(contains(Out, ": \"f\"(c(i, j)), \"f\"(x[ 0 ])); after();\n"));
 }
 
 TEST(AnnotateTest, VariableNamesDropBlanksThatSeparateNothing) {
@@ -212,10 +211,8 @@ TEST(AnnotateTest, VariableNamesDropBlanksThatSeparateNothing) {
 
 TEST(AnnotateTest, NamesAndLabelsAreEscaped) {
   std::string Out = rewrite("/* PTX_INJECT a%b\nin f32 s[\"%\"[0]]\n*/\n");
-  EXPECT_NE(Out.find("\"// MMPTX_INJECT_BEGIN a%%b 1\\n\\t\""),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("F32 s[\\\"%%\\\"[0]]\\n\\t\""), std::string::npos) << Out;
+  EXPECT_TRUE(contains(Out, "\"// MMPTX_INJECT_BEGIN a%%b 1\\n\\t\""));
+  EXPECT_TRUE(contains(Out, "F32 s[\\\"%%\\\"[0]]\\n\\t\""));
 }
 
 TEST(AnnotateTest, CrlfIsKept) {
@@ -224,20 +221,18 @@ TEST(AnnotateTest, CrlfIsKept) {
   for (size_t Pos = Out.find('\n'); Pos != std::string::npos;
        Pos = Out.find('\n', Pos + 1))
     EXPECT_EQ(Out[Pos - 1], '\r') << Out;
-  EXPECT_NE(Out.find("\"f\"(x));\r\ny;\r\n"), std::string::npos) << Out;
+  EXPECT_TRUE(contains(Out, "\"f\"(x));\r\ny;\r\n"));
 }
 
 TEST(AnnotateTest, EveryBrokenSiteIsReported) {
   std::string Out = rewrite("/* PTX_INJECT a\nin f33 x\n*/\n"
                             "/* PTX_INJECT b\nin f32 x\n*/\n"
                             "/* PTX_INJECT c\nbad f32 x\n*/\n");
-  EXPECT_NE(Out.find("TestBuffer:2:4: error: unknown inject type 'f33'"),
-            std::string::npos)
-      << Out;
-  EXPECT_NE(Out.find("TestBuffer:8:1: error: unknown inject variable kind "
-                     "'bad'"),
-            std::string::npos)
-      << Out;
+  EXPECT_TRUE(
+      contains(Out, "TestBuffer:2:4: error: unknown inject type 'f33'"));
+  EXPECT_TRUE(contains(Out,
+                       "TestBuffer:8:1: error: unknown inject variable kind "
+                       "'bad'"));
 }
 
 TEST(AnnotateTest, NestedCommentIsAnError) {

@@ -10,18 +10,9 @@
 
 #include "mmptx-c/AstPtx.h"
 
-#include <stdio.h>
-#include <string.h>
-
-#define CHECK(n, cond)                                                         \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      snprintf(msg, msg_size, "check %d failed: %s (%s)", n, #cond,            \
-               mmptx_ast_last_error(ctx));                                     \
-      mmptx_ast_context_destroy(ctx);                                          \
-      return n;                                                                \
-    }                                                                          \
-  } while (0)
+#define CHECK_CLEANUP() mmptx_ast_context_destroy(ctx)
+#define CHECK_DETAIL() mmptx_ast_last_error(ctx)
+#include "../CAPI/CAPICheck.h"
 
 int mmptxAstCApiTest(char *msg, size_t msg_size) {
   static const char expected[] = "{\n.reg .f32 %ast<2>;\n"

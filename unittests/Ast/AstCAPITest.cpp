@@ -7,19 +7,17 @@
 
 #include "mmptx-c/AstPtx.h"
 
+#include "../CAPI/C99Test.h"
+
 #include "gtest/gtest.h"
 
 #include <cstring>
 #include <string>
+#include <utility>
 
-extern "C" int mmptxAstCApiTest(char *Msg, size_t MsgSize);
+MMPTX_C99_TEST(AstCAPI, mmptxAstCApiTest)
 
 namespace {
-
-TEST(AstCAPI, FromC99) {
-  char Msg[256] = "";
-  EXPECT_EQ(mmptxAstCApiTest(Msg, sizeof Msg), 0) << Msg;
-}
 
 TEST(AstCAPI, CheckedInputs) {
   mmptx_ast_context_t *Ctx = nullptr;
@@ -50,18 +48,16 @@ TEST(AstCAPI, CheckedInputs) {
   EXPECT_EQ(
       mmptx_ast_compile(Ctx, nullptr, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
       MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t BadName[] = {{"1x", 0}};
-  EXPECT_EQ(
-      mmptx_ast_compile(Ctx, BadName, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
-      MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t Reserved[] = {{"ast0", 0}};
-  EXPECT_EQ(
-      mmptx_ast_compile(Ctx, Reserved, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
-      MMPTX_AST_ERROR_INVALID_VALUE);
-  mmptx_ast_variable_t BadStack[] = {{"x", 999}};
-  EXPECT_EQ(
-      mmptx_ast_compile(Ctx, BadStack, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
-      MMPTX_AST_ERROR_STACK_IDX_OUT_OF_BOUNDS);
+  // A bad name, a reserved one, a bad stack.
+  const std::pair<mmptx_ast_variable_t, mmptx_ast_result_t> BadVars[] = {
+      {{"1x", 0}, MMPTX_AST_ERROR_INVALID_VALUE},
+      {{"ast0", 0}, MMPTX_AST_ERROR_INVALID_VALUE},
+      {{"x", 999}, MMPTX_AST_ERROR_STACK_IDX_OUT_OF_BOUNDS}};
+  for (const auto &[Var, Result] : BadVars)
+    EXPECT_EQ(
+        mmptx_ast_compile(Ctx, &Var, 1, Out, 1, nullptr, 0, nullptr, 0, &N),
+        Result)
+        << Var.name;
   mmptx_ast_output_t Twice[] = {{{"z", 0}, W, 2}, {{"z", 0}, W, 2}};
   EXPECT_EQ(mmptx_ast_compile(Ctx, In, 1, Twice, 2, nullptr, 0, nullptr, 0, &N),
             MMPTX_AST_ERROR_INVALID_VALUE);

@@ -10,22 +10,17 @@
 #include "mmptx/Ast/AstRandom.h"
 #include "mmptx/Stack/StackInfo.h"
 
+#include "../Expr/DefaultInstrs.h"
+
 #include "gtest/gtest.h"
 
 #include <cstring>
 
 using namespace mmptx;
+using namespace mmptx::test;
 using namespace mmptx::ast;
 
 namespace {
-
-const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
-
-uint32_t instr(const char *Name) {
-  int I = info().findInstr(Name);
-  EXPECT_GE(I, 0) << Name;
-  return uint32_t(I);
-}
 
 float asF32(uint64_t V) {
   uint32_t B = uint32_t(V);
@@ -141,11 +136,12 @@ TEST(AstPtx, EveryError) {
             AstResult::PtxInstructionIdxOutOfBounds);
   EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(100000, 1), encodeReturn()}),
             AstResult::PtxInstructionIdxOutOfBounds);
+  // x + y: two values on the stack, four words executed.
+  const std::vector<uint64_t> AddXY = {encodeInput(0), encodeInput(1),
+                                       encodePtx(Add, 2), encodeReturn()};
   AstPtxContext Shallow(info());
   Shallow.getOptions().MaxStackDepth = 1;
-  EXPECT_EQ(Result(Shallow, {encodeInput(0), encodeInput(1), encodePtx(Add, 2),
-                             encodeReturn()}),
-            AstResult::StackOverflow);
+  EXPECT_EQ(Result(Shallow, AddXY), AstResult::StackOverflow);
   EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(Add, 2), encodeReturn()}),
             AstResult::StackUnderflow);
   EXPECT_EQ(Result(Ctx, {encodeInput(0), encodePtx(Add, 5), encodeReturn()}),
@@ -178,9 +174,7 @@ TEST(AstPtx, EveryError) {
             AstResult::StackIdxOutOfBounds);
   AstPtxContext Limited(info());
   Limited.getOptions().MaxExecutedWords = 2;
-  EXPECT_EQ(Result(Limited, {encodeInput(0), encodeInput(1), encodePtx(Add, 2),
-                             encodeReturn()}),
-            AstResult::LimitExceeded);
+  EXPECT_EQ(Result(Limited, AddXY), AstResult::LimitExceeded);
   // Every code has a name.
   for (uint32_t R = 0; R != NumAstResults; ++R)
     EXPECT_EQ(std::string(getAstResultName(R)).find("AST_PTX_"), 0u);

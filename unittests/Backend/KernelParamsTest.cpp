@@ -26,13 +26,20 @@ void put64(std::string &S, size_t Off, uint64_t V) {
   support::endian::write64le(&S[Off], V);
 }
 
-/// An EIATTR_KPARAM_INFO record of parameter \p Ordinal, \p Size bytes.
-std::string kparam(uint16_t Ordinal, uint32_t Size) {
+/// A 16-byte .nv.info record of attribute \p Attr for parameter
+/// \p Ordinal, its size field still 0.
+std::string paramRecord(uint8_t Attr, uint16_t Ordinal) {
   std::string R(16, '\0');
   R[0] = 4;
-  R[1] = 0x17;
+  R[1] = char(Attr);
   put16(R, 2, 12);
   put16(R, 8, Ordinal);
+  return R;
+}
+
+/// An EIATTR_KPARAM_INFO record of parameter \p Ordinal, \p Size bytes.
+std::string kparam(uint16_t Ordinal, uint32_t Size) {
+  std::string R = paramRecord(0x17, Ordinal);
   put32(R, 12, (Size << 18) | 0xf000);
   return R;
 }
@@ -40,11 +47,7 @@ std::string kparam(uint16_t Ordinal, uint32_t Size) {
 /// An EIATTR_KPARAM_INFO_V2 record (large parameter blocks) of parameter
 /// \p Ordinal, \p Size bytes, with a pointee alignment and space after it.
 std::string kparamV2(uint16_t Ordinal, uint16_t Size) {
-  std::string R(16, '\0');
-  R[0] = 4;
-  R[1] = 0x45;
-  put16(R, 2, 12);
-  put16(R, 8, Ordinal);
+  std::string R = paramRecord(0x45, Ordinal);
   put16(R, 12, Size);
   R[14] = 4;
   R[15] = 4;

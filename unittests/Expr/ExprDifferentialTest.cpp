@@ -237,18 +237,29 @@ const StackCase StackCases[] = {
     {4, true, 75, 0x6c6e5b73f6375eb6ull},
 };
 
-TEST(ExprDifferential, StackPtxStubs) {
-  unsigned N = 25000 * scale();
-  for (const StackCase &C : StackCases) {
+/// Hashes \p N programs of each of \p Cases with \p Hash, prints the hash
+/// (\p Kind names the front end, \p What its programs), and checks it at
+/// scale 1.
+template <typename CaseT, size_t NumCases, typename HashFn>
+void checkHashes(const char *Kind, const char *What, unsigned N,
+                 const CaseT (&Cases)[NumCases], HashFn Hash) {
+  for (const CaseT &C : Cases) {
     unsigned ErrorsBefore = ErrorsSeen;
-    uint64_t Got = hashStackPrograms(C.Seed, N, C.Strict, C.TargetSm);
-    std::printf("stack seed %llu: %016llx (%u of %u programs are errors)\n",
+    uint64_t Got = Hash(C);
+    std::printf("%s seed %llu: %016llx (%u of %u %s are errors)\n", Kind,
                 (unsigned long long)C.Seed, (unsigned long long)Got,
-                ErrorsSeen - ErrorsBefore, N);
+                ErrorsSeen - ErrorsBefore, N, What);
     if (scale() == 1) {
       EXPECT_EQ(Got, C.ExpectedHash) << "seed " << C.Seed;
     }
   }
+}
+
+TEST(ExprDifferential, StackPtxStubs) {
+  unsigned N = 25000 * scale();
+  checkHashes("stack", "programs", N, StackCases, [&](const StackCase &C) {
+    return hashStackPrograms(C.Seed, N, C.Strict, C.TargetSm);
+  });
 }
 
 struct AstCase {
@@ -267,16 +278,9 @@ const AstCase AstCases[] = {
 
 TEST(ExprDifferential, AstPtxStubs) {
   unsigned N = 10000 * scale();
-  for (const AstCase &C : AstCases) {
-    unsigned ErrorsBefore = ErrorsSeen;
-    uint64_t Got = hashAstPrograms(C.Seed, N, C.TargetSm, C.Share);
-    std::printf("ast seed %llu: %016llx (%u of %u modules are errors)\n",
-                (unsigned long long)C.Seed, (unsigned long long)Got,
-                ErrorsSeen - ErrorsBefore, N);
-    if (scale() == 1) {
-      EXPECT_EQ(Got, C.ExpectedHash) << "seed " << C.Seed;
-    }
-  }
+  checkHashes("ast", "modules", N, AstCases, [&](const AstCase &C) {
+    return hashAstPrograms(C.Seed, N, C.TargetSm, C.Share);
+  });
 }
 
 } // namespace

@@ -12,22 +12,17 @@
 #include "mmptx/Expr/PtxEmitter.h"
 #include "mmptx/Stack/DefaultStackSet.h"
 
+#include "DefaultInstrs.h"
+
 #include "gtest/gtest.h"
 
 #include <string>
 
 using namespace mmptx;
+using namespace mmptx::test;
 using namespace mmptx::expr;
 
 namespace {
-
-const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
-
-int instr(const char *Name) {
-  int I = info().findInstr(Name);
-  EXPECT_GE(I, 0) << Name;
-  return I;
-}
 
 TEST(InstrTraits, ScalarAndTarget) {
   int Fma = instr("fma.rn.ftz.f32");

@@ -14,6 +14,8 @@
 #include "mmptx/Expr/Evaluate.h"
 #include "mmptx/Stack/DefaultStackSet.h"
 
+#include "DefaultInstrs.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -21,17 +23,10 @@
 #include <random>
 
 using namespace mmptx;
+using namespace mmptx::test;
 using namespace mmptx::expr;
 
 namespace {
-
-const stack::StackInfo &info() { return stack::getDefaultStackInfo(); }
-
-uint32_t instr(const char *Name) {
-  int I = info().findInstr(Name);
-  EXPECT_GE(I, 0) << Name;
-  return uint32_t(I);
-}
 
 /// A 16-bit binary format: stored significand bits and the exponent of the
 /// smallest normal.

@@ -31,6 +31,22 @@ std::pair<Optional<CudaErrorKind>, std::string> describe(Expected<T> &V) {
   return describe(V.takeError());
 }
 
+/// The kind and message of the error of loading the driver at \p Path.
+std::pair<Optional<CudaErrorKind>, std::string> loadError(const char *Path) {
+  Expected<std::unique_ptr<CudaDriver>> D = CudaDriver::load(Path);
+  return describe(D);
+}
+
+/// Expects loading the fake driver with environment variable \p Var set to
+/// \p Value to fail with error \p Kind, message \p Msg.
+void expectFakeLoadError(const char *Var, const char *Value, CudaErrorKind Kind,
+                         const char *Msg) {
+  ScopedEnv Env(Var, Value);
+  auto [K, M] = loadError(MMPTX_FAKE_CUDA);
+  EXPECT_EQ(K, Kind);
+  EXPECT_EQ(M, Msg);
+}
+
 std::unique_ptr<CudaDriver> loadFake() {
   Expected<std::unique_ptr<CudaDriver>> D = CudaDriver::load(MMPTX_FAKE_CUDA);
   EXPECT_TRUE(bool(D)) << toString(D.takeError());
@@ -38,8 +54,7 @@ std::unique_ptr<CudaDriver> loadFake() {
 }
 
 TEST(CudaDriverTest, NoDriver) {
-  auto D = CudaDriver::load("/nonexistent/libcuda.so.1");
-  auto [Kind, Msg] = describe(D);
+  auto [Kind, Msg] = loadError("/nonexistent/libcuda.so.1");
   EXPECT_EQ(Kind, CudaErrorKind::NoDriver);
   EXPECT_NE(Msg.find("dlopen: cannot load the CUDA driver "
                      "'/nonexistent/libcuda.so.1': "),
@@ -74,8 +89,7 @@ TEST(CudaDriverTest, DlsymFallbackForOneEntryPoint) {
 TEST(CudaDriverTest, MissingEntryPoint) {
   // No cuGetProcAddress: every entry point by dlsym, and cuLaunchKernel is
   // not there.
-  auto D = CudaDriver::load(MMPTX_FAKE_CUDA_LEGACY);
-  auto [Kind, Msg] = describe(D);
+  auto [Kind, Msg] = loadError(MMPTX_FAKE_CUDA_LEGACY);
   EXPECT_EQ(Kind, CudaErrorKind::NoDriver);
   EXPECT_NE(Msg.find("has no entry point 'cuLaunchKernel' (version 4000)"),
             std::string::npos)
@@ -83,41 +97,29 @@ TEST(CudaDriverTest, MissingEntryPoint) {
 }
 
 TEST(CudaDriverTest, InitFailure) {
-  ScopedEnv Fail("MMPTX_FAKE_CUDA_FAIL", "cuInit=3");
-  auto D = CudaDriver::load(MMPTX_FAKE_CUDA);
-  auto [Kind, Msg] = describe(D);
-  EXPECT_EQ(Kind, CudaErrorKind::Call);
-  EXPECT_EQ(Msg,
-            "cuInit: CUDA_ERROR_NOT_INITIALIZED (3): initialization error");
+  expectFakeLoadError(
+      "MMPTX_FAKE_CUDA_FAIL", "cuInit=3", CudaErrorKind::Call,
+      "cuInit: CUDA_ERROR_NOT_INITIALIZED (3): initialization error");
 }
 
 TEST(CudaDriverTest, StubLibraryFromFake) {
-  ScopedEnv Fail("MMPTX_FAKE_CUDA_FAIL", "cuInit=34");
-  auto D = CudaDriver::load(MMPTX_FAKE_CUDA);
-  auto [Kind, Msg] = describe(D);
-  EXPECT_EQ(Kind, CudaErrorKind::StubLibrary);
-  EXPECT_EQ(Msg, "cuInit: CUDA_ERROR_STUB_LIBRARY (34): CUDA driver is a stub "
-                 "library");
+  expectFakeLoadError(
+      "MMPTX_FAKE_CUDA_FAIL", "cuInit=34", CudaErrorKind::StubLibrary,
+      "cuInit: CUDA_ERROR_STUB_LIBRARY (34): CUDA driver is a stub library");
 }
 
 TEST(CudaDriverTest, ToolkitStubLibrary) {
   if (!*MMPTX_CUDA_STUB)
     GTEST_SKIP() << "the CUDA toolkit's stub libcuda.so is not here";
-  auto D = CudaDriver::load(MMPTX_CUDA_STUB);
-  auto [Kind, Msg] = describe(D);
+  auto [Kind, Msg] = loadError(MMPTX_CUDA_STUB);
   EXPECT_EQ(Kind, CudaErrorKind::StubLibrary) << Msg;
   EXPECT_NE(Msg.find("CUDA_ERROR_STUB_LIBRARY (34)"), std::string::npos) << Msg;
 }
 
 TEST(CudaDriverTest, NoDevice) {
-  {
-    ScopedEnv None("MMPTX_FAKE_CUDA_DEVICES", "0");
-    auto D = CudaDriver::load(MMPTX_FAKE_CUDA);
-    auto [Kind, Msg] = describe(D);
-    EXPECT_EQ(Kind, CudaErrorKind::NoDevice);
-    EXPECT_EQ(Msg, "cuInit: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable "
-                   "device is detected");
-  }
+  expectFakeLoadError("MMPTX_FAKE_CUDA_DEVICES", "0", CudaErrorKind::NoDevice,
+                      "cuInit: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable "
+                      "device is detected");
   std::unique_ptr<CudaDriver> D = loadFake();
   ASSERT_TRUE(D);
   auto C = Context::create(*D, 3);

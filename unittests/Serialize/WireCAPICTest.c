@@ -9,18 +9,11 @@
 
 #include "mmptx-c/Wire.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define CHECK(n, cond)                                                         \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      snprintf(msg, msg_size, "check %d failed: %s (%s)", n, #cond,            \
-               mmptx_last_error());                                            \
-      return n;                                                                \
-    }                                                                          \
-  } while (0)
+#define CHECK_CLEANUP() (void)0
+#define CHECK_DETAIL() mmptx_last_error()
+#include "../CAPI/CAPICheck.h"
 
 int mmptxWireCApiTest(char *msg, size_t msg_size) {
   static const char ptx[] = "// PTX_INJECT_START f\n// PTX_INJECT_END\n";

@@ -5,17 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "gtest/gtest.h"
+#include "../CAPI/C99Test.h"
 
-#include <cstddef>
-
-extern "C" int mmptxWireCApiTest(char *Msg, size_t MsgSize);
-
-namespace {
-
-TEST(WireCAPI, FromC99) {
-  char Msg[512] = "";
-  EXPECT_EQ(mmptxWireCApiTest(Msg, sizeof Msg), 0) << Msg;
-}
-
-} // namespace
+MMPTX_C99_TEST(WireCAPI, mmptxWireCApiTest)

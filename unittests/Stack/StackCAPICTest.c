@@ -10,24 +10,16 @@
 #include "mmptx-c/StackPtx.h"
 #include "mmptx-c/StackTables.h"
 
-#include <stdio.h>
-#include <string.h>
-
-#define CHECK(n, cond)                                                         \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      snprintf(msg, msg_size, "check %d failed: %s", n, #cond);                \
-      mmptx_stack_context_destroy(ctx);                                        \
-      return n;                                                                \
-    }                                                                          \
-  } while (0)
+#define CHECK_DETAIL() mmptx_last_error()
+#define CHECK_CLEANUP() mmptx_stack_context_destroy(ctx)
+#include "../CAPI/CAPICheck.h"
 
 int mmptxStackCApiTest(char *msg, size_t msg_size) {
+  mmptx_stack_context_t *ctx = NULL;
   static const char expected[] = "\t{\n\t.reg .f32 %_s0_<2>;\n"
                                  "\tmul.ftz.f32 %_s0_0, %y, %x;\n"
                                  "\tadd.ftz.f32 %_s0_1, 0f3F800000, %_s0_0;\n"
                                  "\tmov.f32 %z, %_s0_1;\n\t}";
-  mmptx_stack_context_t *ctx = NULL;
   uint64_t words[6];
   mmptx_stack_register_t regs[3];
   uint32_t requests[1] = {2};

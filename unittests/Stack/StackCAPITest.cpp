@@ -7,20 +7,17 @@
 
 #include "mmptx-c/StackPtx.h"
 
+#include "../CAPI/C99Test.h"
+
 #include "gtest/gtest.h"
 
 #include <cstddef>
 #include <cstring>
 #include <vector>
 
-extern "C" int mmptxStackCApiTest(char *Msg, size_t MsgSize);
+MMPTX_C99_TEST(StackCAPITest, mmptxStackCApiTest)
 
 namespace {
-
-TEST(StackCAPITest, FromC99) {
-  char Msg[256] = "";
-  EXPECT_EQ(mmptxStackCApiTest(Msg, sizeof Msg), 0) << Msg;
-}
 
 // mmptx_stack_compile checks registers once and reuses the check while a
 // call passes equal ones: a name changed in place, a kind or a stack is

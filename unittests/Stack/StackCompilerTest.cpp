@@ -61,6 +61,16 @@ std::string compile(const StackInfo &Info, std::vector<uint64_t> Main,
   return S->str();
 }
 
+/// Registers x (in) and z (out), both F32.
+std::vector<Register> xToZ() {
+  return {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+}
+
+/// tanh.approx (sm_75) of input 0.
+std::vector<uint64_t> tanhOfX() {
+  return {encodeInput(0), d::encodePtx(d::PtxInstr::TANH_APPROX_F32)};
+}
+
 TEST(StackCompilerTest, ExampleA) {
   const StackInfo &Info = getDefaultStackInfo();
   std::vector<uint64_t> Prog = {encodeInput(0),
@@ -82,7 +92,7 @@ TEST(StackCompilerTest, ExampleA) {
 TEST(StackCompilerTest, CompileStackPtxConvenience) {
   const StackInfo &Info = getDefaultStackInfo();
   std::vector<uint64_t> Prog = {encodeInput(0), encodeLoad(77)};
-  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<Register> Regs = xToZ();
   std::vector<uint32_t> Reqs = {1};
   llvm::Expected<std::string> A = compileStackPtx(Info, {Prog, {}}, Regs, Reqs);
   ASSERT_TRUE(bool(A));
@@ -187,7 +197,7 @@ TEST(StackCompilerTest, BadTableEntriesAreIgnored) {
                     nullptr, nullptr, nullptr,  nullptr, nullptr};
   EXPECT_EQ(llvm::toString(Info.verify()),
             "arg type 0 has stack index 7 out of range");
-  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<Register> Regs = xToZ();
   EXPECT_EQ(compile(Info, {encodeInput(0), encodePtx(0)}, Regs, {1}),
             "\t{\n\tmov.f32 %z, %x;\n\t}");
 }
@@ -196,7 +206,7 @@ TEST(StackCompilerTest, StrictErrors) {
   const StackInfo &Info = getDefaultStackInfo();
   StackPtxOptions Strict;
   Strict.Strict = true;
-  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<Register> Regs = xToZ();
   EXPECT_EQ(compile(Info, {encodeInput(0), encodeLoad(99)}, Regs, {1}, Strict),
             "error: word 1 of the main program: load slot 99 out of range "
             "(32 slots)");
@@ -212,9 +222,8 @@ TEST(StackCompilerTest, StrictErrors) {
 // covers the fast path; %aggr_smem_size needs sm_90.
 TEST(StackCompilerTest, TargetSm) {
   const StackInfo &Info = getDefaultStackInfo();
-  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint64_t> Prog = {encodeInput(0),
-                                d::encodePtx(d::PtxInstr::TANH_APPROX_F32)};
+  std::vector<Register> Regs = xToZ();
+  std::vector<uint64_t> Prog = tanhOfX();
   const std::string Tanh = "\t{\n\t.reg .f32 %_s0_<1>;\n"
                            "\ttanh.approx.f32 %_s0_0, %x;\n"
                            "\tmov.f32 %z, %_s0_0;\n\t}";
@@ -236,14 +245,14 @@ TEST(StackCompilerTest, TargetSm) {
             "error: word 1 of the main program: PTX instruction "
             "'tanh.approx.f32' needs sm_75, the target is sm_70");
   std::vector<Register> U32 = {{"z", 1, RegKind::Out}};
+  std::vector<uint64_t> AggrSmem = {
+      d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)};
   Opts.TargetSm = 89;
-  EXPECT_EQ(compile(Info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
-                    U32, {0}, Opts),
+  EXPECT_EQ(compile(Info, AggrSmem, U32, {0}, Opts),
             "error: word 0 of the main program: special register "
             "'%aggr_smem_size' needs sm_90, the target is sm_89");
   Opts.TargetSm = 90;
-  EXPECT_EQ(compile(Info, {d::encodeSpecial(d::SpecialReg::AGGR_SMEM_SIZE)},
-                    U32, {0}, Opts),
+  EXPECT_EQ(compile(Info, AggrSmem, U32, {0}, Opts),
             "\t{\n\t.reg .u32 %_s1_<1>;\n"
             "\tmov.u32 %_s1_0, %aggr_smem_size;\n"
             "\tmov.u32 %z, %_s1_0;\n\t}");
@@ -252,9 +261,8 @@ TEST(StackCompilerTest, TargetSm) {
 // compileStackPtx keeps one context per thread: a new target rebuilds it.
 TEST(StackCompilerTest, TargetSmOneOff) {
   const StackInfo &Info = getDefaultStackInfo();
-  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
-  std::vector<uint64_t> Prog = {encodeInput(0),
-                                d::encodePtx(d::PtxInstr::TANH_APPROX_F32)};
+  std::vector<Register> Regs = xToZ();
+  std::vector<uint64_t> Prog = tanhOfX();
   StackPtxOptions Sm70;
   Sm70.TargetSm = 70;
   for (int I = 0; I != 2; ++I) {
@@ -447,7 +455,7 @@ TEST(StackCompilerTest, ZeroRegistersFollowTheRequests) {
   const StackInfo &Info = getDefaultStackInfo();
   uint16_t U8 = uint16_t(Info.findStack("U8"));
   std::vector<uint64_t> Prog = {encodeInput(0), encodeInput(0)};
-  std::vector<Register> Regs = {{"x", 0, RegKind::In}, {"z", 0, RegKind::Out}};
+  std::vector<Register> Regs = xToZ();
   std::vector<Register> Zeros = {{"w", 0, RegKind::Out},
                                  {"b", U8, RegKind::Out}};
   StackPtxContext Ctx(Info);

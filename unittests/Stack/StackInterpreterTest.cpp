@@ -153,13 +153,24 @@ const PhiloxCase PhiloxCases[] = {
      {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
 };
 
+/// Runs Philox routine \p Routine of a site with \p Stack outputs on
+/// \p C's inputs; \returns the counter word and the four outputs, having
+/// checked that the counter advanced by one.
+std::vector<uint64_t> runPhiloxCase(llvm::StringRef Routine,
+                                    llvm::StringRef Stack,
+                                    const PhiloxCase &C) {
+  auto V = runWithLibraries(philoxSiteProgram(Routine, Stack),
+                            std::vector<uint64_t>(C.In, C.In + 6));
+  EXPECT_EQ(V.size(), 5u);
+  V.resize(5);
+  EXPECT_EQ(V[0], (C.In[2] + 1) & 0xffffffff);
+  return V;
+}
+
 TEST(StackInterpreterTest, PhiloxKnownAnswers) {
   // The site's kinds: only ctr_x is written back.
   for (const PhiloxCase &C : PhiloxCases) {
-    auto V = runWithLibraries(philoxSiteProgram("curand", "U32"),
-                              std::vector<uint64_t>(C.In, C.In + 6));
-    ASSERT_EQ(V.size(), 5u);
-    EXPECT_EQ(V[0], (C.In[2] + 1) & 0xffffffff);
+    auto V = runPhiloxCase("curand", "U32", C);
     for (unsigned I = 0; I != 4; ++I)
       EXPECT_EQ(V[1 + I], C.Out[I]) << "output " << I;
   }
@@ -193,9 +204,7 @@ TEST(StackInterpreterTest, PhiloxCarry) {
 
 TEST(StackInterpreterTest, PhiloxUniform) {
   for (const PhiloxCase &C : PhiloxCases) {
-    auto V = runWithLibraries(philoxSiteProgram("curand_uniform", "F32"),
-                              std::vector<uint64_t>(C.In, C.In + 6));
-    ASSERT_EQ(V.size(), 5u);
+    auto V = runPhiloxCase("curand_uniform", "F32", C);
     for (unsigned I = 0; I != 4; ++I)
       EXPECT_EQ(bitsF32(V[1 + I]), float(C.Out[I]) * 0x1p-32f + 0x1p-33f);
   }
@@ -214,10 +223,7 @@ static void curandBoxMuller(uint32_t X, uint32_t Y, float &N0, float &N1) {
 
 TEST(StackInterpreterTest, PhiloxNormalMatchesCurandNormal4) {
   for (const PhiloxCase &C : PhiloxCases) {
-    auto V = runWithLibraries(philoxSiteProgram("curand_normal", "F32"),
-                              std::vector<uint64_t>(C.In, C.In + 6));
-    ASSERT_EQ(V.size(), 5u);
-    EXPECT_EQ(V[0], (C.In[2] + 1) & 0xffffffff);
+    auto V = runPhiloxCase("curand_normal", "F32", C);
     // curand_normal4: Box-Muller of outputs 0, 1 and of outputs 2, 3.
     float Want[4];
     curandBoxMuller(C.Out[0], C.Out[1], Want[0], Want[1]);

@@ -71,6 +71,14 @@ protected:
     Inj = Module->lookupInject("f");
     ASSERT_NE(Inj, nullptr);
   }
+  /// Builds \p P's stub and expects each of \p Parts in it.
+  void expectStubHas(const Program &P,
+                     std::initializer_list<const char *> Parts) {
+    auto Stub = buildStub(*Module, *Inj, P);
+    ASSERT_TRUE(succeeded(Stub));
+    for (const char *Part : Parts)
+      EXPECT_NE(Stub->find(Part), std::string::npos) << Part << "\n" << *Stub;
+  }
   std::unique_ptr<InjectModule> Module;
   const Inject *Inj = nullptr;
 };
@@ -84,21 +92,14 @@ TEST_F(StubBuilderTest, TargetOfTheTemplate) {
 }
 
 TEST_F(StubBuilderTest, StackProgramTypedAgainstTheVariables) {
-  Program P{ProgramKind::Stack, ".program { acc x add.f32 }", "p.stack"};
-  auto Stub = buildStub(*Module, *Inj, P);
-  ASSERT_TRUE(succeeded(Stub));
   // acc is written; y, out and unwritten, gets zero.
-  EXPECT_NE(Stub->find("add.f32"), std::string::npos) << *Stub;
-  EXPECT_NE(Stub->find("%_x0"), std::string::npos) << *Stub;
-  EXPECT_NE(Stub->find("mov.u32 %_x2, 0"), std::string::npos) << *Stub;
+  expectStubHas({ProgramKind::Stack, ".program { acc x add.f32 }", "p.stack"},
+                {"add.f32", "%_x0", "mov.u32 %_x2, 0"});
 }
 
 TEST_F(StubBuilderTest, AstProgramTypedAgainstTheVariables) {
-  Program P{ProgramKind::Ast, "(= acc (mul.f32 acc x))", "p.ast"};
-  auto Stub = buildStub(*Module, *Inj, P);
-  ASSERT_TRUE(succeeded(Stub));
-  EXPECT_NE(Stub->find("mul.f32"), std::string::npos) << *Stub;
-  EXPECT_NE(Stub->find("mov.u32 %_x2, 0"), std::string::npos) << *Stub;
+  expectStubHas({ProgramKind::Ast, "(= acc (mul.f32 acc x))", "p.ast"},
+                {"mul.f32", "mov.u32 %_x2, 0"});
 }
 
 TEST_F(StubBuilderTest, ErrorsAreLocatedInTheProgram) {

@@ -236,6 +236,14 @@ private:
   bool PrefixesFit = true;
 };
 
+/// \returns the line of a test kernel that declares register %\p Name of
+/// PTX type \p Prefix (`f32`).
+std::string ptxRegisterDecl(llvm::StringRef Prefix, llvm::StringRef Name);
+/// \returns the line of a test kernel that sets register %\p Name of PTX
+/// type \p Prefix to zero (with `cvt` for the 8-bit types, which `mov`
+/// cannot write).
+std::string ptxZeroRegister(llvm::StringRef Prefix, llvm::StringRef Name);
+
 } // namespace expr
 } // namespace mmptx
 

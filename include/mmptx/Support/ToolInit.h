@@ -21,6 +21,8 @@
 #ifndef MMPTX_SUPPORT_TOOLINIT_H
 #define MMPTX_SUPPORT_TOOLINIT_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -35,6 +37,12 @@ public:
   /// `--help`, which lists only \p Category's options (all where null).
   ToolInit(int &Argc, char **&Argv, llvm::StringRef Overview,
            llvm::cl::OptionCategory *Category);
+  /// As above, for a tool with options registered at run time: calls
+  /// \p RegisterOptions before parsing; `--help` lists \p Categories'
+  /// options.
+  ToolInit(int &Argc, char **&Argv, llvm::StringRef Overview,
+           llvm::ArrayRef<const llvm::cl::OptionCategory *> Categories,
+           llvm::function_ref<void()> RegisterOptions);
 
 private:
   llvm::InitLLVM X;
