@@ -356,7 +356,34 @@ static int coldReport(int Runs) {
   return 0;
 }
 
+/// `--calls=checked|trusted FILE N`: N creates of corpus file FILE in one
+/// process, for instruction counts per create (valgrind --tool=callgrind
+/// --toggle-collect='mmptx::InjectModule::create*': divide by N).
+static int repeatCreate(llvm::StringRef Mode, const char *File, int N) {
+  auto Buf =
+      llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + File);
+  if (!Buf || (Mode != "checked" && Mode != "trusted") || N < 1) {
+    fprintf(stderr,
+            "usage: mmptx-bench-inject --calls=checked|trusted FILE N\n");
+    return 1;
+  }
+  InjectOptions Opts;
+  Opts.Trusted = Mode == "trusted";
+  for (int I = 0; I < N; ++I) {
+    auto M = InjectModule::create((*Buf)->getBuffer(), "bench", Opts);
+    if (!M) {
+      llvm::errs() << toString(M.takeError()) << '\n';
+      return 1;
+    }
+    benchmark::DoNotOptimize(M->get());
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && llvm::StringRef(argv[1]).startswith("--calls="))
+    return repeatCreate(llvm::StringRef(argv[1]).drop_front(strlen("--calls=")),
+                        argv[2], atoi(argv[3]));
   if ((argc == 2 || argc == 3) &&
       llvm::StringRef(argv[1]).startswith("--cold="))
     return coldCreate(llvm::StringRef(argv[1]).drop_front(strlen("--cold=")),

@@ -1002,8 +1002,8 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
       ScratchStatements.swap(S);
   });
   // The operands too, as mmptx-opt checks them (`.reg .f33`, a literal
-  // that does not fit in 64 bits).
-  if (Error E = verifyModule(*M))
+  // that does not fit in 64 bits); the common statement shapes by a scan.
+  if (Error E = verifyOperands(*M))
     return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
   InjectSiteScanner Scanner(*H, PtxText, &Sm, BufferName, Options);
   if (Error E = Scanner.scanModule(*M))

@@ -31,7 +31,21 @@
 namespace mmptx {
 namespace ptx {
 class Module;
+enum class StmtKind : uint8_t;
 } // namespace ptx
+
+/// Parses the operands of every statement of \p M, as verifyModule() does,
+/// and \returns the same first error; statements that isPlainStatement()
+/// accepts are not parsed.
+llvm::Error verifyOperands(const ptx::Module &M);
+
+/// \returns whether \p Text, a statement of kind \p Kind, has one of the
+/// shapes of compiled PTX that the statement parser always accepts
+/// (instructions whose operands are registers, short numbers, names,
+/// simple addresses and vectors; declarations without initializers;
+/// lexed-only directives such as `.loc`; labels). A false result decides
+/// nothing: the statement parser does.
+bool isPlainStatement(llvm::StringRef Text, ptx::StmtKind Kind);
 
 /// Both site checks first check that the site lies inside a function body.
 ///
