@@ -23,75 +23,110 @@
 #include "mmptx/Parser/Lexer.h"
 #include "mmptx/Parser/StatementParser.h"
 
+#include <cstdint>
+
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ptx;
 
 namespace {
-using mmptx::detail::LexerChars;
-namespace LC = mmptx::detail;
+/// Byte classes of the scanner, one table lookup per byte.
+enum ScanClass : uint8_t {
+  SC_Blank = 1 << 0,      ///< ' ' '\t'
+  SC_IdentStart = 1 << 1, ///< [A-Za-z_$]
+  SC_IdentChar = 1 << 2,  ///< [A-Za-z0-9_$]
+  SC_Digit = 1 << 3,      ///< [0-9]
+  SC_Hex = 1 << 4,        ///< [0-9A-Fa-f]
+  SC_Punct = 1 << 5,      ///< the lexer's one-byte punctuation
+};
+struct ScanTable {
+  uint8_t Cls[256] = {};
+  constexpr ScanTable() {
+    // The classes of the lexer (mmptx/Parser/Lexer.h), which the test of
+    // this scanner checks against it.
+    mmptx::detail::LexCharTable Lex;
+    for (unsigned C = 0; C != 256; ++C) {
+      if (Lex.Cls[C] & mmptx::detail::LC_HBlank)
+        Cls[C] |= SC_Blank;
+      if (Lex.Cls[C] & mmptx::detail::LC_IdentStart)
+        Cls[C] |= SC_IdentStart;
+      if (Lex.Cls[C] & mmptx::detail::LC_IdentChar)
+        Cls[C] |= SC_IdentChar;
+      if (Lex.Cls[C] & mmptx::detail::LC_Punct)
+        Cls[C] |= SC_Punct;
+    }
+    for (unsigned C = '0'; C <= '9'; ++C)
+      Cls[C] |= SC_Digit | SC_Hex;
+    for (unsigned C = 'a'; C <= 'f'; ++C)
+      Cls[C] |= SC_Hex;
+    for (unsigned C = 'A'; C <= 'F'; ++C)
+      Cls[C] |= SC_Hex;
+  }
+  bool is(char C, uint8_t Mask) const {
+    return Cls[static_cast<unsigned char>(C)] & Mask;
+  }
+};
+} // namespace
 
-inline bool isIdentStart(char C) {
-  return LexerChars.is(C, LC::LC_IdentStart);
-}
-inline bool isIdentChar(char C) {
-  return LexerChars.is(C, LC::LC_IdentChar);
-}
-inline bool isDigitChar(char C) { return C >= '0' && C <= '9'; }
-inline bool isHexChar(char C) {
-  return isDigitChar(C) || (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F');
-}
+static constexpr ScanTable ScanChars;
+
+namespace {
+inline bool is(char C, uint8_t Mask) { return ScanChars.is(C, Mask); }
 
 /// A cursor over one statement's text that accepts a subset of what the
 /// statement parser accepts. Every method returns false for "cannot tell";
-/// it never rejects anything on its own.
+/// it never rejects anything on its own. Instructions, declarations and
+/// labels are scanned only when their last byte is their terminator (`;`,
+/// `:`), which is in no byte class and which nothing steps over: the loops
+/// need no bounds checks.
 class StatementScanner {
 public:
   explicit StatementScanner(StringRef Text)
       : P(Text.data()), E(Text.data() + Text.size()) {}
 
-  bool instruction();
+  bool instruction() {
+    if (P == E || E[-1] != ';')
+      return false;
+    return instructionBody();
+  }
   bool directive();
   bool label() {
-    if (!name())
+    if (P == E || E[-1] != ':')
       return false;
-    return P + 1 == E && *P == ':';
+    return name() && P + 1 == E;
   }
 
 private:
   void blanks() {
-    while (P < E && (*P == ' ' || *P == '\t'))
+    while (is(*P, SC_Blank))
       ++P;
   }
   /// [A-Za-z_$][A-Za-z0-9_$]*
   bool name() {
-    if (P == E || !isIdentStart(*P))
+    if (!is(*P, SC_IdentStart))
       return false;
     ++P;
-    while (P < E && isIdentChar(*P))
+    while (is(*P, SC_IdentChar))
       ++P;
     return true;
   }
   /// `.name` parts right after a name, each one Directive token (with its
   /// `::sub` qualifiers) that the parser takes as part of the name.
   void components() {
-    while (E - P >= 2 && P[0] == '.' && isIdentStart(P[1])) {
+    while (P[0] == '.' && is(P[1], SC_IdentStart)) {
       P += 2;
-      while (P < E && isIdentChar(*P))
+      while (is(*P, SC_IdentChar))
         ++P;
-      subQualifiers();
-    }
-  }
-  void subQualifiers() {
-    while (E - P >= 3 && P[0] == ':' && P[1] == ':' && isIdentChar(P[2])) {
-      P += 3;
-      while (P < E && isIdentChar(*P))
-        ++P;
+      while (P[0] == ':' && P[1] == ':' && is(P[2], SC_IdentChar)) {
+        P += 3;
+        while (is(*P, SC_IdentChar))
+          ++P;
+      }
     }
   }
   /// `%name.comp...`
   bool reg() {
-    if (P == E || *P != '%')
+    if (*P != '%')
       return false;
     ++P;
     if (!name())
@@ -104,9 +139,9 @@ private:
   /// byte or a dot (which would make another token of it).
   bool number(bool Floats) {
     const char *B = P;
-    if (P == E || !isDigitChar(*P))
+    if (!is(*P, SC_Digit))
       return false;
-    if (E - P >= 2 && P[0] == '0') {
+    if (P[0] == '0') {
       char K = P[1];
       if (K == 'f' || K == 'F' || K == 'd' || K == 'D') {
         if (!Floats)
@@ -114,25 +149,26 @@ private:
         size_t Want = K == 'f' || K == 'F' ? 8 : 16;
         P += 2;
         const char *H = P;
-        while (P < E && isHexChar(*P))
+        while (is(*P, SC_Hex))
           ++P;
         return size_t(P - H) == Want && !followsToken();
       }
       if (K == 'x' || K == 'X') {
         P += 2;
         const char *H = P;
-        while (P < E && isHexChar(*P))
+        while (is(*P, SC_Hex))
           ++P;
         return P > H && P - B <= 18 && !followsToken();
       }
     }
-    while (P < E && isDigitChar(*P))
+    while (is(*P, SC_Digit))
       ++P;
     return P - B <= 18 && !followsToken();
   }
-  /// Whether a byte right after a number would continue it or start a
-  /// token without a blank (`1.5`, `12U`, `1e3`, `0x1G`).
-  bool followsToken() const { return P < E && (isIdentChar(*P) || *P == '.'); }
+  /// Whether the byte after a number would continue it or start a token
+  /// without a blank (`1.5`, `12U`, `1e3`, `0x1G`).
+  bool followsToken() const { return is(*P, SC_IdentChar) || *P == '.'; }
+  bool instructionBody();
   /// An operand of an instruction: a register (with `!` or `-` before
   /// it), a number, a name, an address or (\p Top) a vector.
   bool operand(bool Top);
@@ -140,6 +176,7 @@ private:
   bool address();
   bool vector();
   bool declaration(StringRef Space);
+  /// Directives that are only lexed; with bounds checks.
   bool tokens();
 
   const char *P;
@@ -148,14 +185,12 @@ private:
 } // namespace
 
 bool StatementScanner::operand(bool Top) {
-  if (P == E)
-    return false;
   switch (*P) {
   case '%':
     return reg();
   case '-':
     ++P;
-    return P < E && (*P == '%' ? reg() : number(/*Floats=*/true));
+    return *P == '%' ? reg() : number(/*Floats=*/true);
   case '!':
     ++P;
     return reg();
@@ -166,7 +201,7 @@ bool StatementScanner::operand(bool Top) {
   default:
     break;
   }
-  if (isDigitChar(*P))
+  if (is(*P, SC_Digit))
     return number(/*Floats=*/true);
   if (!name())
     return false;
@@ -177,8 +212,6 @@ bool StatementScanner::operand(bool Top) {
 bool StatementScanner::address() {
   ++P; // '['
   blanks();
-  if (P == E)
-    return false;
   if (*P == '%') {
     if (!reg())
       return false;
@@ -188,8 +221,8 @@ bool StatementScanner::address() {
     components();
   }
   blanks();
-  if (P < E && (*P == '+' || *P == '-')) {
-    if (*P == '+' && E - P >= 2 && P[1] == '-')
+  if (*P == '+' || *P == '-') {
+    if (P[0] == '+' && P[1] == '-')
       ++P;
     ++P;
     blanks();
@@ -197,7 +230,7 @@ bool StatementScanner::address() {
       return false;
     blanks();
   }
-  if (P == E || *P != ']')
+  if (*P != ']')
     return false;
   ++P;
   return true;
@@ -210,8 +243,6 @@ bool StatementScanner::vector() {
     if (!operand(/*Top=*/false))
       return false;
     blanks();
-    if (P == E)
-      return false;
     if (*P == '}') {
       ++P;
       return true;
@@ -223,33 +254,31 @@ bool StatementScanner::vector() {
 }
 
 /// `[@[!]%p ]opcode[.mod]... [operand[, operand]...];`
-bool StatementScanner::instruction() {
-  if (P < E && *P == '@') {
+bool StatementScanner::instructionBody() {
+  if (*P == '@') {
     ++P;
-    if (P < E && *P == '!')
+    if (*P == '!')
       ++P;
     // One token: `@%p1.x` is an error.
-    if (P == E || *P != '%')
+    if (*P != '%')
       return false;
     ++P;
-    if (!name() || P == E || (*P != ' ' && *P != '\t'))
+    if (!name() || !is(*P, SC_Blank))
       return false;
     blanks();
   }
   if (!name())
     return false;
   components();
-  if (P < E && *P == ';')
+  if (*P == ';')
     return P + 1 == E;
-  if (P == E || (*P != ' ' && *P != '\t'))
+  if (!is(*P, SC_Blank))
     return false;
   blanks();
   while (true) {
     if (!operand(/*Top=*/true))
       return false;
     blanks();
-    if (P == E)
-      return false;
     if (*P == ';')
       return P + 1 == E;
     if (*P != ',')
@@ -260,15 +289,16 @@ bool StatementScanner::instruction() {
 }
 
 /// `.space [.align N] [.vN] .type name[<N>][[N]]...[, name...];` with no
-/// initializer; \p Space is the state space, already consumed.
+/// initializer; \p Space is the state space, already consumed, and the
+/// last byte is `;`.
 bool StatementScanner::declaration(StringRef Space) {
   bool IsReg = Space == ".reg";
   bool HasType = false;
   while (true) {
-    if (P == E || (*P != ' ' && *P != '\t'))
+    if (!is(*P, SC_Blank))
       return false;
     blanks();
-    if (P == E || *P != '.')
+    if (*P != '.')
       break;
     const char *B = P;
     ++P;
@@ -276,12 +306,12 @@ bool StatementScanner::declaration(StringRef Space) {
       return false;
     StringRef Q(B, P - B);
     if (Q == ".align") {
-      if (P == E || (*P != ' ' && *P != '\t'))
+      if (!is(*P, SC_Blank))
         return false;
       blanks();
       // 1 to 9 digits, no leading zero, a power of two.
       const char *D = P;
-      while (P < E && isDigitChar(*P))
+      while (is(*P, SC_Digit))
         ++P;
       if (P == D || P - D > 9 || *D == '0' || followsToken())
         return false;
@@ -305,35 +335,33 @@ bool StatementScanner::declaration(StringRef Space) {
     return false;
   while (true) {
     // The name: one Register or Identifier token.
-    if (P < E && *P == '%')
+    if (*P == '%')
       ++P;
     if (!name())
       return false;
-    if (P < E && *P == '<') {
+    if (*P == '<') {
       if (!IsReg)
         return false;
       ++P;
       const char *D = P;
-      while (P < E && isDigitChar(*P))
+      while (is(*P, SC_Digit))
         ++P;
       // 1 to 999,999,999 registers: within 1..2^31.
-      if (P == D || P - D > 9 || *D == '0' || P == E || *P != '>')
+      if (P == D || P - D > 9 || *D == '0' || *P != '>')
         return false;
       ++P;
     }
-    while (P < E && *P == '[') {
+    while (*P == '[') {
       ++P;
       const char *D = P;
-      while (P < E && isDigitChar(*P))
+      while (is(*P, SC_Digit))
         ++P;
       // Decimal (a leading zero would be octal), at most 18 digits.
-      if ((P - D > 1 && *D == '0') || P - D > 18 || P == E || *P != ']')
+      if ((P - D > 1 && *D == '0') || P - D > 18 || *P != ']')
         return false;
       ++P;
     }
     blanks();
-    if (P == E)
-      return false;
     if (*P == ';')
       return P + 1 == E;
     if (*P != ',')
@@ -343,25 +371,42 @@ bool StatementScanner::declaration(StringRef Space) {
   }
 }
 
-/// The tokens of a directive that is only lexed (`.loc 1 2 3`,
-/// `.maxntid 256, 1, 1`, `.file 1 "k.cu"`).
 bool StatementScanner::tokens() {
+  auto NameAt = [&]() {
+    if (P == E || !is(*P, SC_IdentStart))
+      return false;
+    ++P;
+    while (P < E && is(*P, SC_IdentChar))
+      ++P;
+    return true;
+  };
   while (true) {
-    blanks();
+    while (P < E && is(*P, SC_Blank))
+      ++P;
     if (P == E)
       return true;
     char C = *P;
     if (C == '.') {
       ++P;
-      if (!name())
+      if (!NameAt())
         return false;
-      subQualifiers();
+      while (E - P >= 3 && P[0] == ':' && P[1] == ':' &&
+             is(P[2], SC_IdentChar)) {
+        P += 3;
+        while (P < E && is(*P, SC_IdentChar))
+          ++P;
+      }
     } else if (C == '%') {
       ++P;
-      if (!name())
+      if (!NameAt())
         return false;
-    } else if (isDigitChar(C)) {
-      if (!number(/*Floats=*/false))
+    } else if (is(C, SC_Digit)) {
+      // Decimal, at most 18 digits, not followed by a name byte or a dot.
+      const char *B = P;
+      while (P < E && is(*P, SC_Digit))
+        ++P;
+      if (P - B > 18 ||
+          (P < E && (is(*P, SC_IdentChar) || *P == '.')))
         return false;
     } else if (C == '"') {
       ++P;
@@ -370,9 +415,9 @@ bool StatementScanner::tokens() {
       if (P == E || *P != '"')
         return false;
       ++P;
-    } else if (LexerChars.is(C, LC::LC_Punct)) {
+    } else if (is(C, SC_Punct)) {
       ++P;
-    } else if (!name()) {
+    } else if (!NameAt()) {
       return false;
     }
   }
@@ -380,17 +425,17 @@ bool StatementScanner::tokens() {
 
 bool StatementScanner::directive() {
   const char *B = P;
-  if (P == E || *P != '.')
+  if (E - P < 2 || P[0] != '.' || !is(P[1], SC_IdentStart))
     return false;
-  ++P;
-  if (!name())
-    return false;
+  P += 2;
+  while (P < E && is(*P, SC_IdentChar))
+    ++P;
   StringRef Word(B, P - B);
   if (P < E && *P == ':')
     return false;
   if (Word == ".reg" || Word == ".shared" || Word == ".local" ||
       Word == ".param" || Word == ".global" || Word == ".const")
-    return declaration(Word);
+    return E[-1] == ';' && declaration(Word);
   if (isStateSpace(Word) || Word == ".visible" || Word == ".extern" ||
       Word == ".weak" || Word == ".common" || Word == ".version" ||
       Word == ".address_size" || Word == ".target")
