@@ -485,76 +485,62 @@ static inline bool isPlainOperand(const char *B, const char *E) {
 }
 
 namespace {
-/// The texts of an inject's plain scaffold (see hasPlainScaffold()), per
-/// variable, built once per inject.
+/// Matches the statements of an inject's plain scaffold (see
+/// hasPlainScaffold()) piece by piece against its variables' types and
+/// registers: nothing is built.
 struct PlainScaffold {
-  struct Var {
-    StringRef Decl;     ///< `.reg .T %R;`
-    StringRef InMov;    ///< `mov.S %R, `
-    StringRef MovStart; ///< `mov.S `
-    StringRef ReadBack; ///< `, %R;`
-  };
-  std::string Text;
-  SmallVector<Var, 4> Vars;
+  explicit PlainScaffold(ArrayRef<InjectVariable> Vars) : Vars(Vars) {}
 
-  explicit PlainScaffold(ArrayRef<InjectVariable> InjectVars) {
-    SmallVector<uint32_t, 16> Ends;
-    for (const InjectVariable &V : InjectVars) {
-      Text += (".reg ." + V.RegType + " %" + V.StableRegister + ";").str();
-      Ends.push_back(Text.size());
-      Text += ("mov." + V.MovSuffix + " %" + V.StableRegister + ", ").str();
-      Ends.push_back(Text.size());
-      Text += ("mov." + V.MovSuffix + " ").str();
-      Ends.push_back(Text.size());
-      Text += (", %" + V.StableRegister + ";").str();
-      Ends.push_back(Text.size());
-    }
-    uint32_t TheB = 0;
-    auto Next = [&](size_t K) {
-      StringRef Part(Text.data() + TheB, Ends[K] - TheB);
-      TheB = Ends[K];
-      return Part;
-    };
-    for (size_t I = 0; I != InjectVars.size(); ++I) {
-      Var V;
-      V.Decl = Next(4 * I);
-      V.InMov = Next(4 * I + 1);
-      V.MovStart = Next(4 * I + 2);
-      V.ReadBack = Next(4 * I + 3);
-      Vars.push_back(V);
-    }
-  }
-  bool isDecl(size_t TheVar, StringRef S) const {
-    StringRef D = Vars[TheVar].Decl;
-    return S.size() == D.size() && sameBytes(S.data(), D.data(), D.size());
+  /// `.reg .T %R;`
+  bool isDecl(size_t Var, StringRef S) const {
+    const InjectVariable &V = Vars[Var];
+    const char *P = S.begin();
+    return take(P, S.end(), ".reg .") && take(P, S.end(), V.RegType) &&
+           take(P, S.end(), " %") && take(P, S.end(), V.StableRegister) &&
+           take(P, S.end(), ";") && P == S.end();
   }
   /// `mov.S %R, X;`
-  bool isInMov(size_t TheVar, StringRef S) const {
-    StringRef P = Vars[TheVar].InMov;
-    return S.size() > P.size() + 1 && S.back() == ';' &&
-           sameBytes(S.data(), P.data(), P.size()) &&
-           isPlainOperand(S.data() + P.size(), S.end() - 1);
+  bool isInMov(size_t Var, StringRef S) const {
+    const InjectVariable &V = Vars[Var];
+    if (S.empty() || S.back() != ';')
+      return false;
+    const char *P = S.begin(), *E = S.end() - 1;
+    return take(P, E, "mov.") && take(P, E, V.MovSuffix) &&
+           take(P, E, " %") && take(P, E, V.StableRegister) &&
+           take(P, E, ", ") && isPlainOperand(P, E);
   }
   /// `mov.S X, %R;`
-  bool isReadBack(size_t TheVar, StringRef S) const {
-    StringRef P = Vars[TheVar].MovStart, T = Vars[TheVar].ReadBack;
-    return S.size() > P.size() + T.size() &&
-           sameBytes(S.data(), P.data(), P.size()) &&
-           sameBytes(S.end() - T.size(), T.data(), T.size()) &&
-           isPlainOperand(S.data() + P.size(), S.end() - T.size());
+  bool isReadBack(size_t Var, StringRef S) const {
+    const InjectVariable &V = Vars[Var];
+    const char *P = S.begin(), *E = S.end();
+    if (!takeBack(P, E, ";") || !takeBack(P, E, V.StableRegister) ||
+        !takeBack(P, E, ", %"))
+      return false;
+    return take(P, E, "mov.") && take(P, E, V.MovSuffix) && take(P, E, " ") &&
+           isPlainOperand(P, E);
   }
+
+private:
+  /// Consumes \p Piece at \p P if [P, E) starts with it.
+  static bool take(const char *&P, const char *E, StringRef Piece) {
+    if (size_t(E - P) < Piece.size() ||
+        !sameBytes(P, Piece.data(), Piece.size()))
+      return false;
+    P += Piece.size();
+    return true;
+  }
+  /// Consumes \p Piece at the end \p E if [B, E) ends with it.
+  static bool takeBack(const char *B, const char *&E, StringRef Piece) {
+    if (size_t(E - B) < Piece.size() ||
+        !sameBytes(E - Piece.size(), Piece.data(), Piece.size()))
+      return false;
+    E -= Piece.size();
+    return true;
+  }
+
+  ArrayRef<InjectVariable> Vars;
 };
 } // namespace
-
-/// \returns true if the normalised site whose START marker is statement
-/// \p marker has exactly the scaffold that nvcc's inline asm and
-/// writeSiteScaffold() give it: `{`, `.reg .<type> %<stable>;` per variable,
-/// `mov.<suffix> %<stable>, X;` per in/mod variable, the markers, then
-/// `mov.<suffix> X, %<stable>;` per mod/out variable, all in variable order.
-/// Such a site passes verifyNormalizedSite() (each declaration is the
-/// nearest, of the right type, each mov where its walks look first), so
-/// the statement and operand parses need not run; any other site returns
-/// false and gets them. A few word compares per statement.
 static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
                              ArrayRef<InjectVariable> Vars,
                              const InjectSite &Site, uint32_t Marker) {
@@ -590,8 +576,7 @@ static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
 Error mmptx::verifySites(const Module &M, const InjectModule &Im,
                          ArrayRef<uint32_t> MarkerStmts) {
   ArrayRef<Statement> Stmts = M.statements();
-  std::vector<CheckedScaffold> First(Im.injects().size());
-  std::vector<std::unique_ptr<PlainScaffold>> Plain(Im.injects().size());
+  SmallVector<CheckedScaffold, 8> First(Im.injects().size());
   SmallVector<StringRef, 8> Regs;
   // Sites come in file order: one cursor finds every marker's statement.
   uint32_t J = 0;
@@ -612,10 +597,7 @@ Error mmptx::verifySites(const Module &M, const InjectModule &Im,
       return E;
     const Inject &Inj = Im.getInject(Site.TheInject);
     ArrayRef<InjectVariable> Vars = Im.getVariables(Inj);
-    std::unique_ptr<PlainScaffold> &P = Plain[Site.TheInject];
-    if (!P)
-      P = std::make_unique<PlainScaffold>(Vars);
-    if (hasPlainScaffold(M, *P, Vars, Site, J))
+    if (hasPlainScaffold(M, PlainScaffold(Vars), Vars, Site, J))
       continue;
     CheckedScaffold &F = First[Site.TheInject];
     if (Vars.empty() || F.Begin == Statement::NoIndex ||

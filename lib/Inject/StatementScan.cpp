@@ -24,6 +24,7 @@
 #include "mmptx/Parser/StatementParser.h"
 
 #include <cstdint>
+#include <cstring>
 
 using namespace llvm;
 using namespace mmptx;
@@ -90,6 +91,7 @@ public:
     return instructionBody();
   }
   bool directive();
+  bool header();
   bool label() {
     if (P == E || E[-1] != ':')
       return false;
@@ -292,7 +294,7 @@ bool StatementScanner::instructionBody() {
 /// initializer; \p Space is the state space, already consumed, and the
 /// last byte is `;`.
 bool StatementScanner::declaration(StringRef Space) {
-  bool IsReg = Space == ".reg";
+  bool IsReg = Space.size() == 4; // the one space of that length
   bool HasType = false;
   while (true) {
     if (!is(*P, SC_Blank))
@@ -305,7 +307,7 @@ bool StatementScanner::declaration(StringRef Space) {
     if (!name())
       return false;
     StringRef Q(B, P - B);
-    if (Q == ".align") {
+    if (Q.size() == 6 && std::memcmp(B, ".align", 6) == 0) {
       if (!is(*P, SC_Blank))
         return false;
       blanks();
@@ -328,7 +330,7 @@ bool StatementScanner::declaration(StringRef Space) {
       HasType = true;
       continue;
     }
-    if (Q != ".v2" && Q != ".v4" && Q != ".v8")
+    if (Q.size() != 3 || B[1] != 'v' || (B[2] != '2' && B[2] != '4' && B[2] != '8'))
       return false;
   }
   if (!HasType)
@@ -423,6 +425,45 @@ bool StatementScanner::tokens() {
   }
 }
 
+/// What the statement parser does with a directive, by its first word.
+enum class DirectiveWord { Declaration, Version, Target, AddressSize, Other,
+                           Parsed };
+
+static DirectiveWord classify(StringRef Word) {
+  // Switch on the length: one compare per candidate, no memcmp calls.
+  auto Is = [&](const char *Lit) {
+    return std::memcmp(Word.data(), Lit, Word.size()) == 0;
+  };
+  switch (Word.size()) {
+  case 4:
+    if (Is(".reg"))
+      return DirectiveWord::Declaration;
+    break;
+  case 6:
+    if (Is(".local") || Is(".param") || Is(".const"))
+      return DirectiveWord::Declaration;
+    break;
+  case 7:
+    if (Is(".shared") || Is(".global"))
+      return DirectiveWord::Declaration;
+    if (Is(".target"))
+      return DirectiveWord::Target;
+    break;
+  case 8:
+    if (Is(".version"))
+      return DirectiveWord::Version;
+    break;
+  case 13:
+    if (Is(".address_size"))
+      return DirectiveWord::AddressSize;
+    break;
+  }
+  if (isStateSpace(Word) || Word == ".visible" || Word == ".extern" ||
+      Word == ".weak" || Word == ".common")
+    return DirectiveWord::Parsed;
+  return DirectiveWord::Other;
+}
+
 bool StatementScanner::directive() {
   const char *B = P;
   if (E - P < 2 || P[0] != '.' || !is(P[1], SC_IdentStart))
@@ -433,15 +474,179 @@ bool StatementScanner::directive() {
   StringRef Word(B, P - B);
   if (P < E && *P == ':')
     return false;
-  if (Word == ".reg" || Word == ".shared" || Word == ".local" ||
-      Word == ".param" || Word == ".global" || Word == ".const")
+  auto Digits = [&]() {
+    const char *D = P;
+    while (P < E && is(*P, SC_Digit))
+      ++P;
+    return P - D;
+  };
+  auto Blanks = [&]() {
+    const char *D = P;
+    while (P < E && is(*P, SC_Blank))
+      ++P;
+    return P != D;
+  };
+  switch (classify(Word)) {
+  case DirectiveWord::Declaration:
     return E[-1] == ';' && declaration(Word);
-  if (isStateSpace(Word) || Word == ".visible" || Word == ".extern" ||
-      Word == ".weak" || Word == ".common" || Word == ".version" ||
-      Word == ".address_size" || Word == ".target")
+  case DirectiveWord::Version: {
+    // `.version 9.0`: digits on both sides of the dot, nothing after.
+    if (!Blanks())
+      return false;
+    ptrdiff_t Major = Digits();
+    if (Major == 0 || Major > 9 || P == E || *P != '.')
+      return false;
+    ++P;
+    ptrdiff_t Minor = Digits();
+    return Minor != 0 && Minor <= 9 && P == E;
+  }
+  case DirectiveWord::Target:
+    // `.target sm_80` or `.target sm_90a, texmode_independent`.
+    if (!Blanks())
+      return false;
+    while (true) {
+      if (P == E || !is(*P, SC_IdentStart))
+        return false;
+      while (P < E && is(*P, SC_IdentChar))
+        ++P;
+      Blanks();
+      if (P == E)
+        return true;
+      if (*P != ',')
+        return false;
+      ++P;
+      Blanks();
+    }
+  case DirectiveWord::AddressSize:
+    if (!Blanks() || E - P != 2)
+      return false;
+    return (P[0] == '3' && P[1] == '2') || (P[0] == '6' && P[1] == '4');
+  case DirectiveWord::Other:
+    P = B;
+    return tokens();
+  case DirectiveWord::Parsed:
     return false;
-  P = B;
-  return tokens();
+  }
+  return false;
+}
+
+/// `[.visible|.weak] (.entry|.func) [(ret)] name[(params)]` and
+/// performance directives with integer arguments (`.maxntid 256, 1, 1`);
+/// each parameter `.param [.align N] .type name[[N]]`. The header spans
+/// lines; bounds are checked.
+bool StatementScanner::header() {
+  auto Blanks = [&]() {
+    const char *B = P;
+    while (P < E && (is(*P, SC_Blank) || *P == '\n' || *P == '\r'))
+      ++P;
+    return P != B;
+  };
+  auto Word = [&]() -> StringRef {
+    const char *B = P;
+    if (E - P < 2 || P[0] != '.' || !is(P[1], SC_IdentStart))
+      return StringRef();
+    P += 2;
+    while (P < E && is(*P, SC_IdentChar))
+      ++P;
+    if (P < E && *P == ':')
+      return StringRef();
+    return StringRef(B, P - B);
+  };
+  auto Name = [&]() {
+    if (P == E || !is(*P, SC_IdentStart))
+      return false;
+    ++P;
+    while (P < E && is(*P, SC_IdentChar))
+      ++P;
+    return true;
+  };
+  auto Number = [&](uint64_t &V) {
+    const char *D = P;
+    V = 0;
+    while (P < E && is(*P, SC_Digit))
+      V = V * 10 + (*P++ - '0');
+    return P != D && P - D <= 9 && *D != '0' &&
+           !(P < E && (is(*P, SC_IdentChar) || *P == '.'));
+  };
+  auto Params = [&]() {
+    ++P; // '('
+    Blanks();
+    if (P < E && *P == ')') {
+      ++P;
+      return true;
+    }
+    while (true) {
+      if (Word() != ".param" || !Blanks())
+        return false;
+      StringRef Q = Word();
+      if (Q == ".align") {
+        uint64_t A;
+        if (!Blanks() || !Number(A) || (A & (A - 1)) || !Blanks())
+          return false;
+        Q = Word();
+      }
+      if (!isPTXType(Q) || !Blanks() || !Name())
+        return false;
+      if (P < E && *P == '[') {
+        ++P;
+        uint64_t N;
+        if (!Number(N) || P == E || *P != ']')
+          return false;
+        ++P;
+      }
+      Blanks();
+      if (P == E)
+        return false;
+      if (*P == ')') {
+        ++P;
+        return true;
+      }
+      if (*P != ',')
+        return false;
+      ++P;
+      Blanks();
+    }
+  };
+  StringRef W = Word();
+  if (W == ".visible" || W == ".weak") {
+    if (!Blanks())
+      return false;
+    W = Word();
+  }
+  bool IsFunc = W == ".func";
+  if (!IsFunc && W != ".entry")
+    return false;
+  Blanks();
+  if (IsFunc && P < E && *P == '(') {
+    if (!Params())
+      return false;
+    Blanks();
+  }
+  if (!Name())
+    return false;
+  Blanks();
+  if (P < E && *P == '(') {
+    if (!Params())
+      return false;
+    Blanks();
+  }
+  // `.maxntid 256, 1, 1`, `.minnctapersm 1`: integers and commas.
+  while (P < E) {
+    StringRef D = Word();
+    if (D.empty() || D == ".pragma" || !Blanks())
+      return false;
+    while (true) {
+      uint64_t V;
+      if (!Number(V))
+        return false;
+      Blanks();
+      if (P == E || *P != ',')
+        break;
+      ++P;
+      Blanks();
+    }
+  }
+  return true;
 }
 
 bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
@@ -459,7 +664,7 @@ bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
   case StmtKind::Empty:
     return true;
   case StmtKind::FunctionHeader:
-    return false;
+    return S.header();
   }
   return false;
 }

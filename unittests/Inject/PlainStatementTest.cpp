@@ -128,8 +128,22 @@ TEST(PlainStatementTest, Examples) {
   EXPECT_FALSE(Yes("add.f32 %f1, %f2 // c\n;"));
   EXPECT_FALSE(Yes("@%p1.x bra L;"));
   EXPECT_FALSE(Yes("mov.u32 %r1, sym+8;"));
-  EXPECT_FALSE(Yes(".entry k()", StmtKind::FunctionHeader));
-  EXPECT_FALSE(Yes(".version 9.0", StmtKind::Directive));
+  EXPECT_TRUE(Yes(".visible .entry k(\n\t.param .u64 k_param_0,\n\t.param "
+                  ".align 8 .b8 k_param_1[16]\n)\n.maxntid 256, 1, 1",
+                  StmtKind::FunctionHeader));
+  EXPECT_TRUE(Yes(".func (.param .b32 r) f(.param .b32 a)",
+                  StmtKind::FunctionHeader));
+  EXPECT_FALSE(Yes(".entry k(.param .u65 p)", StmtKind::FunctionHeader));
+  EXPECT_FALSE(Yes(".entry k(.param .u64 p,)", StmtKind::FunctionHeader));
+  EXPECT_FALSE(Yes(".extern .func f;", StmtKind::FunctionHeader));
+  EXPECT_TRUE(Yes(".version 9.0", StmtKind::Directive));
+  EXPECT_TRUE(Yes(".target sm_90a, texmode_independent", StmtKind::Directive));
+  EXPECT_TRUE(Yes(".address_size 64", StmtKind::Directive));
+  EXPECT_FALSE(Yes(".version 9", StmtKind::Directive));
+  EXPECT_FALSE(Yes(".version 9.0e1", StmtKind::Directive));
+  EXPECT_FALSE(Yes(".target 80", StmtKind::Directive));
+  EXPECT_FALSE(Yes(".address_size 48", StmtKind::Directive));
+  EXPECT_FALSE(Yes(".visible .global .f32 g = 1.0;", StmtKind::Directive));
 }
 
 TEST(PlainStatementTest, CorpusIsScanned) {
@@ -141,9 +155,8 @@ TEST(PlainStatementTest, CorpusIsScanned) {
     unsigned Plain = 0, Statements = 0;
     EXPECT_EQ(compare(Text, Plain, Statements), "") << Name.str();
     EXPECT_GT(Statements, 10u);
-    // All but the module header and the kernel's: `.version`, `.target`,
-    // `.address_size` and `.entry` take the parser.
-    EXPECT_EQ(Plain + 4, Statements) << Name.str();
+    // Every statement takes the scanner.
+    EXPECT_EQ(Plain, Statements) << Name.str();
   }
 }
 
@@ -168,6 +181,12 @@ TEST(PlainStatementTest, AgreesWithTheParserOnMutatedStatements) {
       ".pragma \"nounroll\";",
       ".loc 1 23 4, function_name $L__info_string0, inlined_at 1 10 5",
       "$L__BB0_1:",
+      ".version 9.0",
+      ".target sm_80",
+      ".address_size 64",
+      ".visible .entry k(\n\t.param .u64 k_param_0,\n\t.param .align 8 "
+      ".b8 k_param_1[16]\n)\n.maxntid 256, 1, 1",
+      ".func (.param .b32 r) f(.param .b32 a)",
   };
   for (StringRef Name : {"ptx_inject_simple_kernel.ptx",
                          "anchor_gemm_kernel.ptx"}) {
@@ -198,13 +217,22 @@ TEST(PlainStatementTest, AgreesWithTheParserOnMutatedStatements) {
 }
 
 TEST(PlainStatementTest, AgreesWithTheParserOnMutatedModules) {
-  std::string Text = readCorpus("ptx_inject_simple_kernel.ptx");
+  std::string Texts[] = {
+      readCorpus("ptx_inject_simple_kernel.ptx"),
+      ".version 9.0\n.target sm_80\n.address_size 64\n"
+      ".func (.param .b32 r) f(.param .align 8 .b8 a[16], .param .u32 n)\n"
+      "{\n\tld.param.u32 %r1, [n];\n\tst.param.b32 [r], %r1;\n\tret;\n}\n"
+      ".visible .entry k(\n\t.param .u64 p\n)\n.maxntid 256, 1, 1\n"
+      "{\n\t.reg .b32 %r<3>;\n\t.shared .align 16 .b8 s[64];\n"
+      "$L__BB0_1:\n\t@%p1 bra.uni $L__BB0_1;\n\tret;\n}\n"};
   std::mt19937_64 Gen(13);
   unsigned Plain = 0, Statements = 0;
-  for (unsigned K = 0; K != 3000; ++K) {
-    std::string S = mutate(Text, Gen);
-    EXPECT_EQ(compare(S, Plain, Statements), "") << "mutated module:\n" << S;
-  }
+  for (const std::string &Text : Texts)
+    for (unsigned K = 0; K != 2000; ++K) {
+      std::string S = mutate(Text, Gen);
+      EXPECT_EQ(compare(S, Plain, Statements), "") << "mutated module:\n"
+                                                   << S;
+    }
   EXPECT_GT(Plain, Statements / 2);
 }
 
