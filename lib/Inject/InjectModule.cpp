@@ -987,18 +987,24 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
       MemoryBuffer::getMemBuffer(PtxText, BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
-  // The statements' memory is kept per thread between creates, up to
-  // MaxScratchStatements: a program that makes many handles maps it once
-  // instead of page-faulting a fresh block for every create.
+  // The statements' memory of a large text is kept per thread between
+  // creates, up to MaxScratchStatements: a program that makes many handles
+  // maps it once instead of page-faulting a fresh block for every create.
+  // A small text's statements fit in a block malloc reuses anyway, and its
+  // first create does not pay for the thread-local storage.
   constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
+  constexpr size_t MinScratchText = 64 << 10;
   static thread_local std::vector<ptx::Statement> ScratchStatements;
-  auto Parsed = parseStructure(Sm, Id, std::move(ScratchStatements));
+  bool UseScratch = PtxText.size() >= MinScratchText;
+  auto Parsed =
+      UseScratch ? parseStructure(Sm, Id, std::move(ScratchStatements))
+                 : parseStructure(Sm, Id);
   if (!Parsed)
     return withInjectCode(Parsed.takeError(), InjectErrc::InvalidPTX);
   std::unique_ptr<ptx::Module> M = std::move(*Parsed);
   auto KeepScratch = make_scope_exit([&] {
     std::vector<ptx::Statement> &S = M->getStatementsForBuild();
-    if (S.capacity() <= MaxScratchStatements)
+    if (UseScratch && S.capacity() <= MaxScratchStatements)
       ScratchStatements.swap(S);
   });
   // The operands too, as mmptx-opt checks them (`.reg .f33`, a literal
