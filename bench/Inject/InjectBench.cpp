@@ -273,9 +273,9 @@ BENCHMARK(BM_RenderSynthetic)
 static void BM_RenderVariants(benchmark::State &St) {
   static std::string CuteText;
   if (St.range(0) == 1 && CuteText.empty()) {
-    auto Buf = llvm::MemoryBuffer::getFile(
-        MMPTX_CORPUS_DIR "/../../test/RealWorld/Inputs/"
-                         "cute_gemm.sm_80.lineinfo.ptx");
+    auto Buf = llvm::MemoryBuffer::getFile(MMPTX_CORPUS_DIR
+                                           "/../../test/RealWorld/Inputs/"
+                                           "cute_gemm.sm_80.lineinfo.ptx");
     if (!Buf) {
       St.SkipWithError("cannot read the CuTe GEMM");
       return;

@@ -108,24 +108,24 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
   }
   if (!Candidates.empty()) {
     std::vector<char> Differs(N);
-    forEachWithBuffer(
-        Candidates, std::min<size_t>(Threads, Candidates.size()),
-        [&](size_t I, std::string &Buffer) {
-          std::string Other;
-          size_t J = Out.Modules[I].DuplicateOf;
-          // A renderer that fails now (it did not before) keeps the module
-          // apart: it is compiled, or fails, on its own.
-          if (Error E = Modules.Render(I, Buffer)) {
-            consumeError(std::move(E));
-            Differs[I] = true;
-            return;
-          }
-          Other.swap(Buffer);
-          Error E = Modules.Render(J, Buffer);
-          Differs[I] = E || Other != Buffer;
-          consumeError(std::move(E));
-          Other.swap(Buffer);
-        });
+    forEachWithBuffer(Candidates, std::min<size_t>(Threads, Candidates.size()),
+                      [&](size_t I, std::string &Buffer) {
+                        std::string Other;
+                        size_t J = Out.Modules[I].DuplicateOf;
+                        // A renderer that fails now (it did not before) keeps
+                        // the module apart: it is compiled, or fails, on its
+                        // own.
+                        if (Error E = Modules.Render(I, Buffer)) {
+                          consumeError(std::move(E));
+                          Differs[I] = true;
+                          return;
+                        }
+                        Other.swap(Buffer);
+                        Error E = Modules.Render(J, Buffer);
+                        Differs[I] = E || Other != Buffer;
+                        consumeError(std::move(E));
+                        Other.swap(Buffer);
+                      });
     for (size_t I : Candidates)
       if (Differs[I]) {
         Out.Modules[I].Source = ModuleResult::Compiled;
@@ -163,9 +163,9 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
       BatchModule M{NameOf(I), Buffer, nullptr};
       BatchResult B = compileBatch(Compiler, M, Opts, One);
       R = std::move(B.Modules[0]);
-      R.Seconds = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - T)
-                      .count();
+      R.Seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - T)
+              .count();
     }
     if (BOpts.OnProgress) {
       std::lock_guard<std::mutex> Lock(ProgressMutex);
@@ -184,8 +184,8 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
       R.Cancelled = F.Cancelled;
       R.TimedOut = F.TimedOut;
       if (!F.Ok)
-        R.Error = NameOf(I) + ": error: same PTX as '" +
-                  NameOf(R.DuplicateOf) + "', which " +
+        R.Error = NameOf(I) + ": error: same PTX as '" + NameOf(R.DuplicateOf) +
+                  "', which " +
                   (F.Cancelled ? "was not compiled (cancelled)" : "failed");
       ++S.Duplicates;
     } else {
@@ -200,8 +200,8 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
     S.Cancelled += R.Cancelled;
     S.TimedOut += R.TimedOut;
   }
-  S.WallSeconds = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - Start)
-                      .count();
+  S.WallSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Out;
 }

@@ -18,8 +18,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/IR/Instruction.h"
+#include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Lexer.h"
 #include "mmptx/Parser/StatementParser.h"
 
@@ -330,7 +330,8 @@ bool StatementScanner::declaration(StringRef Space) {
       HasType = true;
       continue;
     }
-    if (Q.size() != 3 || B[1] != 'v' || (B[2] != '2' && B[2] != '4' && B[2] != '8'))
+    if (Q.size() != 3 || B[1] != 'v' ||
+        (B[2] != '2' && B[2] != '4' && B[2] != '8'))
       return false;
   }
   if (!HasType)
@@ -407,8 +408,7 @@ bool StatementScanner::tokens() {
       const char *B = P;
       while (P < E && is(*P, SC_Digit))
         ++P;
-      if (P - B > 18 ||
-          (P < E && (is(*P, SC_IdentChar) || *P == '.')))
+      if (P - B > 18 || (P < E && (is(*P, SC_IdentChar) || *P == '.')))
         return false;
     } else if (C == '"') {
       ++P;
@@ -426,8 +426,14 @@ bool StatementScanner::tokens() {
 }
 
 /// What the statement parser does with a directive, by its first word.
-enum class DirectiveWord { Declaration, Version, Target, AddressSize, Other,
-                           Parsed };
+enum class DirectiveWord {
+  Declaration,
+  Version,
+  Target,
+  AddressSize,
+  Other,
+  Parsed
+};
 
 static DirectiveWord classify(StringRef Word) {
   // Switch on the length: one compare per candidate, no memcmp calls.

@@ -41,7 +41,7 @@ namespace {
 }
 
 /// Borrows the UTF-8 text of a str or the bytes of a bytes object; the
-/// view lives as long as \p o.
+/// view lives as long as \p O.
 llvm::StringRef textOf(nb::handle O, const char *What) {
   if (PyUnicode_Check(O.ptr())) {
     Py_ssize_t N;
@@ -248,8 +248,8 @@ private:
     llvm::Expected<size_t> Written = size_t(0);
     {
       nb::gil_scoped_release Release;
-      Written = Keep->render(Refs, static_cast<char *>(View.buf),
-                             size_t(View.len));
+      Written =
+          Keep->render(Refs, static_cast<char *>(View.buf), size_t(View.len));
     }
     PyBuffer_Release(&View);
     if (!Written)

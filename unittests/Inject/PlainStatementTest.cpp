@@ -122,7 +122,8 @@ TEST(PlainStatementTest, Examples) {
   EXPECT_FALSE(Yes(".reg .f33 %f<5>;", StmtKind::Directive));
   EXPECT_FALSE(Yes(".reg .f32 %f<0>;", StmtKind::Directive));
   EXPECT_FALSE(Yes(".shared .align 3 .b8 s[4];", StmtKind::Directive));
-  EXPECT_FALSE(Yes("add.s64 %rd1, %rd2, 1234567890123456789012345678901234567;"));
+  EXPECT_FALSE(
+      Yes("add.s64 %rd1, %rd2, 1234567890123456789012345678901234567;"));
   EXPECT_FALSE(Yes("mov.f32 %f1, 0f3F80000;"));
   EXPECT_FALSE(Yes("add.f32 %f1 %f2;"));
   EXPECT_FALSE(Yes("add.f32 %f1, %f2 // c\n;"));
@@ -131,8 +132,8 @@ TEST(PlainStatementTest, Examples) {
   EXPECT_TRUE(Yes(".visible .entry k(\n\t.param .u64 k_param_0,\n\t.param "
                   ".align 8 .b8 k_param_1[16]\n)\n.maxntid 256, 1, 1",
                   StmtKind::FunctionHeader));
-  EXPECT_TRUE(Yes(".func (.param .b32 r) f(.param .b32 a)",
-                  StmtKind::FunctionHeader));
+  EXPECT_TRUE(
+      Yes(".func (.param .b32 r) f(.param .b32 a)", StmtKind::FunctionHeader));
   EXPECT_FALSE(Yes(".entry k(.param .u65 p)", StmtKind::FunctionHeader));
   EXPECT_FALSE(Yes(".entry k(.param .u64 p,)", StmtKind::FunctionHeader));
   EXPECT_FALSE(Yes(".extern .func f;", StmtKind::FunctionHeader));
@@ -149,8 +150,8 @@ TEST(PlainStatementTest, Examples) {
 TEST(PlainStatementTest, CorpusIsScanned) {
   // Compiled PTX is what the scanner is for: nearly every statement of
   // the corpus takes it, and the verdict is the parser's.
-  for (StringRef Name : {"ptx_inject_simple_kernel.ptx",
-                         "anchor_gemm_kernel.ptx"}) {
+  for (StringRef Name :
+       {"ptx_inject_simple_kernel.ptx", "anchor_gemm_kernel.ptx"}) {
     std::string Text = readCorpus(Name);
     unsigned Plain = 0, Statements = 0;
     EXPECT_EQ(compare(Text, Plain, Statements), "") << Name.str();
@@ -188,8 +189,8 @@ TEST(PlainStatementTest, AgreesWithTheParserOnMutatedStatements) {
       ".b8 k_param_1[16]\n)\n.maxntid 256, 1, 1",
       ".func (.param .b32 r) f(.param .b32 a)",
   };
-  for (StringRef Name : {"ptx_inject_simple_kernel.ptx",
-                         "anchor_gemm_kernel.ptx"}) {
+  for (StringRef Name :
+       {"ptx_inject_simple_kernel.ptx", "anchor_gemm_kernel.ptx"}) {
     std::string Text = readCorpus(Name);
     auto M = parsePTXString(Text, Name, /*Verify=*/false);
     ASSERT_TRUE(bool(M)) << toString(M.takeError());
@@ -230,8 +231,7 @@ TEST(PlainStatementTest, AgreesWithTheParserOnMutatedModules) {
   for (const std::string &Text : Texts)
     for (unsigned K = 0; K != 2000; ++K) {
       std::string S = mutate(Text, Gen);
-      EXPECT_EQ(compare(S, Plain, Statements), "") << "mutated module:\n"
-                                                   << S;
+      EXPECT_EQ(compare(S, Plain, Statements), "") << "mutated module:\n" << S;
     }
   EXPECT_GT(Plain, Statements / 2);
 }
