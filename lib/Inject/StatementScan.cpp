@@ -278,8 +278,17 @@ bool StatementScanner::instructionBody() {
     return false;
   blanks();
   while (true) {
-    if (!operand(/*Top=*/true))
+    // Most operands are registers: no call for them.
+    if (*P == '%' ? !reg() : !operand(/*Top=*/true))
       return false;
+    // `, ` between operands, `;` at the end: one compare each.
+    if (*P == ',') {
+      ++P;
+      if (*P == ' ')
+        ++P;
+      blanks();
+      continue;
+    }
     blanks();
     if (*P == ';')
       return P + 1 == E;
@@ -655,7 +664,8 @@ bool StatementScanner::header() {
   return true;
 }
 
-bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
+/// isPlainStatement(), inline in verifyOperands()'s loop.
+static inline bool isPlain(StringRef Text, StmtKind Kind) {
   StatementScanner S(Text);
   switch (Kind) {
   case StmtKind::Instruction:
@@ -675,13 +685,17 @@ bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
   return false;
 }
 
+bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
+  return isPlain(Text, Kind);
+}
+
 Error mmptx::verifyOperands(const Module &M) {
   Instruction I;
   StringRef Buffer = M.getBuffer();
   for (const Statement &S : M.statements()) {
     switch (S.Kind) {
     case StmtKind::Instruction:
-      if (isPlainStatement(Buffer.substr(S.Begin, S.End - S.Begin), S.Kind))
+      if (isPlain(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
         break;
       if (Error E = parseInstruction(M, S, I))
         return E;
@@ -689,7 +703,7 @@ Error mmptx::verifyOperands(const Module &M) {
     case StmtKind::Directive:
     case StmtKind::FunctionHeader:
     case StmtKind::Label:
-      if (isPlainStatement(Buffer.substr(S.Begin, S.End - S.Begin), S.Kind))
+      if (isPlain(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
         break;
       if (Error E = verifyStatement(M, S))
         return E;
