@@ -29,23 +29,24 @@
 using namespace llvm;
 using namespace mmptx;
 
-/// Runs \p Work(I, Buffer) for every I of \p Indices on \p Threads threads,
-/// each with a buffer of its own that outlives its items.
-static void forEachWithBuffer(ArrayRef<size_t> Indices, unsigned Threads,
-                              function_ref<void(size_t, std::string &)> Work) {
+/// Runs \p Work(I, Buffer, Second) for every I of \p Indices on \p Threads
+/// threads, each with two buffers of its own that outlive its items.
+static void forEachWithBuffer(
+    ArrayRef<size_t> Indices, unsigned Threads,
+    function_ref<void(size_t, std::string &, std::string &)> Work) {
   if (Threads <= 1) {
-    std::string Buffer;
+    std::string Buffer, Second;
     for (size_t I : Indices)
-      Work(I, Buffer);
+      Work(I, Buffer, Second);
     return;
   }
   std::atomic<size_t> Next{0};
   ThreadPool Pool(hardware_concurrency(Threads));
   for (unsigned T = 0; T != Threads; ++T)
     Pool.async([&] {
-      std::string Buffer;
+      std::string Buffer, Second;
       for (size_t K; (K = Next++) < Indices.size();)
-        Work(Indices[K], Buffer);
+        Work(Indices[K], Buffer, Second);
     });
   Pool.wait();
 }
@@ -77,7 +78,7 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
   std::vector<size_t> Size(N);
   std::vector<char> Rendered(N); // not vector<bool>: written by threads
   forEachWithBuffer(All, std::min<size_t>(Threads, N),
-                    [&](size_t I, std::string &Buffer) {
+                    [&](size_t I, std::string &Buffer, std::string &) {
                       if (Error E = Modules.Render(I, Buffer)) {
                         Out.Modules[I].Error =
                             NameOf(I) + ": error: " + toString(std::move(E));
@@ -109,22 +110,16 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
   if (!Candidates.empty()) {
     std::vector<char> Differs(N);
     forEachWithBuffer(Candidates, std::min<size_t>(Threads, Candidates.size()),
-                      [&](size_t I, std::string &Buffer) {
-                        std::string Other;
+                      [&](size_t I, std::string &Buffer, std::string &Other) {
                         size_t J = Out.Modules[I].DuplicateOf;
-                        // A renderer that fails now (it did not before) keeps
-                        // the module apart: it is compiled, or fails, on its
-                        // own.
-                        if (Error E = Modules.Render(I, Buffer)) {
-                          consumeError(std::move(E));
-                          Differs[I] = true;
-                          return;
-                        }
-                        Other.swap(Buffer);
-                        Error E = Modules.Render(J, Buffer);
+                        // A renderer that fails now (it did not before)
+                        // keeps the module apart: it is compiled, or fails,
+                        // on its own.
+                        Error E = Modules.Render(I, Buffer);
+                        if (!E)
+                          E = Modules.Render(J, Other);
                         Differs[I] = E || Other != Buffer;
                         consumeError(std::move(E));
-                        Other.swap(Buffer);
                       });
     for (size_t I : Candidates)
       if (Differs[I]) {
@@ -147,31 +142,33 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
   std::mutex ProgressMutex;
   size_t Done = 0;
   std::atomic<bool> Cancelled{false};
-  forEachWithBuffer(Unique, S.Threads, [&](size_t I, std::string &Buffer) {
-    ModuleResult &R = Out.Modules[I];
-    auto T = std::chrono::steady_clock::now();
-    if (BOpts.ShouldCancel && (Cancelled || BOpts.ShouldCancel())) {
-      Cancelled = true;
-      R.Cancelled = true;
-      R.Error = NameOf(I) + ": error: not compiled: the batch was cancelled "
-                            "before it started";
-      R.Result.Backend = Compiler.getIdentity();
-    } else if (Error E = Modules.Render(I, Buffer)) {
-      R.Error = NameOf(I) + ": error: " + toString(std::move(E));
-      R.Result.Backend = Compiler.getIdentity();
-    } else {
-      BatchModule M{NameOf(I), Buffer, nullptr};
-      BatchResult B = compileBatch(Compiler, M, Opts, One);
-      R = std::move(B.Modules[0]);
-      R.Seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - T)
-              .count();
-    }
-    if (BOpts.OnProgress) {
-      std::lock_guard<std::mutex> Lock(ProgressMutex);
-      BOpts.OnProgress(++Done, Unique.size());
-    }
-  });
+  forEachWithBuffer(
+      Unique, S.Threads, [&](size_t I, std::string &Buffer, std::string &) {
+        ModuleResult &R = Out.Modules[I];
+        auto T = std::chrono::steady_clock::now();
+        if (BOpts.ShouldCancel && (Cancelled || BOpts.ShouldCancel())) {
+          Cancelled = true;
+          R.Cancelled = true;
+          R.Error = NameOf(I) +
+                    ": error: not compiled: the batch was cancelled "
+                    "before it started";
+          R.Result.Backend = Compiler.getIdentity();
+        } else if (Error E = Modules.Render(I, Buffer)) {
+          R.Error = NameOf(I) + ": error: " + toString(std::move(E));
+          R.Result.Backend = Compiler.getIdentity();
+        } else {
+          BatchModule M{NameOf(I), Buffer, nullptr};
+          BatchResult B = compileBatch(Compiler, M, Opts, One);
+          R = std::move(B.Modules[0]);
+          R.Seconds = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - T)
+                          .count();
+        }
+        if (BOpts.OnProgress) {
+          std::lock_guard<std::mutex> Lock(ProgressMutex);
+          BOpts.OnProgress(++Done, Unique.size());
+        }
+      });
 
   for (size_t I = 0; I != N; ++I) {
     ModuleResult &R = Out.Modules[I];
