@@ -43,8 +43,8 @@ enum ScanClass : uint8_t {
 struct ScanTable {
   uint8_t Cls[256] = {};
   constexpr ScanTable() {
-    // The classes of the lexer (mmptx/Parser/Lexer.h), which the test of
-    // this scanner checks against it.
+    // Derived from the lexer's own table (mmptx/Parser/Lexer.h): both
+    // agree on every byte.
     mmptx::detail::LexCharTable Lex;
     for (unsigned C = 0; C != 256; ++C) {
       if (Lex.Cls[C] & mmptx::detail::LC_HBlank)
