@@ -304,12 +304,32 @@ static bool startsWithWord(StringRef S, StringRef Word) {
          (S.size() == Word.size() || isBlank(S[Word.size()]));
 }
 
+/// \p S without its leading blanks (spaces and tabs). By hand: StringRef's
+/// ltrim(" \t") builds a byte set per call.
+static StringRef skipBlanks(StringRef S) {
+  size_t I = 0;
+  while (I < S.size() && isBlank(S[I]))
+    ++I;
+  return S.drop_front(I);
+}
+
+/// \p S without its leading and trailing blanks.
+static StringRef trimBlanks(StringRef S) {
+  S = skipBlanks(S);
+  size_t N = S.size();
+  while (N && isBlank(S[N - 1]))
+    --N;
+  return S.take_front(N);
+}
+
 /// Pops the next blank-separated token of \p S.
 static StringRef nextToken(StringRef &S) {
-  S = S.ltrim(" \t");
-  size_t N = S.find_first_of(" \t");
+  S = skipBlanks(S);
+  size_t N = 0;
+  while (N < S.size() && !isBlank(S[N]))
+    ++N;
   StringRef Tok = S.take_front(N);
-  S = S.drop_front(Tok.size());
+  S = S.drop_front(N);
   return Tok;
 }
 
@@ -444,8 +464,8 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
     if (N.getAsInteger(10, DeclaredArgs))
       return diag(InjectErrc::Formatting, NargsLoc,
                   "invalid argument count '" + N + "'");
-    if (!L.ltrim(" \t").empty())
-      return diag(InjectErrc::Formatting, L.ltrim(" \t").data(),
+    if (!skipBlanks(L).empty())
+      return diag(InjectErrc::Formatting, skipBlanks(L).data(),
                   "unexpected text after the argument count");
   }
   const char *Body = Le < BufferEnd ? Le + 1 : BufferEnd;
@@ -496,23 +516,38 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
 
   if (IsNew) {
     // Later sites are checked against this one, so checking it suffices.
-    SeenNames.clear();
-    SeenRegs.clear();
-    for (const Arg &A : Args) {
-      auto N = SeenNames.try_emplace(A.Name, A.Line);
-      if (!N.second)
+    // A few arguments are compared pairwise (no map to fill); many through
+    // the maps.
+    bool Small = Args.size() <= 16;
+    if (!Small) {
+      SeenNames.clear();
+      SeenRegs.clear();
+    }
+    auto FirstWith = [&](size_t I, StringRef Arg::*Field) -> const char * {
+      if (!Small) {
+        auto &Seen = Field == &Arg::Name ? SeenNames : SeenRegs;
+        auto Ins = Seen.try_emplace(Args[I].*Field, Args[I].Line);
+        return Ins.second ? nullptr : Ins.first->second;
+      }
+      for (size_t J = 0; J != I; ++J)
+        if (Args[J].*Field == Args[I].*Field)
+          return Args[J].Line;
+      return nullptr;
+    };
+    for (size_t I = 0, N = Args.size(); I != N; ++I) {
+      const Arg &A = Args[I];
+      if (const char *First = FirstWith(I, &Arg::Name))
         return diag(InjectErrc::Formatting, A.Line,
                     "inject site '" + Name + "' declares variable '" + A.Name +
                         "' twice",
-                    N.first->second, "first declared here");
+                    First, "first declared here");
       if (Format != InjectSiteFormat::MmPtx)
         continue;
-      auto R = SeenRegs.try_emplace(A.Reg, A.Line);
-      if (!R.second)
+      if (const char *First = FirstWith(I, &Arg::Reg))
         return diag(InjectErrc::Formatting, A.Reg.data(),
                     "inject site '" + Name + "' gives stable register '" +
                         A.Reg + "' to two variables",
-                    R.first->second, "first given here");
+                    First, "first given here");
     }
     Inject Inj;
     Inj.Name = Key; // stable: the map's own copy
@@ -521,6 +556,13 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
     Inj.FirstVariable = H.Variables.size();
     Inj.NumVariables = Args.size();
     Inj.FirstSiteOffset = offset(Kw);
+    // Room for this inject's variables at once, growing geometrically.
+    auto Grow = [&](auto &V) {
+      if (V.capacity() < V.size() + Args.size())
+        V.reserve(std::max(2 * V.capacity(), V.size() + Args.size()));
+    };
+    Grow(H.Variables);
+    Grow(BuiltinType);
     for (size_t I = 0, N = Args.size(); I != N; ++I) {
       const Arg &A = Args[I];
       // Strings into the input or the extra types for now; finish() gives
@@ -581,7 +623,7 @@ Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
     const char *Ce = Le;
     if (Ce > Ls && Ce[-1] == '\r')
       --Ce;
-    StringRef Line = StringRef(Ls, Ce - Ls).trim(" \t");
+    StringRef Line = trimBlanks(StringRef(Ls, Ce - Ls));
     const char *Next = Le < BufferEnd ? Le + 1 : BufferEnd;
     if (Line.empty()) {
       if (Le == BufferEnd)
@@ -592,9 +634,9 @@ Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
     }
     if (!Line.startswith("//"))
       return NotClosed(Line.data());
-    StringRef Rest = Line.drop_front(2).ltrim(" \t");
+    StringRef Rest = skipBlanks(Line.drop_front(2));
     if (startsWithWord(Rest, EndWord)) {
-      StringRef Tail = Rest.drop_front(EndWord.size()).ltrim(" \t");
+      StringRef Tail = skipBlanks(Rest.drop_front(EndWord.size()));
       if (Native) {
         StringRef EndName = nextToken(Tail);
         if (EndName.empty())
@@ -606,7 +648,7 @@ Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
                       "'MMPTX_INJECT_END' names '" + EndName +
                           "' but the site is '" + Name + "'",
                       Keyword, "inject site '" + Name + "' starts here");
-        Tail = Tail.ltrim(" \t");
+        Tail = skipBlanks(Tail);
       }
       if (!Tail.empty())
         return diag(InjectErrc::Formatting, Tail.data(),
@@ -655,7 +697,7 @@ Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
                         "': expected 'in', 'out' or 'mod'");
       A.RegType = nextToken(L);
       A.TypeToken = nextToken(L);
-      A.Name = L.trim(" \t");
+      A.Name = trimBlanks(L);
       Format = InjectSiteFormat::Native;
     } else {
       StringRef L = Rest;
@@ -696,7 +738,7 @@ Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
                         Name + "'",
                     Keyword, "inject site '" + Name + "' starts here");
       A.TypeToken = nextToken(L);
-      A.Name = L.trim(" \t");
+      A.Name = trimBlanks(L);
       Format = Mode == 0 ? InjectSiteFormat::MmPtx : InjectSiteFormat::Legacy;
     }
     if ((Native || Mode == 0) && A.RegType.empty())
