@@ -254,6 +254,72 @@ BENCHMARK(BM_RenderSynthetic)
     ->Args({100000, 10000})
     ->Unit(benchmark::kMicrosecond);
 
+/// Args: the template (0: anchor_gemm_kernel.ptx, 1: the CuTe GEMM of
+/// test/RealWorld, 141 KB, 144 sites), and where each of 256 variants is
+/// rendered: 0 into a fresh string per variant, all kept until the batch is
+/// done (as a batch of strings holds them), 1 into one reused buffer (as
+/// compileRenderedBatch's workers and the CuTe demo do). Counters: page
+/// faults and CPU time per variant.
+static void BM_RenderVariants(benchmark::State &St) {
+  static std::string CuteText;
+  if (St.range(0) == 1 && CuteText.empty()) {
+    auto Buf = llvm::MemoryBuffer::getFile(MMPTX_CORPUS_DIR
+                                           "/../../test/RealWorld/Inputs/"
+                                           "cute_gemm.sm_80.lineinfo.ptx");
+    if (!Buf) {
+      St.SkipWithError("cannot read the CuTe GEMM");
+      return;
+    }
+    CuteText = (*Buf)->getBuffer().str();
+  }
+  const std::string &Text = St.range(0) == 1 ? CuteText : corpus(0);
+  std::unique_ptr<InjectModule> M = createOrDie(Text, /*Trusted=*/true);
+  std::vector<llvm::StringRef> Stubs = stubsFor(*M);
+  // Variants differ in their mma stub, as mutated programs do.
+  std::vector<std::string> MmaStubs;
+  for (int K = 0; K != 8; ++K)
+    MmaStubs.push_back("\t{\n\t.reg .f32 %_a0;\n\tfma.rn.f32 %_a0, %_x1, "
+                       "%_x2, %_x0;\n\tadd.ftz.f32 %_x0, %_a0, 0f3F8000" +
+                       std::to_string(10 + K) + ";\n\t}");
+  const Inject *Mma = M->lookupInject("mma");
+  constexpr int Variants = 256;
+  RenderOptions Unchecked;
+  Unchecked.CheckStubs = false;
+  bool Reuse = St.range(1);
+  long Faults = 0;
+  std::string Buffer;
+  for (auto _ : St) {
+    struct rusage Before, After;
+    getrusage(RUSAGE_SELF, &Before);
+    std::vector<std::string> Kept;
+    for (int V = 0; V != Variants; ++V) {
+      if (Mma)
+        Stubs[Mma->Index] = MmaStubs[V % MmaStubs.size()];
+      std::string &Out = Reuse ? Buffer : (Kept.emplace_back(), Kept.back());
+      if (llvm::Error E = M->render(Stubs, Out, Unchecked)) {
+        St.SkipWithError(toString(std::move(E)).c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(Out.data());
+    }
+    getrusage(RUSAGE_SELF, &After);
+    Faults += After.ru_minflt - Before.ru_minflt;
+  }
+  St.counters["faults_per_variant"] =
+      double(Faults) / (double(St.iterations()) * Variants);
+  St.counters["variants"] = benchmark::Counter(
+      double(St.iterations()) * Variants, benchmark::Counter::kIsRate);
+  St.SetBytesProcessed(St.iterations() * Variants * int64_t(Text.size()));
+  St.SetLabel(std::string(St.range(0) ? "cute_gemm" : "anchor_gemm") +
+              (Reuse ? ", reused buffer" : ", fresh string per variant"));
+}
+BENCHMARK(BM_RenderVariants)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond);
+
 /// `--cold=checked|trusted [FILE]`: times the first create of this process
 /// on corpus file FILE (anchor_gemm_kernel.ptx by default; page faults and
 /// cold caches included, as a program that makes one handle sees them) and
@@ -346,7 +412,34 @@ static int coldReport(int Runs) {
   return 0;
 }
 
+/// `--calls=checked|trusted FILE N`: N creates of corpus file FILE in one
+/// process, for instruction counts per create (valgrind --tool=callgrind
+/// --toggle-collect='mmptx::InjectModule::create*': divide by N).
+static int repeatCreate(llvm::StringRef Mode, const char *File, int N) {
+  auto Buf =
+      llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + File);
+  if (!Buf || (Mode != "checked" && Mode != "trusted") || N < 1) {
+    fprintf(stderr,
+            "usage: mmptx-bench-inject --calls=checked|trusted FILE N\n");
+    return 1;
+  }
+  InjectOptions Opts;
+  Opts.Trusted = Mode == "trusted";
+  for (int I = 0; I < N; ++I) {
+    auto M = InjectModule::create((*Buf)->getBuffer(), "bench", Opts);
+    if (!M) {
+      llvm::errs() << toString(M.takeError()) << '\n';
+      return 1;
+    }
+    benchmark::DoNotOptimize(M->get());
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && llvm::StringRef(argv[1]).startswith("--calls="))
+    return repeatCreate(llvm::StringRef(argv[1]).drop_front(strlen("--calls=")),
+                        argv[2], atoi(argv[3]));
   if ((argc == 2 || argc == 3) &&
       llvm::StringRef(argv[1]).startswith("--cold="))
     return coldCreate(llvm::StringRef(argv[1]).drop_front(strlen("--cold=")),

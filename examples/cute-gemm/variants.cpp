@@ -168,7 +168,9 @@ struct BoundProgram {
 struct Variant {
   unsigned Base = 0;
   std::vector<uint64_t> Words;
-  std::string Ptx;
+  /// The `mma` stub; the PTX is rendered from it into a reused buffer when
+  /// it is compiled, never kept per variant.
+  std::string MmaStub;
 };
 
 // The four semirings: name, `mma` program, `epilogue` program.
@@ -572,6 +574,9 @@ int main(int argc, char **argv) {
     const Inject *Mma = (*Kernel)->lookupInject("mma");
     const Inject *Epi = (*Kernel)->lookupInject("epilogue");
     std::vector<StringRef> Stubs((*Kernel)->getNumInjects(), "");
+    // One render buffer per thread: every variant's PTX is written into the
+    // same pages (a fresh string per variant costs a page fault per 4 KB).
+    std::string Rendered;
     for (size_t I = Begin; I < End && Errors[T].empty(); ++I) {
       Variant &V = Variants[I];
       // Variant I depends on the seed and I only, not on the threads.
@@ -585,9 +590,11 @@ int main(int argc, char **argv) {
         Errors[T] = toString(Stub.takeError());
         break;
       }
-      Stubs[Mma->Index] = *Stub;
+      V.MmaStub = Stub->str();
+      Stubs[Mma->Index] = V.MmaStub;
       Stubs[Epi->Index] = EpiStubs[V.Base];
-      if (Error E = (*Kernel)->render(Stubs, V.Ptx))
+      // Checked here, once; step 5 renders it again, unchecked.
+      if (Error E = (*Kernel)->render(Stubs, Rendered))
         Errors[T] = toString(std::move(E));
     }
   });
@@ -595,16 +602,38 @@ int main(int argc, char **argv) {
   for (const std::string &E : Errors)
     if (!E.empty())
       return fail(createStringError(inconvertibleErrorCode(), E.c_str()));
+  // The epilogue stubs of the semirings, for step 5's renders.
+  std::vector<std::string> EpiStubText;
+  {
+    StackPtxContext Ctx(Info, StackOpts);
+    for (const BoundProgram &E : Epis) {
+      auto Stub = E.Binding->compile(Ctx, E.Text.getProgram());
+      if (!Stub)
+        return fail(Stub.takeError());
+      EpiStubText.push_back(Stub->str());
+    }
+  }
   outs() << "== 4. " << N << " variants (the 4 semirings, then mutations): "
          << "Stack PTX compile + render on " << Threads << " threads in "
          << ms(VariantSeconds) << ", "
          << format("%.1f", VariantSeconds * 1e6 * Threads / N)
          << " us per variant per thread\n";
 
-  // 5. PTX -> cubin.
-  std::vector<BatchModule> Modules(N);
-  for (unsigned I = 0; I < N; ++I)
-    Modules[I] = {"variant" + std::to_string(I), Variants[I].Ptx, nullptr};
+  // 5. PTX -> cubin: each variant rendered into its worker's reused buffer
+  // right before it is compiled.
+  RenderedModules Modules;
+  Modules.Size = N;
+  const Inject *MmaInject = (*Kernel)->lookupInject("mma");
+  const Inject *EpiInject = (*Kernel)->lookupInject("epilogue");
+  Modules.Render = [&](size_t I, std::string &Out) {
+    std::vector<StringRef> Stubs((*Kernel)->getNumInjects(), "");
+    Stubs[MmaInject->Index] = Variants[I].MmaStub;
+    Stubs[EpiInject->Index] = EpiStubText[Variants[I].Base];
+    RenderOptions Unchecked;
+    Unchecked.CheckStubs = false;
+    return (*Kernel)->render(Stubs, Out, Unchecked);
+  };
+  Modules.Name = [](size_t I) { return "variant" + std::to_string(I); };
   CompileOptions COpts;
   COpts.Arch = Arch;
   if (Error E = COpts.validate())
@@ -613,7 +642,7 @@ int main(int argc, char **argv) {
   BOpts.Threads = Threads;
   BOpts.Cache = Cache.get();
   outs() << "== 5. PTX -> cubin\n";
-  BatchResult Batch = compileBatch(**Compiler, Modules, COpts, BOpts);
+  BatchResult Batch = compileRenderedBatch(**Compiler, Modules, COpts, BOpts);
   BatchReportContext Report;
   Report.Tool = "cubins";
   Report.Backend = (*Compiler)->getIdentity();

@@ -54,7 +54,7 @@ static Error siteError(const Module &M, SMLoc Loc, const Twine &Msg) {
                         InjectErrc::InvalidSite);
 }
 
-/// \returns the index of the statement holding \p offset's marker.
+/// \returns the index of the statement holding \p Offset's marker.
 static uint32_t statementAt(const Module &M, uint32_t Offset) {
   ArrayRef<Statement> Stmts = M.statements();
   auto It =
@@ -64,9 +64,9 @@ static uint32_t statementAt(const Module &M, uint32_t Offset) {
   return It == Stmts.begin() ? 0 : uint32_t(It - Stmts.begin()) - 1;
 }
 
-/// \returns whether register \p reg, without its '%', is named by
-/// declared name \p name (`r7` by `%r` with \p rangeCount 10, `%r<10>`;
-/// \p rangeCount is -1 for a single register).
+/// \returns whether register \p Reg, without its '%', is named by
+/// declared name \p Name (`r7` by `%r` with \p RangeCount 10, `%r<10>`;
+/// \p RangeCount is -1 for a single register).
 static bool declares(StringRef Name, int64_t RangeCount, StringRef Reg) {
   if (!Name.consume_front("%"))
     return false;
@@ -89,14 +89,14 @@ static inline bool isBlankChar(char C) {
   return C == ' ' || C == '\t' || C == '\n' || C == '\r';
 }
 
-/// \returns whether \p text starts with `.reg`. Byte compares: the calls
+/// \returns whether \p Text starts with `.reg`. Byte compares: the calls
 /// to memcmp that StringRef::startswith makes cost more than the check.
 static inline bool hasRegPrefix(StringRef Text) {
   return Text.size() >= 4 && Text[0] == '.' && Text[1] == 'r' &&
          Text[2] == 'e' && Text[3] == 'g';
 }
 
-/// Drops the blanks at both ends of [\p b, \p e).
+/// Drops the blanks at both ends of [\p B, \p E).
 static StringRef trimmed(const char *B, const char *E) {
   while (B < E && isBlankChar(*B))
     ++B;
@@ -149,7 +149,7 @@ parseSimpleRegDecl(StringRef Text, StringRef &Type,
 }
 
 /// Splits the common unguarded `mov.t a, b;` into its operands; \returns
-/// false for anything else, which parseInstruction() handles. \p isMov says
+/// false for anything else, which parseInstruction() handles. \p IsMov says
 /// whether the statement is such a mov (false: surely no mov at all).
 static bool parseSimpleMov(StringRef Text, StringRef &Dst, StringRef &Src,
                            bool &IsMov) {
@@ -257,57 +257,56 @@ struct RegisterFinder {
 };
 } // namespace
 
-/// \returns the register \p ins moves from (\p operand 1) or into
-/// (\p operand 0) if \p ins is a two-operand `mov`, else "".
-static StringRef movOperand(const Instruction &Ins, unsigned TheOperand) {
+/// \returns the register \p Ins moves from (\p OpIndex 1) or into
+/// (\p OpIndex 0) if \p Ins is a two-operand `mov`, else "".
+static StringRef movOperand(const Instruction &Ins, unsigned OpIndex) {
   if (Ins.Mnemonic != "mov" || Ins.Operands.size() != 2 || Ins.Guard.size())
     return "";
-  return Ins.Operands[TheOperand].Text;
+  return Ins.Operands[OpIndex].Text;
 }
 
 /// Checks the movs around the site whose START marker is statement
-/// \p markerStmt: walking its scope backwards for in/mod variables and
+/// \p MarkerStmt: walking its scope backwards for in/mod variables and
 /// forwards from the END marker for mod/out variables.
-static Error verifyMovs(const Module &TheMVal, const InjectModule &Im,
+static Error verifyMovs(const Module &M, const InjectModule &Im,
                         const InjectSite &Site, uint32_t MarkerStmt,
-                        ArrayRef<StringRef> TheRegs) {
+                        ArrayRef<StringRef> Regs) {
   const Inject &Inj = Im.getInject(Site.TheInject);
-  ArrayRef<InjectVariable> TheVars = Im.getVariables(Inj);
-  ArrayRef<Statement> Stmts = TheMVal.statements();
-  SmallVector<bool, 8> Set(TheVars.size()), ReadBack(TheVars.size());
+  ArrayRef<InjectVariable> Vars = Im.getVariables(Inj);
+  ArrayRef<Statement> Stmts = M.statements();
+  SmallVector<bool, 8> Set(Vars.size()), ReadBack(Vars.size());
   // Each walk stops once every variable it looks for is found: a site's
   // movs sit next to its markers, its scope may be a whole function body.
   unsigned Unset = 0, Unread = 0;
-  for (const InjectVariable &V : TheVars) {
+  for (const InjectVariable &V : Vars) {
     Unset += V.Kind != InjectArgKind::Out;
     Unread += V.Kind != InjectArgKind::In;
   }
-  Instruction TheIns;
-  auto Visit = [&](uint32_t J, unsigned TheOperand,
-                   SmallVectorImpl<bool> &Found, InjectArgKind Unneeded,
-                   unsigned &Left) {
+  Instruction Ins;
+  auto Visit = [&](uint32_t J, unsigned OpIndex, SmallVectorImpl<bool> &Found,
+                   InjectArgKind Unneeded, unsigned &Left) {
     if (Stmts[J].Kind != StmtKind::Instruction)
       return;
     StringRef Dst, Src, R;
     bool IsMov;
-    if (parseSimpleMov(TheMVal.getText(Stmts[J]), Dst, Src, IsMov)) {
+    if (parseSimpleMov(M.getText(Stmts[J]), Dst, Src, IsMov)) {
       if (!IsMov)
         return;
-      R = TheOperand ? Src : Dst;
+      R = OpIndex ? Src : Dst;
     } else {
-      TheIns.clear();
-      if (Error E = parseInstruction(TheMVal, Stmts[J], TheIns)) {
+      Ins.clear();
+      if (Error E = parseInstruction(M, Stmts[J], Ins)) {
         consumeError(std::move(E));
         return;
       }
-      R = movOperand(TheIns, TheOperand);
+      R = movOperand(Ins, OpIndex);
     }
     if (!R.consume_front("%"))
       return;
-    for (size_t I = 0; I != TheRegs.size(); ++I)
-      if (!Found[I] && TheRegs[I] == R) {
+    for (size_t I = 0; I != Regs.size(); ++I)
+      if (!Found[I] && Regs[I] == R) {
         Found[I] = true;
-        Left -= TheVars[I].Kind != Unneeded;
+        Left -= Vars[I].Kind != Unneeded;
       }
   };
   for (uint32_t J = MarkerStmt; Unset && J-- > 0;) {
@@ -334,25 +333,25 @@ static Error verifyMovs(const Module &TheMVal, const InjectModule &Im,
       break;
     Visit(J, 1, ReadBack, InjectArgKind::In, Unread);
   }
-  for (size_t I = 0; I != TheVars.size(); ++I) {
-    const InjectVariable &V = TheVars[I];
+  for (size_t I = 0; I != Vars.size(); ++I) {
+    const InjectVariable &V = Vars[I];
     if (V.Kind != InjectArgKind::Out && !Set[I])
-      return siteError(TheMVal, TheMVal.getLoc(Site.MarkerOffset),
+      return siteError(M, M.getLoc(Site.MarkerOffset),
                        getInjectArgKindName(V.Kind) + " variable '" + V.Name +
                            "' of inject site '" + Inj.Name +
-                           "' is never set: no 'mov %" + TheRegs[I] +
+                           "' is never set: no 'mov %" + Regs[I] +
                            ", ...' before the site in its scope");
     if (V.Kind != InjectArgKind::In && !ReadBack[I])
-      return siteError(TheMVal, TheMVal.getLoc(Site.MarkerOffset),
+      return siteError(M, M.getLoc(Site.MarkerOffset),
                        getInjectArgKindName(V.Kind) + " variable '" + V.Name +
                            "' of inject site '" + Inj.Name +
-                           "' is never read back: no 'mov ..., %" + TheRegs[I] +
+                           "' is never read back: no 'mov ..., %" + Regs[I] +
                            "' after the site in its scope");
   }
   return Error::success();
 }
 
-/// \returns an error if the site whose marker is statement \p idx is not
+/// \returns an error if the site whose marker is statement \p Idx is not
 /// inside a function body.
 static Error verifyInFunction(const Module &M, const InjectModule &Im,
                               const InjectSite &Site, uint32_t Idx) {
@@ -365,10 +364,10 @@ static Error verifyInFunction(const Module &M, const InjectModule &Im,
 }
 
 Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
-                                  const InjectSite &Site, uint32_t Idx) {
-  if (Idx == Statement::NoIndex)
-    Idx = statementAt(M, Site.MarkerOffset);
-  if (Error E = verifyInFunction(M, Im, Site, Idx))
+                                  const InjectSite &Site, uint32_t MarkerStmt) {
+  if (MarkerStmt == Statement::NoIndex)
+    MarkerStmt = statementAt(M, Site.MarkerOffset);
+  if (Error E = verifyInFunction(M, Im, Site, MarkerStmt))
     return E;
   if (Site.Format == InjectSiteFormat::Legacy)
     return Error::success();
@@ -379,7 +378,7 @@ Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
   RegisterFinder Finder;
   for (const InjectVariable &V : Vars)
     Finder.Regs.push_back(V.StableRegister);
-  Finder.find(M, Idx);
+  Finder.find(M, MarkerStmt);
   for (size_t I = 0; I != Vars.size(); ++I) {
     const InjectVariable &V = Vars[I];
     if (Finder.DeclStmt[I] == Statement::NoIndex)
@@ -402,7 +401,7 @@ Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
               "inject site '" + Inj.Name + "' is here"),
           InjectErrc::InvalidSite);
   }
-  return verifyMovs(M, Im, Site, Idx, Finder.Regs);
+  return verifyMovs(M, Im, Site, MarkerStmt, Finder.Regs);
 }
 
 namespace {
@@ -416,7 +415,7 @@ struct CheckedScaffold {
 };
 } // namespace
 
-/// \returns the ScopeBegin of the scope holding statement \p marker if no
+/// \returns the ScopeBegin of the scope holding statement \p Marker if no
 /// other scope starts or ends between the two, else NoIndex.
 static uint32_t flatScopeBegin(ArrayRef<Statement> Stmts, uint32_t Marker) {
   for (uint32_t J = Marker; J-- > 0;) {
@@ -430,7 +429,7 @@ static uint32_t flatScopeBegin(ArrayRef<Statement> Stmts, uint32_t Marker) {
 }
 
 /// \returns whether the declaration checks of the site whose marker is
-/// statement \p marker see what they saw for \p first: the statements from
+/// statement \p Marker see what they saw for \p First: the statements from
 /// the scope's start to the marker have the same kinds and the
 /// declarations the same bytes, so the backward search for declarations
 /// meets the same text at the same distances.
@@ -449,7 +448,7 @@ static bool sameDeclarations(const Module &M, const CheckedScaffold &First,
   return true;
 }
 
-/// \returns whether the \p n bytes at \p a and \p b are equal. Scaffold
+/// \returns whether the \p N bytes at \p A and \p B are equal. Scaffold
 /// texts are 8 to 24 bytes: two or three overlapping 8-byte compares, no
 /// call.
 static inline bool sameBytes(const char *A, const char *B, size_t N) {
@@ -473,8 +472,8 @@ static inline bool sameBytes(const char *A, const char *B, size_t N) {
   return true;
 }
 
-/// \returns whether \p s is one operand that parseSimpleMov() takes whole
-/// (no comma, bracket or brace).
+/// \returns whether [\p B, \p E) is one operand that parseSimpleMov() takes
+/// whole (no comma, bracket or brace).
 static inline bool isPlainOperand(const char *B, const char *E) {
   if (B == E)
     return false;
@@ -485,76 +484,62 @@ static inline bool isPlainOperand(const char *B, const char *E) {
 }
 
 namespace {
-/// The texts of an inject's plain scaffold (see hasPlainScaffold()), per
-/// variable, built once per inject.
+/// Matches the statements of an inject's plain scaffold (see
+/// hasPlainScaffold()) piece by piece against its variables' types and
+/// registers: nothing is built.
 struct PlainScaffold {
-  struct Var {
-    StringRef Decl;     ///< `.reg .T %R;`
-    StringRef InMov;    ///< `mov.S %R, `
-    StringRef MovStart; ///< `mov.S `
-    StringRef ReadBack; ///< `, %R;`
-  };
-  std::string Text;
-  SmallVector<Var, 4> Vars;
+  explicit PlainScaffold(ArrayRef<InjectVariable> Vars) : Vars(Vars) {}
 
-  explicit PlainScaffold(ArrayRef<InjectVariable> InjectVars) {
-    SmallVector<uint32_t, 16> Ends;
-    for (const InjectVariable &V : InjectVars) {
-      Text += (".reg ." + V.RegType + " %" + V.StableRegister + ";").str();
-      Ends.push_back(Text.size());
-      Text += ("mov." + V.MovSuffix + " %" + V.StableRegister + ", ").str();
-      Ends.push_back(Text.size());
-      Text += ("mov." + V.MovSuffix + " ").str();
-      Ends.push_back(Text.size());
-      Text += (", %" + V.StableRegister + ";").str();
-      Ends.push_back(Text.size());
-    }
-    uint32_t TheB = 0;
-    auto Next = [&](size_t K) {
-      StringRef Part(Text.data() + TheB, Ends[K] - TheB);
-      TheB = Ends[K];
-      return Part;
-    };
-    for (size_t I = 0; I != InjectVars.size(); ++I) {
-      Var V;
-      V.Decl = Next(4 * I);
-      V.InMov = Next(4 * I + 1);
-      V.MovStart = Next(4 * I + 2);
-      V.ReadBack = Next(4 * I + 3);
-      Vars.push_back(V);
-    }
-  }
-  bool isDecl(size_t TheVar, StringRef S) const {
-    StringRef D = Vars[TheVar].Decl;
-    return S.size() == D.size() && sameBytes(S.data(), D.data(), D.size());
+  /// `.reg .T %R;`
+  bool isDecl(size_t Var, StringRef S) const {
+    const InjectVariable &V = Vars[Var];
+    const char *P = S.begin();
+    return take(P, S.end(), ".reg .") && take(P, S.end(), V.RegType) &&
+           take(P, S.end(), " %") && take(P, S.end(), V.StableRegister) &&
+           take(P, S.end(), ";") && P == S.end();
   }
   /// `mov.S %R, X;`
-  bool isInMov(size_t TheVar, StringRef S) const {
-    StringRef P = Vars[TheVar].InMov;
-    return S.size() > P.size() + 1 && S.back() == ';' &&
-           sameBytes(S.data(), P.data(), P.size()) &&
-           isPlainOperand(S.data() + P.size(), S.end() - 1);
+  bool isInMov(size_t Var, StringRef S) const {
+    const InjectVariable &V = Vars[Var];
+    if (S.empty() || S.back() != ';')
+      return false;
+    const char *P = S.begin(), *E = S.end() - 1;
+    return take(P, E, "mov.") && take(P, E, V.MovSuffix) && take(P, E, " %") &&
+           take(P, E, V.StableRegister) && take(P, E, ", ") &&
+           isPlainOperand(P, E);
   }
   /// `mov.S X, %R;`
-  bool isReadBack(size_t TheVar, StringRef S) const {
-    StringRef P = Vars[TheVar].MovStart, T = Vars[TheVar].ReadBack;
-    return S.size() > P.size() + T.size() &&
-           sameBytes(S.data(), P.data(), P.size()) &&
-           sameBytes(S.end() - T.size(), T.data(), T.size()) &&
-           isPlainOperand(S.data() + P.size(), S.end() - T.size());
+  bool isReadBack(size_t Var, StringRef S) const {
+    const InjectVariable &V = Vars[Var];
+    const char *P = S.begin(), *E = S.end();
+    if (!takeBack(P, E, ";") || !takeBack(P, E, V.StableRegister) ||
+        !takeBack(P, E, ", %"))
+      return false;
+    return take(P, E, "mov.") && take(P, E, V.MovSuffix) && take(P, E, " ") &&
+           isPlainOperand(P, E);
   }
+
+private:
+  /// Consumes \p Piece at \p P if [P, E) starts with it.
+  static bool take(const char *&P, const char *E, StringRef Piece) {
+    if (size_t(E - P) < Piece.size() ||
+        !sameBytes(P, Piece.data(), Piece.size()))
+      return false;
+    P += Piece.size();
+    return true;
+  }
+  /// Consumes \p Piece at the end \p E if [B, E) ends with it.
+  static bool takeBack(const char *B, const char *&E, StringRef Piece) {
+    if (size_t(E - B) < Piece.size() ||
+        !sameBytes(E - Piece.size(), Piece.data(), Piece.size()))
+      return false;
+    E -= Piece.size();
+    return true;
+  }
+
+  ArrayRef<InjectVariable> Vars;
 };
 } // namespace
-
-/// \returns true if the normalised site whose START marker is statement
-/// \p marker has exactly the scaffold that nvcc's inline asm and
-/// writeSiteScaffold() give it: `{`, `.reg .<type> %<stable>;` per variable,
-/// `mov.<suffix> %<stable>, X;` per in/mod variable, the markers, then
-/// `mov.<suffix> X, %<stable>;` per mod/out variable, all in variable order.
-/// Such a site passes verifyNormalizedSite() (each declaration is the
-/// nearest, of the right type, each mov where its walks look first), so
-/// the statement and operand parses need not run; any other site returns
-/// false and gets them. A few word compares per statement.
 static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
                              ArrayRef<InjectVariable> Vars,
                              const InjectSite &Site, uint32_t Marker) {
@@ -590,8 +575,7 @@ static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
 Error mmptx::verifySites(const Module &M, const InjectModule &Im,
                          ArrayRef<uint32_t> MarkerStmts) {
   ArrayRef<Statement> Stmts = M.statements();
-  std::vector<CheckedScaffold> First(Im.injects().size());
-  std::vector<std::unique_ptr<PlainScaffold>> Plain(Im.injects().size());
+  SmallVector<CheckedScaffold, 8> First(Im.injects().size());
   SmallVector<StringRef, 8> Regs;
   // Sites come in file order: one cursor finds every marker's statement.
   uint32_t J = 0;
@@ -612,10 +596,7 @@ Error mmptx::verifySites(const Module &M, const InjectModule &Im,
       return E;
     const Inject &Inj = Im.getInject(Site.TheInject);
     ArrayRef<InjectVariable> Vars = Im.getVariables(Inj);
-    std::unique_ptr<PlainScaffold> &P = Plain[Site.TheInject];
-    if (!P)
-      P = std::make_unique<PlainScaffold>(Vars);
-    if (hasPlainScaffold(M, *P, Vars, Site, J))
+    if (hasPlainScaffold(M, PlainScaffold(Vars), Vars, Site, J))
       continue;
     CheckedScaffold &F = First[Site.TheInject];
     if (Vars.empty() || F.Begin == Statement::NoIndex ||
@@ -648,7 +629,7 @@ Error mmptx::verifySites(const Module &M, const InjectModule &Im,
   return Error::success();
 }
 
-/// \returns the size in bits of PTX type \p t (no dot), or 0.
+/// \returns the size in bits of PTX type \p T (no dot), or 0.
 static unsigned typeBits(StringRef T) {
   if (T == "pred")
     return 1;
@@ -673,11 +654,11 @@ bool mmptx::isMovCompatible(StringRef Declared, StringRef MovSuffix) {
          (IsInt(Declared) && IsInt(MovSuffix));
 }
 
-Error mmptx::verifyLegacySite(const Module &TheM, const InjectModule &Im,
-                              const InjectSite &Site, uint32_t Idx) {
-  if (Idx == Statement::NoIndex)
-    Idx = statementAt(TheM, Site.MarkerOffset);
-  if (Error E = verifyInFunction(TheM, Im, Site, Idx))
+Error mmptx::verifyLegacySite(const Module &M, const InjectModule &Im,
+                              const InjectSite &Site, uint32_t MarkerStmt) {
+  if (MarkerStmt == Statement::NoIndex)
+    MarkerStmt = statementAt(M, Site.MarkerOffset);
+  if (Error E = verifyInFunction(M, Im, Site, MarkerStmt))
     return E;
   if (Site.Format != InjectSiteFormat::Legacy)
     return Error::success();
@@ -685,14 +666,14 @@ Error mmptx::verifyLegacySite(const Module &TheM, const InjectModule &Im,
   ArrayRef<InjectVariable> Vars = Im.getVariables(Inj);
   ArrayRef<StringRef> Regs = Im.getSiteRegisters(Site);
   ArrayRef<uint32_t> RegOffsets = Im.getSiteRegisterOffsets(Site);
-  auto RegLoc = [&](size_t I) { return TheM.getLoc(RegOffsets[I]); };
+  auto RegLoc = [&](size_t I) { return M.getLoc(RegOffsets[I]); };
   for (size_t I = 0; I != Vars.size(); ++I)
     for (size_t K = 0; K != I; ++K)
       if (Regs[I] == Regs[K] && (Vars[I].Kind != InjectArgKind::In ||
                                  Vars[K].Kind != InjectArgKind::In))
         return withInjectCode(
             DiagnosticError::getWithNote(
-                TheM.getSourceMgr(), RegLoc(I),
+                M.getSourceMgr(), RegLoc(I),
                 "register '" + Regs[I] + "' is given to variables '" +
                     Vars[K].Name + "' (" + getInjectArgKindName(Vars[K].Kind) +
                     ") and '" + Vars[I].Name + "' (" +
@@ -706,11 +687,11 @@ Error mmptx::verifyLegacySite(const Module &TheM, const InjectModule &Im,
   for (StringRef R : Regs)
     Finder.Regs.push_back(R.drop_front()); // legacy registers start with '%'
 
-  Finder.find(TheM, Idx);
+  Finder.find(M, MarkerStmt);
   for (size_t I = 0; I != Vars.size(); ++I) {
     const InjectVariable &V = Vars[I];
     if (Finder.DeclStmt[I] == Statement::NoIndex)
-      return siteError(TheM, RegLoc(I),
+      return siteError(M, RegLoc(I),
                        "register '" + Regs[I] + "' of variable '" + V.Name +
                            "' is not declared in a scope enclosing inject "
                            "site '" +
@@ -718,18 +699,17 @@ Error mmptx::verifyLegacySite(const Module &TheM, const InjectModule &Im,
     StringRef Declared = Finder.DeclType[I].drop_front();
     StringRef Mov = V.MovSuffix;
     if (!isMovCompatible(Declared, Mov))
-      return withInjectCode(
-          DiagnosticError::getWithNote(
-              TheM.getSourceMgr(), RegLoc(I),
-              "register '" + Regs[I] + "' is declared '." + Declared +
-                  "', which 'mov." + Mov +
-                  "' cannot move to or from, but "
-                  "variable '" +
-                  V.Name + "' of inject site '" + Inj.Name + "' has type '" +
-                  V.TypeToken + "'",
-              TheM.getLoc(TheM.getStatement(Finder.DeclStmt[I])),
-              "'" + Regs[I] + "' is declared here"),
-          InjectErrc::InvalidSite);
+      return withInjectCode(DiagnosticError::getWithNote(
+                                M.getSourceMgr(), RegLoc(I),
+                                "register '" + Regs[I] + "' is declared '." +
+                                    Declared + "', which 'mov." + Mov +
+                                    "' cannot move to or from, but "
+                                    "variable '" +
+                                    V.Name + "' of inject site '" + Inj.Name +
+                                    "' has type '" + V.TypeToken + "'",
+                                M.getLoc(M.getStatement(Finder.DeclStmt[I])),
+                                "'" + Regs[I] + "' is declared here"),
+                            InjectErrc::InvalidSite);
   }
   return Error::success();
 }
@@ -738,7 +718,7 @@ Error mmptx::verifyLegacySite(const Module &TheM, const InjectModule &Im,
 // Stubs
 //===----------------------------------------------------------------------===//
 
-/// \returns whether the first operand of \p mnemonic is not a destination.
+/// \returns whether the first operand of \p Mnemonic is not a destination.
 static bool hasNoDestination(StringRef Mnemonic) {
   return StringSwitch<bool>(Mnemonic)
       .Cases("st", "red", "bra", "brx", "bar", "barrier", "membar", "fence",
@@ -914,10 +894,10 @@ bool mmptx::isSimpleStub(StringRef Stub, ArrayRef<StringRef> InRegisters) {
   return SimpleStubScanner(InRegisters).accepts(Stub);
 }
 
-/// checkStub for a stub spliced at \p where (`inject 'mma'`): a write to a
-/// register of \p warnRegs (`%_x0`, with the variable it belongs to) is a
-/// warning through \p warn, a write to a register of \p reserved (that
-/// the stub does not declare itself), of \p reservedOwner, an error.
+/// checkStub for a stub spliced at \p Where (`inject 'mma'`): a write to a
+/// register of \p WarnRegs (`%_x0`, with the variable it belongs to) is a
+/// warning through \p Warn, a write to a register of \p Reserved (that
+/// the stub does not declare itself), of \p ReservedOwner, an error.
 static Error
 checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
               ArrayRef<std::pair<std::string, const InjectVariable *>> WarnRegs,
@@ -938,30 +918,30 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
       MemoryBuffer::getMemBuffer(Stub, BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
-  auto TheError = [&](const char *Loc, const Twine &Msg) {
+  auto StubError = [&](const char *Loc, const Twine &Msg) {
     return withInjectCode(
         DiagnosticError::get(Sm, SMLoc::getFromPointer(Loc), Msg),
         InjectErrc::InvalidStub);
   };
   if (Bad) {
     if (*Bad == 0)
-      return TheError(Bad, "NUL byte in the stub of " + Where);
-    return TheError(Bad,
-                    "byte 0x" + utohexstr(static_cast<unsigned char>(*Bad)) +
-                        " in the stub of " + Where + ": stubs are ASCII PTX");
+      return StubError(Bad, "NUL byte in the stub of " + Where);
+    return StubError(Bad,
+                     "byte 0x" + utohexstr(static_cast<unsigned char>(*Bad)) +
+                         " in the stub of " + Where + ": stubs are ASCII PTX");
   }
   // The parser takes whole modules, which start with `.version`: parse the
   // stub behind one, and move every location back into the stub's own
   // buffer (one line up in notes).
   static constexpr StringRef Prefix = ".version 9.0\n";
-  std::string TheText = (Prefix + Stub).str();
+  std::string Prefixed = (Prefix + Stub).str();
   SourceMgr Psm;
   unsigned Pid = Psm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(TheText, BufferName,
+      MemoryBuffer::getMemBuffer(Prefixed, BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
   auto ToStub = [&](const char *P) {
-    size_t Off = P - TheText.data();
+    size_t Off = P - Prefixed.data();
     return Stub.data() + (Off < Prefix.size() ? 0 : Off - Prefix.size());
   };
   auto Relocate = [&](Error E) {
@@ -969,7 +949,7 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
       const SMDiagnostic &Diag = D.getDiagnostic();
       const char *P = Diag.getLoc().getPointer();
       SMLoc Loc;
-      if (P >= TheText.data() && P <= TheText.data() + TheText.size())
+      if (P >= Prefixed.data() && P <= Prefixed.data() + Prefixed.size())
         Loc = SMLoc::getFromPointer(ToStub(P));
       SMDiagnostic Moved =
           Sm.GetMessage(Loc, Diag.getKind(), Diag.getMessage());
@@ -1016,22 +996,22 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
         break;
       if (K >= 2 && StmtText.substr(K - 2, 2) == "MM")
         K -= 2;
-      return TheError(ToStub(StmtText.data() + K),
-                      "inject marker text in the stub of " + Where +
-                          ": a stub cannot open or close an inject site");
+      return StubError(ToStub(StmtText.data() + K),
+                       "inject marker text in the stub of " + Where +
+                           ": a stub cannot open or close an inject site");
     }
     case StmtKind::FunctionHeader:
-      return TheError(ToStub(StmtText.data()),
-                      "the stub of " + Where +
-                          " declares a function: a stub goes "
-                          "inside a function body");
+      return StubError(ToStub(StmtText.data()),
+                       "the stub of " + Where +
+                           " declares a function: a stub goes "
+                           "inside a function body");
     case StmtKind::Directive: {
       StringRef Word = StmtText.take_until([](char C) { return isSpace(C); });
       if (Word != ".reg" && Word != ".local")
-        return TheError(ToStub(StmtText.data()),
-                        "directive '" + Word + "' in the stub of " + Where +
-                            ": only '.reg' and '.local' "
-                            "declarations may appear in a stub");
+        return StubError(ToStub(StmtText.data()),
+                         "directive '" + Word + "' in the stub of " + Where +
+                             ": only '.reg' and '.local' "
+                             "declarations may appear in a stub");
       Decl = Declaration();
       if (Error E = parseDeclaration(M, S, Decl))
         return Relocate(std::move(E));
@@ -1059,10 +1039,10 @@ checkStubImpl(StringRef Stub, StringRef BufferName, StringRef Where,
           continue;
         for (size_t R = 0; R != Reserved.size(); ++R)
           if (!OwnDecl[R] && Op.Text == Reserved[R])
-            return TheError(ToStub(Op.Text.data()),
-                            "the stub of " + Where + " writes '" + Reserved[R] +
-                                "', a register of " + ReservedOwner +
-                                ": a stub may not write it");
+            return StubError(ToStub(Op.Text.data()),
+                             "the stub of " + Where + " writes '" +
+                                 Reserved[R] + "', a register of " +
+                                 ReservedOwner + ": a stub may not write it");
         for (size_t R = 0; R != InRegs.size(); ++R) {
           if (Warned[R] || Op.Text != InRegs[R].first)
             continue;

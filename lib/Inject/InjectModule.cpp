@@ -88,31 +88,31 @@ Error mmptx::withInjectCode(Error Err, InjectErrc Code) {
 }
 
 InjectErrc mmptx::takeInjectError(Error Err, std::string *Message) {
-  InjectErrc TheCode = InjectErrc::Success;
+  InjectErrc Code = InjectErrc::Success;
   handleAllErrors(
       std::move(Err),
       [&](const InjectError &E) {
-        TheCode = E.getCode();
+        Code = E.getCode();
         if (Message)
           *Message = E.message();
       },
       [&](const StringError &E) {
         std::error_code Ec = E.convertToErrorCode();
-        TheCode = Ec.category() == getInjectErrorCategory()
-                      ? InjectErrc(Ec.value())
-                      : InjectErrc::Internal;
+        Code = Ec.category() == getInjectErrorCategory()
+                   ? InjectErrc(Ec.value())
+                   : InjectErrc::Internal;
         if (Message)
           *Message = E.getMessage();
       },
       [&](const ErrorInfoBase &E) {
-        TheCode = InjectErrc::Internal;
+        Code = InjectErrc::Internal;
         if (Message)
           *Message = E.message();
       });
-  return TheCode;
+  return Code;
 }
 
-size_t mmptx::writeNormalizedSite(std::string &TheOut, const Inject &Inj,
+size_t mmptx::writeNormalizedSite(std::string &Out, const Inject &Inj,
                                   ArrayRef<InjectVariable> Vars,
                                   ArrayRef<StringRef> Regs, bool LeadingTab,
                                   bool WithMarkers) {
@@ -121,10 +121,10 @@ size_t mmptx::writeNormalizedSite(std::string &TheOut, const Inject &Inj,
     Sv.push_back({Vars[I].Kind, Vars[I].RegType, Vars[I].MovSuffix,
                   Vars[I].TypeToken, Vars[I].Name, Regs[I]});
   if (LeadingTab)
-    TheOut += '\t';
-  TheOut += "{\n";
+    Out += '\t';
+  Out += "{\n";
   size_t StubPos = 0;
-  raw_string_ostream Os(TheOut); // unbuffered: writes go straight to out
+  raw_string_ostream Os(Out); // unbuffered: writes go straight to out
   static const std::string StablePrefix = ("%" + StableRegisterPrefix).str();
   writeSiteScaffold(
       Inj.Name, Sv, StablePrefix, WithMarkers,
@@ -132,11 +132,11 @@ size_t mmptx::writeNormalizedSite(std::string &TheOut, const Inject &Inj,
       [&] {
         // The markers' last newline comes after the stub.
         if (WithMarkers)
-          TheOut.pop_back();
-        StubPos = TheOut.size();
-        TheOut += '\n';
+          Out.pop_back();
+        StubPos = Out.size();
+        Out += '\n';
       });
-  TheOut += "\t}";
+  Out += "\t}";
   return StubPos;
 }
 
@@ -161,7 +161,7 @@ class InjectSiteScanner {
 public:
   InjectSiteScanner(InjectModule &H, StringRef Buf, const SourceMgr *Sm,
                     StringRef BufferName, const InjectOptions &Opts)
-      : H(H), Base(Buf.data()), TheEnd(Buf.data() + Buf.size()), Buf(Buf),
+      : H(H), Base(Buf.data()), BufferEnd(Buf.data() + Buf.size()), Buf(Buf),
         Sm(Sm), BufferName(BufferName), Opts(Opts), CommentScanPos(Base) {
     // nvcc's sites are about one in 360 bytes. Growth reallocates (a large
     // block is moved by mremap, not copied) and finish() trims in place.
@@ -187,28 +187,28 @@ private:
   static constexpr uint32_t NoFastPath = ~uint32_t(0);
 
   Error handleMarker(const char *J, const char *&Resume);
-  Error parseSite(const char *Comment, const char *Keyword, bool Native,
+  Error parseSite(const char *Comment, const char *Kw, bool Native,
                   const char *&Resume);
   Error parseArgs(const char *Keyword, StringRef Name, bool Native,
                   const char *Body, InjectSiteFormat &Format,
                   const char *&BlockEnd, const char *&RemoveEnd);
-  Error checkAgainstFirst(uint32_t Index, const char *Keyword, StringRef Name);
-  void addSite(uint32_t Index, const char *Keyword, const char *RemoveBegin,
+  Error checkAgainstFirst(uint32_t Index, const char *Kw, StringRef Name);
+  void addSite(uint32_t Index, const char *Kw, const char *RemoveBegin,
                const char *RemoveEnd, InjectSiteFormat Format);
 
   Error diag(InjectErrc Code, const char *Loc, const Twine &Msg,
              const char *NoteLoc = nullptr, const Twine &Note = "");
-  const InjectType *lookupType(StringRef TheToken, bool Legacy) const;
+  const InjectType *lookupType(StringRef Token, bool Legacy) const;
   StringRef stableName(size_t I);
   uint32_t offset(const char *P) const { return uint32_t(P - Base); }
   bool insideBlockComment(const char *P);
   const char *lineEnd(const char *P) const {
-    const void *Nl = memchr(P, '\n', TheEnd - P);
-    return Nl ? static_cast<const char *>(Nl) : TheEnd;
+    const void *Nl = memchr(P, '\n', BufferEnd - P);
+    return Nl ? static_cast<const char *>(Nl) : BufferEnd;
   }
 
   InjectModule &H;
-  const char *Base, *TheEnd;
+  const char *Base, *BufferEnd;
   StringRef Buf;
   const SourceMgr *Sm;
   std::unique_ptr<SourceMgr> OwnedSm;
@@ -276,11 +276,10 @@ Error InjectSiteScanner::diag(InjectErrc Code, const char *Loc,
   return make_error<InjectError>(Code, std::move(D), std::move(NoteText));
 }
 
-const InjectType *InjectSiteScanner::lookupType(StringRef TheToken,
-                                                bool TheLegacy) const {
+const InjectType *InjectSiteScanner::lookupType(StringRef Token,
+                                                bool Legacy) const {
   auto Matches = [&](const InjectType &T) {
-    return TheLegacy ? T.TheToken.equals_insensitive(TheToken)
-                     : T.TheToken == TheToken;
+    return Legacy ? T.TheToken.equals_insensitive(Token) : T.TheToken == Token;
   };
   for (const InjectType &T : Opts.ExtraTypes)
     if (Matches(T))
@@ -299,29 +298,49 @@ StringRef InjectSiteScanner::stableName(size_t I) {
   return StableNames[I];
 }
 
-/// \returns true if \p s starts with \p word followed by a blank or its end.
+/// \returns true if \p S starts with \p Word followed by a blank or its end.
 static bool startsWithWord(StringRef S, StringRef Word) {
   return S.startswith(Word) &&
          (S.size() == Word.size() || isBlank(S[Word.size()]));
 }
 
-/// Pops the next blank-separated token of \p s.
+/// \p S without its leading blanks (spaces and tabs). By hand: StringRef's
+/// ltrim(" \t") builds a byte set per call.
+static StringRef skipBlanks(StringRef S) {
+  size_t I = 0;
+  while (I < S.size() && isBlank(S[I]))
+    ++I;
+  return S.drop_front(I);
+}
+
+/// \p S without its leading and trailing blanks.
+static StringRef trimBlanks(StringRef S) {
+  S = skipBlanks(S);
+  size_t N = S.size();
+  while (N && isBlank(S[N - 1]))
+    --N;
+  return S.take_front(N);
+}
+
+/// Pops the next blank-separated token of \p S.
 static StringRef nextToken(StringRef &S) {
-  S = S.ltrim(" \t");
-  size_t N = S.find_first_of(" \t");
+  S = skipBlanks(S);
+  size_t N = 0;
+  while (N < S.size() && !isBlank(S[N]))
+    ++N;
   StringRef Tok = S.take_front(N);
-  S = S.drop_front(Tok.size());
+  S = S.drop_front(N);
   return Tok;
 }
 
-/// \returns whether \p p lies inside a `/* */` comment. Calls come with
-/// increasing \p p, so the scan for comments and strings (whose `/*` is no
+/// \returns whether \p P lies inside a `/* */` comment. Calls come with
+/// increasing \p P, so the scan for comments and strings (whose `/*` is no
 /// comment) is linear over the whole text.
 bool InjectSiteScanner::insideBlockComment(const char *P) {
   const char *Q = CommentScanPos;
   while (Q < P) {
     if (InBlockComment) {
-      StringRef Rest(Q, TheEnd - Q);
+      StringRef Rest(Q, BufferEnd - Q);
       size_t Close = Rest.find("*/");
       if (Close == StringRef::npos || Q + Close >= P) {
         Q = P;
@@ -334,14 +353,14 @@ bool InjectSiteScanner::insideBlockComment(const char *P) {
     char C = *Q;
     if (C == '"') {
       // A string ends at its quote or, unterminated, at the line's end.
-      for (++Q; Q < TheEnd && *Q != '"' && *Q != '\n'; ++Q)
-        if (*Q == '\\' && Q + 1 < TheEnd && Q[1] != '\n')
+      for (++Q; Q < BufferEnd && *Q != '"' && *Q != '\n'; ++Q)
+        if (*Q == '\\' && Q + 1 < BufferEnd && Q[1] != '\n')
           ++Q;
-      if (Q < TheEnd && *Q == '"')
+      if (Q < BufferEnd && *Q == '"')
         ++Q;
-    } else if (C == '/' && Q + 1 < TheEnd && Q[1] == '/') {
+    } else if (C == '/' && Q + 1 < BufferEnd && Q[1] == '/') {
       Q = lineEnd(Q);
-    } else if (C == '/' && Q + 1 < TheEnd && Q[1] == '*') {
+    } else if (C == '/' && Q + 1 < BufferEnd && Q[1] == '*') {
       InBlockComment = true;
       Q += 2;
     } else {
@@ -354,11 +373,11 @@ bool InjectSiteScanner::insideBlockComment(const char *P) {
 
 Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
   Resume = J + 1;
-  if (J - Base < 6 || TheEnd - J < 4 || memcmp(J - 6, "PTX_INJECT", 10) != 0)
+  if (J - Base < 6 || BufferEnd - J < 4 || memcmp(J - 6, "PTX_INJECT", 10) != 0)
     return Error::success();
   const char *Kw = J - 6;
   bool Native = Kw - Base >= 2 && Kw[-2] == 'M' && Kw[-1] == 'M';
-  StringRef Rest(J + 4, TheEnd - (J + 4));
+  StringRef Rest(J + 4, BufferEnd - (J + 4));
   enum { None, Start, End, ArgMarker } Which = None;
   if (!Native) {
     if (startsWithWord(Rest, "_START") || Rest.startswith("_START\r") ||
@@ -445,11 +464,11 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
     if (N.getAsInteger(10, DeclaredArgs))
       return diag(InjectErrc::Formatting, NargsLoc,
                   "invalid argument count '" + N + "'");
-    if (!L.ltrim(" \t").empty())
-      return diag(InjectErrc::Formatting, L.ltrim(" \t").data(),
+    if (!skipBlanks(L).empty())
+      return diag(InjectErrc::Formatting, skipBlanks(L).data(),
                   "unexpected text after the argument count");
   }
-  const char *Body = Le < TheEnd ? Le + 1 : TheEnd;
+  const char *Body = Le < BufferEnd ? Le + 1 : BufferEnd;
 
   // Unrolled copies come in runs: most sites have the previous site's name.
   uint32_t Index;
@@ -470,9 +489,9 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
     // Fast path: marker lines byte-identical to the first site's.
     const Inject &Inj = H.InjectList[Index];
     auto [fbOffset, fbSize] = FirstBlock[Index];
-    if (size_t(TheEnd - Body) >= fbSize &&
+    if (size_t(BufferEnd - Body) >= fbSize &&
         memcmp(Body, Base + fbOffset, fbSize) == 0 &&
-        (Body + fbSize == TheEnd || Body[fbSize] == '\n') &&
+        (Body + fbSize == BufferEnd || Body[fbSize] == '\n') &&
         (!Native || DeclaredArgs == Inj.NumVariables)) {
       const char *BlockEnd = Body + fbSize;
       const char *RemoveEnd = BlockEnd;
@@ -497,23 +516,38 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
 
   if (IsNew) {
     // Later sites are checked against this one, so checking it suffices.
-    SeenNames.clear();
-    SeenRegs.clear();
-    for (const Arg &A : Args) {
-      auto N = SeenNames.try_emplace(A.Name, A.Line);
-      if (!N.second)
+    // A few arguments are compared pairwise (no map to fill); many through
+    // the maps.
+    bool Small = Args.size() <= 16;
+    if (!Small) {
+      SeenNames.clear();
+      SeenRegs.clear();
+    }
+    auto FirstWith = [&](size_t I, StringRef Arg::*Field) -> const char * {
+      if (!Small) {
+        auto &Seen = Field == &Arg::Name ? SeenNames : SeenRegs;
+        auto Ins = Seen.try_emplace(Args[I].*Field, Args[I].Line);
+        return Ins.second ? nullptr : Ins.first->second;
+      }
+      for (size_t J = 0; J != I; ++J)
+        if (Args[J].*Field == Args[I].*Field)
+          return Args[J].Line;
+      return nullptr;
+    };
+    for (size_t I = 0, N = Args.size(); I != N; ++I) {
+      const Arg &A = Args[I];
+      if (const char *First = FirstWith(I, &Arg::Name))
         return diag(InjectErrc::Formatting, A.Line,
                     "inject site '" + Name + "' declares variable '" + A.Name +
                         "' twice",
-                    N.first->second, "first declared here");
+                    First, "first declared here");
       if (Format != InjectSiteFormat::MmPtx)
         continue;
-      auto R = SeenRegs.try_emplace(A.Reg, A.Line);
-      if (!R.second)
+      if (const char *First = FirstWith(I, &Arg::Reg))
         return diag(InjectErrc::Formatting, A.Reg.data(),
                     "inject site '" + Name + "' gives stable register '" +
                         A.Reg + "' to two variables",
-                    R.first->second, "first given here");
+                    First, "first given here");
     }
     Inject Inj;
     Inj.Name = Key; // stable: the map's own copy
@@ -522,6 +556,13 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
     Inj.FirstVariable = H.Variables.size();
     Inj.NumVariables = Args.size();
     Inj.FirstSiteOffset = offset(Kw);
+    // Room for this inject's variables at once, growing geometrically.
+    auto Grow = [&](auto &V) {
+      if (V.capacity() < V.size() + Args.size())
+        V.reserve(std::max(2 * V.capacity(), V.size() + Args.size()));
+    };
+    Grow(H.Variables);
+    Grow(BuiltinType);
     for (size_t I = 0, N = Args.size(); I != N; ++I) {
       const Arg &A = Args[I];
       // Strings into the input or the extra types for now; finish() gives
@@ -559,7 +600,7 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
   return Error::success();
 }
 
-Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
+Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
                                    bool Native, const char *Body,
                                    InjectSiteFormat &Format,
                                    const char *&BlockEnd,
@@ -569,46 +610,45 @@ Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
   auto NotClosed = [&](const char *Loc) {
     return diag(InjectErrc::Formatting, Loc,
                 "expected an argument marker or '// " + EndWord +
-                    "': inject site '" + TheNameVal + "' is not closed",
-                TheKw, "inject site '" + TheNameVal + "' starts here");
+                    "': inject site '" + Name + "' is not closed",
+                Keyword, "inject site '" + Name + "' starts here");
   };
   int Mode = -1; // 0: mm-ptx, 1: legacy
   const char *Ls = Body;
   while (true) {
-    if (Ls >= TheEnd)
-      return diag(InjectErrc::Formatting, TheKw,
-                  "inject site '" + TheNameVal + "' has no '// " + EndWord +
-                      "'");
+    if (Ls >= BufferEnd)
+      return diag(InjectErrc::Formatting, Keyword,
+                  "inject site '" + Name + "' has no '// " + EndWord + "'");
     const char *Le = lineEnd(Ls);
     const char *Ce = Le;
     if (Ce > Ls && Ce[-1] == '\r')
       --Ce;
-    StringRef Line = StringRef(Ls, Ce - Ls).trim(" \t");
-    const char *Next = Le < TheEnd ? Le + 1 : TheEnd;
+    StringRef Line = trimBlanks(StringRef(Ls, Ce - Ls));
+    const char *Next = Le < BufferEnd ? Le + 1 : BufferEnd;
     if (Line.empty()) {
-      if (Le == TheEnd)
-        Ls = TheEnd;
+      if (Le == BufferEnd)
+        Ls = BufferEnd;
       else
         Ls = Next;
       continue;
     }
     if (!Line.startswith("//"))
       return NotClosed(Line.data());
-    StringRef Rest = Line.drop_front(2).ltrim(" \t");
+    StringRef Rest = skipBlanks(Line.drop_front(2));
     if (startsWithWord(Rest, EndWord)) {
-      StringRef Tail = Rest.drop_front(EndWord.size()).ltrim(" \t");
+      StringRef Tail = skipBlanks(Rest.drop_front(EndWord.size()));
       if (Native) {
         StringRef EndName = nextToken(Tail);
         if (EndName.empty())
           return diag(InjectErrc::Formatting, Rest.end(),
-                      "expected inject name '" + TheNameVal +
+                      "expected inject name '" + Name +
                           "' after 'MMPTX_INJECT_END'");
-        if (EndName != TheNameVal)
+        if (EndName != Name)
           return diag(InjectErrc::Formatting, EndName.data(),
                       "'MMPTX_INJECT_END' names '" + EndName +
-                          "' but the site is '" + TheNameVal + "'",
-                      TheKw, "inject site '" + TheNameVal + "' starts here");
-        Tail = Tail.ltrim(" \t");
+                          "' but the site is '" + Name + "'",
+                      Keyword, "inject site '" + Name + "' starts here");
+        Tail = skipBlanks(Tail);
       }
       if (!Tail.empty())
         return diag(InjectErrc::Formatting, Tail.data(),
@@ -657,7 +697,7 @@ Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
                         "': expected 'in', 'out' or 'mod'");
       A.RegType = nextToken(L);
       A.TypeToken = nextToken(L);
-      A.Name = L.trim(" \t");
+      A.Name = trimBlanks(L);
       // mmptx's writers name a variable with one token; mm-ptx's form
       // (below) keeps its inner blanks.
       size_t Blank = A.Name.find_first_of(" \t");
@@ -707,10 +747,10 @@ Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
         return diag(InjectErrc::Formatting, KindTok.data(),
                     "argument marker mixes the mm-ptx and legacy forms in "
                     "inject site '" +
-                        TheNameVal + "'",
-                    TheKw, "inject site '" + TheNameVal + "' starts here");
+                        Name + "'",
+                    Keyword, "inject site '" + Name + "' starts here");
       A.TypeToken = nextToken(L);
-      A.Name = L.trim(" \t");
+      A.Name = trimBlanks(L);
       Format = Mode == 0 ? InjectSiteFormat::MmPtx : InjectSiteFormat::Legacy;
     }
     if ((Native || Mode == 0) && A.RegType.empty())
@@ -736,8 +776,8 @@ Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
                       A.Type->TheToken + "' (" + A.Type->RegType + ")");
     Args.push_back(A);
     Ls = Next;
-    if (Le == TheEnd)
-      Ls = TheEnd;
+    if (Le == BufferEnd)
+      Ls = BufferEnd;
   }
   if (Args.empty())
     Format = Native ? InjectSiteFormat::Native : InjectSiteFormat::MmPtx;
@@ -745,51 +785,53 @@ Error InjectSiteScanner::parseArgs(const char *TheKw, StringRef TheNameVal,
 }
 
 Error InjectSiteScanner::checkAgainstFirst(uint32_t Index, const char *Kw,
-                                           StringRef TheName) {
+                                           StringRef Name) {
   const Inject &Inj = H.InjectList[Index];
   const char *FirstLoc = Base + Inj.FirstSiteOffset;
-  std::string TheNote =
-      ("first site of inject '" + TheName + "' is here").str();
+  // Built for an error only: most sites agree with the first.
+  auto Note = [&] {
+    return ("first site of inject '" + Name + "' is here").str();
+  };
   if (Args.size() != Inj.NumVariables)
     return diag(InjectErrc::InconsistentInjection, Kw,
-                "inject site '" + TheName + "' has " +
+                "inject site '" + Name + "' has " +
                     plural(Args.size(), "argument") +
-                    ", but the first site of '" + TheName + "' has " +
+                    ", but the first site of '" + Name + "' has " +
                     Twine(Inj.NumVariables),
-                FirstLoc, TheNote);
+                FirstLoc, Note());
   ArrayRef<InjectVariable> Vars = H.getVariables(Inj);
-  for (size_t TheI = 0, N = Args.size(); TheI != N; ++TheI) {
-    const Arg &TheA = Args[TheI];
-    const InjectVariable &TheV = Vars[TheI];
+  for (size_t I = 0, N = Args.size(); I != N; ++I) {
+    const Arg &A = Args[I];
+    const InjectVariable &V = Vars[I];
     auto Differs = [&](const Twine &What, StringRef Here, StringRef First) {
-      return diag(InjectErrc::InconsistentInjection, TheA.Line,
-                  "inconsistent inject site '" + TheName + "': variable '" +
-                      TheV.Name + "' (argument " + Twine(TheI) + ") has " +
-                      What + " '" + Here + "' here, but '" + First +
+      return diag(InjectErrc::InconsistentInjection, A.Line,
+                  "inconsistent inject site '" + Name + "': variable '" +
+                      V.Name + "' (argument " + Twine(I) + ") has " + What +
+                      " '" + Here + "' here, but '" + First +
                       "' at the first site",
-                  FirstLoc, TheNote);
+                  FirstLoc, Note());
     };
-    if (TheA.Name != TheV.Name)
-      return diag(InjectErrc::InconsistentInjection, TheA.Line,
-                  "inconsistent inject site '" + TheName + "': argument " +
-                      Twine(TheI) + " is variable '" + TheA.Name +
-                      "' here, but '" + TheV.Name + "' at the first site",
-                  FirstLoc, TheNote);
-    if (TheA.Kind != TheV.Kind)
-      return Differs("kind", getInjectArgKindName(TheA.Kind),
-                     getInjectArgKindName(TheV.Kind));
-    StringRef TypeToken = TheA.Type ? TheA.Type->TheToken : TheA.TypeToken;
-    if (TypeToken != TheV.TypeToken)
-      return Differs("type", TypeToken, TheV.TypeToken);
-    StringRef RegType = TheA.Type ? TheA.Type->RegType : TheA.RegType;
-    if (RegType != TheV.RegType)
-      return Differs("register type", RegType, TheV.RegType);
+    if (A.Name != V.Name)
+      return diag(InjectErrc::InconsistentInjection, A.Line,
+                  "inconsistent inject site '" + Name + "': argument " +
+                      Twine(I) + " is variable '" + A.Name + "' here, but '" +
+                      V.Name + "' at the first site",
+                  FirstLoc, Note());
+    if (A.Kind != V.Kind)
+      return Differs("kind", getInjectArgKindName(A.Kind),
+                     getInjectArgKindName(V.Kind));
+    StringRef TypeToken = A.Type ? A.Type->TheToken : A.TypeToken;
+    if (TypeToken != V.TypeToken)
+      return Differs("type", TypeToken, V.TypeToken);
+    StringRef RegType = A.Type ? A.Type->RegType : A.RegType;
+    if (RegType != V.RegType)
+      return Differs("register type", RegType, V.RegType);
     // mm-ptx sites name their stable register; the others use _x<i>.
-    if (!TheA.Reg.empty() && !TheA.Reg.startswith("%")) {
-      if (TheA.Reg != TheV.StableRegister)
-        return Differs("stable register", TheA.Reg, TheV.StableRegister);
-    } else if (TheV.StableRegister != stableName(TheI)) {
-      return Differs("stable register", stableName(TheI), TheV.StableRegister);
+    if (!A.Reg.empty() && !A.Reg.startswith("%")) {
+      if (A.Reg != V.StableRegister)
+        return Differs("stable register", A.Reg, V.StableRegister);
+    } else if (V.StableRegister != stableName(I)) {
+      return Differs("stable register", stableName(I), V.StableRegister);
     }
   }
   return Error::success();
@@ -830,8 +872,8 @@ void InjectSiteScanner::addSite(uint32_t Index, const char *Kw,
 
 Error InjectSiteScanner::scanText() {
   // Look for the rare '*' (memchr speed) rather than for "/*".
-  for (const char *P = Base; P < TheEnd;) {
-    const void *Star = memchr(P, '*', TheEnd - P);
+  for (const char *P = Base; P < BufferEnd;) {
+    const void *Star = memchr(P, '*', BufferEnd - P);
     if (!Star)
       break;
     P = static_cast<const char *>(Star) + 1;
@@ -841,8 +883,8 @@ Error InjectSiteScanner::scanText() {
     }
   }
   const char *P = Base;
-  while (P < TheEnd) {
-    const void *J = memchr(P, 'J', TheEnd - P);
+  while (P < BufferEnd) {
+    const void *J = memchr(P, 'J', BufferEnd - P);
     if (!J)
       break;
     if (Error E = handleMarker(static_cast<const char *>(J), P))
@@ -875,7 +917,7 @@ Error InjectSiteScanner::scanModule(const ptx::Module &M) {
   return Error::success();
 }
 
-/// Reallocates \p v to its size when that saves memory.
+/// Reallocates \p V to its size when that saves memory.
 template <typename T> static void trimCapacity(std::vector<T> &V) {
   if (V.capacity() > V.size())
     std::vector<T>(V.begin(), V.end()).swap(V);
@@ -999,23 +1041,29 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
       MemoryBuffer::getMemBuffer(PtxText, BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
-  // The statements' memory is kept per thread between creates, up to
-  // MaxScratchStatements: a program that makes many handles maps it once
-  // instead of page-faulting a fresh block for every create.
+  // The statements' memory of a large text is kept per thread between
+  // creates, up to MaxScratchStatements: a program that makes many handles
+  // maps it once instead of page-faulting a fresh block for every create.
+  // A small text's statements fit in a block malloc reuses anyway, and its
+  // first create does not pay for the thread-local storage.
   constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
+  constexpr size_t MinScratchText = 64 << 10;
   static thread_local std::vector<ptx::Statement> ScratchStatements;
-  auto Parsed = parseStructure(Sm, Id, std::move(ScratchStatements));
+  bool UseScratch = PtxText.size() >= MinScratchText;
+  auto Parsed = UseScratch
+                    ? parseStructure(Sm, Id, std::move(ScratchStatements))
+                    : parseStructure(Sm, Id);
   if (!Parsed)
     return withInjectCode(Parsed.takeError(), InjectErrc::InvalidPTX);
   std::unique_ptr<ptx::Module> M = std::move(*Parsed);
   auto KeepScratch = make_scope_exit([&] {
     std::vector<ptx::Statement> &S = M->getStatementsForBuild();
-    if (S.capacity() <= MaxScratchStatements)
+    if (UseScratch && S.capacity() <= MaxScratchStatements)
       ScratchStatements.swap(S);
   });
   // The operands too, as mmptx-opt checks them (`.reg .f33`, a literal
-  // that does not fit in 64 bits).
-  if (Error E = verifyModule(*M))
+  // that does not fit in 64 bits); the common statement shapes by a scan.
+  if (Error E = verifyOperands(*M))
     return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
   InjectSiteScanner Scanner(*H, PtxText, &Sm, BufferName, Options);
   if (Error E = Scanner.scanModule(*M))

@@ -41,32 +41,32 @@ static std::string jsonText(StringRef S) {
   return json::isUTF8(S) ? S.str() : json::fixUTF8(S);
 }
 
-static void printJSON(const InjectModule &TheM, raw_ostream &Os) {
-  std::vector<std::vector<uint32_t>> SiteLines = getSiteLines(TheM);
+static void printJSON(const InjectModule &M, raw_ostream &Os) {
+  std::vector<std::vector<uint32_t>> SiteLines = getSiteLines(M);
   json::OStream J(Os, /*IndentSize=*/2);
   J.object([&] {
-    J.attribute("num_injects", int64_t(TheM.getNumInjects()));
+    J.attribute("num_injects", int64_t(M.getNumInjects()));
     J.attributeArray("injects", [&] {
-      for (const Inject &TheInj : TheM.injects()) {
+      for (const Inject &Inj : M.injects()) {
         J.object([&] {
-          J.attribute("index", int64_t(TheInj.Index));
-          J.attribute("name", jsonText(TheInj.Name));
-          J.attribute("sites", int64_t(TheInj.NumSites));
+          J.attribute("index", int64_t(Inj.Index));
+          J.attribute("name", jsonText(Inj.Name));
+          J.attribute("sites", int64_t(Inj.NumSites));
           J.attributeArray("site_lines", [&] {
-            for (uint32_t Line : SiteLines[TheInj.Index])
+            for (uint32_t Line : SiteLines[Inj.Index])
               J.value(int64_t(Line));
           });
           J.attributeArray("variables", [&] {
-            ArrayRef<InjectVariable> Vars = TheM.getVariables(TheInj);
-            for (size_t TheI = 0; TheI != Vars.size(); ++TheI) {
-              const InjectVariable &TheV = Vars[TheI];
+            ArrayRef<InjectVariable> Vars = M.getVariables(Inj);
+            for (size_t I = 0; I != Vars.size(); ++I) {
+              const InjectVariable &V = Vars[I];
               J.object([&] {
-                J.attribute("index", int64_t(TheI));
-                J.attribute("name", jsonText(TheV.Name));
-                J.attribute("kind", getInjectArgKindName(TheV.Kind));
-                J.attribute("type", jsonText(TheV.TypeToken));
-                J.attribute("reg_type", jsonText(TheV.RegType));
-                J.attribute("register", jsonText(TheV.StableRegister));
+                J.attribute("index", int64_t(I));
+                J.attribute("name", jsonText(V.Name));
+                J.attribute("kind", getInjectArgKindName(V.Kind));
+                J.attribute("type", jsonText(V.TypeToken));
+                J.attribute("reg_type", jsonText(V.RegType));
+                J.attribute("register", jsonText(V.StableRegister));
               });
             }
           });

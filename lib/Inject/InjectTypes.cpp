@@ -16,7 +16,8 @@
 using namespace llvm;
 using namespace mmptx;
 
-static const InjectType BuiltinTypes[] = {
+// Constant-initialised: no code runs for it at start-up or first use.
+static constexpr InjectType BuiltinTypes[] = {
 #define GET_INJECT_TYPE_LIST
 #define MMPTX_INJECT_TYPE(ID, TOKEN, REGTYPE, MOVSUFFIX, CONSTRAINT, BIND,     \
                           BITS)                                                \

@@ -11,7 +11,7 @@ render releases the GIL.
 import json as _json
 from dataclasses import dataclass, field
 from typing import (Any, Dict, List, Mapping, Optional, Sequence, Tuple,
-                    Union)
+                    Union, overload)
 
 from ._mmptx import inject as _native
 from .errors import InjectError, InjectErrorCode
@@ -219,13 +219,37 @@ class Module:
         """The injects' names, in index order."""
         return [inj.name for inj in self.injects]
 
+    @overload
     def render(self, stubs: Union[Mapping[str, str], Sequence[str]]) -> str:
+        ...
+
+    @overload
+    def render(self, stubs: Union[Mapping[str, str], Sequence[str]],
+               out: bytearray) -> bytearray:
+        ...
+
+    def render(self, stubs: Union[Mapping[str, str], Sequence[str]],
+               out: Optional[bytearray] = None) -> Union[str, bytearray]:
         """Renders the PTX with one stub per inject: a dict {name: stub}, or
-        a sequence in inject-index order. Every inject needs a stub."""
-        if isinstance(stubs, dict):
-            return self._m.render_by_name(stubs)
+        a sequence in inject-index order. Every inject needs a stub.
+
+        Returns a str; with ``out``, a bytearray, the PTX is written into it
+        instead (resized to the rendered size; ASCII, no terminator) and
+        ``out`` is returned. A loop that renders many variants into one
+        bytearray reuses its memory rather than a fresh string per
+        variant."""
         if isinstance(stubs, (str, bytes)):
             raise TypeError("render takes a dict or a sequence of stubs")
+        if out is not None:
+            if not isinstance(out, bytearray):
+                raise TypeError("out must be a bytearray")
+            if isinstance(stubs, dict):
+                self._m.render_by_name_into(stubs, out)
+            else:
+                self._m.render_into(list(stubs), out)
+            return out
+        if isinstance(stubs, dict):
+            return self._m.render_by_name(stubs)
         return self._m.render(list(stubs))
 
     def to_list(self) -> List[Dict[str, Any]]:

@@ -41,7 +41,7 @@ namespace {
 }
 
 /// Borrows the UTF-8 text of a str or the bytes of a bytes object; the
-/// view lives as long as \p o.
+/// view lives as long as \p O.
 llvm::StringRef textOf(nb::handle O, const char *What) {
   if (PyUnicode_Check(O.ptr())) {
     Py_ssize_t N;
@@ -124,14 +124,24 @@ public:
 
   /// Renders with stubs given by inject name.
   nb::str renderByName(nb::dict Stubs) const {
-    llvm::StringMap<llvm::StringRef> ByName;
-    for (auto [k, v] : Stubs)
-      ByName[textOf(k, "an inject name")] = textOf(v, "a stub");
-    llvm::Expected<std::vector<llvm::StringRef>> Ordered =
-        Mod->orderStubs(ByName);
-    if (!Ordered)
-      throwInjectError(Ordered.takeError());
-    return renderRefs(*Ordered);
+    return renderRefs(orderByName(Stubs));
+  }
+
+  /// render() into \p Out, a bytearray the caller reuses: it is resized to
+  /// the rendered size (a bytearray keeps its memory when it shrinks or
+  /// regrows within it), so a loop over variants writes into the same
+  /// pages. \returns the number of bytes written.
+  size_t renderInto(nb::sequence Stubs, nb::handle Out) const {
+    size_t N = nb::len(Stubs);
+    std::vector<llvm::StringRef> Refs;
+    Refs.reserve(N);
+    for (size_t I = 0; I != N; ++I)
+      Refs.push_back(textOf(Stubs[I], "a stub"));
+    return renderRefsInto(Refs, Out);
+  }
+
+  size_t renderByNameInto(nb::dict Stubs, nb::handle Out) const {
+    return renderRefsInto(orderByName(Stubs), Out);
   }
 
   /// The stub of inject \p InjectName built from program \p Text (AST PTX
@@ -209,6 +219,44 @@ public:
   const InjectModule &get() const { return *Mod; }
 
 private:
+  std::vector<llvm::StringRef> orderByName(nb::dict Stubs) const {
+    llvm::StringMap<llvm::StringRef> ByName;
+    for (auto [k, v] : Stubs)
+      ByName[textOf(k, "an inject name")] = textOf(v, "a stub");
+    llvm::Expected<std::vector<llvm::StringRef>> Ordered =
+        Mod->orderStubs(ByName);
+    if (!Ordered)
+      throwInjectError(Ordered.takeError());
+    return std::move(*Ordered);
+  }
+
+  size_t renderRefsInto(llvm::ArrayRef<llvm::StringRef> Refs,
+                        nb::handle Out) const {
+    if (!PyByteArray_Check(Out.ptr()))
+      throw nb::type_error("out must be a bytearray");
+    llvm::Expected<size_t> Size = Mod->renderedSize(Refs);
+    if (!Size)
+      throwInjectError(Size.takeError());
+    if (PyByteArray_Resize(Out.ptr(), Py_ssize_t(*Size)) != 0)
+      throw nb::python_error();
+    // Exported while the GIL is released: another thread's resize of the
+    // bytearray fails (BufferError) instead of freeing what is written.
+    Py_buffer View;
+    if (PyObject_GetBuffer(Out.ptr(), &View, PyBUF_WRITABLE) != 0)
+      throw nb::python_error();
+    std::shared_ptr<const InjectModule> Keep = Mod;
+    llvm::Expected<size_t> Written = size_t(0);
+    {
+      nb::gil_scoped_release Release;
+      Written =
+          Keep->render(Refs, static_cast<char *>(View.buf), size_t(View.len));
+    }
+    PyBuffer_Release(&View);
+    if (!Written)
+      throwInjectError(Written.takeError());
+    return *Written;
+  }
+
   nb::str renderRefs(llvm::ArrayRef<llvm::StringRef> Refs) const {
     std::shared_ptr<const InjectModule> Keep = Mod;
     std::string Out;
@@ -261,6 +309,10 @@ void mmptx::python::bindInject(nb::module_ &M) {
       .def("describe", &PyInjectModule::describe)
       .def("render", &PyInjectModule::render, nb::arg("stubs"))
       .def("render_by_name", &PyInjectModule::renderByName, nb::arg("stubs"))
+      .def("render_into", &PyInjectModule::renderInto, nb::arg("stubs"),
+           nb::arg("out"))
+      .def("render_by_name_into", &PyInjectModule::renderByNameInto,
+           nb::arg("stubs"), nb::arg("out"))
       .def("stub", &PyInjectModule::stub, nb::arg("inject"), nb::arg("ast"),
            nb::arg("text"), nb::arg("name"), nb::arg("options"))
       .def("json", &PyInjectModule::json)

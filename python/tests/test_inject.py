@@ -42,6 +42,43 @@ def test_render_by_name_and_index(func_ptx):
     assert by_name.startswith(".version 8.0") and by_name.endswith("// post\n")
 
 
+def test_render_into_reused_bytearray(func_ptx, two_sites_ptx):
+    m = Module(func_ptx, trusted=True)
+    buf = bytearray()
+    for stub in ["\tadd.f32 %_x1, %_x0, %_x1;", "", "\tmov.f32 %_x2, %_x1;"]:
+        expected = m.render([stub])
+        assert m.render([stub], out=buf) is buf
+        assert buf.decode() == expected
+        assert m.render({"func": stub}, out=buf) is buf
+        assert buf.decode() == expected
+    # A shorter render shrinks it; another module's longer one grows it.
+    two = Module(two_sites_ptx, trusted=True)
+    stubs = {"func_a": "/*a*/" * 50, "func_b": "/*b*/"}
+    assert two.render(stubs, out=buf).decode() == two.render(stubs)
+
+
+def test_render_into_errors(func_ptx):
+    m = Module(func_ptx, trusted=True)
+    buf = bytearray(b"kept")
+    with pytest.raises(TypeError, match="bytearray"):
+        m.render(["x"], out=b"")
+    with pytest.raises(TypeError, match="bytearray"):
+        m.render(["x"], out=memoryview(bytearray(10)))
+    with pytest.raises(mmptx.InjectError) as e:
+        m.render(["a", "b"], out=buf)
+    assert e.value.code == mmptx.errors.InjectErrorCode.WRONG_NUM_STUBS
+    with pytest.raises(mmptx.InjectError) as e:
+        m.render(["}"], out=buf)
+    assert e.value.code == mmptx.errors.InjectErrorCode.INVALID_STUB
+    assert "stub" in str(e.value)
+    # An exported buffer cannot be resized: the render refuses, nothing is
+    # written through a dangling pointer.
+    view = memoryview(buf)
+    with pytest.raises(BufferError):
+        m.render(["\tmov.f32 %_x2, %_x1;"], out=buf)
+    view.release()
+
+
 def test_render_two_sites_exact(two_sites_ptx):
     m = Module(two_sites_ptx, trusted=True)
     assert m.keys() == ["func_a", "func_b"]

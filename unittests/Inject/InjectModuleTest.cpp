@@ -470,6 +470,38 @@ TEST(InjectModuleTest, DuplicateVariablesInOneSite) {
             "test.ptx:2:1: note: first given here\n// _x0 i f32 F32 x\n^");
 }
 
+TEST(InjectModuleTest, DuplicateVariablesInAWideSite) {
+  // Past 16 arguments the duplicates are found through maps: the same
+  // errors, at the second occurrence, with a note at the first.
+  for (bool Register : {false, true}) {
+    std::string Ptx = "// PTX_INJECT_START f\n";
+    for (unsigned I = 0; I != 20; ++I) {
+      unsigned Reg = Register && I == 17 ? 2 : I;
+      unsigned Var = !Register && I == 17 ? 2 : I;
+      Ptx += "// _x" + std::to_string(Reg) + " i f32 F32 v" +
+             std::to_string(Var) + "\n";
+    }
+    Ptx += "// PTX_INJECT_END\n";
+    std::string Error = createError(Ptx);
+    SCOPED_TRACE(Error);
+    if (Register) {
+      EXPECT_EQ(Error.rfind("test.ptx:19:4: error: inject site 'f' gives "
+                            "stable register '_x2' to two variables\n",
+                            0),
+                0u);
+      EXPECT_NE(Error.find("test.ptx:4:1: note: first given here"),
+                std::string::npos);
+    } else {
+      EXPECT_EQ(Error.rfind("test.ptx:19:1: error: inject site 'f' declares "
+                            "variable 'v2' twice\n",
+                            0),
+                0u);
+      EXPECT_NE(Error.find("test.ptx:4:1: note: first declared here"),
+                std::string::npos);
+    }
+  }
+}
+
 TEST(InjectModuleTest, ConcurrentRenderFromOneHandle) {
   auto TheM = createOK(readCorpus("anchor_gemm_kernel.ptx"));
   ASSERT_TRUE(TheM);

@@ -103,6 +103,29 @@ BatchResult compileBatch(PTXCompiler &Compiler,
                          const CompileOptions &Opts,
                          const BatchOptions &BOpts = {});
 
+/// Modules whose PTX is rendered on demand (variants of one template).
+struct RenderedModules {
+  size_t Size = 0;
+  /// Writes the PTX of module \p Index into \p Out, replacing what is
+  /// there (InjectModule::render does). Called from several threads at
+  /// once, possibly more than once per module; it must give the same text
+  /// each time.
+  std::function<llvm::Error(size_t Index, std::string &Out)> Render;
+  /// The name of module \p Index in errors; `module N` when not set.
+  std::function<std::string(size_t Index)> Name;
+};
+
+/// compileBatch() of modules rendered into buffers that each worker thread
+/// reuses, not held one string per module: each module is rendered once to
+/// find duplicates (a hash, then a byte compare) and each unique one again
+/// right before its compile. Results, summary and options as compileBatch()
+/// gives them; a module that fails to render fails with the renderer's
+/// error.
+BatchResult compileRenderedBatch(PTXCompiler &Compiler,
+                                 const RenderedModules &Modules,
+                                 const CompileOptions &Opts,
+                                 const BatchOptions &BOpts = {});
+
 /// What a batch report says besides the results.
 struct BatchReportContext {
   std::string Tool = "mmptx-compile";

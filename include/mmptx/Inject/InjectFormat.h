@@ -125,9 +125,9 @@ void writeArgMarker(const llvm::Twine &Index, const llvm::Twine &Kind,
 void writeEndMarker(const llvm::Twine &Name, ScaffoldLineFn Line);
 
 /// Emits the lines between the braces of a normalised site of inject
-/// \p name, each through \p line without indentation or newline: the
-/// `.reg`s, the `mov`s in, the markers (when \p withMarkers), then calls
-/// \p atStub where the stub goes, then the `mov`s out. \p stablePrefix
+/// \p Name, each through \p Line without indentation or newline: the
+/// `.reg`s, the `mov`s in, the markers (when \p WithMarkers), then calls
+/// \p AtStub where the stub goes, then the `mov`s out. \p StablePrefix
 /// spells the stable registers: `%_x` in PTX, `%%_x` in an asm template.
 void writeSiteScaffold(llvm::StringRef Name, llvm::ArrayRef<ScaffoldVar> Vars,
                        llvm::StringRef StablePrefix, bool WithMarkers,

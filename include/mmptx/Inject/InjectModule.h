@@ -124,9 +124,8 @@ enum class InjectErrc : uint8_t {
 class InjectError : public llvm::ErrorInfo<InjectError, DiagnosticError> {
 public:
   static char ID;
-  InjectError(InjectErrc Code, llvm::SMDiagnostic TheDiag,
-              std::string TheNoteText)
-      : ErrorInfo(std::move(TheDiag), std::move(TheNoteText)), Code(Code) {}
+  InjectError(InjectErrc Code, llvm::SMDiagnostic Diag, std::string NoteText)
+      : ErrorInfo(std::move(Diag), std::move(NoteText)), Code(Code) {}
   InjectErrc getCode() const { return Code; }
 
 private:
@@ -143,12 +142,12 @@ inline std::error_code make_error_code(InjectErrc Code) {
   return {int(Code), getInjectErrorCategory()};
 }
 
-/// \returns \p err with category \p code when it is a located error
-/// without one (a DiagnosticError), else \p err unchanged.
+/// \returns \p Err with category \p Code when it is a located error
+/// without one (a DiagnosticError), else \p Err unchanged.
 llvm::Error withInjectCode(llvm::Error Err, InjectErrc Code);
 
-/// Consumes \p err; \returns its category (Internal for foreign errors) and
-/// stores its text in \p message when that is not null.
+/// Consumes \p Err; \returns its category (Internal for foreign errors) and
+/// stores its text in \p Message when that is not null.
 InjectErrc takeInjectError(llvm::Error Err, std::string *Message = nullptr);
 
 /// A variable of an inject, as the stub sees it.
@@ -196,19 +195,19 @@ struct InjectSite {
 /// The inject sites of one PTX text, ready to render.
 class InjectModule {
 public:
-  /// Parses \p ptx: the structural parse, the sites and their checks (see
-  /// InjectChecks.h), or with \p options.trusted only the fast marker
-  /// scanner. Errors are located in a buffer named \p bufferName. The
+  /// Parses \p Ptx: the structural parse, the sites and their checks (see
+  /// InjectChecks.h), or with \p Options.Trusted only the fast marker
+  /// scanner. Errors are located in a buffer named \p BufferName. The
   /// handle keeps what render needs (getTemplate() and the site and variable
-  /// records), not \p ptx.
+  /// records), not \p Ptx.
   static llvm::Expected<std::unique_ptr<InjectModule>>
   create(llvm::StringRef Ptx, llvm::StringRef BufferName = "<ptx>",
          const InjectOptions &Options = {});
 
   /// Finds the sites of a parsed module through its marker comments and
-  /// checks them (unless \p options.trusted): a site outside any function,
+  /// checks them (unless \p Options.Trusted): a site outside any function,
   /// a wrong scaffold or a wrong legacy register is an error. Errors are
-  /// located in \p m's SourceMgr. \p m must have no pending
+  /// located in \p M's SourceMgr. \p M must have no pending
   /// edits (the PassManager re-parses after each pass that made some).
   static llvm::Expected<std::unique_ptr<InjectModule>>
   create(const ptx::Module &M, const InjectOptions &Options = {});
@@ -225,16 +224,16 @@ public:
 
   size_t getNumInjects() const { return InjectList.size(); }
   llvm::ArrayRef<Inject> injects() const { return InjectList; }
-  /// \returns inject \p index; asserts it is in range.
+  /// \returns inject \p Index; asserts it is in range.
   const Inject &getInject(size_t Index) const { return InjectList[Index]; }
-  /// \returns the inject named \p name, or nullptr.
+  /// \returns the inject named \p Name, or nullptr.
   const Inject *lookupInject(llvm::StringRef Name) const;
 
   llvm::ArrayRef<InjectVariable> getVariables(const Inject &Inj) const {
     return llvm::makeArrayRef(Variables).slice(Inj.FirstVariable,
                                                Inj.NumVariables);
   }
-  /// \returns the variable of \p inj named \p name, or nullptr.
+  /// \returns the variable of \p Inj named \p Name, or nullptr.
   const InjectVariable *lookupVariable(const Inject &Inj,
                                        llvm::StringRef Name) const;
 
@@ -242,28 +241,28 @@ public:
   llvm::ArrayRef<InjectSite> sites() const {
     return llvm::makeArrayRef(SiteList.Items, SiteList.Count);
   }
-  /// The compiler registers of legacy site \p site, in argument order.
+  /// The compiler registers of legacy site \p Site, in argument order.
   llvm::ArrayRef<llvm::StringRef>
   getSiteRegisters(const InjectSite &Site) const;
-  /// Where the registers of getSiteRegisters(\p site) are in the input.
+  /// Where the registers of getSiteRegisters(\p Site) are in the input.
   llvm::ArrayRef<uint32_t> getSiteRegisterOffsets(const InjectSite &Site) const;
 
-  /// Checks every stub of \p stubsByInject (one per inject) with
-  /// checkStub(), naming them as \p opts says.
+  /// Checks every stub of \p StubsByInject (one per inject) with
+  /// checkStub(), naming them as \p Opts says.
   llvm::Error checkStubs(llvm::ArrayRef<llvm::StringRef> StubsByInject,
                          const RenderOptions &Opts = {}) const;
 
-  /// \returns the exact size of render(\p stubsByInject) (no terminator).
+  /// \returns the exact size of render(\p StubsByInject) (no terminator).
   llvm::Expected<size_t>
   renderedSize(llvm::ArrayRef<llvm::StringRef> StubsByInject) const;
 
-  /// Renders with stub \p stubsByInject[i] at every site of inject i into
-  /// \p out (replaced). Needs exactly one stub per inject; each is checked
-  /// first unless \p opts says otherwise.
+  /// Renders with stub \p StubsByInject[i] at every site of inject i into
+  /// \p Out (replaced). Needs exactly one stub per inject; each is checked
+  /// first unless \p Opts says otherwise.
   llvm::Error render(llvm::ArrayRef<llvm::StringRef> StubsByInject,
                      std::string &Out, const RenderOptions &Opts = {}) const;
 
-  /// Renders into the caller's \p buf of \p bufSize bytes; no terminator is
+  /// Renders into the caller's \p Buf of \p BufSize bytes; no terminator is
   /// written. \returns the number of bytes written.
   llvm::Expected<size_t> render(llvm::ArrayRef<llvm::StringRef> StubsByInject,
                                 char *Buf, size_t BufSize,
@@ -274,7 +273,7 @@ public:
   llvm::Error render(const llvm::StringMap<llvm::StringRef> &StubsByName,
                      std::string &Out, const RenderOptions &Opts = {}) const;
 
-  /// \returns the stubs of \p stubsByName ordered by inject index.
+  /// \returns the stubs of \p StubsByName ordered by inject index.
   llvm::Expected<std::vector<llvm::StringRef>>
   orderStubs(const llvm::StringMap<llvm::StringRef> &StubsByName) const;
 
@@ -287,7 +286,7 @@ private:
   friend class InjectSiteScanner;
 
   llvm::Error checkStubCount(llvm::ArrayRef<llvm::StringRef> Stubs) const;
-  /// The slice of \p all (siteRegisters or its offsets) of legacy \p site.
+  /// The slice of \p All (siteRegisters or its offsets) of legacy \p Site.
   template <typename T>
   llvm::ArrayRef<T> registersOf(const InjectSite &Site,
                                 const std::vector<T> &All) const;
@@ -330,21 +329,21 @@ private:
   size_t StringsSize = 0;
 };
 
-/// Appends to \p out the normalised form of a legacy site of \p inj whose
-/// variables \p vars live in compiler registers \p regs: `{`, a `.reg` per
+/// Appends to \p Out the normalised form of a legacy site of \p Inj whose
+/// variables \p Vars live in compiler registers \p Regs: `{`, a `.reg` per
 /// stable register, a `mov` in per in/mod variable, the mmptx markers (with
-/// \p withMarkers), a newline, a `mov` out per mod/out variable, `}`; with a
-/// tab first when \p leadingTab. The one writer of the site format, used by
-/// render and the normalize pass. \returns the offset in \p out where the
+/// \p WithMarkers), a newline, a `mov` out per mod/out variable, `}`; with a
+/// tab first when \p LeadingTab. The one writer of the site format, used by
+/// render and the normalize pass. \returns the offset in \p Out where the
 /// stub goes (after the markers, before the newline).
 size_t writeNormalizedSite(std::string &Out, const Inject &Inj,
                            llvm::ArrayRef<InjectVariable> Vars,
                            llvm::ArrayRef<llvm::StringRef> Regs,
                            bool LeadingTab, bool WithMarkers);
 
-/// Prints a table of the injects of \p m (name, sites, and per variable its
-/// kind, type token, PTX register type and stable register) to \p os; as
-/// one JSON object when \p json is set.
+/// Prints a table of the injects of \p M (name, sites, and per variable its
+/// kind, type token, PTX register type and stable register) to \p Os; as
+/// one JSON object when \p Json is set.
 void printInjects(const InjectModule &M, llvm::raw_ostream &Os, bool Json);
 
 } // namespace mmptx
