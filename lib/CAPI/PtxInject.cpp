@@ -69,7 +69,7 @@ using capi::fail;
 
 static mmptx_result_t succeed() { return capi::succeed(MMPTX_SUCCESS); }
 
-/// Records \p err as the last error; \returns its result code.
+/// Records \p Err as the last error; \returns its result code.
 static mmptx_result_t fail(Error Err) {
   std::string Msg;
   mmptx_result_t Result = toResult(takeInjectError(std::move(Err), &Msg));
@@ -141,13 +141,14 @@ mmptx_result_t mmptx_inject_create(mmptx_inject_t **Out, const char *Ptx,
                                           ErrorMessage, ErrorMessageSize);
 }
 
-mmptx_result_t mmptx_inject_create_with_options(
-    mmptx_inject_t **Out, const char *Ptx, size_t PtxSize,
-    const mmptx_inject_options_t *Options, char *TheErrorMessage,
-    size_t ErrorMessageSize) {
-  setMessage(TheErrorMessage, ErrorMessageSize, "");
+mmptx_result_t
+mmptx_inject_create_with_options(mmptx_inject_t **Out, const char *Ptx,
+                                 size_t PtxSize,
+                                 const mmptx_inject_options_t *Options,
+                                 char *ErrorMessage, size_t ErrorMessageSize) {
+  setMessage(ErrorMessage, ErrorMessageSize, "");
   auto FailWith = [&](mmptx_result_t Result, StringRef Msg) {
-    setMessage(TheErrorMessage, ErrorMessageSize, Msg);
+    setMessage(ErrorMessage, ErrorMessageSize, Msg);
     return fail(Result, Msg);
   };
   if (Out)
@@ -178,7 +179,7 @@ mmptx_result_t mmptx_inject_create_with_options(
                                 O.buffer_name ? O.buffer_name : "<ptx>", Opts);
   if (!M) {
     mmptx_result_t Result = fail(M.takeError());
-    setMessage(TheErrorMessage, ErrorMessageSize, capi::getLastError());
+    setMessage(ErrorMessage, ErrorMessageSize, capi::getLastError());
     return Result;
   }
   auto *H = new (std::nothrow) mmptx_inject();

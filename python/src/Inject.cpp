@@ -69,11 +69,11 @@ public:
       : Mod(std::move(M)) {}
 
   static PyInjectModule
-  create(nb::handle Ptx, const std::string &TheName,
+  create(nb::handle Ptx, const std::string &Name,
          const std::vector<std::tuple<std::string, std::string, std::string>>
              &ExtraTypes,
          bool AllowUnknownTypes, bool Trusted) {
-    llvm::StringRef TheText = textOf(Ptx, "ptx");
+    llvm::StringRef Text = textOf(Ptx, "ptx");
     std::vector<InjectType> Types;
     for (const auto &T : ExtraTypes) {
       InjectType Ty;
@@ -88,7 +88,7 @@ public:
     Opts.Trusted = Trusted;
     llvm::Expected<std::unique_ptr<InjectModule>> M = [&] {
       nb::gil_scoped_release Release;
-      return InjectModule::create(TheText, TheName, Opts);
+      return InjectModule::create(Text, Name, Opts);
     }();
     if (!M)
       throwInjectError(M.takeError());

@@ -31,8 +31,8 @@ NB_MODULE(_mmptx, m) {
   m.doc() = "mmptx: PTX Inject and Stack PTX (native part of the mmptx "
             "package; use mmptx.inject and mmptx.stack)";
   nb::register_exception_translator(translate);
-  nb::module_ TheInject = m.def_submodule("inject", "PTX Inject");
-  bindInject(TheInject);
+  nb::module_ InjectMod = m.def_submodule("inject", "PTX Inject");
+  bindInject(InjectMod);
   nb::module_ Stack = m.def_submodule("stack", "Stack PTX");
   bindStack(Stack);
   nb::module_ Backend = m.def_submodule("backend", "PTX -> cubin");

@@ -280,9 +280,9 @@ TEST(InjectModuleTest, UnknownAndExtraTypes) {
   ASSERT_TRUE(M);
   EXPECT_EQ(M->getVariables(M->getInject(0))[0].TypeToken, "DOG");
 
-  InjectOptions TheAny;
-  TheAny.AllowUnknownTypes = true;
-  M = createOK(Ptx, TheAny);
+  InjectOptions AnyTypes;
+  AnyTypes.AllowUnknownTypes = true;
+  M = createOK(Ptx, AnyTypes);
   ASSERT_TRUE(M);
   EXPECT_EQ(M->getVariables(M->getInject(0))[0].RegType, "f32");
 }
@@ -329,11 +329,11 @@ TEST(InjectModuleTest, InconsistentDuplicates) {
   }
   // A register type differing alone: a user type aliasing F32's token with
   // another register type cannot exist, so allow unknown types.
-  InjectOptions TheAny;
-  TheAny.AllowUnknownTypes = true;
+  InjectOptions AnyTypes;
+  AnyTypes.AllowUnknownTypes = true;
   std::string Ptx =
       site("\t// _x0 m f32 T acc\n") + site("\t// _x0 m b32 T acc\n");
-  std::string Msg = createError(Ptx, nullptr, TheAny);
+  std::string Msg = createError(Ptx, nullptr, AnyTypes);
   EXPECT_NE(Msg.find("has register type 'b32' here, but 'f32' at the first"),
             std::string::npos)
       << Msg;
@@ -503,23 +503,23 @@ TEST(InjectModuleTest, DuplicateVariablesInAWideSite) {
 }
 
 TEST(InjectModuleTest, ConcurrentRenderFromOneHandle) {
-  auto TheM = createOK(readCorpus("anchor_gemm_kernel.ptx"));
-  ASSERT_TRUE(TheM);
+  auto Mod = createOK(readCorpus("anchor_gemm_kernel.ptx"));
+  ASSERT_TRUE(Mod);
   std::vector<std::string> StubText;
-  for (size_t I = 0; I != TheM->getNumInjects(); ++I)
+  for (size_t I = 0; I != Mod->getNumInjects(); ++I)
     StubText.push_back("\t// stub " + std::to_string(I));
-  std::vector<StringRef> TheStubs(StubText.begin(), StubText.end());
-  std::string TheExpectedVal = renderOK(*TheM, TheStubs);
+  std::vector<StringRef> Stubs(StubText.begin(), StubText.end());
+  std::string Want = renderOK(*Mod, Stubs);
   std::vector<std::thread> Threads;
   std::vector<int> Mismatches(8, 0);
   for (unsigned T = 0; T != 8; ++T)
     Threads.emplace_back([&, T] {
       std::string Out;
       for (unsigned I = 0; I != 50; ++I) {
-        if (Error E = TheM->render(TheStubs, Out)) {
+        if (Error E = Mod->render(Stubs, Out)) {
           consumeError(std::move(E));
           ++Mismatches[T];
-        } else if (Out != TheExpectedVal) {
+        } else if (Out != Want) {
           ++Mismatches[T];
         }
       }
@@ -669,21 +669,21 @@ TEST(InjectModuleTest, HandleKeepsOnlyTheTemplate) {
     auto M = InjectModule::create(Input, "gemm.ptx", Opts);
     ASSERT_TRUE(bool(M)) << toString(M.takeError());
     // The template is the input less the marker blocks.
-    std::string TheExpected;
+    std::string Want;
     uint32_t From = 0;
     for (const InjectSite &Site : (*M)->sites()) {
-      TheExpected += StringRef(Text).slice(From, Site.RemoveBegin).str();
-      EXPECT_EQ(Site.Slot, TheExpected.size());
+      Want += StringRef(Text).slice(From, Site.RemoveBegin).str();
+      EXPECT_EQ(Site.Slot, Want.size());
       EXPECT_EQ(
           Site.MarkerLines,
           StringRef(Text).slice(Site.RemoveBegin, Site.RemoveEnd).count('\n'));
       From = Site.RemoveEnd;
     }
-    TheExpected += StringRef(Text).drop_front(From).str();
-    EXPECT_EQ((*M)->getTemplate(), TheExpected);
+    Want += StringRef(Text).drop_front(From).str();
+    EXPECT_EQ((*M)->getTemplate(), Want);
     // Under 1x its input: the template and small records.
     size_t Bytes = (*M)->getMemoryUsage();
-    EXPECT_GE(Bytes, TheExpected.size());
+    EXPECT_GE(Bytes, Want.size());
     EXPECT_LE(Bytes, Text.size());
 
     std::fill(Input.begin(), Input.end(), '?');
@@ -697,7 +697,7 @@ TEST(InjectModuleTest, HandleKeepsOnlyTheTemplate) {
     EXPECT_EQ(Vars[0].StableRegister, "_x0");
     EXPECT_EQ(Vars[2].TypeToken, "F32");
     std::vector<StringRef> Stubs((*M)->getNumInjects(), "");
-    EXPECT_EQ(renderOK(**M, Stubs), TheExpected);
+    EXPECT_EQ(renderOK(**M, Stubs), Want);
   }
 }
 
@@ -760,14 +760,14 @@ TEST(InjectChecksTest, PlainScaffoldShortcutKeepsVerdicts) {
       {"\t.reg .f32 %_x1;", ""},
   };
   unsigned Passed = 0, Failed = 0;
-  for (const auto &TheEdit : Edits) {
+  for (const auto &Edit : Edits) {
     std::string Body;
     for (const std::string &L : Lines)
       Body += L + "\n";
-    if (!TheEdit.first.empty()) {
-      size_t At = Body.find(TheEdit.first);
-      ASSERT_NE(At, std::string::npos) << TheEdit.first;
-      Body.replace(At, TheEdit.first.size(), TheEdit.second);
+    if (!Edit.first.empty()) {
+      size_t At = Body.find(Edit.first);
+      ASSERT_NE(At, std::string::npos) << Edit.first;
+      Body.replace(At, Edit.first.size(), Edit.second);
     }
     std::string Ptx = ".version 9.0\n.target sm_80\n.entry k()\n{\n"
                       "\t.reg .pred %p;\n\t.reg .f32 %f<4>;\n\t{\n" +

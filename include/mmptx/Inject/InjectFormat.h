@@ -107,8 +107,8 @@ using ScaffoldLineFn = llvm::function_ref<void(const llvm::Twine &)>;
 /// The lines of a scaffold, one function each. The parts are Twines so that
 /// a writer may pass placeholders rather than values: the device-header
 /// backend of mmptx-tblgen passes macro parameters, so that the CUDA header
-/// writes exactly these lines. \p Stable is a stable register (`%_x0`),
-/// \p Outer the value outside the site.
+/// writes exactly these lines. `Stable` names a stable register (`%_x0`)
+/// and `Outer` the value outside the site.
 void writeScaffoldDecl(const llvm::Twine &RegType, const llvm::Twine &Stable,
                        ScaffoldLineFn Line);
 void writeScaffoldMoveIn(const llvm::Twine &MovSuffix,
