@@ -3,7 +3,7 @@
 #define MMPTX_EXTERNAL_MODULE_PTX_H
 
 /* A whole module: create checks the structure and the site's scaffold. */
-static const char kModulePtx[] = ".version 9.0\n"
+static const char ModulePtx[] = ".version 9.0\n"
                                  ".target sm_80\n"
                                  ".entry k()\n"
                                  "{\n"

@@ -26,7 +26,7 @@ int main(void) {
   words[0] = mmptx_stack_encode_input(1);
   words[1] = mmptx_stack_encode_input(0);
   words[2] = mmptx_stack_encode_ptx_add_f32();
-  if (mmptx_inject_create(&inject, kModulePtx, sizeof kModulePtx - 1, "k.ptx",
+  if (mmptx_inject_create(&inject, ModulePtx, sizeof ModulePtx - 1, "k.ptx",
                           NULL, 0, NULL, 0) != MMPTX_SUCCESS ||
       mmptx_inject_num_injects(inject, &num) != MMPTX_SUCCESS ||
       mmptx_stack_context_create(NULL, NULL, &ctx) != MMPTX_STACK_SUCCESS ||

@@ -12,7 +12,7 @@
 
 int main() {
   using namespace mmptx;
-  auto M = InjectModule::create(kModulePtx, "k.ptx");
+  auto M = InjectModule::create(ModulePtx, "k.ptx");
   if (!M) {
     llvm::errs() << llvm::toString(M.takeError()) << "\n";
     return 1;
