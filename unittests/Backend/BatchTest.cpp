@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/Batch.h"
+#include "BatchTestUtil.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,19 +19,10 @@ using namespace mmptx;
 
 namespace {
 
-std::string readTinyKernel() {
-  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
-                                   "/ptx_inject_simple_kernel.ptx");
-  EXPECT_TRUE(bool(Buf));
-  return Buf ? (*Buf)->getBuffer().str() : "";
-}
+using batchtest::readTinyKernel;
 
 TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   std::string Good = readTinyKernel();
   // Same program, another comment: different text, compiled separately.
   std::string Other = "// variant\n" + Good;
@@ -95,11 +87,7 @@ TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
 }
 
 TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   CompileOptions O;
   std::string K = getCubinCacheKey(**C, "ptx", O);
   EXPECT_NE(K, getCubinCacheKey(**C, "ptx ", O));
@@ -119,11 +107,7 @@ TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
 // and the cache, with the ptxas backend (a process per module, so no
 // uninstrumented library code runs on the pool's threads).
 TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createPtxasBackend());
   std::string Tiny = readTinyKernel();
   std::vector<std::string> Texts;
   for (int I = 0; I < 6; ++I)
@@ -150,11 +134,7 @@ TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
 namespace {
 
 TEST(BatchTest, CancelKeepsFinishedResultsAndMarksTheRest) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   std::string Good = readTinyKernel();
   std::vector<std::string> Texts;
   for (int I = 0; I < 4; ++I)
@@ -194,11 +174,7 @@ TEST(BatchTest, CancelKeepsFinishedResultsAndMarksTheRest) {
 }
 
 TEST(BatchTest, FailedResultsNameTheirBackend) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   std::string Bad = ".version 8.0\n.target sm_80\n.address_size 64\nbogus;\n";
   BatchModule M{"bad", Bad, nullptr};
   BatchResult R = compileBatch(**C, M, CompileOptions());

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BatchTestUtil.h"
 #include "mmptx/Backend/Batch.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -17,19 +18,10 @@ using namespace mmptx;
 
 namespace {
 
-std::string readTinyKernel() {
-  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
-                                   "/ptx_inject_simple_kernel.ptx");
-  EXPECT_TRUE(bool(Buf));
-  return Buf ? (*Buf)->getBuffer().str() : "";
-}
+using batchtest::readTinyKernel;
 
 TEST(RenderBatchTest, SameResultsAsCompileBatch) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   std::string Good = readTinyKernel();
   std::string Other = "// variant\n" + Good;
   std::string Bad = Good;
@@ -76,11 +68,7 @@ TEST(RenderBatchTest, SameResultsAsCompileBatch) {
 }
 
 TEST(RenderBatchTest, HashMatchIsConfirmedByBytesAndRenderErrorsFail) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   std::string Good = readTinyKernel();
   std::string Other = "// variant\n" + Good;
   // Module 1 renders like module 0 the first time only: the byte compare

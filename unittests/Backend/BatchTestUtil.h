@@ -1,0 +1,44 @@
+//===- BatchTestUtil.h - What the batch tests share -------------*- C++ -*-===//
+//
+// Part of the mmptx project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MMPTX_UNITTESTS_BACKEND_BATCHTESTUTIL_H
+#define MMPTX_UNITTESTS_BACKEND_BATCHTESTUTIL_H
+
+#include "mmptx/Backend/PTXCompiler.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+#include <memory>
+#include <string>
+
+namespace mmptx {
+namespace batchtest {
+
+/// The corpus's smallest kernel, as text; empty (and a failed expectation)
+/// where it cannot be read.
+inline std::string readTinyKernel() {
+  auto Buf = llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
+                                         "/ptx_inject_simple_kernel.ptx");
+  EXPECT_TRUE(bool(Buf));
+  return Buf ? (*Buf)->getBuffer().str() : "";
+}
+
+} // namespace batchtest
+} // namespace mmptx
+
+/// Declares VAR, an Expected<std::unique_ptr<PTXCompiler>> from CREATE, and
+/// skips the test with the reason where that fails.
+#define MMPTX_COMPILER_OR_SKIP(VAR, CREATE)                                    \
+  llvm::Expected<std::unique_ptr<mmptx::PTXCompiler>> VAR = CREATE;            \
+  if (!VAR) {                                                                  \
+    std::string Why = llvm::toString(VAR.takeError());                         \
+    GTEST_SKIP() << Why;                                                       \
+  }
+
+#endif // MMPTX_UNITTESTS_BACKEND_BATCHTESTUTIL_H
