@@ -333,20 +333,20 @@ static Error verifyMovs(const Module &M, const InjectModule &Im,
       break;
     Visit(J, 1, ReadBack, InjectArgKind::In, Unread);
   }
+  // "<kind> variable 'V' of inject site 'S' is never <Why> in its scope".
+  auto Unused = [&](const InjectVariable &V, const Twine &Why) {
+    return siteError(M, M.getLoc(Site.MarkerOffset),
+                     getInjectArgKindName(V.Kind) + " variable '" + V.Name +
+                         "' of inject site '" + Inj.Name + "' is never " + Why +
+                         " in its scope");
+  };
   for (size_t I = 0; I != Vars.size(); ++I) {
     const InjectVariable &V = Vars[I];
     if (V.Kind != InjectArgKind::Out && !Set[I])
-      return siteError(M, M.getLoc(Site.MarkerOffset),
-                       getInjectArgKindName(V.Kind) + " variable '" + V.Name +
-                           "' of inject site '" + Inj.Name +
-                           "' is never set: no 'mov %" + Regs[I] +
-                           ", ...' before the site in its scope");
+      return Unused(V, "set: no 'mov %" + Regs[I] + ", ...' before the site");
     if (V.Kind != InjectArgKind::In && !ReadBack[I])
-      return siteError(M, M.getLoc(Site.MarkerOffset),
-                       getInjectArgKindName(V.Kind) + " variable '" + V.Name +
-                           "' of inject site '" + Inj.Name +
-                           "' is never read back: no 'mov ..., %" + Regs[I] +
-                           "' after the site in its scope");
+      return Unused(V,
+                    "read back: no 'mov ..., %" + Regs[I] + "' after the site");
   }
   return Error::success();
 }

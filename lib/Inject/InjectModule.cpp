@@ -1207,12 +1207,19 @@ void InjectModule::fill(ArrayRef<StringRef> Stubs, Sink Append) const {
   Append(Text + From, TemplateSize - From);
 }
 
+/// renderedSize(\p Stubs) of \p M, after checkStubs() where \p Opts asks.
+static Expected<size_t> checkedRenderedSize(const InjectModule &M,
+                                            ArrayRef<StringRef> Stubs,
+                                            const RenderOptions &Opts) {
+  if (Opts.CheckStubs)
+    if (Error E = M.checkStubs(Stubs, Opts))
+      return E;
+  return M.renderedSize(Stubs);
+}
+
 Error InjectModule::render(ArrayRef<StringRef> Stubs, std::string &Out,
                            const RenderOptions &Opts) const {
-  if (Opts.CheckStubs)
-    if (Error E = checkStubs(Stubs, Opts))
-      return E;
-  Expected<size_t> Size = renderedSize(Stubs);
+  Expected<size_t> Size = checkedRenderedSize(*this, Stubs, Opts);
   if (!Size)
     return Size.takeError();
   Out.clear();
@@ -1224,10 +1231,7 @@ Error InjectModule::render(ArrayRef<StringRef> Stubs, std::string &Out,
 Expected<size_t> InjectModule::render(ArrayRef<StringRef> Stubs, char *Buf,
                                       size_t BufSize,
                                       const RenderOptions &Opts) const {
-  if (Opts.CheckStubs)
-    if (Error E = checkStubs(Stubs, Opts))
-      return E;
-  Expected<size_t> Size = renderedSize(Stubs);
+  Expected<size_t> Size = checkedRenderedSize(*this, Stubs, Opts);
   if (!Size)
     return Size.takeError();
   if (!Buf && *Size)

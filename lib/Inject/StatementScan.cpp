@@ -21,6 +21,7 @@
 #include "mmptx/IR/Instruction.h"
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Lexer.h"
+#include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
 
 #include <cstdint>
@@ -664,7 +665,7 @@ bool StatementScanner::header() {
   return true;
 }
 
-/// isPlainStatement(), inline in verifyOperands()'s loop.
+/// isPlainStatement(); verifyOperands() skips the statements it accepts.
 static inline bool isPlain(StringRef Text, StmtKind Kind) {
   StatementScanner S(Text);
   switch (Kind) {
@@ -690,30 +691,5 @@ bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
 }
 
 Error mmptx::verifyOperands(const Module &M) {
-  Instruction I;
-  StringRef Buffer = M.getBuffer();
-  for (const Statement &S : M.statements()) {
-    switch (S.Kind) {
-    case StmtKind::Instruction:
-      if (isPlain(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
-        break;
-      if (Error E = parseInstruction(M, S, I))
-        return E;
-      break;
-    case StmtKind::Directive:
-    case StmtKind::FunctionHeader:
-    case StmtKind::Label:
-      if (isPlain(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
-        break;
-      if (Error E = verifyStatement(M, S))
-        return E;
-      break;
-    case StmtKind::Comment:
-    case StmtKind::ScopeBegin:
-    case StmtKind::ScopeEnd:
-    case StmtKind::Empty:
-      break;
-    }
-  }
-  return Error::success();
+  return verifyModule(M, isPlain);
 }
