@@ -363,11 +363,18 @@ static Error verifyInFunction(const Module &M, const InjectModule &Im,
                        "a function body");
 }
 
-Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
-                                  const InjectSite &Site, uint32_t MarkerStmt) {
+/// Resolves \p MarkerStmt (Statement::NoIndex: the statement at the site's
+/// marker) and checks with verifyInFunction() that it is in a function.
+static Error verifySiteStart(const Module &M, const InjectModule &Im,
+                             const InjectSite &Site, uint32_t &MarkerStmt) {
   if (MarkerStmt == Statement::NoIndex)
     MarkerStmt = statementAt(M, Site.MarkerOffset);
-  if (Error E = verifyInFunction(M, Im, Site, MarkerStmt))
+  return verifyInFunction(M, Im, Site, MarkerStmt);
+}
+
+Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
+                                  const InjectSite &Site, uint32_t MarkerStmt) {
+  if (Error E = verifySiteStart(M, Im, Site, MarkerStmt))
     return E;
   if (Site.Format == InjectSiteFormat::Legacy)
     return Error::success();
@@ -656,9 +663,7 @@ bool mmptx::isMovCompatible(StringRef Declared, StringRef MovSuffix) {
 
 Error mmptx::verifyLegacySite(const Module &M, const InjectModule &Im,
                               const InjectSite &Site, uint32_t MarkerStmt) {
-  if (MarkerStmt == Statement::NoIndex)
-    MarkerStmt = statementAt(M, Site.MarkerOffset);
-  if (Error E = verifyInFunction(M, Im, Site, MarkerStmt))
+  if (Error E = verifySiteStart(M, Im, Site, MarkerStmt))
     return E;
   if (Site.Format != InjectSiteFormat::Legacy)
     return Error::success();

@@ -379,23 +379,24 @@ Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
   bool Native = Kw - Base >= 2 && Kw[-2] == 'M' && Kw[-1] == 'M';
   StringRef Rest(J + 4, BufferEnd - (J + 4));
   enum { None, Start, End, ArgMarker } Which = None;
+  // Rest starts with the word K, or with K and a line end.
+  auto Is = [&Rest](StringRef K) {
+    return startsWithWord(Rest, K) ||
+           (Rest.size() > K.size() && Rest.startswith(K) &&
+            (Rest[K.size()] == '\r' || Rest[K.size()] == '\n'));
+  };
   if (!Native) {
-    if (startsWithWord(Rest, "_START") || Rest.startswith("_START\r") ||
-        Rest.startswith("_START\n"))
+    if (Is("_START"))
       Which = Start;
-    else if (startsWithWord(Rest, "_END") || Rest.startswith("_END\r") ||
-             Rest.startswith("_END\n"))
+    else if (Is("_END"))
       Which = End;
   } else {
     Kw -= 2;
-    if (startsWithWord(Rest, "_BEGIN") || Rest.startswith("_BEGIN\r") ||
-        Rest.startswith("_BEGIN\n"))
+    if (Is("_BEGIN"))
       Which = Start;
-    else if (startsWithWord(Rest, "_END") || Rest.startswith("_END\r") ||
-             Rest.startswith("_END\n"))
+    else if (Is("_END"))
       Which = End;
-    else if (startsWithWord(Rest, "_ARG") || Rest.startswith("_ARG\r") ||
-             Rest.startswith("_ARG\n"))
+    else if (Is("_ARG"))
       Which = ArgMarker;
   }
   if (Which == None)

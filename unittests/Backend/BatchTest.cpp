@@ -19,15 +19,10 @@ using namespace mmptx;
 
 namespace {
 
-using batchtest::readTinyKernel;
-
 TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
   MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
-  std::string Good = readTinyKernel();
-  // Same program, another comment: different text, compiled separately.
-  std::string Other = "// variant\n" + Good;
-  std::string Bad = Good;
-  Bad.replace(Bad.find("mov.f32 %_x0"), 7, "mov.f33");
+  batchtest::TinyKernels K = batchtest::makeTinyKernels();
+  const std::string &Good = K.Good, &Other = K.Other, &Bad = K.Bad;
 
   std::vector<BatchModule> Mods(5);
   Mods[0] = {"a", Good, nullptr};
@@ -108,7 +103,7 @@ TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
 // uninstrumented library code runs on the pool's threads).
 TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
   MMPTX_COMPILER_OR_SKIP(C, createPtxasBackend());
-  std::string Tiny = readTinyKernel();
+  std::string Tiny = batchtest::readTinyKernel();
   std::vector<std::string> Texts;
   for (int I = 0; I < 6; ++I)
     Texts.push_back("// " + std::to_string(I % 3) + "\n" + Tiny);
@@ -135,7 +130,7 @@ namespace {
 
 TEST(BatchTest, CancelKeepsFinishedResultsAndMarksTheRest) {
   MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
-  std::string Good = readTinyKernel();
+  std::string Good = batchtest::readTinyKernel();
   std::vector<std::string> Texts;
   for (int I = 0; I < 4; ++I)
     Texts.push_back("// variant " + std::to_string(I) + "\n" + Good);
@@ -202,7 +197,7 @@ TEST(BatchTest, ModuleTimeoutStopsAHungPtxas) {
   ASSERT_FALSE(sys::fs::setPermissions(Fake, sys::fs::perms(0755)));
   Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend(Fake);
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
-  std::string Good = readTinyKernel();
+  std::string Good = batchtest::readTinyKernel();
   std::string Other = "// other\n" + Good;
   // Two modules on two worker threads: the limit must hold off the main
   // thread too (a SIGALRM-based one would not).

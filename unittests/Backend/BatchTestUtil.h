@@ -29,6 +29,24 @@ inline std::string readTinyKernel() {
   return Buf ? (*Buf)->getBuffer().str() : "";
 }
 
+/// The tiny kernel and two variants of it.
+struct TinyKernels {
+  std::string Good;
+  /// Same program, another comment: different text, compiled separately.
+  std::string Other;
+  /// An opcode misspelt ('mov.f33'): fails to compile.
+  std::string Bad;
+};
+
+inline TinyKernels makeTinyKernels() {
+  TinyKernels K;
+  K.Good = readTinyKernel();
+  K.Other = "// variant\n" + K.Good;
+  K.Bad = K.Good;
+  K.Bad.replace(K.Bad.find("mov.f32 %_x0"), 7, "mov.f33");
+  return K;
+}
+
 } // namespace batchtest
 } // namespace mmptx
 

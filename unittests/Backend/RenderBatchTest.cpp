@@ -18,15 +18,11 @@ using namespace mmptx;
 
 namespace {
 
-using batchtest::readTinyKernel;
-
 TEST(RenderBatchTest, SameResultsAsCompileBatch) {
   MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
-  std::string Good = readTinyKernel();
-  std::string Other = "// variant\n" + Good;
-  std::string Bad = Good;
-  Bad.replace(Bad.find("mov.f32 %_x0"), 7, "mov.f33");
-  const std::string *Texts[] = {&Good, &Bad, &Good, &Other, &Bad, &Other};
+  batchtest::TinyKernels K = batchtest::makeTinyKernels();
+  const std::string *Texts[] = {&K.Good,  &K.Bad, &K.Good,
+                                &K.Other, &K.Bad, &K.Other};
   const char *Names[] = {"a", "b", "c", "d", "e", "f"};
   std::vector<BatchModule> Mods;
   for (size_t I = 0; I != 6; ++I)
@@ -69,8 +65,7 @@ TEST(RenderBatchTest, SameResultsAsCompileBatch) {
 
 TEST(RenderBatchTest, HashMatchIsConfirmedByBytesAndRenderErrorsFail) {
   MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
-  std::string Good = readTinyKernel();
-  std::string Other = "// variant\n" + Good;
+  batchtest::TinyKernels K = batchtest::makeTinyKernels();
   // Module 1 renders like module 0 the first time only: the byte compare
   // keeps it apart. Module 2 does not render.
   std::atomic<unsigned> Module1Renders{0};
@@ -79,7 +74,7 @@ TEST(RenderBatchTest, HashMatchIsConfirmedByBytesAndRenderErrorsFail) {
   R.Render = [&](size_t I, std::string &Out) -> Error {
     if (I == 2)
       return createStringError(inconvertibleErrorCode(), "no stub for 'mma'");
-    Out = I == 1 && Module1Renders++ ? Other : Good;
+    Out = I == 1 && Module1Renders++ ? K.Other : K.Good;
     return Error::success();
   };
   BatchResult Got = compileRenderedBatch(**C, R, {}, BatchOptions());
