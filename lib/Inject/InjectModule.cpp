@@ -187,6 +187,9 @@ private:
   static constexpr uint32_t NoFastPath = ~uint32_t(0);
 
   Error handleMarker(const char *J, const char *&Resume);
+  /// Calls handleMarker() at each 'J' from \p P to \p End, \p P following
+  /// as it resumes.
+  Error scanRange(const char *&P, const char *End);
   Error parseSite(const char *Comment, const char *Kw, bool Native,
                   const char *&Resume);
   Error parseArgs(const char *Keyword, StringRef Name, bool Native,
@@ -884,8 +887,12 @@ Error InjectSiteScanner::scanText() {
     }
   }
   const char *P = Base;
-  while (P < BufferEnd) {
-    const void *J = memchr(P, 'J', BufferEnd - P);
+  return scanRange(P, BufferEnd);
+}
+
+Error InjectSiteScanner::scanRange(const char *&P, const char *End) {
+  while (P < End) {
+    const void *J = memchr(P, 'J', End - P);
     if (!J)
       break;
     if (Error E = handleMarker(static_cast<const char *>(J), P))
@@ -906,13 +913,8 @@ Error InjectSiteScanner::scanModule(const ptx::Module &M) {
     // Markers are `//` comments; a `/* */` comment only mentions them.
     if (P < Resume || Se - P < 2 || P[1] != '/')
       continue;
-    while (P < Se) {
-      const void *J = memchr(P, 'J', Se - P);
-      if (!J)
-        break;
-      if (Error E = handleMarker(static_cast<const char *>(J), P))
-        return E;
-    }
+    if (Error E = scanRange(P, Se))
+      return E;
     Resume = std::max(Resume, P);
   }
   return Error::success();
