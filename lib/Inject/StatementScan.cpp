@@ -100,6 +100,34 @@ public:
   }
 
 private:
+  enum ListStep { Bad, More, Closed };
+  /// After a list element and its blanks: steps over \p Close (\returns
+  /// Closed) or ',' (\returns More); \returns Bad at anything else.
+  ListStep listStep(char Close) {
+    if (P == E || (*P != Close && *P != ','))
+      return Bad;
+    return *P++ == Close ? Closed : More;
+  }
+  /// After an operand: blanks, then the ';' that ends the text (Closed) or
+  /// ',' and blanks (More); \returns Bad at anything else.
+  ListStep nextOperand() {
+    blanks();
+    ListStep Step = listStep(';');
+    if (Step == Closed && P != E)
+      return Bad;
+    if (Step == More)
+      blanks();
+    return Step;
+  }
+  /// name(), checking the end of the text at each step (no sentinel).
+  bool boundedName() {
+    if (P == E || !is(*P, SC_IdentStart))
+      return false;
+    ++P;
+    while (P < E && is(*P, SC_IdentChar))
+      ++P;
+    return true;
+  }
   void blanks() {
     while (is(*P, SC_Blank))
       ++P;
@@ -246,13 +274,9 @@ bool StatementScanner::vector() {
     if (!operand(/*Top=*/false))
       return false;
     blanks();
-    if (*P == '}') {
-      ++P;
-      return true;
-    }
-    if (*P != ',')
-      return false;
-    ++P;
+    ListStep Step = listStep('}');
+    if (Step != More)
+      return Step == Closed;
   }
 }
 
@@ -290,13 +314,9 @@ bool StatementScanner::instructionBody() {
       blanks();
       continue;
     }
-    blanks();
-    if (*P == ';')
-      return P + 1 == E;
-    if (*P != ',')
-      return false;
-    ++P;
-    blanks();
+    ListStep Step = nextOperand();
+    if (Step != More)
+      return Step == Closed;
   }
 }
 
@@ -374,25 +394,13 @@ bool StatementScanner::declaration(StringRef Space) {
         return false;
       ++P;
     }
-    blanks();
-    if (*P == ';')
-      return P + 1 == E;
-    if (*P != ',')
-      return false;
-    ++P;
-    blanks();
+    ListStep Step = nextOperand();
+    if (Step != More)
+      return Step == Closed;
   }
 }
 
 bool StatementScanner::tokens() {
-  auto NameAt = [&]() {
-    if (P == E || !is(*P, SC_IdentStart))
-      return false;
-    ++P;
-    while (P < E && is(*P, SC_IdentChar))
-      ++P;
-    return true;
-  };
   while (true) {
     while (P < E && is(*P, SC_Blank))
       ++P;
@@ -401,7 +409,7 @@ bool StatementScanner::tokens() {
     char C = *P;
     if (C == '.') {
       ++P;
-      if (!NameAt())
+      if (!boundedName())
         return false;
       while (E - P >= 3 && P[0] == ':' && P[1] == ':' &&
              is(P[2], SC_IdentChar)) {
@@ -411,7 +419,7 @@ bool StatementScanner::tokens() {
       }
     } else if (C == '%') {
       ++P;
-      if (!NameAt())
+      if (!boundedName())
         return false;
     } else if (is(C, SC_Digit)) {
       // Decimal, at most 18 digits, not followed by a name byte or a dot.
@@ -429,7 +437,7 @@ bool StatementScanner::tokens() {
       ++P;
     } else if (is(C, SC_Punct)) {
       ++P;
-    } else if (!NameAt()) {
+    } else if (!boundedName()) {
       return false;
     }
   }
@@ -568,14 +576,6 @@ bool StatementScanner::header() {
       return StringRef();
     return StringRef(B, P - B);
   };
-  auto Name = [&]() {
-    if (P == E || !is(*P, SC_IdentStart))
-      return false;
-    ++P;
-    while (P < E && is(*P, SC_IdentChar))
-      ++P;
-    return true;
-  };
   auto Number = [&](uint64_t &V) {
     const char *D = P;
     V = 0;
@@ -601,7 +601,7 @@ bool StatementScanner::header() {
           return false;
         Q = Word();
       }
-      if (!isPTXType(Q) || !Blanks() || !Name())
+      if (!isPTXType(Q) || !Blanks() || !boundedName())
         return false;
       if (P < E && *P == '[') {
         ++P;
@@ -611,15 +611,9 @@ bool StatementScanner::header() {
         ++P;
       }
       Blanks();
-      if (P == E)
-        return false;
-      if (*P == ')') {
-        ++P;
-        return true;
-      }
-      if (*P != ',')
-        return false;
-      ++P;
+      ListStep Step = listStep(')');
+      if (Step != More)
+        return Step == Closed;
       Blanks();
     }
   };
@@ -638,7 +632,7 @@ bool StatementScanner::header() {
       return false;
     Blanks();
   }
-  if (!Name())
+  if (!boundedName())
     return false;
   Blanks();
   if (P < E && *P == '(') {
