@@ -32,13 +32,11 @@ TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
   Mods[4] = {"e", Bad, nullptr};
 
   SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-batch-test", Dir));
-  auto Cache = ContentCache::open(Dir);
-  ASSERT_TRUE(bool(Cache));
+  std::unique_ptr<ContentCache> Cache =
+      batchtest::openTempCache("mmptx-batch-test", Dir);
+  ASSERT_TRUE(Cache);
 
-  BatchOptions BO;
-  BO.Threads = 2;
-  BO.Cache = Cache->get();
+  BatchOptions BO = batchtest::cachedBatchOptions(2, Cache.get());
   size_t Calls = 0;
   BO.OnProgress = [&](size_t Done, size_t Total) {
     ++Calls;
@@ -111,12 +109,10 @@ TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
   for (size_t I = 0; I < Texts.size(); ++I)
     Mods.push_back({"m" + std::to_string(I), Texts[I], nullptr});
   SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-batch-tsan", Dir));
-  auto Cache = ContentCache::open(Dir);
-  ASSERT_TRUE(bool(Cache));
-  BatchOptions BO;
-  BO.Threads = 3;
-  BO.Cache = Cache->get();
+  std::unique_ptr<ContentCache> Cache =
+      batchtest::openTempCache("mmptx-batch-tsan", Dir);
+  ASSERT_TRUE(Cache);
+  BatchOptions BO = batchtest::cachedBatchOptions(3, Cache.get());
   BatchResult R = compileBatch(**C, Mods, {}, BO);
   EXPECT_EQ(R.Summary.Unique, 3u);
   EXPECT_EQ(R.Summary.Failed, 0u);
@@ -181,20 +177,14 @@ TEST(BatchTest, FailedResultsNameTheirBackend) {
 #ifdef LLVM_ON_UNIX
 TEST(BatchTest, ModuleTimeoutStopsAHungPtxas) {
   // A ptxas that answers --version and then never finishes a compile.
-  SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-timeout", Dir));
-  SmallString<128> Fake(Dir);
-  sys::path::append(Fake, "ptxas");
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Fake, EC);
-    ASSERT_FALSE(EC);
-    OS << "#!/bin/sh\n"
-          "case \"$1\" in --version) echo 'Cuda compilation tools, release "
-          "13.0, V13.0.88'; exit 0;; esac\n"
-          "exec sleep 1000\n";
-  }
-  ASSERT_FALSE(sys::fs::setPermissions(Fake, sys::fs::perms(0755)));
+  SmallString<128> Dir, Fake;
+  ASSERT_FALSE(batchtest::writeFakePtxas(
+      "mmptx-timeout",
+      "#!/bin/sh\n"
+      "case \"$1\" in --version) echo 'Cuda compilation tools, release "
+      "13.0, V13.0.88'; exit 0;; esac\n"
+      "exec sleep 1000\n",
+      Dir, Fake));
   Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend(Fake);
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
   std::string Good = batchtest::readTinyKernel();

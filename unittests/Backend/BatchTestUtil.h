@@ -8,14 +8,21 @@
 #ifndef MMPTX_UNITTESTS_BACKEND_BATCHTESTUTIL_H
 #define MMPTX_UNITTESTS_BACKEND_BATCHTESTUTIL_H
 
+#include "mmptx/Backend/Batch.h"
 #include "mmptx/Backend/PTXCompiler.h"
+#include "mmptx/Cache/ContentCache.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
 #include <memory>
 #include <string>
+#include <system_error>
 
 namespace mmptx {
 namespace batchtest {
@@ -45,6 +52,50 @@ inline TinyKernels makeTinyKernels() {
   K.Bad = K.Good;
   K.Bad.replace(K.Bad.find("mov.f32 %_x0"), 7, "mov.f33");
   return K;
+}
+
+/// Writes \p Script as an executable `ptxas` in a fresh temporary directory
+/// named after \p Prefix: the directory into \p Dir, the program's path
+/// into \p Program. \returns the first error.
+inline std::error_code writeFakePtxas(llvm::StringRef Prefix,
+                                      llvm::StringRef Script,
+                                      llvm::SmallVectorImpl<char> &Dir,
+                                      llvm::SmallVectorImpl<char> &Program) {
+  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Prefix, Dir))
+    return EC;
+  Program.assign(Dir.begin(), Dir.end());
+  llvm::sys::path::append(Program, "ptxas");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(llvm::StringRef(Program.data(), Program.size()),
+                            EC);
+    if (EC)
+      return EC;
+    OS << Script;
+  }
+  return llvm::sys::fs::setPermissions(Program, llvm::sys::fs::perms(0755));
+}
+
+/// A content cache in a fresh temporary directory named after \p Prefix
+/// (written into \p Dir); null where either cannot be made.
+inline std::unique_ptr<ContentCache>
+openTempCache(llvm::StringRef Prefix, llvm::SmallVectorImpl<char> &Dir) {
+  if (llvm::sys::fs::createUniqueDirectory(Prefix, Dir))
+    return nullptr;
+  auto Cache = ContentCache::open(llvm::StringRef(Dir.data(), Dir.size()));
+  if (!Cache) {
+    llvm::consumeError(Cache.takeError());
+    return nullptr;
+  }
+  return std::move(*Cache);
+}
+
+/// BatchOptions for \p Threads workers that share \p Cache.
+inline BatchOptions cachedBatchOptions(unsigned Threads, ContentCache *Cache) {
+  BatchOptions BO;
+  BO.Threads = Threads;
+  BO.Cache = Cache;
+  return BO;
 }
 
 } // namespace batchtest
