@@ -15,12 +15,13 @@
 
 using namespace llvm;
 using namespace mmptx;
+using namespace mmptx::batchtest;
 
 namespace {
 
 TEST(RenderBatchTest, SameResultsAsCompileBatch) {
   MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
-  batchtest::TinyKernels K = batchtest::makeTinyKernels();
+  TinyKernels K = makeTinyKernels();
   const std::string *Texts[] = {&K.Good,  &K.Bad, &K.Good,
                                 &K.Other, &K.Bad, &K.Other};
   const char *Names[] = {"a", "b", "c", "d", "e", "f"};
@@ -65,7 +66,7 @@ TEST(RenderBatchTest, SameResultsAsCompileBatch) {
 
 TEST(RenderBatchTest, HashMatchIsConfirmedByBytesAndRenderErrorsFail) {
   MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
-  batchtest::TinyKernels K = batchtest::makeTinyKernels();
+  TinyKernels K = makeTinyKernels();
   // Module 1 renders like module 0 the first time only: the byte compare
   // keeps it apart. Module 2 does not render.
   std::atomic<unsigned> Module1Renders{0};
