@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/Batch.h"
+#include "BatchTally.h"
 #include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/EnumNames.h"
 
@@ -25,10 +26,41 @@
 
 using namespace llvm;
 using namespace mmptx;
+using namespace mmptx::detail;
 
-static double secondsSince(std::chrono::steady_clock::time_point T) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - T)
+double
+mmptx::detail::secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
       .count();
+}
+
+void mmptx::detail::tallyModule(BatchResult &Out, size_t I,
+                                function_ref<std::string(size_t)> NameOf,
+                                bool Rendered) {
+  ModuleResult &R = Out.Modules[I];
+  BatchSummary &S = Out.Summary;
+  if (Rendered && R.Source == ModuleResult::Duplicate) {
+    const ModuleResult &First = Out.Modules[R.DuplicateOf];
+    R.Ok = First.Ok;
+    R.Result = First.Result;
+    R.Cancelled = First.Cancelled;
+    R.TimedOut = First.TimedOut;
+    if (!First.Ok)
+      R.Error = NameOf(I) + ": error: same PTX as '" + NameOf(R.DuplicateOf) +
+                "', which " +
+                (First.Cancelled ? "was not compiled (cancelled)" : "failed");
+    ++S.Duplicates;
+  } else if (Rendered) {
+    S.BusySeconds += R.Seconds;
+    if (R.Source == ModuleResult::Cached)
+      ++S.CacheHits;
+    else if (R.Ok)
+      ++S.Compiled;
+  }
+  if (!R.Ok)
+    ++S.Failed;
+  S.Cancelled += R.Cancelled;
+  S.TimedOut += R.TimedOut;
 }
 
 std::string mmptx::getCubinCacheKey(const PTXCompiler &Compiler, StringRef Ptx,
@@ -243,31 +275,8 @@ BatchResult mmptx::compileBatch(PTXCompiler &Compiler,
     Pool.wait();
   }
 
-  for (size_t I = 0; I < Modules.size(); ++I) {
-    ModuleResult &R = Out.Modules[I];
-    if (R.Source == ModuleResult::Duplicate) {
-      const ModuleResult &First = Out.Modules[R.DuplicateOf];
-      R.Ok = First.Ok;
-      R.Result = First.Result;
-      R.Cancelled = First.Cancelled;
-      R.TimedOut = First.TimedOut;
-      if (!First.Ok)
-        R.Error = Modules[I].Name + ": error: same PTX as '" +
-                  Modules[R.DuplicateOf].Name + "', which " +
-                  (First.Cancelled ? "was not compiled (cancelled)" : "failed");
-      ++S.Duplicates;
-    } else {
-      S.BusySeconds += R.Seconds;
-      if (R.Source == ModuleResult::Cached)
-        ++S.CacheHits;
-      else if (R.Ok)
-        ++S.Compiled;
-    }
-    if (!R.Ok)
-      ++S.Failed;
-    S.Cancelled += R.Cancelled;
-    S.TimedOut += R.TimedOut;
-  }
+  for (size_t I = 0; I < Modules.size(); ++I)
+    tallyModule(Out, I, [&](size_t J) { return Modules[J].Name; });
   S.WallSeconds = secondsSince(Start);
   return Out;
 }

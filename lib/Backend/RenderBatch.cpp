@@ -15,6 +15,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "BatchTally.h"
 #include "mmptx/Backend/Batch.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -171,34 +172,10 @@ BatchResult mmptx::compileRenderedBatch(PTXCompiler &Compiler,
       });
 
   for (size_t I = 0; I != N; ++I) {
-    ModuleResult &R = Out.Modules[I];
-    if (!Rendered[I]) {
-      R.Result.Backend = Compiler.getIdentity();
-    } else if (R.Source == ModuleResult::Duplicate) {
-      const ModuleResult &F = Out.Modules[R.DuplicateOf];
-      R.Ok = F.Ok;
-      R.Result = F.Result;
-      R.Cancelled = F.Cancelled;
-      R.TimedOut = F.TimedOut;
-      if (!F.Ok)
-        R.Error = NameOf(I) + ": error: same PTX as '" + NameOf(R.DuplicateOf) +
-                  "', which " +
-                  (F.Cancelled ? "was not compiled (cancelled)" : "failed");
-      ++S.Duplicates;
-    } else {
-      S.BusySeconds += R.Seconds;
-      if (R.Source == ModuleResult::Cached)
-        ++S.CacheHits;
-      else if (R.Ok)
-        ++S.Compiled;
-    }
-    if (!R.Ok)
-      ++S.Failed;
-    S.Cancelled += R.Cancelled;
-    S.TimedOut += R.TimedOut;
+    if (!Rendered[I])
+      Out.Modules[I].Result.Backend = Compiler.getIdentity();
+    detail::tallyModule(Out, I, NameOf, Rendered[I]);
   }
-  S.WallSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
+  S.WallSeconds = detail::secondsSince(Start);
   return Out;
 }

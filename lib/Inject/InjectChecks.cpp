@@ -333,20 +333,20 @@ static Error verifyMovs(const Module &M, const InjectModule &Im,
       break;
     Visit(J, 1, ReadBack, InjectArgKind::In, Unread);
   }
+  // "<kind> variable 'V' of inject site 'S' is never <Why> in its scope".
+  auto Unused = [&](const InjectVariable &V, const Twine &Why) {
+    return siteError(M, M.getLoc(Site.MarkerOffset),
+                     getInjectArgKindName(V.Kind) + " variable '" + V.Name +
+                         "' of inject site '" + Inj.Name + "' is never " + Why +
+                         " in its scope");
+  };
   for (size_t I = 0; I != Vars.size(); ++I) {
     const InjectVariable &V = Vars[I];
     if (V.Kind != InjectArgKind::Out && !Set[I])
-      return siteError(M, M.getLoc(Site.MarkerOffset),
-                       getInjectArgKindName(V.Kind) + " variable '" + V.Name +
-                           "' of inject site '" + Inj.Name +
-                           "' is never set: no 'mov %" + Regs[I] +
-                           ", ...' before the site in its scope");
+      return Unused(V, "set: no 'mov %" + Regs[I] + ", ...' before the site");
     if (V.Kind != InjectArgKind::In && !ReadBack[I])
-      return siteError(M, M.getLoc(Site.MarkerOffset),
-                       getInjectArgKindName(V.Kind) + " variable '" + V.Name +
-                           "' of inject site '" + Inj.Name +
-                           "' is never read back: no 'mov ..., %" + Regs[I] +
-                           "' after the site in its scope");
+      return Unused(V,
+                    "read back: no 'mov ..., %" + Regs[I] + "' after the site");
   }
   return Error::success();
 }
@@ -363,11 +363,18 @@ static Error verifyInFunction(const Module &M, const InjectModule &Im,
                        "a function body");
 }
 
-Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
-                                  const InjectSite &Site, uint32_t MarkerStmt) {
+/// Resolves \p MarkerStmt (Statement::NoIndex: the statement at the site's
+/// marker) and checks with verifyInFunction() that it is in a function.
+static Error verifySiteStart(const Module &M, const InjectModule &Im,
+                             const InjectSite &Site, uint32_t &MarkerStmt) {
   if (MarkerStmt == Statement::NoIndex)
     MarkerStmt = statementAt(M, Site.MarkerOffset);
-  if (Error E = verifyInFunction(M, Im, Site, MarkerStmt))
+  return verifyInFunction(M, Im, Site, MarkerStmt);
+}
+
+Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
+                                  const InjectSite &Site, uint32_t MarkerStmt) {
+  if (Error E = verifySiteStart(M, Im, Site, MarkerStmt))
     return E;
   if (Site.Format == InjectSiteFormat::Legacy)
     return Error::success();
@@ -656,9 +663,7 @@ bool mmptx::isMovCompatible(StringRef Declared, StringRef MovSuffix) {
 
 Error mmptx::verifyLegacySite(const Module &M, const InjectModule &Im,
                               const InjectSite &Site, uint32_t MarkerStmt) {
-  if (MarkerStmt == Statement::NoIndex)
-    MarkerStmt = statementAt(M, Site.MarkerOffset);
-  if (Error E = verifyInFunction(M, Im, Site, MarkerStmt))
+  if (Error E = verifySiteStart(M, Im, Site, MarkerStmt))
     return E;
   if (Site.Format != InjectSiteFormat::Legacy)
     return Error::success();

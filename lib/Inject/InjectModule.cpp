@@ -187,6 +187,9 @@ private:
   static constexpr uint32_t NoFastPath = ~uint32_t(0);
 
   Error handleMarker(const char *J, const char *&Resume);
+  /// Calls handleMarker() at each 'J' from \p P to \p End, \p P following
+  /// as it resumes.
+  Error scanRange(const char *&P, const char *End);
   Error parseSite(const char *Comment, const char *Kw, bool Native,
                   const char *&Resume);
   Error parseArgs(const char *Keyword, StringRef Name, bool Native,
@@ -379,23 +382,24 @@ Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
   bool Native = Kw - Base >= 2 && Kw[-2] == 'M' && Kw[-1] == 'M';
   StringRef Rest(J + 4, BufferEnd - (J + 4));
   enum { None, Start, End, ArgMarker } Which = None;
+  // Rest starts with the word K, or with K and a line end.
+  auto Is = [&Rest](StringRef K) {
+    return startsWithWord(Rest, K) ||
+           (Rest.size() > K.size() && Rest.startswith(K) &&
+            (Rest[K.size()] == '\r' || Rest[K.size()] == '\n'));
+  };
   if (!Native) {
-    if (startsWithWord(Rest, "_START") || Rest.startswith("_START\r") ||
-        Rest.startswith("_START\n"))
+    if (Is("_START"))
       Which = Start;
-    else if (startsWithWord(Rest, "_END") || Rest.startswith("_END\r") ||
-             Rest.startswith("_END\n"))
+    else if (Is("_END"))
       Which = End;
   } else {
     Kw -= 2;
-    if (startsWithWord(Rest, "_BEGIN") || Rest.startswith("_BEGIN\r") ||
-        Rest.startswith("_BEGIN\n"))
+    if (Is("_BEGIN"))
       Which = Start;
-    else if (startsWithWord(Rest, "_END") || Rest.startswith("_END\r") ||
-             Rest.startswith("_END\n"))
+    else if (Is("_END"))
       Which = End;
-    else if (startsWithWord(Rest, "_ARG") || Rest.startswith("_ARG\r") ||
-             Rest.startswith("_ARG\n"))
+    else if (Is("_ARG"))
       Which = ArgMarker;
   }
   if (Which == None)
@@ -883,8 +887,12 @@ Error InjectSiteScanner::scanText() {
     }
   }
   const char *P = Base;
-  while (P < BufferEnd) {
-    const void *J = memchr(P, 'J', BufferEnd - P);
+  return scanRange(P, BufferEnd);
+}
+
+Error InjectSiteScanner::scanRange(const char *&P, const char *End) {
+  while (P < End) {
+    const void *J = memchr(P, 'J', End - P);
     if (!J)
       break;
     if (Error E = handleMarker(static_cast<const char *>(J), P))
@@ -905,13 +913,8 @@ Error InjectSiteScanner::scanModule(const ptx::Module &M) {
     // Markers are `//` comments; a `/* */` comment only mentions them.
     if (P < Resume || Se - P < 2 || P[1] != '/')
       continue;
-    while (P < Se) {
-      const void *J = memchr(P, 'J', Se - P);
-      if (!J)
-        break;
-      if (Error E = handleMarker(static_cast<const char *>(J), P))
-        return E;
-    }
+    if (Error E = scanRange(P, Se))
+      return E;
     Resume = std::max(Resume, P);
   }
   return Error::success();
@@ -1207,12 +1210,19 @@ void InjectModule::fill(ArrayRef<StringRef> Stubs, Sink Append) const {
   Append(Text + From, TemplateSize - From);
 }
 
+/// renderedSize(\p Stubs) of \p M, after checkStubs() where \p Opts asks.
+static Expected<size_t> checkedRenderedSize(const InjectModule &M,
+                                            ArrayRef<StringRef> Stubs,
+                                            const RenderOptions &Opts) {
+  if (Opts.CheckStubs)
+    if (Error E = M.checkStubs(Stubs, Opts))
+      return E;
+  return M.renderedSize(Stubs);
+}
+
 Error InjectModule::render(ArrayRef<StringRef> Stubs, std::string &Out,
                            const RenderOptions &Opts) const {
-  if (Opts.CheckStubs)
-    if (Error E = checkStubs(Stubs, Opts))
-      return E;
-  Expected<size_t> Size = renderedSize(Stubs);
+  Expected<size_t> Size = checkedRenderedSize(*this, Stubs, Opts);
   if (!Size)
     return Size.takeError();
   Out.clear();
@@ -1224,10 +1234,7 @@ Error InjectModule::render(ArrayRef<StringRef> Stubs, std::string &Out,
 Expected<size_t> InjectModule::render(ArrayRef<StringRef> Stubs, char *Buf,
                                       size_t BufSize,
                                       const RenderOptions &Opts) const {
-  if (Opts.CheckStubs)
-    if (Error E = checkStubs(Stubs, Opts))
-      return E;
-  Expected<size_t> Size = renderedSize(Stubs);
+  Expected<size_t> Size = checkedRenderedSize(*this, Stubs, Opts);
   if (!Size)
     return Size.takeError();
   if (!Buf && *Size)

@@ -21,6 +21,7 @@
 #include "mmptx/IR/Instruction.h"
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Lexer.h"
+#include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
 
 #include <cstdint>
@@ -99,6 +100,34 @@ public:
   }
 
 private:
+  enum ListStep { Bad, More, Closed };
+  /// After a list element and its blanks: steps over \p Close (\returns
+  /// Closed) or ',' (\returns More); \returns Bad at anything else.
+  ListStep listStep(char Close) {
+    if (P == E || (*P != Close && *P != ','))
+      return Bad;
+    return *P++ == Close ? Closed : More;
+  }
+  /// After an operand: blanks, then the ';' that ends the text (Closed) or
+  /// ',' and blanks (More); \returns Bad at anything else.
+  ListStep nextOperand() {
+    blanks();
+    ListStep Step = listStep(';');
+    if (Step == Closed && P != E)
+      return Bad;
+    if (Step == More)
+      blanks();
+    return Step;
+  }
+  /// name(), checking the end of the text at each step (no sentinel).
+  bool boundedName() {
+    if (P == E || !is(*P, SC_IdentStart))
+      return false;
+    ++P;
+    while (P < E && is(*P, SC_IdentChar))
+      ++P;
+    return true;
+  }
   void blanks() {
     while (is(*P, SC_Blank))
       ++P;
@@ -245,13 +274,9 @@ bool StatementScanner::vector() {
     if (!operand(/*Top=*/false))
       return false;
     blanks();
-    if (*P == '}') {
-      ++P;
-      return true;
-    }
-    if (*P != ',')
-      return false;
-    ++P;
+    ListStep Step = listStep('}');
+    if (Step != More)
+      return Step == Closed;
   }
 }
 
@@ -289,13 +314,9 @@ bool StatementScanner::instructionBody() {
       blanks();
       continue;
     }
-    blanks();
-    if (*P == ';')
-      return P + 1 == E;
-    if (*P != ',')
-      return false;
-    ++P;
-    blanks();
+    ListStep Step = nextOperand();
+    if (Step != More)
+      return Step == Closed;
   }
 }
 
@@ -373,25 +394,13 @@ bool StatementScanner::declaration(StringRef Space) {
         return false;
       ++P;
     }
-    blanks();
-    if (*P == ';')
-      return P + 1 == E;
-    if (*P != ',')
-      return false;
-    ++P;
-    blanks();
+    ListStep Step = nextOperand();
+    if (Step != More)
+      return Step == Closed;
   }
 }
 
 bool StatementScanner::tokens() {
-  auto NameAt = [&]() {
-    if (P == E || !is(*P, SC_IdentStart))
-      return false;
-    ++P;
-    while (P < E && is(*P, SC_IdentChar))
-      ++P;
-    return true;
-  };
   while (true) {
     while (P < E && is(*P, SC_Blank))
       ++P;
@@ -400,7 +409,7 @@ bool StatementScanner::tokens() {
     char C = *P;
     if (C == '.') {
       ++P;
-      if (!NameAt())
+      if (!boundedName())
         return false;
       while (E - P >= 3 && P[0] == ':' && P[1] == ':' &&
              is(P[2], SC_IdentChar)) {
@@ -410,7 +419,7 @@ bool StatementScanner::tokens() {
       }
     } else if (C == '%') {
       ++P;
-      if (!NameAt())
+      if (!boundedName())
         return false;
     } else if (is(C, SC_Digit)) {
       // Decimal, at most 18 digits, not followed by a name byte or a dot.
@@ -428,7 +437,7 @@ bool StatementScanner::tokens() {
       ++P;
     } else if (is(C, SC_Punct)) {
       ++P;
-    } else if (!NameAt()) {
+    } else if (!boundedName()) {
       return false;
     }
   }
@@ -567,14 +576,6 @@ bool StatementScanner::header() {
       return StringRef();
     return StringRef(B, P - B);
   };
-  auto Name = [&]() {
-    if (P == E || !is(*P, SC_IdentStart))
-      return false;
-    ++P;
-    while (P < E && is(*P, SC_IdentChar))
-      ++P;
-    return true;
-  };
   auto Number = [&](uint64_t &V) {
     const char *D = P;
     V = 0;
@@ -600,7 +601,7 @@ bool StatementScanner::header() {
           return false;
         Q = Word();
       }
-      if (!isPTXType(Q) || !Blanks() || !Name())
+      if (!isPTXType(Q) || !Blanks() || !boundedName())
         return false;
       if (P < E && *P == '[') {
         ++P;
@@ -610,15 +611,9 @@ bool StatementScanner::header() {
         ++P;
       }
       Blanks();
-      if (P == E)
-        return false;
-      if (*P == ')') {
-        ++P;
-        return true;
-      }
-      if (*P != ',')
-        return false;
-      ++P;
+      ListStep Step = listStep(')');
+      if (Step != More)
+        return Step == Closed;
       Blanks();
     }
   };
@@ -637,7 +632,7 @@ bool StatementScanner::header() {
       return false;
     Blanks();
   }
-  if (!Name())
+  if (!boundedName())
     return false;
   Blanks();
   if (P < E && *P == '(') {
@@ -664,7 +659,7 @@ bool StatementScanner::header() {
   return true;
 }
 
-/// isPlainStatement(), inline in verifyOperands()'s loop.
+/// isPlainStatement(); verifyOperands() skips the statements it accepts.
 static inline bool isPlain(StringRef Text, StmtKind Kind) {
   StatementScanner S(Text);
   switch (Kind) {
@@ -690,30 +685,5 @@ bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
 }
 
 Error mmptx::verifyOperands(const Module &M) {
-  Instruction I;
-  StringRef Buffer = M.getBuffer();
-  for (const Statement &S : M.statements()) {
-    switch (S.Kind) {
-    case StmtKind::Instruction:
-      if (isPlain(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
-        break;
-      if (Error E = parseInstruction(M, S, I))
-        return E;
-      break;
-    case StmtKind::Directive:
-    case StmtKind::FunctionHeader:
-    case StmtKind::Label:
-      if (isPlain(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
-        break;
-      if (Error E = verifyStatement(M, S))
-        return E;
-      break;
-    case StmtKind::Comment:
-    case StmtKind::ScopeBegin:
-    case StmtKind::ScopeEnd:
-    case StmtKind::Empty:
-      break;
-    }
-  }
-  return Error::success();
+  return verifyModule(M, isPlain);
 }

@@ -808,11 +808,20 @@ Error mmptx::verifyStatement(const Module &M, const Statement &S) {
   return Error::success();
 }
 
-Error mmptx::verifyModule(const Module &M) {
+Error mmptx::verifyModule(const Module &M) { return verifyModule(M, nullptr); }
+
+Error mmptx::verifyModule(const Module &M,
+                          function_ref<bool(StringRef, StmtKind)> Skip) {
   // One Instruction reused across statements keeps the full parse
   // allocation-free for ordinary instructions.
   Instruction I;
+  StringRef Buffer = M.getBuffer();
   for (const Statement &S : M.statements()) {
+    // Comments, scopes and empty statements are never parsed, skipped or
+    // not.
+    if (Skip &&
+        Skip(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
+      continue;
     switch (S.Kind) {
     case StmtKind::Instruction:
       if (Error E = parseInstruction(M, S, I))

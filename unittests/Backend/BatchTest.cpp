@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/Batch.h"
+#include "BatchTestUtil.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -18,24 +19,10 @@ using namespace mmptx;
 
 namespace {
 
-std::string readTinyKernel() {
-  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
-                                   "/ptx_inject_simple_kernel.ptx");
-  EXPECT_TRUE(bool(Buf));
-  return Buf ? (*Buf)->getBuffer().str() : "";
-}
-
 TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
-  std::string Good = readTinyKernel();
-  // Same program, another comment: different text, compiled separately.
-  std::string Other = "// variant\n" + Good;
-  std::string Bad = Good;
-  Bad.replace(Bad.find("mov.f32 %_x0"), 7, "mov.f33");
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
+  batchtest::TinyKernels K = batchtest::makeTinyKernels();
+  const std::string &Good = K.Good, &Other = K.Other, &Bad = K.Bad;
 
   std::vector<BatchModule> Mods(5);
   Mods[0] = {"a", Good, nullptr};
@@ -45,13 +32,11 @@ TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
   Mods[4] = {"e", Bad, nullptr};
 
   SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-batch-test", Dir));
-  auto Cache = ContentCache::open(Dir);
-  ASSERT_TRUE(bool(Cache));
+  std::unique_ptr<ContentCache> Cache =
+      batchtest::openTempCache("mmptx-batch-test", Dir);
+  ASSERT_TRUE(Cache);
 
-  BatchOptions BO;
-  BO.Threads = 2;
-  BO.Cache = Cache->get();
+  BatchOptions BO = batchtest::cachedBatchOptions(2, Cache.get());
   size_t Calls = 0;
   BO.OnProgress = [&](size_t Done, size_t Total) {
     ++Calls;
@@ -95,11 +80,7 @@ TEST(BatchTest, DeduplicatesCachesAndKeepsErrorsPerModule) {
 }
 
 TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   CompileOptions O;
   std::string K = getCubinCacheKey(**C, "ptx", O);
   EXPECT_NE(K, getCubinCacheKey(**C, "ptx ", O));
@@ -119,12 +100,8 @@ TEST(BatchTest, CacheKeyCoversBackendOptionsAndPtx) {
 // and the cache, with the ptxas backend (a process per module, so no
 // uninstrumented library code runs on the pool's threads).
 TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
-  std::string Tiny = readTinyKernel();
+  MMPTX_COMPILER_OR_SKIP(C, createPtxasBackend());
+  std::string Tiny = batchtest::readTinyKernel();
   std::vector<std::string> Texts;
   for (int I = 0; I < 6; ++I)
     Texts.push_back("// " + std::to_string(I % 3) + "\n" + Tiny);
@@ -132,12 +109,10 @@ TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
   for (size_t I = 0; I < Texts.size(); ++I)
     Mods.push_back({"m" + std::to_string(I), Texts[I], nullptr});
   SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-batch-tsan", Dir));
-  auto Cache = ContentCache::open(Dir);
-  ASSERT_TRUE(bool(Cache));
-  BatchOptions BO;
-  BO.Threads = 3;
-  BO.Cache = Cache->get();
+  std::unique_ptr<ContentCache> Cache =
+      batchtest::openTempCache("mmptx-batch-tsan", Dir);
+  ASSERT_TRUE(Cache);
+  BatchOptions BO = batchtest::cachedBatchOptions(3, Cache.get());
   BatchResult R = compileBatch(**C, Mods, {}, BO);
   EXPECT_EQ(R.Summary.Unique, 3u);
   EXPECT_EQ(R.Summary.Failed, 0u);
@@ -150,12 +125,8 @@ TEST(BatchTest, ConcurrentBatchSharesCompilerAndCache) {
 namespace {
 
 TEST(BatchTest, CancelKeepsFinishedResultsAndMarksTheRest) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
-  std::string Good = readTinyKernel();
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
+  std::string Good = batchtest::readTinyKernel();
   std::vector<std::string> Texts;
   for (int I = 0; I < 4; ++I)
     Texts.push_back("// variant " + std::to_string(I) + "\n" + Good);
@@ -194,11 +165,7 @@ TEST(BatchTest, CancelKeepsFinishedResultsAndMarksTheRest) {
 }
 
 TEST(BatchTest, FailedResultsNameTheirBackend) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
   std::string Bad = ".version 8.0\n.target sm_80\n.address_size 64\nbogus;\n";
   BatchModule M{"bad", Bad, nullptr};
   BatchResult R = compileBatch(**C, M, CompileOptions());
@@ -210,23 +177,17 @@ TEST(BatchTest, FailedResultsNameTheirBackend) {
 #ifdef LLVM_ON_UNIX
 TEST(BatchTest, ModuleTimeoutStopsAHungPtxas) {
   // A ptxas that answers --version and then never finishes a compile.
-  SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-timeout", Dir));
-  SmallString<128> Fake(Dir);
-  sys::path::append(Fake, "ptxas");
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Fake, EC);
-    ASSERT_FALSE(EC);
-    OS << "#!/bin/sh\n"
-          "case \"$1\" in --version) echo 'Cuda compilation tools, release "
-          "13.0, V13.0.88'; exit 0;; esac\n"
-          "exec sleep 1000\n";
-  }
-  ASSERT_FALSE(sys::fs::setPermissions(Fake, sys::fs::perms(0755)));
+  SmallString<128> Dir, Fake;
+  ASSERT_FALSE(batchtest::writeFakePtxas(
+      "mmptx-timeout",
+      "#!/bin/sh\n"
+      "case \"$1\" in --version) echo 'Cuda compilation tools, release "
+      "13.0, V13.0.88'; exit 0;; esac\n"
+      "exec sleep 1000\n",
+      Dir, Fake));
   Expected<std::unique_ptr<PTXCompiler>> C = createPtxasBackend(Fake);
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
-  std::string Good = readTinyKernel();
+  std::string Good = batchtest::readTinyKernel();
   std::string Other = "// other\n" + Good;
   // Two modules on two worker threads: the limit must hold off the main
   // thread too (a SIGALRM-based one would not).

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Backend/PTXCompiler.h"
+#include "BatchTestUtil.h"
 #include "mmptx/Backend/Batch.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -52,18 +53,12 @@ TEST(CompileOptionsTest, ConflictingBackendOptions) {
 
 TEST(PTXCompilerTest, EmptyCubinIsAFailureNeverCached) {
   // A ptxas that answers and exits 0 without writing the cubin.
-  SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mmptx-fake-ptxas", Dir));
-  SmallString<128> Program(Dir);
-  sys::path::append(Program, "ptxas");
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Program, EC);
-    ASSERT_FALSE(EC);
-    OS << "#!/bin/sh\necho 'Cuda compilation tools, release 13.0, "
-          "V13.0.88'\nexit 0\n";
-  }
-  sys::fs::setPermissions(Program, sys::fs::all_exe | sys::fs::owner_all);
+  SmallString<128> Dir, Program;
+  ASSERT_FALSE(batchtest::writeFakePtxas(
+      "mmptx-fake-ptxas",
+      "#!/bin/sh\necho 'Cuda compilation tools, release 13.0, V13.0.88'\n"
+      "exit 0\n",
+      Dir, Program));
   auto C = createPtxasBackend(Program);
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
   SmallString<128> CacheDir(Dir);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BatchTestUtil.h"
 #include "mmptx/Backend/Batch.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -14,27 +15,15 @@
 
 using namespace llvm;
 using namespace mmptx;
+using namespace mmptx::batchtest;
 
 namespace {
 
-std::string readTinyKernel() {
-  auto Buf = MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) +
-                                   "/ptx_inject_simple_kernel.ptx");
-  EXPECT_TRUE(bool(Buf));
-  return Buf ? (*Buf)->getBuffer().str() : "";
-}
-
 TEST(RenderBatchTest, SameResultsAsCompileBatch) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
-  std::string Good = readTinyKernel();
-  std::string Other = "// variant\n" + Good;
-  std::string Bad = Good;
-  Bad.replace(Bad.find("mov.f32 %_x0"), 7, "mov.f33");
-  const std::string *Texts[] = {&Good, &Bad, &Good, &Other, &Bad, &Other};
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
+  TinyKernels K = makeTinyKernels();
+  const std::string *Texts[] = {&K.Good,  &K.Bad, &K.Good,
+                                &K.Other, &K.Bad, &K.Other};
   const char *Names[] = {"a", "b", "c", "d", "e", "f"};
   std::vector<BatchModule> Mods;
   for (size_t I = 0; I != 6; ++I)
@@ -76,13 +65,8 @@ TEST(RenderBatchTest, SameResultsAsCompileBatch) {
 }
 
 TEST(RenderBatchTest, HashMatchIsConfirmedByBytesAndRenderErrorsFail) {
-  Expected<std::unique_ptr<PTXCompiler>> C = createDefaultPTXCompiler();
-  if (!C) {
-    std::string Why = toString(C.takeError());
-    GTEST_SKIP() << Why;
-  }
-  std::string Good = readTinyKernel();
-  std::string Other = "// variant\n" + Good;
+  MMPTX_COMPILER_OR_SKIP(C, createDefaultPTXCompiler());
+  TinyKernels K = makeTinyKernels();
   // Module 1 renders like module 0 the first time only: the byte compare
   // keeps it apart. Module 2 does not render.
   std::atomic<unsigned> Module1Renders{0};
@@ -91,7 +75,7 @@ TEST(RenderBatchTest, HashMatchIsConfirmedByBytesAndRenderErrorsFail) {
   R.Render = [&](size_t I, std::string &Out) -> Error {
     if (I == 2)
       return createStringError(inconvertibleErrorCode(), "no stub for 'mma'");
-    Out = I == 1 && Module1Renders++ ? Other : Good;
+    Out = I == 1 && Module1Renders++ ? K.Other : K.Good;
     return Error::success();
   };
   BatchResult Got = compileRenderedBatch(**C, R, {}, BatchOptions());

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MutateText.h"
 #include "mmptx/IR/Instruction.h"
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Parser.h"
@@ -77,30 +78,9 @@ std::string compare(StringRef Text, unsigned &Plain, unsigned &Statements,
 }
 
 std::string mutate(std::string S, std::mt19937_64 &Gen) {
-  static const char Alphabet[] =
-      " \t\n{}%;,.@!<>-+_$[]/\":|()*=0123456789abcdefxFUrp";
-  unsigned Edits = 1 + Gen() % 3;
-  for (unsigned E = 0; E != Edits; ++E) {
-    size_t At = S.empty() ? 0 : Gen() % (S.size() + 1);
-    char C = Alphabet[Gen() % (sizeof(Alphabet) - 1)];
-    switch (Gen() % 4) {
-    case 0:
-      S.insert(S.begin() + At, C);
-      break;
-    case 1:
-      if (At < S.size())
-        S.erase(At, 1);
-      break;
-    case 2:
-      // Digits make long literals.
-      S.insert(At, std::string(1 + Gen() % 20, "0123456789"[Gen() % 10]));
-      break;
-    default:
-      if (At < S.size())
-        S[At] = C;
-    }
-  }
-  return S;
+  return mutatetest::mutateText(
+      std::move(S), Gen, " \t\n{}%;,.@!<>-+_$[]/\":|()*=0123456789abcdefxFUrp",
+      /*LongDigits=*/true);
 }
 
 TEST(PlainStatementTest, Examples) {

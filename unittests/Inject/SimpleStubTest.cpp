@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MutateText.h"
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Inject/InjectModule.h"
 #include "mmptx/Stack/StackCompiler.h"
@@ -112,24 +113,8 @@ TEST_F(SimpleStubTest, AgreesWithTheFullCheck) {
   unsigned Checked = 0, Simple = 0;
   for (const std::string &Seed : Seeds) {
     for (unsigned K = 0; K != 40; ++K) {
-      std::string S = Seed;
-      unsigned Edits = 1 + Gen() % 3;
-      for (unsigned E = 0; E != Edits; ++E) {
-        size_t At = S.empty() ? 0 : Gen() % (S.size() + 1);
-        char C = Alphabet[Gen() % (sizeof(Alphabet) - 1)];
-        switch (Gen() % 3) {
-        case 0:
-          S.insert(S.begin() + At, C);
-          break;
-        case 1:
-          if (At < S.size())
-            S.erase(At, 1);
-          break;
-        default:
-          if (At < S.size())
-            S[At] = C;
-        }
-      }
+      std::string S =
+          mutatetest::mutateText(Seed, Gen, Alphabet, /*LongDigits=*/false);
       ++Checked;
       if (!isSimpleStub(S, InRegs))
         continue;

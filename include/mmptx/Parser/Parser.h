@@ -25,6 +25,8 @@
 
 #include "mmptx/IR/Module.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -50,6 +52,13 @@ parseStructure(const llvm::SourceMgr &SM, unsigned BufferID,
 
 /// Parses the operands of every statement of \p M; \returns the first error.
 llvm::Error verifyModule(const ptx::Module &M);
+
+/// verifyModule() that leaves out each statement for which \p Skip (given
+/// the statement's text and kind) says true: for a caller that can tell
+/// faster that a statement is well formed.
+llvm::Error
+verifyModule(const ptx::Module &M,
+             llvm::function_ref<bool(llvm::StringRef, ptx::StmtKind)> Skip);
 
 /// parseStructure() followed by verifyModule().
 llvm::Expected<std::unique_ptr<ptx::Module>> parsePTX(const llvm::SourceMgr &SM,
