@@ -4,6 +4,8 @@
 #
 #   bash utils/gpu-smoke.sh            # build (utils/setup.sh), then check
 #   bash utils/gpu-smoke.sh --no-build # use the existing build/
+#   bash utils/gpu-smoke.sh --no-python # skip the Python steps (a machine
+#                                       # whose Python cannot import the build)
 #
 # Steps: the GPU and driver (nvidia-smi, the probe, a driver of CUDA 13.0 or
 # later for CUDA 13 cubins); the half-precision, signed-zero and division
@@ -22,12 +24,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 START=$SECONDS
 
-BUILD=1
+BUILD=1 PYTHON=1
 for a in "$@"; do
   case $a in
   --no-build) BUILD=0 ;;
-  -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
-  *) echo "gpu-smoke: unknown option '$a' (--no-build, --help)" >&2; exit 2 ;;
+  --no-python) PYTHON=0 ;;
+  -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
+  *) echo "gpu-smoke: unknown option '$a' (--no-build, --no-python, --help)" >&2; exit 2 ;;
   esac
 done
 
@@ -151,7 +154,9 @@ python_ready() {
     --no-build-isolation . >"$LOGS/pip.log" 2>&1 &&
     (cd /tmp && python3 -c "import mmptx.runtime") >/dev/null 2>&1
 }
-if python_ready; then
+if [ "$PYTHON" = 0 ]; then
+  skip "the Python runtime tests (--no-python)"
+elif python_ready; then
   step python-fake "Python runtime tests on the fake driver" \
     python3 -m pytest -q python/tests/test_runtime.py
   gpu_step python "Python runtime on the GPU: second thread, checked launches, argument checks" \
