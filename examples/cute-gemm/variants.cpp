@@ -52,6 +52,7 @@
 #include "mmptx/Stack/StackRandom.h"
 #include "mmptx/Stack/StackText.h"
 #include "mmptx/Stub/StubBuilder.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Transforms/PruneUnusedGlobals.h"
 
@@ -410,7 +411,7 @@ static int fail(Error E) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   ignoreStderrWriteErrorsAtExit();
-  cl::HideUnrelatedOptions(Category);
+  hideUnrelatedToolOptions(&Category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "mmptx-example-cute-gemm: one CuTe GEMM, many semiring variants, end "

@@ -31,6 +31,7 @@
 #include "mmptx/Stack/DefaultStackSet.h"
 #include "mmptx/Stack/StackInterpreter.h"
 #include "mmptx/Stack/StackRandom.h"
+#include "mmptx/Support/ToolInit.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -169,7 +170,7 @@ static bool checkRange(StringRef Flag, uint64_t V, uint64_t Lo, uint64_t Hi) {
 
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
-  cl::HideUnrelatedOptions(Category);
+  hideUnrelatedToolOptions(&Category);
   cl::ParseCommandLineOptions(Argc, Argv,
                               "MAP-Elites over Stack PTX programs: generate, "
                               "pack, compile, evaluate\n");

@@ -103,6 +103,11 @@ public:
                                   const CompileOptions &Opts) override {
     std::vector<std::string> Args =
         Opts.getArgs({"-arch=", "-lineinfo", "-maxrregcount=", "-verbose"});
+    // Where a CUDA driver is installed, nvJitLink keeps every result in the
+    // driver's disk cache (~/.nv/ComputeCache) unless told not to: a second
+    // cache beside mmptx's, outside its size limit, that made --no-cache and
+    // every benchmark of this backend on such a machine wrong.
+    Args.push_back("-no-cache");
     std::vector<const char *> Argv = getArgv(Args);
 
     RawResult Out;

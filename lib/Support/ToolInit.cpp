@@ -8,6 +8,8 @@
 #include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Support/ToolVersion.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace mmptx;
@@ -18,7 +20,7 @@ ToolInit::ToolInit(int &Argc, char **&Argv, StringRef Overview,
   ignoreStderrWriteErrorsAtExit();
   installToolVersionPrinter();
   if (Category)
-    cl::HideUnrelatedOptions(*Category);
+    hideUnrelatedToolOptions(Category);
   cl::ParseCommandLineOptions(Argc, Argv, Overview);
 }
 
@@ -29,6 +31,14 @@ ToolInit::ToolInit(int &Argc, char **&Argv, StringRef Overview,
   ignoreStderrWriteErrorsAtExit();
   installToolVersionPrinter();
   RegisterOptions();
-  cl::HideUnrelatedOptions(Categories);
+  hideUnrelatedToolOptions(Categories);
   cl::ParseCommandLineOptions(Argc, Argv, Overview);
+}
+
+void mmptx::hideUnrelatedToolOptions(
+    ArrayRef<const cl::OptionCategory *> Categories) {
+  SmallVector<const cl::OptionCategory *, 4> Shown(Categories.begin(),
+                                                   Categories.end());
+  Shown.push_back(&getColorCategory());
+  cl::HideUnrelatedOptions(Shown);
 }

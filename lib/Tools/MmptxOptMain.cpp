@@ -20,6 +20,7 @@
 #include "mmptx/Printer/Printer.h"
 #include "mmptx/Stub/StubCLOptions.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
 #include "mmptx/Support/ToolVersion.h"
 #include "mmptx/Transforms/Passes.h"
@@ -225,7 +226,7 @@ int mmptx::mmptxOptMain(int argc, char **argv) {
   installToolVersionPrinter();
   registerValuePassOptions();
   stub::registerStubCLOptions(OptCategory);
-  cl::HideUnrelatedOptions(OptCategory);
+  hideUnrelatedToolOptions(&OptCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "mmptx PTX optimizer driver\n\n"

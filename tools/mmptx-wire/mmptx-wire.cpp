@@ -23,6 +23,7 @@
 #include "mmptx/Serialize/ReferenceWire.h"
 #include "mmptx/Serialize/Wire.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/ToolInit.h"
 #include "mmptx/Support/ToolOutput.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -382,7 +383,7 @@ static int fail(Error E) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  cl::HideUnrelatedOptions(WireCategory);
+  hideUnrelatedToolOptions(&WireCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "mmptx wire formats: print, check and convert serialised jobs\n\n"

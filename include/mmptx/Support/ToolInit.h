@@ -48,6 +48,11 @@ private:
   llvm::InitLLVM X;
 };
 
+/// Hides from `--help` every option outside \p Categories, except `--color`
+/// (which every tool's diagnostics honour).
+void hideUnrelatedToolOptions(
+    llvm::ArrayRef<const llvm::cl::OptionCategory *> Categories);
+
 } // namespace mmptx
 
 #endif // MMPTX_SUPPORT_TOOLINIT_H
