@@ -254,7 +254,7 @@ def make_ast_program(args, seed, prog):
 
 
 def prepare(args, seed, zero_specials):
-    """Makes the program of \p seed and runs it on the CPU. Returns a dict:
+    """Makes the program of `seed` and runs it on the CPU. Returns a dict:
     status ('exact', 'approx', 'skip-special', 'skip-unsupported' or
     'error'), prog (its file), cpu (per row, the results' bits), bad
     (messages)."""
@@ -315,7 +315,7 @@ def prepare(args, seed, zero_specials):
 
 
 def compare(lay, res, gpu):
-    """Records every result of \p gpu (per row, the results' bits) that
+    """Records every result of `gpu` (per row, the results' bits) that
     disagrees with the CPU's: in res['bad'] for an exact result, in
     res['diverged'] for an approximate one, which is compared on the
     moderate rows only: the ISA bounds approximate instructions' error only
