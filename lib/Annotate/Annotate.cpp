@@ -435,7 +435,9 @@ Error Rewriter::parseVar(StringRef Text, SmallVectorImpl<ParsedVar> &Vars,
   size_t Comment = T.find("//");
   if (Comment != StringRef::npos)
     T = T.substr(0, Comment);
-  StringRef Expr = T.trim(" \t");
+  // Any blank C allows, a lone carriage return too: what is left must be
+  // an expression.
+  StringRef Expr = T.trim(" \t\v\f\r");
   if (Expr.empty())
     return error(TypeWord.end(),
                  "expected an expression after inject type '" + TypeWord + "'");
