@@ -1022,6 +1022,25 @@ void InjectModule::SiteStorage::trim() {
   Capacity = Count;
 }
 
+/// The statements' memory kept per thread between checked creates of
+/// large texts, up to 1 MiB.
+static std::vector<ptx::Statement> &scratchStatements() {
+  static thread_local std::vector<ptx::Statement> Scratch;
+  return Scratch;
+}
+
+LLVM_ATTRIBUTE_NOINLINE static std::vector<ptx::Statement>
+takeScratchStatements() {
+  return std::move(scratchStatements());
+}
+
+LLVM_ATTRIBUTE_NOINLINE static void
+keepScratchStatements(std::vector<ptx::Statement> &S) {
+  constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
+  if (S.capacity() <= MaxScratchStatements)
+    scratchStatements().swap(S);
+}
+
 Expected<std::unique_ptr<InjectModule>>
 InjectModule::create(StringRef PtxText, StringRef BufferName,
                      const InjectOptions &Options) {
@@ -1045,24 +1064,21 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
                                  /*RequiresNullTerminator=*/false),
       SMLoc());
   // The statements' memory of a large text is kept per thread between
-  // creates, up to MaxScratchStatements: a program that makes many handles
-  // maps it once instead of page-faulting a fresh block for every create.
-  // A small text's statements fit in a block malloc reuses anyway, and its
-  // first create does not pay for the thread-local storage.
-  constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
+  // creates (scratchStatements()): a program that makes many handles maps
+  // it once instead of page-faulting a fresh block for every create. A
+  // small text's statements fit in a block malloc reuses anyway, and its
+  // creates never touch the thread-local storage (whose first use
+  // registers a destructor with the C library).
   constexpr size_t MinScratchText = 64 << 10;
-  static thread_local std::vector<ptx::Statement> ScratchStatements;
   bool UseScratch = PtxText.size() >= MinScratchText;
-  auto Parsed = UseScratch
-                    ? parseStructure(Sm, Id, std::move(ScratchStatements))
-                    : parseStructure(Sm, Id);
+  auto Parsed = UseScratch ? parseStructure(Sm, Id, takeScratchStatements())
+                           : parseStructure(Sm, Id);
   if (!Parsed)
     return withInjectCode(Parsed.takeError(), InjectErrc::InvalidPTX);
   std::unique_ptr<ptx::Module> M = std::move(*Parsed);
   auto KeepScratch = make_scope_exit([&] {
-    std::vector<ptx::Statement> &S = M->getStatementsForBuild();
-    if (UseScratch && S.capacity() <= MaxScratchStatements)
-      ScratchStatements.swap(S);
+    if (UseScratch)
+      keepScratchStatements(M->getStatementsForBuild());
   });
   // The operands too, as mmptx-opt checks them (`.reg .f33`, a literal
   // that does not fit in 64 bits); the common statement shapes by a scan.

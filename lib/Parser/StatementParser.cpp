@@ -818,7 +818,10 @@ Error mmptx::verifyModule(const Module &M,
   StringRef Buffer = M.getBuffer();
   for (const Statement &S : M.statements()) {
     // Comments, scopes and empty statements are never parsed, skipped or
-    // not.
+    // not: \p Skip is not asked about them.
+    if (S.Kind == StmtKind::Comment || S.Kind == StmtKind::ScopeBegin ||
+        S.Kind == StmtKind::ScopeEnd || S.Kind == StmtKind::Empty)
+      continue;
     if (Skip &&
         Skip(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
       continue;

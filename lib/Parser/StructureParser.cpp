@@ -279,35 +279,41 @@ public:
     size_t Size = End - Begin;
     size_t NumWords = (Size + 63) / 64;
     // Two more words: 0 for a scan from End, then a stop past End, so that
-    // a scan ends with no count of words.
-    Bits.reset(new uint64_t[NumWords + 2]);
+    // a scan ends with no count of words. A small text's words live in the
+    // index itself: no allocation.
+    if (NumWords + 2 <= InlineWords) {
+      Bits = Inline;
+    } else {
+      Owned.reset(new uint64_t[NumWords + 2]);
+      Bits = Owned.get();
+    }
     size_t Full = Size / 64;
     bool Nul;
 #if defined(MMPTX_STOP_AVX2)
     if (__builtin_cpu_supports("avx2"))
-      Nul = stopBitsAVX2(Begin, Bits.get(), Full);
+      Nul = stopBitsAVX2(Begin, Bits, Full);
     else
 #endif
-      Nul = stopBitsBaseline(Begin, Bits.get(), Full);
+      Nul = stopBitsBaseline(Begin, Bits, Full);
     // The last block: classify a copy padded with blanks, so that no load
     // goes past End and no bit is set past it.
     if (size_t Tail = Size % 64) {
       alignas(16) char Buf[64];
       std::memset(Buf, ' ', sizeof(Buf));
       std::memcpy(Buf, Begin + Full * 64, Tail);
-      Nul |= stopBitsBaseline(Buf, Bits.get() + Full, 1);
+      Nul |= stopBitsBaseline(Buf, Bits + Full, 1);
     }
     Bits[NumWords] = 0;
     Bits[NumWords + 1] = 1;
     return Nul;
   }
 
-  const uint64_t *bits() const { return Bits.get(); }
+  const uint64_t *bits() const { return Bits; }
 
   /// \returns the first byte of [\p Q, End] that may be CC_Stop (a
   /// superset: callers check the byte's class), or End.
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *next(const char *Q) const {
-    return find(Q, Begin, End, Bits.get(), [](const char *) { return true; });
+    return find(Q, Begin, End, Bits, [](const char *) { return true; });
   }
   /// \returns the first byte of [\p Q, End) that may be CC_Stop and
   /// satisfies \p IsStop (called with a pointer to it), or End; from copies of
@@ -344,7 +350,11 @@ public:
 private:
   const char *Begin = nullptr;
   const char *End = nullptr;
-  std::unique_ptr<uint64_t[]> Bits;
+  uint64_t *Bits = nullptr;
+  std::unique_ptr<uint64_t[]> Owned;
+  /// Texts up to 4 KiB.
+  static constexpr size_t InlineWords = 66;
+  uint64_t Inline[InlineWords];
 };
 
 /// \returns the first byte of [\p Q, \p End) that is not CC_Blank, or \p End.
@@ -858,8 +868,13 @@ void StructureParser::noteModuleDirective(const char *B, const char *E,
                                           uint32_t &Pending) {
   StringRef Word = StringRef(B, E - B);
   Word = Word.take_until([](char C) { return is(C, CC_Blank); });
-  if (Word == ".version" || Word == ".target" || Word == ".address_size")
-    M.getHeaderForBuild().push_back(Stmts.size() - 1);
+  if (Word == ".version" || Word == ".target" || Word == ".address_size") {
+    // Room for the three at the first: one allocation.
+    std::vector<uint32_t> &Header = M.getHeaderForBuild();
+    if (Header.empty())
+      Header.reserve(3);
+    Header.push_back(Stmts.size() - 1);
+  }
   else if (Word == ".section")
     Pending = Stmts.size() - 1;
 }
