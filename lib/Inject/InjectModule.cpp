@@ -1071,24 +1071,27 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
   // registers a destructor with the C library).
   constexpr size_t MinScratchText = 64 << 10;
   bool UseScratch = PtxText.size() >= MinScratchText;
-  auto Parsed = UseScratch ? parseStructure(Sm, Id, takeScratchStatements())
-                           : parseStructure(Sm, Id);
-  if (!Parsed)
-    return withInjectCode(Parsed.takeError(), InjectErrc::InvalidPTX);
-  std::unique_ptr<ptx::Module> M = std::move(*Parsed);
+  ptx::Module M(Sm, Id);
+  if (UseScratch) {
+    std::vector<ptx::Statement> Storage = takeScratchStatements();
+    Storage.clear();
+    M.getStatementsForBuild().swap(Storage);
+  }
   auto KeepScratch = make_scope_exit([&] {
     if (UseScratch)
-      keepScratchStatements(M->getStatementsForBuild());
+      keepScratchStatements(M.getStatementsForBuild());
   });
+  if (Error E = parseStructure(M))
+    return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
   // The operands too, as mmptx-opt checks them (`.reg .f33`, a literal
   // that does not fit in 64 bits); the common statement shapes by a scan.
-  if (Error E = verifyOperands(*M))
+  if (Error E = verifyOperands(M))
     return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
   InjectSiteScanner Scanner(*H, PtxText, &Sm, BufferName, Options);
-  if (Error E = Scanner.scanModule(*M))
+  if (Error E = Scanner.scanModule(M))
     return E;
   Scanner.finish();
-  if (Error E = verifySites(*M, *H, Scanner.getMarkerStatements()))
+  if (Error E = verifySites(M, *H, Scanner.getMarkerStatements()))
     return E;
   return H;
 }

@@ -18,6 +18,7 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
 
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/SwapByteOrder.h"
@@ -813,8 +814,9 @@ Error mmptx::verifyModule(const Module &M) { return verifyModule(M, nullptr); }
 Error mmptx::verifyModule(const Module &M,
                           function_ref<bool(StringRef, StmtKind)> Skip) {
   // One Instruction reused across statements keeps the full parse
-  // allocation-free for ordinary instructions.
-  Instruction I;
+  // allocation-free for ordinary instructions; built at the first
+  // instruction that \p Skip leaves to the parse.
+  Optional<Instruction> I;
   StringRef Buffer = M.getBuffer();
   for (const Statement &S : M.statements()) {
     // Comments, scopes and empty statements are never parsed, skipped or
@@ -827,7 +829,9 @@ Error mmptx::verifyModule(const Module &M,
       continue;
     switch (S.Kind) {
     case StmtKind::Instruction:
-      if (Error E = parseInstruction(M, S, I))
+      if (!I)
+        I.emplace();
+      if (Error E = parseInstruction(M, S, *I))
         return E;
       break;
     case StmtKind::Directive:

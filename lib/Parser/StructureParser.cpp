@@ -568,7 +568,8 @@ private:
   std::vector<Statement> &Stmts;
   const char *Start, *P, *End;
   StopIndex Stops;
-  std::vector<uint32_t> OpenScopes;
+  /// The open `{`s: a kernel body and the inline asm blocks in it.
+  SmallVector<uint32_t, 8> OpenScopes;
   /// A header (function or .section) still waiting for its `{`.
   uint32_t PendingHeader = Statement::NoIndex;
   bool InInlineAsm = false;
@@ -866,17 +867,18 @@ Done:
 
 void StructureParser::noteModuleDirective(const char *B, const char *E,
                                           uint32_t &Pending) {
-  StringRef Word = StringRef(B, E - B);
-  Word = Word.take_until([](char C) { return is(C, CC_Blank); });
-  if (Word == ".version" || Word == ".target" || Word == ".address_size") {
-    // Room for the three at the first: one allocation.
-    std::vector<uint32_t> &Header = M.getHeaderForBuild();
-    if (Header.empty())
-      Header.reserve(3);
-    Header.push_back(Stmts.size() - 1);
-  }
-  else if (Word == ".section")
+  const char *W = B;
+  while (W < E && !is(*W, CC_Blank))
+    ++W;
+  // By length: one compare of known size per candidate.
+  auto Is = [&](const char *Lit, size_t N) {
+    return size_t(W - B) == N && std::memcmp(B, Lit, N) == 0;
+  };
+  if (Is(".version", 8) || Is(".target", 7) || Is(".address_size", 13))
+    M.getHeaderForBuild().push_back(Stmts.size() - 1);
+  else if (Is(".section", 8)) {
     Pending = Stmts.size() - 1;
+  }
 }
 
 /// \returns true if the directive at \p Q is one that may follow the name
@@ -1190,11 +1192,13 @@ Error StructureParser::run() {
     case SK_Directive: {
       Pending = Statement::NoIndex;
       // The byte after the '.' rules out function headers and linkage
-      // words (see scanDirective()); `.reg .f32 %r;` or a line such as
-      // `.loc 1 2 3` then ends at its first stop.
+      // words (see scanDirective()), and `.version` is neither; `.reg .f32
+      // %r;` or a line such as `.loc 1 2 3` then ends at its first stop.
       char C1 = BufEnd - B >= 2 ? B[1] : 0;
       const char *S = BufEnd;
-      if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c') {
+      if ((C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c') ||
+          (C1 == 'v' && BufEnd - B > 8 && std::memcmp(B, ".version", 8) == 0 &&
+           !is(B[8], CC_Word))) {
         S = FindStop(B + 1, [](const char *Q) MMPTX_LAMBDA_INLINE {
           return is(*Q, CC_DirStop);
         });
@@ -1310,11 +1314,17 @@ Error StructureParser::run() {
 
 } // namespace
 
+Error mmptx::parseStructure(Module &M) {
+  assert(M.statements().empty() && M.functions().empty() &&
+         M.headerDirectives().empty() && "the module is parsed already");
+  StructureParser P(M.getSourceMgr(), M);
+  return P.run();
+}
+
 Expected<std::unique_ptr<Module>> mmptx::parseStructure(const SourceMgr &SM,
                                                         unsigned BufferID) {
   auto M = std::make_unique<Module>(SM, BufferID);
-  StructureParser P(SM, *M);
-  if (Error E = P.run())
+  if (Error E = parseStructure(*M))
     return E;
   return M;
 }
@@ -1325,8 +1335,7 @@ mmptx::parseStructure(const SourceMgr &SM, unsigned BufferID,
   auto M = std::make_unique<Module>(SM, BufferID);
   Storage.clear();
   M->getStatementsForBuild().swap(Storage);
-  StructureParser P(SM, *M);
-  if (Error E = P.run())
+  if (Error E = parseStructure(*M))
     return E;
   return M;
 }

@@ -25,6 +25,7 @@
 #define MMPTX_IR_MODULE_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
@@ -186,15 +187,17 @@ private:
   unsigned BufferID;
   llvm::StringRef Buffer;
   std::vector<Statement> Stmts;
-  std::vector<Function> Functions;
-  std::vector<uint32_t> Header;
+  /// Most modules hold one kernel: no allocation for it.
+  llvm::SmallVector<Function, 1> Functions;
+  /// At most one of each, in a module that is valid: no allocation.
+  llvm::SmallVector<uint32_t, 3> Header;
   std::vector<Edit> Edits;
 
 public:
   /// For the parser: mutable access while building.
   std::vector<Statement> &getStatementsForBuild() { return Stmts; }
-  std::vector<Function> &getFunctionsForBuild() { return Functions; }
-  std::vector<uint32_t> &getHeaderForBuild() { return Header; }
+  llvm::SmallVectorImpl<Function> &getFunctionsForBuild() { return Functions; }
+  llvm::SmallVectorImpl<uint32_t> &getHeaderForBuild() { return Header; }
   /// Makes the module own \p Owned (the SourceMgr it refers to).
   void adoptSourceMgr(std::unique_ptr<llvm::SourceMgr> Owned);
 };
