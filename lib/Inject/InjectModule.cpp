@@ -1057,12 +1057,7 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
     return H;
   }
   // The structural parse of the caller's text; its statements are only
-  // needed until the checks are done.
-  SourceMgr Sm;
-  unsigned Id = Sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(PtxText, BufferName,
-                                 /*RequiresNullTerminator=*/false),
-      SMLoc());
+  // needed until the checks are done, and its SourceMgr only for an error.
   // The statements' memory of a large text is kept per thread between
   // creates (scratchStatements()): a program that makes many handles maps
   // it once instead of page-faulting a fresh block for every create. A
@@ -1071,7 +1066,7 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
   // registers a destructor with the C library).
   constexpr size_t MinScratchText = 64 << 10;
   bool UseScratch = PtxText.size() >= MinScratchText;
-  ptx::Module M(Sm, Id);
+  ptx::Module M(PtxText, BufferName);
   if (UseScratch) {
     std::vector<ptx::Statement> Storage = takeScratchStatements();
     Storage.clear();
@@ -1087,7 +1082,7 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
   // that does not fit in 64 bits); the common statement shapes by a scan.
   if (Error E = verifyOperands(M))
     return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
-  InjectSiteScanner Scanner(*H, PtxText, &Sm, BufferName, Options);
+  InjectSiteScanner Scanner(*H, PtxText, nullptr, BufferName, Options);
   if (Error E = Scanner.scanModule(M))
     return E;
   Scanner.finish();

@@ -124,14 +124,15 @@ namespace {
 class StmtParser {
 public:
   StmtParser(const Module &M, const Statement &S)
-      : SM(M.getSourceMgr()), Lex(M.getText(S)) {
+      : M(M), Lex(M.getText(S)) {
     Lex.next(Tok);
   }
 
   Error error(const Token &T, const Twine &Msg) {
     if (T.is(Token::Error))
-      return DiagnosticError::get(SM, T.getLoc(), Lex.getErrorMessage());
-    return DiagnosticError::get(SM, T.getLoc(), Msg);
+      return DiagnosticError::get(M.getSourceMgr(), T.getLoc(),
+                                  Lex.getErrorMessage());
+    return DiagnosticError::get(M.getSourceMgr(), T.getLoc(), Msg);
   }
   Error error(const Twine &Msg) { return error(Tok, Msg); }
   /// Error for "expected X" that names what was found instead.
@@ -193,7 +194,8 @@ public:
   const char *LastEnd = nullptr;
 
 private:
-  const SourceMgr &SM;
+  /// For its SourceMgr, built only for an error (see Module(Text, Name)).
+  const Module &M;
   Lexer Lex;
 };
 

@@ -480,20 +480,23 @@ inline void writeStatement(Statement &S, uint64_t Lo, uint64_t Hi) {
 
 class StructureParser {
 public:
-  StructureParser(const SourceMgr &SM, Module &M)
-      : SM(SM), M(M), Stmts(M.getStatementsForBuild()),
-        Start(M.getBuffer().begin()), P(Start), End(M.getBuffer().end()) {}
+  explicit StructureParser(Module &M)
+      : M(M), Stmts(M.getStatementsForBuild()), Start(M.getBuffer().begin()),
+        P(Start), End(M.getBuffer().end()) {}
 
   Error run();
 
 private:
+  // The SourceMgr only when there is an error (see Module(Text, Name)).
   Error error(const char *Loc, const Twine &Msg) {
-    return DiagnosticError::get(SM, SMLoc::getFromPointer(Loc), Msg);
+    return DiagnosticError::get(M.getSourceMgr(), SMLoc::getFromPointer(Loc),
+                                Msg);
   }
   Error errorWithNote(const char *Loc, const Twine &Msg, const char *NoteLoc,
                       const Twine &Note) {
-    return DiagnosticError::getWithNote(SM, SMLoc::getFromPointer(Loc), Msg,
-                                        SMLoc::getFromPointer(NoteLoc), Note);
+    return DiagnosticError::getWithNote(
+        M.getSourceMgr(), SMLoc::getFromPointer(Loc), Msg,
+        SMLoc::getFromPointer(NoteLoc), Note);
   }
   Error unexpectedChar(const char *Loc);
 
@@ -535,7 +538,7 @@ private:
   Error skipOrFail(const char *&Q, SkipFn Skip, const char *What) const {
     const char *E = (this->*Skip)(Q);
     if (!E)
-      return DiagnosticError::get(SM, SMLoc::getFromPointer(Q),
+      return DiagnosticError::get(M.getSourceMgr(), SMLoc::getFromPointer(Q),
                                   Twine("unterminated ") + What);
     Q = E;
     return Error::success();
@@ -563,7 +566,6 @@ private:
   Error finishFunction(uint32_t HeaderIdx, const char *B, const char *KWEnd,
                        bool IsEntry, bool HasBody);
 
-  const SourceMgr &SM;
   Module &M;
   std::vector<Statement> &Stmts;
   const char *Start, *P, *End;
@@ -1317,7 +1319,7 @@ Error StructureParser::run() {
 Error mmptx::parseStructure(Module &M) {
   assert(M.statements().empty() && M.functions().empty() &&
          M.headerDirectives().empty() && "the module is parsed already");
-  StructureParser P(M.getSourceMgr(), M);
+  StructureParser P(M);
   return P.run();
 }
 
