@@ -457,13 +457,27 @@ static bool sameDeclarations(const Module &M, const CheckedScaffold &First,
 
 /// \returns whether the \p N bytes at \p A and \p B are equal. Scaffold
 /// texts are 8 to 24 bytes: two or three overlapping 8-byte compares, no
-/// call.
+/// call; the pieces between them (`mov.`, ` %`, `;`) two overlapping
+/// compares of 4 or 2 bytes.
 static inline bool sameBytes(const char *A, const char *B, size_t N) {
   if (N < 8) {
-    for (size_t I = 0; I != N; ++I)
-      if (A[I] != B[I])
-        return false;
-    return true;
+    if (N >= 4) {
+      uint32_t X0, Y0, X1, Y1;
+      memcpy(&X0, A, 4);
+      memcpy(&Y0, B, 4);
+      memcpy(&X1, A + N - 4, 4);
+      memcpy(&Y1, B + N - 4, 4);
+      return X0 == Y0 && X1 == Y1;
+    }
+    if (N >= 2) {
+      uint16_t X0, Y0, X1, Y1;
+      memcpy(&X0, A, 2);
+      memcpy(&Y0, B, 2);
+      memcpy(&X1, A + N - 2, 2);
+      memcpy(&Y1, B + N - 2, 2);
+      return X0 == Y0 && X1 == Y1;
+    }
+    return N == 0 || *A == *B;
   }
   uint64_t X, Y;
   memcpy(&X, A + N - 8, 8);

@@ -24,6 +24,8 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
 
+#include "llvm/ADT/Optional.h"
+
 #include <cstdint>
 #include <cstring>
 
@@ -685,5 +687,42 @@ bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
 }
 
 Error mmptx::verifyOperands(const Module &M) {
-  return verifyModule(M, isPlain);
+  // verifyModule(M, isPlain), with the scan in the loop: no call per
+  // statement that the scanner accepts.
+  Optional<Instruction> I;
+  StringRef Buffer = M.getBuffer();
+  for (const Statement &S : M.statements()) {
+    StatementScanner Scan(
+        StringRef(Buffer.data() + S.Begin, S.End - S.Begin));
+    switch (S.Kind) {
+    case StmtKind::Instruction:
+      if (Scan.instruction())
+        continue;
+      if (!I)
+        I.emplace();
+      if (Error E = parseInstruction(M, S, *I))
+        return E;
+      continue;
+    case StmtKind::Directive:
+      if (Scan.directive())
+        continue;
+      break;
+    case StmtKind::Label:
+      if (Scan.label())
+        continue;
+      break;
+    case StmtKind::FunctionHeader:
+      if (Scan.header())
+        continue;
+      break;
+    case StmtKind::Comment:
+    case StmtKind::ScopeBegin:
+    case StmtKind::ScopeEnd:
+    case StmtKind::Empty:
+      continue;
+    }
+    if (Error E = verifyStatement(M, S))
+      return E;
+  }
+  return Error::success();
 }

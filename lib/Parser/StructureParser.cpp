@@ -1083,7 +1083,8 @@ Error StructureParser::run() {
   Statement *Out = Batch;
   uint32_t Flushed = Stmts.size(); // index of Batch[0]
   auto Flush = [&]() MMPTX_LAMBDA_INLINE {
-    Stmts.insert(Stmts.end(), Batch, Out);
+    if (Out != Batch)
+      Stmts.insert(Stmts.end(), Batch, Out);
     Out = Batch;
     Flushed = Stmts.size();
   };
