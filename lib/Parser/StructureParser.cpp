@@ -725,6 +725,22 @@ static bool isLinkage(StringRef Word) {
 /// `%r2;` on the next line. Other directives without a `;` (`.loc`,
 /// `.version`, section data) end at the end of their line.
 static bool isDeclarationAt(const char *B, const char *E) {
+  // The byte after the '.' rules out most words before they are scanned.
+  switch (E - B > 1 ? B[1] : 0) {
+  case 'r':
+  case 'l':
+  case 's':
+  case 'g':
+  case 'p':
+  case 't':
+  case 'c':
+  case 'v':
+  case 'e':
+  case 'w':
+    break;
+  default:
+    return false;
+  }
   const char *W = B + 1;
   while (W < E && is(*W, CC_Word))
     ++W;
@@ -869,12 +885,11 @@ Done:
 
 void StructureParser::noteModuleDirective(const char *B, const char *E,
                                           uint32_t &Pending) {
-  const char *W = B;
-  while (W < E && !is(*W, CC_Blank))
-    ++W;
-  // By length: one compare of known size per candidate.
+  // The first word is \p Lit (of \p N bytes): a compare of known size and
+  // the byte after it, with no scan of the word.
   auto Is = [&](const char *Lit, size_t N) {
-    return size_t(W - B) == N && std::memcmp(B, Lit, N) == 0;
+    return size_t(E - B) >= N && std::memcmp(B, Lit, N) == 0 &&
+           (size_t(E - B) == N || is(B[N], CC_Blank));
   };
   if (Is(".version", 8) || Is(".target", 7) || Is(".address_size", 13))
     M.getHeaderForBuild().push_back(Stmts.size() - 1);
