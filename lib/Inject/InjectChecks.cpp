@@ -750,12 +750,12 @@ static bool hasNoDestination(StringRef Mnemonic) {
 namespace {
 /// Byte classes of the stub scanner, one table lookup per byte.
 enum StubClass : uint8_t {
-  SB_Blank = 1 << 0, ///< ' ' '\t' '\r': trimmed around lines and tokens
-  SB_Space = 1 << 1, ///< isSpace() but '\n': ' ' '\t' '\v' '\f' '\r'
-  SB_Alpha = 1 << 2, ///< [A-Za-z]
-  SB_Digit = 1 << 3, ///< [0-9]
-  SB_Hex = 1 << 4,   ///< [0-9A-Fa-f]
-  SB_Under = 1 << 5, ///< '_'
+  SB_Blank = 1 << 0,  ///< ' ' '\t' '\r': trimmed around lines and tokens
+  SB_Space = 1 << 1,  ///< isSpace() but '\n': ' ' '\t' '\v' '\f' '\r'
+  SB_Alpha = 1 << 2,  ///< [A-Za-z]
+  SB_Digit = 1 << 3,  ///< [0-9]
+  SB_Hex = 1 << 4,    ///< [0-9A-Fa-f]
+  SB_Under = 1 << 5,  ///< '_'
   SB_Dollar = 1 << 6, ///< '$'
   /// A register's first byte after '%'.
   SB_IdentStart = SB_Alpha | SB_Under,
@@ -807,8 +807,7 @@ public:
     int Depth = 0;
     const char *Q = Stub.begin(), *End = Stub.end();
     while (Q != End) {
-      const char *Nl =
-          static_cast<const char *>(std::memchr(Q, '\n', End - Q));
+      const char *Nl = static_cast<const char *>(std::memchr(Q, '\n', End - Q));
       E = Nl ? Nl : End;
       P = Q;
       Q = Nl ? Nl + 1 : End;
@@ -828,7 +827,7 @@ public:
       if (E[-1] != ';')
         return false;
       if (!(E - P >= 4 && std::memcmp(P, ".reg", 4) == 0 ? declaration()
-                                                          : instruction()))
+                                                         : instruction()))
         return false;
     }
     return Depth == 0;

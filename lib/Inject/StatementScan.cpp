@@ -692,8 +692,7 @@ Error mmptx::verifyOperands(const Module &M) {
   Optional<Instruction> I;
   StringRef Buffer = M.getBuffer();
   for (const Statement &S : M.statements()) {
-    StatementScanner Scan(
-        StringRef(Buffer.data() + S.Begin, S.End - S.Begin));
+    StatementScanner Scan(StringRef(Buffer.data() + S.Begin, S.End - S.Begin));
     switch (S.Kind) {
     case StmtKind::Instruction:
       if (Scan.instruction())

@@ -123,8 +123,7 @@ namespace {
 /// Token cursor over one statement, with located errors.
 class StmtParser {
 public:
-  StmtParser(const Module &M, const Statement &S)
-      : M(M), Lex(M.getText(S)) {
+  StmtParser(const Module &M, const Statement &S) : M(M), Lex(M.getText(S)) {
     Lex.next(Tok);
   }
 

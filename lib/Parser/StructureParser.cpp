@@ -494,9 +494,9 @@ private:
   }
   Error errorWithNote(const char *Loc, const Twine &Msg, const char *NoteLoc,
                       const Twine &Note) {
-    return DiagnosticError::getWithNote(
-        M.getSourceMgr(), SMLoc::getFromPointer(Loc), Msg,
-        SMLoc::getFromPointer(NoteLoc), Note);
+    return DiagnosticError::getWithNote(M.getSourceMgr(),
+                                        SMLoc::getFromPointer(Loc), Msg,
+                                        SMLoc::getFromPointer(NoteLoc), Note);
   }
   Error unexpectedChar(const char *Loc);
 
