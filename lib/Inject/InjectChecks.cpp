@@ -843,6 +843,25 @@ private:
     while (at(SB_Blank))
       ++P;
   }
+  /// Steps over the bytes of class \p Mask, four a step: a byte is read
+  /// only after one of the class, so never past the `;`.
+  void skip(uint8_t Mask) {
+    while (is(P[0], Mask)) {
+      if (!is(P[1], Mask)) {
+        P += 1;
+        return;
+      }
+      if (!is(P[2], Mask)) {
+        P += 2;
+        return;
+      }
+      if (!is(P[3], Mask)) {
+        P += 3;
+        return;
+      }
+      P += 4;
+    }
+  }
   /// Trims the line: the blanks after it may go past a last `;`.
   void lineBlanks() {
     while (P != E && is(*P, SB_Blank))
@@ -858,8 +877,7 @@ private:
       return false;
     const char *B = P;
     P += 2;
-    while (at(SB_IdentChar))
-      ++P;
+    skip(SB_IdentChar);
     Name = StringRef(B, P - B);
     return true;
   }
@@ -875,15 +893,13 @@ private:
       ptrdiff_t Digits = P[1] == 'f' ? 8 : 16;
       P += 2;
       const char *H = P;
-      while (at(SB_Hex))
-        ++P;
+      skip(SB_Hex);
       return P - H == Digits && !at(SB_IdentChar);
     }
     if (*P == '-')
       ++P;
     const char *D = P;
-    while (at(SB_Digit))
-      ++P;
+    skip(SB_Digit);
     return P != D && P - D <= 18 && !at(SB_IdentChar);
   }
 
@@ -908,8 +924,7 @@ private:
     if (*P == '<') {
       ++P;
       const char *D = P;
-      while (at(SB_Digit))
-        ++P;
+      skip(SB_Digit);
       if (P == D || P - D > 7 || *D == '0' || *P != '>')
         return false;
       ++P;
@@ -933,8 +948,7 @@ private:
     while (true) {
       if (!at(SB_Alpha))
         return false;
-      while (at(SB_OpChar))
-        ++P;
+      skip(SB_OpChar);
       if (*P == '.') {
         ++P;
         continue;

@@ -134,13 +134,31 @@ private:
     while (is(*P, SC_Blank))
       ++P;
   }
+  /// Steps over the bytes of class \p Mask, four a step: a byte is read
+  /// only after one of the class, so never past the terminator.
+  void skip(uint8_t Mask) {
+    while (is(P[0], Mask)) {
+      if (!is(P[1], Mask)) {
+        P += 1;
+        return;
+      }
+      if (!is(P[2], Mask)) {
+        P += 2;
+        return;
+      }
+      if (!is(P[3], Mask)) {
+        P += 3;
+        return;
+      }
+      P += 4;
+    }
+  }
   /// [A-Za-z_$][A-Za-z0-9_$]*
   bool name() {
     if (!is(*P, SC_IdentStart))
       return false;
     ++P;
-    while (is(*P, SC_IdentChar))
-      ++P;
+    skip(SC_IdentChar);
     return true;
   }
   /// `.name` parts right after a name, each one Directive token (with its
@@ -148,12 +166,10 @@ private:
   void components() {
     while (P[0] == '.' && is(P[1], SC_IdentStart)) {
       P += 2;
-      while (is(*P, SC_IdentChar))
-        ++P;
+      skip(SC_IdentChar);
       while (P[0] == ':' && P[1] == ':' && is(P[2], SC_IdentChar)) {
         P += 3;
-        while (is(*P, SC_IdentChar))
-          ++P;
+        skip(SC_IdentChar);
       }
     }
   }
@@ -182,20 +198,17 @@ private:
         size_t Want = K == 'f' || K == 'F' ? 8 : 16;
         P += 2;
         const char *H = P;
-        while (is(*P, SC_Hex))
-          ++P;
+        skip(SC_Hex);
         return size_t(P - H) == Want && !followsToken();
       }
       if (K == 'x' || K == 'X') {
         P += 2;
         const char *H = P;
-        while (is(*P, SC_Hex))
-          ++P;
+        skip(SC_Hex);
         return P > H && P - B <= 18 && !followsToken();
       }
     }
-    while (is(*P, SC_Digit))
-      ++P;
+    skip(SC_Digit);
     return P - B <= 18 && !followsToken();
   }
   /// Whether the byte after a number would continue it or start a token
@@ -345,8 +358,7 @@ bool StatementScanner::declaration(StringRef Space) {
       blanks();
       // 1 to 9 digits, no leading zero, a power of two.
       const char *D = P;
-      while (is(*P, SC_Digit))
-        ++P;
+      skip(SC_Digit);
       if (P == D || P - D > 9 || *D == '0' || followsToken())
         return false;
       uint64_t A = 0;
@@ -379,8 +391,7 @@ bool StatementScanner::declaration(StringRef Space) {
         return false;
       ++P;
       const char *D = P;
-      while (is(*P, SC_Digit))
-        ++P;
+      skip(SC_Digit);
       // 1 to 999,999,999 registers: within 1..2^31.
       if (P == D || P - D > 9 || *D == '0' || *P != '>')
         return false;
@@ -389,8 +400,7 @@ bool StatementScanner::declaration(StringRef Space) {
     while (*P == '[') {
       ++P;
       const char *D = P;
-      while (is(*P, SC_Digit))
-        ++P;
+      skip(SC_Digit);
       // Decimal (a leading zero would be octal), at most 18 digits.
       if ((P - D > 1 && *D == '0') || P - D > 18 || *P != ']')
         return false;
