@@ -77,6 +77,12 @@ static constexpr ScanTable ScanChars;
 namespace {
 inline bool is(char C, uint8_t Mask) { return ScanChars.is(C, Mask); }
 
+/// Whether \p Word is the literal \p Lit: a compare of known size, which
+/// the compiler does inline (StringRef's == calls memcmp).
+template <size_t N> inline bool isWord(StringRef Word, const char (&Lit)[N]) {
+  return Word.size() == N - 1 && std::memcmp(Word.data(), Lit, N - 1) == 0;
+}
+
 /// A cursor over one statement's text that accepts a subset of what the
 /// statement parser accepts. Every method returns false for "cannot tell";
 /// it never rejects anything on its own. Instructions, declarations and
@@ -467,9 +473,7 @@ enum class DirectiveWord {
 
 static DirectiveWord classify(StringRef Word) {
   // Switch on the length: one compare per candidate, no memcmp calls.
-  auto Is = [&](const char *Lit) {
-    return std::memcmp(Word.data(), Lit, Word.size()) == 0;
-  };
+  auto Is = [&](const auto &Lit) { return isWord(Word, Lit); };
   switch (Word.size()) {
   case 4:
     if (Is(".reg"))
@@ -494,8 +498,9 @@ static DirectiveWord classify(StringRef Word) {
       return DirectiveWord::AddressSize;
     break;
   }
-  if (isStateSpace(Word) || Word == ".visible" || Word == ".extern" ||
-      Word == ".weak" || Word == ".common")
+  if (isStateSpace(Word) || isWord(Word, ".visible") ||
+      isWord(Word, ".extern") || isWord(Word, ".weak") ||
+      isWord(Word, ".common"))
     return DirectiveWord::Parsed;
   return DirectiveWord::Other;
 }
@@ -604,10 +609,10 @@ bool StatementScanner::header() {
       return true;
     }
     while (true) {
-      if (Word() != ".param" || !Blanks())
+      if (!isWord(Word(), ".param") || !Blanks())
         return false;
       StringRef Q = Word();
-      if (Q == ".align") {
+      if (isWord(Q, ".align")) {
         uint64_t A;
         if (!Blanks() || !Number(A) || (A & (A - 1)) || !Blanks())
           return false;
@@ -630,13 +635,13 @@ bool StatementScanner::header() {
     }
   };
   StringRef W = Word();
-  if (W == ".visible" || W == ".weak") {
+  if (isWord(W, ".visible") || isWord(W, ".weak")) {
     if (!Blanks())
       return false;
     W = Word();
   }
-  bool IsFunc = W == ".func";
-  if (!IsFunc && W != ".entry")
+  bool IsFunc = isWord(W, ".func");
+  if (!IsFunc && !isWord(W, ".entry"))
     return false;
   Blanks();
   if (IsFunc && P < E && *P == '(') {
@@ -655,7 +660,7 @@ bool StatementScanner::header() {
   // `.maxntid 256, 1, 1`, `.minnctapersm 1`: integers and commas.
   while (P < E) {
     StringRef D = Word();
-    if (D.empty() || D == ".pragma" || !Blanks())
+    if (D.empty() || isWord(D, ".pragma") || !Blanks())
       return false;
     while (true) {
       uint64_t V;
