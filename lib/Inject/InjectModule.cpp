@@ -242,7 +242,7 @@ private:
   /// scanModule(): the statement being scanned, and per site the statement
   /// of its START marker.
   uint32_t CurrentStmt = ptx::Statement::NoIndex;
-  std::vector<uint32_t> MarkerStmts;
+  SmallVector<uint32_t, 8> MarkerStmts;
 
 public:
   ArrayRef<uint32_t> getMarkerStatements() const { return MarkerStmts; }
