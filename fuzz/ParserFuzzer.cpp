@@ -132,6 +132,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       InPlaceOK = true;
   }
 
+  // On a module with no SourceMgr until a diagnostic asks for one: the
+  // same verdict and message.
+  {
+    Module Lazy(Input, "fuzz.ptx");
+    std::string Msg;
+    Error E = parseStructure(Lazy);
+    if (!E) {
+      checkModule(Lazy, Input);
+      E = verifyModule(Lazy);
+    }
+    if (E)
+      Msg = checkError(std::move(E));
+    if (Msg.empty() != InPlaceOK)
+      fail("a module without a SourceMgr gets another verdict");
+    if (Msg != InPlaceMsg)
+      fail("a module without a SourceMgr reports a different error");
+  }
+
   // Through the string API, which owns a copy.
   Expected<std::unique_ptr<Module>> M = parsePTXString(Input, "fuzz.ptx");
   if (!M) {

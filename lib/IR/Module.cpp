@@ -35,7 +35,21 @@ Module::Module(const SourceMgr &SM, unsigned BufferID)
     : SM(&SM), BufferID(BufferID),
       Buffer(SM.getMemoryBuffer(BufferID)->getBuffer()) {}
 
+Module::Module(StringRef Text, StringRef BufferName)
+    : SM(nullptr), BufferID(0), Buffer(Text), LazyName(BufferName) {}
+
 Module::~Module() = default;
+
+const SourceMgr &Module::makeSourceMgr() const {
+  auto Owned = std::make_unique<SourceMgr>();
+  BufferID = Owned->AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(Buffer, LazyName,
+                                 /*RequiresNullTerminator=*/false),
+      SMLoc());
+  SM = Owned.get();
+  OwnedSM = std::move(Owned);
+  return *SM;
+}
 
 void Module::adoptSourceMgr(std::unique_ptr<SourceMgr> Owned) {
   assert(Owned.get() == SM && "must adopt the SourceMgr the module uses");
@@ -43,6 +57,8 @@ void Module::adoptSourceMgr(std::unique_ptr<SourceMgr> Owned) {
 }
 
 StringRef Module::getBufferIdentifier() const {
+  if (!SM)
+    return LazyName;
   return SM->getMemoryBuffer(BufferID)->getBufferIdentifier();
 }
 
@@ -52,7 +68,7 @@ StringRef Module::getLeadingGap(uint32_t I) const {
 }
 
 unsigned Module::getLine(const Statement &S) const {
-  return SM->getLineAndColumn(getLoc(S), BufferID).first;
+  return getSourceMgr().getLineAndColumn(getLoc(S), BufferID).first;
 }
 
 const Function *Module::lookupFunction(StringRef Name) const {

@@ -457,13 +457,27 @@ static bool sameDeclarations(const Module &M, const CheckedScaffold &First,
 
 /// \returns whether the \p N bytes at \p A and \p B are equal. Scaffold
 /// texts are 8 to 24 bytes: two or three overlapping 8-byte compares, no
-/// call.
+/// call; the pieces between them (`mov.`, ` %`, `;`) two overlapping
+/// compares of 4 or 2 bytes.
 static inline bool sameBytes(const char *A, const char *B, size_t N) {
   if (N < 8) {
-    for (size_t I = 0; I != N; ++I)
-      if (A[I] != B[I])
-        return false;
-    return true;
+    if (N >= 4) {
+      uint32_t X0, Y0, X1, Y1;
+      memcpy(&X0, A, 4);
+      memcpy(&Y0, B, 4);
+      memcpy(&X1, A + N - 4, 4);
+      memcpy(&Y1, B + N - 4, 4);
+      return X0 == Y0 && X1 == Y1;
+    }
+    if (N >= 2) {
+      uint16_t X0, Y0, X1, Y1;
+      memcpy(&X0, A, 2);
+      memcpy(&Y0, B, 2);
+      memcpy(&X1, A + N - 2, 2);
+      memcpy(&Y1, B + N - 2, 2);
+      return X0 == Y0 && X1 == Y1;
+    }
+    return N == 0 || *A == *B;
   }
   uint64_t X, Y;
   memcpy(&X, A + N - 8, 8);
@@ -734,12 +748,54 @@ static bool hasNoDestination(StringRef Mnemonic) {
 }
 
 namespace {
+/// Byte classes of the stub scanner, one table lookup per byte.
+enum StubClass : uint8_t {
+  SB_Blank = 1 << 0,  ///< ' ' '\t' '\r': trimmed around lines and tokens
+  SB_Space = 1 << 1,  ///< isSpace() but '\n': ' ' '\t' '\v' '\f' '\r'
+  SB_Alpha = 1 << 2,  ///< [A-Za-z]
+  SB_Digit = 1 << 3,  ///< [0-9]
+  SB_Hex = 1 << 4,    ///< [0-9A-Fa-f]
+  SB_Under = 1 << 5,  ///< '_'
+  SB_Dollar = 1 << 6, ///< '$'
+  /// A register's first byte after '%'.
+  SB_IdentStart = SB_Alpha | SB_Under,
+  /// An opcode's bytes.
+  SB_OpChar = SB_Alpha | SB_Digit | SB_Under,
+  /// A register's bytes.
+  SB_IdentChar = SB_Alpha | SB_Digit | SB_Under | SB_Dollar,
+};
+struct StubTable {
+  uint8_t Cls[256] = {};
+  constexpr StubTable() {
+    for (char C : {' ', '\t', '\r'})
+      Cls[static_cast<unsigned char>(C)] |= SB_Blank;
+    for (char C : {' ', '\t', '\v', '\f', '\r'})
+      Cls[static_cast<unsigned char>(C)] |= SB_Space;
+    for (unsigned C = 'a'; C <= 'z'; ++C)
+      Cls[C] |= SB_Alpha;
+    for (unsigned C = 'A'; C <= 'Z'; ++C)
+      Cls[C] |= SB_Alpha;
+    for (unsigned C = '0'; C <= '9'; ++C)
+      Cls[C] |= SB_Digit | SB_Hex;
+    for (unsigned C = 'a'; C <= 'f'; ++C)
+      Cls[C] |= SB_Hex;
+    for (unsigned C = 'A'; C <= 'F'; ++C)
+      Cls[C] |= SB_Hex;
+    Cls[static_cast<unsigned char>('_')] |= SB_Under;
+    Cls[static_cast<unsigned char>('$')] |= SB_Dollar;
+  }
+};
+constexpr StubTable StubChars;
+
 /// A scanner for the stubs that the Stack PTX and AST PTX compilers and most
 /// hand-written stubs are made of: one statement a line, each a scope brace,
 /// a `.reg` declaration or an instruction whose operands are registers,
 /// hex floats or short decimal integers. It accepts a strict subset of what
 /// the full check accepts (a unit test checks that on mutated stubs) and
 /// says "not sure" for everything else, which the full check then decides.
+/// It walks the bytes once, with no copies and no calls but one memchr a
+/// line. A declaration or instruction line must end in `;`, which is in no
+/// byte class: the loops over a class stop at it with no bounds checks.
 class SimpleStubScanner {
 public:
   explicit SimpleStubScanner(ArrayRef<StringRef> InRegisters)
@@ -749,149 +805,181 @@ public:
   /// without an error or warning.
   bool accepts(StringRef Stub) {
     int Depth = 0;
-    while (!Stub.empty()) {
-      const char *Nl = static_cast<const char *>(
-          std::memchr(Stub.data(), '\n', Stub.size()));
-      size_t End = Nl ? size_t(Nl - Stub.data()) : Stub.size();
-      StringRef Line = Stub.take_front(End);
-      Stub = Stub.drop_front(std::min(End + 1, Stub.size()));
-      Line = skipBlanks(Line);
-      while (!Line.empty() && isBlank(Line.back()))
-        Line = Line.drop_back();
-      if (Line.empty())
+    const char *Q = Stub.begin(), *End = Stub.end();
+    while (Q != End) {
+      const char *Nl = static_cast<const char *>(std::memchr(Q, '\n', End - Q));
+      E = Nl ? Nl : End;
+      P = Q;
+      Q = Nl ? Nl + 1 : End;
+      // The line without the blanks around it: [P, E).
+      lineBlanks();
+      while (E != P && is(E[-1], SB_Blank))
+        --E;
+      if (P == E)
         continue;
-      if (Line == "{") {
-        ++Depth;
-        continue;
-      }
-      if (Line == "}") {
-        if (--Depth < 0)
+      if (E - P == 1 && (*P == '{' || *P == '}')) {
+        if (*P == '{')
+          ++Depth;
+        else if (--Depth < 0)
           return false;
         continue;
       }
-      if (!(Line.startswith(".reg") ? declaration(Line) : instruction(Line)))
+      if (E[-1] != ';')
+        return false;
+      if (!(E - P >= 4 && std::memcmp(P, ".reg", 4) == 0 ? declaration()
+                                                         : instruction()))
         return false;
     }
     return Depth == 0;
   }
 
 private:
-  static bool isBlank(char C) { return C == ' ' || C == '\t' || C == '\r'; }
-  static StringRef skipBlanks(StringRef S) {
-    size_t N = 0;
-    while (N < S.size() && isBlank(S[N]))
-      ++N;
-    return S.drop_front(N);
+  static bool is(char C, uint8_t Mask) {
+    return StubChars.Cls[static_cast<unsigned char>(C)] & Mask;
   }
-  static bool isIdentStart(char C) { return isAlpha(C) || C == '_'; }
-  static bool isIdentChar(char C) { return isAlnum(C) || C == '_' || C == '$'; }
+  /// Whether the byte at the cursor is of \p Mask: the line's `;` is not.
+  bool at(uint8_t Mask) const { return is(*P, Mask); }
+  void blanks() {
+    while (at(SB_Blank))
+      ++P;
+  }
+  /// Steps over the bytes of class \p Mask, four a step: a byte is read
+  /// only after one of the class, so never past the `;`.
+  void skip(uint8_t Mask) {
+    while (is(P[0], Mask)) {
+      if (!is(P[1], Mask)) {
+        P += 1;
+        return;
+      }
+      if (!is(P[2], Mask)) {
+        P += 2;
+        return;
+      }
+      if (!is(P[3], Mask)) {
+        P += 3;
+        return;
+      }
+      P += 4;
+    }
+  }
+  /// Trims the line: the blanks after it may go past a last `;`.
+  void lineBlanks() {
+    while (P != E && is(*P, SB_Blank))
+      ++P;
+  }
+  /// `;` and nothing after it on the line.
+  bool ends() const { return *P == ';' && P + 1 == E; }
 
-  /// Consumes `%ident` from the front of \p S.
-  static bool reg(StringRef &S, StringRef &Name) {
-    if (S.size() < 2 || S[0] != '%' || !isIdentStart(S[1]))
+  /// Consumes `%ident`; \returns it in \p Name.
+  bool reg(StringRef &Name) {
+    // P[1] is at most the `;`.
+    if (P[0] != '%' || !is(P[1], SB_IdentStart))
       return false;
-    size_t N = 2;
-    while (N < S.size() && isIdentChar(S[N]))
-      ++N;
-    Name = S.take_front(N);
-    S = S.drop_front(N);
+    const char *B = P;
+    P += 2;
+    skip(SB_IdentChar);
+    Name = StringRef(B, P - B);
     return true;
   }
 
   /// Consumes a register, `0f` + 8 or `0d` + 16 hex digits, or a decimal
   /// integer of at most 18 digits.
-  static bool operand(StringRef &S, StringRef &Reg) {
+  bool operand(StringRef &Reg) {
     Reg = StringRef();
-    if (!S.empty() && S[0] == '%')
-      return reg(S, Reg);
-    if (S.size() >= 2 && S[0] == '0' && (S[1] == 'f' || S[1] == 'd')) {
-      size_t Digits = S[1] == 'f' ? 8 : 16;
-      StringRef Hex = S.substr(2, Digits);
-      if (Hex.size() != Digits || !llvm::all_of(Hex, isHexDigit))
-        return false;
-      S = S.drop_front(2 + Digits);
-      return S.empty() || !isIdentChar(S[0]);
+    if (*P == '%')
+      return reg(Reg);
+    if (P[0] == '0' && (P[1] == 'f' || P[1] == 'd')) {
+      // Exactly 8 or 16 hex digits, then no name byte.
+      ptrdiff_t Digits = P[1] == 'f' ? 8 : 16;
+      P += 2;
+      const char *H = P;
+      skip(SB_Hex);
+      return P - H == Digits && !at(SB_IdentChar);
     }
-    StringRef T = S;
-    T.consume_front("-");
-    size_t N = 0;
-    while (N < T.size() && isDigit(T[N]))
-      ++N;
-    if (N == 0 || N > 18 || (N < T.size() && isIdentChar(T[N])))
-      return false;
-    S = T.drop_front(N);
-    return true;
+    if (*P == '-')
+      ++P;
+    const char *D = P;
+    skip(SB_Digit);
+    return P != D && P - D <= 18 && !at(SB_IdentChar);
   }
 
   /// `.reg .TYPE %name;` or `.reg .TYPE %name<N>;`
-  static bool declaration(StringRef L) {
-    if (!L.consume_front(".reg") || L.empty() || !isSpace(L[0]))
+  bool declaration() {
+    P += 4; // .reg
+    if (!at(SB_Space))
       return false;
-    L = skipBlanks(L);
-    StringRef Type = L.take_until([](char C) { return isSpace(C); });
-    if (!isPTXType(Type))
+    blanks();
+    // The type: up to the next space. (Stopping at the `;` too changes no
+    // verdict: a type with a `;` in it is none, and one without a space
+    // after it has no register.)
+    const char *T = P;
+    while (!is(*P, SB_Space) && *P != ';')
+      ++P;
+    if (!isPTXType(StringRef(T, P - T)))
       return false;
-    L = skipBlanks(L.drop_front(Type.size()));
+    blanks();
     StringRef Name;
-    if (!reg(L, Name))
+    if (!reg(Name))
       return false;
-    if (L.consume_front("<")) {
-      size_t N = 0;
-      while (N < L.size() && isDigit(L[N]))
-        ++N;
-      if (N == 0 || N > 7 || L[0] == '0')
+    if (*P == '<') {
+      ++P;
+      const char *D = P;
+      skip(SB_Digit);
+      if (P == D || P - D > 7 || *D == '0' || *P != '>')
         return false;
-      L = L.drop_front(N);
-      if (!L.consume_front(">"))
-        return false;
+      ++P;
     }
-    return L == ";";
+    return ends();
   }
 
   /// `[@[!]%p] opcode[.mod...] operand[, operand...];`
-  bool instruction(StringRef L) {
-    if (L.consume_front("@")) {
-      L.consume_front("!");
+  bool instruction() {
+    if (*P == '@') {
+      ++P;
+      if (*P == '!')
+        ++P;
       StringRef Guard;
-      if (!reg(L, Guard) || L.empty() || !isSpace(L[0]))
+      if (!reg(Guard) || !at(SB_Space))
         return false;
-      L = skipBlanks(L);
+      blanks();
     }
     // The opcode and its modifiers: names that start with a letter,
     // separated by single dots.
-    size_t N = 0;
-    for (;;) {
-      if (N >= L.size() || !isAlpha(L[N]))
+    while (true) {
+      if (!at(SB_Alpha))
         return false;
-      while (N < L.size() && (isAlnum(L[N]) || L[N] == '_'))
-        ++N;
-      if (N < L.size() && L[N] == '.') {
-        ++N;
+      skip(SB_OpChar);
+      if (*P == '.') {
+        ++P;
         continue;
       }
       break;
     }
-    if (N == L.size() || !isSpace(L[N]))
+    if (!at(SB_Space))
       return false;
-    L = skipBlanks(L.drop_front(N));
+    blanks();
     for (unsigned I = 0;; ++I) {
       StringRef Reg;
-      if (!operand(L, Reg))
+      if (!operand(Reg))
         return false;
       // A stub that writes an in variable's register gets a warning: the
       // full check gives it.
       if (I == 0 && !Reg.empty() && llvm::is_contained(InRegisters, Reg))
         return false;
-      L = skipBlanks(L);
-      if (L == ";")
+      blanks();
+      if (ends())
         return true;
-      if (!L.consume_front(","))
+      if (*P != ',')
         return false;
-      L = skipBlanks(L);
+      ++P;
+      blanks();
     }
   }
 
   ArrayRef<StringRef> InRegisters;
+  /// The cursor and the end of the current line.
+  const char *P = nullptr;
+  const char *E = nullptr;
 };
 } // namespace
 

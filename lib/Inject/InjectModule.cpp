@@ -242,7 +242,7 @@ private:
   /// scanModule(): the statement being scanned, and per site the statement
   /// of its START marker.
   uint32_t CurrentStmt = ptx::Statement::NoIndex;
-  std::vector<uint32_t> MarkerStmts;
+  SmallVector<uint32_t, 8> MarkerStmts;
 
 public:
   ArrayRef<uint32_t> getMarkerStatements() const { return MarkerStmts; }
@@ -1022,6 +1022,25 @@ void InjectModule::SiteStorage::trim() {
   Capacity = Count;
 }
 
+/// The statements' memory kept per thread between checked creates of
+/// large texts, up to 1 MiB.
+static std::vector<ptx::Statement> &scratchStatements() {
+  static thread_local std::vector<ptx::Statement> Scratch;
+  return Scratch;
+}
+
+LLVM_ATTRIBUTE_NOINLINE static std::vector<ptx::Statement>
+takeScratchStatements() {
+  return std::move(scratchStatements());
+}
+
+LLVM_ATTRIBUTE_NOINLINE static void
+keepScratchStatements(std::vector<ptx::Statement> &S) {
+  constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
+  if (S.capacity() <= MaxScratchStatements)
+    scratchStatements().swap(S);
+}
+
 Expected<std::unique_ptr<InjectModule>>
 InjectModule::create(StringRef PtxText, StringRef BufferName,
                      const InjectOptions &Options) {
@@ -1038,41 +1057,36 @@ InjectModule::create(StringRef PtxText, StringRef BufferName,
     return H;
   }
   // The structural parse of the caller's text; its statements are only
-  // needed until the checks are done.
-  SourceMgr Sm;
-  unsigned Id = Sm.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(PtxText, BufferName,
-                                 /*RequiresNullTerminator=*/false),
-      SMLoc());
+  // needed until the checks are done, and its SourceMgr only for an error.
   // The statements' memory of a large text is kept per thread between
-  // creates, up to MaxScratchStatements: a program that makes many handles
-  // maps it once instead of page-faulting a fresh block for every create.
-  // A small text's statements fit in a block malloc reuses anyway, and its
-  // first create does not pay for the thread-local storage.
-  constexpr size_t MaxScratchStatements = (1 << 20) / sizeof(ptx::Statement);
+  // creates (scratchStatements()): a program that makes many handles maps
+  // it once instead of page-faulting a fresh block for every create. A
+  // small text's statements fit in a block malloc reuses anyway, and its
+  // creates never touch the thread-local storage (whose first use
+  // registers a destructor with the C library).
   constexpr size_t MinScratchText = 64 << 10;
-  static thread_local std::vector<ptx::Statement> ScratchStatements;
   bool UseScratch = PtxText.size() >= MinScratchText;
-  auto Parsed = UseScratch
-                    ? parseStructure(Sm, Id, std::move(ScratchStatements))
-                    : parseStructure(Sm, Id);
-  if (!Parsed)
-    return withInjectCode(Parsed.takeError(), InjectErrc::InvalidPTX);
-  std::unique_ptr<ptx::Module> M = std::move(*Parsed);
+  ptx::Module M(PtxText, BufferName);
+  if (UseScratch) {
+    std::vector<ptx::Statement> Storage = takeScratchStatements();
+    Storage.clear();
+    M.getStatementsForBuild().swap(Storage);
+  }
   auto KeepScratch = make_scope_exit([&] {
-    std::vector<ptx::Statement> &S = M->getStatementsForBuild();
-    if (UseScratch && S.capacity() <= MaxScratchStatements)
-      ScratchStatements.swap(S);
+    if (UseScratch)
+      keepScratchStatements(M.getStatementsForBuild());
   });
+  if (Error E = parseStructure(M))
+    return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
   // The operands too, as mmptx-opt checks them (`.reg .f33`, a literal
   // that does not fit in 64 bits); the common statement shapes by a scan.
-  if (Error E = verifyOperands(*M))
+  if (Error E = verifyOperands(M))
     return withInjectCode(std::move(E), InjectErrc::InvalidPTX);
-  InjectSiteScanner Scanner(*H, PtxText, &Sm, BufferName, Options);
-  if (Error E = Scanner.scanModule(*M))
+  InjectSiteScanner Scanner(*H, PtxText, nullptr, BufferName, Options);
+  if (Error E = Scanner.scanModule(M))
     return E;
   Scanner.finish();
-  if (Error E = verifySites(*M, *H, Scanner.getMarkerStatements()))
+  if (Error E = verifySites(M, *H, Scanner.getMarkerStatements()))
     return E;
   return H;
 }

@@ -24,6 +24,8 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
 
+#include "llvm/ADT/Optional.h"
+
 #include <cstdint>
 #include <cstring>
 
@@ -74,6 +76,12 @@ static constexpr ScanTable ScanChars;
 
 namespace {
 inline bool is(char C, uint8_t Mask) { return ScanChars.is(C, Mask); }
+
+/// Whether \p Word is the literal \p Lit: a compare of known size, which
+/// the compiler does inline (StringRef's == calls memcmp).
+template <size_t N> inline bool isWord(StringRef Word, const char (&Lit)[N]) {
+  return Word.size() == N - 1 && std::memcmp(Word.data(), Lit, N - 1) == 0;
+}
 
 /// A cursor over one statement's text that accepts a subset of what the
 /// statement parser accepts. Every method returns false for "cannot tell";
@@ -132,13 +140,31 @@ private:
     while (is(*P, SC_Blank))
       ++P;
   }
+  /// Steps over the bytes of class \p Mask, four a step: a byte is read
+  /// only after one of the class, so never past the terminator.
+  void skip(uint8_t Mask) {
+    while (is(P[0], Mask)) {
+      if (!is(P[1], Mask)) {
+        P += 1;
+        return;
+      }
+      if (!is(P[2], Mask)) {
+        P += 2;
+        return;
+      }
+      if (!is(P[3], Mask)) {
+        P += 3;
+        return;
+      }
+      P += 4;
+    }
+  }
   /// [A-Za-z_$][A-Za-z0-9_$]*
   bool name() {
     if (!is(*P, SC_IdentStart))
       return false;
     ++P;
-    while (is(*P, SC_IdentChar))
-      ++P;
+    skip(SC_IdentChar);
     return true;
   }
   /// `.name` parts right after a name, each one Directive token (with its
@@ -146,12 +172,10 @@ private:
   void components() {
     while (P[0] == '.' && is(P[1], SC_IdentStart)) {
       P += 2;
-      while (is(*P, SC_IdentChar))
-        ++P;
+      skip(SC_IdentChar);
       while (P[0] == ':' && P[1] == ':' && is(P[2], SC_IdentChar)) {
         P += 3;
-        while (is(*P, SC_IdentChar))
-          ++P;
+        skip(SC_IdentChar);
       }
     }
   }
@@ -180,20 +204,17 @@ private:
         size_t Want = K == 'f' || K == 'F' ? 8 : 16;
         P += 2;
         const char *H = P;
-        while (is(*P, SC_Hex))
-          ++P;
+        skip(SC_Hex);
         return size_t(P - H) == Want && !followsToken();
       }
       if (K == 'x' || K == 'X') {
         P += 2;
         const char *H = P;
-        while (is(*P, SC_Hex))
-          ++P;
+        skip(SC_Hex);
         return P > H && P - B <= 18 && !followsToken();
       }
     }
-    while (is(*P, SC_Digit))
-      ++P;
+    skip(SC_Digit);
     return P - B <= 18 && !followsToken();
   }
   /// Whether the byte after a number would continue it or start a token
@@ -343,8 +364,7 @@ bool StatementScanner::declaration(StringRef Space) {
       blanks();
       // 1 to 9 digits, no leading zero, a power of two.
       const char *D = P;
-      while (is(*P, SC_Digit))
-        ++P;
+      skip(SC_Digit);
       if (P == D || P - D > 9 || *D == '0' || followsToken())
         return false;
       uint64_t A = 0;
@@ -377,8 +397,7 @@ bool StatementScanner::declaration(StringRef Space) {
         return false;
       ++P;
       const char *D = P;
-      while (is(*P, SC_Digit))
-        ++P;
+      skip(SC_Digit);
       // 1 to 999,999,999 registers: within 1..2^31.
       if (P == D || P - D > 9 || *D == '0' || *P != '>')
         return false;
@@ -387,8 +406,7 @@ bool StatementScanner::declaration(StringRef Space) {
     while (*P == '[') {
       ++P;
       const char *D = P;
-      while (is(*P, SC_Digit))
-        ++P;
+      skip(SC_Digit);
       // Decimal (a leading zero would be octal), at most 18 digits.
       if ((P - D > 1 && *D == '0') || P - D > 18 || *P != ']')
         return false;
@@ -455,9 +473,7 @@ enum class DirectiveWord {
 
 static DirectiveWord classify(StringRef Word) {
   // Switch on the length: one compare per candidate, no memcmp calls.
-  auto Is = [&](const char *Lit) {
-    return std::memcmp(Word.data(), Lit, Word.size()) == 0;
-  };
+  auto Is = [&](const auto &Lit) { return isWord(Word, Lit); };
   switch (Word.size()) {
   case 4:
     if (Is(".reg"))
@@ -482,8 +498,9 @@ static DirectiveWord classify(StringRef Word) {
       return DirectiveWord::AddressSize;
     break;
   }
-  if (isStateSpace(Word) || Word == ".visible" || Word == ".extern" ||
-      Word == ".weak" || Word == ".common")
+  if (isStateSpace(Word) || isWord(Word, ".visible") ||
+      isWord(Word, ".extern") || isWord(Word, ".weak") ||
+      isWord(Word, ".common"))
     return DirectiveWord::Parsed;
   return DirectiveWord::Other;
 }
@@ -592,10 +609,10 @@ bool StatementScanner::header() {
       return true;
     }
     while (true) {
-      if (Word() != ".param" || !Blanks())
+      if (!isWord(Word(), ".param") || !Blanks())
         return false;
       StringRef Q = Word();
-      if (Q == ".align") {
+      if (isWord(Q, ".align")) {
         uint64_t A;
         if (!Blanks() || !Number(A) || (A & (A - 1)) || !Blanks())
           return false;
@@ -618,13 +635,13 @@ bool StatementScanner::header() {
     }
   };
   StringRef W = Word();
-  if (W == ".visible" || W == ".weak") {
+  if (isWord(W, ".visible") || isWord(W, ".weak")) {
     if (!Blanks())
       return false;
     W = Word();
   }
-  bool IsFunc = W == ".func";
-  if (!IsFunc && W != ".entry")
+  bool IsFunc = isWord(W, ".func");
+  if (!IsFunc && !isWord(W, ".entry"))
     return false;
   Blanks();
   if (IsFunc && P < E && *P == '(') {
@@ -643,7 +660,7 @@ bool StatementScanner::header() {
   // `.maxntid 256, 1, 1`, `.minnctapersm 1`: integers and commas.
   while (P < E) {
     StringRef D = Word();
-    if (D.empty() || D == ".pragma" || !Blanks())
+    if (D.empty() || isWord(D, ".pragma") || !Blanks())
       return false;
     while (true) {
       uint64_t V;
@@ -685,5 +702,41 @@ bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
 }
 
 Error mmptx::verifyOperands(const Module &M) {
-  return verifyModule(M, isPlain);
+  // verifyModule(M, isPlain), with the scan in the loop: no call per
+  // statement that the scanner accepts.
+  Optional<Instruction> I;
+  StringRef Buffer = M.getBuffer();
+  for (const Statement &S : M.statements()) {
+    StatementScanner Scan(StringRef(Buffer.data() + S.Begin, S.End - S.Begin));
+    switch (S.Kind) {
+    case StmtKind::Instruction:
+      if (Scan.instruction())
+        continue;
+      if (!I)
+        I.emplace();
+      if (Error E = parseInstruction(M, S, *I))
+        return E;
+      continue;
+    case StmtKind::Directive:
+      if (Scan.directive())
+        continue;
+      break;
+    case StmtKind::Label:
+      if (Scan.label())
+        continue;
+      break;
+    case StmtKind::FunctionHeader:
+      if (Scan.header())
+        continue;
+      break;
+    case StmtKind::Comment:
+    case StmtKind::ScopeBegin:
+    case StmtKind::ScopeEnd:
+    case StmtKind::Empty:
+      continue;
+    }
+    if (Error E = verifyStatement(M, S))
+      return E;
+  }
+  return Error::success();
 }

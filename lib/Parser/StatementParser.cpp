@@ -18,6 +18,7 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
 
+#include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/SwapByteOrder.h"
@@ -122,15 +123,15 @@ namespace {
 /// Token cursor over one statement, with located errors.
 class StmtParser {
 public:
-  StmtParser(const Module &M, const Statement &S)
-      : SM(M.getSourceMgr()), Lex(M.getText(S)) {
+  StmtParser(const Module &M, const Statement &S) : M(M), Lex(M.getText(S)) {
     Lex.next(Tok);
   }
 
   Error error(const Token &T, const Twine &Msg) {
     if (T.is(Token::Error))
-      return DiagnosticError::get(SM, T.getLoc(), Lex.getErrorMessage());
-    return DiagnosticError::get(SM, T.getLoc(), Msg);
+      return DiagnosticError::get(M.getSourceMgr(), T.getLoc(),
+                                  Lex.getErrorMessage());
+    return DiagnosticError::get(M.getSourceMgr(), T.getLoc(), Msg);
   }
   Error error(const Twine &Msg) { return error(Tok, Msg); }
   /// Error for "expected X" that names what was found instead.
@@ -192,7 +193,8 @@ public:
   const char *LastEnd = nullptr;
 
 private:
-  const SourceMgr &SM;
+  /// For its SourceMgr, built only for an error (see Module(Text, Name)).
+  const Module &M;
   Lexer Lex;
 };
 
@@ -813,18 +815,24 @@ Error mmptx::verifyModule(const Module &M) { return verifyModule(M, nullptr); }
 Error mmptx::verifyModule(const Module &M,
                           function_ref<bool(StringRef, StmtKind)> Skip) {
   // One Instruction reused across statements keeps the full parse
-  // allocation-free for ordinary instructions.
-  Instruction I;
+  // allocation-free for ordinary instructions; built at the first
+  // instruction that \p Skip leaves to the parse.
+  Optional<Instruction> I;
   StringRef Buffer = M.getBuffer();
   for (const Statement &S : M.statements()) {
     // Comments, scopes and empty statements are never parsed, skipped or
-    // not.
+    // not: \p Skip is not asked about them.
+    if (S.Kind == StmtKind::Comment || S.Kind == StmtKind::ScopeBegin ||
+        S.Kind == StmtKind::ScopeEnd || S.Kind == StmtKind::Empty)
+      continue;
     if (Skip &&
         Skip(StringRef(Buffer.data() + S.Begin, S.End - S.Begin), S.Kind))
       continue;
     switch (S.Kind) {
     case StmtKind::Instruction:
-      if (Error E = parseInstruction(M, S, I))
+      if (!I)
+        I.emplace();
+      if (Error E = parseInstruction(M, S, *I))
         return E;
       break;
     case StmtKind::Directive:

@@ -279,35 +279,41 @@ public:
     size_t Size = End - Begin;
     size_t NumWords = (Size + 63) / 64;
     // Two more words: 0 for a scan from End, then a stop past End, so that
-    // a scan ends with no count of words.
-    Bits.reset(new uint64_t[NumWords + 2]);
+    // a scan ends with no count of words. A small text's words live in the
+    // index itself: no allocation.
+    if (NumWords + 2 <= InlineWords) {
+      Bits = Inline;
+    } else {
+      Owned.reset(new uint64_t[NumWords + 2]);
+      Bits = Owned.get();
+    }
     size_t Full = Size / 64;
     bool Nul;
 #if defined(MMPTX_STOP_AVX2)
     if (__builtin_cpu_supports("avx2"))
-      Nul = stopBitsAVX2(Begin, Bits.get(), Full);
+      Nul = stopBitsAVX2(Begin, Bits, Full);
     else
 #endif
-      Nul = stopBitsBaseline(Begin, Bits.get(), Full);
+      Nul = stopBitsBaseline(Begin, Bits, Full);
     // The last block: classify a copy padded with blanks, so that no load
     // goes past End and no bit is set past it.
     if (size_t Tail = Size % 64) {
       alignas(16) char Buf[64];
       std::memset(Buf, ' ', sizeof(Buf));
       std::memcpy(Buf, Begin + Full * 64, Tail);
-      Nul |= stopBitsBaseline(Buf, Bits.get() + Full, 1);
+      Nul |= stopBitsBaseline(Buf, Bits + Full, 1);
     }
     Bits[NumWords] = 0;
     Bits[NumWords + 1] = 1;
     return Nul;
   }
 
-  const uint64_t *bits() const { return Bits.get(); }
+  const uint64_t *bits() const { return Bits; }
 
   /// \returns the first byte of [\p Q, End] that may be CC_Stop (a
   /// superset: callers check the byte's class), or End.
   LLVM_ATTRIBUTE_ALWAYS_INLINE const char *next(const char *Q) const {
-    return find(Q, Begin, End, Bits.get(), [](const char *) { return true; });
+    return find(Q, Begin, End, Bits, [](const char *) { return true; });
   }
   /// \returns the first byte of [\p Q, End) that may be CC_Stop and
   /// satisfies \p IsStop (called with a pointer to it), or End; from copies of
@@ -344,7 +350,11 @@ public:
 private:
   const char *Begin = nullptr;
   const char *End = nullptr;
-  std::unique_ptr<uint64_t[]> Bits;
+  uint64_t *Bits = nullptr;
+  std::unique_ptr<uint64_t[]> Owned;
+  /// Texts up to 4 KiB.
+  static constexpr size_t InlineWords = 66;
+  uint64_t Inline[InlineWords];
 };
 
 /// \returns the first byte of [\p Q, \p End) that is not CC_Blank, or \p End.
@@ -470,19 +480,22 @@ inline void writeStatement(Statement &S, uint64_t Lo, uint64_t Hi) {
 
 class StructureParser {
 public:
-  StructureParser(const SourceMgr &SM, Module &M)
-      : SM(SM), M(M), Stmts(M.getStatementsForBuild()),
-        Start(M.getBuffer().begin()), P(Start), End(M.getBuffer().end()) {}
+  explicit StructureParser(Module &M)
+      : M(M), Stmts(M.getStatementsForBuild()), Start(M.getBuffer().begin()),
+        P(Start), End(M.getBuffer().end()) {}
 
   Error run();
 
 private:
+  // The SourceMgr only when there is an error (see Module(Text, Name)).
   Error error(const char *Loc, const Twine &Msg) {
-    return DiagnosticError::get(SM, SMLoc::getFromPointer(Loc), Msg);
+    return DiagnosticError::get(M.getSourceMgr(), SMLoc::getFromPointer(Loc),
+                                Msg);
   }
   Error errorWithNote(const char *Loc, const Twine &Msg, const char *NoteLoc,
                       const Twine &Note) {
-    return DiagnosticError::getWithNote(SM, SMLoc::getFromPointer(Loc), Msg,
+    return DiagnosticError::getWithNote(M.getSourceMgr(),
+                                        SMLoc::getFromPointer(Loc), Msg,
                                         SMLoc::getFromPointer(NoteLoc), Note);
   }
   Error unexpectedChar(const char *Loc);
@@ -525,7 +538,7 @@ private:
   Error skipOrFail(const char *&Q, SkipFn Skip, const char *What) const {
     const char *E = (this->*Skip)(Q);
     if (!E)
-      return DiagnosticError::get(SM, SMLoc::getFromPointer(Q),
+      return DiagnosticError::get(M.getSourceMgr(), SMLoc::getFromPointer(Q),
                                   Twine("unterminated ") + What);
     Q = E;
     return Error::success();
@@ -553,12 +566,12 @@ private:
   Error finishFunction(uint32_t HeaderIdx, const char *B, const char *KWEnd,
                        bool IsEntry, bool HasBody);
 
-  const SourceMgr &SM;
   Module &M;
   std::vector<Statement> &Stmts;
   const char *Start, *P, *End;
   StopIndex Stops;
-  std::vector<uint32_t> OpenScopes;
+  /// The open `{`s: a kernel body and the inline asm blocks in it.
+  SmallVector<uint32_t, 8> OpenScopes;
   /// A header (function or .section) still waiting for its `{`.
   uint32_t PendingHeader = Statement::NoIndex;
   bool InInlineAsm = false;
@@ -712,6 +725,22 @@ static bool isLinkage(StringRef Word) {
 /// `%r2;` on the next line. Other directives without a `;` (`.loc`,
 /// `.version`, section data) end at the end of their line.
 static bool isDeclarationAt(const char *B, const char *E) {
+  // The byte after the '.' rules out most words before they are scanned.
+  switch (E - B > 1 ? B[1] : 0) {
+  case 'r':
+  case 'l':
+  case 's':
+  case 'g':
+  case 'p':
+  case 't':
+  case 'c':
+  case 'v':
+  case 'e':
+  case 'w':
+    break;
+  default:
+    return false;
+  }
   const char *W = B + 1;
   while (W < E && is(*W, CC_Word))
     ++W;
@@ -856,12 +885,17 @@ Done:
 
 void StructureParser::noteModuleDirective(const char *B, const char *E,
                                           uint32_t &Pending) {
-  StringRef Word = StringRef(B, E - B);
-  Word = Word.take_until([](char C) { return is(C, CC_Blank); });
-  if (Word == ".version" || Word == ".target" || Word == ".address_size")
+  // The first word is \p Lit (of \p N bytes): a compare of known size and
+  // the byte after it, with no scan of the word.
+  auto Is = [&](const char *Lit, size_t N) {
+    return size_t(E - B) >= N && std::memcmp(B, Lit, N) == 0 &&
+           (size_t(E - B) == N || is(B[N], CC_Blank));
+  };
+  if (Is(".version", 8) || Is(".target", 7) || Is(".address_size", 13))
     M.getHeaderForBuild().push_back(Stmts.size() - 1);
-  else if (Word == ".section")
+  else if (Is(".section", 8)) {
     Pending = Stmts.size() - 1;
+  }
 }
 
 /// \returns true if the directive at \p Q is one that may follow the name
@@ -1064,7 +1098,8 @@ Error StructureParser::run() {
   Statement *Out = Batch;
   uint32_t Flushed = Stmts.size(); // index of Batch[0]
   auto Flush = [&]() MMPTX_LAMBDA_INLINE {
-    Stmts.insert(Stmts.end(), Batch, Out);
+    if (Out != Batch)
+      Stmts.insert(Stmts.end(), Batch, Out);
     Out = Batch;
     Flushed = Stmts.size();
   };
@@ -1175,11 +1210,13 @@ Error StructureParser::run() {
     case SK_Directive: {
       Pending = Statement::NoIndex;
       // The byte after the '.' rules out function headers and linkage
-      // words (see scanDirective()); `.reg .f32 %r;` or a line such as
-      // `.loc 1 2 3` then ends at its first stop.
+      // words (see scanDirective()), and `.version` is neither; `.reg .f32
+      // %r;` or a line such as `.loc 1 2 3` then ends at its first stop.
       char C1 = BufEnd - B >= 2 ? B[1] : 0;
       const char *S = BufEnd;
-      if (C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c') {
+      if ((C1 != 'e' && C1 != 'f' && C1 != 'v' && C1 != 'w' && C1 != 'c') ||
+          (C1 == 'v' && BufEnd - B > 8 && std::memcmp(B, ".version", 8) == 0 &&
+           !is(B[8], CC_Word))) {
         S = FindStop(B + 1, [](const char *Q) MMPTX_LAMBDA_INLINE {
           return is(*Q, CC_DirStop);
         });
@@ -1295,11 +1332,17 @@ Error StructureParser::run() {
 
 } // namespace
 
+Error mmptx::parseStructure(Module &M) {
+  assert(M.statements().empty() && M.functions().empty() &&
+         M.headerDirectives().empty() && "the module is parsed already");
+  StructureParser P(M);
+  return P.run();
+}
+
 Expected<std::unique_ptr<Module>> mmptx::parseStructure(const SourceMgr &SM,
                                                         unsigned BufferID) {
   auto M = std::make_unique<Module>(SM, BufferID);
-  StructureParser P(SM, *M);
-  if (Error E = P.run())
+  if (Error E = parseStructure(*M))
     return E;
   return M;
 }
@@ -1310,8 +1353,7 @@ mmptx::parseStructure(const SourceMgr &SM, unsigned BufferID,
   auto M = std::make_unique<Module>(SM, BufferID);
   Storage.clear();
   M->getStatementsForBuild().swap(Storage);
-  StructureParser P(SM, *M);
-  if (Error E = P.run())
+  if (Error E = parseStructure(*M))
     return E;
   return M;
 }

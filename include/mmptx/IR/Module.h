@@ -25,6 +25,7 @@
 #define MMPTX_IR_MODULE_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
 
@@ -126,12 +127,22 @@ struct Edit {
 class Module {
 public:
   Module(const llvm::SourceMgr &SM, unsigned BufferID);
+  /// A module over \p Text, named \p BufferName in diagnostics (both must
+  /// outlive it), whose SourceMgr is built the first time something asks
+  /// for it: a caller that only needs one for errors pays nothing when
+  /// there is none. That first request is not thread-safe.
+  Module(llvm::StringRef Text, llvm::StringRef BufferName);
   ~Module();
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
 
-  const llvm::SourceMgr &getSourceMgr() const { return *SM; }
-  unsigned getBufferID() const { return BufferID; }
+  const llvm::SourceMgr &getSourceMgr() const {
+    return SM ? *SM : makeSourceMgr();
+  }
+  unsigned getBufferID() const {
+    getSourceMgr();
+    return BufferID;
+  }
   /// The whole source text.
   llvm::StringRef getBuffer() const { return Buffer; }
   llvm::StringRef getBufferIdentifier() const;
@@ -181,20 +192,27 @@ public:
   }
 
 private:
-  const llvm::SourceMgr *SM;
-  std::unique_ptr<llvm::SourceMgr> OwnedSM;
-  unsigned BufferID;
+  /// Builds the SourceMgr of a module made with Module(Text, BufferName).
+  const llvm::SourceMgr &makeSourceMgr() const;
+
+  mutable const llvm::SourceMgr *SM;
+  mutable std::unique_ptr<llvm::SourceMgr> OwnedSM;
+  mutable unsigned BufferID;
   llvm::StringRef Buffer;
+  /// The name of a module whose SourceMgr is not built yet.
+  llvm::StringRef LazyName;
   std::vector<Statement> Stmts;
-  std::vector<Function> Functions;
-  std::vector<uint32_t> Header;
+  /// Most modules hold one kernel: no allocation for it.
+  llvm::SmallVector<Function, 1> Functions;
+  /// At most one of each, in a module that is valid: no allocation.
+  llvm::SmallVector<uint32_t, 3> Header;
   std::vector<Edit> Edits;
 
 public:
   /// For the parser: mutable access while building.
   std::vector<Statement> &getStatementsForBuild() { return Stmts; }
-  std::vector<Function> &getFunctionsForBuild() { return Functions; }
-  std::vector<uint32_t> &getHeaderForBuild() { return Header; }
+  llvm::SmallVectorImpl<Function> &getFunctionsForBuild() { return Functions; }
+  llvm::SmallVectorImpl<uint32_t> &getHeaderForBuild() { return Header; }
   /// Makes the module own \p Owned (the SourceMgr it refers to).
   void adoptSourceMgr(std::unique_ptr<llvm::SourceMgr> Owned);
 };

@@ -42,6 +42,11 @@ namespace mmptx {
 llvm::Expected<std::unique_ptr<ptx::Module>>
 parseStructure(const llvm::SourceMgr &SM, unsigned BufferID);
 
+/// Runs the structural pass over the text of \p M, a module built with
+/// Module(SM, BufferID) and not parsed yet, into \p M: for a caller that
+/// keeps the module on its stack.
+llvm::Error parseStructure(ptx::Module &M);
+
 /// parseStructure() that builds the statements in \p Storage (cleared
 /// first), so that a caller parsing many buffers reuses one allocation
 /// (and its mapped pages) instead of a fresh one each time; take it back
