@@ -42,6 +42,7 @@ ast::interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
       Graph[N].Ops = Operands.slice(Nd.Aux, Nd.NumOps);
     }
     Graph[N].IsLiteral = Nd.Kind == AstWordType::Constant;
+    Graph[N].Position = uint32_t(N); // the stub is written in node order
   }
   std::vector<expr::Contraction> Fused =
       expr::planContractions(Info, Graph, Live, Ctx.getOutputNodes());

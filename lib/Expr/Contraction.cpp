@@ -11,6 +11,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::expr;
@@ -68,6 +70,17 @@ bool folds(StringRef Ptx) {
   return any_of(Folded, [&](const char *F) { return Op == F; });
 }
 
+/// Instructions ptxas expands with a branch: a basic block ends there.
+bool splitsBlock(StringRef Ptx) {
+  SmallVector<StringRef, 6> Parts;
+  Ptx.split(Parts, '.');
+  StringRef Op = Parts[0], Ty = Parts.back();
+  if ((Op == "div" || Op == "rem") && (Ty == "s32" || Ty == "s64"))
+    return true;
+  return (Op == "div" || Op == "rcp" || Op == "sqrt") &&
+         is_contained(Parts, "rn") && (Ty == "f32" || Ty == "f64");
+}
+
 } // namespace
 
 std::vector<Contraction> expr::planContractions(const InstrSet &Info,
@@ -114,8 +127,23 @@ std::vector<Contraction> expr::planContractions(const InstrSet &Info,
       break;
     }
   }
+  // Positions of the block-ending instructions, sorted: a use is fusible
+  // only in its product's block.
+  std::vector<uint32_t> Splits;
+  for (size_t I = 0; I != N; ++I)
+    if (Live[I] && Nodes[I].Instr != None &&
+        splitsBlock(Info.InstrPtx[Nodes[I].Instr]))
+      Splits.push_back(Nodes[I].Position);
+  llvm::sort(Splits);
+  auto SameBlock = [&](uint32_t P, uint32_t U) {
+    uint32_t Lo = Nodes[P].Position, Hi = Nodes[U].Position;
+    if (Lo > Hi)
+      std::swap(Lo, Hi);
+    auto It = std::upper_bound(Splits.begin(), Splits.end(), Lo);
+    return It == Splits.end() || *It >= Hi;
+  };
   // A product is contracted when every use of it (or of its moves / negs)
-  // is an add/sub of its class reading it once.
+  // is an add/sub of its class reading it once, in its block.
   std::vector<uint8_t> Kept(N, 0);
   for (uint32_t O : Outputs)
     if (O < N && Product[O] != None)
@@ -129,7 +157,7 @@ std::vector<Contraction> expr::planContractions(const InstrSet &Info,
       if (P == None || Product[I] == P) // a move / neg passing it on
         continue;
       bool Fusible = Cls[I].R == Role::AddSub && Cls[I].Key == Cls[P].Key &&
-                     Product[Ops[1 - K]] != P;
+                     Product[Ops[1 - K]] != P && SameBlock(P, uint32_t(I));
       if (!Fusible)
         Kept[P] = 1;
     }

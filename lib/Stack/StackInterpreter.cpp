@@ -6,11 +6,13 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// 1. Execute the program with the compiler's execution step.
+/// 1. Compile the program (the compiler's execution step and emission).
 /// 2. Mark the nodes the requests reach.
 /// 3. Evaluate the marked nodes in index order (operands always have lower
 ///    indices) with expr::evaluateInstr, or expr::evaluateContracted for
-///    the mul + add pairs ptxas fuses (mmptx/Expr/Contraction.h).
+///    the mul + add pairs ptxas fuses (mmptx/Expr/Contraction.h), which
+///    depends on the instructions' order in the stub: the program is
+///    compiled, not only executed.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +80,7 @@ static std::vector<expr::ContractionNode> buildGraph(StackPtxContext &Ctx) {
       continue;
     const StackNode &In = Nodes[Nd.Aux];
     Graph[I].Instr = In.Payload;
+    Graph[I].Position = In.Reg; // its place in the stub
     Graph[I].Ops =
         Ctx.getOperands().slice(In.Aux, Ctx.getNumArgElems(In.Payload));
   }
@@ -88,8 +91,10 @@ Expected<std::vector<uint64_t>>
 stack::interpretStackPtx(StackPtxContext &Ctx, const Program &Prog,
                          ArrayRef<Register> Regs, ArrayRef<uint32_t> Requests,
                          ArrayRef<uint64_t> Inputs, SpecialValueFn Specials) {
-  if (Error E = Ctx.execute(Prog, Regs, Requests))
-    return E;
+  // Compiled, not only executed: where each instruction lands in the stub
+  // decides which mul + add pairs ptxas fuses.
+  if (Expected<StringRef> Stub = Ctx.compile(Prog, Regs, Requests); !Stub)
+    return Stub.takeError();
   const StackInfo &Info = Ctx.getInfo();
   ArrayRef<StackNode> Nodes = Ctx.getNodes();
   ArrayRef<uint32_t> Operands = Ctx.getOperands();

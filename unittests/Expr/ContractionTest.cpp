@@ -149,6 +149,26 @@ TEST(Contraction, LiteralF32ProductIsFolded) {
   EXPECT_EQ(P[T].Mul, H);    // f16 products of literals are not folded
 }
 
+TEST(Contraction, OnlyWithinABasicBlock) {
+  Graph G;
+  uint32_t A = G.input(), B = G.input();
+  uint32_t M = G.op("mul.f32", {A, A});
+  uint32_t D = G.op("div.rn.f32", {B, B}); // ptxas branches here
+  uint32_t S = G.op("add.f32", {M, D});
+  uint32_t M2 = G.op("mul.f32", {B, B});
+  uint32_t R = G.op("rem.s32", {A, B});
+  uint32_t S2 = G.op("add.f32", {M2, A});
+  for (uint32_t I = 0; I != G.Nodes.size(); ++I)
+    G.Nodes[I].Position = I; // written in node order
+  std::vector<Contraction> P = G.plan({S, S2, R});
+  EXPECT_EQ(P[S].Mul, None);
+  EXPECT_EQ(P[S2].Mul, None); // rem.s32 branches too
+  // Written with the div first, the pair is in one block.
+  G.Nodes[D].Position = 0;
+  G.Nodes[M].Position = 1;
+  EXPECT_EQ(G.plan({S, S2, R})[S].Mul, M);
+}
+
 TEST(Contraction, EvaluateRoundsOnce) {
   // (1 + 2^-12)^2 - 1 = 2^-11 + 2^-24 exactly; rounded twice it is 2^-11.
   uint64_t X = f32Bits(1.000244140625f), One = f32Bits(1.0f);

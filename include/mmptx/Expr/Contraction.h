@@ -20,7 +20,10 @@
 /// - a use elsewhere (another instruction, an output, both operands of one
 ///   add) keeps the product rounded for all its users;
 /// - an add whose two operands are both such products contracts the first;
-/// - an f32 or f64 product of constants is folded by ptxas, so it rounds.
+/// - an f32 or f64 product of constants is folded by ptxas, so it rounds;
+/// - the add must be in the mul's basic block: an instruction ptxas expands
+///   with a branch (div.rn, rcp.rn, sqrt.rn of f32/f64, div/rem .s32)
+///   emitted between them keeps the product rounded.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +51,9 @@ struct ContractionNode {
   llvm::ArrayRef<uint32_t> Ops;
   /// A literal (the assembler folds what is computed from literals).
   bool IsLiteral = false;
+  /// Where its instruction is emitted in the stub (Instr only): the
+  /// instructions' order in the stub.
+  uint32_t Position = 0;
 };
 
 /// How an add/sub is computed when it takes a product unrounded.
