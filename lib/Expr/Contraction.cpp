@@ -136,6 +136,9 @@ std::vector<Contraction> expr::planContractions(const InstrSet &Info,
       Splits.push_back(Nodes[I].Position);
   llvm::sort(Splits);
   auto SameBlock = [&](uint32_t P, uint32_t U) {
+    // ptxas moves a product by a literal to its users.
+    if (any_of(Nodes[P].Ops, [&](uint32_t O) { return Literal[O]; }))
+      return true;
     uint32_t Lo = Nodes[P].Position, Hi = Nodes[U].Position;
     if (Lo > Hi)
       std::swap(Lo, Hi);

@@ -163,6 +163,14 @@ TEST(Contraction, OnlyWithinABasicBlock) {
   std::vector<Contraction> P = G.plan({S, S2, R});
   EXPECT_EQ(P[S].Mul, None);
   EXPECT_EQ(P[S2].Mul, None); // rem.s32 branches too
+  // A product by a literal is moved to its users.
+  uint32_t K = G.literal();
+  uint32_t M3 = G.op("mul.f32", {A, K});
+  uint32_t D3 = G.op("div.rn.f32", {A, B});
+  uint32_t S3 = G.op("add.f32", {M3, D3});
+  for (uint32_t I = 0; I != G.Nodes.size(); ++I)
+    G.Nodes[I].Position = I;
+  EXPECT_EQ(G.plan({S, S2, R, S3})[S3].Mul, M3);
   // Written with the div first, the pair is in one block.
   G.Nodes[D].Position = 0;
   G.Nodes[M].Position = 1;

@@ -23,7 +23,8 @@
 /// - an f32 or f64 product of constants is folded by ptxas, so it rounds;
 /// - the add must be in the mul's basic block: an instruction ptxas expands
 ///   with a branch (div.rn, rcp.rn, sqrt.rn of f32/f64, div/rem .s32)
-///   emitted between them keeps the product rounded.
+///   emitted between them keeps the product rounded, unless the product
+///   has a literal operand (ptxas moves it to its users).
 ///
 //===----------------------------------------------------------------------===//
 
