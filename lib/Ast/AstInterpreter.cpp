@@ -7,6 +7,7 @@
 
 #include "mmptx/Ast/AstInterpreter.h"
 
+#include "mmptx/Expr/Contraction.h"
 #include "mmptx/Expr/Evaluate.h"
 #include "mmptx/Expr/Literal.h"
 
@@ -32,6 +33,19 @@ ast::interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
     if (Live[N] && Nodes[N].Kind == AstWordType::Ptx)
       for (uint32_t I = 0; I != Nodes[N].NumOps; ++I)
         Live[Operands[Nodes[N].Aux + I]] = 1;
+  // The mul + add pairs ptxas fuses are computed fused.
+  std::vector<expr::ContractionNode> Graph(Nodes.size());
+  for (size_t N = 0; N != Nodes.size(); ++N) {
+    const AstPtxContext::Node &Nd = Nodes[N];
+    if (Nd.Kind == AstWordType::Ptx) {
+      Graph[N].Instr = Nd.Payload;
+      Graph[N].Ops = Operands.slice(Nd.Aux, Nd.NumOps);
+    }
+    Graph[N].IsLiteral = Nd.Kind == AstWordType::Constant;
+    Graph[N].Position = uint32_t(N); // the stub is written in node order
+  }
+  std::vector<expr::Contraction> Fused =
+      expr::planContractions(Info, Graph, Live, Ctx.getOutputNodes());
   std::vector<uint64_t> Vals(Nodes.size(), 0);
   SmallVector<uint64_t, 8> Args;
   for (size_t N = 0; N != Nodes.size(); ++N) {
@@ -56,6 +70,16 @@ ast::interpretAstPtx(AstPtxContext &Ctx, const AstProgram &Prog,
       Args.clear();
       for (uint32_t I = 0; I != Nd.NumOps; ++I)
         Args.push_back(Vals[Operands[Nd.Aux + I]]);
+      if (uint32_t Mul = Fused[N].Mul; Mul != expr::ContractionNode::None) {
+        const AstPtxContext::Node &M = Nodes[Mul];
+        uint64_t MulArgs[2] = {Vals[Operands[M.Aux]],
+                               Vals[Operands[M.Aux + 1]]};
+        if (Error E = expr::evaluateContracted(
+                Info, Nd.Payload, MulArgs, Fused[N].Negated, Fused[N].Pos,
+                Args[1 - Fused[N].Pos], MutableArrayRef<uint64_t>(Vals[N])))
+          return E;
+        break;
+      }
       if (Error E = expr::evaluateInstr(Info, Nd.Payload, Args,
                                         MutableArrayRef<uint64_t>(Vals[N])))
         return E;

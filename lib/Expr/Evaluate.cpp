@@ -48,6 +48,15 @@ static double bitsF64(uint64_t V) {
   return D;
 }
 
+// The NaNs the GPU's arithmetic produces (measured on sm_90): f32 and the
+// 16-bit formats return one canonical NaN whatever the operands' NaNs were;
+// f64 operations return their NaN operand quieted (sign and payload kept)
+// and a new NaN (0/0, inf-inf, sqrt(-1)) is the negative default NaN.
+static constexpr uint32_t CanonicalNaN32 = 0x7fffffffu;
+static constexpr uint16_t CanonicalNaN16 = 0x7fff;
+static constexpr uint64_t DefaultNaN64 = 0xfff8000000000000ull;
+static constexpr uint64_t QuietBit64 = 0x0008000000000000ull;
+
 // f16 / bf16 conversions, round to nearest even.
 static float halfToFloat(uint16_t H) {
   uint32_t Sign = uint32_t(H & 0x8000) << 16;
@@ -64,7 +73,7 @@ static uint16_t floatToHalf(float F) {
   uint32_t B = uint32_t(f32Bits(F));
   uint16_t Sign = uint16_t((B >> 16) & 0x8000);
   if (std::isnan(F))
-    return Sign | 0x7e00;
+    return CanonicalNaN16;
   float A = std::fabs(F);
   if (A >= 65520.0f)
     return Sign | 0x7c00;
@@ -84,7 +93,7 @@ static float bf16ToFloat(uint16_t H) { return bitsF32(uint32_t(H) << 16); }
 static uint16_t floatToBf16(float F) {
   uint32_t B = uint32_t(f32Bits(F));
   if (std::isnan(F))
-    return uint16_t((B >> 16) | 0x40);
+    return CanonicalNaN16;
   B += 0x7fff + ((B >> 16) & 1);
   return uint16_t(B >> 16);
 }
@@ -175,6 +184,18 @@ template <typename T> static T ptxMinMax(T X, T Y, bool IsMax) {
   if (X == Y) // equal, or zeros of either sign
     return std::signbit(X) == IsMax ? Y : X;
   return (X < Y) != IsMax ? X : Y;
+}
+
+/// The bits of f64 result \p R of \p Op on \p Args: a NaN is the first NaN
+/// operand quieted (abs and neg do not change it), or the default NaN.
+/// min/max return their operand as it is.
+static uint64_t f64Result(StringRef Op, double R, ArrayRef<uint64_t> Args) {
+  if (!std::isnan(R) || Op == "mov" || Op == "min" || Op == "max")
+    return f64Bits(R);
+  for (uint64_t A : Args)
+    if (std::isnan(bitsF64(A)))
+      return A | QuietBit64;
+  return DefaultNaN64;
 }
 
 static float ftz(float F) {
@@ -471,6 +492,11 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
     };
     switch (Dst) {
     case Ty::F32: {
+      if (Src == Ty::BF16) { // a widening: the bits move, NaNs included
+        float F = bitsF32(uint64_t(uint16_t(Args[0])) << 16);
+        Res[0] = IsFtz ? f32Bits(ftz(F)) : f32Bits(F);
+        break;
+      }
       float F;
       if (Src == Ty::U32 && !SrcFloat)
         F = float(uint32_t(Args[0]));
@@ -479,10 +505,21 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
       else
         F = float(XNarrow);
       Res[0] = f32Bits(IsFtz ? ftz(F) : F);
+      if (std::isnan(F)) {
+        // f64 -> f32 keeps the sign and the payload's high bits, quieted;
+        // f16 -> f32 gives the canonical NaN.
+        Res[0] = CanonicalNaN32;
+        if (Src == Ty::F64)
+          Res[0] = uint32_t(Args[0] >> 32 & 0x80000000u) | 0x7fc00000u |
+                   uint32_t(Args[0] >> 29 & 0x7fffffu);
+      }
       break;
     }
     case Ty::F64:
       Res[0] = f64Bits(X);
+      if (Src == Ty::F32 && std::isnan(X)) // sign and payload kept, quieted
+        Res[0] = uint64_t(Args[0] & 0x80000000u) << 32 | 0x7ff8000000000000ull |
+                 uint64_t(Args[0] & 0x7fffffu) << 29;
       break;
     case Ty::F16:
       Res[0] = doubleToHalf(XNarrow);
@@ -579,7 +616,7 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
            Z = NumArgs > 2 ? bitsF64(Args[2]) : 0, R;
     if (!evalFloatCommon(Op, X, Y, Z, R))
       return Unsupported();
-    Res[0] = f64Bits(R);
+    Res[0] = f64Result(Op, R, Args.take_front(std::min(NumArgs, 3u)));
   } else if (InstrTy == Ty::F32) {
     auto Arg = [&](unsigned I) {
       float V = I < NumArgs ? bitsF32(Args[I]) : 0.0f;
@@ -591,6 +628,8 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
     if (IsFtz)
       R = ftz(R);
     Res[0] = f32Bits(R);
+    if (std::isnan(R) && Op != "mov" && Op != "copysign")
+      Res[0] = CanonicalNaN32;
     if (minMaxGivesNaN(Op, IsNaNMod, std::isnan(X), std::isnan(Y)))
       Res[0] = 0x7fffffffu; // the canonical NaN
   } else if (InstrTy == Ty::F16 || InstrTy == Ty::BF16 ||
@@ -629,8 +668,10 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
         H &= 0x8000;
       if (IsFtz && (H & 0x7f80) == 0 && IsBf)
         H &= 0x8000;
+      if (std::isnan(R) && Op != "mov")
+        H = CanonicalNaN16;
       if (minMaxGivesNaN(Op, IsNaNMod, std::isnan(X), std::isnan(Y)))
-        H = 0x7fff; // the canonical NaN
+        H = CanonicalNaN16;
       Res[0] |= uint64_t(H) << (16 * Lane);
     }
   } else if (InstrTy == Ty::U32 || InstrTy == Ty::S32 || InstrTy == Ty::B32) {
@@ -654,14 +695,14 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
         R += Z;
     } else if (Op == "div") {
       if (Y == 0)
-        R = Sgn ? uint32_t(-1) : 0xffffffffu;
+        R = 0xffffffffu; // all ones for u32 and s32 alike
       else if (Sgn)
         R = (Sx == INT32_MIN && Sy == -1) ? X : uint32_t(Sx / Sy);
       else
         R = X / Y;
     } else if (Op == "rem") {
       if (Y == 0)
-        R = X;
+        R = 0xffffffffu; // as div: all ones, whatever the signs
       else if (Sgn)
         R = (Sx == INT32_MIN && Sy == -1) ? 0 : uint32_t(Sx % Sy);
       else
@@ -705,5 +746,63 @@ Error expr::evaluateInstr(const InstrSet &Info, uint32_t Instr,
   }
   for (unsigned E = 0; E != NumRets && E != Results.size(); ++E)
     Results[E] = maskToWidth(Res[E], RetWidth(E));
+  return Error::success();
+}
+
+Error expr::evaluateContracted(const InstrSet &Info, uint32_t AddInstr,
+                               ArrayRef<uint64_t> MulArgs, bool NegateProduct,
+                               unsigned ProductPos, uint64_t Other,
+                               MutableArrayRef<uint64_t> Results) {
+  StringRef Ptx = Info.InstrPtx[AddInstr];
+  SmallVector<StringRef, 8> Parts;
+  Ptx.split(Parts, '.');
+  StringRef Op = Parts[0];
+  bool IsFtz = is_contained(Parts, "ftz");
+  Ty T = parseTy(Parts.back());
+  if ((Op != "add" && Op != "sub") || MulArgs.size() != 2 || ProductPos > 1 ||
+      Results.empty())
+    return makeError("'" + Ptx + "' cannot take a product");
+  // X * Y + Z, with the signs of an add or a sub with the product on either
+  // side: a - b*c is (-b)*c + a, b*c - a is b*c + (-a).
+  bool NegX = NegateProduct != (Op == "sub" && ProductPos == 1);
+  bool NegZ = Op == "sub" && ProductPos == 0;
+  if (T == Ty::F32) {
+    auto Arg = [&](uint64_t V) {
+      float F = bitsF32(V);
+      return IsFtz ? ftz(F) : F;
+    };
+    float X = Arg(MulArgs[0]), Y = Arg(MulArgs[1]), Z = Arg(Other);
+    float R = std::fma(NegX ? -X : X, Y, NegZ ? -Z : Z);
+    if (IsFtz)
+      R = ftz(R);
+    Results[0] = std::isnan(R) ? CanonicalNaN32 : f32Bits(R);
+    return Error::success();
+  }
+  if (T == Ty::F64) {
+    double X = bitsF64(MulArgs[0]), Y = bitsF64(MulArgs[1]), Z = bitsF64(Other);
+    double R = std::fma(NegX ? -X : X, Y, NegZ ? -Z : Z);
+    uint64_t Ops[3] = {MulArgs[0], MulArgs[1], Other};
+    Results[0] = f64Result("fma", R, Ops);
+    return Error::success();
+  }
+  if (T != Ty::F16 && T != Ty::F16X2)
+    return makeError("'" + Ptx + "' cannot take a product");
+  unsigned Lanes = T == Ty::F16X2 ? 2 : 1;
+  uint64_t Bits = 0;
+  for (unsigned Lane = 0; Lane != Lanes; ++Lane) {
+    auto Arg = [&](uint64_t V) -> double {
+      double D = halfToFloat(uint16_t(V >> (16 * Lane)));
+      return IsFtz && std::fabs(D) < 0x1p-14 ? std::copysign(0.0, D) : D;
+    };
+    double X = Arg(MulArgs[0]), Y = Arg(MulArgs[1]), Z = Arg(Other);
+    double R = fmaRoundToOdd(NegX ? -X : X, Y, NegZ ? -Z : Z);
+    uint16_t H = doubleToHalf(R);
+    if (IsFtz && (H & 0x7c00) == 0)
+      H &= 0x8000;
+    if (std::isnan(R))
+      H = CanonicalNaN16;
+    Bits |= uint64_t(H) << (16 * Lane);
+  }
+  Results[0] = Bits;
   return Error::success();
 }

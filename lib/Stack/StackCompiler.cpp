@@ -244,6 +244,9 @@ struct StackPtxContext::Impl {
   /// The stacks with registers, in the order of their first.
   std::vector<uint16_t> UsedStacks;
   uint32_t NumUsedStacks = 0;
+  /// Instructions emitted so far by this emit(): each Instr node's Reg
+  /// becomes its 1-based position.
+  uint32_t EmitSeq = 0;
   expr::TextBuf Out;
 };
 
@@ -953,7 +956,7 @@ char *StackPtxContext::Impl::emitInstr(char *P, uint32_t N,
                                        ArrayRef<Register> Regs) {
   StackNode *Nd = Nodes.data();
   StackNode &In = Nd[N];
-  In.Reg = 1;
+  In.Reg = ++EmitSeq;
   ++Stats.EmittedInstrs;
   const InstrInfo &Ii = InstrInfos[In.Payload];
   P = Out.ensure(P, Ii.LineMax);
@@ -1039,6 +1042,7 @@ StringRef StackPtxContext::Impl::emit(ArrayRef<Register> Regs,
                                       ArrayRef<Register> ZeroRegs) {
   // RegCounts is all zero here and is put back so at the end.
   NumUsedStacks = 0;
+  EmitSeq = 0;
   // The declarations depend on the register counts, known last: the body
   // starts after room for them, and they are written backwards in front.
   Out.clear();

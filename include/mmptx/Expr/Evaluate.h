@@ -18,11 +18,23 @@
 /// ours by at most the error bound the PTX ISA gives for that instruction
 /// (2 ulp for rcp/sqrt/rsqrt/lg2/ex2/div.approx, 2^-20.9 absolute for sin
 /// and cos in [-pi, pi], 2^-10.987 relative for tanh); f16/bf16 compute in
-/// float and round to nearest even; integers wrap; div/rem by zero give
-/// all-ones / the dividend (what the hardware returns); shifts of 32 or more
-/// give 0 (or the sign for shr.s32); setp comparisons other than `ne` are
-/// false on NaN and `ne` is the ordered comparison; selp picks `a` when the
-/// predicate is set. Warp-wide instructions (mma) are not supported.
+/// float and round to nearest even; integers wrap; setp comparisons other
+/// than `ne` are false on NaN and `ne` is the ordered comparison; selp picks
+/// `a` when the predicate is set. Warp-wide instructions (mma) are not
+/// supported.
+///
+/// Where PTX leaves a result to the machine, the GPU's (measured on sm_90):
+/// - div and rem by zero give all ones, u32 and s32 alike; INT_MIN / -1 is
+///   INT_MIN and INT_MIN rem -1 is 0; shifts of 32 or more give 0 (or the
+///   sign for shr.s32);
+/// - a NaN result of f32 arithmetic (abs and neg included, `.ftz` or not)
+///   is 0x7fffffff, of f16/bf16 arithmetic and of conversions to f16/bf16
+///   0x7fff; mov, selp and copysign move bits; cvt.f32.bf16 widens the
+///   bits; f32 <-> f64 conversions keep a NaN's sign and payload, quieted;
+///   an f64 operation returns its first NaN operand quieted (abs and neg
+///   leave it as it is) or, for a new NaN, 0xfff8000000000000.
+/// - an add/sub taking a mul's product (see Contraction.h) is one fused
+///   multiply-add: evaluateContracted.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +65,16 @@ using SpecialValueFn =
 llvm::Error evaluateInstr(const InstrSet &Info, uint32_t Instr,
                           llvm::ArrayRef<uint64_t> Args,
                           llvm::MutableArrayRef<uint64_t> Results);
+
+/// Evaluates add/sub \p AddInstr (f32, f64, f16, f16x2) whose operand
+/// \p ProductPos (0 or 1) is the unrounded product of \p MulArgs (negated
+/// when \p NegateProduct) and whose other operand is \p Other: one fused
+/// multiply-add with the add's `.ftz`, as ptxas contracts them.
+llvm::Error evaluateContracted(const InstrSet &Info, uint32_t AddInstr,
+                               llvm::ArrayRef<uint64_t> MulArgs,
+                               bool NegateProduct, unsigned ProductPos,
+                               uint64_t Other,
+                               llvm::MutableArrayRef<uint64_t> Results);
 
 /// \returns the width in bits of a value of PTX type \p Prefix (`f16x2`
 /// is 32 bits, `pred` 1).

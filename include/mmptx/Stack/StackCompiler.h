@@ -160,7 +160,8 @@ struct StackNode {
   uint32_t Payload; ///< register / literal bits / special / instr / ret elem
   uint32_t Aux;     ///< Special: vector element or ~0; Instr: first operand
                     ///< in getOperands(); Result: its Instr node
-  uint32_t Reg;     ///< emitted register number, or ~0 (Instr: emitted flag)
+  uint32_t Reg;     ///< emitted register number, or ~0 (Instr: 0 until
+                    ///< emitted, then its 1-based position in the stub)
 };
 
 /// Compiles Stack PTX programs against one instruction set. Reuse one

@@ -268,7 +268,9 @@ def prepare(args, seed, zero_specials):
         res.update(status='error', bad=['seed %d: %s: %s' % (seed, what, err)])
         return res
 
-    if args.ast:
+    if args.ast and args.program:
+        shutil.copyfile(args.program, prog)
+    elif args.ast:
         err = make_ast_program(args, seed, prog)
         if err is not None:
             return fail('mmptx-ast --random', err)
@@ -508,8 +510,9 @@ def main():
                    help='with --packed: nvcc include directories')
     p.add_argument('--no-gpu', action='store_true')
     p.add_argument('--program',
-                   help='with --base: check this Stack PTX program (over the '
-                   "base's registers) instead of random ones")
+                   help='check this program instead of random ones: Stack '
+                   "PTX over --base's registers, or with --ast AST PTX over "
+                   "ast_kernel.cu's variables")
     p.add_argument('--rows',
                    help="a JSON file of input rows replacing the layout's "
                    '({"variable": [value per row], ...})')
@@ -524,8 +527,8 @@ def main():
     if not args.ast and not args.base:
         p.error('--base is needed without --ast')
     args.layout = AST_LAYOUT if args.ast else STACK_LAYOUT
-    if args.program and (args.ast or args.packed):
-        p.error('--program is for one Stack PTX program, without --packed')
+    if args.program and args.packed:
+        p.error('--program is for one program, without --packed')
     if args.rows:
         with open(args.rows) as f:
             rows = json.load(f)
