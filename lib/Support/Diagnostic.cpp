@@ -100,6 +100,36 @@ static void printKind(SourceMgr::DiagKind Kind, raw_ostream &OS) {
   }
 }
 
+void mmptx::printFormattedDiagnostics(StringRef Text, raw_ostream &OS) {
+  static const std::pair<StringRef, SourceMgr::DiagKind> Kinds[] = {
+      {": error: ", SourceMgr::DK_Error},
+      {": warning: ", SourceMgr::DK_Warning},
+      {": note: ", SourceMgr::DK_Note}};
+  SmallVector<StringRef, 4> Lines;
+  Text.rtrim('\n').split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    size_t At = StringRef::npos;
+    const auto *Found = std::end(Kinds);
+    for (const auto *K = std::begin(Kinds); K != std::end(Kinds); ++K) {
+      size_t Pos = Line.find(K->first);
+      if (Pos < At) {
+        At = Pos;
+        Found = K;
+      }
+    }
+    if (Found == std::end(Kinds)) {
+      OS << Line << '\n';
+      continue;
+    }
+    WithColor(OS, raw_ostream::SAVEDCOLOR, /*Bold=*/true)
+        << Line.take_front(At + 2);
+    printKind(Found->second, OS);
+    WithColor(OS, raw_ostream::SAVEDCOLOR, /*Bold=*/true)
+        << Line.drop_front(At + Found->first.size());
+    OS << '\n';
+  }
+}
+
 void mmptx::printDiagnostic(const SMDiagnostic &D, raw_ostream &OS,
                             unsigned MaxWidth) {
   StringRef File = D.getFilename();

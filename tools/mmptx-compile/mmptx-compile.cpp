@@ -481,7 +481,7 @@ int main(int argc, char **argv) {
     const ModuleResult &M = R.Modules[I];
     if (!M.Ok) {
       // Each module's error is its own; the others still get written.
-      errs() << M.Error << '\n';
+      printFormattedDiagnostics(M.Error, errs());
       Failed = true;
       continue;
     }

@@ -66,6 +66,13 @@ private:
 void printDiagnostic(const llvm::SMDiagnostic &D, llvm::raw_ostream &OS,
                      unsigned MaxWidth = 120);
 
+/// Prints \p Text, lines already formatted as `where: error: message` (the
+/// messages of a batch's modules), with the colours printDiagnostic gives
+/// where \p OS shows colours: each line's `where: ` bold, its `error: `,
+/// `warning: ` or `note: ` in its colour and the message bold. Other lines
+/// are printed as they are. Ends with a newline.
+void printFormattedDiagnostics(llvm::StringRef Text, llvm::raw_ostream &OS);
+
 /// \returns an error without a source location.
 llvm::Error makeError(const llvm::Twine &Msg);
 
