@@ -26,7 +26,6 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -39,6 +38,7 @@
 
 #include <mutex>
 #include <optional>
+#include <variant>
 
 namespace nb = nanobind;
 using namespace mmptx;
@@ -531,29 +531,38 @@ private:
   }
 };
 
+/// mmptx.stack.Compiler's keyword options: each one's keyword, the name
+/// checkStackPtxOptions gives the field in its messages, and the field.
+struct StackOptionField {
+  const char *Keyword;
+  const char *Field;
+  std::variant<bool StackPtxOptions::*, uint32_t StackPtxOptions::*,
+               uint64_t StackPtxOptions::*>
+      Member;
+};
+const StackOptionField StackOptionFields[] = {
+    {"target_sm", "targetSm", &StackPtxOptions::TargetSm},
+    {"strict", "strict", &StackPtxOptions::Strict},
+    {"zero_unsatisfied", "zeroUnsatisfied", &StackPtxOptions::ZeroUnsatisfied},
+    {"stack_size", "stackSize", &StackPtxOptions::StackSize},
+    {"max_nodes", "maxNodes", &StackPtxOptions::MaxNodes},
+    {"max_frame_depth", "maxFrameDepth", &StackPtxOptions::MaxFrameDepth},
+    {"store_size", "storeSize", &StackPtxOptions::StoreSize},
+    {"execution_limit", "executionLimit", &StackPtxOptions::ExecutionLimit}};
+
 /// The Python name of StackPtxOptions field \p Field, for messages.
 llvm::StringRef pythonOptionName(llvm::StringRef Field) {
-  return llvm::StringSwitch<llvm::StringRef>(Field)
-      .Case("stackSize", "stack_size")
-      .Case("maxNodes", "max_nodes")
-      .Case("maxFrameDepth", "max_frame_depth")
-      .Case("storeSize", "store_size")
-      .Case("strict", "strict")
-      .Case("executionLimit", "execution_limit")
-      .Default(Field);
+  for (const StackOptionField &F : StackOptionFields)
+    if (Field == F.Field)
+      return F.Keyword;
+  return Field;
 }
 
 /// \p O by the names of mmptx.stack.Compiler's keywords.
 nb::dict optionsDict(const StackPtxOptions &O) {
   nb::dict D;
-  D["target_sm"] = O.TargetSm;
-  D["strict"] = O.Strict;
-  D["zero_unsatisfied"] = O.ZeroUnsatisfied;
-  D["stack_size"] = O.StackSize;
-  D["max_nodes"] = O.MaxNodes;
-  D["max_frame_depth"] = O.MaxFrameDepth;
-  D["store_size"] = O.StoreSize;
-  D["execution_limit"] = O.ExecutionLimit;
+  for (const StackOptionField &F : StackOptionFields)
+    std::visit([&](auto Member) { D[F.Keyword] = O.*Member; }, F.Member);
   return D;
 }
 
