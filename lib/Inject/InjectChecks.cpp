@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Inject/InjectChecks.h"
+#include "ByteScan.h"
 #include "mmptx/IR/Instruction.h"
 #include "mmptx/IR/Module.h"
 #include "mmptx/Parser/Parser.h"
@@ -846,21 +847,7 @@ private:
   /// Steps over the bytes of class \p Mask, four a step: a byte is read
   /// only after one of the class, so never past the `;`.
   void skip(uint8_t Mask) {
-    while (is(P[0], Mask)) {
-      if (!is(P[1], Mask)) {
-        P += 1;
-        return;
-      }
-      if (!is(P[2], Mask)) {
-        P += 2;
-        return;
-      }
-      if (!is(P[3], Mask)) {
-        P += 3;
-        return;
-      }
-      P += 4;
-    }
+    P = inject::skipByteRun(P, [Mask](char C) { return is(C, Mask); });
   }
   /// Trims the line: the blanks after it may go past a last `;`.
   void lineBlanks() {

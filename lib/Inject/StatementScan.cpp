@@ -18,6 +18,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "ByteScan.h"
 #include "mmptx/IR/Instruction.h"
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Lexer.h"
@@ -143,21 +144,7 @@ private:
   /// Steps over the bytes of class \p Mask, four a step: a byte is read
   /// only after one of the class, so never past the terminator.
   void skip(uint8_t Mask) {
-    while (is(P[0], Mask)) {
-      if (!is(P[1], Mask)) {
-        P += 1;
-        return;
-      }
-      if (!is(P[2], Mask)) {
-        P += 2;
-        return;
-      }
-      if (!is(P[3], Mask)) {
-        P += 3;
-        return;
-      }
-      P += 4;
-    }
+    P = inject::skipByteRun(P, [Mask](char C) { return is(C, Mask); });
   }
   /// [A-Za-z_$][A-Za-z0-9_$]*
   bool name() {
