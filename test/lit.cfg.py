@@ -36,6 +36,10 @@ llvm_config.add_tool_substitutions(
     [ToolSubst(t, unresolved='ignore') for t in tools],
     [config.mmptx_tools_dir])
 
+# The benchmarks are built where Google Benchmark is installed.
+if os.path.exists(os.path.join(config.mmptx_tools_dir, 'mmptx-bench-inject')):
+    config.available_features.add('benchmarks')
+
 # Optional CUDA pieces: absent ones make the tests that need them UNSUPPORTED.
 def add_cuda_tool(feature, path):
     if path and os.path.exists(path):

@@ -320,6 +320,21 @@ BENCHMARK(BM_RenderVariants)
     ->Args({1, 1})
     ->Unit(benchmark::kMillisecond);
 
+/// \returns \p File as given if it names a path (has a '/'), else the
+/// corpus file of that name.
+static std::string inputPath(llvm::StringRef File) {
+  if (File.contains('/'))
+    return File.str();
+  return (llvm::Twine(MMPTX_CORPUS_DIR) + "/" + File).str();
+}
+
+/// Reports that \p File (see inputPath()) cannot be read; \returns 1.
+static int cannotRead(llvm::StringRef File, std::error_code EC) {
+  fprintf(stderr, "mmptx-bench-inject: cannot read '%s': %s\n",
+          inputPath(File).c_str(), EC.message().c_str());
+  return 1;
+}
+
 /// `--cold=checked|trusted [FILE]`: times the first create of this process
 /// on corpus file FILE (anchor_gemm_kernel.ptx by default; page faults and
 /// cold caches included, as a program that makes one handle sees them) and
@@ -328,13 +343,15 @@ BENCHMARK(BM_RenderVariants)
 /// --cold-report takes several.
 static int coldCreate(llvm::StringRef Mode, const char *File) {
   auto Buf = llvm::MemoryBuffer::getFile(
-      std::string(MMPTX_CORPUS_DIR) + "/" + File, /*IsText=*/false,
+      inputPath(File), /*IsText=*/false,
       /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
-  if (!Buf || (Mode != "checked" && Mode != "trusted")) {
+  if (Mode != "checked" && Mode != "trusted") {
     fprintf(stderr,
             "usage: mmptx-bench-inject --cold=checked|trusted [FILE]\n");
     return 1;
   }
+  if (!Buf)
+    return cannotRead(File, Buf.getError());
   InjectOptions Opts;
   Opts.Trusted = Mode == "trusted";
   struct rusage Before, After;
@@ -417,12 +434,14 @@ static int coldReport(int Runs) {
 /// --toggle-collect='mmptx::InjectModule::create*': divide by N).
 static int repeatCreate(llvm::StringRef Mode, const char *File, int N) {
   auto Buf =
-      llvm::MemoryBuffer::getFile(std::string(MMPTX_CORPUS_DIR) + "/" + File);
-  if (!Buf || (Mode != "checked" && Mode != "trusted") || N < 1) {
+      llvm::MemoryBuffer::getFile(inputPath(File));
+  if ((Mode != "checked" && Mode != "trusted") || N < 1) {
     fprintf(stderr,
             "usage: mmptx-bench-inject --calls=checked|trusted FILE N\n");
     return 1;
   }
+  if (!Buf)
+    return cannotRead(File, Buf.getError());
   InjectOptions Opts;
   Opts.Trusted = Mode == "trusted";
   for (int I = 0; I < N; ++I) {

@@ -339,15 +339,29 @@ static bool evalFloatCommon(StringRef Op, T X, T Y, T Z, T &R) {
   return true;
 }
 
+/// The angle of sin.approx and cos.approx as the GPU takes it: ptxas
+/// multiplies by 1/(2 pi) rounding toward zero (`FMUL.RZ` by 0x3e22f983)
+/// and the special-function unit keeps the fraction of those turns. From
+/// 2^23 turns on the fraction is 0: cos.approx of 1e10 is 1, not
+/// cos(1e10) = 0.888.
+static double approxAngle(double X) {
+  const float InvTwoPi = 0.15915493667125701904f;
+  double P = double(float(X)) * double(InvTwoPi); // exact: 48 bits
+  float T = float(P);
+  if (std::fabs(double(T)) > std::fabs(P))
+    T = std::nextafter(T, 0.0f);
+  return 2 * M_PI * (double(T) - std::floor(double(T)));
+}
+
 /// The approximate functions, in \p T; false for another op.
 template <typename T>
 static bool evalFloatApprox(StringRef Op, T X, T Y, T &R) {
   if (Op == "rsqrt")
     R = T(1) / std::sqrt(X);
   else if (Op == "sin")
-    R = std::sin(X);
+    R = T(std::sin(approxAngle(double(X))));
   else if (Op == "cos")
-    R = std::cos(X);
+    R = T(std::cos(approxAngle(double(X))));
   else if (Op == "lg2")
     R = std::log2(X);
   else if (Op == "ex2")

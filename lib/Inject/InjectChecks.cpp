@@ -33,6 +33,7 @@
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/Compiler.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -50,13 +51,13 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ptx;
 
-static Error siteError(const Module &M, SMLoc Loc, const Twine &Msg) {
+MMPTX_COLD static Error siteError(const Module &M, SMLoc Loc, const Twine &Msg) {
   return withInjectCode(DiagnosticError::get(M.getSourceMgr(), Loc, Msg),
                         InjectErrc::InvalidSite);
 }
 
 /// \returns the index of the statement holding \p Offset's marker.
-static uint32_t statementAt(const Module &M, uint32_t Offset) {
+MMPTX_HOT static uint32_t statementAt(const Module &M, uint32_t Offset) {
   ArrayRef<Statement> Stmts = M.statements();
   auto It =
       llvm::upper_bound(Stmts, Offset, [](uint32_t Off, const Statement &S) {
@@ -373,7 +374,7 @@ static Error verifySiteStart(const Module &M, const InjectModule &Im,
   return verifyInFunction(M, Im, Site, MarkerStmt);
 }
 
-Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
+MMPTX_HOT Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
                                   const InjectSite &Site, uint32_t MarkerStmt) {
   if (Error E = verifySiteStart(M, Im, Site, MarkerStmt))
     return E;
@@ -425,7 +426,7 @@ struct CheckedScaffold {
 
 /// \returns the ScopeBegin of the scope holding statement \p Marker if no
 /// other scope starts or ends between the two, else NoIndex.
-static uint32_t flatScopeBegin(ArrayRef<Statement> Stmts, uint32_t Marker) {
+MMPTX_HOT static uint32_t flatScopeBegin(ArrayRef<Statement> Stmts, uint32_t Marker) {
   for (uint32_t J = Marker; J-- > 0;) {
     StmtKind K = Stmts[J].Kind;
     if (K == StmtKind::ScopeBegin)
@@ -562,7 +563,7 @@ private:
   ArrayRef<InjectVariable> Vars;
 };
 } // namespace
-static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
+MMPTX_HOT static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
                              ArrayRef<InjectVariable> Vars,
                              const InjectSite &Site, uint32_t Marker) {
   ArrayRef<Statement> Stmts = M.statements();
@@ -594,7 +595,7 @@ static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
   return true;
 }
 
-Error mmptx::verifySites(const Module &M, const InjectModule &Im,
+MMPTX_HOT Error mmptx::verifySites(const Module &M, const InjectModule &Im,
                          ArrayRef<uint32_t> MarkerStmts) {
   ArrayRef<Statement> Stmts = M.statements();
   SmallVector<CheckedScaffold, 8> First(Im.injects().size());

@@ -38,6 +38,7 @@
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/Compiler.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -140,7 +141,7 @@ size_t mmptx::writeNormalizedSite(std::string &Out, const Inject &Inj,
   return StubPos;
 }
 
-static Error usageError(InjectErrc Code, const Twine &Msg) {
+MMPTX_COLD static Error usageError(InjectErrc Code, const Twine &Msg) {
   return make_error<StringError>(Msg, make_error_code(Code));
 }
 
@@ -199,7 +200,7 @@ private:
   void addSite(uint32_t Index, const char *Kw, const char *RemoveBegin,
                const char *RemoveEnd, InjectSiteFormat Format);
 
-  Error diag(InjectErrc Code, const char *Loc, const Twine &Msg,
+  MMPTX_COLD Error diag(InjectErrc Code, const char *Loc, const Twine &Msg,
              const char *NoteLoc = nullptr, const Twine &Note = "");
   const InjectType *lookupType(StringRef Token, bool Legacy) const;
   StringRef stableName(size_t I);
@@ -279,7 +280,7 @@ Error InjectSiteScanner::diag(InjectErrc Code, const char *Loc,
   return make_error<InjectError>(Code, std::move(D), std::move(NoteText));
 }
 
-const InjectType *InjectSiteScanner::lookupType(StringRef Token,
+MMPTX_HOT const InjectType *InjectSiteScanner::lookupType(StringRef Token,
                                                 bool Legacy) const {
   auto Matches = [&](const InjectType &T) {
     return Legacy ? T.TheToken.equals_insensitive(Token) : T.TheToken == Token;
@@ -374,7 +375,7 @@ bool InjectSiteScanner::insideBlockComment(const char *P) {
   return InBlockComment;
 }
 
-Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
+MMPTX_HOT Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
   Resume = J + 1;
   if (J - Base < 6 || BufferEnd - J < 4 || memcmp(J - 6, "PTX_INJECT", 10) != 0)
     return Error::success();
@@ -430,7 +431,7 @@ Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
           " without a matching 'MMPTX_INJECT_BEGIN'");
 }
 
-Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
+MMPTX_HOT Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
                                    bool Native, const char *&Resume) {
   const char *RemoveBegin = Comment;
   if (RemoveBegin > Base && RemoveBegin[-1] == '\t')
@@ -604,7 +605,7 @@ Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
   return Error::success();
 }
 
-Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
+MMPTX_HOT Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
                                    bool Native, const char *Body,
                                    InjectSiteFormat &Format,
                                    const char *&BlockEnd,
@@ -841,7 +842,7 @@ Error InjectSiteScanner::checkAgainstFirst(uint32_t Index, const char *Kw,
   return Error::success();
 }
 
-void InjectSiteScanner::addSite(uint32_t Index, const char *Kw,
+MMPTX_HOT void InjectSiteScanner::addSite(uint32_t Index, const char *Kw,
                                 const char *RemoveBegin, const char *RemoveEnd,
                                 InjectSiteFormat Format) {
   InjectSite Site;
@@ -874,7 +875,7 @@ void InjectSiteScanner::addSite(uint32_t Index, const char *Kw,
   H.ScaffoldEnds.push_back(uint32_t(S.size()));
 }
 
-Error InjectSiteScanner::scanText() {
+MMPTX_HOT Error InjectSiteScanner::scanText() {
   // Look for the rare '*' (memchr speed) rather than for "/*".
   for (const char *P = Base; P < BufferEnd;) {
     const void *Star = memchr(P, '*', BufferEnd - P);
@@ -890,7 +891,7 @@ Error InjectSiteScanner::scanText() {
   return scanRange(P, BufferEnd);
 }
 
-Error InjectSiteScanner::scanRange(const char *&P, const char *End) {
+MMPTX_HOT Error InjectSiteScanner::scanRange(const char *&P, const char *End) {
   while (P < End) {
     const void *J = memchr(P, 'J', End - P);
     if (!J)
@@ -901,7 +902,7 @@ Error InjectSiteScanner::scanRange(const char *&P, const char *End) {
   return Error::success();
 }
 
-Error InjectSiteScanner::scanModule(const ptx::Module &M) {
+MMPTX_HOT Error InjectSiteScanner::scanModule(const ptx::Module &M) {
   const char *Resume = Base;
   ArrayRef<ptx::Statement> Stmts = M.statements();
   for (size_t I = 0, N = Stmts.size(); I != N; ++I) {
@@ -926,7 +927,7 @@ template <typename T> static void trimCapacity(std::vector<T> &V) {
     std::vector<T>(V.begin(), V.end()).swap(V);
 }
 
-void InjectSiteScanner::finish() {
+MMPTX_HOT void InjectSiteScanner::finish() {
   // The template: the input less the marker blocks, in one allocation of
   // its exact size (not zeroed: every byte is copied once).
   size_t Size = Buf.size() - RemovedBytes;
@@ -1041,7 +1042,7 @@ keepScratchStatements(std::vector<ptx::Statement> &S) {
     scratchStatements().swap(S);
 }
 
-Expected<std::unique_ptr<InjectModule>>
+MMPTX_HOT Expected<std::unique_ptr<InjectModule>>
 InjectModule::create(StringRef PtxText, StringRef BufferName,
                      const InjectOptions &Options) {
   if (PtxText.size() >= UINT32_MAX)

@@ -24,6 +24,7 @@
 #include "mmptx/Parser/Lexer.h"
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
+#include "mmptx/Support/Compiler.h"
 
 #include "llvm/ADT/Optional.h"
 
@@ -223,7 +224,7 @@ private:
 };
 } // namespace
 
-bool StatementScanner::operand(bool Top) {
+MMPTX_HOT bool StatementScanner::operand(bool Top) {
   switch (*P) {
   case '%':
     return reg();
@@ -248,7 +249,7 @@ bool StatementScanner::operand(bool Top) {
   return true;
 }
 
-bool StatementScanner::address() {
+MMPTX_HOT bool StatementScanner::address() {
   ++P; // '['
   blanks();
   if (*P == '%') {
@@ -275,7 +276,7 @@ bool StatementScanner::address() {
   return true;
 }
 
-bool StatementScanner::vector() {
+MMPTX_HOT bool StatementScanner::vector() {
   ++P; // '{'
   while (true) {
     blanks();
@@ -289,7 +290,7 @@ bool StatementScanner::vector() {
 }
 
 /// `[@[!]%p ]opcode[.mod]... [operand[, operand]...];`
-bool StatementScanner::instructionBody() {
+MMPTX_HOT bool StatementScanner::instructionBody() {
   if (*P == '@') {
     ++P;
     if (*P == '!')
@@ -331,7 +332,7 @@ bool StatementScanner::instructionBody() {
 /// `.space [.align N] [.vN] .type name[<N>][[N]]...[, name...];` with no
 /// initializer; \p Space is the state space, already consumed, and the
 /// last byte is `;`.
-bool StatementScanner::declaration(StringRef Space) {
+MMPTX_HOT bool StatementScanner::declaration(StringRef Space) {
   bool IsReg = Space.size() == 4; // the one space of that length
   bool HasType = false;
   while (true) {
@@ -405,7 +406,7 @@ bool StatementScanner::declaration(StringRef Space) {
   }
 }
 
-bool StatementScanner::tokens() {
+MMPTX_HOT bool StatementScanner::tokens() {
   while (true) {
     while (P < E && is(*P, SC_Blank))
       ++P;
@@ -458,7 +459,7 @@ enum class DirectiveWord {
   Parsed
 };
 
-static DirectiveWord classify(StringRef Word) {
+MMPTX_HOT static DirectiveWord classify(StringRef Word) {
   // Switch on the length: one compare per candidate, no memcmp calls.
   auto Is = [&](const auto &Lit) { return isWord(Word, Lit); };
   switch (Word.size()) {
@@ -492,7 +493,7 @@ static DirectiveWord classify(StringRef Word) {
   return DirectiveWord::Other;
 }
 
-bool StatementScanner::directive() {
+MMPTX_HOT bool StatementScanner::directive() {
   const char *B = P;
   if (E - P < 2 || P[0] != '.' || !is(P[1], SC_IdentStart))
     return false;
@@ -562,7 +563,7 @@ bool StatementScanner::directive() {
 /// performance directives with integer arguments (`.maxntid 256, 1, 1`);
 /// each parameter `.param [.align N] .type name[[N]]`. The header spans
 /// lines; bounds are checked.
-bool StatementScanner::header() {
+MMPTX_HOT bool StatementScanner::header() {
   auto Blanks = [&]() {
     const char *B = P;
     while (P < E && (is(*P, SC_Blank) || *P == '\n' || *P == '\r'))
@@ -688,7 +689,7 @@ bool mmptx::isPlainStatement(StringRef Text, StmtKind Kind) {
   return isPlain(Text, Kind);
 }
 
-Error mmptx::verifyOperands(const Module &M) {
+MMPTX_HOT Error mmptx::verifyOperands(const Module &M) {
   // verifyModule(M, isPlain), with the scan in the loop: no call per
   // statement that the scanner accepts.
   Optional<Instruction> I;

@@ -17,6 +17,7 @@
 #include "mmptx/Parser/Lexer.h"
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/Compiler.h"
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,7 +51,7 @@ template <size_t N> static constexpr uint64_t lit(const char (&S)[N]) {
   return V;
 }
 
-bool mmptx::isPTXType(StringRef Name) {
+MMPTX_HOT bool mmptx::isPTXType(StringRef Name) {
   const char *S = Name.data();
   switch (Name.size()) {
   case 3: {

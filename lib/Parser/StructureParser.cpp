@@ -42,6 +42,7 @@
 
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Support/Diagnostic.h"
+#include "mmptx/Support/Compiler.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -201,7 +202,7 @@ stopMask64(const char *Q, __m256i &Min, __m256i LoTable, __m256i HiTable) {
 }
 
 // Out of line: it cannot be inlined into code for baseline x86-64.
-__attribute__((target("avx2"), noinline)) bool
+__attribute__((target("avx2"), noinline)) MMPTX_HOT bool
 stopBitsAVX2(const char *B, uint64_t *Out, size_t N) {
   // Each high nibble of a stop has a bit, set in the entries of its low
   // nibbles: 1 for 0x0A '\n' and 0x4A 'J'; 2 for 0x22 '"', 0x28 '(',
@@ -415,7 +416,7 @@ inline bool isMarkerAt(const char *J, const char *B, const char *End) {
 }
 
 /// \returns true if [\p B, \p E) contains MarkerText.
-bool containsMarker(const char *B, const char *E) {
+MMPTX_HOT bool containsMarker(const char *B, const char *E) {
   for (const char *S = B; S < E;) {
     const void *J = std::memchr(S, 'J', E - S);
     if (!J)
@@ -488,17 +489,17 @@ public:
 
 private:
   // The SourceMgr only when there is an error (see Module(Text, Name)).
-  Error error(const char *Loc, const Twine &Msg) {
+  MMPTX_COLD Error error(const char *Loc, const Twine &Msg) {
     return DiagnosticError::get(M.getSourceMgr(), SMLoc::getFromPointer(Loc),
                                 Msg);
   }
-  Error errorWithNote(const char *Loc, const Twine &Msg, const char *NoteLoc,
+  MMPTX_COLD Error errorWithNote(const char *Loc, const Twine &Msg, const char *NoteLoc,
                       const Twine &Note) {
     return DiagnosticError::getWithNote(M.getSourceMgr(),
                                         SMLoc::getFromPointer(Loc), Msg,
                                         SMLoc::getFromPointer(NoteLoc), Note);
   }
-  Error unexpectedChar(const char *Loc);
+  MMPTX_COLD Error unexpectedChar(const char *Loc);
 
   void add(const char *B, const char *E, StmtKind K, uint8_t Flags = 0) {
     // Not a temporary to copy: that would load 16 bytes right after narrow
@@ -577,7 +578,7 @@ private:
   bool InInlineAsm = false;
 };
 
-const char *StructureParser::skipLineComment(const char *Q) const {
+MMPTX_HOT const char *StructureParser::skipLineComment(const char *Q) const {
   const void *NL = std::memchr(Q, '\n', End - Q);
   const char *E = NL ? static_cast<const char *>(NL) : End;
   if (E > Q && E[-1] == '\r')
@@ -585,7 +586,7 @@ const char *StructureParser::skipLineComment(const char *Q) const {
   return E;
 }
 
-const char *StructureParser::skipBlockComment(const char *Q) const {
+MMPTX_HOT const char *StructureParser::skipBlockComment(const char *Q) const {
   for (const char *S = Q + 2; S + 1 < End;) {
     const void *Star = std::memchr(S, '*', End - S - 1);
     if (!Star)
@@ -598,7 +599,7 @@ const char *StructureParser::skipBlockComment(const char *Q) const {
   return nullptr;
 }
 
-const char *StructureParser::skipString(const char *Q) const {
+MMPTX_HOT const char *StructureParser::skipString(const char *Q) const {
   for (const char *S = Q + 1; S < End; ++S) {
     if (*S == '"')
       return S + 1;
@@ -619,7 +620,7 @@ Error StructureParser::unexpectedChar(const char *Loc) {
   return error(Loc, Twine("invalid byte 0x") + Hex + " in PTX text");
 }
 
-Error StructureParser::scanComment() {
+MMPTX_HOT Error StructureParser::scanComment() {
   // Line comments take the main loop's fast path; only `/*` and a stray
   // '/' come here.
   const char *B = P;
@@ -640,7 +641,7 @@ Error StructureParser::scanComment() {
 /// \returns true if [\p B, \p Colon) is an identifier followed by spaces
 /// or tabs, which makes the ':' at \p Colon end a label. Identifiers have
 /// no dots: in `ld.global.L2::128B` the ':' starts a sub-qualifier.
-static bool isLabelBefore(const char *B, const char *Colon) {
+MMPTX_HOT static bool isLabelBefore(const char *B, const char *Colon) {
   const char *Q = B;
   while (Q < Colon && is(*Q, CC_Word))
     ++Q;
@@ -651,7 +652,7 @@ static bool isLabelBefore(const char *B, const char *Colon) {
   return Q == Colon;
 }
 
-Error StructureParser::scanInstructionOrLabel() {
+MMPTX_HOT Error StructureParser::scanInstructionOrLabel() {
   const char *B = P;
   const char *Q = P;
   // `name:` is a label; only the first ':' can end one.
@@ -715,7 +716,7 @@ Error StructureParser::scanInstructionOrLabel() {
 
 /// \returns true if \p Word is a linkage directive that may precede a
 /// function header or variable declaration.
-static bool isLinkage(StringRef Word) {
+MMPTX_HOT static bool isLinkage(StringRef Word) {
   return Word == ".visible" || Word == ".extern" || Word == ".weak" ||
          Word == ".common";
 }
@@ -724,7 +725,7 @@ static bool isLinkage(StringRef Word) {
 /// variables, which may span lines up to their `;`: `.reg .b32 %r1,` and
 /// `%r2;` on the next line. Other directives without a `;` (`.loc`,
 /// `.version`, section data) end at the end of their line.
-static bool isDeclarationAt(const char *B, const char *E) {
+MMPTX_HOT static bool isDeclarationAt(const char *B, const char *E) {
   // The byte after the '.' rules out most words before they are scanned.
   switch (E - B > 1 ? B[1] : 0) {
   case 'r':
@@ -765,7 +766,7 @@ static bool isDeclarationAt(const char *B, const char *E) {
   return false;
 }
 
-Error StructureParser::scanDirective() {
+MMPTX_HOT Error StructureParser::scanDirective() {
   const char *B = P;
   // Look past linkage words to see whether this is a function header.
   const char *Q = P;
@@ -883,7 +884,7 @@ Done:
   return Error::success();
 }
 
-void StructureParser::noteModuleDirective(const char *B, const char *E,
+MMPTX_HOT void StructureParser::noteModuleDirective(const char *B, const char *E,
                                           uint32_t &Pending) {
   // The first word is \p Lit (of \p N bytes): a compare of known size and
   // the byte after it, with no scan of the word.
@@ -900,7 +901,7 @@ void StructureParser::noteModuleDirective(const char *B, const char *E,
 
 /// \returns true if the directive at \p Q is one that may follow the name
 /// of a function: a performance-tuning directive or `.pragma`.
-static bool isFunctionDirectiveAt(const char *Q, const char *End) {
+MMPTX_HOT static bool isFunctionDirectiveAt(const char *Q, const char *End) {
   const char *W = Q + 1;
   while (W < End && is(*W, CC_Word))
     ++W;
@@ -913,7 +914,7 @@ static bool isFunctionDirectiveAt(const char *Q, const char *End) {
          Word == ".abi_preserve" || Word == ".abi_preserve_control";
 }
 
-bool StructureParser::pragmaContinuesHeader(const char *From,
+MMPTX_HOT bool StructureParser::pragmaContinuesHeader(const char *From,
                                             const char *Semi) const {
   // `.entry k .pragma "nounroll"; {`: the `;` ends a pragma of the header
   // when the header goes on after it. Only headers that end in `;` pay.
@@ -938,7 +939,7 @@ bool StructureParser::pragmaContinuesHeader(const char *From,
   return Q < End && (*Q == '{' || (*Q == '.' && isFunctionDirectiveAt(Q, End)));
 }
 
-Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
+MMPTX_HOT Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
                                           bool IsEntry) {
   // Up to the body's `{` or through a prototype's `;`, skipping parameter
   // lists, comments and strings. Trailing comments become their own
@@ -1003,7 +1004,7 @@ Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
   return finishFunction(Stmts.size() - 1, B, KWEnd, IsEntry, HasBody);
 }
 
-Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
+MMPTX_HOT Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
                                       const char *KWEnd, bool IsEntry,
                                       bool HasBody) {
   const Statement &S = Stmts[HeaderIdx];
@@ -1062,7 +1063,7 @@ Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
   return Error::success();
 }
 
-Error StructureParser::run() {
+MMPTX_HOT Error StructureParser::run() {
   size_t Size = End - Start;
   if (Size >= Statement::NoIndex)
     return error(Start, "input larger than 4 GiB is not supported");
@@ -1332,7 +1333,7 @@ Error StructureParser::run() {
 
 } // namespace
 
-Error mmptx::parseStructure(Module &M) {
+MMPTX_HOT Error mmptx::parseStructure(Module &M) {
   assert(M.statements().empty() && M.functions().empty() &&
          M.headerDirectives().empty() && "the module is parsed already");
   StructureParser P(M);
