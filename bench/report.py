@@ -65,7 +65,8 @@ def run_json(binary, args):
     try:
         return json.loads(res.stdout)
     except json.JSONDecodeError as e:
-        raise BenchError(f"{binary}: no JSON report ({e})")
+        raise BenchError(f"{binary}: no JSON report ({e}): "
+                         f"{res.stderr.strip()[-500:]}")
 
 
 def rows(report):
@@ -130,7 +131,8 @@ def section_prune(bin_dir, args):
 
 
 def section_packed(bin_dir, args):
-    modes = "|".join(re.escape(m) for m in PACKED_MODES)
+    # The mode names are literal in the benchmark's regex ('-', '=').
+    modes = "|".join(PACKED_MODES)
     report = run_json(os.path.join(bin_dir, "mmptx-bench-pipeline"),
                       [f"--benchmark_filter=BM_Packed/({modes})/"])
     table = {}
