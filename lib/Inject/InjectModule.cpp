@@ -318,7 +318,7 @@ static StringRef skipBlanks(StringRef S) {
 }
 
 /// \p S without its leading and trailing blanks.
-static StringRef trimBlanks(StringRef S) {
+MMPTX_HOT static StringRef trimBlanks(StringRef S) {
   S = skipBlanks(S);
   size_t N = S.size();
   while (N && isBlank(S[N - 1]))
@@ -327,7 +327,7 @@ static StringRef trimBlanks(StringRef S) {
 }
 
 /// Pops the next blank-separated token of \p S.
-static StringRef nextToken(StringRef &S) {
+MMPTX_HOT static StringRef nextToken(StringRef &S) {
   S = skipBlanks(S);
   size_t N = 0;
   while (N < S.size() && !isBlank(S[N]))
@@ -994,7 +994,7 @@ static_assert(std::is_trivially_copyable<InjectSite>::value,
 
 InjectModule::SiteStorage::~SiteStorage() { free(Items); }
 
-void InjectModule::SiteStorage::reserve(size_t N) {
+MMPTX_HOT void InjectModule::SiteStorage::reserve(size_t N) {
   if (N <= Capacity)
     return;
   Items =
@@ -1008,7 +1008,7 @@ void InjectModule::SiteStorage::pushBack(const InjectSite &Site) {
   Items[Count++] = Site;
 }
 
-void InjectModule::SiteStorage::trim() {
+MMPTX_HOT void InjectModule::SiteStorage::trim() {
   if (Count == Capacity)
     return;
   if (!Count) {
