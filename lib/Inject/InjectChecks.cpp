@@ -457,28 +457,29 @@ static bool sameDeclarations(const Module &M, const CheckedScaffold &First,
   return true;
 }
 
+/// \returns whether the \p N bytes at \p A and \p B, \p N in
+/// [sizeof(Word), 2 * sizeof(Word)], are equal: two overlapping compares of
+/// one Word each.
+template <typename Word>
+static inline bool sameEnds(const char *A, const char *B, size_t N) {
+  Word X0, Y0, X1, Y1;
+  memcpy(&X0, A, sizeof(Word));
+  memcpy(&Y0, B, sizeof(Word));
+  memcpy(&X1, A + N - sizeof(Word), sizeof(Word));
+  memcpy(&Y1, B + N - sizeof(Word), sizeof(Word));
+  return X0 == Y0 && X1 == Y1;
+}
+
 /// \returns whether the \p N bytes at \p A and \p B are equal. Scaffold
 /// texts are 8 to 24 bytes: two or three overlapping 8-byte compares, no
 /// call; the pieces between them (`mov.`, ` %`, `;`) two overlapping
 /// compares of 4 or 2 bytes.
 static inline bool sameBytes(const char *A, const char *B, size_t N) {
   if (N < 8) {
-    if (N >= 4) {
-      uint32_t X0, Y0, X1, Y1;
-      memcpy(&X0, A, 4);
-      memcpy(&Y0, B, 4);
-      memcpy(&X1, A + N - 4, 4);
-      memcpy(&Y1, B + N - 4, 4);
-      return X0 == Y0 && X1 == Y1;
-    }
-    if (N >= 2) {
-      uint16_t X0, Y0, X1, Y1;
-      memcpy(&X0, A, 2);
-      memcpy(&Y0, B, 2);
-      memcpy(&X1, A + N - 2, 2);
-      memcpy(&Y1, B + N - 2, 2);
-      return X0 == Y0 && X1 == Y1;
-    }
+    if (N >= 4)
+      return sameEnds<uint32_t>(A, B, N);
+    if (N >= 2)
+      return sameEnds<uint16_t>(A, B, N);
     return N == 0 || *A == *B;
   }
   uint64_t X, Y;
