@@ -159,20 +159,34 @@ def _load_ast_program(data):
     return parse_words(programs[0][4])
 
 
-def _load_compile_result(data):
+def _compile_result(r, name=None):
+    """The CompileResult of a result dict (:func:`loads_results`'s);
+    ``name`` replaces the one it carries."""
     from .backend import CompileResult
-    r, = loads_results(data)
     backend = r["backend"] + (" " + r["backend_version"]
                               if r["backend_version"] else "")
-    return CompileResult(r["name"], r["ok"], r["cubin"] if r["ok"] else None,
+    return CompileResult(r["name"] if name is None else name, r["ok"],
+                         r["cubin"] if r["ok"] else None,
                          r["errors"][0][0] if r["errors"] else "", r["log"],
                          r["origin"], backend, r["seconds"])
 
 
-def _result_bytes(res):
+def _result_dict(res, id=0, name=None):
+    """The result dict of a CompileResult (its backend "<name> <version>"
+    split in two), with ``id``; ``name`` replaces its own."""
     backend, _, version = (res.backend or "").partition(" ")
-    return dumps_results([dict(
-        id=0, name=res.name, ok=bool(res.ok), cubin=res.cubin or b"",
+    return dict(
+        id=id, name=res.name if name is None else name, ok=bool(res.ok),
+        cubin=res.cubin or b"",
         errors=[(res.error, "", 0, 0)] if res.error else [],
         backend=backend, backend_version=version, log=res.log or "",
-        origin=res.source or "", seconds=float(res.seconds or 0.0))])
+        origin=res.source or "", seconds=float(res.seconds or 0.0))
+
+
+def _load_compile_result(data):
+    r, = loads_results(data)
+    return _compile_result(r)
+
+
+def _result_bytes(res):
+    return dumps_results([_result_dict(res)])
