@@ -45,13 +45,17 @@ Variants = List[Tuple[int, List[Tuple[int, int, List[int], List[List[int]],
 def dumps_job(job: Mapping[str, Any]) -> bytes:
     """The job message of ``job``, a dict with the keys :func:`loads_job`
     gives (``source_kind``, ``source``, ``instruction_set``,
-    ``stack_options``, ``registers``, ``requests``, ``target``, ...); keys
-    left out take their defaults."""
+    ``stack_options``, ``registers``, ``requests``, ``target``, ...,
+    ``metadata``: {str: str or bytes}, named values for the job's reader,
+    written only when there are some); keys left out take their
+    defaults."""
     return _native.dumps_job(dict(job))
 
 
 def loads_job(data: bytes) -> Dict[str, Any]:
-    """The job of a job message, as a dict (every key present)."""
+    """The job of a job message, as a dict (every key present; metadata
+    values as str, bytes that are not UTF-8 as lone surrogates:
+    ``value.encode("utf-8", "surrogateescape")`` gives them back)."""
     return _native.loads_job(data)
 
 
