@@ -490,6 +490,11 @@ class _Worker:
         self.cache_dir = cache_dir
         self.job, self.error = None, None
         try:
+            kind = _wire.message_kind(job_message)
+        except Exception:
+            kind = None
+        self.sent = (type(job_message).__name__, len(job_message), kind)
+        try:
             self.job = Job.from_wire(job_message)
             self.job._setup()
         except Exception as e:
@@ -500,6 +505,11 @@ class _Worker:
             raise self.error
         return self.job.compile_message(programs, names, jobs=1,
                                         cache_dir=self.cache_dir)
+
+    def received(self):
+        """What this worker was sent: (type name, size, message kind or
+        None when it is not a valid wire message)."""
+        return self.sent
 
     def where(self):
         import ray

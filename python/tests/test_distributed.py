@@ -84,6 +84,8 @@ def test_packed_farm_across_two_nodes(cluster):
         ray = pytest.importorskip("ray")
         assert ray.get(farm._job_ref) == farm.job_message
         assert W.message_kind(farm.job_message) == "job"
+        assert ray.get([w.received.remote() for w in farm._actors]) == \
+            [("bytes", len(farm.job_message), "job")] * 2
         assert D.Job.from_wire(farm.job_message) == job
     want = job.compile_local(packs)
     same(got, want)
@@ -299,6 +301,8 @@ def test_a_corrupted_job_message_fails_the_batch(cluster):
     with D.Farm(job, workers=1) as farm:
         farm._job_ref = ray.put(bad)  # in place of the real one
         farm._replace(0)
+        assert ray.get(farm._actors[0].received.remote()) == \
+            ("bytes", len(bad), None)
         with pytest.raises(W.WireError, match="checksum mismatch"):
             farm.compile([random_programs(2, seed=5)])
 
