@@ -107,6 +107,11 @@ mmptx_wire_result_t mmptx_wire_job_set_backend(mmptx_wire_job_t *job,
                                                const char *backend,
                                                const char *const *options,
                                                size_t num_options);
+/* Sets metadata key to value (size bytes); a key set again takes the new
+ * value in its old place. */
+mmptx_wire_result_t mmptx_wire_job_set_metadata(mmptx_wire_job_t *job,
+                                                const char *key,
+                                                const char *value, size_t size);
 
 /* buffer NULL: *written is the message's size. Else the message is written
  * if it fits in size bytes (else INSUFFICIENT_BUFFER). */
@@ -138,6 +143,11 @@ mmptx_wire_result_t mmptx_wire_job_requests(const mmptx_wire_job_t *job,
 /* "" if unset. */
 const char *mmptx_wire_job_target(const mmptx_wire_job_t *job);
 const char *mmptx_wire_job_backend(const mmptx_wire_job_t *job);
+size_t mmptx_wire_job_num_metadata(const mmptx_wire_job_t *job);
+/* The index-th metadata entry, in the order it was set or read. */
+mmptx_wire_result_t mmptx_wire_job_metadata(const mmptx_wire_job_t *job,
+                                            size_t index, const char **key,
+                                            const char **value, size_t *size);
 
 /*===-- Programs ----------------------------------------------------------===*/
 

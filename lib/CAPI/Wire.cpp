@@ -183,6 +183,22 @@ mmptx_wire_result_t mmptx_wire_job_set_backend(mmptx_wire_job_t *Job,
   return ok();
 }
 
+mmptx_wire_result_t mmptx_wire_job_set_metadata(mmptx_wire_job_t *Job,
+                                                const char *Key,
+                                                const char *Value,
+                                                size_t Size) {
+  if (!Job || !Key || (!Value && Size))
+    return bad("mmptx_wire_job_set_metadata: job, key or value is NULL");
+  std::string V = Value ? std::string(Value, Size) : std::string();
+  for (MetadataEntry &E : Job->J.Metadata)
+    if (E.Key == Key) {
+      E.Value = std::move(V);
+      return ok();
+    }
+  Job->J.Metadata.push_back({Key, std::move(V)});
+  return ok();
+}
+
 mmptx_wire_result_t mmptx_wire_job_serialize(const mmptx_wire_job_t *Job,
                                              void *Buffer, size_t Size,
                                              size_t *Written) {
@@ -269,6 +285,23 @@ const char *mmptx_wire_job_target(const mmptx_wire_job_t *Job) {
 
 const char *mmptx_wire_job_backend(const mmptx_wire_job_t *Job) {
   return Job ? Job->J.Backend.c_str() : "";
+}
+
+size_t mmptx_wire_job_num_metadata(const mmptx_wire_job_t *Job) {
+  return Job ? Job->J.Metadata.size() : 0;
+}
+
+mmptx_wire_result_t mmptx_wire_job_metadata(const mmptx_wire_job_t *Job,
+                                            size_t Index, const char **Key,
+                                            const char **Value, size_t *Size) {
+  if (!Job || Index >= Job->J.Metadata.size())
+    return bad("mmptx_wire_job_metadata: no metadata entry " +
+               llvm::Twine(Index));
+  const MetadataEntry &E = Job->J.Metadata[Index];
+  setOut(Key, E.Key.c_str());
+  setOut(Value, E.Value.c_str());
+  setOut(Size, E.Value.size());
+  return ok();
 }
 
 //===-- Programs ----------------------------------------------------------===//

@@ -29,6 +29,8 @@
 ///             8 inject        u8 trusted, u8 allow unknown types, count +
 ///                             (str token, str register type, str mov
 ///                             suffix)
+///             9 metadata      count + (str key, str value), keys unique;
+///                             written only when the job has metadata
 ///   programs  16 variant      u64 id, count, then per program: u8 kind,
 ///                             u32 inject, count + u64 words, count of
 ///                             routines each count + u64 words, str text
@@ -69,6 +71,7 @@ enum Tag : uint16_t {
   TagTarget = 6,
   TagBackend = 7,
   TagInject = 8,
+  TagMetadata = 9,
   TagVariant = 16,
   TagResult = 32,
 };
@@ -189,7 +192,14 @@ bool Job::operator==(const Job &O) const {
          A.StoreSize == B.StoreSize && A.ExecutionLimit == B.ExecutionLimit &&
          A.TargetSm == B.TargetSm && Registers == O.Registers &&
          Requests == O.Requests && Target == O.Target && Backend == O.Backend &&
-         BackendOptions == O.BackendOptions;
+         BackendOptions == O.BackendOptions && Metadata == O.Metadata;
+}
+
+const std::string *Job::getMetadata(StringRef Key) const {
+  for (const MetadataEntry &E : Metadata)
+    if (E.Key == Key)
+      return &E.Value;
+  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -551,6 +561,27 @@ template <typename IOT> static void mapBackend(IOT &IO, Job &J) {
           [&](std::string &S) { IO.field(S, "backend option"); });
 }
 
+template <typename IOT> static void mapMetadata(IOT &IO, Job &J) {
+  IO.list(J.Metadata, 16, "metadata entry", [&](MetadataEntry &E) {
+    size_t At = IO.position();
+    IO.field(E.Key, "metadata key");
+    IO.check(At, [&]() -> Error {
+      for (const MetadataEntry &Prev : J.Metadata) {
+        if (&Prev == &E)
+          break;
+        if (Prev.Key == E.Key)
+          return createStringError(inconvertibleErrorCode(),
+                                   "duplicate metadata key '" + E.Key + "'");
+      }
+      return Error::success();
+    });
+    IO.field(E.Value, "metadata value");
+  });
+}
+
+static bool always(const Job &) { return true; }
+static bool hasMetadata(const Job &J) { return !J.Metadata.empty(); }
+
 namespace {
 /// A job's records, in the order they are written.
 struct JobRecord {
@@ -559,26 +590,33 @@ struct JobRecord {
   bool Required;
   void (*Write)(FieldWriter &, Job &);
   void (*Read)(FieldReader &, Job &);
+  /// Whether serialize writes the record for a job.
+  bool (*Written)(const Job &);
 };
 } // namespace
 
-#define MMPTX_JOB_RECORD(TAG, WHAT, REQUIRED, MAP)                             \
-  { TAG, WHAT, REQUIRED, MAP<FieldWriter>, MAP<FieldReader> }
+#define MMPTX_JOB_RECORD(TAG, WHAT, REQUIRED, MAP, WRITTEN)                    \
+  { TAG, WHAT, REQUIRED, MAP<FieldWriter>, MAP<FieldReader>, WRITTEN }
 static const JobRecord JobRecords[] = {
-    MMPTX_JOB_RECORD(TagSource, "source", true, mapSource),
-    MMPTX_JOB_RECORD(TagInject, "inject options", false, mapInject),
-    MMPTX_JOB_RECORD(TagInstrSet, "instruction set", false, mapInstructionSet),
-    MMPTX_JOB_RECORD(TagStackOptions, "stack options", true, mapStackOptions),
-    MMPTX_JOB_RECORD(TagRegisters, "registers", false, mapRegisters),
-    MMPTX_JOB_RECORD(TagRequests, "requests", false, mapRequests),
-    MMPTX_JOB_RECORD(TagTarget, "target", false, mapTarget),
-    MMPTX_JOB_RECORD(TagBackend, "backend", false, mapBackend),
+    MMPTX_JOB_RECORD(TagSource, "source", true, mapSource, always),
+    MMPTX_JOB_RECORD(TagInject, "inject options", false, mapInject, always),
+    MMPTX_JOB_RECORD(TagInstrSet, "instruction set", false, mapInstructionSet,
+                     always),
+    MMPTX_JOB_RECORD(TagStackOptions, "stack options", true, mapStackOptions,
+                     always),
+    MMPTX_JOB_RECORD(TagRegisters, "registers", false, mapRegisters, always),
+    MMPTX_JOB_RECORD(TagRequests, "requests", false, mapRequests, always),
+    MMPTX_JOB_RECORD(TagTarget, "target", false, mapTarget, always),
+    MMPTX_JOB_RECORD(TagBackend, "backend", false, mapBackend, always),
+    MMPTX_JOB_RECORD(TagMetadata, "metadata", false, mapMetadata, hasMetadata),
 };
 #undef MMPTX_JOB_RECORD
 
 std::string wire::serialize(const Job &J) {
   MessageWriter M(MessageKind::Job);
   for (const JobRecord &JR : JobRecords) {
+    if (!JR.Written(J))
+      continue;
     FieldWriter W(M.record(JR.T));
     // The writer only reads what the mapping hands it.
     JR.Write(W, const_cast<Job &>(J));

@@ -9,8 +9,10 @@ node unless told): packed programs per second through a Farm (random
 12-word f32 programs, --pack per module), against a local compile_batch of
 the same packs with 1 and with 2 threads; the overhead per task (tiny PTX
 modules, farm seconds per task times workers minus the local seconds per
-module); the bytes that travel per program (the words) and back (cubin);
-and that the cubins equal the local batch's. Timings are wall-clock and
+module); the bytes that travel per program (its share of a task's wire
+programs message) and back (of the results message, mostly the cubin);
+and that the cubins equal the local batch's. python/bench/farm_bytes.py
+measures the messages without Ray. Timings are wall-clock and
 depend on the machine's load: say which machine and load with them.
 """
 

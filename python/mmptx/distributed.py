@@ -10,12 +10,16 @@
 A :class:`Job` is the part of the work that is the same for every program:
 the template PTX and its inject site (or the packed-module shape), the
 Stack PTX instruction set, registers and requests, and the compiler
-options. The farm ships it once (``ray.put`` of a JSON string) to a pool of
-actors, one per CPU the cluster offers, which set it up once; then only the
-programs travel (a word array is its 8-byte words, a stub or a PTX text its
-bytes) and a cubin comes back per task. What a task computes is exactly
-what :meth:`Job.compile_local` computes on this machine with
-:func:`mmptx.compile_batch`, so the cubins are byte-identical.
+options. The farm ships it once, as one wire job message
+(:meth:`Job.to_wire`, see :mod:`mmptx.wire`), to a pool of actors, one per
+CPU the cluster offers, which read and set it up once; then each task's
+programs travel as one wire programs message (a word array is its 8-byte
+words, a stub or a PTX text its bytes) and its cubins come back as one
+wire results message. What a task computes is exactly what
+:meth:`Job.compile_local` computes on this machine with
+:func:`mmptx.compile_batch`, so the cubins are byte-identical. A worker
+whose mmptx reads another wire format version (or a corrupted message)
+fails with :class:`mmptx.wire.WireError`, raised on the driver.
 
 * Deduplication: the driver hashes each item; a program submitted twice
   is compiled once: its copies in a call say ``source == "duplicate"``,
@@ -36,7 +40,6 @@ module without it works, creating a :class:`Farm` raises ImportError.
 """
 
 import hashlib
-import json
 import os
 import shutil
 import signal
@@ -49,17 +52,26 @@ import time
 from . import backend as _backend
 from . import inject as _inject
 from . import stack as _stack
+from . import wire as _wire
 from .backend import CompileResult
 
 __all__ = ["Job", "Farm", "FarmError", "LocalCluster"]
 
-# The items a job takes.
-_WORDS, _STUB, _PTX, _PACK = "words", "stub", "ptx", "pack"
+#: The layout of the farm's metadata in a job message; a worker refuses a
+#: job of another layout.
+FARM_LAYOUT = "1"
+
+# A job's kind, as its wire source kind.
+_SOURCE_KINDS = {"inject": _wire.SOURCE_INJECT, "packed": _wire.SOURCE_NONE,
+                 "ptx": _wire.SOURCE_PTX}
+_STACK, _STUB, _PTX = (_wire.PROGRAM_STACK, _wire.PROGRAM_STUB,
+                       _wire.PROGRAM_PTX)
 
 
 class FarmError(RuntimeError):
     """The farm could not do what was asked (no cluster, a task that kept
-    killing its workers, a cancelled batch)."""
+    killing its workers, a cancelled batch, a job message that is not a
+    farm's)."""
 
 
 def _np():
@@ -68,16 +80,17 @@ def _np():
     return numpy
 
 
-def _words_bytes(words):
+def _word_list(words):
     np = _np()
     a = np.ascontiguousarray(words, dtype=np.uint64)
     if a.ndim != 1:
         raise ValueError("a program is a 1-D array of uint64 words")
-    return a.astype("<u8", copy=False).tobytes()
+    return a.tolist()
 
 
 class Job:
-    """What every task of a farm shares, as plain data (``to_json``).
+    """What every task of a farm shares, as plain data (``spec``), sent as
+    one wire job message (:meth:`to_wire`, :meth:`from_wire`).
 
     Build one with :meth:`inject` (a program per task, spliced into a
     template's inject site), :meth:`packed` (a pack of programs per task,
@@ -90,8 +103,17 @@ class Job:
                  site=None, other_stubs=None, registers=None, requests=None,
                  instruction_set=None, stack_options=None, num_inputs=2,
                  sites_per_kernel=128, prefix="mmptx_packed"):
-        if kind not in ("inject", "packed", "ptx"):
+        if kind not in _SOURCE_KINDS:
             raise ValueError(f"unknown job kind '{kind}'")
+        # Every Stack PTX option by keyword: what the wire job holds.
+        full = _stack.default_options()
+        for k, v in dict(stack_options or {}).items():
+            if v is None:  # the default, as for a Compiler
+                continue
+            if k not in full:
+                raise TypeError(f"unknown Stack PTX option '{k}' (one of "
+                                f"{', '.join(full)})")
+            full[k] = type(full[k])(v)
         self.spec = dict(
             kind=kind, arch=arch, backend=backend, opt_level=int(opt_level),
             lineinfo=bool(lineinfo), maxrregcount=int(maxrregcount),
@@ -99,11 +121,15 @@ class Job:
             other_stubs=dict(other_stubs or {}),
             registers=[list(r) for r in registers] if registers else None,
             requests=list(requests) if requests is not None else None,
-            instruction_set=instruction_set,
-            stack_options=dict(stack_options or {}),
+            instruction_set=instruction_set, stack_options=full,
             num_inputs=int(num_inputs),
             sites_per_kernel=int(sites_per_kernel), prefix=prefix)
         self._ready = None
+
+    def __eq__(self, other):
+        return isinstance(other, Job) and self.spec == other.spec
+
+    __hash__ = None
 
     # -- constructors -----------------------------------------------------
 
@@ -177,60 +203,162 @@ class Job:
         """Rendered PTX texts, compiled as they are."""
         return cls("ptx", **compile_options)
 
-    def to_json(self):
-        return json.dumps(self.spec, sort_keys=True)
+    # -- the wire job -----------------------------------------------------
+
+    def _instruction_set(self):
+        t = self.spec["instruction_set"]
+        return _stack.InstructionSet(*t) if t else \
+            _stack.default_instruction_set()
+
+    def _injects(self):
+        """The template's inject names, in inject order."""
+        return self._setup()["module"].keys()
+
+    def to_wire(self):
+        """The job as one wire job message (:func:`mmptx.wire.dumps_job`).
+
+        The template is an inject source (read trusted), a packed job has
+        no source, a PTX job a PTX one with no text; registers, requests
+        (the site's list at its inject's index, empty ones for the other
+        injects), the instruction set, Stack PTX options, ``arch`` (the
+        target) and ``backend`` with ``options`` are the job's own records.
+        What only the farm needs is metadata: ``farm`` (the layout, "1"),
+        ``job`` (the kind), ``opt_level``, ``lineinfo``, ``maxrregcount``;
+        a packed job's ``num_inputs``, ``sites_per_kernel``, ``prefix``; an
+        inject job's ``site`` and ``stub:<inject>`` for each of
+        ``other_stubs``."""
+        s = self.spec
+        kind = s["kind"]
+        meta = {"farm": FARM_LAYOUT, "job": kind,
+                "opt_level": str(s["opt_level"]),
+                "lineinfo": "1" if s["lineinfo"] else "0",
+                "maxrregcount": str(s["maxrregcount"])}
+        job = dict(source_kind=_SOURCE_KINDS[kind], target=s["arch"],
+                   backend=s["backend"] or "", backend_options=s["options"],
+                   instruction_set=s["instruction_set"],
+                   stack_options=s["stack_options"], metadata=meta)
+        if s["registers"] is not None:
+            iset = self._instruction_set()
+            job["registers"] = [(n, iset.stack_index(st), k)
+                                for n, st, k in s["registers"]]
+        if kind == "inject":
+            job.update(source_name="<template>", source=s["template"],
+                       trusted=True)
+            injects = self._injects()
+            job["requests"] = [s["requests"] if name == s["site"] else []
+                               for name in injects]
+            meta["site"] = s["site"]
+            for name, stub in s["other_stubs"].items():
+                meta["stub:" + name] = stub
+        elif kind == "packed":
+            job["requests"] = [s["requests"]]
+            meta.update(num_inputs=str(s["num_inputs"]),
+                        sites_per_kernel=str(s["sites_per_kernel"]),
+                        prefix=s["prefix"])
+        return _wire.dumps_job(job)
 
     @classmethod
-    def from_json(cls, text):
-        spec = json.loads(text)
-        job = cls.__new__(cls)
-        job.spec = spec
-        job._ready = None
+    def from_wire(cls, data):
+        """The job of a job message (:meth:`to_wire`'s). Raises
+        :class:`mmptx.wire.WireError` for bytes that are not a valid
+        message and :class:`FarmError` for a job that is not a farm's."""
+        j = _wire.loads_job(bytes(data))
+        meta = j["metadata"]
+        if meta.get("farm") != FARM_LAYOUT:
+            raise FarmError(
+                "the job message is not a compile farm job of this mmptx "
+                + (f"(farm layout '{meta['farm']}'; this one reads "
+                   f"'{FARM_LAYOUT}')" if "farm" in meta
+                   else "(it has no 'farm' metadata)"))
+        kind = meta.get("job")
+        if _SOURCE_KINDS.get(kind) != j["source_kind"]:
+            raise FarmError(f"the job message's job kind '{kind}' does not "
+                            f"match its source kind {j['source_kind']}")
+        iset = j["instruction_set"]
+        if iset is not None:
+            iset = [[list(x) for x in iset[0]], [list(x) for x in iset[1]],
+                    [[i[0], i[1], list(i[2]), list(i[3]), i[4]]
+                     for i in iset[2]],
+                    [list(x) for x in iset[3]]]
+        try:
+            args = dict(arch=j["target"], backend=j["backend"] or None,
+                        opt_level=int(meta["opt_level"]),
+                        lineinfo=meta["lineinfo"] == "1",
+                        maxrregcount=int(meta["maxrregcount"]),
+                        options=j["backend_options"], instruction_set=iset,
+                        stack_options=j["stack_options"])
+            if kind == "packed":
+                args.update(num_inputs=int(meta["num_inputs"]),
+                            sites_per_kernel=int(meta["sites_per_kernel"]),
+                            prefix=meta["prefix"])
+            elif kind == "inject":
+                args.update(template=j["source"], site=meta["site"],
+                            other_stubs={k[5:]: v for k, v in meta.items()
+                                         if k.startswith("stub:")})
+        except (KeyError, ValueError) as e:
+            raise FarmError(f"the job message's farm metadata is incomplete "
+                            f"or malformed: {e!r}") from None
+        job = cls(kind, **args)
+        if kind != "ptx":
+            names = job._instruction_set().stacks
+            job.spec["registers"] = [[n, names[st], k]
+                                     for n, st, k in j["registers"]]
+            reqs = j["requests"]
+            if kind == "inject":
+                injects = job._injects()
+                if len(reqs) != len(injects) or job.spec["site"] not in \
+                        injects:
+                    raise FarmError(
+                        f"the job message's site '{job.spec['site']}' and "
+                        f"{len(reqs)} request lists do not fit the template's "
+                        f"injects {injects}")
+                reqs = reqs[injects.index(job.spec["site"])]
+            else:
+                reqs = reqs[0] if len(reqs) == 1 else None
+                if reqs is None:
+                    raise FarmError("a packed job message has one request "
+                                    "list")
+            job.spec["requests"] = list(reqs)
         return job
 
     # -- the items of a task ----------------------------------------------
 
     def encode(self, item):
-        """``item`` as (tag, payload) of plain data: a word array as its
-        little-endian bytes, a stub or PTX as str; a pack as a list."""
+        """``item`` as the programs of one variant of a wire programs
+        message: [(kind, inject, words, routines, text)]: a word array as
+        Stack PTX words, a stub as a stub, for the site's inject (a pack:
+        a program per site, inject i for its i-th), a PTX text as PTX."""
         kind = self.spec["kind"]
         if kind == "ptx":
             if isinstance(item, bytes):
                 item = item.decode("utf-8", "surrogateescape")
             if not isinstance(item, str):
                 raise TypeError("a ptx job takes PTX texts")
-            return (_PTX, item)
+            return [(_PTX, 0, [], [], item)]
         if kind == "packed":
             if isinstance(item, (str, bytes)) or not hasattr(item, "__len__"):
                 raise TypeError("a packed job takes packs: sequences of "
                                 "programs (word arrays or stubs)")
-            return (_PACK, [self._encode_program(p) for p in item])
-        return self._encode_program(item)
+            return [self._encode_program(p, i) for i, p in enumerate(item)]
+        return [self._encode_program(item, self._site_index())]
+
+    def _site_index(self):
+        if self._ready is None or "site" not in self._ready:
+            self._setup()["site"] = self._injects().index(self.spec["site"])
+        return self._ready["site"]
 
     @staticmethod
-    def _encode_program(p):
+    def _encode_program(p, inject):
         if isinstance(p, str):
-            return (_STUB, p)
-        return (_WORDS, _words_bytes(p))
+            return (_STUB, inject, [], [], p)
+        return (_STACK, inject, _word_list(p), [], "")
 
     @staticmethod
     def key(encoded):
-        """The content hash of an encoded item (the farm's dedup key)."""
+        """The content hash of an encoded item (the farm's dedup key): of
+        its programs message."""
         h = hashlib.blake2b(digest_size=20)
-
-        def add(e):
-            tag, data = e
-            if tag == _PACK:
-                h.update(b"P%d:" % len(data))
-                for sub in data:
-                    add(sub)
-                return
-            raw = data.encode("utf-8", "surrogateescape") \
-                if isinstance(data, str) else data
-            h.update(tag[0].encode() + b"%d:" % len(raw))
-            h.update(raw)
-
-        add(encoded)
+        h.update(_wire.dumps_programs([(0, encoded)]))
         return h.hexdigest()
 
     # -- the work ---------------------------------------------------------
@@ -241,10 +369,7 @@ class Job:
         s = self.spec
         ready = {}
         if s["kind"] != "ptx":
-            iset = None
-            if s["instruction_set"]:
-                iset = _stack.InstructionSet(*s["instruction_set"])
-            cc = _stack.Compiler(iset, **s["stack_options"])
+            cc = _stack.Compiler(self._instruction_set(), **s["stack_options"])
             ready["compiler"] = cc
             ready["registers"] = cc.instruction_set.registers(
                 [tuple(r) for r in s["registers"]])
@@ -254,45 +379,53 @@ class Job:
         self._ready = ready
         return ready
 
-    def _stub(self, enc):
-        tag, data = enc
-        if tag == _STUB:
-            return data
+    def _stub(self, program):
+        kind, _, words, _, text = program
+        if kind == _STUB:
+            return text
+        if kind != _STACK:
+            raise ValueError(f"a {self.spec['kind']} job takes Stack PTX "
+                             f"words or stubs, not program kind {kind}")
         np = _np()
         r = self._setup()
-        return r["compiler"].compile(np.frombuffer(data, dtype="<u8"),
+        return r["compiler"].compile(np.array(words, dtype=np.uint64),
                                      r["registers"], self.spec["requests"])
 
     def render(self, encoded):
         """The PTX of one encoded item (see :meth:`encode`)."""
         s = self.spec
-        tag, data = encoded
-        if tag == _PTX:
-            return data
-        if tag == _PACK:
+        if s["kind"] == "ptx":
+            if len(encoded) != 1 or encoded[0][0] != _PTX:
+                raise ValueError("a ptx job takes one PTX text a variant")
+            return encoded[0][4]
+        if s["kind"] == "packed":
             np = _np()
             r = self._setup()
-            stubs = [None] * len(data)
-            words = [(i, np.frombuffer(d, dtype="<u8"))
-                     for i, (t, d) in enumerate(data) if t == _WORDS]
+            stubs = [None] * len(encoded)
+            words = [(i, np.array(p[2], dtype=np.uint64))
+                     for i, p in enumerate(encoded) if p[0] == _STACK]
             if words:
                 compiled = r["compiler"].compile_batch(
                     [w for _, w in words], r["registers"], s["requests"])
                 for (i, _), stub in zip(words, compiled):
                     stubs[i] = stub
-            for i, (t, d) in enumerate(data):
-                if t == _STUB:
-                    stubs[i] = d
+            for i, p in enumerate(encoded):
+                if p[0] != _STACK:
+                    stubs[i] = self._stub(p)
             return _backend.build_packed_module(
                 stubs, s["num_inputs"], s["sites_per_kernel"], s["arch"],
                 s["prefix"])
+        if len(encoded) != 1 or encoded[0][1] != self._site_index():
+            raise ValueError(f"an inject job takes one program a variant, "
+                             f"for inject {self._site_index()} "
+                             f"('{s['site']}')")
         stubs = dict(s["other_stubs"])
-        stubs[s["site"]] = self._stub(encoded)
+        stubs[s["site"]] = self._stub(encoded[0])
         return self._setup()["module"].render(stubs)
 
-    def compile_encoded(self, encoded, names, jobs=1, cache_dir=None):
-        """Compiles encoded items; one result tuple (ok, cubin, error, log,
-        source, backend, seconds) each. What a farm worker runs."""
+    def _compile(self, encoded, names, jobs, cache_dir):
+        """CompileResults of encoded items: render each (an item that does
+        not render fails with its located message), one compile_batch."""
         s = self.spec
         ptx, failed = [], {}
         for i, e in enumerate(encoded):
@@ -300,20 +433,34 @@ class Job:
                 ptx.append(self.render(e))
             except Exception as err:  # a located error of the item itself
                 failed[i] = f"{names[i]}: error: {err}"
-                ptx.append("")
         todo = [i for i in range(len(encoded)) if i not in failed]
         res = _backend.compile_batch(
-            [ptx[i] for i in todo], arch=s["arch"], backend=s["backend"],
-            jobs=jobs, cache_dir=cache_dir, opt_level=s["opt_level"],
+            ptx, arch=s["arch"], backend=s["backend"], jobs=jobs,
+            cache_dir=cache_dir, opt_level=s["opt_level"],
             lineinfo=s["lineinfo"], maxrregcount=s["maxrregcount"],
             options=s["options"], names=[names[i] for i in todo])
         out = [None] * len(encoded)
         for i, r in zip(todo, res):
-            out[i] = (r.ok, r.cubin, r.error, r.log, r.source, r.backend,
-                      r.seconds)
+            out[i] = r
         for i, msg in failed.items():
-            out[i] = (False, None, msg, "", "compiled", "", 0.0)
+            out[i] = CompileResult(names[i], False, None, msg, "", "compiled",
+                                   "", 0.0)
         return out
+
+    def compile_message(self, programs, names=None, jobs=1, cache_dir=None):
+        """Compiles a wire programs message (a variant per item, its id the
+        item's index) to a wire results message (a result per variant,
+        with its id). ``names``: one per variant, default ``<item#id>``.
+        What a farm worker runs."""
+        variants = _wire.loads_programs(programs)
+        if names is None:
+            names = ["<item#%d>" % v for v, _ in variants]
+        elif len(names) != len(variants):
+            raise FarmError(f"{len(names)} names for {len(variants)} "
+                            "programs")
+        res = self._compile([p for _, p in variants], names, jobs, cache_dir)
+        return _wire.dumps_results([_wire._result_dict(r, id=v, name="")
+                                    for (v, _), r in zip(variants, res)])
 
     def compile_local(self, items, names=None, jobs=0, cache_dir=None):
         """What a farm returns for ``items``, computed here with one
@@ -321,27 +468,8 @@ class Job:
         byte-identical to)."""
         items = list(items)
         names = _names(names, len(items))
-        enc = [self.encode(x) for x in items]
-        ptx, failed = [], {}
-        for i, e in enumerate(enc):
-            try:
-                ptx.append(self.render(e))
-            except Exception as err:
-                failed[i] = f"{names[i]}: error: {err}"
-        todo = [i for i in range(len(items)) if i not in failed]
-        s = self.spec
-        res = _backend.compile_batch(
-            ptx, arch=s["arch"], backend=s["backend"], jobs=jobs,
-            cache_dir=cache_dir, opt_level=s["opt_level"],
-            lineinfo=s["lineinfo"], maxrregcount=s["maxrregcount"],
-            options=s["options"], names=[names[i] for i in todo])
-        out = [None] * len(items)
-        for i, r in zip(todo, res):
-            out[i] = r
-        for i, msg in failed.items():
-            out[i] = CompileResult(names[i], False, None, msg, "", "compiled",
-                                   "", 0.0)
-        return out
+        return self._compile([self.encode(x) for x in items], names, jobs,
+                             cache_dir)
 
 
 def _names(names, n):
@@ -354,16 +482,34 @@ def _names(names, n):
 
 
 class _Worker:
-    """A farm actor: the job set up once, then a task per call."""
+    """A farm actor: the job message read and set up once, then a task per
+    call. A job it cannot read fails each call with the reason (an actor
+    whose constructor raises would look like a lost worker)."""
 
-    def __init__(self, job_json, cache_dir):
-        self.job = Job.from_json(job_json)
-        self.job._setup()
+    def __init__(self, job_message, cache_dir):
         self.cache_dir = cache_dir
+        self.job, self.error = None, None
+        try:
+            kind = _wire.message_kind(job_message)
+        except Exception:
+            kind = None
+        self.sent = (type(job_message).__name__, len(job_message), kind)
+        try:
+            self.job = Job.from_wire(job_message)
+            self.job._setup()
+        except Exception as e:
+            self.error = e
 
-    def compile(self, encoded, names):
-        return self.job.compile_encoded(encoded, names, jobs=1,
+    def compile(self, programs, names):
+        if self.error is not None:
+            raise self.error
+        return self.job.compile_message(programs, names, jobs=1,
                                         cache_dir=self.cache_dir)
+
+    def received(self):
+        """What this worker was sent: (type name, size, message kind or
+        None when it is not a valid wire message)."""
+        return self.sent
 
     def where(self):
         import ray
@@ -383,6 +529,12 @@ def _ray():
 class Farm:
     """A pool of actors compiling a :class:`Job`'s items.
 
+    ``job``: a :class:`Job`, or the bytes of its job message (from
+    :meth:`Job.to_wire`, or written by the C++ or C wire API), read here
+    first (:class:`mmptx.wire.WireError` if it is not a valid message).
+    The message is put once into Ray's object store (``job_message``); each
+    worker reads it.
+
     ``address``: a Ray cluster ("auto", "ray://host:10001", "host:6379");
     None starts a local one (or uses the Ray this process already
     initialised). ``workers``: actors in the pool (default: one per CPU
@@ -398,6 +550,11 @@ class Farm:
                  max_attempts=3, init_options=None):
         ray = _ray()
         self._ray = ray
+        if isinstance(job, Job):
+            message = job.to_wire()
+        else:
+            message = bytes(job)
+            job = Job.from_wire(message)
         if not ray.is_initialized():
             opts = dict(init_options or {})
             opts.setdefault("log_to_driver", False)
@@ -407,7 +564,9 @@ class Farm:
         else:
             self._owns_ray = False
         self.job = job
-        self._job_ref = ray.put(job.to_json())
+        #: The job message the workers read.
+        self.job_message = message
+        self._job_ref = ray.put(message)
         if workers is None:
             cpus = int(ray.cluster_resources().get("CPU", 1))
             workers = max(1, int(cpus // cpus_per_worker))
@@ -464,6 +623,8 @@ class Farm:
         once."""
         ray = self._ray
         items = list(items)
+        # Default names are not sent: a worker makes them from the ids.
+        sent_names = names is not None
         names = _names(names, len(items))
         self._cancelled = False
         # Deduplicate on the driver: one task per distinct item.
@@ -515,19 +676,23 @@ class Farm:
                 while queue and len(inflight) < self.max_in_flight:
                     task, attempts = queue.pop()
                     a = min(range(len(load)), key=load.__getitem__)
-                    enc = [e for _, e in task]
-                    ref = self._actors[a].compile.remote(
-                        enc, [names[i] for i, _ in task])
+                    programs = _wire.dumps_programs(task)
+                    task_names = [names[i] for i, _ in task] \
+                        if sent_names else None
+                    ref = self._actors[a].compile.remote(programs,
+                                                         task_names)
                     inflight[ref] = (task, attempts + 1, a, self._actors[a])
                     load[a] += 1
                     self.stats["tasks"] += 1
-                    self.stats["bytes_sent"] += sum(_size(e) for e in enc)
+                    self.stats["bytes_sent"] += len(programs) + sum(
+                        len(n.encode("utf-8", "surrogateescape"))
+                        for n in task_names or ())
                 ready, _ = ray.wait(list(inflight), num_returns=1)
                 ref = ready[0]
                 task, attempts, a, actor = inflight.pop(ref)
                 load[a] -= 1
                 try:
-                    raw = ray.get(ref)
+                    message = ray.get(ref)
                 except ray.exceptions.RayTaskError as err:
                     # A bad option or backend raises in the worker what a
                     # local compile_batch raises (CompileError): raise it.
@@ -552,10 +717,17 @@ class Farm:
                     self.stats["resubmitted"] += 1
                     queue.append((task, attempts))
                     continue
-                for (i, _), t in zip(task, raw):
-                    self.stats["bytes_back"] += len(t[1] or b"") + \
-                        len(t[2]) + len(t[3])
-                    res = CompileResult(names[i], *t)
+                self.stats["bytes_back"] += len(message)
+                results = _wire.loads_results(message)
+                ids = [i for i, _ in task]
+                if sorted(r["id"] for r in results) != sorted(ids):
+                    raise FarmError(
+                        f"a worker answered for items "
+                        f"{sorted(r['id'] for r in results)}, not for the "
+                        f"items {sorted(ids)} of its task")
+                for r in results:
+                    i = r["id"]
+                    res = _wire._compile_result(r, names[i])
                     self._remember(keys[i], res)
                     for x in hand_out(i, res):
                         yield x
@@ -602,13 +774,6 @@ class Farm:
 
     def __exit__(self, *exc):
         self.close()
-
-
-def _size(enc):
-    tag, data = enc
-    if tag == _PACK:
-        return sum(_size(e) for e in data)
-    return len(data)
 
 
 def _free_port():

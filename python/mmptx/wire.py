@@ -45,13 +45,17 @@ Variants = List[Tuple[int, List[Tuple[int, int, List[int], List[List[int]],
 def dumps_job(job: Mapping[str, Any]) -> bytes:
     """The job message of ``job``, a dict with the keys :func:`loads_job`
     gives (``source_kind``, ``source``, ``instruction_set``,
-    ``stack_options``, ``registers``, ``requests``, ``target``, ...); keys
-    left out take their defaults."""
+    ``stack_options``, ``registers``, ``requests``, ``target``, ...,
+    ``metadata``: {str: str or bytes}, named values for the job's reader,
+    written only when there are some); keys left out take their
+    defaults."""
     return _native.dumps_job(dict(job))
 
 
 def loads_job(data: bytes) -> Dict[str, Any]:
-    """The job of a job message, as a dict (every key present)."""
+    """The job of a job message, as a dict (every key present; metadata
+    values as str, bytes that are not UTF-8 as lone surrogates:
+    ``value.encode("utf-8", "surrogateescape")`` gives them back)."""
     return _native.loads_job(data)
 
 
@@ -159,20 +163,34 @@ def _load_ast_program(data):
     return parse_words(programs[0][4])
 
 
-def _load_compile_result(data):
+def _compile_result(r, name=None):
+    """The CompileResult of a result dict (:func:`loads_results`'s);
+    ``name`` replaces the one it carries."""
     from .backend import CompileResult
-    r, = loads_results(data)
     backend = r["backend"] + (" " + r["backend_version"]
                               if r["backend_version"] else "")
-    return CompileResult(r["name"], r["ok"], r["cubin"] if r["ok"] else None,
+    return CompileResult(r["name"] if name is None else name, r["ok"],
+                         r["cubin"] if r["ok"] else None,
                          r["errors"][0][0] if r["errors"] else "", r["log"],
                          r["origin"], backend, r["seconds"])
 
 
-def _result_bytes(res):
+def _result_dict(res, id=0, name=None):
+    """The result dict of a CompileResult (its backend "<name> <version>"
+    split in two), with ``id``; ``name`` replaces its own."""
     backend, _, version = (res.backend or "").partition(" ")
-    return dumps_results([dict(
-        id=0, name=res.name, ok=bool(res.ok), cubin=res.cubin or b"",
+    return dict(
+        id=id, name=res.name if name is None else name, ok=bool(res.ok),
+        cubin=res.cubin or b"",
         errors=[(res.error, "", 0, 0)] if res.error else [],
         backend=backend, backend_version=version, log=res.log or "",
-        origin=res.source or "", seconds=float(res.seconds or 0.0))])
+        origin=res.source or "", seconds=float(res.seconds or 0.0))
+
+
+def _load_compile_result(data):
+    r, = loads_results(data)
+    return _compile_result(r)
+
+
+def _result_bytes(res):
+    return dumps_results([_result_dict(res)])

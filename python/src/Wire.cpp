@@ -100,6 +100,30 @@ llvm::StringRef view(const nb::bytes &B) {
   return llvm::StringRef(B.c_str(), B.size());
 }
 
+/// A text of any bytes as a str: invalid UTF-8 bytes become lone surrogates
+/// (Python's `surrogateescape`), so every value round-trips.
+nb::str textToPy(const std::string &S) {
+  PyObject *O =
+      PyUnicode_DecodeUTF8(S.data(), Py_ssize_t(S.size()), "surrogateescape");
+  if (!O)
+    throw nb::python_error();
+  return nb::steal<nb::str>(O);
+}
+
+/// The bytes of a str (lone surrogates back to the bytes they stand for) or
+/// of a bytes object.
+std::string textFromPy(nb::handle H, const std::string &What) {
+  if (nb::isinstance<nb::bytes>(H))
+    return std::string(view(nb::borrow<nb::bytes>(H)));
+  if (!nb::isinstance<nb::str>(H))
+    throwWire(InvalidArgument, What + " must be str or bytes");
+  PyObject *B = PyUnicode_AsEncodedString(H.ptr(), "utf-8", "surrogateescape");
+  if (!B)
+    throw nb::python_error();
+  nb::bytes Bytes = nb::steal<nb::bytes>(B);
+  return std::string(view(Bytes));
+}
+
 nb::bytes dumpsJob(const nb::dict &D) {
   Job J;
   int Kind = get<int>(D, "source_kind", 0);
@@ -140,6 +164,15 @@ nb::bytes dumpsJob(const nb::dict &D) {
   J.Backend = get<std::string>(D, "backend", "");
   J.BackendOptions =
       get<std::vector<std::string>>(D, "backend_options", J.BackendOptions);
+  if (D.contains("metadata") && !D["metadata"].is_none()) {
+    nb::dict M = nb::cast<nb::dict>(D["metadata"]);
+    for (auto [K, V] : M) {
+      if (!nb::isinstance<nb::str>(K))
+        throwWire(InvalidArgument, "a metadata key must be a str");
+      std::string Key = nb::cast<std::string>(K);
+      J.Metadata.push_back({Key, textFromPy(V, "metadata '" + Key + "'")});
+    }
+  }
   return toBytes(serialize(J));
 }
 
@@ -175,6 +208,10 @@ nb::dict jobToPy(const Job &J) {
   D["target"] = J.Target;
   D["backend"] = J.Backend;
   D["backend_options"] = J.BackendOptions;
+  nb::dict Meta;
+  for (const MetadataEntry &E : J.Metadata)
+    Meta[textToPy(E.Key)] = textToPy(E.Value);
+  D["metadata"] = Meta;
   return D;
 }
 

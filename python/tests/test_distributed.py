@@ -14,6 +14,7 @@ import pytest
 import mmptx
 from mmptx import distributed as D
 from mmptx import stack as S
+from mmptx import wire as W
 
 np = pytest.importorskip("numpy")
 
@@ -74,8 +75,18 @@ def test_packed_farm_across_two_nodes(cluster):
         assert len(nodes) == 2  # one worker on each node
         got = farm.compile(packs)
         assert farm.stats["tasks"] == 6 and farm.stats["unique"] == 6
-        # Words travel, not PTX: 8 bytes a word.
-        assert farm.stats["bytes_sent"] == 8 * sum(len(p) for p in progs)
+        # Words travel, not PTX: a programs message a task, 8 bytes a
+        # word, 29 a program, 26 a variant and 32 a message besides.
+        assert farm.stats["bytes_sent"] == sum(
+            32 + 26 + sum(8 * len(p) + 29 for p in pack)
+            for pack in packs[:-1])
+        # The workers were sent one job message.
+        ray = pytest.importorskip("ray")
+        assert ray.get(farm._job_ref) == farm.job_message
+        assert W.message_kind(farm.job_message) == "job"
+        assert ray.get([w.received.remote() for w in farm._actors]) == \
+            [("bytes", len(farm.job_message), "job")] * 2
+        assert D.Job.from_wire(farm.job_message) == job
     want = job.compile_local(packs)
     same(got, want)
     assert all(r.ok for r in got)
@@ -108,7 +119,9 @@ def test_ptx_farm_reports_located_errors(cluster):
     job = D.Job.ptx()
     good = mmptx.inject.Module(TEMPLATE).render({"model": ""})
     items = [good, ".version 8.0\n.target sm_80\nbogus;\n"]
-    with D.Farm(job) as farm:
+    # A job message instead of a Job: read on the driver, sent as it is.
+    with D.Farm(job.to_wire()) as farm:
+        assert farm.job == job
         got = farm.compile(items, names=["good.ptx", "bad.ptx"])
     assert got[0].ok and not got[1].ok
     assert got[1].error.startswith("bad.ptx:")
@@ -186,10 +199,11 @@ def test_job_checks_its_inputs():
 
 
 def test_job_round_trips_and_renders():
-    """A job's JSON form renders the same PTX (what workers receive)."""
+    """A job read back from its wire message renders the same PTX (what
+    workers receive)."""
     iset = S.default_instruction_set()
     job = D.Job.inject(TEMPLATE, "model", stack_options={"target_sm": 80})
-    back = D.Job.from_json(job.to_json())
+    back = D.Job.from_wire(job.to_wire())
     words = np.array([S.input_(0), S.input_(0), iset.ptx("mul.ftz.f32")],
                      dtype=np.uint64)
     enc = job.encode(words)
@@ -201,6 +215,96 @@ def test_job_round_trips_and_renders():
     packed = D.Job.packed(num_inputs=3, sites_per_kernel=2)
     ptx = packed.render(packed.encode([words, words, words]))
     assert ptx.count(".entry mmptx_packed_") == 2 and "%x2" in ptx
+
+
+def _two_injects():
+    """TEMPLATE with a second inject, `other`, before `model`."""
+    return TEMPLATE.replace(
+        "// PTX_INJECT_START model", "// PTX_INJECT_START other\n"
+        "\t// PTX_INJECT_END\n\t// PTX_INJECT_START model", 1)
+
+
+@pytest.mark.parametrize("kind", ["inject", "packed", "ptx"])
+def test_job_round_trips_through_the_wire(kind):
+    """Every field of a job survives its job message, for each kind."""
+    iset = S.InstructionSet(
+        [("F32", "f"), ("U32", "r")], [("f", 0, 1), ("r", 1, 1)],
+        [("add.ftz.f32", "add.ftz.f32", [0, 0], [0], 0)], [])
+    opts = dict(arch="sm_90", backend="ptxas", opt_level=2, lineinfo=True,
+                maxrregcount=40, options=["--fmad=false"],
+                stack_options={"stack_size": 64, "strict": True})
+    if kind == "inject":
+        job = D.Job.inject(_two_injects(), "model", instruction_set=iset,
+                           other_stubs={"other": "\t// \u00e9t\u00e9\n"},
+                           registers=[("_x0", 0, "in"), ("_x1", "F32", "mod")],
+                           **opts)
+    elif kind == "packed":
+        job = D.Job.packed(num_inputs=3, sites_per_kernel=16, prefix="k",
+                           instruction_set=iset, **opts)
+    else:
+        job = D.Job.ptx(**opts)
+    message = job.to_wire()
+    assert W.message_kind(message) == "job"
+    back = D.Job.from_wire(message)
+    assert back == job and back.spec == job.spec
+    assert back.to_wire() == message
+    # The wire job's own records say what they can.
+    j = W.loads_job(message)
+    assert j["source_kind"] == {"inject": W.SOURCE_INJECT,
+                                "packed": W.SOURCE_NONE,
+                                "ptx": W.SOURCE_PTX}[kind]
+    assert (j["target"], j["backend"], j["backend_options"]) == \
+        ("sm_90", "ptxas", ["--fmad=false"])
+    assert j["stack_options"]["stack_size"] == 64
+    assert j["metadata"]["job"] == kind and j["metadata"]["farm"] == "1"
+    if kind == "inject":
+        # One request list per inject: the site's, and none for `other`.
+        assert j["requests"] == [[], [1]] and j["trusted"]
+        assert [r[:2] for r in j["registers"]] == [("_x0", 0), ("_x1", 0)]
+
+
+def test_bad_job_messages_are_clean_errors():
+    message = bytearray(D.Job.packed().to_wire())
+    bad = bytes(message[:30]) + bytes([message[30] ^ 1]) + bytes(message[31:])
+    with pytest.raises(W.WireError, match="checksum mismatch"):
+        D.Job.from_wire(bad)
+    with pytest.raises(W.WireError, match=r"byte 16: payload length \d+ "
+                       r"does not fit the message \(40 bytes\)"):
+        D.Job.from_wire(bytes(message[:40]))
+    # Another format version: what a worker of another mmptx reports.
+    newer = bytes(message[:8]) + b"\x02\x00" + bytes(message[10:])
+    with pytest.raises(W.WireError, match="format version 2 is not "
+                       "supported \\(this build reads version 1\\)"):
+        D.Job.from_wire(newer)
+    with pytest.raises(D.FarmError, match="not a compile farm job of this "
+                       "mmptx \\(it has no 'farm' metadata\\)"):
+        D.Job.from_wire(W.dumps_job({}))
+    with pytest.raises(D.FarmError, match="farm layout '9'"):
+        D.Job.from_wire(W.dumps_job({"metadata": {"farm": "9"}}))
+    with pytest.raises(D.FarmError, match="incomplete or malformed"):
+        D.Job.from_wire(W.dumps_job({"source_kind": W.SOURCE_PTX,
+                                     "metadata": {"farm": "1",
+                                                  "job": "ptx"}}))
+    with pytest.raises(TypeError, match="unknown Stack PTX option 'size'"):
+        D.Job.packed(stack_options={"size": 3})
+
+
+def test_a_corrupted_job_message_fails_the_batch(cluster):
+    """A corrupted job message is a WireError on the driver: when given
+    to the farm, and when a worker reads it."""
+    job = D.Job.packed(num_inputs=2, sites_per_kernel=4)
+    message = job.to_wire()
+    bad = message[:-1] + bytes([message[-1] ^ 0x40])
+    with pytest.raises(W.WireError, match="checksum mismatch"):
+        D.Farm(bad)
+    ray = pytest.importorskip("ray")
+    with D.Farm(job, workers=1) as farm:
+        farm._job_ref = ray.put(bad)  # in place of the real one
+        farm._replace(0)
+        assert ray.get(farm._actors[0].received.remote()) == \
+            ("bytes", len(bad), None)
+        with pytest.raises(W.WireError, match="checksum mismatch"):
+            farm.compile([random_programs(2, seed=5)])
 
 
 def test_build_packed_module():

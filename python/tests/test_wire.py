@@ -63,6 +63,31 @@ def test_job_roundtrip_and_errors():
     assert e.value.code == WireErrorCode.INVALID_ARGUMENT
 
 
+def test_job_metadata():
+    """Metadata: key/value texts in order; any bytes survive (str values
+    with lone surrogates for the bytes that are not UTF-8, as Python's
+    surrogateescape writes them); a job without it has no record."""
+    meta = {"kind": "packed", "stub:a": "\t// \u00e9t\u00e9\n",
+            "raw": b"\xff\x00".decode("utf-8", "surrogateescape")}
+    data = wire.dumps_job(dict(metadata=meta))
+    back = wire.loads_job(data)["metadata"]
+    assert back == meta and list(back) == list(meta)
+    assert wire.loads_job(wire.dumps_job(dict(
+        metadata={"b": b"\xff"})))["metadata"] == {"b": "\udcff"}
+    plain = wire.dumps_job({})
+    assert wire.loads_job(plain)["metadata"] == {}
+    assert wire.dumps_job(dict(metadata={})) == plain
+    # Each entry: a u64 length and the bytes of key and value; 10 bytes of
+    # record header and an 8-byte count once.
+    assert len(wire.dumps_job(dict(metadata={"k": "vv"}))) == \
+        len(plain) + 10 + 8 + 8 + 1 + 8 + 2
+    with pytest.raises(WireError, match="a metadata key must be a str") as e:
+        wire.dumps_job(dict(metadata={1: "x"}))
+    assert e.value.code == WireErrorCode.INVALID_ARGUMENT
+    with pytest.raises(WireError, match="metadata 'k' must be str or bytes"):
+        wire.dumps_job(dict(metadata={"k": 3}))
+
+
 def test_programs_and_results_roundtrip():
     variants = [(7, [(wire.PROGRAM_STACK, 0, [3, 10], [[5]], ""),
                      (wire.PROGRAM_STUB, 1, [], [], "\tret;")])]

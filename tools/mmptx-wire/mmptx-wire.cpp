@@ -158,7 +158,7 @@ static json::Value jobToJson(const Job &J) {
     Types.push_back(json::Object{{"token", T.Token},
                                  {"reg_type", T.RegType},
                                  {"mov_suffix", T.MovSuffix}});
-  return json::Object{
+  json::Object Out{
       {"source", json::Object{{"kind", SourceKinds[unsigned(J.Kind)]},
                               {"name", J.SourceName},
                               {"text", J.Source}}},
@@ -177,6 +177,13 @@ static json::Value jobToJson(const Job &J) {
       {"target", J.Target},
       {"backend", J.Backend},
       {"backend_options", std::move(BackendOpts)}};
+  if (!J.Metadata.empty()) {
+    json::Object Meta;
+    for (const MetadataEntry &E : J.Metadata)
+      Meta[E.Key] = E.Value;
+    Out["metadata"] = std::move(Meta);
+  }
+  return Out;
 }
 
 static json::Value programsToJson(const ProgramBatch &B) {

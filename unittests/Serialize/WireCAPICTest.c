@@ -60,6 +60,14 @@ int mmptxWireCApiTest(char *msg, size_t msg_size) {
   CHECK(10, mmptx_wire_job_set_stack_options(job, &so) ==
                 MMPTX_WIRE_INVALID_ARGUMENT);
   CHECK(11, strstr(mmptx_last_error(), "stackSize") != NULL);
+  CHECK(28, mmptx_wire_job_set_metadata(job, "prefix", "p", 1) ==
+                    MMPTX_WIRE_SUCCESS &&
+                mmptx_wire_job_set_metadata(job, "sites", "a\0b", 3) ==
+                    MMPTX_WIRE_SUCCESS &&
+                mmptx_wire_job_set_metadata(job, "prefix", "kern", 4) ==
+                    MMPTX_WIRE_SUCCESS);
+  CHECK(29, mmptx_wire_job_set_metadata(job, NULL, "x", 1) ==
+                MMPTX_WIRE_INVALID_ARGUMENT);
 
   CHECK(12, mmptx_wire_job_serialize(job, NULL, 0, &n) == MMPTX_WIRE_SUCCESS);
   CHECK(13, n > 24);
@@ -89,6 +97,18 @@ int mmptxWireCApiTest(char *msg, size_t msg_size) {
                 mmptx_wire_job_has_default_instruction_set(back));
   CHECK(23, mmptx_wire_job_stack_options(back, &so) == MMPTX_WIRE_SUCCESS &&
                 so.stack_size == 64 && so.target_sm == 80);
+  /* Set again, a key keeps its place and takes the new value. */
+  CHECK(60, mmptx_wire_job_num_metadata(back) == 2 &&
+                mmptx_wire_job_metadata(back, 0, &name, &text, &size) ==
+                    MMPTX_WIRE_SUCCESS &&
+                !strcmp(name, "prefix") && size == 4 &&
+                !memcmp(text, "kern", 4));
+  CHECK(61, mmptx_wire_job_metadata(back, 1, &name, &text, &size) ==
+                    MMPTX_WIRE_SUCCESS &&
+                !strcmp(name, "sites") && size == 3 &&
+                !memcmp(text, "a\0b", 3));
+  CHECK(62, mmptx_wire_job_metadata(back, 2, &name, &text, &size) ==
+                MMPTX_WIRE_INVALID_ARGUMENT);
   mmptx_wire_job_destroy(back);
   /* A corrupted byte is a clean error naming its offset. */
   ((char *)buf)[30] ^= 1;

@@ -27,8 +27,10 @@ Job makeJob(bool DefaultSet) {
   J.Inject.Trusted = true;
   J.Inject.ExtraTypes = {{"DOG", "f32", "f32"}};
   J.DefaultInstructionSet = DefaultSet;
-  if (!DefaultSet)
+  if (!DefaultSet) {
     J.Set = InstructionSet::fromStackInfo(stack::getDefaultStackInfo());
+    J.Metadata = {{"kind", "packed"}, {"blob", std::string("\0\xff", 2)}};
+  }
   J.StackOptions.Strict = true;
   J.StackOptions.StackSize = 64;
   J.StackOptions.ExecutionLimit = 1000;
@@ -240,6 +242,58 @@ TEST(Wire, BadOptionsAreLocated) {
   std::string E = errorOf(deserializeJob(serialize(J)));
   EXPECT_NE(E.find("stackSize"), std::string::npos) << E;
   EXPECT_EQ(E.rfind("byte ", 0), 0u) << E;
+}
+
+/// The offset of the first record with tag \p T in job message \p B, or
+/// npos.
+size_t findRecord(const std::string &B, uint16_t T) {
+  size_t N = llvm::support::endian::read64le(&B[16]);
+  for (size_t P = HeaderSize; P < HeaderSize + N;
+       P += 10 + llvm::support::endian::read64le(&B[P + 2]))
+    if (llvm::support::endian::read16le(&B[P]) == T)
+      return P;
+  return std::string::npos;
+}
+
+TEST(Wire, MetadataIsWrittenOnlyWhenThere) {
+  Job J = makeJob(true);
+  std::string Without = serialize(J);
+  EXPECT_EQ(findRecord(Without, 9), std::string::npos);
+  J.Metadata = {{"sites_per_kernel", "128"}, {"stub:k", "\tret;"}};
+  std::string With = serialize(J);
+  size_t At = findRecord(With, 9);
+  ASSERT_NE(At, std::string::npos);
+  // count, then (key, value) pairs as strings.
+  EXPECT_EQ(llvm::support::endian::read64le(&With[At + 2]),
+            8u + 2 * 16 + 16 + 3 + 6 + 5);
+  llvm::Expected<Job> Back = deserializeJob(With);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_TRUE(*Back == J);
+  ASSERT_NE(Back->getMetadata("stub:k"), nullptr);
+  EXPECT_EQ(*Back->getMetadata("stub:k"), "\tret;");
+  EXPECT_EQ(Back->getMetadata("stub"), nullptr);
+  // A reader that does not know the record sees the job without it.
+  std::string Old = With;
+  Old[At] = 0x63;
+  reseal(Old);
+  Back = deserializeJob(Old);
+  ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+  EXPECT_TRUE(Back->Metadata.empty());
+  J.Metadata.clear();
+  EXPECT_TRUE(*Back == J);
+}
+
+TEST(Wire, DuplicateMetadataKeyIsLocated) {
+  Job J = makeJob(true);
+  J.Metadata = {{"a", "1"}, {"b", "2"}, {"a", "3"}};
+  std::string B = serialize(J);
+  size_t At = findRecord(B, 9);
+  ASSERT_NE(At, std::string::npos);
+  // Record header (10), count (8), two entries of 8+1+8+1 bytes.
+  size_t Third = At + 10 + 8 + 2 * 18;
+  std::string E = errorOf(deserializeJob(B));
+  EXPECT_EQ(E,
+            "byte " + std::to_string(Third) + ": duplicate metadata key 'a'");
 }
 
 } // namespace

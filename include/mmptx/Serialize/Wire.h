@@ -200,6 +200,17 @@ struct InjectOptions {
   }
 };
 
+/// A named value a job carries for its reader: what the job's user needs that
+/// no other record says (how a compile farm builds each module, say).
+/// Keys are unique within a job.
+struct MetadataEntry {
+  std::string Key;
+  std::string Value; ///< any bytes
+  bool operator==(const MetadataEntry &O) const {
+    return Key == O.Key && Value == O.Value;
+  }
+};
+
 /// A compile job, sent once.
 struct Job {
   SourceKind Kind = SourceKind::None;
@@ -216,6 +227,13 @@ struct Job {
   std::string Target;  ///< `sm_80`; empty: the backend's default
   std::string Backend; ///< `nvptxcompiler`, `nvjitlink`, `ptxas`, or empty
   std::vector<std::string> BackendOptions;
+  /// Written as a record of its own only when not empty, so a job without
+  /// metadata is the message it was before the record existed; a reader that
+  /// predates it skips it.
+  std::vector<MetadataEntry> Metadata;
+
+  /// The value of metadata \p Key, or null.
+  const std::string *getMetadata(llvm::StringRef Key) const;
 
   bool operator==(const Job &O) const;
 };
