@@ -477,8 +477,10 @@ def check_packed(args, seeds, pool):
     """Every program in one kernel of one cubin (a site per program, block p
     runs site p), one launch; each program checked on its own."""
     lay = args.layout
-    # %ctaid is the program's index here, not 0.
-    zero = ZERO_SPECIALS - {'ctaid', 'ctaid.x'}
+    # %ctaid is the program's index here, not 0; %warpid is the warp's slot
+    # on its SM, which the many resident one-thread blocks share out (an
+    # H200 gave 1 to block 280 of 2,048).
+    zero = ZERO_SPECIALS - {'ctaid', 'ctaid.x', 'warpid'}
     results = list(pool.map(lambda s: prepare(args, s, zero), seeds))
     stem = os.path.join(args.work, 'packed')
     with open(stem + '.cu', 'w') as f:
