@@ -342,9 +342,9 @@ static int cannotRead(llvm::StringRef File, std::error_code EC) {
 /// is read into memory first, as a caller holds it. Each run is one sample;
 /// --cold-report takes several.
 static int coldCreate(llvm::StringRef Mode, const char *File) {
-  auto Buf = llvm::MemoryBuffer::getFile(
-      inputPath(File), /*IsText=*/false,
-      /*RequiresNullTerminator=*/false, /*IsVolatile=*/true);
+  auto Buf = llvm::MemoryBuffer::getFile(inputPath(File), /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false,
+                                         /*IsVolatile=*/true);
   if (Mode != "checked" && Mode != "trusted") {
     fprintf(stderr,
             "usage: mmptx-bench-inject --cold=checked|trusted [FILE]\n");
@@ -433,8 +433,7 @@ static int coldReport(int Runs) {
 /// process, for instruction counts per create (valgrind --tool=callgrind
 /// --toggle-collect='mmptx::InjectModule::create*': divide by N).
 static int repeatCreate(llvm::StringRef Mode, const char *File, int N) {
-  auto Buf =
-      llvm::MemoryBuffer::getFile(inputPath(File));
+  auto Buf = llvm::MemoryBuffer::getFile(inputPath(File));
   if ((Mode != "checked" && Mode != "trusted") || N < 1) {
     fprintf(stderr,
             "usage: mmptx-bench-inject --calls=checked|trusted FILE N\n");

@@ -32,8 +32,8 @@
 #include "mmptx/IR/Module.h"
 #include "mmptx/Parser/Parser.h"
 #include "mmptx/Parser/StatementParser.h"
-#include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/Compiler.h"
+#include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -51,7 +51,8 @@ using namespace llvm;
 using namespace mmptx;
 using namespace mmptx::ptx;
 
-MMPTX_COLD static Error siteError(const Module &M, SMLoc Loc, const Twine &Msg) {
+MMPTX_COLD static Error siteError(const Module &M, SMLoc Loc,
+                                  const Twine &Msg) {
   return withInjectCode(DiagnosticError::get(M.getSourceMgr(), Loc, Msg),
                         InjectErrc::InvalidSite);
 }
@@ -374,8 +375,10 @@ static Error verifySiteStart(const Module &M, const InjectModule &Im,
   return verifyInFunction(M, Im, Site, MarkerStmt);
 }
 
-MMPTX_HOT Error mmptx::verifyNormalizedSite(const Module &M, const InjectModule &Im,
-                                  const InjectSite &Site, uint32_t MarkerStmt) {
+MMPTX_HOT Error mmptx::verifyNormalizedSite(const Module &M,
+                                            const InjectModule &Im,
+                                            const InjectSite &Site,
+                                            uint32_t MarkerStmt) {
   if (Error E = verifySiteStart(M, Im, Site, MarkerStmt))
     return E;
   if (Site.Format == InjectSiteFormat::Legacy)
@@ -426,7 +429,8 @@ struct CheckedScaffold {
 
 /// \returns the ScopeBegin of the scope holding statement \p Marker if no
 /// other scope starts or ends between the two, else NoIndex.
-MMPTX_HOT static uint32_t flatScopeBegin(ArrayRef<Statement> Stmts, uint32_t Marker) {
+MMPTX_HOT static uint32_t flatScopeBegin(ArrayRef<Statement> Stmts,
+                                         uint32_t Marker) {
   for (uint32_t J = Marker; J-- > 0;) {
     StmtKind K = Stmts[J].Kind;
     if (K == StmtKind::ScopeBegin)
@@ -564,9 +568,11 @@ private:
   ArrayRef<InjectVariable> Vars;
 };
 } // namespace
-MMPTX_HOT static bool hasPlainScaffold(const Module &M, const PlainScaffold &Plain,
-                             ArrayRef<InjectVariable> Vars,
-                             const InjectSite &Site, uint32_t Marker) {
+MMPTX_HOT static bool hasPlainScaffold(const Module &M,
+                                       const PlainScaffold &Plain,
+                                       ArrayRef<InjectVariable> Vars,
+                                       const InjectSite &Site,
+                                       uint32_t Marker) {
   ArrayRef<Statement> Stmts = M.statements();
   uint32_t J = Marker;
   for (size_t I = Vars.size(); I-- > 0;) {
@@ -597,7 +603,7 @@ MMPTX_HOT static bool hasPlainScaffold(const Module &M, const PlainScaffold &Pla
 }
 
 MMPTX_HOT Error mmptx::verifySites(const Module &M, const InjectModule &Im,
-                         ArrayRef<uint32_t> MarkerStmts) {
+                                   ArrayRef<uint32_t> MarkerStmts) {
   ArrayRef<Statement> Stmts = M.statements();
   SmallVector<CheckedScaffold, 8> First(Im.injects().size());
   SmallVector<StringRef, 8> Regs;

@@ -37,8 +37,8 @@
 #include "mmptx/IR/Module.h"
 #include "mmptx/Inject/InjectChecks.h"
 #include "mmptx/Parser/Parser.h"
-#include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/Compiler.h"
+#include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -201,7 +201,7 @@ private:
                const char *RemoveEnd, InjectSiteFormat Format);
 
   MMPTX_COLD Error diag(InjectErrc Code, const char *Loc, const Twine &Msg,
-             const char *NoteLoc = nullptr, const Twine &Note = "");
+                        const char *NoteLoc = nullptr, const Twine &Note = "");
   const InjectType *lookupType(StringRef Token, bool Legacy) const;
   StringRef stableName(size_t I);
   uint32_t offset(const char *P) const { return uint32_t(P - Base); }
@@ -281,7 +281,7 @@ Error InjectSiteScanner::diag(InjectErrc Code, const char *Loc,
 }
 
 MMPTX_HOT const InjectType *InjectSiteScanner::lookupType(StringRef Token,
-                                                bool Legacy) const {
+                                                          bool Legacy) const {
   auto Matches = [&](const InjectType &T) {
     return Legacy ? T.TheToken.equals_insensitive(Token) : T.TheToken == Token;
   };
@@ -375,7 +375,8 @@ bool InjectSiteScanner::insideBlockComment(const char *P) {
   return InBlockComment;
 }
 
-MMPTX_HOT Error InjectSiteScanner::handleMarker(const char *J, const char *&Resume) {
+MMPTX_HOT Error InjectSiteScanner::handleMarker(const char *J,
+                                                const char *&Resume) {
   Resume = J + 1;
   if (J - Base < 6 || BufferEnd - J < 4 || memcmp(J - 6, "PTX_INJECT", 10) != 0)
     return Error::success();
@@ -431,8 +432,9 @@ MMPTX_HOT Error InjectSiteScanner::handleMarker(const char *J, const char *&Resu
           " without a matching 'MMPTX_INJECT_BEGIN'");
 }
 
-MMPTX_HOT Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw,
-                                   bool Native, const char *&Resume) {
+MMPTX_HOT Error InjectSiteScanner::parseSite(const char *Comment,
+                                             const char *Kw, bool Native,
+                                             const char *&Resume) {
   const char *RemoveBegin = Comment;
   if (RemoveBegin > Base && RemoveBegin[-1] == '\t')
     --RemoveBegin;
@@ -605,11 +607,9 @@ MMPTX_HOT Error InjectSiteScanner::parseSite(const char *Comment, const char *Kw
   return Error::success();
 }
 
-MMPTX_HOT Error InjectSiteScanner::parseArgs(const char *Keyword, StringRef Name,
-                                   bool Native, const char *Body,
-                                   InjectSiteFormat &Format,
-                                   const char *&BlockEnd,
-                                   const char *&RemoveEnd) {
+MMPTX_HOT Error InjectSiteScanner::parseArgs(
+    const char *Keyword, StringRef Name, bool Native, const char *Body,
+    InjectSiteFormat &Format, const char *&BlockEnd, const char *&RemoveEnd) {
   Args.clear();
   StringRef EndWord = Native ? "MMPTX_INJECT_END" : "PTX_INJECT_END";
   auto NotClosed = [&](const char *Loc) {
@@ -843,8 +843,9 @@ Error InjectSiteScanner::checkAgainstFirst(uint32_t Index, const char *Kw,
 }
 
 MMPTX_HOT void InjectSiteScanner::addSite(uint32_t Index, const char *Kw,
-                                const char *RemoveBegin, const char *RemoveEnd,
-                                InjectSiteFormat Format) {
+                                          const char *RemoveBegin,
+                                          const char *RemoveEnd,
+                                          InjectSiteFormat Format) {
   InjectSite Site;
   Site.TheInject = Index;
   Site.MarkerOffset = offset(Kw);

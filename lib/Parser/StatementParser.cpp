@@ -16,8 +16,8 @@
 #include "mmptx/Parser/StatementParser.h"
 #include "mmptx/Parser/Lexer.h"
 #include "mmptx/Parser/Parser.h"
-#include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/Compiler.h"
+#include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/Optional.h"
 #include "llvm/ADT/StringExtras.h"

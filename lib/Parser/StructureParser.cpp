@@ -41,8 +41,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mmptx/Parser/Parser.h"
-#include "mmptx/Support/Diagnostic.h"
 #include "mmptx/Support/Compiler.h"
+#include "mmptx/Support/Diagnostic.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
@@ -493,8 +493,8 @@ private:
     return DiagnosticError::get(M.getSourceMgr(), SMLoc::getFromPointer(Loc),
                                 Msg);
   }
-  MMPTX_COLD Error errorWithNote(const char *Loc, const Twine &Msg, const char *NoteLoc,
-                      const Twine &Note) {
+  MMPTX_COLD Error errorWithNote(const char *Loc, const Twine &Msg,
+                                 const char *NoteLoc, const Twine &Note) {
     return DiagnosticError::getWithNote(M.getSourceMgr(),
                                         SMLoc::getFromPointer(Loc), Msg,
                                         SMLoc::getFromPointer(NoteLoc), Note);
@@ -884,8 +884,9 @@ Done:
   return Error::success();
 }
 
-MMPTX_HOT void StructureParser::noteModuleDirective(const char *B, const char *E,
-                                          uint32_t &Pending) {
+MMPTX_HOT void StructureParser::noteModuleDirective(const char *B,
+                                                    const char *E,
+                                                    uint32_t &Pending) {
   // The first word is \p Lit (of \p N bytes): a compare of known size and
   // the byte after it, with no scan of the word.
   auto Is = [&](const char *Lit, size_t N) {
@@ -915,7 +916,7 @@ MMPTX_HOT static bool isFunctionDirectiveAt(const char *Q, const char *End) {
 }
 
 MMPTX_HOT bool StructureParser::pragmaContinuesHeader(const char *From,
-                                            const char *Semi) const {
+                                                      const char *Semi) const {
   // `.entry k .pragma "nounroll"; {`: the `;` ends a pragma of the header
   // when the header goes on after it. Only headers that end in `;` pay.
   if (StringRef(From, Semi - From).find(".pragma") == StringRef::npos)
@@ -939,8 +940,9 @@ MMPTX_HOT bool StructureParser::pragmaContinuesHeader(const char *From,
   return Q < End && (*Q == '{' || (*Q == '.' && isFunctionDirectiveAt(Q, End)));
 }
 
-MMPTX_HOT Error StructureParser::scanFunctionHeader(const char *B, const char *KWEnd,
-                                          bool IsEntry) {
+MMPTX_HOT Error StructureParser::scanFunctionHeader(const char *B,
+                                                    const char *KWEnd,
+                                                    bool IsEntry) {
   // Up to the body's `{` or through a prototype's `;`, skipping parameter
   // lists, comments and strings. Trailing comments become their own
   // statements.
@@ -1004,9 +1006,10 @@ MMPTX_HOT Error StructureParser::scanFunctionHeader(const char *B, const char *K
   return finishFunction(Stmts.size() - 1, B, KWEnd, IsEntry, HasBody);
 }
 
-MMPTX_HOT Error StructureParser::finishFunction(uint32_t HeaderIdx, const char *B,
-                                      const char *KWEnd, bool IsEntry,
-                                      bool HasBody) {
+MMPTX_HOT Error StructureParser::finishFunction(uint32_t HeaderIdx,
+                                                const char *B,
+                                                const char *KWEnd, bool IsEntry,
+                                                bool HasBody) {
   const Statement &S = Stmts[HeaderIdx];
   StringRef Text(Start + S.Begin, S.size());
   Function F;
