@@ -53,7 +53,7 @@ class BenchError(Exception):
 
 
 def run_json(binary, args):
-    """Runs a Google Benchmark binary; \returns its JSON report."""
+    """Runs a Google Benchmark binary and returns its JSON report."""
     if not os.path.exists(binary):
         raise BenchError(f"{binary} is not built")
     cmd = [binary, "--benchmark_format=json"] + args
