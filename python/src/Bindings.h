@@ -92,6 +92,21 @@ struct Words {
   }
 
 private:
+  /// numpy.ndarray once NumPy is imported (an object that is exactly an
+  /// ndarray cannot exist before), else null. Through the stable ABI: a
+  /// type's fields are not visible there. Called with the GIL held.
+  static PyObject *numpyArrayType() {
+    static PyObject *Type = nullptr;
+    if (!Type)
+      if (PyObject *NumPy = PyDict_GetItemString(PyImport_GetModuleDict(),
+                                                  "numpy")) {
+        Type = PyObject_GetAttrString(NumPy, "ndarray"); // kept for good
+        if (!Type)
+          PyErr_Clear();
+      }
+    return Type;
+  }
+
   /// The leading fields of NumPy's PyArrayObject_fields and PyArray_Descr,
   /// public and unchanged since NumPy 1.7 (2.x included).
   struct NumPyDescrHead {
@@ -111,7 +126,8 @@ private:
   /// Borrows \p H's memory if it is exactly a numpy.ndarray, 1-D,
   /// C-contiguous, of unsigned 64-bit integers in native byte order.
   bool borrowNumPy(nanobind::handle H) {
-    if (std::strcmp(Py_TYPE(H.ptr())->tp_name, "numpy.ndarray") != 0)
+    PyObject *NdArray = numpyArrayType();
+    if (!NdArray || reinterpret_cast<PyObject *>(Py_TYPE(H.ptr())) != NdArray)
       return false;
     const auto *A = reinterpret_cast<const NumPyArrayHead *>(H.ptr());
     const NumPyDescrHead *D = A->Descr;

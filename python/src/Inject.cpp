@@ -51,8 +51,8 @@ llvm::StringRef textOf(nb::handle O, const char *What) {
     return llvm::StringRef(S, size_t(N));
   }
   if (PyBytes_Check(O.ptr()))
-    return llvm::StringRef(PyBytes_AS_STRING(O.ptr()),
-                           size_t(PyBytes_GET_SIZE(O.ptr())));
+    return llvm::StringRef(PyBytes_AsString(O.ptr()),
+                           size_t(PyBytes_Size(O.ptr())));
   throw nb::type_error((std::string(What) + " must be str or bytes").c_str());
 }
 

@@ -242,10 +242,13 @@ public:
     if (!Seq)
       throw nb::python_error();
     nb::object Hold = nb::steal(Seq);
-    Py_ssize_t N = PySequence_Fast_GET_SIZE(Seq);
-    PyObject **Items = PySequence_Fast_ITEMS(Seq);
+    // A list or a tuple now; the item calls are the stable ABI's.
+    Py_ssize_t N = PySequence_Size(Seq);
     for (Py_ssize_t I = 0; I != N; ++I) {
-      PyObject *O = Items[I];
+      nb::object Item = nb::steal(PySequence_GetItem(Seq, I));
+      if (!Item.is_valid())
+        throw nb::python_error();
+      PyObject *O = Item.ptr();
       if (PyLong_Check(O)) {
         unsigned long V = PyLong_AsUnsignedLong(O);
         if ((V == (unsigned long)-1 && PyErr_Occurred()) || V > UINT32_MAX) {
@@ -366,7 +369,7 @@ public:
                                                 Py_ssize_t(Ends[I] - Begin));
       if (!S)
         throw nb::python_error();
-      PyList_SET_ITEM(Out.ptr(), Py_ssize_t(I), S);
+      PyList_SetItem(Out.ptr(), Py_ssize_t(I), S); // steals S
       Begin = Ends[I];
     }
     return Out;

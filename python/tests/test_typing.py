@@ -49,9 +49,11 @@ def _mypy():
             return [sys.executable, "-m", "mypy"], env
     except ImportError:
         pass
+    # Per interpreter version: mypy's wheels hold compiled modules.
     cache = os.path.join(os.environ.get("XDG_CACHE_HOME") or
                          os.path.expanduser("~/.cache"), "mmptx-tests",
-                         "mypy-" + MYPY_VERSION)
+                         "mypy-%s-%s" % (MYPY_VERSION,
+                                         sys.implementation.cache_tag))
     if not os.path.isdir(os.path.join(cache, "mypy")):
         r = subprocess.run(
             [sys.executable, "-m", "pip", "install", "-q",
