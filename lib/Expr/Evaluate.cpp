@@ -343,14 +343,18 @@ static bool evalFloatCommon(StringRef Op, T X, T Y, T Z, T &R) {
 /// multiplies by 1/(2 pi) rounding toward zero (`FMUL.RZ` by 0x3e22f983)
 /// and the special-function unit keeps the fraction of those turns. From
 /// 2^23 turns on the fraction is 0: cos.approx of 1e10 is 1, not
-/// cos(1e10) = 0.888.
+/// cos(1e10) = 0.888. The fraction keeps the angle's sign (sin.approx of
+/// -0 is -0, of -1e-30 about -1e-30).
 static double approxAngle(double X) {
   const float InvTwoPi = 0.15915493667125701904f;
   double P = double(float(X)) * double(InvTwoPi); // exact: 48 bits
   float T = float(P);
   if (std::fabs(double(T)) > std::fabs(P))
     T = std::nextafter(T, 0.0f);
-  return 2 * M_PI * (double(T) - std::floor(double(T)));
+  double Fraction = double(T) - std::trunc(double(T)); // exact
+  if (Fraction == 0)
+    Fraction = std::copysign(0.0, double(T));
+  return 2 * M_PI * Fraction;
 }
 
 /// The approximate functions, in \p T; false for another op.
