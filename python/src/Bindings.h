@@ -98,8 +98,8 @@ private:
   static PyObject *numpyArrayType() {
     static PyObject *Type = nullptr;
     if (!Type)
-      if (PyObject *NumPy = PyDict_GetItemString(PyImport_GetModuleDict(),
-                                                  "numpy")) {
+      if (PyObject *NumPy =
+              PyDict_GetItemString(PyImport_GetModuleDict(), "numpy")) {
         Type = PyObject_GetAttrString(NumPy, "ndarray"); // kept for good
         if (!Type)
           PyErr_Clear();
