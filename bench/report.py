@@ -270,8 +270,11 @@ def main(argv=None):
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if args.out:
-        with open(args.out, "w") as f:
+        # Whole or not at all: a report is never left half-written.
+        tmp = args.out + ".tmp"
+        with open(tmp, "w") as f:
             f.write(text)
+        os.replace(tmp, args.out)
     return 1 if failed else 0
 
 

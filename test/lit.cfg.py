@@ -40,6 +40,36 @@ llvm_config.add_tool_substitutions(
 if os.path.exists(os.path.join(config.mmptx_tools_dir, 'mmptx-bench-inject')):
     config.available_features.add('benchmarks')
 
+# A CPython 3.12 or later that can build the stable-ABI wheel
+# (test/Wheel/abi3-wheel.test): $MMPTX_ABI3_PYTHON, python3.13 or python3.12
+# on PATH, or pyenv's; it needs nanobind, scikit-build-core, NumPy and
+# auditwheel.
+def find_abi3_python():
+    import glob
+    pyenv = os.environ.get('PYENV_ROOT') or os.path.expanduser('~/.pyenv')
+    candidates = [os.environ.get('MMPTX_ABI3_PYTHON'),
+                  shutil.which('python3.13'), shutil.which('python3.12')]
+    candidates += sorted(glob.glob(os.path.join(
+        pyenv, 'versions', '3.1[2-9]*', 'bin', 'python3')), reverse=True)
+    probe = ('import sys, nanobind, scikit_build_core, numpy, auditwheel; '
+             'sys.exit(sys.version_info < (3, 12))')
+    for py in candidates:
+        if not py:
+            continue
+        try:
+            if subprocess.run([py, '-c', probe], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL,
+                              timeout=60).returncode == 0:
+                return py
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return None
+
+abi3_python = find_abi3_python()
+if abi3_python:
+    config.available_features.add('python-abi3-build')
+    config.substitutions.append(('%abi3_python', abi3_python))
+
 # Optional CUDA pieces: absent ones make the tests that need them UNSUPPORTED.
 def add_cuda_tool(feature, path):
     if path and os.path.exists(path):

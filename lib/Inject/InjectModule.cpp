@@ -1169,6 +1169,11 @@ Error InjectModule::checkStubs(ArrayRef<StringRef> Stubs,
                                const RenderOptions &Opts) const {
   if (Error E = checkStubCount(Stubs))
     return E;
+  return checkStubTexts(Stubs, Opts);
+}
+
+Error InjectModule::checkStubTexts(ArrayRef<StringRef> Stubs,
+                                   const RenderOptions &Opts) const {
   for (size_t I = 0, N = Stubs.size(); I != N; ++I) {
     // The common case, without building a name only errors need and
     // without parsing: a stub of the statements the expression compilers
@@ -1197,6 +1202,10 @@ Error InjectModule::checkStubCount(ArrayRef<StringRef> Stubs) const {
 Expected<size_t> InjectModule::renderedSize(ArrayRef<StringRef> Stubs) const {
   if (Error E = checkStubCount(Stubs))
     return E;
+  return sizeWith(Stubs);
+}
+
+size_t InjectModule::sizeWith(ArrayRef<StringRef> Stubs) const {
   size_t Size = TemplateSize + Scaffold.size();
   for (size_t I = 0, N = Stubs.size(); I != N; ++I)
     Size += Stubs[I].size() * InjectList[I].NumSites;
@@ -1226,19 +1235,20 @@ void InjectModule::fill(ArrayRef<StringRef> Stubs, Sink Append) const {
   Append(Text + From, TemplateSize - From);
 }
 
-/// renderedSize(\p Stubs) of \p M, after checkStubs() where \p Opts asks.
-static Expected<size_t> checkedRenderedSize(const InjectModule &M,
-                                            ArrayRef<StringRef> Stubs,
-                                            const RenderOptions &Opts) {
+Expected<size_t>
+InjectModule::checkedRenderedSize(ArrayRef<StringRef> Stubs,
+                                  const RenderOptions &Opts) const {
+  if (Error E = checkStubCount(Stubs))
+    return E;
   if (Opts.CheckStubs)
-    if (Error E = M.checkStubs(Stubs, Opts))
+    if (Error E = checkStubTexts(Stubs, Opts))
       return E;
-  return M.renderedSize(Stubs);
+  return sizeWith(Stubs);
 }
 
 Error InjectModule::render(ArrayRef<StringRef> Stubs, std::string &Out,
                            const RenderOptions &Opts) const {
-  Expected<size_t> Size = checkedRenderedSize(*this, Stubs, Opts);
+  Expected<size_t> Size = checkedRenderedSize(Stubs, Opts);
   if (!Size)
     return Size.takeError();
   Out.clear();
@@ -1250,7 +1260,7 @@ Error InjectModule::render(ArrayRef<StringRef> Stubs, std::string &Out,
 Expected<size_t> InjectModule::render(ArrayRef<StringRef> Stubs, char *Buf,
                                       size_t BufSize,
                                       const RenderOptions &Opts) const {
-  Expected<size_t> Size = checkedRenderedSize(*this, Stubs, Opts);
+  Expected<size_t> Size = checkedRenderedSize(Stubs, Opts);
   if (!Size)
     return Size.takeError();
   if (!Buf && *Size)

@@ -726,6 +726,12 @@ MMPTX_HOT static bool isLinkage(StringRef Word) {
 /// `%r2;` on the next line. Other directives without a `;` (`.loc`,
 /// `.version`, section data) end at the end of their line.
 MMPTX_HOT static bool isDeclarationAt(const char *B, const char *E) {
+  auto Word = [&]() {
+    const char *W = B + 1;
+    while (W < E && is(*W, CC_Word))
+      ++W;
+    return StringRef(B, W - B);
+  };
   // The byte after the '.' rules out most words before they are scanned.
   switch (E - B > 1 ? B[1] : 0) {
   case 'r':
@@ -733,35 +739,20 @@ MMPTX_HOT static bool isDeclarationAt(const char *B, const char *E) {
   case 's':
   case 'g':
   case 'p':
-  case 't':
-  case 'c':
-  case 'v':
-  case 'e':
-  case 'w':
-    break;
-  default:
-    return false;
+  case 't': {
+    StringRef W = Word();
+    return W == ".reg" || W == ".local" || W == ".shared" || W == ".global" ||
+           W == ".param" || W == ".tex" || W == ".sreg" || W == ".surf" ||
+           W == ".sampler";
   }
-  const char *W = B + 1;
-  while (W < E && is(*W, CC_Word))
-    ++W;
-  StringRef Word(B, W - B);
-  switch (Word.size() > 1 ? Word[1] : 0) {
-  case 'r':
-  case 'l':
-  case 's':
-  case 'g':
-  case 'p':
-  case 't':
-    return Word == ".reg" || Word == ".local" || Word == ".shared" ||
-           Word == ".global" || Word == ".param" || Word == ".tex" ||
-           Word == ".sreg" || Word == ".surf" || Word == ".sampler";
-  case 'c':
-    return Word == ".const" || Word == ".common";
+  case 'c': {
+    StringRef W = Word();
+    return W == ".const" || W == ".common";
+  }
   case 'v':
   case 'e':
   case 'w':
-    return isLinkage(Word);
+    return isLinkage(Word());
   }
   return false;
 }

@@ -286,6 +286,15 @@ private:
   friend class InjectSiteScanner;
 
   llvm::Error checkStubCount(llvm::ArrayRef<llvm::StringRef> Stubs) const;
+  /// checkStubs() and renderedSize() once the count is known to be right.
+  llvm::Error checkStubTexts(llvm::ArrayRef<llvm::StringRef> Stubs,
+                             const RenderOptions &Opts) const;
+  size_t sizeWith(llvm::ArrayRef<llvm::StringRef> Stubs) const;
+  /// renderedSize(\p Stubs), after checkStubs() where \p Opts asks: the
+  /// count checked once.
+  llvm::Expected<size_t>
+  checkedRenderedSize(llvm::ArrayRef<llvm::StringRef> Stubs,
+                      const RenderOptions &Opts) const;
   /// The slice of \p All (siteRegisters or its offsets) of legacy \p Site.
   template <typename T>
   llvm::ArrayRef<T> registersOf(const InjectSite &Site,
